@@ -1,0 +1,27 @@
+"""What the engine asks of a backend."""
+
+
+class Backend:
+    name = "base"
+
+    def write(self, values, shape, dtype, data_id=None):
+        """Store a flat buffer (array.array or 1-D ndarray) under data_id (a new DataId when
+        None) and return the DataId."""
+        raise NotImplementedError
+
+    def read_sync(self, data_id):
+        """The data as a flat array.array (typecode per dtypes.TYPECODES)."""
+        raise NotImplementedError
+
+    async def read(self, data_id):
+        return self.read_sync(data_id)
+
+    def dispose_data(self, data_id):
+        raise NotImplementedError
+
+    def memory(self):
+        """Backend-specific fields added to tf.memory()."""
+        return {}
+
+    def dispose(self):
+        """Release everything (engine reset, backend removal)."""

@@ -1,0 +1,59 @@
+import array
+
+import numpy as np
+
+from ...dtypes import TYPECODES
+from ...kernels import TensorInfo
+from ...tensor import DataId
+from ..base import Backend
+
+NP_DTYPES = {"float32": np.float32, "int32": np.int32, "bool": np.bool_}
+
+
+class CPUBackend(Backend):
+    name = "cpu"
+
+    def __init__(self):
+        self.store = {}  # DataId -> ndarray (never mutated after it is stored)
+
+    def write(self, values, shape, dtype, data_id=None):
+        arr = np.array(values, dtype=NP_DTYPES[dtype], copy=True).reshape(shape)
+        if data_id is None:
+            data_id = DataId(self)
+        else:
+            data_id.backend = self
+        self.store[data_id] = arr
+        return data_id
+
+    def read_sync(self, data_id):
+        arr = self.store[data_id]
+        dtype = _dtype_of(arr)
+        out = array.array(TYPECODES[dtype])
+        out.frombytes(np.ascontiguousarray(arr).tobytes())
+        return out
+
+    def read_numpy(self, data_id):
+        return self.store[data_id].copy()
+
+    def dispose_data(self, data_id):
+        self.store.pop(data_id, None)
+
+    def dispose(self):
+        self.store.clear()
+
+    # --- for kernels ---
+    def values(self, t):
+        """t's data as an ndarray of t's shape (a view: do not write to it)."""
+        return self.store[t.data_id].reshape(t.shape)
+
+    def output(self, arr, dtype):
+        """Store a kernel result as a new tensor of dtype."""
+        arr = np.ascontiguousarray(arr, dtype=NP_DTYPES[dtype])
+        data_id = DataId(self)
+        self.store[data_id] = arr
+        return TensorInfo(data_id, tuple(arr.shape), dtype)
+
+
+def _dtype_of(arr):
+    k = arr.dtype.kind
+    return "bool" if k == "b" else "int32" if k == "i" else "float32"

@@ -1,0 +1,159 @@
+"""Turning Python values into flat typed buffers, with or without numpy.
+
+A flat buffer is an `array.array` (typecode from dtypes.TYPECODES) or, where numpy is
+present and the input is already an ndarray, a contiguous 1-D ndarray. Backends accept both.
+"""
+import array
+import math
+
+from . import dtypes as _dt
+from ._numpy import np
+from .shapes import size_of
+
+
+def _is_sequence(v):
+    return isinstance(v, (list, tuple))
+
+
+def _is_scalar(v):
+    return isinstance(v, (bool, int, float)) or (np is not None and isinstance(v, np.generic))
+
+
+def infer_dtype(values):
+    """TF.js inferDtype: bool for booleans, float32 for other numbers (ints included)."""
+    if np is not None and isinstance(values, (np.ndarray, np.generic)):
+        return _dt.from_numpy_dtype(values.dtype)
+    if isinstance(values, array.array):
+        return {"f": "float32", "d": "float32", "B": "bool"}.get(values.typecode, "int32")
+    if isinstance(values, memoryview):
+        return {"f": "float32", "d": "float32", "?": "bool", "B": "int32"}.get(values.format, "int32")
+    v = values
+    while _is_sequence(v):
+        if not v:
+            return "float32"
+        v = v[0]
+    if isinstance(v, bool) or (np is not None and isinstance(v, np.bool_)):
+        return "bool"
+    return "float32"
+
+
+def infer_shape(values, op="tensor"):
+    """Shape of a nested list; ValueError on ragged input."""
+    shape = []
+    v = values
+    while _is_sequence(v):
+        shape.append(len(v))
+        if not v:
+            break
+        v = v[0]
+    _check_regular(values, shape, 0, op)
+    return tuple(shape)
+
+
+def _check_regular(values, shape, depth, op):
+    if depth == len(shape):
+        if _is_sequence(values):
+            raise ValueError(f"{op}: values are ragged: element nesting deeper than shape {list(shape)}")
+        return
+    if not _is_sequence(values) or len(values) != shape[depth]:
+        got = len(values) if _is_sequence(values) else "a scalar"
+        raise ValueError(f"{op}: values are ragged: expected {shape[depth]} elements at depth {depth} "
+                         f"(shape {list(shape)}), got {got}")
+    if depth + 1 < len(shape):
+        for v in values:
+            _check_regular(v, shape, depth + 1, op)
+    else:
+        for v in values:
+            if _is_sequence(v):
+                raise ValueError(f"{op}: values are ragged: element nesting deeper than shape {list(shape)}")
+
+
+def _flatten(values, out):
+    for v in values:
+        if _is_sequence(v):
+            _flatten(v, out)
+        else:
+            out.append(v)
+    return out
+
+
+def _coerce(v, dtype, op):
+    if not _is_scalar(v):
+        raise TypeError(f"{op}: values must be numbers or booleans, got {type(v).__name__} ({v!r})")
+    if dtype == "bool":
+        if isinstance(v, bool):
+            return int(v)
+        if v in (0, 1):
+            return int(v)
+        raise ValueError(f"{op}: a bool tensor accepts True/False or 0/1, got {v!r}")
+    if dtype == "int32":
+        if isinstance(v, float) and not math.isfinite(v):
+            return 0  # TF.js Int32Array conversion
+        return _wrap_int32(int(v))
+    return float(v)
+
+
+def _wrap_int32(i):
+    i &= 0xFFFFFFFF
+    return i - 0x100000000 if i >= 0x80000000 else i
+
+
+def to_flat(values, dtype, op="tensor"):
+    """A flat buffer of `dtype` holding values (flat list, nested list, scalar, array.array,
+    memoryview, ndarray). Returns (buffer, element count)."""
+    if np is not None and isinstance(values, (np.ndarray, np.generic)):
+        arr = np.ascontiguousarray(values).reshape(-1)
+        if dtype == "int32" and arr.dtype.kind == "f":
+            arr = np.nan_to_num(arr, nan=0, posinf=0, neginf=0)
+        return arr.astype(_NP_DTYPES[dtype], copy=False), arr.size
+    if isinstance(values, memoryview):
+        values = values.cast("B").cast(values.format) if values.ndim != 1 else values
+        values = values.tolist()
+    elif isinstance(values, array.array):
+        if values.typecode == _dt.TYPECODES[dtype]:
+            return array.array(values.typecode, values), len(values)
+        values = values.tolist()
+    if _is_sequence(values):
+        flat = _flatten(values, [])
+    else:
+        flat = [values]
+    tc = _dt.TYPECODES[dtype]
+    buf = array.array(tc, [_coerce(v, dtype, op) for v in flat])
+    return buf, len(buf)
+
+
+_NP_DTYPES = {"float32": "float32", "int32": "int32", "bool": "bool"}
+
+
+def values_shape(values, op="tensor"):
+    """The shape implied by values (nested list, scalar, ndarray; flat buffers are 1-D)."""
+    if np is not None and isinstance(values, (np.ndarray, np.generic)):
+        return tuple(np.shape(values))
+    if isinstance(values, memoryview):
+        return tuple(values.shape)
+    if isinstance(values, array.array):
+        return (len(values),)
+    if _is_sequence(values):
+        return infer_shape(values, op)
+    if _is_scalar(values):
+        return ()
+    raise TypeError(f"{op}: values must be a number, bool, nested list, array.array, memoryview "
+                    f"or numpy array, got {type(values).__name__}")
+
+
+def nest(flat, shape):
+    """Flat sequence -> nested lists of `shape` (a scalar for rank 0)."""
+    flat = list(flat)
+    if not shape:
+        return flat[0]
+    if size_of(shape) == 0:
+        return _empty_nest(shape)
+    for d in reversed(shape[1:]):
+        flat = [flat[i:i + d] for i in range(0, len(flat), d)]
+    return flat
+
+
+def _empty_nest(shape):
+    if not shape or shape[0] == 0:
+        return []
+    return [_empty_nest(shape[1:]) for _ in range(shape[0])]

@@ -1,0 +1,347 @@
+"""The engine: backends, kernel dispatch, tidy scopes, reference-counted data, memory.
+
+Every op ends in `ENGINE.run_kernel(name, inputs, attrs)`. Tensors are handles; their data
+lives in a backend under a DataId that several tensors may share (reshape, clone), counted
+here so that the data goes when its last tensor goes.
+"""
+import inspect
+import time
+from types import SimpleNamespace
+
+from .dtypes import BYTES_PER_ELEMENT
+from .environment import ENV
+from .errors import BackendError, EngineError, NaNError
+from .kernels import get_kernel
+from .shapes import size_of
+from .tensor import Tensor, Variable
+
+
+class _Scope:
+    __slots__ = ("name", "id", "track")
+
+    def __init__(self, name, scope_id):
+        self.name, self.id, self.track = name, scope_id, []
+
+
+class MemoryInfo(SimpleNamespace):
+    """What tf.memory() returns: attributes, also readable as a dict."""
+
+    def __getitem__(self, key):
+        return getattr(self, key)
+
+
+class Engine:
+    def __init__(self):
+        self.registry = {}       # backend name -> (factory, priority)
+        self.instances = {}      # backend name -> backend object
+        self.backend = None
+        self.backend_name = None
+        self._reset_state()
+
+    def _reset_state(self):
+        self.data = {}           # DataId -> [ref count, bytes]
+        self.num_tensors = 0
+        self.num_bytes = 0
+        self.scopes = []
+        self.next_scope_id = 0
+        self.registered_variables = {}
+        self.next_variable_id = 0
+        self.tape_hook = None    # set by autodiff: called with (kernel, inputs, attrs, outputs)
+
+    # --- backends ------------------------------------------------------------------
+    def register_backend(self, name, factory, priority=1):
+        if name in self.registry:
+            return False
+        self.registry[name] = (factory, priority)
+        return True
+
+    def remove_backend(self, name):
+        if name not in self.registry:
+            raise BackendError(f"remove_backend: backend '{name}' is not registered")
+        inst = self.instances.pop(name, None)
+        if inst is not None:
+            inst.dispose()
+        del self.registry[name]
+        if self.backend_name == name:
+            self.backend = self.backend_name = None
+
+    def find_backend(self, name):
+        if name not in self.registry:
+            return None
+        return self._instance(name)
+
+    def find_backend_factory(self, name):
+        entry = self.registry.get(name)
+        return entry[0] if entry else None
+
+    def _instance(self, name):
+        inst = self.instances.get(name)
+        if inst is None:
+            if name not in self.registry:
+                raise BackendError(f"Backend '{name}' is not registered; registered backends: "
+                                   f"{', '.join(sorted(self.registry)) or 'none'}")
+            factory = self.registry[name][0]
+            try:
+                inst = factory()
+            except BackendError:
+                raise
+            except Exception as exc:
+                raise BackendError(f"Backend '{name}' failed to initialise: {exc}") from exc
+            self.instances[name] = inst
+        return inst
+
+    def set_backend(self, name):
+        self.backend = self._instance(name)
+        self.backend_name = name
+        return True
+
+    def get_backend(self):
+        return self._active().name
+
+    def _active(self):
+        if self.backend is None:
+            self._init_best()
+        return self.backend
+
+    def _init_best(self):
+        errors = []
+        for name, (_, priority) in sorted(self.registry.items(), key=lambda kv: -kv[1][1]):
+            try:
+                self.set_backend(name)
+                return
+            except BackendError as exc:
+                errors.append(str(exc))
+        raise BackendError("No backend could be initialised: " + ("; ".join(errors) or "none registered"))
+
+    async def ready(self):
+        backend = self._active()
+        init = getattr(backend, "ready", None)
+        if init is not None:
+            await init()
+
+    # --- tensors and data ------------------------------------------------------------
+    def make_tensor(self, values, shape, dtype):
+        """A new tensor on the active backend from a flat buffer."""
+        backend = self._active()
+        return self._track(Tensor(backend.write(values, shape, dtype), shape, dtype))
+
+    def _track(self, t, scoped=True):
+        ref = self.data.get(t.data_id)
+        if ref is None:
+            nbytes = size_of(t.shape) * BYTES_PER_ELEMENT[t.dtype]
+            self.data[t.data_id] = [1, nbytes]
+            self.num_bytes += nbytes
+        else:
+            ref[0] += 1
+        self.num_tensors += 1
+        if scoped and self.scopes:
+            scope = self.scopes[-1]
+            t.scope_id = scope.id
+            scope.track.append(t)
+        return t
+
+    def _dec_ref(self, data_id):
+        ref = self.data[data_id]
+        ref[0] -= 1
+        if ref[0] == 0:
+            del self.data[data_id]
+            self.num_bytes -= ref[1]
+            data_id.backend.dispose_data(data_id)
+
+    def dispose_tensor(self, t):
+        if t.is_disposed_internal:
+            return
+        t.is_disposed_internal = True
+        self.num_tensors -= 1
+        if isinstance(t, Variable):
+            self.registered_variables.pop(t.name, None)
+        self._dec_ref(t.data_id)
+
+    def make_variable(self, initial, trainable=True, name=None):
+        if name is None:
+            name = str(self.next_variable_id)
+            self.next_variable_id += 1
+        if name in self.registered_variables:
+            raise ValueError(f"variable: a variable named '{name}' already exists")
+        v = self._track(Variable(initial, trainable, name), scoped=False)
+        self.registered_variables[name] = v
+        return v
+
+    def assign_data(self, var, new_value):
+        old = var.data_id
+        self.data[new_value.data_id][0] += 1
+        var.data_id = new_value.data_id
+        self._dec_ref(old)
+
+    def _on_backend(self, t, backend):
+        """Move t's data to backend if it lives elsewhere (all tensors sharing it follow)."""
+        d = t.data_id
+        if d.backend is not backend:
+            old = d.backend
+            values = old.read_sync(d)
+            old.dispose_data(d)
+            backend.write(values, t.shape, t.dtype, data_id=d)
+
+    def read_sync(self, t):
+        return t.data_id.backend.read_sync(t.data_id)
+
+    async def read(self, t):
+        return await t.data_id.backend.read(t.data_id)
+
+    def read_numpy(self, t):
+        backend = t.data_id.backend
+        reader = getattr(backend, "read_numpy", None)
+        if reader is not None:
+            return reader(t.data_id).reshape(t.shape)
+        from ._numpy import np
+        from .convert import _NP_DTYPES
+        return np.asarray(backend.read_sync(t.data_id), dtype=_NP_DTYPES[t.dtype]).reshape(t.shape)
+
+    # --- kernels -----------------------------------------------------------------------
+    def run_kernel(self, name, inputs, attrs=None):
+        """Run kernel `name` on the active backend; returns a Tensor or a list of Tensors."""
+        backend = self._active()
+        for t in inputs:
+            if t.is_disposed_internal:
+                t.throw_if_disposed(name)
+            if t.data_id.backend is not backend:
+                self._on_backend(t, backend)
+        fn = get_kernel(name, backend.name)
+        if fn is None:
+            raise NotImplementedError(f"Kernel '{name}' is not implemented on backend '{backend.name}'")
+        attrs = attrs or {}
+        if ENV.flags["DEBUG"]:
+            start = time.perf_counter()
+            out = fn(backend, inputs, attrs)
+            many = isinstance(out, list)
+            outputs = [self._track(Tensor(i.data_id, tuple(i.shape), i.dtype)) for i in (out if many else [out])]
+            self._debug_check(name, outputs, (time.perf_counter() - start) * 1000)
+        else:
+            out = fn(backend, inputs, attrs)
+            many = isinstance(out, list)
+            outputs = [self._track(Tensor(i.data_id, tuple(i.shape), i.dtype)) for i in (out if many else [out])]
+        if self.tape_hook is not None:
+            self.tape_hook(name, inputs, attrs, outputs)
+        return outputs if many else outputs[0]
+
+    def _debug_check(self, name, outputs, ms):
+        for t in outputs:
+            values = self.read_sync(t)  # also waits for the GPU, so the time below is real
+            print(f"{name}\t{ms:.3f} ms\tshape {list(t.shape)}\tsize {t.size}\tdtype {t.dtype}")
+            if t.dtype == "float32" and any(v != v for v in values):
+                for o in outputs:
+                    self.dispose_tensor(o)
+                raise NaNError(f"The result of the '{name}' kernel is NaN (output shape {list(t.shape)})")
+
+    # --- scopes --------------------------------------------------------------------------
+    def start_scope(self, name=None):
+        self.scopes.append(_Scope(name, self.next_scope_id))
+        self.next_scope_id += 1
+
+    def end_scope(self, result=None):
+        scope = self.scopes.pop()
+        keep = {id(t) for t in tensors_in(result)}
+        for t in scope.track:
+            if not t.kept and id(t) not in keep:
+                self.dispose_tensor(t)
+        if self.scopes:
+            parent = self.scopes[-1]
+            for t in tensors_in(result):
+                if not t.kept and t.scope_id == scope.id and not t.is_disposed_internal:
+                    t.scope_id = parent.id
+                    parent.track.append(t)
+
+    def tidy(self, name_or_fn=None, fn=None):
+        """TF.js tidy; also a decorator (see pytfweb.tidy)."""
+        if callable(name_or_fn):
+            name, fn = None, name_or_fn
+        else:
+            name = name_or_fn
+        if fn is None:
+            return lambda f: _tidy_wrapper(self, name, f)
+        if _needs_arguments(fn):
+            return _tidy_wrapper(self, name, fn)
+        return self._run_tidy(name, fn, (), {})
+
+    def _run_tidy(self, name, fn, args, kwargs):
+        self.start_scope(name)
+        try:
+            result = fn(*args, **kwargs)
+        except BaseException:
+            self.end_scope(None)
+            raise
+        if inspect.isawaitable(result):
+            self.end_scope(None)
+            raise EngineError("tidy: the function must not be async (it returned an awaitable); "
+                              "await outside tidy and tidy the synchronous parts")
+        self.end_scope(result)
+        return result
+
+    def keep(self, t):
+        t.kept = True
+        return t
+
+    def dispose(self, container):
+        for t in tensors_in(container):
+            self.dispose_tensor(t)
+
+    def memory(self):
+        info = MemoryInfo(num_tensors=self.num_tensors, num_data_buffers=len(self.data),
+                          num_bytes=self.num_bytes, unreliable=False)
+        backend = self._active()
+        for k, v in backend.memory().items():
+            setattr(info, k, v)
+        return info
+
+    def dispose_variables(self):
+        for v in list(self.registered_variables.values()):
+            self.dispose_tensor(v)
+
+    def reset(self):
+        """Dispose everything: backends, tensors, variables. Registered backends stay."""
+        for inst in self.instances.values():
+            inst.dispose()
+        self.instances = {}
+        self.backend = self.backend_name = None
+        self._reset_state()
+
+
+def _needs_arguments(fn):
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return False
+    return any(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+               for p in sig.parameters.values())
+
+
+def _tidy_wrapper(engine, name, fn):
+    import functools
+
+    @functools.wraps(fn)
+    def wrapped(*args, **kwargs):
+        return engine._run_tidy(name or fn.__name__, fn, args, kwargs)
+    return wrapped
+
+
+def tensors_in(container):
+    """Every Tensor inside a tensor, list, tuple, dict or set (recursively)."""
+    out = []
+    _collect(container, out, set())
+    return out
+
+
+def _collect(x, out, seen):
+    if isinstance(x, Tensor):
+        if id(x) not in seen:
+            seen.add(id(x))
+            out.append(x)
+    elif isinstance(x, (list, tuple, set, frozenset)):
+        for v in x:
+            _collect(v, out, seen)
+    elif isinstance(x, dict):
+        for v in x.values():
+            _collect(v, out, seen)
+
+
+ENGINE = Engine()

@@ -1,0 +1,42 @@
+"""Feature flags, as TF.js's `tf.env()`: named values with defaults, settable at run time."""
+import sys
+
+IS_BROWSER = sys.platform == "emscripten"
+
+_DEFAULTS = {
+    "DEBUG": False,
+    "PROD": False,
+    "IS_BROWSER": IS_BROWSER,
+    # webgl: render into half-float textures even where float32 rendering works (tests the fallback).
+    "WEBGL_FORCE_F16_TEXTURES": False,
+    # webgl: the largest texture side to use, 0 for the context's MAX_TEXTURE_SIZE (tests the tiling limit).
+    "WEBGL_MAX_TEXTURE_SIZE": 0,
+}
+
+
+class Environment:
+    def __init__(self):
+        self.flags = dict(_DEFAULTS)
+
+    def get(self, name):
+        if name not in self.flags:
+            raise ValueError(f"env.get: unknown flag '{name}'; known flags: {', '.join(sorted(self.flags))}")
+        return self.flags[name]
+
+    def set(self, name, value):
+        if name not in self.flags:
+            raise ValueError(f"env.set: unknown flag '{name}'; known flags: {', '.join(sorted(self.flags))}")
+        self.flags[name] = value
+
+    def get_bool(self, name):
+        return bool(self.get(name))
+
+    def reset(self):
+        self.flags = dict(_DEFAULTS)
+
+
+ENV = Environment()
+
+
+def env():
+    return ENV

@@ -1,0 +1,21 @@
+"""Exception types beyond the built-ins.
+
+Shapes and values raise ValueError, dtypes and argument types TypeError (see DESIGN.md);
+engine state gets its own RuntimeError subclasses so callers can tell them apart.
+"""
+
+
+class EngineError(RuntimeError):
+    """The engine is in a state that does not allow the request."""
+
+
+class DisposedTensorError(EngineError):
+    """A tensor was used after its memory was released."""
+
+
+class BackendError(EngineError):
+    """A backend is unknown, failed to initialise, or is unavailable on this platform."""
+
+
+class NaNError(EngineError):
+    """Debug mode found a NaN in a kernel's output."""

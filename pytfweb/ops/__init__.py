@@ -1,0 +1,13 @@
+"""Every public op, one module per family; tensor methods and Python operators are attached
+here from the same functions."""
+from . import creation, elementwise
+from .creation import (clone, convert_to_tensor, eye, fill, linspace, ones, ones_like, random_normal,
+                       random_standard_normal, random_uniform, range, scalar, tensor, tensor1d, tensor2d,
+                       tensor3d, tensor4d, tensor5d, tensor6d, truncated_normal, variable, zeros, zeros_like)
+from .elementwise import cast, clip_by_value, leaky_relu, where, true_div
+from .elementwise import _ops as _elementwise_ops
+from . import methods as _methods
+
+globals().update(_elementwise_ops)
+
+_methods.attach(globals())

@@ -1,0 +1,232 @@
+"""Creating tensors: from values, filled, ranges, identity matrices, random draws."""
+import array
+import math
+
+from .. import convert as _conv
+from .. import prng
+from ..dtypes import TYPECODES, check_dtype
+from ..engine import ENGINE
+from .._numpy import np
+from ..shapes import check_shape, size_of
+from ..tensor import Tensor
+
+
+def convert_to_tensor(x, arg, op, dtype=None):
+    """x as a Tensor: tensors pass through (checked not disposed), values become new tensors
+    (dtype inferred the TF.js way unless given). Errors name op and argument."""
+    if isinstance(x, Tensor):
+        x.throw_if_disposed(op)
+        return x
+    try:
+        shape = _conv.values_shape(x, op)
+    except TypeError:
+        raise TypeError(f"{op}: argument '{arg}' must be a Tensor or a number, bool, nested list, "
+                        f"array.array, memoryview or numpy array, got {type(x).__name__}") from None
+    except ValueError as exc:
+        raise ValueError(f"{op}: argument '{arg}': {exc}") from None
+    dtype = check_dtype(dtype, op, "dtype") if dtype is not None else _conv.infer_dtype(x)
+    flat, _ = _conv.to_flat(x, dtype, op)
+    return ENGINE.make_tensor(flat, shape, dtype)
+
+
+def tensor(values, shape=None, dtype=None):
+    """tf.tensor(values, shape=None, dtype=None)."""
+    op = "tensor"
+    if isinstance(values, Tensor):
+        raise TypeError("tensor: argument 'values' is already a Tensor; use clone() or cast()")
+    if dtype is not None:
+        dtype = check_dtype(dtype, op)
+    try:
+        inferred = _conv.values_shape(values, op)
+    except TypeError:
+        raise TypeError(f"{op}: argument 'values' must be a number, bool, nested list, array.array, "
+                        f"memoryview or numpy array, got {type(values).__name__}") from None
+    if dtype is None:
+        dtype = _conv.infer_dtype(values)
+    flat, n = _conv.to_flat(values, dtype, op)
+    if shape is None:
+        shape = inferred
+    else:
+        shape = check_shape(shape, op)
+        if size_of(shape) != n:
+            raise ValueError(f"{op}: based on the provided shape {list(shape)}, the tensor should have "
+                             f"{size_of(shape)} values but has {n}")
+        if len(inferred) > 1:
+            # A nested list must agree with the shape, except that its last level may be flat.
+            for i, d in enumerate(inferred):
+                flat_tail = i == len(inferred) - 1 and d == size_of(shape[i:])
+                if i >= len(shape) or (d != shape[i] and not flat_tail):
+                    raise ValueError(f"{op}: the shape of the values {list(inferred)} does not match "
+                                     f"the provided shape {list(shape)}")
+    return ENGINE.make_tensor(flat, tuple(shape), dtype)
+
+
+def scalar(value, dtype=None):
+    if isinstance(value, (list, tuple)) or (np is not None and isinstance(value, np.ndarray) and value.ndim):
+        raise ValueError("scalar: argument 'value' must be a single number or bool, got a sequence; use tf.tensor")
+    return tensor(value, (), dtype)
+
+
+def _tensor_nd(rank):
+    name = f"tensor{rank}d"
+
+    def make(values, shape=None, dtype=None):
+        if shape is None:
+            got = _conv.values_shape(values, name)
+            if len(got) != rank:
+                if len(got) == 1 and rank != 1:
+                    raise ValueError(f"{name}: flat values need an explicit shape of rank {rank}")
+                raise ValueError(f"{name}: values must be of rank {rank}, got rank {len(got)} (shape {list(got)})")
+        elif len(tuple(shape)) != rank:
+            raise ValueError(f"{name}: argument 'shape' must have rank {rank}, got {list(shape)}")
+        return tensor(values, shape, dtype)
+    make.__name__ = make.__qualname__ = name
+    make.__doc__ = f"A rank-{rank} tensor (tf.{name})."
+    return make
+
+
+tensor1d, tensor2d, tensor3d, tensor4d, tensor5d, tensor6d = (_tensor_nd(r) for r in range(1, 7))
+
+
+def _filled(shape, value, dtype, op):
+    shape = check_shape(shape, op)
+    n = size_of(shape)
+    tc = TYPECODES[dtype]
+    v = _conv._coerce(value, dtype, op)
+    if np is not None:
+        from ..convert import _NP_DTYPES
+        flat = np.full(n, v, dtype=_NP_DTYPES[dtype])
+    else:
+        flat = array.array(tc, [v]) * n
+    return ENGINE.make_tensor(flat, shape, dtype)
+
+
+def zeros(shape, dtype="float32"):
+    return _filled(shape, 0, check_dtype(dtype, "zeros"), "zeros")
+
+
+def ones(shape, dtype="float32"):
+    return _filled(shape, 1, check_dtype(dtype, "ones"), "ones")
+
+
+def fill(shape, value, dtype=None):
+    dtype = check_dtype(dtype, "fill") if dtype is not None else _conv.infer_dtype(value)
+    return _filled(shape, value, dtype, "fill")
+
+
+def zeros_like(x):
+    x = convert_to_tensor(x, "x", "zeros_like")
+    return _filled(x.shape, 0, x.dtype, "zeros_like")
+
+
+def ones_like(x):
+    x = convert_to_tensor(x, "x", "ones_like")
+    return _filled(x.shape, 1, x.dtype, "ones_like")
+
+
+def _number(v, op, arg):
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        if isinstance(v, Tensor) and v.size == 1:
+            return v.data_sync()[0]
+        raise TypeError(f"{op}: argument '{arg}' must be a number, got {type(v).__name__}")
+    return v
+
+
+def range(start, stop=None, step=1, dtype="float32"):  # noqa: A001 - TF.js name
+    """tf.range(start, stop, step=1, dtype='float32'); range(n) counts from 0 as Python does."""
+    op = "range"
+    dtype = check_dtype(dtype, op)
+    if dtype == "bool":
+        raise TypeError("range: argument 'dtype' must be float32 or int32, got bool")
+    if stop is None:
+        start, stop = 0, start
+    start, stop, step = (_number(start, op, "start"), _number(stop, op, "stop"), _number(step, op, "step"))
+    if step == 0:
+        raise ValueError("range: argument 'step' must not be 0")
+    n = max(0, math.ceil((stop - start) / step))
+    values = [start + i * step for i in builtins_range(n)]
+    flat, _ = _conv.to_flat(values, dtype, op)
+    return ENGINE.make_tensor(flat, (n,), dtype)
+
+
+builtins_range = __builtins__["range"] if isinstance(__builtins__, dict) else __builtins__.range
+
+
+def linspace(start, stop, num):
+    op = "linspace"
+    start, stop = _number(start, op, "start"), _number(stop, op, "stop")
+    if isinstance(num, bool) or not isinstance(num, int) or num <= 0:
+        raise ValueError(f"linspace: argument 'num' must be a positive int, got {num!r}")
+    step = (stop - start) / (num - 1) if num > 1 else 0.0
+    values = [start + i * step for i in builtins_range(num)]
+    if num > 1:
+        values[-1] = float(stop)
+    flat, _ = _conv.to_flat(values, "float32", op)
+    return ENGINE.make_tensor(flat, (num,), "float32")
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
+    op = "eye"
+    dtype = check_dtype(dtype, op)
+    if num_columns is None:
+        num_columns = num_rows
+    for arg, v in (("num_rows", num_rows), ("num_columns", num_columns)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"eye: argument '{arg}' must be a non-negative int, got {v!r}")
+    batch = check_shape(batch_shape, op, "batch_shape") if batch_shape is not None else ()
+    one = [0] * (num_rows * num_columns)
+    for i in builtins_range(min(num_rows, num_columns)):
+        one[i * num_columns + i] = 1
+    flat, _ = _conv.to_flat(one * size_of(batch), dtype, op)
+    return ENGINE.make_tensor(flat, batch + (num_rows, num_columns), dtype)
+
+
+def _random(shape, dtype, op, draw, seed_note=None):
+    shape = check_shape(shape, op)
+    dtype = check_dtype(dtype, op)
+    if dtype == "bool":
+        raise TypeError(f"{op}: argument 'dtype' must be float32 or int32, got bool")
+    n = size_of(shape)
+    values = [draw() for _ in builtins_range(n)]
+    if dtype == "int32":
+        values = [math.floor(v) if op == "random_uniform" else round(v) for v in values]
+    flat, _ = _conv.to_flat(values, dtype, op)
+    return ENGINE.make_tensor(flat, shape, dtype)
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None):
+    if stddev < 0:
+        raise ValueError(f"random_normal: argument 'stddev' must be non-negative, got {stddev}")
+    return _random(shape, dtype, "random_normal", prng.Gaussian(mean, stddev, False, seed).next)
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None):
+    if stddev < 0:
+        raise ValueError(f"truncated_normal: argument 'stddev' must be non-negative, got {stddev}")
+    return _random(shape, dtype, "truncated_normal", prng.Gaussian(mean, stddev, True, seed).next)
+
+
+def random_standard_normal(shape, dtype="float32", seed=None):
+    return random_normal(shape, 0.0, 1.0, dtype, seed)
+
+
+def random_uniform(shape, minval=0.0, maxval=1.0, dtype="float32", seed=None):
+    if maxval < minval:
+        raise ValueError(f"random_uniform: 'minval' ({minval}) must not exceed 'maxval' ({maxval})")
+    u = prng.make_uniform(seed)
+    span = maxval - minval
+    return _random(shape, dtype, "random_uniform", lambda: minval + span * u())
+
+
+def variable(initial_value, trainable=True, name=None, dtype=None):
+    """tf.variable: a Variable holding (a copy-free share of) initial_value."""
+    initial = convert_to_tensor(initial_value, "initial_value", "variable")
+    if dtype is not None and check_dtype(dtype, "variable") != initial.dtype:
+        from .elementwise import cast
+        initial = cast(initial, dtype)
+    return ENGINE.make_variable(initial, trainable, name)
+
+
+def clone(x):
+    x = convert_to_tensor(x, "x", "clone")
+    return ENGINE.run_kernel("Identity", [x])

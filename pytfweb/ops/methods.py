@@ -1,0 +1,60 @@
+"""Tensor methods and operators, attached from the op functions (TF.js's chained API)."""
+from ..tensor import Tensor
+
+# Ops that are also methods of Tensor: t.add(b), t.reshape([2, 3]), ...
+METHOD_NAMES = [
+    "abs", "add", "all", "any", "arg_max", "arg_min", "cast", "ceil", "clip_by_value", "concat", "cos",
+    "div", "elu", "equal", "exp", "expand_dims", "floor", "floor_div", "gather", "greater",
+    "greater_equal", "leaky_relu", "less", "less_equal", "log", "log1p", "log_softmax", "logical_and",
+    "logical_not", "logical_or", "mat_mul", "max", "maximum", "mean", "min", "minimum", "mod", "mul",
+    "neg", "not_equal", "one_hot", "pad", "pow", "prod", "reciprocal", "relu", "relu6", "reshape",
+    "reverse", "round", "rsqrt", "selu", "sigmoid", "sign", "sin", "slice", "softmax", "softplus",
+    "split", "sqrt", "square", "squared_difference", "squeeze", "stack", "strided_slice", "sub", "sum",
+    "tanh", "tile", "transpose", "unstack", "where",
+]
+
+
+def _method(fn):
+    def method(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+    method.__name__ = method.__qualname__ = fn.__name__
+    method.__doc__ = fn.__doc__
+    return method
+
+
+def attach(ns):
+    for name in METHOD_NAMES:
+        if name in ns:
+            setattr(Tensor, name, _method(ns[name]))
+    if "reshape" in ns:
+        Tensor.as1d = lambda self: ns["reshape"](self, [-1])
+        Tensor.flatten = Tensor.as1d
+        Tensor.as_scalar = lambda self: ns["reshape"](self, [])
+        Tensor.as_type = lambda self, dtype: ns["cast"](self, dtype)
+        for r in range(2, 6):
+            setattr(Tensor, f"as{r}d", lambda self, *shape: ns["reshape"](self, list(shape)))
+    if "where" in ns:
+        # t.where(cond, other) is where(cond, t, other) in TF.js's chained form; keep the op's order.
+        Tensor.where = lambda self, condition, b: ns["where"](condition, self, b)
+    ops = {
+        "__add__": lambda a, b: ns["add"](a, b), "__radd__": lambda a, b: ns["add"](b, a),
+        "__sub__": lambda a, b: ns["sub"](a, b), "__rsub__": lambda a, b: ns["sub"](b, a),
+        "__mul__": lambda a, b: ns["mul"](a, b), "__rmul__": lambda a, b: ns["mul"](b, a),
+        "__truediv__": lambda a, b: ns["true_div"](a, b), "__rtruediv__": lambda a, b: ns["true_div"](b, a),
+        "__floordiv__": lambda a, b: ns["floor_div"](a, b), "__rfloordiv__": lambda a, b: ns["floor_div"](b, a),
+        "__mod__": lambda a, b: ns["mod"](a, b), "__rmod__": lambda a, b: ns["mod"](b, a),
+        "__pow__": lambda a, b: ns["pow"](a, b), "__rpow__": lambda a, b: ns["pow"](b, a),
+        "__neg__": lambda a: ns["neg"](a), "__abs__": lambda a: ns["abs"](a), "__pos__": lambda a: a,
+        "__lt__": lambda a, b: ns["less"](a, b), "__le__": lambda a, b: ns["less_equal"](a, b),
+        "__gt__": lambda a, b: ns["greater"](a, b), "__ge__": lambda a, b: ns["greater_equal"](a, b),
+        "__invert__": lambda a: ns["logical_not"](a),
+        "__and__": lambda a, b: ns["logical_and"](a, b), "__or__": lambda a, b: ns["logical_or"](a, b),
+    }
+    if "mat_mul" in ns:
+        ops["__matmul__"] = lambda a, b: ns["mat_mul"](a, b)
+        ops["__rmatmul__"] = lambda a, b: ns["mat_mul"](b, a)
+    if "getitem" in ns:
+        ops["__getitem__"] = lambda a, key: ns["getitem"](a, key)
+    for k, f in ops.items():
+        f.__name__ = k
+        setattr(Tensor, k, f)

@@ -1,0 +1,181 @@
+"""Tensor: an immutable handle (data id, shape, dtype) to data a backend owns."""
+import itertools
+
+from . import convert as _conv
+from .dtypes import TYPECODES
+from .errors import DisposedTensorError
+from .shapes import size_of, strides_of
+
+_ids = itertools.count()
+
+
+class DataId:
+    """Identity of one data buffer; `backend` is the backend holding it now (data moves
+    between backends on use, keeping its id)."""
+    __slots__ = ("backend", "__weakref__")
+
+    def __init__(self, backend):
+        self.backend = backend
+
+    def __repr__(self):
+        return f"<DataId {id(self):#x} on {self.backend.name}>"
+
+
+class Tensor:
+    __slots__ = ("id", "data_id", "shape", "dtype", "size", "kept", "is_disposed_internal",
+                 "scope_id", "__weakref__")
+
+    def __init__(self, data_id, shape, dtype):
+        self.id = next(_ids)
+        self.data_id = data_id
+        self.shape = shape
+        self.dtype = dtype
+        self.size = size_of(shape)
+        self.kept = False
+        self.is_disposed_internal = False
+        self.scope_id = None
+
+    # --- descriptive -------------------------------------------------------------
+    @property
+    def rank(self):
+        return len(self.shape)
+
+    @property
+    def strides(self):
+        return strides_of(self.shape)[:-1] if self.shape else []
+
+    @property
+    def is_disposed(self):
+        return self.is_disposed_internal
+
+    def throw_if_disposed(self, op=None):
+        if self.is_disposed_internal:
+            where = f"{op}: " if op else ""
+            raise DisposedTensorError(
+                f"{where}Tensor is disposed (id {self.id}, shape {list(self.shape)}, dtype {self.dtype})")
+
+    # --- readback ----------------------------------------------------------------
+    def data_sync(self):
+        """The values as a flat array.array (blocking)."""
+        self.throw_if_disposed("data_sync")
+        return _engine().read_sync(self)
+
+    async def data(self):
+        """The values as a flat array.array, without blocking the page on webgl."""
+        self.throw_if_disposed("data")
+        return await _engine().read(self)
+
+    def array_sync(self):
+        return _conv.nest(_to_py(self.data_sync(), self.dtype), self.shape)
+
+    async def array(self):
+        return _conv.nest(_to_py(await self.data(), self.dtype), self.shape)
+
+    def numpy(self):
+        self.throw_if_disposed("numpy")
+        from ._numpy import np
+        if np is None:
+            raise ImportError("Tensor.numpy: numpy is not importable here; use data_sync() or array_sync()")
+        return _engine().read_numpy(self)
+
+    def buffer_sync(self):
+        return self.data_sync()
+
+    # --- lifetime ----------------------------------------------------------------
+    def dispose(self):
+        _engine().dispose_tensor(self)
+
+    def clone(self):
+        from . import ops
+        return ops.clone(self)
+
+    # --- printing ----------------------------------------------------------------
+    def to_string(self, verbose=False):
+        from .printing import tensor_to_string
+        self.throw_if_disposed("print")
+        return tensor_to_string(self.data_sync(), self.shape, self.dtype, verbose)
+
+    def print(self, verbose=False):
+        print(self.to_string(verbose))
+
+    def __str__(self):
+        if self.is_disposed_internal:
+            return f"Tensor (disposed) shape={list(self.shape)} dtype={self.dtype}"
+        return self.to_string()
+
+    def __repr__(self):
+        if self.is_disposed_internal:
+            return f"<Tensor id={self.id} disposed shape={list(self.shape)} dtype={self.dtype}>"
+        return self.to_string()
+
+    # Identity semantics for ==, as the design notes ask (use tf.equal for values).
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a rank-0 tensor")
+        return self.shape[0]
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a rank-0 tensor")
+        from . import ops
+        return iter(ops.unstack(self))
+
+    def _scalar_value(self, kind):
+        if self.size != 1:
+            raise TypeError(f"only size-1 tensors can be converted to Python {kind}, got shape {list(self.shape)}")
+        return self.data_sync()[0]
+
+    def __float__(self):
+        return float(self._scalar_value("float"))
+
+    def __int__(self):
+        return int(self._scalar_value("int"))
+
+    def __bool__(self):
+        return bool(self._scalar_value("bool"))
+
+    def __index__(self):
+        if self.dtype == "float32":
+            raise TypeError("only int32 or bool tensors can be used as an index")
+        return int(self._scalar_value("int"))
+
+
+def _to_py(buf, dtype):
+    if dtype == "bool":
+        return [bool(v) for v in buf]
+    return buf.tolist() if hasattr(buf, "tolist") else list(buf)
+
+
+class Variable(Tensor):
+    """A mutable tensor: `assign` swaps its data; survives tidy scopes."""
+    __slots__ = ("trainable", "name")
+
+    def __init__(self, initial, trainable=True, name=None):
+        super().__init__(initial.data_id, initial.shape, initial.dtype)
+        self.trainable = trainable
+        self.name = name
+
+    def assign(self, new_value):
+        from .ops.creation import convert_to_tensor
+        new_value = convert_to_tensor(new_value, "new_value", "Variable.assign")
+        self.throw_if_disposed("Variable.assign")
+        new_value.throw_if_disposed("Variable.assign")
+        if new_value.dtype != self.dtype:
+            raise TypeError(f"Variable.assign: dtype of the new value ({new_value.dtype}) must match "
+                            f"the variable's ({self.dtype})")
+        if tuple(new_value.shape) != tuple(self.shape):
+            raise ValueError(f"Variable.assign: shape of the new value {list(new_value.shape)} must match "
+                             f"the variable's {list(self.shape)}")
+        _engine().assign_data(self, new_value)
+        return self
+
+
+def _engine():
+    from .engine import ENGINE
+    return ENGINE
+
+
+assert set(TYPECODES) >= {"float32", "int32", "bool"}
