@@ -6,6 +6,11 @@ from .creation import (clone, convert_to_tensor, eye, fill, linspace, ones, ones
                        tensor3d, tensor4d, tensor5d, tensor6d, truncated_normal, variable, zeros, zeros_like)
 from .elementwise import cast, clip_by_value, leaky_relu, where, true_div
 from .elementwise import _ops as _elementwise_ops
+from .reduction import *  # noqa: F401,F403
+from .matmul import *  # noqa: F401,F403
+from .nn import *  # noqa: F401,F403
+from .shape import *  # noqa: F401,F403
+from .slicing import *  # noqa: F401,F403
 from . import methods as _methods
 
 globals().update(_elementwise_ops)

@@ -1,0 +1,1 @@
+"""numpy kernels: matmul (being written)."""

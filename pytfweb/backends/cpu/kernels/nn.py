@@ -1,0 +1,1 @@
+"""numpy kernels: nn (being written)."""

@@ -1,0 +1,1 @@
+"""numpy kernels: shape (being written)."""

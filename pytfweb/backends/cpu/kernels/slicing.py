@@ -1,0 +1,1 @@
+"""numpy kernels: slicing (being written)."""

@@ -1,0 +1,47 @@
+"""Shared helpers for unit tests: random inputs and comparisons against numpy."""
+import numpy as np
+
+import pytfweb as tf
+
+SHAPES_BY_RANK = {0: [()], 1: [(1,), (5,)], 2: [(1, 1), (3, 4)], 3: [(2, 3, 4), (1, 5, 1)],
+                  4: [(2, 1, 3, 2), (1, 2, 2, 3)]}
+ALL_SHAPES = [s for shapes in SHAPES_BY_RANK.values() for s in shapes]
+# Pairs of shapes that broadcast, including rank mismatch and unit dimensions on both sides.
+BROADCAST_PAIRS = [((), (3,)), ((3,), ()), ((2, 3), (3,)), ((2, 1), (1, 3)), ((4, 1, 3), (2, 1)),
+                   ((2, 3, 4), (2, 3, 4)), ((1,), (2, 2, 2, 2)), ((2, 1, 3, 1), (1, 4, 1, 5))]
+
+
+def rand(rng, shape, dtype="float32", low=-5, high=5):
+    if dtype == "float32":
+        return rng.uniform(low, high, size=shape).astype(np.float32)
+    if dtype == "int32":
+        return rng.integers(low, high, size=shape).astype(np.int32)
+    return rng.uniform(size=shape) < 0.5
+
+
+EDGE_FLOATS = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1e-7, 1e6, -1e6, 3.5, -2.5, np.inf, -np.inf, np.nan],
+                       dtype=np.float32)
+
+
+def assert_tensor(t, expected, dtype=None, rtol=1e-5, atol=1e-6):
+    """t's shape, dtype and values equal expected (an ndarray or nested list)."""
+    expected = np.asarray(expected)
+    got = t.numpy()
+    assert tuple(t.shape) == tuple(expected.shape), f"shape {t.shape} != {expected.shape}"
+    if dtype is not None:
+        assert t.dtype == dtype, f"dtype {t.dtype} != {dtype}"
+    if t.dtype == "float32":
+        np.testing.assert_allclose(got, expected.astype(np.float32), rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(got, expected)
+
+
+def assert_no_leak(fn):
+    """Run fn (which may raise) and check tf.memory() did not grow."""
+    before = tf.memory()
+    try:
+        fn()
+    except Exception:
+        pass
+    after = tf.memory()
+    assert (after.num_tensors, after.num_bytes) == (before.num_tensors, before.num_bytes)
