@@ -1,0 +1,163 @@
+"""The webgl backend: tensors live in textures, kernels are fragment shaders.
+
+Values written from Python stay CPU-side until a shader first needs them (lazy upload);
+values read back are kept CPU-side too, so a second read is free (tensors never change)."""
+import array
+import asyncio
+
+from ...dtypes import TYPECODES
+from ...environment import ENV
+from ...kernels import TensorInfo
+from ...tensor import DataId
+from ..base import Backend
+from .gpgpu_context import GPGPUContext
+from .shader_compiler import InputInfo, build_source
+from .texture_manager import TextureManager, texture_shape
+
+
+class TexData:
+    __slots__ = ("shape", "dtype", "values", "texture", "tex_shape")
+
+    def __init__(self, shape, dtype, values=None):
+        self.shape, self.dtype, self.values = tuple(shape), dtype, values
+        self.texture = None
+        self.tex_shape = None
+
+
+class WebGLBackend(Backend):
+    name = "webgl"
+
+    def __init__(self):
+        self.ctx = GPGPUContext(ENV.flags["WEBGL_FORCE_F16_TEXTURES"], ENV.flags["WEBGL_MAX_TEXTURE_SIZE"])
+        self.textures = TextureManager(self.ctx)
+        self.store = {}      # DataId -> TexData
+        self.programs = {}   # cache key -> JS program handle
+        self.renderer = self.ctx.renderer
+
+    @property
+    def half_float(self):
+        return self.ctx.half_float
+
+    def epsilon(self):
+        return 1e-4 if self.ctx.half_float else 1e-7
+
+    # --- data ----------------------------------------------------------------------------
+    def write(self, values, shape, dtype, data_id=None):
+        if data_id is None:
+            data_id = DataId(self)
+        else:
+            data_id.backend = self
+        self.store[data_id] = TexData(shape, dtype, _as_array(values, dtype))
+        return data_id
+
+    def read_sync(self, data_id):
+        d = self.store[data_id]
+        if d.values is None:
+            if d.texture is None:   # an empty tensor never gets a texture
+                d.values = array.array(TYPECODES[d.dtype])
+            else:
+                w, h = d.tex_shape
+                floats = self.ctx.read_sync(d.texture, w, h, _size(d.shape))
+                d.values = _from_floats(floats, d.dtype)
+        return d.values
+
+    async def read(self, data_id):
+        d = self.store[data_id]
+        if d.values is None and d.texture is not None:
+            w, h = d.tex_shape
+            job = self.ctx.read_async_start(d.texture, w, h)
+            while not self.ctx.read_async_done(job):
+                await asyncio.sleep(0)   # yields to the page's event loop between polls
+            floats = self.ctx.read_async_finish(job, _size(d.shape))
+            if data_id in self.store and d.values is None:   # may have been read or disposed meanwhile
+                d.values = _from_floats(floats, d.dtype)
+            return d.values if d.values is not None else _from_floats(floats, d.dtype)
+        return self.read_sync(data_id)
+
+    def dispose_data(self, data_id):
+        d = self.store.pop(data_id, None)
+        if d is not None and d.texture is not None:
+            self.textures.release(d.texture, *d.tex_shape)
+
+    def memory(self):
+        t = self.textures
+        return {"num_textures": t.num_used + t.num_free, "num_textures_in_use": t.num_used,
+                "num_bytes_in_gpu": t.bytes_used, "num_bytes_in_gpu_allocated": t.bytes_used + t.bytes_free,
+                "num_bytes_in_gpu_free": t.bytes_free}
+
+    def dispose(self):
+        for d in self.store.values():
+            if d.texture is not None:
+                self.ctx.delete_texture(d.texture)
+        self.store.clear()
+        self.textures.dispose()
+        self.programs.clear()
+        self.ctx.dispose()
+
+    def _ensure_texture(self, d):
+        if d.texture is None:
+            w, h = d.tex_shape = texture_shape(d.shape, self.ctx.max_texture_size)
+            d.texture = self.textures.acquire(w, h)
+            if d.values is not None and len(d.values):
+                self.ctx.upload(d.texture, w, h, _floats(d.values))
+        return d
+
+    # --- running programs ------------------------------------------------------------------
+    def run(self, program, inputs, dtype, uniform_values=()):
+        """Run a program on input tensors; returns the TensorInfo of a new output of dtype."""
+        out_shape = tuple(program.output_shape)
+        out = TexData(out_shape, dtype)
+        data_id = DataId(self)
+        if _size(out_shape) == 0:
+            out.values = array.array(TYPECODES[dtype])
+            self.store[data_id] = out
+            return TensorInfo(data_id, out_shape, dtype)
+        datas = [self._ensure_texture(self.store[t.data_id]) for t in inputs]
+        infos = [InputInfo(name, t.shape, d.tex_shape) for name, t, d in zip(program.variable_names, inputs, datas)]
+        w, h = out.tex_shape = texture_shape(out_shape, self.ctx.max_texture_size)
+        key = (program.key, out_shape, out.tex_shape) + tuple((i.shape, i.tex_shape) for i in infos)
+        handle = self.programs.get(key)
+        if handle is None:
+            source = build_source(program, infos, out.tex_shape)
+            prog = self.ctx.build_program(source)
+            handle = self.ctx.program_handle(prog, program.variable_names, program.uniforms)
+            self.programs[key] = handle
+        out.texture = self.textures.acquire(w, h)
+        self.ctx.draw(handle, out.texture, w, h, *(d.texture for d in datas), *uniform_values)
+        self.store[data_id] = out
+        return TensorInfo(data_id, out_shape, dtype)
+
+
+def _size(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _as_array(values, dtype):
+    """Any flat buffer as an array.array of dtype's typecode (numpy arrays too, when present)."""
+    tc = TYPECODES[dtype]
+    if isinstance(values, array.array) and values.typecode == tc:
+        return values
+    out = array.array(tc)
+    if hasattr(values, "tobytes") and getattr(values, "dtype", None) is not None:  # ndarray
+        out.frombytes(values.astype({"f": "float32", "i": "int32", "B": "uint8"}[tc]).tobytes())
+    else:
+        out.extend(values)
+    return out
+
+
+def _floats(values):
+    return values if values.typecode == "f" else array.array("f", values)
+
+
+def _from_floats(js_floats, dtype):
+    """JS Float32Array -> array.array of dtype (ints rounded: they travel as floats)."""
+    out = array.array("f", bytes(4 * js_floats.length))
+    js_floats.assign_to(out)
+    if dtype == "float32":
+        return out
+    if dtype == "int32":
+        return array.array("i", [int(round(v)) if v == v else 0 for v in out])
+    return array.array("B", [1 if v else 0 for v in out])

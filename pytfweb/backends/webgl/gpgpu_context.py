@@ -1,0 +1,148 @@
+"""A WebGL2 context for computation: one OffscreenCanvas, a unit quad, one framebuffer,
+R32F textures (R16F where float32 rendering is unavailable or forced), program compilation,
+uploads and synchronous or fenced asynchronous readback."""
+import js
+from pyodide.ffi import to_js
+
+from ...errors import BackendError
+from . import shader_source
+from .shader_compiler import numbered
+
+
+class ShaderError(RuntimeError):
+    """A GLSL compile or link error, with the info log and the numbered source."""
+
+
+class GPGPUContext:
+    def __init__(self, force_f16=False, max_texture_size=0):
+        self.canvas = js.OffscreenCanvas.new(1, 1)
+        attrs = to_js({"alpha": False, "antialias": False, "premultipliedAlpha": False,
+                       "preserveDrawingBuffer": False, "depth": False, "stencil": False,
+                       "failIfMajorPerformanceCaveat": False}, dict_converter=js.Object.fromEntries)
+        gl = self.canvas.getContext("webgl2", attrs)
+        if gl is None:
+            raise BackendError("webgl: this browser gives no WebGL2 context")
+        self.gl = gl
+        float_render = gl.getExtension("EXT_color_buffer_float") is not None
+        half_render = float_render or gl.getExtension("EXT_color_buffer_half_float") is not None
+        if not half_render:
+            raise BackendError("webgl: neither float32 nor float16 textures can be rendered to here")
+        self.half_float = bool(force_f16) or not float_render
+        self.internal_format = gl.R16F if self.half_float else gl.R32F
+        self.bytes_per_texel = 2 if self.half_float else 4
+        limit = gl.getParameter(gl.MAX_TEXTURE_SIZE)
+        self.max_texture_size = min(limit, max_texture_size) if max_texture_size else limit
+        info = gl.getExtension("WEBGL_debug_renderer_info")
+        self.renderer = str(gl.getParameter(info.UNMASKED_RENDERER_WEBGL if info else gl.RENDERER))
+        self.parallel_compile = gl.getExtension("KHR_parallel_shader_compile")
+
+        gl.disable(gl.DEPTH_TEST)
+        gl.disable(gl.STENCIL_TEST)
+        gl.disable(gl.BLEND)
+        gl.disable(gl.DITHER)
+        self.vertex_shader = self._compile(gl.VERTEX_SHADER, shader_source.read("vertex.glsl"))
+        quad = js.Float32Array.new(to_js([-1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0, -1.0]))
+        self.vao = gl.createVertexArray()
+        gl.bindVertexArray(self.vao)
+        self.quad = gl.createBuffer()
+        gl.bindBuffer(gl.ARRAY_BUFFER, self.quad)
+        gl.bufferData(gl.ARRAY_BUFFER, quad, gl.STATIC_DRAW)
+        gl.enableVertexAttribArray(0)  # clipSpacePos, bound to location 0 in every program
+        gl.vertexAttribPointer(0, 2, gl.FLOAT, False, 0, 0)
+        self.fbo = gl.createFramebuffer()
+        make_helpers = js.Function.new("return (" + _read_helpers() + "\n)")()
+        self.js = make_helpers(gl, self.fbo)
+
+    # --- programs ---------------------------------------------------------------------
+    def _compile(self, kind, source):
+        gl = self.gl
+        shader = gl.createShader(kind)
+        gl.shaderSource(shader, source)
+        gl.compileShader(shader)
+        if not gl.getShaderParameter(shader, gl.COMPILE_STATUS):
+            log = gl.getShaderInfoLog(shader)
+            gl.deleteShader(shader)
+            what = "vertex" if kind == gl.VERTEX_SHADER else "fragment"
+            raise ShaderError(f"webgl: {what} shader failed to compile:\n{log}\n{numbered(source)}")
+        return shader
+
+    def build_program(self, fragment_source):
+        """Compile and link a fragment shader against the quad's vertex shader."""
+        gl = self.gl
+        fs = self._compile(gl.FRAGMENT_SHADER, fragment_source)
+        prog = gl.createProgram()
+        gl.attachShader(prog, self.vertex_shader)
+        gl.attachShader(prog, fs)
+        gl.bindAttribLocation(prog, 0, "clipSpacePos")
+        gl.linkProgram(prog)
+        if not gl.getProgramParameter(prog, gl.LINK_STATUS):
+            log = gl.getProgramInfoLog(prog)
+            gl.deleteProgram(prog)
+            raise ShaderError(f"webgl: program failed to link:\n{log}\n{numbered(fragment_source)}")
+        gl.deleteShader(fs)
+        return prog
+
+    def program_handle(self, prog, sampler_names, uniforms):
+        """The JS object helpers.draw() takes: program, input count, uniform locations."""
+        gl = self.gl
+        gl.useProgram(prog)
+        for unit, name in enumerate(sampler_names):
+            loc = gl.getUniformLocation(prog, name)
+            if loc is not None:
+                gl.uniform1i(loc, unit)  # sampler i always reads texture unit i
+        handle = js.Object.new()
+        handle.program = prog
+        handle.numInputs = len(sampler_names)
+        handle.uniformLocs = to_js([gl.getUniformLocation(prog, n) for n, _ in uniforms])
+        handle.uniformTypes = to_js(["float" if t == "float" else "int" for _, t in uniforms])
+        return handle
+
+    # --- textures ------------------------------------------------------------------------
+    def create_texture(self, width, height):
+        gl = self.gl
+        tex = gl.createTexture()
+        gl.bindTexture(gl.TEXTURE_2D, tex)
+        for p in (gl.TEXTURE_WRAP_S, gl.TEXTURE_WRAP_T):
+            gl.texParameteri(gl.TEXTURE_2D, p, gl.CLAMP_TO_EDGE)
+        for p in (gl.TEXTURE_MIN_FILTER, gl.TEXTURE_MAG_FILTER):
+            gl.texParameteri(gl.TEXTURE_2D, p, gl.NEAREST)
+        gl.texStorage2D(gl.TEXTURE_2D, 1, self.internal_format, width, height)
+        gl.bindTexture(gl.TEXTURE_2D, None)
+        return tex
+
+    def delete_texture(self, tex):
+        self.gl.deleteTexture(tex)
+
+    def upload(self, tex, width, height, floats):
+        """floats: a Python buffer of float32 ('f'), len <= width * height."""
+        n = len(floats)
+        data = js.Float32Array.new(n)
+        data.assign(floats)
+        self.js.upload(tex, width, height, data, n != width * height)
+
+    def read_sync(self, tex, width, height, n):
+        """The first n values of a texture as a JS Float32Array (blocks until the GPU is done)."""
+        return self.js.readSync(tex, width, height, n)
+
+    def read_async_start(self, tex, width, height):
+        return self.js.readAsyncStart(tex, width, height)
+
+    def read_async_done(self, job):
+        return bool(self.js.readAsyncDone(job))
+
+    def read_async_finish(self, job, n):
+        return self.js.readAsyncFinish(job, n)
+
+    def draw(self, handle, out_tex, width, height, *args):
+        self.js.draw(handle, out_tex, width, height, *args)
+
+    def dispose(self):
+        ext = self.gl.getExtension("WEBGL_lose_context")
+        if ext is not None:
+            ext.loseContext()
+
+
+def _read_helpers():
+    import os
+    with open(os.path.join(os.path.dirname(__file__), "helpers.js"), encoding="utf-8") as f:
+        return f.read()

@@ -1,0 +1,93 @@
+// One call per draw from Python: Pyodide charges about a microsecond per JS call, so the
+// per-draw GL sequence lives here. Evaluated once per context; returns an object bound to gl.
+(function (gl, fbo) {
+  let readFormat = null;
+  // The format readPixels takes for float textures: RED here, RGBA/FLOAT everywhere.
+  function format() {
+    if (readFormat === null) {
+      const red = gl.getParameter(gl.IMPLEMENTATION_COLOR_READ_FORMAT) === gl.RED &&
+                  gl.getParameter(gl.IMPLEMENTATION_COLOR_READ_TYPE) === gl.FLOAT;
+      readFormat = red ? gl.RED : gl.RGBA;
+    }
+    return readFormat;
+  }
+  function attach(tex) {
+    gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
+  }
+  function firstChannel(out, channels, n) {
+    if (channels === 1) return out.subarray(0, n);
+    const r = new Float32Array(n);
+    for (let i = 0; i < n; i++) r[i] = out[4 * i];
+    return r;
+  }
+  return {
+    // p: {program, numInputs, uniformLocs[], uniformTypes[]}; args: input textures, then uniform values.
+    draw(p, outTex, width, height, ...args) {
+      gl.useProgram(p.program);
+      attach(outTex);
+      gl.viewport(0, 0, width, height);
+      const n = p.numInputs;
+      for (let i = 0; i < n; i++) {
+        gl.activeTexture(gl.TEXTURE0 + i);
+        gl.bindTexture(gl.TEXTURE_2D, args[i]);
+      }
+      const locs = p.uniformLocs, types = p.uniformTypes;
+      for (let j = 0; j < locs.length; j++) {
+        const v = args[n + j];
+        if (types[j] === 'float') gl.uniform1f(locs[j], v);
+        else gl.uniform1i(locs[j], v);
+      }
+      gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+    },
+    // Upload n floats from a Python buffer (already a Float32Array view) into a w x h texture.
+    upload(tex, width, height, data, padded) {
+      gl.bindTexture(gl.TEXTURE_2D, tex);
+      let src = data;
+      if (padded) {
+        src = new Float32Array(width * height);
+        src.set(data);
+      }
+      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, width, height, gl.RED, gl.FLOAT, src);
+      gl.bindTexture(gl.TEXTURE_2D, null);
+    },
+    // Blocking read of the first n values of a texture.
+    readSync(tex, width, height, n) {
+      attach(tex);
+      const readFormat = format();
+      const channels = readFormat === gl.RED ? 1 : 4;
+      const out = new Float32Array(width * height * channels);
+      gl.readPixels(0, 0, width, height, readFormat, gl.FLOAT, out);
+      return firstChannel(out, channels, n);
+    },
+    // Start an asynchronous read: pixels go into a pack buffer, a fence marks completion.
+    readAsyncStart(tex, width, height) {
+      attach(tex);
+      const readFormat = format();
+      const channels = readFormat === gl.RED ? 1 : 4;
+      const bytes = width * height * channels * 4;
+      const buffer = gl.createBuffer();
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
+      gl.bufferData(gl.PIXEL_PACK_BUFFER, bytes, gl.STREAM_READ);
+      gl.readPixels(0, 0, width, height, readFormat, gl.FLOAT, 0);
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+      const sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+      gl.flush();
+      return {buffer, sync, channels, length: width * height * channels};
+    },
+    // True once the fence has signalled (never blocks).
+    readAsyncDone(job) {
+      const status = gl.clientWaitSync(job.sync, 0, 0);
+      return status === gl.ALREADY_SIGNALED || status === gl.CONDITION_SATISFIED;
+    },
+    readAsyncFinish(job, n) {
+      const out = new Float32Array(job.length);
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, job.buffer);
+      gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, out);
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+      gl.deleteBuffer(job.buffer);
+      gl.deleteSync(job.sync);
+      return firstChannel(out, job.channels, n);
+    },
+  };
+})

@@ -1,0 +1,81 @@
+"""Every elementwise kernel from the tables in ops/elementwise.py, plus Cast and Select."""
+from ....kernels import register_kernel
+from ....ops.elementwise import BINARY, UNARY
+from ....shapes import broadcast_shapes
+from ...shared import register_shared_kernels
+from .. import shader_source
+from .program import Program
+
+register_shared_kernels("webgl")
+
+# Kernel attributes that reach the shader as uniforms, by the GLSL name op functions use.
+_UNIFORM_NAMES = {"alpha": "alpha", "clip_value_min": "clipMin", "clip_value_max": "clipMax"}
+
+
+def _code(ops_file, fn_name, body):
+    fn = shader_source.function(ops_file, fn_name)
+    if fn is None:
+        raise KeyError(f"webgl: shaders/{ops_file} defines no {fn_name}")
+    return f"{fn}#define OP {fn_name}\n{body}"
+
+
+def _unary_kernel(row):
+    uniforms = tuple((_UNIFORM_NAMES[a], "float") for a in row.attrs)
+    key = "unary:" + row.kernel
+    code = None
+
+    def kernel(backend, inputs, attrs):
+        nonlocal code
+        if code is None:
+            code = _code("unary_ops.glsl", "op_" + row.kernel, shader_source.program("elementwise.glsl", "unary"))
+        (x,) = inputs
+        dtype = "bool" if row.kind == "bool" else ("float32" if row.kind == "float" else x.dtype)
+        values = tuple(float(attrs[a]) for a in row.attrs)
+        return backend.run(Program(key, ("x",), x.shape, code, uniforms), inputs, dtype, values)
+    return kernel
+
+
+def _binary_kernel(row):
+    codes = {}
+
+    def kernel(backend, inputs, attrs):
+        a, b = inputs
+        variant = "op_" + row.kernel
+        if a.dtype == "int32" and shader_source.function("binary_ops.glsl", variant + "_int") is not None:
+            variant += "_int"
+        code = codes.get(variant)
+        if code is None:
+            code = codes[variant] = _code("binary_ops.glsl", variant,
+                                          shader_source.program("elementwise.glsl", "binary"))
+        out_shape = broadcast_shapes(a.shape, b.shape, row.name)
+        dtype = a.dtype if row.kind == "arith" else "bool"
+        return backend.run(Program("binary:" + variant, ("a", "b"), out_shape, code), inputs, dtype)
+    return kernel
+
+
+for _row in UNARY:
+    register_kernel(_row.kernel, "webgl", _unary_kernel(_row))
+for _row in BINARY:
+    register_kernel(_row.kernel, "webgl", _binary_kernel(_row))
+
+
+@register_kernel("Cast", "webgl")
+def cast(backend, inputs, attrs):
+    (x,) = inputs
+    dtype = attrs["dtype"]
+    # Every dtype travels as floats, so widening is a copy (the data is not shared, because
+    # a buffer's dtype decides how it is read back).
+    if dtype == "float32" or (dtype == "int32" and x.dtype == "bool"):
+        section = "copy"
+    else:
+        section = "cast_to_bool" if dtype == "bool" else "cast_to_int"
+    code = shader_source.program("elementwise.glsl", section)
+    return backend.run(Program(section, ("x",), x.shape, code), inputs, dtype)
+
+
+@register_kernel("Select", "webgl")
+def select(backend, inputs, attrs):
+    c, a, b = inputs
+    out_shape = broadcast_shapes(broadcast_shapes(c.shape, a.shape, "where"), b.shape, "where")
+    code = shader_source.program("elementwise.glsl", "select")
+    return backend.run(Program("select", ("condition", "a", "b"), out_shape, code), inputs, a.dtype)

@@ -1,0 +1,14 @@
+class Program:
+    """One GPU computation: input variable names (samplers), output shape, GLSL body.
+
+    `key` names the code (not the shapes: the backend adds those), so two programs with the
+    same key must have the same user_code and uniforms. Uniforms are (name, 'float'|'int')
+    and get their values per run, so attributes that change often do not recompile."""
+    __slots__ = ("key", "variable_names", "output_shape", "user_code", "uniforms")
+
+    def __init__(self, key, variable_names, output_shape, user_code, uniforms=()):
+        self.key = key
+        self.variable_names = variable_names
+        self.output_shape = tuple(output_shape)
+        self.user_code = user_code
+        self.uniforms = uniforms

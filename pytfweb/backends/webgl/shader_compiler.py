@@ -1,0 +1,147 @@
+"""From a program (logical coordinates) to a complete GLSL ES 3.00 fragment shader.
+
+A program gives its input names, output shape and a body calling getX(i, j, ...),
+getXAtOutCoords(), getOutputCoords() and setOutput(v). This module adds, for the
+concrete shapes of one call: samplers, getters that map logical coordinates onto each
+input's 2D texture (unit dimensions squeezed out of the index), broadcasting getters, and
+the output coordinate decoder. Shapes are baked in as constants, so a program compiles once
+per (program key, shapes) and is cached by that key.
+"""
+from ...shapes import strides_of
+from . import shader_source
+
+_COORD_TYPES = {0: "int", 1: "int", 2: "ivec2", 3: "ivec3", 4: "ivec4", 5: "ivec5", 6: "ivec6"}
+_FIELDS = "xyzwuv"
+
+
+class InputInfo:
+    """What the compiler needs of one input: its logical shape and its texture's size."""
+    __slots__ = ("name", "shape", "tex_shape")
+
+    def __init__(self, name, shape, tex_shape):
+        self.name, self.shape, self.tex_shape = name, tuple(shape), tuple(tex_shape)
+
+
+def getter_name(var):
+    return "get" + var[0].upper() + var[1:]
+
+
+def coord_type(rank):
+    if rank > 6:
+        raise ValueError(f"webgl: tensors of rank {rank} are not supported (at most 6)")
+    return _COORD_TYPES[rank]
+
+
+def coord_fields(var, rank):
+    """GLSL expressions for each component of a coordinate variable of the given rank."""
+    if rank == 1:
+        return [var]
+    return [f"{var}.{_FIELDS[i]}" for i in range(rank)]
+
+
+def _index_expr(shape, args):
+    """Flat row-major index from coordinate expressions, skipping unit dimensions."""
+    strides = strides_of(shape)
+    terms = [(a if s == 1 else f"{a} * {s}") for a, d, s in zip(args, shape, strides) if d != 1]
+    return " + ".join(terms) if terms else "0"
+
+
+def _texel(name, index_expr, tex_shape):
+    w, h = tex_shape
+    if h == 1:
+        return f"texelFetch({name}, ivec2({index_expr}, 0), 0).r"
+    return f"texelFetch({name}, ivec2(({index_expr}) % {w}, ({index_expr}) / {w}), 0).r"
+
+
+def input_getters(inp, out_shape):
+    name, shape = inp.name, inp.shape
+    g = getter_name(name)
+    rank = len(shape)
+    args = [f"d{i}" for i in range(rank)]
+    params = ", ".join(f"int {a}" for a in args)
+    w, _ = inp.tex_shape
+    code = [f"uniform sampler2D {name};"]
+    # Flat access (index into the row-major data), used by reductions and gathers.
+    code.append(f"float {g}Flat(int index) {{ return {_texel(name, 'index', inp.tex_shape)}; }}")
+    idx = _index_expr(shape, args)
+    if w == (shape[-1] if shape else 1) and rank >= 2 and inp.tex_shape[1] > 1:
+        # Texture rows are the innermost dimension: no division needed.
+        row = _index_expr(shape[:-1], args[:-1])
+        body = f"texelFetch({name}, ivec2({args[-1]}, {row}), 0).r"
+    else:
+        body = _texel(name, idx, inp.tex_shape) if idx != "0" else f"texelFetch({name}, ivec2(0, 0), 0).r"
+    code.append(f"float {g}({params}) {{ return {body}; }}")
+    # Broadcast read at the output's coordinates: align right, unit dims read index 0.
+    out_rank = len(out_shape)
+    offset = out_rank - rank
+    out_fields = coord_fields("c", out_rank) if out_rank else []
+    call_args = []
+    for i, d in enumerate(shape):
+        call_args.append("0" if d == 1 else out_fields[i + offset])
+    if out_rank:
+        code.append(f"float {g}AtOutCoords() {{ {coord_type(out_rank)} c = getOutputCoords(); "
+                    f"return {g}({', '.join(call_args)}); }}")
+    else:
+        code.append(f"float {g}AtOutCoords() {{ return {g}({', '.join(call_args)}); }}")
+    return "\n".join(code)
+
+
+def output_coords(out_shape, tex_shape):
+    rank = len(out_shape)
+    w, h = tex_shape
+    ctype = coord_type(rank)
+    lines = ["int getOutputIndex() {",
+             f"  return int(gl_FragCoord.y) * {w} + int(gl_FragCoord.x);" if h > 1 else
+             "  return int(gl_FragCoord.x);", "}"]
+    if rank == 0:
+        lines.append("int getOutputCoords() { return 0; }")
+        return "\n".join(lines)
+    if rank >= 2 and w == out_shape[-1] and h > 1:
+        # Rows of the texture are the innermost dimension.
+        outer = out_shape[:-1]
+        lines.append(f"{ctype} getOutputCoords() {{")
+        lines.append("  int index = int(gl_FragCoord.y);")
+        comps = _decode("index", outer) + ["int(gl_FragCoord.x)"]
+    else:
+        lines.append(f"{ctype} getOutputCoords() {{")
+        lines.append("  int index = getOutputIndex();")
+        comps = _decode("index", out_shape)
+    lines.extend(f"  int r{i} = {c};" for i, c in enumerate(comps))
+    names = [f"r{i}" for i in range(rank)]
+    if rank == 1:
+        lines.append("  return r0;")
+    elif rank <= 4:
+        lines.append(f"  return {ctype}({', '.join(names)});")
+    else:
+        lines.append(f"  return {ctype}({', '.join(names)});")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def _decode(var, shape):
+    """Expressions decoding a flat index into coordinates of shape (row-major)."""
+    strides = strides_of(shape)
+    out = []
+    for i, (d, s) in enumerate(zip(shape, strides)):
+        if i == 0:
+            out.append(f"{var} / {s}" if s != 1 else var)
+        else:
+            out.append(f"({var} / {s}) % {d}" if s != 1 else f"{var} % {d}")
+    return out
+
+
+def build_source(program, inputs, out_tex_shape):
+    """The full fragment shader for program with inputs (InputInfo) on an output texture."""
+    parts = ["#version 300 es", "precision highp float;", "precision highp int;",
+             "precision highp sampler2D;", shader_source.read("header.glsl")]
+    for name, typ in program.uniforms:
+        parts.append(f"uniform {typ} {name};")
+    parts.append(output_coords(program.output_shape, out_tex_shape))
+    for inp in inputs:
+        parts.append(input_getters(inp, program.output_shape))
+    parts.append(program.user_code)
+    return "\n".join(parts)
+
+
+def numbered(source):
+    return "\n".join(f"{i + 1:4d}  {line}" for i, line in enumerate(source.splitlines()))

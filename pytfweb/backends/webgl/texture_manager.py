@@ -1,0 +1,65 @@
+"""Textures recycled by physical size: a disposed tensor's texture goes to a free list and
+the next tensor of the same size takes it, so a steady loop allocates nothing."""
+import math
+
+from ...shapes import size_of
+
+
+def texture_shape(shape, max_size):
+    """(width, height) of the 2D texture holding a tensor of this logical shape.
+
+    Rows of the innermost dimension when that fits (getters then need no division),
+    otherwise a squarish rectangle; ValueError when even that exceeds max_size."""
+    size = max(size_of(shape), 1)
+    if shape:
+        last = shape[-1]
+        rows = size // last if last else 0
+        if 0 < last <= max_size and 0 < rows <= max_size:
+            return (last, rows)
+    width = min(max_size, math.ceil(math.sqrt(size)))
+    height = math.ceil(size / width)
+    if height > max_size:
+        raise ValueError(f"webgl: a tensor of shape {list(shape)} ({size} values) does not fit in a "
+                         f"{max_size}x{max_size} texture")
+    return (width, height)
+
+
+class TextureManager:
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.free = {}          # (w, h) -> [texture, ...]
+        self.num_used = 0
+        self.num_free = 0
+        self.bytes_used = 0
+        self.bytes_free = 0
+
+    def _bytes(self, w, h):
+        return w * h * self.ctx.bytes_per_texel
+
+    def acquire(self, w, h):
+        pool = self.free.get((w, h))
+        nbytes = self._bytes(w, h)
+        if pool:
+            tex = pool.pop()
+            self.num_free -= 1
+            self.bytes_free -= nbytes
+        else:
+            tex = self.ctx.create_texture(w, h)
+        self.num_used += 1
+        self.bytes_used += nbytes
+        return tex
+
+    def release(self, tex, w, h):
+        nbytes = self._bytes(w, h)
+        self.free.setdefault((w, h), []).append(tex)
+        self.num_used -= 1
+        self.bytes_used -= nbytes
+        self.num_free += 1
+        self.bytes_free += nbytes
+
+    def dispose(self):
+        for pool in self.free.values():
+            for tex in pool:
+                self.ctx.delete_texture(tex)
+        self.free.clear()
+        self.num_free = self.bytes_free = 0

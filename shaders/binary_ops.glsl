@@ -1,0 +1,59 @@
+// Elementwise binary ops: `float op_<Kernel>(float a, float b)`, one per TF.js kernel name.
+// `op_<Kernel>_int` is used instead when the operands are int32 (exact integer semantics).
+
+float op_Add(float a, float b) { return a + b; }
+float op_Sub(float a, float b) { return a - b; }
+float op_Multiply(float a, float b) { return a * b; }
+float op_RealDiv(float a, float b) { return a / b; }
+float op_FloorDiv(float a, float b) { return floor(a / b); }
+
+float op_FloorDiv_int(float a, float b) {
+  int ia = toInt(a);
+  int ib = toInt(b);
+  if (ib == 0) return 0.0;
+  int q = ia / ib;  // truncates toward zero; step down when the signs differ and it is inexact
+  if (q * ib != ia && ((ia < 0) != (ib < 0))) q -= 1;
+  return float(q);
+}
+
+float op_Mod(float a, float b) {
+  float r = a - b * floor(a / b);
+  return r;
+}
+
+float op_Mod_int(float a, float b) {
+  int ia = toInt(a);
+  int ib = toInt(b);
+  if (ib == 0) return 0.0;
+  int r = ia - (ia / ib) * ib;
+  if (r != 0 && ((r < 0) != (ib < 0))) r += ib;
+  return float(r);
+}
+
+float op_Pow(float a, float b) {
+  if (b == 0.0) return 1.0;
+  if (isNaN(a) || isNaN(b)) return NAN;
+  // GLSL pow is undefined for a < 0; integer exponents have a defined sign
+  float r = pow(abs(a), b);
+  if (a < 0.0) {
+    if (floor(b) != b) return NAN;
+    if (mod(b, 2.0) != 0.0) r = -r;
+  }
+  return r;
+}
+
+float op_Pow_int(float a, float b) {
+  return trunc(op_Pow(a, b));
+}
+
+float op_Maximum(float a, float b) { return isNaN(a) || isNaN(b) ? NAN : max(a, b); }
+float op_Minimum(float a, float b) { return isNaN(a) || isNaN(b) ? NAN : min(a, b); }
+float op_SquaredDifference(float a, float b) { return (a - b) * (a - b); }
+float op_Equal(float a, float b) { return float(a == b); }
+float op_NotEqual(float a, float b) { return float(a != b); }
+float op_Greater(float a, float b) { return float(a > b); }
+float op_GreaterEqual(float a, float b) { return float(a >= b); }
+float op_Less(float a, float b) { return float(a < b); }
+float op_LessEqual(float a, float b) { return float(a <= b); }
+float op_LogicalAnd(float a, float b) { return float(a != 0.0 && b != 0.0); }
+float op_LogicalOr(float a, float b) { return float(a != 0.0 || b != 0.0); }

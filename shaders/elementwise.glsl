@@ -1,0 +1,34 @@
+// Bodies of the elementwise programs. The compiler supplies getXAtOutCoords() for each
+// input (broadcasting included) and OP, the op function chosen from unary_ops.glsl or
+// binary_ops.glsl.
+
+// @program unary
+void main() {
+  setOutput(OP(getXAtOutCoords()));
+}
+
+// @program binary
+void main() {
+  setOutput(OP(getAAtOutCoords(), getBAtOutCoords()));
+}
+
+// @program select
+void main() {
+  setOutput(getConditionAtOutCoords() != 0.0 ? getAAtOutCoords() : getBAtOutCoords());
+}
+
+// @program copy
+void main() {
+  setOutput(getXAtOutCoords());
+}
+
+// @program cast_to_int
+void main() {
+  float x = getXAtOutCoords();
+  setOutput(isNaN(x) || isinf(x) ? 0.0 : trunc(x));
+}
+
+// @program cast_to_bool
+void main() {
+  setOutput(getXAtOutCoords() != 0.0 ? 1.0 : 0.0);
+}
