@@ -96,7 +96,9 @@ class Engine:
         return True
 
     def get_backend(self):
-        return self._active().name
+        """The registered name of the active backend (initialising the best one if none is)."""
+        self._active()
+        return self.backend_name
 
     def _active(self):
         if self.backend is None:
@@ -159,6 +161,8 @@ class Engine:
 
     def make_variable(self, initial, trainable=True, name=None):
         if name is None:
+            while str(self.next_variable_id) in self.registered_variables:  # a user took the name
+                self.next_variable_id += 1
             name = str(self.next_variable_id)
             self.next_variable_id += 1
         if name in self.registered_variables:
@@ -206,16 +210,17 @@ class Engine:
                 t.throw_if_disposed(name)
             if t.data_id.backend is not backend:
                 self._on_backend(t, backend)
-        fn = get_kernel(name, backend.name)
+        # Kernels are registered under the name a backend was registered with (as in TF.js).
+        fn = get_kernel(name, self.backend_name)
         if fn is None:
-            raise NotImplementedError(f"Kernel '{name}' is not implemented on backend '{backend.name}'")
+            raise NotImplementedError(f"Kernel '{name}' is not implemented on backend '{self.backend_name}'")
         attrs = attrs or {}
         if ENV.flags["DEBUG"]:
             start = time.perf_counter()
             out = fn(backend, inputs, attrs)
             many = isinstance(out, list)
             outputs = [self._track(Tensor(i.data_id, tuple(i.shape), i.dtype)) for i in (out if many else [out])]
-            self._debug_check(name, outputs, (time.perf_counter() - start) * 1000)
+            self._debug_check(name, outputs, start)
         else:
             out = fn(backend, inputs, attrs)
             many = isinstance(out, list)
@@ -224,11 +229,14 @@ class Engine:
             self.tape_hook(name, inputs, attrs, outputs)
         return outputs if many else outputs[0]
 
-    def _debug_check(self, name, outputs, ms):
+    def _debug_check(self, name, outputs, start):
+        # Reading the outputs back also waits for the GPU, so the time includes the kernel's work.
+        values = [self.read_sync(t) for t in outputs]
+        ms = (time.perf_counter() - start) * 1000
         for t in outputs:
-            values = self.read_sync(t)  # also waits for the GPU, so the time below is real
             print(f"{name}\t{ms:.3f} ms\tshape {list(t.shape)}\tsize {t.size}\tdtype {t.dtype}")
-            if t.dtype == "float32" and any(v != v for v in values):
+        for t, vals in zip(outputs, values):
+            if t.dtype == "float32" and any(v != v for v in vals):
                 for o in outputs:
                     self.dispose_tensor(o)
                 raise NaNError(f"The result of the '{name}' kernel is NaN (output shape {list(t.shape)})")
@@ -272,12 +280,16 @@ class Engine:
             raise
         if inspect.isawaitable(result):
             self.end_scope(None)
+            if hasattr(result, "close"):
+                result.close()  # never awaited: close it rather than leave a warning behind
             raise EngineError("tidy: the function must not be async (it returned an awaitable); "
                               "await outside tidy and tidy the synchronous parts")
         self.end_scope(result)
         return result
 
     def keep(self, t):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"keep: argument 'result' must be a Tensor, got {type(t).__name__}")
         t.kept = True
         return t
 
@@ -304,6 +316,18 @@ class Engine:
         self.instances = {}
         self.backend = self.backend_name = None
         self._reset_state()
+
+
+def op(fn):
+    """Decorator for public ops, as TF.js's op(): fn runs in its own scope, so tensors it makes
+    from Python values and its intermediates are disposed when it returns or raises; only
+    its result survives (moved to the caller's scope)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapped(*args, **kwargs):
+        return ENGINE._run_tidy(fn.__name__, fn, args, kwargs)
+    return wrapped
 
 
 def _needs_arguments(fn):

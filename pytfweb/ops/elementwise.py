@@ -13,7 +13,7 @@ Dtype kinds:
 from typing import Callable, NamedTuple
 
 from ..dtypes import upcast
-from ..engine import ENGINE
+from ..engine import ENGINE, op
 from ..shapes import broadcast_shapes
 from ..tensor import Tensor
 from .creation import convert_to_tensor
@@ -137,6 +137,7 @@ BINARY_BY_KERNEL = {r.kernel: r for r in BINARY}
 
 # --- dtype handling -------------------------------------------------------------------
 
+@op
 def cast(x, dtype):
     """tf.cast: float->int truncates toward zero, anything->bool is x != 0."""
     from ..dtypes import check_dtype
@@ -158,6 +159,7 @@ def _unary_input(row, x):
     return x, False
 
 
+@op
 def run_unary(row, x, attrs=None):
     x, temp = _unary_input(row, x)
     try:
@@ -204,6 +206,7 @@ def binary_operands(row_name, kind, a, b):
     return a, b, temps
 
 
+@op
 def run_binary(row, a, b):
     a, b, temps = binary_operands(row.name, row.kind, a, b)
     try:
@@ -251,6 +254,7 @@ def clip_by_value(x, clip_value_min, clip_value_max):
                      {"clip_value_min": clip_value_min, "clip_value_max": clip_value_max})
 
 
+@op
 def true_div(a, b):
     """The `/` operator: true division (int32 operands are divided as float32)."""
     a = _operand(a, "a", "div", b)
@@ -269,6 +273,7 @@ def true_div(a, b):
             t.dispose()
 
 
+@op
 def where(condition, a, b):
     """tf.where(condition, a, b): a where condition is true, else b (all three broadcast)."""
     op = "where"

@@ -1,2 +1,122 @@
-"""(being written)"""
-__all__ = []
+"""Neural-network helpers: softmax, log_softmax, log_sum_exp, moments, one_hot.
+
+Kernel contracts (every backend):
+  Softmax     float32 logits of rank >= 1, attrs {"dim": rank - 1}: always the last axis.
+  LogSoftmax  float32 logits of rank >= 1, attrs {"axis": rank - 1}: always the last axis.
+              Both subtract the row's maximum first, so large logits do not overflow.
+  OneHot      int32 indices, attrs {"depth": int >= 1, "on_value": float, "off_value": float,
+              "dtype": str}; output shape indices.shape + [depth]; an index outside
+              [0, depth) gives a row of off_value.
+softmax and log_softmax accept any axis (TF.js only the last): the op moves that axis last
+with a transpose, runs the kernel and moves it back.
+"""
+from typing import NamedTuple
+
+from ..dtypes import check_dtype
+from ..engine import ENGINE, op
+from ..shapes import normalize_axis
+from ..tensor import Tensor
+from . import elementwise as ew
+from .creation import convert_to_tensor
+from .reduction import max as reduce_max, mean, reduction_axes, sum as reduce_sum
+
+__all__ = ["softmax", "log_softmax", "log_sum_exp", "moments", "one_hot"]
+
+
+def _float_input(x, arg, op_name):
+    # As the 'float' elementwise ops (exp, log): int32 and bool are read as float32.
+    # TF.js's softmax refuses non-float32 tensors instead.
+    x = convert_to_tensor(x, arg, op_name)
+    return x if x.dtype == "float32" else ew.cast(x, "float32")
+
+
+# The kernels directly: tf.reshape/tf.transpose live in ops/shape.py, written in parallel.
+def _reshape(x, shape):
+    return ENGINE.run_kernel("Reshape", [x], {"shape": list(shape)})
+
+
+def _transpose(x, perm):
+    return ENGINE.run_kernel("Transpose", [x], {"perm": list(perm)})
+
+
+def _last_axis_kernel(kernel, attr, op_name, arg, logits, axis):
+    """Run a kernel that works on the last axis along any axis of logits."""
+    logits = _float_input(logits, arg, op_name)
+    rank = logits.rank
+    if rank == 0:
+        raise ValueError(f"{op_name}: argument '{arg}' must have rank >= 1, got a rank-0 tensor")
+    axis = normalize_axis(axis, rank, op_name, attr)
+    last = rank - 1
+    if axis == last:
+        return ENGINE.run_kernel(kernel, [logits], {attr: last})
+    # Swapping axis and the last one is its own inverse, so the same perm moves it back.
+    perm = list(range(rank))
+    perm[axis], perm[last] = last, axis
+    out = ENGINE.run_kernel(kernel, [_transpose(logits, perm)], {attr: last})
+    return _transpose(out, perm)
+
+
+@op
+def softmax(logits, dim=-1):
+    """tf.softmax: exp(logits) / sum(exp(logits)) along dim (any axis; TF.js: only the last)."""
+    return _last_axis_kernel("Softmax", "dim", "softmax", "logits", logits, dim)
+
+
+@op
+def log_softmax(logits, axis=-1):
+    """tf.log_softmax: logits - log_sum_exp(logits) along axis (any axis; TF.js: only the last)."""
+    return _last_axis_kernel("LogSoftmax", "axis", "log_softmax", "logits", logits, axis)
+
+
+@op
+def log_sum_exp(x, axis=None, keep_dims=False):
+    """tf.log_sum_exp: log(sum(exp(x))) over axis (None: all axes), computed stably, float32."""
+    name = "log_sum_exp"
+    x = _float_input(x, "x", name)
+    axes = reduction_axes(axis, x.rank, name)
+    shift = reduce_max(x, axes, keep_dims=True)
+    # Shift by 0 where the maximum is infinite: otherwise inf - inf gives NaN where the answer
+    # is +inf (an inf in x) or -inf (all of x is -inf). NaN fails the test and stays NaN.
+    shift = ew.where(ew.less(ew.abs(shift), float("inf")), shift, 0.0)
+    total = reduce_sum(ew.exp(ew.sub(x, shift)), axes, keep_dims=keep_dims)
+    return ew.add(ew.log(total), shift if keep_dims else _reshape(shift, total.shape))
+
+
+class Moments(NamedTuple):
+    """What moments() returns: a (mean, variance) pair, with TF.js's attribute names."""
+    mean: Tensor
+    variance: Tensor
+
+
+@op
+def moments(x, axis=None, keep_dims=False):
+    """tf.moments: (mean, variance) of x over axis (None: all axes), float32."""
+    name = "moments"
+    x = _float_input(x, "x", name)
+    axes = reduction_axes(axis, x.rank, name)
+    mu = mean(x, axes, keep_dims=True)
+    variance = mean(ew.square(ew.sub(x, mu)), axes, keep_dims=keep_dims)
+    return Moments(mu if keep_dims else _reshape(mu, variance.shape), variance)
+
+
+def _number(v, arg, op_name):
+    if not isinstance(v, (bool, int, float)):
+        raise TypeError(f"{op_name}: argument '{arg}' must be a number, got {type(v).__name__}")
+    return float(v)
+
+
+@op
+def one_hot(indices, depth, on_value=1, off_value=0, dtype="int32"):
+    """tf.one_hot: rows of length depth, on_value at each index and off_value elsewhere."""
+    name = "one_hot"
+    indices = convert_to_tensor(indices, "indices", name, "int32")
+    if indices.dtype != "int32":
+        raise TypeError(f"{name}: argument 'indices' must be an int32 tensor, got {indices.dtype}")
+    if isinstance(depth, bool) or not hasattr(depth, "__index__"):
+        raise TypeError(f"{name}: argument 'depth' must be an int, got {type(depth).__name__}")
+    depth = depth.__index__()
+    if depth < 1:
+        raise ValueError(f"{name}: argument 'depth' must be a positive int, got {depth}")
+    attrs = {"depth": depth, "on_value": _number(on_value, "on_value", name),
+             "off_value": _number(off_value, "off_value", name), "dtype": check_dtype(dtype, name)}
+    return ENGINE.run_kernel("OneHot", [indices], attrs)

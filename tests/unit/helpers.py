@@ -45,3 +45,25 @@ def assert_no_leak(fn):
         pass
     after = tf.memory()
     assert (after.num_tensors, after.num_bytes) == (before.num_tensors, before.num_bytes)
+
+
+def assert_raises(exc_type, fn, *fragments):
+    """fn raises exc_type whose message contains every fragment (op name, argument, ...),
+    nothing leaks, and the engine still works afterwards."""
+    caught = []
+
+    def run():
+        try:
+            fn()
+        except Exception as exc:
+            caught.append(exc)
+            raise
+    assert_no_leak(run)
+    assert caught, f"expected {exc_type.__name__}, nothing was raised"
+    exc = caught[0]
+    assert isinstance(exc, exc_type), f"expected {exc_type.__name__}, got {type(exc).__name__}: {exc}"
+    for fragment in fragments:
+        assert fragment in str(exc), f"{fragment!r} not in message: {exc}"
+    after = tf.tidy(lambda: tf.add(tf.scalar(1), tf.scalar(2)))
+    assert after.data_sync()[0] == 3
+    tf.dispose(after)

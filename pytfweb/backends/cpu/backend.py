@@ -48,7 +48,8 @@ class CPUBackend(Backend):
 
     def output(self, arr, dtype):
         """Store a kernel result as a new tensor of dtype."""
-        arr = np.ascontiguousarray(arr, dtype=NP_DTYPES[dtype])
+        # asarray(order="C"), not ascontiguousarray: the latter turns a 0-d result into shape (1,)
+        arr = np.asarray(arr, dtype=NP_DTYPES[dtype], order="C")
         data_id = DataId(self)
         self.store[data_id] = arr
         return TensorInfo(data_id, tuple(arr.shape), dtype)

@@ -1,0 +1,327 @@
+"""Elementwise ops (every row of the UNARY and BINARY tables, cast, where, the Python operators)
+against numpy written out directly, on random inputs of ranks 0-4, broadcasting, edge values."""
+import numpy as np
+import pytest
+
+import pytfweb as tf
+from pytfweb.ops.elementwise import BINARY, UNARY
+
+from .helpers import (ALL_SHAPES, BROADCAST_PAIRS, EDGE_FLOATS, assert_no_leak, assert_raises, assert_tensor,
+                      rand)
+
+SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
+
+# Reference semantics, computed in float64 (float rows) or exactly (int32 rows).
+UNARY_REF = {
+    "neg": lambda x: -x,
+    "abs": np.abs,
+    "sign": lambda x: np.where(np.isnan(x), 0, np.sign(x)),  # TF.js: sign(NaN) is 0
+    "square": np.square,
+    "relu": lambda x: np.maximum(x, 0),
+    "relu6": lambda x: np.minimum(np.maximum(x, 0), 6),
+    "exp": np.exp,
+    "log": np.log,
+    "log1p": np.log1p,
+    "sqrt": np.sqrt,
+    "rsqrt": lambda x: 1 / np.sqrt(x),
+    "reciprocal": lambda x: 1 / x,
+    "elu": lambda x: np.where(x >= 0, x, np.expm1(x)),
+    "selu": lambda x: SELU_SCALE * np.where(x > 0, x, SELU_ALPHA * np.expm1(x)),
+    "sigmoid": lambda x: 0.5 * (1 + np.tanh(x / 2)),
+    "tanh": np.tanh,
+    "softplus": lambda x: np.logaddexp(0, x),
+    "sin": np.sin,
+    "cos": np.cos,
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "round": np.round,  # half to even, as TF.js
+    "logical_not": np.logical_not,
+}
+PLAIN_UNARY = [r for r in UNARY if not r.attrs]
+
+
+def _int_pow(a, b):
+    # TF.js: Math.pow in float64, stored into an Int32Array (non-finite -> 0, truncated)
+    out = np.power(a.astype(np.float64), b.astype(np.float64))
+    return np.where(np.isfinite(out), np.trunc(out), 0).astype(np.int32)
+
+
+def _int_div(fn):
+    # int32 division by zero gives 0 (TF.js: NaN/Infinity stored into an Int32Array)
+    return lambda a, b: np.where(b == 0, 0, fn(a, np.where(b == 0, 1, b)))
+
+
+BINARY_REF = {
+    "add": (np.add, None),
+    "sub": (np.subtract, None),
+    "mul": (np.multiply, None),
+    "div": (np.divide, _int_div(np.floor_divide)),  # TF.js: int32 div floors
+    "floor_div": (lambda a, b: np.floor(a / b), _int_div(np.floor_divide)),
+    "mod": (np.mod, _int_div(np.mod)),
+    "pow": (np.power, _int_pow),
+    "maximum": (np.maximum, None),
+    "minimum": (np.minimum, None),
+    "squared_difference": (lambda a, b: (a - b) ** 2, None),
+    "equal": (np.equal, None),
+    "not_equal": (np.not_equal, None),
+    "greater": (np.greater, None),
+    "greater_equal": (np.greater_equal, None),
+    "less": (np.less, None),
+    "less_equal": (np.less_equal, None),
+    "logical_and": (np.logical_and, None),
+    "logical_or": (np.logical_or, None),
+}
+
+
+def ref_unary(row, x):
+    """(expected values, expected dtype) for row applied to the numpy array x."""
+    if row.kind == "bool":
+        return UNARY_REF[row.name](x), "bool"
+    if row.kind == "float" or x.dtype.kind == "f":
+        with np.errstate(all="ignore"):
+            return UNARY_REF[row.name](x.astype(np.float64)), "float32"
+    out = UNARY_REF[row.name](x.astype(np.int64))   # numeric rows on int32 (bool read as int32)
+    return out.astype(np.int32), "int32"
+
+
+def ref_binary(row, a, b):
+    float_fn, int_fn = BINARY_REF[row.name]
+    if row.kind == "logical":
+        return float_fn(a, b), "bool"
+    if a.dtype.kind == "f":
+        with np.errstate(all="ignore"):
+            out = float_fn(a, b)
+        return out, "bool" if row.kind == "compare" else "float32"
+    a, b = a.astype(np.int32), b.astype(np.int32)
+    with np.errstate(all="ignore"):
+        out = (int_fn or float_fn)(a, b)
+    return (out, "bool") if row.kind == "compare" else (out.astype(np.int32), "int32")
+
+
+def test_tables_are_fully_covered():
+    assert {r.name for r in PLAIN_UNARY} <= set(UNARY_REF)
+    assert {r.name for r in BINARY} == set(BINARY_REF)
+
+
+# --- unary ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("row", PLAIN_UNARY, ids=lambda r: r.name)
+def test_unary_random(row, rng):
+    dtypes = ["bool"] if row.kind == "bool" else ["float32", "int32", "bool"]
+    for dtype in dtypes:
+        for shape in ALL_SHAPES:
+            x = rand(rng, shape, dtype, low=0.1 if row.name in ("log", "sqrt", "rsqrt") else -5)
+            expected, out_dtype = ref_unary(row, x)
+            y = getattr(tf, row.name)(tf.tensor(x))
+            assert_tensor(y, expected, out_dtype)
+
+
+@pytest.mark.parametrize("row", [r for r in PLAIN_UNARY if r.kind != "bool"], ids=lambda r: r.name)
+def test_unary_edge_floats(row):
+    expected, _ = ref_unary(row, EDGE_FLOATS)
+    y = getattr(tf, row.name)(EDGE_FLOATS)
+    assert_tensor(y, expected, "float32")
+
+
+@pytest.mark.parametrize("row", PLAIN_UNARY, ids=lambda r: r.name)
+def test_unary_accepts_python_values_without_leaking(row):
+    value = [True, False] if row.kind == "bool" else [0.5, 2.0]
+    before = tf.memory().num_tensors
+    y = getattr(tf, row.name)(value)
+    assert tf.memory().num_tensors == before + 1     # only the result: the converted input is gone
+    assert_tensor(y, ref_unary(row, np.array(value))[0])
+
+
+def test_bool_unary_refuses_numbers():
+    for x in (tf.tensor([1.0, 0.0]), tf.tensor([1, 0], dtype="int32")):
+        assert_raises(TypeError, lambda: tf.logical_not(x), "logical_not", "'x'", "bool")
+    assert_raises(TypeError, lambda: tf.logical_not([1.5]), "logical_not", "'x'")
+
+
+def test_leaky_relu(rng):
+    for shape in ALL_SHAPES:
+        x = rand(rng, shape)
+        assert_tensor(tf.leaky_relu(tf.tensor(x), 0.1), np.where(x < 0, 0.1 * x, x), "float32")
+    assert_tensor(tf.leaky_relu(EDGE_FLOATS), np.where(EDGE_FLOATS < 0, 0.2 * EDGE_FLOATS, EDGE_FLOATS))
+    assert_tensor(tf.leaky_relu(tf.tensor([-2, 3], dtype="int32")), [-0.4, 3.0], "float32")
+
+
+def test_clip_by_value(rng):
+    for dtype in ("float32", "int32"):
+        for shape in ALL_SHAPES:
+            x = rand(rng, shape, dtype)
+            assert_tensor(tf.clip_by_value(tf.tensor(x), -2, 3), np.clip(x, -2, 3), dtype)
+    assert_tensor(tf.clip_by_value(EDGE_FLOATS, -1.5, 2), np.clip(EDGE_FLOATS, -1.5, 2))  # NaN stays NaN
+    assert_raises(ValueError, lambda: tf.clip_by_value([1.0], 3, 2), "clip_by_value", "clip_value_min")
+    assert_raises(TypeError, lambda: tf.clip_by_value([1.0], "0", 2), "clip_by_value", "clip_value_min")
+
+
+# --- binary -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("row", BINARY, ids=lambda r: r.name)
+def test_binary_broadcasting(row, rng):
+    dtypes = ["bool"] if row.kind == "logical" else ["float32", "int32"]
+    fn = getattr(tf, row.name)
+    for dtype in dtypes:
+        for sa, sb in BROADCAST_PAIRS:
+            a, b = rand(rng, sa, dtype), rand(rng, sb, dtype)
+            if row.name == "pow" and dtype == "float32":
+                a = np.abs(a)  # a negative base to a fractional power is NaN: fine, but dull
+            expected, out_dtype = ref_binary(row, a, b)
+            assert_tensor(fn(tf.tensor(a), tf.tensor(b)), expected, out_dtype)
+
+
+@pytest.mark.parametrize("row", [r for r in BINARY if r.kind != "logical"], ids=lambda r: r.name)
+def test_binary_edge_floats(row):
+    a, b = EDGE_FLOATS[:, None], EDGE_FLOATS[None, :]
+    expected, out_dtype = ref_binary(row, a, b)
+    assert_tensor(getattr(tf, row.name)(a, b), expected, out_dtype)
+
+
+@pytest.mark.parametrize("row", [r for r in BINARY if r.kind == "arith"], ids=lambda r: r.name)
+def test_binary_int32_division_by_zero_and_bool_operands(row):
+    a = np.array([7, -7, 0, 3], np.int32)
+    b = np.array([0, 2, 0, -2], np.int32)
+    expected, _ = ref_binary(row, a, b)
+    assert_tensor(getattr(tf, row.name)(tf.tensor(a), tf.tensor(b)), expected, "int32")
+    # bool operands of arithmetic count as int32
+    t, f = np.array([True, True, False]), np.array([True, False, True])
+    expected, _ = ref_binary(row, t.astype(np.int32), f.astype(np.int32))
+    assert_tensor(getattr(tf, row.name)(t, f), expected, "int32")
+
+
+def test_binary_dtype_promotion():
+    i = tf.tensor([1, 2], dtype="int32")
+    f = tf.tensor([0.5, 0.5])
+    b = tf.tensor([True, False])
+    assert tf.add(i, f).dtype == "float32"
+    assert tf.add(i, b).dtype == "int32"
+    assert tf.add(f, b).dtype == "float32"
+    assert tf.mul(i, 2).dtype == "int32"          # a Python int beside an int32 tensor stays int32
+    assert tf.mul(i, 2.5).dtype == "float32"      # a Python float upcasts
+    assert tf.mul(f, 2).dtype == "float32"
+    assert tf.equal(i, f).dtype == "bool"
+    assert tf.less(b, b).dtype == "bool"
+
+
+def test_binary_errors():
+    assert_raises(ValueError, lambda: tf.add([1.0, 2.0], [1.0, 2.0, 3.0]), "add", "[2]", "[3]")
+    a, b, i = tf.zeros([2, 3]), tf.zeros([3, 2]), tf.tensor([1], dtype="int32")
+    assert_raises(ValueError, lambda: tf.less(a, b), "less", "[2, 3]", "[3, 2]")
+    assert_raises(TypeError, lambda: tf.logical_and([1.0], [True]), "logical_and", "'a'", "bool")
+    assert_raises(TypeError, lambda: tf.logical_or([True], i), "logical_or", "'b'")
+    assert_raises(TypeError, lambda: tf.mul(a, "x"), "mul", "'b'")
+    assert_raises(TypeError, lambda: tf.sub({}, a), "sub", "'a'")
+    assert_raises(ValueError, lambda: tf.add([[1.0], [1.0, 2.0]], 1.0), "add", "'a'", "ragged")
+
+
+def test_disposed_input_is_refused():
+    x = tf.ones([2])
+    x.dispose()
+    assert_raises(tf.DisposedTensorError, lambda: tf.exp(x), "exp", "disposed")
+    assert_raises(tf.DisposedTensorError, lambda: tf.add(x, 1), "add", "disposed")
+
+
+def test_failed_ops_release_converted_inputs():
+    assert_no_leak(lambda: tf.add([1.0, 2.0], [1.0, 2.0, 3.0]))
+    assert_no_leak(lambda: tf.logical_and([1.0, 2.0], [True, False]))
+    i = tf.tensor([1], dtype="int32")
+    assert_no_leak(lambda: tf.where([True], [1.0], i))
+
+
+# --- cast and where ---------------------------------------------------------------------
+
+def test_cast():
+    x = np.array([1.7, -1.7, 0.0, -0.0, 0.5, np.nan, np.inf, -np.inf], np.float32)
+    assert_tensor(tf.cast(x, "int32"), [1, -1, 0, 0, 0, 0, 0, 0], "int32")   # toward zero, non-finite -> 0
+    assert_tensor(tf.cast(x, "bool"), x != 0, "bool")                            # NaN is truthy
+    assert_tensor(tf.cast(tf.tensor([3, 0, -2], dtype="int32"), "float32"), [3.0, 0.0, -2.0], "float32")
+    assert_tensor(tf.cast(tf.tensor([3, 0, -2], dtype="int32"), "bool"), [True, False, True], "bool")
+    assert_tensor(tf.cast([True, False], "float32"), [1.0, 0.0], "float32")
+    assert_tensor(tf.cast([True, False], "int32"), [1, 0], "int32")
+    same = tf.tensor([1.0, 2.0])
+    copy = tf.cast(same, "float32")
+    assert copy is not same and copy.data_id is same.data_id   # same dtype: a new handle, shared data
+    assert_tensor(copy, [1.0, 2.0], "float32")
+    assert_raises(TypeError, lambda: tf.cast([1.0], "float64"), "cast", "'dtype'")
+    assert_raises(TypeError, lambda: tf.cast(object(), "int32"), "cast", "'x'")
+
+
+def test_where(rng):
+    for sa, sb in BROADCAST_PAIRS:
+        cond = rand(rng, sa, "bool")
+        a, b = rand(rng, sb), rand(rng, sa)
+        assert_tensor(tf.where(cond, a, b), np.where(cond, a, b), "float32")
+    ints = tf.where([True, False], tf.tensor([1, 2], dtype="int32"), 0)
+    assert_tensor(ints, [1, 0], "int32")
+    floats, i = tf.ones([2]), tf.tensor([1], dtype="int32")
+    assert_raises(TypeError, lambda: tf.where(floats, [1.0, 2.0], [3.0, 4.0]), "where", "'condition'")
+    assert_raises(TypeError, lambda: tf.where([True], [1.0], i), "where", "'a'", "'b'")
+    assert_raises(ValueError, lambda: tf.where([True, False, True], [1.0, 2.0], [1.0, 2.0]), "where")
+
+
+# --- Python operators -------------------------------------------------------------------
+
+def test_arithmetic_operators(rng):
+    a, b = rand(rng, (2, 3)), rand(rng, (3,), low=0.5, high=4)
+    ta, tb = tf.tensor(a), tf.tensor(b)
+    assert_tensor(ta + tb, a + b)
+    assert_tensor(ta - tb, a - b)
+    assert_tensor(ta * tb, a * b)
+    assert_tensor(ta / tb, a / b)
+    assert_tensor(ta // tb, np.floor(a / b))
+    assert_tensor(ta % tb, np.mod(a, b))
+    assert_tensor(tb ** ta, np.power(b, a), rtol=1e-4)
+    assert_tensor(-ta, -a)
+    assert_tensor(abs(ta), np.abs(a))
+    assert (+ta) is ta
+    # reflected forms with Python scalars
+    assert_tensor(2 + ta, 2 + a)
+    assert_tensor(2 - ta, 2 - a)
+    assert_tensor(2 * ta, 2 * a)
+    assert_tensor(2 / tb, 2 / b)
+    assert_tensor(7 // tb, np.floor(7 / b))
+    assert_tensor(7 % tb, np.mod(7, b))
+    assert_tensor(2 ** ta, np.power(2, a), rtol=1e-4)
+
+
+def test_int_operators_divide_truly_but_floor_with_floordiv():
+    a = tf.tensor([7, -7, 6], dtype="int32")
+    b = tf.tensor([2, 2, 4], dtype="int32")
+    assert_tensor(a / b, [3.5, -3.5, 1.5], "float32")   # `/` is true division on purpose
+    assert_tensor(tf.div(a, b), [3, -4, 1], "int32")    # tf.div floors int32, as TF.js
+    assert_tensor(a // b, [3, -4, 1], "int32")
+    assert_tensor(a % b, [1, 1, 2], "int32")
+    assert_tensor(a ** 2, [49, 49, 36], "int32")
+    assert_tensor(-a, [-7, 7, -6], "int32")
+    assert_tensor(abs(a), [7, 7, 6], "int32")
+    assert_tensor(a * 2, [14, -14, 12], "int32")
+
+
+def test_comparison_operators(rng):
+    a, b = rand(rng, (4,), "int32"), rand(rng, (3, 1), "int32")
+    ta, tb = tf.tensor(a), tf.tensor(b)
+    assert_tensor(ta < tb, a < b, "bool")
+    assert_tensor(ta <= tb, a <= b, "bool")
+    assert_tensor(ta > tb, a > b, "bool")
+    assert_tensor(ta >= tb, a >= b, "bool")
+    assert_tensor(ta > 0, a > 0, "bool")
+    assert_tensor(0 < ta, 0 < a, "bool")   # reflected: Python calls ta.__gt__(0)
+    assert (ta == ta) is True and (ta == tb) is False   # identity, as documented
+
+
+def test_operators_release_temporaries():
+    x = tf.tensor([1.0, 2.0])
+    before = tf.memory().num_tensors
+    y = ((x + 1) * 2 - x) / 3
+    assert tf.memory().num_tensors == before + 4   # the 4 intermediate results; no converted scalars
+    tf.dispose(y)
+    assert_no_leak(lambda: x + [1.0, 2.0, 3.0])
+
+
+def test_ops_inside_tidy_keep_only_the_result():
+    x = tf.tensor([1.0, 2.0])
+    before = tf.memory().num_tensors
+    y = tf.tidy(lambda: tf.exp(x * 2 + 1) - tf.log(x))
+    assert tf.memory().num_tensors == before + 1
+    assert_tensor(y, np.exp(np.array([1.0, 2.0]) * 2 + 1) - np.log([1.0, 2.0]))
