@@ -3,7 +3,7 @@ from ..tensor import Tensor
 
 # Ops that are also methods of Tensor: t.add(b), t.reshape([2, 3]), ...
 METHOD_NAMES = [
-    "abs", "add", "all", "any", "arg_max", "arg_min", "cast", "ceil", "clip_by_value", "concat", "cos",
+    "abs", "add", "all", "any", "arg_max", "arg_min", "broadcast_to", "cast", "ceil", "clip_by_value", "concat", "cos",
     "div", "dot", "elu", "equal", "exp", "expand_dims", "floor", "floor_div", "gather", "greater",
     "greater_equal", "leaky_relu", "less", "less_equal", "log", "log1p", "log_softmax", "logical_and",
     "logical_not", "logical_or", "log_sum_exp", "mat_mul", "max", "maximum", "mean", "min", "minimum", "mod", "mul",
@@ -33,6 +33,11 @@ def attach(ns):
         Tensor.as_type = lambda self, dtype: ns["cast"](self, dtype)
         for r in range(2, 6):
             setattr(Tensor, f"as{r}d", lambda self, *shape: ns["reshape"](self, list(shape)))
+    for name in ("concat", "stack"):
+        if name in ns:
+            # TF.js: t.concat(x, axis) is concat([t, ...x], axis); x is a tensor or a list.
+            setattr(Tensor, name, lambda self, x, axis=0, _f=ns[name]:
+                    _f([self, *(x if isinstance(x, (list, tuple)) else [x])], axis))
     if "where" in ns:
         # t.where(cond, other) is where(cond, t, other) in TF.js's chained form; keep the op's order.
         Tensor.where = lambda self, condition, b: ns["where"](condition, self, b)

@@ -50,6 +50,10 @@ class CPUBackend(Backend):
         """Store a kernel result as a new tensor of dtype."""
         # asarray(order="C"), not ascontiguousarray: the latter turns a 0-d result into shape (1,)
         arr = np.asarray(arr, dtype=NP_DTYPES[dtype], order="C")
+        if arr.base is not None:
+            # A view (slice, split, unstack) would keep its whole parent buffer alive after
+            # the parent is disposed, while tf.memory() says it was freed.
+            arr = arr.copy()
         data_id = DataId(self)
         self.store[data_id] = arr
         return TensorInfo(data_id, tuple(arr.shape), dtype)
