@@ -2,6 +2,8 @@
 
     import pytfweb as tf
 """
+import types as _types
+
 from .engine import ENGINE as _ENGINE
 from .environment import env
 from .errors import BackendError, DisposedTensorError, EngineError, NaNError
@@ -51,7 +53,26 @@ def enable_prod_mode():
 
 
 def print(x, verbose=False):  # noqa: A001 - TF.js name
-    x.print(verbose)
+    """Print a tensor as TF.js does ('Tensor' then its values; verbose adds dtype, rank, shape)."""
+    if isinstance(x, Tensor):
+        x.print(verbose)
+        return
+    from .ops.creation import convert_to_tensor
+    t = convert_to_tensor(x, "x", "print")
+    try:
+        t.print(verbose)
+    finally:
+        t.dispose()
 
 
-__all__ = [k for k in list(globals()) if not k.startswith("_")]
+# `from .ops import *` also brings in the op-family modules (creation, matmul, shape, ...), which
+# would shadow TF.js names (tf.matmul a module beside tf.mat_mul): drop them. TF.js's own
+# sub-namespaces stay when the ops package provides them.
+_NAMESPACES = ("image", "linalg", "signal", "spectral")
+for _name, _value in list(globals().items()):
+    if (isinstance(_value, _types.ModuleType) and _value.__name__.startswith(__name__ + ".ops.")
+            and _name not in _NAMESPACES):
+        del globals()[_name]
+
+__all__ = [k for k, v in globals().items()
+           if not k.startswith("_") and (not isinstance(v, _types.ModuleType) or k in _NAMESPACES)]

@@ -24,7 +24,9 @@ def infer_dtype(values):
     if np is not None and isinstance(values, (np.ndarray, np.generic)):
         return _dt.from_numpy_dtype(values.dtype)
     if isinstance(values, array.array):
-        return {"f": "float32", "d": "float32", "B": "bool"}.get(values.typecode, "int32")
+        # As TF.js types typed arrays: Float32Array/Float64Array -> float32, every integer
+        # array (Uint8Array included, which is what data_sync() gives for bool) -> int32.
+        return {"f": "float32", "d": "float32"}.get(values.typecode, "int32")
     if isinstance(values, memoryview):
         return {"f": "float32", "d": "float32", "?": "bool", "B": "int32"}.get(values.format, "int32")
     v = values
@@ -37,8 +39,8 @@ def infer_dtype(values):
     return "float32"
 
 
-def infer_shape(values, op="tensor"):
-    """Shape of a nested list; ValueError on ragged input."""
+def infer_shape(values, op="tensor", arg="values"):
+    """Shape of a nested list; ValueError naming op and argument on ragged input."""
     shape = []
     v = values
     while _is_sequence(v):
@@ -46,26 +48,23 @@ def infer_shape(values, op="tensor"):
         if not v:
             break
         v = v[0]
-    _check_regular(values, shape, 0, op)
+    if shape:
+        _check_regular(values, shape, 0, f"{op}: argument '{arg}' is ragged")
     return tuple(shape)
 
 
-def _check_regular(values, shape, depth, op):
-    if depth == len(shape):
-        if _is_sequence(values):
-            raise ValueError(f"{op}: values are ragged: element nesting deeper than shape {list(shape)}")
-        return
+def _check_regular(values, shape, depth, what):
     if not _is_sequence(values) or len(values) != shape[depth]:
         got = len(values) if _is_sequence(values) else "a scalar"
-        raise ValueError(f"{op}: values are ragged: expected {shape[depth]} elements at depth {depth} "
+        raise ValueError(f"{what}: expected {shape[depth]} elements at depth {depth} "
                          f"(shape {list(shape)}), got {got}")
     if depth + 1 < len(shape):
         for v in values:
-            _check_regular(v, shape, depth + 1, op)
+            _check_regular(v, shape, depth + 1, what)
     else:
         for v in values:
             if _is_sequence(v):
-                raise ValueError(f"{op}: values are ragged: element nesting deeper than shape {list(shape)}")
+                raise ValueError(f"{what}: element nesting deeper than shape {list(shape)}")
 
 
 def _flatten(values, out):
@@ -77,15 +76,13 @@ def _flatten(values, out):
     return out
 
 
-def _coerce(v, dtype, op):
+def _coerce(v, dtype, op, arg="values"):
     if not _is_scalar(v):
-        raise TypeError(f"{op}: values must be numbers or booleans, got {type(v).__name__} ({v!r})")
+        raise TypeError(f"{op}: argument '{arg}' must hold numbers or booleans, got {type(v).__name__} ({v!r})")
     if dtype == "bool":
-        if isinstance(v, bool):
-            return int(v)
         if v in (0, 1):
             return int(v)
-        raise ValueError(f"{op}: a bool tensor accepts True/False or 0/1, got {v!r}")
+        raise ValueError(f"{op}: argument '{arg}': a bool tensor accepts True/False or 0/1, got {v!r}")
     if dtype == "int32":
         if isinstance(v, float) and not math.isfinite(v):
             return 0  # TF.js Int32Array conversion
@@ -98,13 +95,18 @@ def _wrap_int32(i):
     return i - 0x100000000 if i >= 0x80000000 else i
 
 
-def to_flat(values, dtype, op="tensor"):
+def to_flat(values, dtype, op="tensor", arg="values"):
     """A flat buffer of `dtype` holding values (flat list, nested list, scalar, array.array,
     memoryview, ndarray). Returns (buffer, element count)."""
     if np is not None and isinstance(values, (np.ndarray, np.generic)):
         arr = np.ascontiguousarray(values).reshape(-1)
         if dtype == "int32" and arr.dtype.kind == "f":
             arr = np.nan_to_num(arr, nan=0, posinf=0, neginf=0)
+        if dtype == "bool" and arr.dtype.kind != "b":
+            ok = np.isin(arr, (0, 1))
+            if not ok.all():
+                raise ValueError(f"{op}: argument '{arg}': a bool tensor accepts True/False or 0/1, "
+                                 f"got {arr[~ok][0].item()!r}")
         return arr.astype(_NP_DTYPES[dtype], copy=False), arr.size
     if isinstance(values, memoryview):
         values = values.cast("B").cast(values.format) if values.ndim != 1 else values
@@ -118,14 +120,14 @@ def to_flat(values, dtype, op="tensor"):
     else:
         flat = [values]
     tc = _dt.TYPECODES[dtype]
-    buf = array.array(tc, [_coerce(v, dtype, op) for v in flat])
+    buf = array.array(tc, [_coerce(v, dtype, op, arg) for v in flat])
     return buf, len(buf)
 
 
 _NP_DTYPES = {"float32": "float32", "int32": "int32", "bool": "bool"}
 
 
-def values_shape(values, op="tensor"):
+def values_shape(values, op="tensor", arg="values"):
     """The shape implied by values (nested list, scalar, ndarray; flat buffers are 1-D)."""
     if np is not None and isinstance(values, (np.ndarray, np.generic)):
         return tuple(np.shape(values))
@@ -134,10 +136,10 @@ def values_shape(values, op="tensor"):
     if isinstance(values, array.array):
         return (len(values),)
     if _is_sequence(values):
-        return infer_shape(values, op)
+        return infer_shape(values, op, arg)
     if _is_scalar(values):
         return ()
-    raise TypeError(f"{op}: values must be a number, bool, nested list, array.array, memoryview "
+    raise TypeError(f"{op}: argument '{arg}' must be a number, bool, nested list, array.array, memoryview "
                     f"or numpy array, got {type(values).__name__}")
 
 

@@ -60,32 +60,48 @@ def make_uniform(seed):
     """A zero-argument function returning floats in [0, 1)."""
     if seed is None:
         return _random.Random().random
-    return Alea(seed)
+    return Alea(seed_string(seed))
+
+
+def seed_string(seed):
+    """The seed as TF.js hands it to seedrandom: JavaScript's String(seed) (5.0 -> '5')."""
+    if isinstance(seed, float) and math.isfinite(seed) and seed == int(seed) and abs(seed) < 1e21:
+        return str(int(seed))
+    return str(seed)
 
 
 class Gaussian:
-    """Normal draws (mean, stddev), optionally truncated at two standard deviations."""
+    """Normal draws (mean, stddev), optionally truncated at two standard deviations: TF.js's
+    MPRandGauss step for step, so that a seed gives TF.js's values."""
 
     def __init__(self, mean=0.0, stddev=1.0, truncated=False, seed=None):
         self.mean, self.stddev, self.truncated = mean, stddev, truncated
-        self.upper = mean + 2 * stddev
-        self.lower = mean - 2 * stddev
+        self.upper = mean + stddev * 2
+        self.lower = mean - stddev * 2
         self.uniform = make_uniform(seed)
         self._spare = None
 
+    def _valid(self, r):
+        return not self.truncated or self.lower <= r <= self.upper
+
     def next(self):
+        if self._spare is not None:
+            v, self._spare = self._spare, None
+            return v
         while True:
-            if self._spare is not None:
-                v, self._spare = self._spare, None
-            else:
-                while True:
-                    x = 2 * self.uniform() - 1
-                    y = 2 * self.uniform() - 1
-                    s = x * x + y * y
-                    if 0 < s < 1:
-                        break
-                m = math.sqrt(-2 * math.log(s) / s)
-                v, self._spare = x * m, y * m
-            r = self.mean + self.stddev * v
-            if not self.truncated or self.lower <= r <= self.upper:
-                return r
+            while True:
+                v1 = 2 * self.uniform() - 1
+                v2 = 2 * self.uniform() - 1
+                s = v1 * v1 + v2 * v2
+                if 0 < s < 1:
+                    break
+            mul = math.sqrt(-2.0 * math.log(s) / s)
+            x = self.mean + self.stddev * v1 * mul
+            y = self.mean + self.stddev * v2 * mul
+            # As TF.js: a pair whose first value is out of range is drawn again whole, and
+            # the second value is kept for the next call only when it is in range.
+            if self._valid(x):
+                break
+        if self._valid(y):
+            self._spare = y
+        return x

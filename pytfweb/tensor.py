@@ -160,8 +160,15 @@ class Variable(Tensor):
 
     def assign(self, new_value):
         from .ops.creation import convert_to_tensor
-        new_value = convert_to_tensor(new_value, "new_value", "Variable.assign")
         self.throw_if_disposed("Variable.assign")
+        if not isinstance(new_value, Tensor):
+            # A Python value becomes a temporary tensor (dtype inferred the TF.js way); only
+            # the variable keeps its data.
+            temp = convert_to_tensor(new_value, "new_value", "Variable.assign")
+            try:
+                return self.assign(temp)
+            finally:
+                temp.dispose()
         new_value.throw_if_disposed("Variable.assign")
         if new_value.dtype != self.dtype:
             raise TypeError(f"Variable.assign: dtype of the new value ({new_value.dtype}) must match "

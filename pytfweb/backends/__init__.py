@@ -2,13 +2,18 @@
 
 
 def register_all():
-    """Register every backend this platform can offer (cpu needs numpy, webgl a browser)."""
+    """Register every backend this platform can offer (cpu needs numpy, webgl a browser).
+
+    Kernels are registered here too, not when a backend is first created, so that
+    tf.get_kernel() answers for every registered backend straight after import."""
     from ..engine import ENGINE
     from .._numpy import np
     from ..environment import IS_BROWSER
     if np is not None:
-        from .cpu import create_backend as create_cpu
-        ENGINE.register_backend("cpu", create_cpu, priority=1)
+        from . import cpu
+        from .cpu import kernels as _cpu_kernels  # noqa: F401
+        ENGINE.register_backend("cpu", cpu.create_backend, priority=1)
     if IS_BROWSER:
-        from .webgl import create_backend as create_webgl
-        ENGINE.register_backend("webgl", create_webgl, priority=2)
+        from . import webgl
+        from .webgl import programs as _webgl_programs  # noqa: F401
+        ENGINE.register_backend("webgl", webgl.create_backend, priority=2)

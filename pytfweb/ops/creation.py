@@ -5,7 +5,7 @@ import math
 from .. import convert as _conv
 from .. import prng
 from ..dtypes import TYPECODES, check_dtype
-from ..engine import ENGINE
+from ..engine import ENGINE, op
 from .._numpy import np
 from ..shapes import check_shape, size_of
 from ..tensor import Tensor
@@ -18,14 +18,12 @@ def convert_to_tensor(x, arg, op, dtype=None):
         x.throw_if_disposed(op)
         return x
     try:
-        shape = _conv.values_shape(x, op)
+        shape = _conv.values_shape(x, op, arg)
     except TypeError:
         raise TypeError(f"{op}: argument '{arg}' must be a Tensor or a number, bool, nested list, "
                         f"array.array, memoryview or numpy array, got {type(x).__name__}") from None
-    except ValueError as exc:
-        raise ValueError(f"{op}: argument '{arg}': {exc}") from None
     dtype = check_dtype(dtype, op, "dtype") if dtype is not None else _conv.infer_dtype(x)
-    flat, _ = _conv.to_flat(x, dtype, op)
+    flat, _ = _conv.to_flat(x, dtype, op, arg)
     return ENGINE.make_tensor(flat, shape, dtype)
 
 
@@ -37,20 +35,20 @@ def tensor(values, shape=None, dtype=None):
     if dtype is not None:
         dtype = check_dtype(dtype, op)
     try:
-        inferred = _conv.values_shape(values, op)
+        inferred = _conv.values_shape(values, op, "values")
     except TypeError:
         raise TypeError(f"{op}: argument 'values' must be a number, bool, nested list, array.array, "
                         f"memoryview or numpy array, got {type(values).__name__}") from None
     if dtype is None:
         dtype = _conv.infer_dtype(values)
-    flat, n = _conv.to_flat(values, dtype, op)
+    flat, n = _conv.to_flat(values, dtype, op, "values")
     if shape is None:
         shape = inferred
     else:
         shape = check_shape(shape, op)
         if size_of(shape) != n:
-            raise ValueError(f"{op}: based on the provided shape {list(shape)}, the tensor should have "
-                             f"{size_of(shape)} values but has {n}")
+            raise ValueError(f"{op}: based on the provided shape {list(shape)}, argument 'values' should "
+                             f"have {size_of(shape)} values but has {n}")
         if len(inferred) > 1:
             # A nested list must agree with the shape, except that its last level may be flat.
             for i, d in enumerate(inferred):
@@ -72,13 +70,16 @@ def _tensor_nd(rank):
 
     def make(values, shape=None, dtype=None):
         if shape is None:
-            got = _conv.values_shape(values, name)
+            got = _conv.values_shape(values, name, "values")
             if len(got) != rank:
                 if len(got) == 1 and rank != 1:
                     raise ValueError(f"{name}: flat values need an explicit shape of rank {rank}")
-                raise ValueError(f"{name}: values must be of rank {rank}, got rank {len(got)} (shape {list(got)})")
-        elif len(tuple(shape)) != rank:
-            raise ValueError(f"{name}: argument 'shape' must have rank {rank}, got {list(shape)}")
+                raise ValueError(f"{name}: argument 'values' must be of rank {rank}, got rank {len(got)} "
+                                 f"(shape {list(got)})")
+        else:
+            shape = check_shape(shape, name)
+            if len(shape) != rank:
+                raise ValueError(f"{name}: argument 'shape' must have rank {rank}, got {list(shape)}")
         return tensor(values, shape, dtype)
     make.__name__ = make.__qualname__ = name
     make.__doc__ = f"A rank-{rank} tensor (tf.{name})."
@@ -92,7 +93,7 @@ def _filled(shape, value, dtype, op):
     shape = check_shape(shape, op)
     n = size_of(shape)
     tc = TYPECODES[dtype]
-    v = _conv._coerce(value, dtype, op)
+    v = _conv._coerce(value, dtype, op, "value")
     if np is not None:
         from ..convert import _NP_DTYPES
         flat = np.full(n, v, dtype=_NP_DTYPES[dtype])
@@ -114,11 +115,13 @@ def fill(shape, value, dtype=None):
     return _filled(shape, value, dtype, "fill")
 
 
+@op
 def zeros_like(x):
     x = convert_to_tensor(x, "x", "zeros_like")
     return _filled(x.shape, 0, x.dtype, "zeros_like")
 
 
+@op
 def ones_like(x):
     x = convert_to_tensor(x, "x", "ones_like")
     return _filled(x.shape, 1, x.dtype, "ones_like")
@@ -143,6 +146,8 @@ def range(start, stop=None, step=1, dtype="float32"):  # noqa: A001 - TF.js name
     start, stop, step = (_number(start, op, "start"), _number(stop, op, "stop"), _number(step, op, "step"))
     if step == 0:
         raise ValueError("range: argument 'step' must not be 0")
+    if stop < start and step == 1:
+        step = -1  # TF.js: range(5, 0) counts down
     n = max(0, math.ceil((stop - start) / step))
     values = [start + i * step for i in builtins_range(n)]
     flat, _ = _conv.to_flat(values, dtype, op)
@@ -155,8 +160,10 @@ builtins_range = __builtins__["range"] if isinstance(__builtins__, dict) else __
 def linspace(start, stop, num):
     op = "linspace"
     start, stop = _number(start, op, "start"), _number(stop, op, "stop")
-    if isinstance(num, bool) or not isinstance(num, int) or num <= 0:
-        raise ValueError(f"linspace: argument 'num' must be a positive int, got {num!r}")
+    if isinstance(num, bool) or not isinstance(num, int):
+        raise TypeError(f"linspace: argument 'num' must be an int, got {type(num).__name__}")
+    if num <= 0:
+        raise ValueError(f"linspace: argument 'num' must be positive, got {num}")
     step = (stop - start) / (num - 1) if num > 1 else 0.0
     values = [start + i * step for i in builtins_range(num)]
     if num > 1:
@@ -171,8 +178,10 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
     if num_columns is None:
         num_columns = num_rows
     for arg, v in (("num_rows", num_rows), ("num_columns", num_columns)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise ValueError(f"eye: argument '{arg}' must be a non-negative int, got {v!r}")
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError(f"eye: argument '{arg}' must be an int, got {type(v).__name__}")
+        if v < 0:
+            raise ValueError(f"eye: argument '{arg}' must be non-negative, got {v}")
     batch = check_shape(batch_shape, op, "batch_shape") if batch_shape is not None else ()
     one = [0] * (num_rows * num_columns)
     for i in builtins_range(min(num_rows, num_columns)):
@@ -181,15 +190,17 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
     return ENGINE.make_tensor(flat, batch + (num_rows, num_columns), dtype)
 
 
-def _random(shape, dtype, op, draw, seed_note=None):
+def _random(shape, dtype, op, draw):
+    """n draws into a new tensor. int32 values convert as TF.js stores them in an Int32Array
+    (truncated toward zero); normal draws are rounded first (Math.round), as MPRandGauss does."""
     shape = check_shape(shape, op)
     dtype = check_dtype(dtype, op)
     if dtype == "bool":
         raise TypeError(f"{op}: argument 'dtype' must be float32 or int32, got bool")
     n = size_of(shape)
     values = [draw() for _ in builtins_range(n)]
-    if dtype == "int32":
-        values = [math.floor(v) if op == "random_uniform" else round(v) for v in values]
+    if dtype == "int32" and op != "random_uniform":
+        values = [math.floor(v + 0.5) for v in values]
     flat, _ = _conv.to_flat(values, dtype, op)
     return ENGINE.make_tensor(flat, shape, dtype)
 
@@ -218,8 +229,12 @@ def random_uniform(shape, minval=0.0, maxval=1.0, dtype="float32", seed=None):
     return _random(shape, dtype, "random_uniform", lambda: minval + span * u())
 
 
+@op
 def variable(initial_value, trainable=True, name=None, dtype=None):
-    """tf.variable: a Variable holding (a copy-free share of) initial_value."""
+    """tf.variable: a Variable holding (a copy-free share of) initial_value. Variables belong
+    to no scope: they live until disposed (or tf.dispose_variables())."""
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"variable: argument 'name' must be a str, got {type(name).__name__}")
     initial = convert_to_tensor(initial_value, "initial_value", "variable")
     if dtype is not None and check_dtype(dtype, "variable") != initial.dtype:
         from .elementwise import cast
@@ -227,6 +242,7 @@ def variable(initial_value, trainable=True, name=None, dtype=None):
     return ENGINE.make_variable(initial, trainable, name)
 
 
+@op
 def clone(x):
     x = convert_to_tensor(x, "x", "clone")
     return ENGINE.run_kernel("Identity", [x])
