@@ -47,3 +47,10 @@ def unregister_gradient(kernel_name):
 
 def get_gradient(kernel_name):
     return _gradients.get(kernel_name)
+
+
+def copy_registered_kernels(registered_backend_name, new_backend_name):
+    """Register every kernel of one backend for another name too (TF.js copyRegisteredKernels)."""
+    for (k, b), fn in list(_kernels.items()):
+        if b == registered_backend_name:
+            _kernels[(k, new_backend_name)] = fn

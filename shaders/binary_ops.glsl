@@ -43,7 +43,18 @@ float op_Pow(float a, float b) {
 }
 
 float op_Pow_int(float a, float b) {
-  return trunc(op_Pow(a, b));
+  int base = toInt(a);
+  int e = toInt(b);
+  if (e < 0) return trunc(op_Pow(a, b));  // |result| < 1 unless |a| == 1: exact enough
+  // Square and multiply in integers: GPU pow() is approximate (pow(5, 2) can be 24.999).
+  int r = 1;
+  for (int i = 0; i < 32; i++) {
+    if (e == 0) break;
+    if ((e & 1) == 1) r *= base;
+    base *= base;
+    e >>= 1;
+  }
+  return float(r);
 }
 
 float op_Maximum(float a, float b) { return isNaN(a) || isNaN(b) ? NAN : max(a, b); }

@@ -3,6 +3,14 @@
 // binary_ops.glsl.
 
 // @program unary
+// NaN in, NaN out, checked here once: GPU exp/log/sin... give arbitrary values for NaN.
+void main() {
+  float x = getXAtOutCoords();
+  setOutput(isNaN(x) ? x : OP(x));
+}
+
+// @program unary_nan_aware
+// For the ops whose result for NaN is not NaN (TF.js: sign(NaN) = 0).
 void main() {
   setOutput(OP(getXAtOutCoords()));
 }

@@ -72,8 +72,11 @@ def input_getters(inp, out_shape):
         body = _texel(name, idx, inp.tex_shape) if idx != "0" else f"texelFetch({name}, ivec2(0, 0), 0).r"
     code.append(f"float {g}({params}) {{ return {body}; }}")
     # Broadcast read at the output's coordinates: align right, unit dims read index 0.
+    # (Only where the input does not outrank the output: otherwise it has no meaning.)
     out_rank = len(out_shape)
     offset = out_rank - rank
+    if offset < 0:
+        return "\n".join(code)
     out_fields = coord_fields("c", out_rank) if out_rank else []
     call_args = []
     for i, d in enumerate(shape):

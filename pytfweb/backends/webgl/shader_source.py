@@ -46,12 +46,28 @@ def program(name, section):
 
 @functools.lru_cache(maxsize=None)
 def function(name, fn_name):
-    """The source of the top-level function fn_name in file name, or None."""
+    """The source of the top-level function fn_name in file name, or None; functions of the
+    same file that it calls come first, so the result compiles on its own."""
+    own = _function_text(name, fn_name)
+    if own is None:
+        return None
+    deps = []
+    for callee in dict.fromkeys(re.findall(r"\b(\w+)\s*\(", own.split("{", 1)[1])):
+        if callee != fn_name:
+            dep = function(name, callee) if _function_text(name, callee) else None
+            if dep is not None and dep not in deps:
+                deps.append(dep)
+    return "".join(deps) + own
+
+
+@functools.lru_cache(maxsize=None)
+def _function_text(name, fn_name):
     text = read(name)
-    m = re.search(r"^[ \t]*\w+\s+" + re.escape(fn_name) + r"\s*\(", text, re.M)
+    # A definition: at column 0, a return type, the name, parameters, then the body's brace.
+    m = re.search(r"^\w+\s+" + re.escape(fn_name) + r"\s*\([^)]*\)\s*\{", text, re.M)
     if m is None:
         return None
-    depth, i = 0, text.index("{", m.end())
+    depth, i = 0, m.end() - 1  # the opening brace
     for j in range(i, len(text)):
         if text[j] == "{":
             depth += 1

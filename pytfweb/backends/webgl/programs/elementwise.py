@@ -8,6 +8,9 @@ from .program import Program
 
 register_shared_kernels("webgl")
 
+# Unary ops whose GLSL function defines its own result for NaN (everything else maps NaN to NaN).
+_NAN_AWARE = {"Sign"}
+
 # Kernel attributes that reach the shader as uniforms, by the GLSL name op functions use.
 _UNIFORM_NAMES = {"alpha": "alpha", "clip_value_min": "clipMin", "clip_value_max": "clipMax"}
 
@@ -27,7 +30,8 @@ def _unary_kernel(row):
     def kernel(backend, inputs, attrs):
         nonlocal code
         if code is None:
-            code = _code("unary_ops.glsl", "op_" + row.kernel, shader_source.program("elementwise.glsl", "unary"))
+            body = "unary_nan_aware" if row.kernel in _NAN_AWARE else "unary"
+            code = _code("unary_ops.glsl", "op_" + row.kernel, shader_source.program("elementwise.glsl", body))
         (x,) = inputs
         dtype = "bool" if row.kind == "bool" else ("float32" if row.kind == "float" else x.dtype)
         values = tuple(float(attrs[a]) for a in row.attrs)
