@@ -5,6 +5,7 @@ values read back are kept CPU-side too, so a second read is free (tensors never 
 import array
 import asyncio
 
+from ...convert import _wrap_int32
 from ...dtypes import TYPECODES
 from ...environment import ENV
 from ...kernels import TensorInfo
@@ -159,5 +160,6 @@ def _from_floats(js_floats, dtype):
     if dtype == "float32":
         return out
     if dtype == "int32":
-        return array.array("i", [int(round(v)) if v == v else 0 for v in out])
+        # wrapped into int32 as Int32Array does, so an overflowing result reads back, not raises
+        return array.array("i", [_wrap_int32(int(round(v))) if v - v == 0 else 0 for v in out])
     return array.array("B", [1 if v else 0 for v in out])

@@ -1,4 +1,5 @@
 """GPU programs by family; importing this package registers every webgl kernel."""
 from .program import Program  # noqa: F401
 from . import elementwise  # noqa: F401
+from . import reduction, matmul, nn  # noqa: F401
 from . import shape, slicing  # noqa: F401

@@ -1,0 +1,42 @@
+"""BatchMatMul as a shader: one fragment per output value, looping over the inner dimension
+(a compile-time constant); transposes are the order of the getter's indices, and broadcast
+batch dimensions map each output batch to the matrices it multiplies."""
+from ....kernels import TensorInfo, register_kernel
+from ....shapes import broadcast_shapes, size_of, strides_of
+from .. import shader_source
+from .program import Program
+from .reduction import strided_index
+
+
+def _batch_function(name, out_batch, batch):
+    """GLSL `int name(int batch)`: the index among a tensor's matrices (its batch dimensions
+    `batch`, broadcast to out_batch) of the one output batch `batch` uses."""
+    offset = len(out_batch) - len(batch)
+    strides = [0] * offset + [s if d != 1 else 0 for d, s in zip(batch, strides_of(batch))]
+    return f"int {name}(int batch) {{ return {strided_index('batch', out_batch, strides)}; }}\n"
+
+
+def _as_3d(t):
+    """t viewed as [batch, rows, columns] (free: textures are row-major)."""
+    return TensorInfo(t.data_id, (size_of(t.shape[:-2]),) + tuple(t.shape[-2:]), t.dtype)
+
+
+@register_kernel("BatchMatMul", "webgl")
+def batch_mat_mul(backend, inputs, attrs):
+    a, b = inputs
+    ta, tb = attrs["transpose_a"], attrs["transpose_b"]
+    rows_a, cols_a = a.shape[-2:]
+    m, k = (cols_a, rows_a) if ta else (rows_a, cols_a)
+    n = b.shape[-2] if tb else b.shape[-1]
+    out_batch = tuple(broadcast_shapes(a.shape[:-2], b.shape[:-2], "mat_mul"))
+    code = (f"#define K {k}\n"
+            f"#define A(batch, m, k) getA(batch, {'k, m' if ta else 'm, k'})\n"
+            f"#define B(batch, k, n) getB(batch, {'n, k' if tb else 'k, n'})\n"
+            + _batch_function("aBatch", out_batch, a.shape[:-2])
+            + _batch_function("bBatch", out_batch, b.shape[:-2])
+            + shader_source.program("matmul.glsl", "batch_mat_mul"))
+    # The backend sees only the 3D views: the batch shapes are in the key.
+    key = f"batch_mat_mul:{ta}:{tb}:{a.shape[:-2]}:{b.shape[:-2]}"
+    program = Program(key, ("a", "b"), (size_of(out_batch), m, n), code)
+    out = backend.run(program, [_as_3d(a), _as_3d(b)], a.dtype)
+    return TensorInfo(out.data_id, out_batch + (m, n), a.dtype)
