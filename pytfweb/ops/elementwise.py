@@ -161,12 +161,8 @@ def _unary_input(row, x):
 
 @op
 def run_unary(row, x, attrs=None):
-    x, temp = _unary_input(row, x)
-    try:
-        return ENGINE.run_kernel(row.kernel, [x], attrs)
-    finally:
-        if temp:
-            x.dispose()
+    x, _ = _unary_input(row, x)  # a cast copy is disposed with the op's scope
+    return ENGINE.run_kernel(row.kernel, [x], attrs)
 
 
 def _operand(v, arg, op, other):
@@ -184,7 +180,8 @@ def _operand(v, arg, op, other):
 
 
 def binary_operands(row_name, kind, a, b):
-    """Convert, check and dtype-match two operands; returns (a, b, temporaries)."""
+    """Convert, check and dtype-match two operands; returns (a, b, casts made). Call it inside
+    an op's scope: the conversions and casts it makes are disposed with that scope."""
     a = _operand(a, "a", row_name, b)
     b = _operand(b, "b", row_name, a)
     broadcast_shapes(a.shape, b.shape, row_name)
@@ -208,18 +205,30 @@ def binary_operands(row_name, kind, a, b):
 
 @op
 def run_binary(row, a, b):
-    a, b, temps = binary_operands(row.name, row.kind, a, b)
-    try:
-        if row.kernel == "RealDiv" and a.dtype == "int32":
-            return ENGINE.run_kernel("FloorDiv", [a, b])   # TF.js: int32 / int32 floors
-        return ENGINE.run_kernel(row.kernel, [a, b])
-    finally:
-        for t in temps:
-            t.dispose()
+    a, b, _ = binary_operands(row.name, row.kind, a, b)
+    return _binary_kernel(row, a, b)
+
+
+def _binary_kernel(row, a, b):
+    if row.kernel == "RealDiv" and a.dtype == "int32":
+        return ENGINE.run_kernel("FloorDiv", [a, b])   # TF.js: int32 / int32 floors
+    return ENGINE.run_kernel(row.kernel, [a, b])
+
+
+def _ready_dtype(kind, dtype):
+    """Whether operands of this dtype go to the kernel unconverted."""
+    if kind == "arith":
+        return dtype != "bool"
+    return kind == "compare" or dtype == "bool"
 
 
 def _make_unary(row):
+    ready = {"float": ("float32",), "numeric": ("float32", "int32"), "bool": ("bool",)}[row.kind]
+
     def op(x):
+        # Fast path: a live tensor of the right dtype needs no conversion, hence no scope.
+        if isinstance(x, Tensor) and x.dtype in ready and not x.is_disposed_internal:
+            return ENGINE.run_kernel(row.kernel, [x])
         return run_unary(row, x)
     op.__name__ = op.__qualname__ = row.name
     op.__doc__ = f"tf.{row.name}: elementwise, kernel '{row.kernel}'."
@@ -228,6 +237,13 @@ def _make_unary(row):
 
 def _make_binary(row):
     def op(a, b):
+        # Fast path: two live tensors of one ready dtype need no conversion, hence no scope.
+        if (isinstance(a, Tensor) and isinstance(b, Tensor) and a.dtype == b.dtype
+                and _ready_dtype(row.kind, a.dtype)
+                and not a.is_disposed_internal and not b.is_disposed_internal):
+            if a.shape != b.shape:
+                broadcast_shapes(a.shape, b.shape, row.name)
+            return _binary_kernel(row, a, b)
         return run_binary(row, a, b)
     op.__name__ = op.__qualname__ = row.name
     op.__doc__ = f"tf.{row.name}(a, b): elementwise with broadcasting, kernel '{row.kernel}'."
@@ -259,18 +275,11 @@ def true_div(a, b):
     """The `/` operator: true division (int32 operands are divided as float32)."""
     a = _operand(a, "a", "div", b)
     b = _operand(b, "b", "div", a)
-    temps = []
     if a.dtype != "float32":
-        a = cast(a, "float32")
-        temps.append(a)
+        a = cast(a, "float32")   # disposed with the op's scope
     if b.dtype != "float32":
         b = cast(b, "float32")
-        temps.append(b)
-    try:
-        return run_binary(BINARY[3], a, b)
-    finally:
-        for t in temps:
-            t.dispose()
+    return run_binary(BINARY_BY_KERNEL["RealDiv"], a, b)
 
 
 @op
