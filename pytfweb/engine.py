@@ -309,6 +309,13 @@ class Engine:
         for v in list(self.registered_variables.values()):
             self.dispose_tensor(v)
 
+    def dispose_all(self):
+        """Dispose every tensor and variable and leave no scope open; backends (and a webgl
+        context with its compiled programs) stay. For test harnesses and REPL resets."""
+        for data_id in list(self.data):
+            data_id.backend.dispose_data(data_id)
+        self._reset_state()
+
     def reset(self):
         """Dispose everything: backends, tensors, variables. Registered backends stay."""
         for inst in self.instances.values():

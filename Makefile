@@ -1,0 +1,59 @@
+# Set-up is part of every target that needs it, and idempotent: a fresh machine needs only
+# `make demo` or `make test`.
+#   chromium      Debian's /usr/bin/chromium (apt), only when $(CHROMIUM) is missing
+#   node_modules  npm ci from package-lock.json (Pyodide, TensorFlow.js), again when the lock changes
+#   .venv         python3 -m venv + pip install -e '.[test]', again when pyproject.toml/setup.py change
+
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+PYTEST_ARGS ?=
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: all setup chromium test test-unit test-browser demo serve startup clean
+
+all: test
+
+setup: chromium node_modules/.pytfweb-stamp $(VENV)/.pytfweb-stamp
+
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  echo "Installing Debian chromium"; \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	fi
+
+node_modules/.pytfweb-stamp: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@test -f node_modules/pyodide/pyodide.js
+	touch $@
+
+$(VENV)/.pytfweb-stamp: pyproject.toml setup.py
+	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install --quiet --upgrade pip
+	$(VPY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+test: setup
+	$(VPY) -m pytest tests/unit $(PYTEST_ARGS)
+	$(VPY) -m pytest tests/browser $(PYTEST_ARGS)
+
+test-unit: $(VENV)/.pytfweb-stamp
+	$(VPY) -m pytest tests/unit $(PYTEST_ARGS)
+
+test-browser: setup
+	$(VPY) -m pytest tests/browser $(PYTEST_ARGS)
+
+demo: setup
+	$(VENV)/bin/pytfweb run examples/demo.py
+
+serve: setup
+	$(VENV)/bin/pytfweb serve
+
+startup: setup
+	$(VENV)/bin/pytfweb startup
+
+clean:
+	rm -rf $(VENV) node_modules build *.egg-info

@@ -1,0 +1,58 @@
+"""The `pytfweb` command.
+
+    pytfweb run [--backend webgl|cpu] SCRIPT.py [ARGS...]   run a script (webgl: in headless Chromium)
+    pytfweb serve [--port N]                                 serve the web pages, Pyodide and the bundle
+    pytfweb startup [--backend B] [--repeat N]               time page open -> Pyodide -> first result
+"""
+import argparse
+import sys
+
+
+def _parser():
+    p = argparse.ArgumentParser(prog="pytfweb", description="pytfweb: TensorFlow.js for Python.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("run", help="run a script on webgl in headless Chromium (Pyodide) or on cpu here")
+    r.add_argument("--backend", choices=["webgl", "cpu"], default="webgl")
+    r.add_argument("--verbose", action="store_true", help="show the page's console and the server's log")
+    r.add_argument("script")
+    r.add_argument("args", nargs=argparse.REMAINDER)
+
+    s = sub.add_parser("serve", help="serve web/, Pyodide (/pyodide/) and the bundle (/pytfweb.zip)")
+    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--quiet", action="store_true", help="do not log requests")
+
+    t = sub.add_parser("startup", help="time how long a page takes to give a first pytfweb result")
+    t.add_argument("--backend", default="webgl", help="backend to set; 'none' to only import pytfweb")
+    t.add_argument("--repeat", type=int, default=3)
+    t.add_argument("--verbose", action="store_true")
+    return p
+
+
+def main(argv=None):
+    args = _parser().parse_args(argv)
+    if args.command == "run":
+        from .host.runner import run
+        return run(args.script, args.args, backend=args.backend, verbose=args.verbose)
+    if args.command == "serve":
+        from .host.server import Server
+        try:
+            server = Server(port=args.port, verbose=not args.quiet)
+        except (FileNotFoundError, OSError) as exc:
+            print(f"pytfweb serve: {exc}", file=sys.stderr)
+            return 1
+        print(f"Serving pytfweb at {server.url} (demo: {server.url}index.html); Ctrl-C stops.", flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        return 0
+    if args.command == "startup":
+        from .host.runner import startup
+        return startup(backend=None if args.backend == "none" else args.backend, repeat=args.repeat,
+                       verbose=args.verbose)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,12 @@
+"""Tools around the library: serving it to a browser, driving headless Chromium, running scripts.
+
+    paths           where the package, shaders, web pages and Pyodide files are
+    browser_config  the one definition of the browser settings (playwright.config.py re-exports it)
+    bundle          the zip of pytfweb that a page unpacks into Pyodide's site-packages
+    server          a small HTTP server: web/ at /, Pyodide at /pyodide/, the bundle at /pytfweb.zip
+    chromium        launching the browser and opening a page with pytfweb loaded
+    script          running a script or a snippet with top-level await (used in CPython and in the page)
+    runner          `pytfweb run` and `pytfweb startup`
+
+Only `script` runs inside Pyodide; nothing here is imported by `import pytfweb`.
+"""

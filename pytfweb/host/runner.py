@@ -1,0 +1,106 @@
+"""`pytfweb run`: a script in headless Chromium under Pyodide (webgl) or in this CPython (cpu).
+
+Same contract on both: sys.argv = [script, *args], top-level await allowed, output as it is
+written, exit status 0 / n for sys.exit(n) / 1 with the traceback on stderr.
+"""
+import sys
+import time
+
+
+def _fail(message):
+    sys.stderr.write(f"pytfweb run: {message}\n")
+    sys.stderr.flush()
+    return 1
+
+
+def run_cpu(script, args):
+    import os
+    from .script import run_path, line_buffered_stdio
+    import pytfweb as tf
+    if not os.path.isfile(script):
+        return _fail(f"cannot read {script}: no such file")
+    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))  # as `python script.py` does
+    line_buffered_stdio()
+    tf.set_backend("cpu")
+    return run_path(script, args)
+
+
+def run_browser(script, args, backend="webgl", verbose=False):
+    try:
+        with open(script, encoding="utf-8") as f:
+            source = f.read()
+    except OSError as exc:
+        return _fail(f"cannot read {script}: {exc.strerror}")
+    from .chromium import Browser, run_script, write_to_terminal
+    from .server import Server
+    try:
+        from playwright.sync_api import Error as PlaywrightError
+    except ImportError:
+        return _fail("the webgl backend needs playwright: pip install 'pytfweb[test]' or pip install playwright")
+    try:
+        with Server(verbose=verbose) as server, Browser() as browser:
+            try:
+                page, _ = browser.open(server.url, backend=backend, write=write_to_terminal, verbose=verbose)
+            except PlaywrightError as exc:
+                return _fail(f"loading pytfweb in the browser failed:\n{_message(exc)}")
+            return run_script(page, source, script, args)
+    except FileNotFoundError as exc:
+        return _fail(str(exc))
+    except PlaywrightError as exc:
+        return _fail(f"browser error: {_message(exc)}")
+
+
+def _message(exc):
+    """A Playwright error's text without its call log."""
+    text = getattr(exc, "message", None) or str(exc)
+    lines = text.split("\nCall log:")[0].rstrip().splitlines()
+    while lines and (lines[-1].startswith("    at ") or not lines[-1].strip()):  # the JS stack
+        lines.pop()
+    return "\n".join(lines)
+
+
+def run(script, args, backend="webgl", verbose=False):
+    if backend == "cpu":
+        return run_cpu(script, args)
+    return run_browser(script, args, backend, verbose)
+
+
+_FIRST_RESULT_JS = """
+async () => {
+  const py = pytfweb.pyodide;
+  const t0 = performance.now();
+  const value = await py.runPythonAsync(
+    "_x = tf.add(tf.tensor([1.0, 2.0, 3.0]), tf.tensor([10.0, 20.0, 30.0]))\\n" +
+    "_v = await _x.data()\\n_x.dispose()\\nlist(_v)");
+  const t1 = performance.now();
+  return {first_result: t1, first_op: t1 - t0, value: value.toJs ? value.toJs() : value};
+}
+"""
+
+
+def startup(backend="webgl", repeat=3, verbose=False):
+    """Print, for fresh pages, the milliseconds from navigation start to: Pyodide ready, bundle
+    unpacked, pytfweb imported, backend ready, the first result of an op read back."""
+    from .chromium import Browser
+    from .server import Server
+    rows = []
+    with Server(verbose=verbose) as server, Browser() as browser:
+        for _ in range(repeat):
+            context = browser.browser.new_context()
+            page = context.new_page()
+            wall = time.perf_counter()
+            _, timings = browser.open(server.url, backend=backend, verbose=verbose, page=page)
+            timings = dict(timings)
+            if backend:
+                timings.update(page.evaluate(_FIRST_RESULT_JS))
+            timings["host_wall"] = (time.perf_counter() - wall) * 1000
+            rows.append(timings)
+            context.close()
+    keys = ["pyodide", "bundle", "imported", "backend", "first_result", "host_wall"]
+    print(f"pytfweb startup, backend={backend}, ms since navigation start (host_wall: host's goto..result)")
+    print("run  " + "  ".join(f"{k:>12}" for k in keys))
+    for i, row in enumerate(rows):
+        print(f"{i:<4} " + "  ".join(f"{row[k]:12.0f}" if k in row else f"{'-':>12}" for k in keys))
+    if rows and "value" in rows[-1]:
+        print(f"first result: {rows[-1]['value']}")
+    return 0

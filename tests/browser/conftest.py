@@ -1,0 +1,252 @@
+"""Browser test harness: one server, one headless Chromium and one Pyodide page per session.
+
+The page has pytfweb imported and the webgl backend set (once: shader compiles are slow on
+SwiftShader); after every test that used it, leftover tensors are disposed and the flags reset,
+but the backend and its WebGL context stay.
+
+Fixtures for test authors:
+
+    def test_something(run_py):
+        assert run_py("tf.add(tf.tensor([1, 2]), 1).array_sync()") == [2, 3]
+        assert run_py("result = x * 2", x=21) == 42          # keyword arguments become variables
+        t = run_py("tf.tensor([[1.5, 2]])")                    # a Tensor comes back as a numpy array
+        with pytest.raises(PageError) as e:                    # an exception in the page
+            run_py("tf.tensor([1, 2], shape=[3])")
+        assert e.value.type == "ValueError"
+
+    def test_op(compare_with_cpu):
+        compare_with_cpu("lambda x, y: tf.add(x, y)", [np.float32([1, np.nan]), np.float32([np.inf, 2])])
+
+run_py runs the code with top-level await in a fresh namespace holding `tf` (and the keyword
+arguments); it returns the last line's value when that is an expression (and not None), else the variable
+`result`. Values travel as JSON written and read by Python on both sides, so NaN and infinities
+survive; tensors come back as numpy arrays of their dtype, tuples as lists.
+"""
+import json
+import sys
+
+import numpy as np
+import pytest
+
+import pytfweb as tf
+from pytfweb.host.chromium import Browser
+from pytfweb.host.server import Server
+
+# Runs once in the page: the harness's side of run_py and the reset between tests.
+_PAGE_SETUP = r'''
+import json as _json
+import traceback as _traceback
+import pytfweb as tf
+from pytfweb.host.script import eval_snippet as _eval_snippet, to_plain as _to_plain, dumps as _dumps
+
+
+async def _harness_run(code, filename, variables_json):
+    ns = {"__name__": "__main__", "tf": tf}
+    ns.update(_json.loads(variables_json))
+    try:
+        value = await _eval_snippet(code, ns, filename)
+        return _dumps({"ok": True, "value": await _to_plain(value)})
+    except BaseException as exc:  # noqa: BLE001 - reported to the host
+        return _dumps({"ok": False, "type": type(exc).__name__, "message": str(exc),
+                       "traceback": "".join(_traceback.format_exception(exc))})
+
+
+def _harness_reset(backend):
+    """Dispose every tensor and variable, reset flags and scopes; keep the backend (and its GL context)."""
+    eng = tf.engine()
+    leaked = eng.num_tensors
+    eng.dispose_all()
+    tf.env().reset()
+    if backend and eng.backend_name != backend:
+        tf.set_backend(backend)
+    return leaked
+'''
+
+_RUN_JS = """
+async ({code, filename, variables}) => {
+  const py = pytfweb.pyodide;
+  const run = py.globals.get("_harness_run");
+  try {
+    return await run(code, filename, variables);
+  } finally {
+    run.destroy();
+    await window.__pytfwebFlush();
+  }
+}
+"""
+
+BACKEND = "webgl"
+
+
+class PageError(Exception):
+    """A Python exception raised in the page; .type, .message and .traceback are the page's."""
+
+    def __init__(self, type_, message, tb):
+        self.type, self.message, self.traceback = type_, message, tb
+        super().__init__(f"{type_}: {message}\n--- traceback in the page ---\n{tb}")
+
+
+def _forward(chunks):
+    """The page's output goes to this process's (captured per test by pytest)."""
+    for fd, text in chunks:
+        (sys.stdout if fd == 1 else sys.stderr).write(text)
+
+
+def _decode(value):
+    if isinstance(value, dict):
+        if value.get("__tensor__") is True:
+            return _as_numpy(value)
+        return {k: _decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    return value
+
+
+_NP_DTYPES = {"float32": np.float32, "int32": np.int32, "bool": np.bool_}
+
+
+def _as_numpy(t):
+    return np.array(t["values"], dtype=_NP_DTYPES.get(t["dtype"], None)).reshape(t["shape"])
+
+
+class Harness:
+    """The session's page. run() is what the run_py fixture calls."""
+
+    def __init__(self, page, load_timings):
+        self.page = page
+        self.load_timings = load_timings
+        self.backend_error = None
+        self.calls = 0
+
+    def run(self, code, filename=None, **variables):
+        self.calls += 1
+        filename = filename or f"<run_py {self.calls}>"
+        reply = self.page.evaluate(_RUN_JS, {"code": code, "filename": filename,
+                                             "variables": json.dumps(variables, allow_nan=True)})
+        reply = json.loads(reply)
+        if not reply["ok"]:
+            raise PageError(reply["type"], reply["message"], reply["traceback"])
+        return _decode(reply["value"])
+
+    def reset(self):
+        return self.page.evaluate("(b) => pytfweb.pyodide.globals.get('_harness_reset')(b)",
+                                  BACKEND if self.backend_error is None else None)
+
+
+@pytest.fixture(scope="session")
+def server():
+    with Server() as srv:
+        yield srv
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with Browser() as b:
+        yield b
+
+
+@pytest.fixture(scope="session")
+def pyodide_page(server, browser):
+    """The session's page: Pyodide with pytfweb imported (no backend set yet)."""
+    page, timings = browser.open(server.url, backend=None, write=_forward)
+    page.evaluate("(code) => pytfweb.pyodide.runPython(code)", _PAGE_SETUP)
+    harness = Harness(page, timings)
+    yield harness
+    page.close()
+
+
+@pytest.fixture(scope="session")
+def _webgl_ready(pyodide_page):
+    """Sets the webgl backend once per session; a failure fails every test that needs it."""
+    try:
+        pyodide_page.run(f"tf.set_backend({BACKEND!r})\nawait tf.ready()")
+    except PageError as exc:
+        pyodide_page.backend_error = exc
+    return pyodide_page
+
+
+@pytest.fixture
+def page_harness(_webgl_ready):
+    """The Harness with the webgl backend active; reset after the test."""
+    if _webgl_ready.backend_error is not None:
+        pytest.fail(f"the {BACKEND} backend could not be set in the page:\n{_webgl_ready.backend_error}")
+    yield _webgl_ready
+    _webgl_ready.reset()
+
+
+@pytest.fixture
+def run_py(page_harness):
+    """run_py(code, **variables) -> value; see the module docstring."""
+    return page_harness.run
+
+
+def _encode_input(a):
+    a = np.asarray(a)
+    dtype = {np.dtype(np.float32): "float32", np.dtype(np.int32): "int32", np.dtype(np.bool_): "bool"}.get(a.dtype)
+    if dtype is None:
+        raise TypeError(f"compare_with_cpu: inputs must be float32, int32 or bool arrays, got {a.dtype}")
+    return {"values": a.ravel().tolist(), "shape": list(a.shape), "dtype": dtype}
+
+
+def _outputs(out):
+    """A Tensor or a (nested) list/tuple of them -> flat list of Tensors."""
+    if isinstance(out, tf.Tensor):
+        return [out]
+    if isinstance(out, (list, tuple)):
+        return [t for o in out for t in _outputs(o)]
+    raise TypeError(f"compare_with_cpu: the function must return a Tensor or a list of them, got {type(out).__name__}")
+
+
+def _cpu_reference(fn_src, inputs):
+    tf.set_backend("cpu")
+    fn = eval(fn_src, {"tf": tf, "np": np})  # noqa: S307 - test source
+    xs = [tf.tensor(x["values"], x["shape"], x["dtype"]) for x in inputs]
+    try:
+        outs = _outputs(fn(*xs))
+        result = [(tuple(t.shape), t.dtype, t.numpy()) for t in outs]
+        tf.dispose(outs)
+        return result
+    finally:
+        tf.dispose(xs)
+
+
+_PAGE_COMPARE = '''
+fn = eval(fn_src, {"tf": tf})
+xs = [tf.tensor(x["values"], x["shape"], x["dtype"]) for x in inputs]
+out = fn(*xs)
+result = await _to_plain(out)
+tf.dispose(xs)
+tf.dispose(out)
+'''
+
+
+def _flatten_plain(value):
+    if isinstance(value, np.ndarray):
+        return [value]
+    return [v for item in value for v in _flatten_plain(item)]
+
+
+@pytest.fixture
+def compare_with_cpu(page_harness):
+    """compare_with_cpu(fn_src, inputs, rtol=1e-5, atol=1e-6): fn on the cpu backend here and on
+    webgl in the page must give the same shapes, dtypes and values (within tolerance for
+    float32; exactly for int32 and bool; NaN where the other has NaN). Returns the webgl outputs."""
+
+    def compare(fn_src, inputs, rtol=1e-5, atol=1e-6):
+        encoded = [_encode_input(a) for a in inputs]
+        expected = _cpu_reference(fn_src, encoded)
+        g = {"fn_src": fn_src, "inputs": encoded}
+        page_code = "from pytfweb.host.script import to_plain as _to_plain\n" + _PAGE_COMPARE
+        actual = _flatten_plain(page_harness.run(page_code, filename="<compare_with_cpu>", **g))
+        assert len(actual) == len(expected), f"{fn_src}: {len(actual)} outputs on webgl, {len(expected)} on cpu"
+        for i, ((shape, dtype, want), got) in enumerate(zip(expected, actual)):
+            where = f"{fn_src} output {i}"
+            assert got.shape == shape, f"{where}: shape {got.shape} on webgl, {shape} on cpu"
+            assert str(got.dtype) == dtype, f"{where}: dtype {got.dtype} on webgl, {dtype} on cpu"
+            if dtype == "float32":
+                np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True, err_msg=where)
+            else:
+                np.testing.assert_array_equal(got, want, err_msg=where)
+        return actual
+
+    return compare

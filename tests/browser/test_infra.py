@@ -1,0 +1,255 @@
+"""The plumbing: wheel and bundle contents, the server, `pytfweb run`, the page harness, the demo page."""
+import io
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+import urllib.error
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pytfweb.host import browser_config, bundle, paths
+
+from .conftest import PageError
+
+REPO = Path(__file__).resolve().parents[2]
+PACKAGE = REPO / "pytfweb"
+
+
+def _repo_shaders():
+    return sorted(p.relative_to(REPO / "shaders").as_posix() for p in (REPO / "shaders").rglob("*.glsl"))
+
+
+def _package_files(suffixes):
+    return sorted(p.relative_to(REPO).as_posix() for p in PACKAGE.rglob("*")
+                  if p.is_file() and p.suffix in suffixes and "__pycache__" not in p.parts)
+
+
+# --- packaging ---------------------------------------------------------------------------------
+
+def test_wheel_ships_shaders_and_web(tmp_path):
+    """A wheel built from the sources holds shaders/ (subfolders too) at pytfweb/shaders/ and
+    web/ at pytfweb/web/, and an install of it finds them as package data."""
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy(REPO / name, src / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("pytfweb", "shaders", "web"):
+        shutil.copytree(REPO / name, src / name, ignore=ignore, dirs_exist_ok=True)
+    (src / "shaders" / "probe_sub").mkdir(parents=True)
+    (src / "shaders" / "probe_sub" / "probe.glsl").write_text("// probe\n")
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(src)],
+                   check=True, capture_output=True, text=True)
+    (whl,) = wheels.glob("pytfweb-*.whl")
+    names = set(zipfile.ZipFile(whl).namelist())
+
+    for rel in _repo_shaders() + ["probe_sub/probe.glsl"]:
+        assert f"pytfweb/shaders/{rel}" in names
+    for rel in _package_files({".py", ".js", ".glsl"}):
+        assert rel in names
+    assert {"pytfweb/web/pytfweb.js", "pytfweb/web/index.html", "pytfweb/web/run.html"} <= names
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
+
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-compile",
+                    "--target", str(site), str(whl)], check=True, capture_output=True, text=True)
+    probe = ("from pytfweb.host import paths, bundle; "
+             "print(paths.shaders_dir()); print(paths.web_dir()); "
+             "print('pytfweb/shaders/probe_sub/probe.glsl' in dict(bundle.bundle_members()))")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, check=True, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(site)}).stdout.split()
+    assert out[0] == str(site / "pytfweb" / "shaders")
+    assert out[1] == str(site / "pytfweb" / "web")
+    assert out[2] == "True"  # the bundle built from an installed wheel has the shaders too
+
+
+def test_bundle_members_take_subfolders(tmp_path):
+    shaders = tmp_path / "shaders"
+    (shaders / "a" / "b").mkdir(parents=True)
+    (shaders / "a" / "b" / "deep.glsl").write_text("// deep\n")
+    (shaders / "notes.txt").write_text("not a shader\n")
+    names = [n for n, _ in bundle.bundle_members(shaders=shaders)]
+    assert "pytfweb/shaders/a/b/deep.glsl" in names
+    assert not any(n.endswith("notes.txt") for n in names)
+
+
+def test_playwright_config_is_the_package_config():
+    import runpy
+    cfg = runpy.run_path(str(REPO / "playwright.config.py"))
+    assert cfg["LAUNCH_ARGS"] is browser_config.LAUNCH_ARGS
+    assert cfg["launch_options"]()["executable_path"] == browser_config.executable_path()
+
+
+# --- the server ----------------------------------------------------------------------------
+
+def _get(url):
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return r.status, r.headers.get("Content-Type"), r.read()
+
+
+def test_server_routes_and_bundle(server):
+    status, ctype, body = _get(server.url + "pytfweb.zip")
+    assert (status, ctype) == (200, "application/zip")
+    names = zipfile.ZipFile(io.BytesIO(body)).namelist()
+    assert sorted(names) == sorted(set(names))
+    want = {f"pytfweb/shaders/{rel}" for rel in _repo_shaders()} | set(_package_files({".py", ".js", ".glsl"}))
+    assert set(names) == want
+    assert not [n for n in names if "__pycache__" in n or not n.endswith((".py", ".js", ".glsl"))]
+
+    assert _get(server.url + "pytfweb.js")[0] == 200
+    assert b"<script" in _get(server.url)[2]  # / -> index.html
+    assert _get(server.url + "pyodide/pyodide.asm.wasm")[1] == "application/wasm"
+    for bad in ("nothing-here.js", "pyodide/../../pyproject.toml", "%2e%2e/pyproject.toml"):
+        with pytest.raises(urllib.error.HTTPError) as e:
+            _get(server.url + bad)
+        assert e.value.code == 404
+
+
+# --- pytfweb run -------------------------------------------------------------------------------
+
+def _pytfweb_cmd():
+    exe = Path(sys.executable).parent / "pytfweb"
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "pytfweb.cli"]
+
+
+def _script(tmp_path, name, body):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body))
+    return str(path)
+
+
+BACKENDS = ["webgl", "cpu"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_run_streams_argv_await_and_exit_code(tmp_path, backend):
+    """Output reaches the host as it is written; sys.argv; top-level await; sys.exit(n) -> n."""
+    script = _script(tmp_path, "stream.py", """
+        import asyncio, sys
+        import pytfweb as tf
+        print("first", sys.argv[1:])
+        await asyncio.sleep(1.5)
+        print("backend", tf.get_backend())
+        print("to stderr", file=sys.stderr)
+        sys.exit(3)
+    """)
+    start = time.monotonic()
+    proc = subprocess.Popen(_pytfweb_cmd() + ["run", "--backend", backend, script, "a b", "--flag"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines = []
+    for line in proc.stdout:
+        lines.append((time.monotonic() - start, line.rstrip("\n")))
+    status = proc.wait(timeout=300)
+    err = proc.stderr.read()
+    assert status == 3, err
+    assert [text for _, text in lines] == ["first ['a b', '--flag']", f"backend {backend}"], err
+    assert lines[1][0] - lines[0][0] >= 1.0, f"the first line came only with the last: {lines}"
+    assert err == "to stderr\n"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_run_uncaught_exception_exits_1_with_traceback(tmp_path, backend):
+    script = _script(tmp_path, "boom.py", """
+        def fail():
+            raise ValueError("boom")
+
+        print("before")
+        fail()
+    """)
+    r = subprocess.run(_pytfweb_cmd() + ["run", "--backend", backend, script],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1
+    assert r.stdout == "before\n"
+    assert r.stderr.startswith("Traceback (most recent call last):\n"), r.stderr
+    assert f'File "{script}", line 6, in <module>' in r.stderr
+    assert 'raise ValueError("boom")' in r.stderr  # the source line, though the page has no such file
+    assert r.stderr.rstrip().endswith("ValueError: boom")
+    assert "pytfweb/host" not in r.stderr  # the runner's own frames are left out
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_run_normal_end_exits_0(tmp_path, backend):
+    script = _script(tmp_path, "ok.py", """
+        import pytfweb as tf
+        x = tf.tensor([1.0, 2.0, 3.0])
+        print(await tf.add(x, x).data() is not None, __name__)
+    """)
+    r = subprocess.run(_pytfweb_cmd() + ["run", "--backend", backend, script],
+                       capture_output=True, text=True, timeout=300)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "True __main__\n", "")
+
+
+def test_run_cpu_syntax_error_and_missing_file(tmp_path):
+    script = _script(tmp_path, "bad.py", "print('x'\n")
+    r = subprocess.run(_pytfweb_cmd() + ["run", "--backend", "cpu", script], capture_output=True, text=True)
+    assert r.returncode == 1 and "SyntaxError" in r.stderr
+    r = subprocess.run(_pytfweb_cmd() + ["run", str(tmp_path / "missing.py")], capture_output=True, text=True)
+    assert r.returncode == 1 and "missing.py" in r.stderr
+
+
+# --- the page harness --------------------------------------------------------------------------
+
+def test_page_is_on_webgl(run_py):
+    info = run_py("""
+import sys
+result = {"backend": tf.get_backend(), "platform": sys.platform,
+          "renderer": getattr(tf.backend(), "renderer", "n/a")}
+""")
+    assert info["backend"] == "webgl"
+    assert info["platform"] == "emscripten"
+    assert info["renderer"]
+
+
+def test_run_py_values_and_errors(run_py):
+    assert run_py("1 + 1") == 2
+    assert run_py("import asyncio\nawait asyncio.sleep(0)\nresult = [x, None, (1, 2)]", x=1.5) == [1.5, None, [1, 2]]
+    v = run_py("[float('nan'), float('-inf'), -0.0]")
+    assert np.isnan(v[0]) and v[1] == -np.inf and np.signbit(v[2])
+    t = run_py("tf.tensor([[1, 2], [3, 4]], dtype='int32')")
+    assert t.dtype == np.int32 and t.tolist() == [[1, 2], [3, 4]]
+    with pytest.raises(PageError) as e:
+        run_py("def f():\n    raise KeyError('nope')\nf()")
+    assert e.value.type == "KeyError"
+    assert "line 2, in f" in e.value.traceback
+
+
+def test_reset_disposes_leftovers_and_keeps_the_backend(page_harness):
+    run = page_harness.run
+    run("tf.tensor([1.0, 2.0, 3.0])")  # never disposed by the test
+    assert run("tf.memory().num_tensors") == 1
+    assert page_harness.reset() == 1
+    assert run("tf.memory().num_tensors") == 0
+    assert run("tf.get_backend()") == "webgl"
+
+
+def test_compare_with_cpu(compare_with_cpu):
+    x = np.array([[1.5, -2.0, np.nan], [np.inf, 0.0, -np.inf]], dtype=np.float32)
+    y = np.array([1.0, 2.0, 3.0], dtype=np.float32)
+    compare_with_cpu("lambda x, y: tf.add(x, y)", [x, y])
+
+
+# --- the demo page -------------------------------------------------------------------------
+
+def test_index_page_runs_its_python(server, browser):
+    page = browser.new_page()
+    try:
+        errors = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(server.url + "index.html")
+        page.wait_for_function("document.getElementById('status').textContent.startsWith('Done')",
+                               timeout=browser_config.TIMEOUTS["load"])
+        assert page.text_content("#backend") == "webgl"
+        assert page.text_content("#result") == "[22.0, 44.0, 66.0, 88.0]"
+        assert page.text_content("#mean") == "1.25"
+        assert page.text_content("#renderer").strip() not in ("", "–")
+        assert not errors
+    finally:
+        page.close()

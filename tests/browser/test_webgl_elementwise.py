@@ -1,0 +1,118 @@
+"""Every elementwise op of the tables, Cast and Select: webgl in the page against cpu here."""
+import numpy as np
+import pytest
+
+from pytfweb.ops.elementwise import BINARY, UNARY
+
+RNG = np.random.default_rng(7)
+SPECIAL = np.float32([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.5, -3.5, 1e-7, 40.0, -40.0, 1e6, -1e6,
+                      np.inf, -np.inf, np.nan])
+# GLSL's sin/cos/pow lose accuracy far from zero (as TF.js's webgl backend does): keep those
+# ops' inputs where float32 shaders are meant to agree with float64-then-rounded numpy.
+MODERATE = {"Sin", "Cos", "Exp"}
+TOLERANCE = dict(rtol=2e-5, atol=1e-5)
+
+
+def unary_input(row):
+    if row.kind == "bool":
+        return RNG.uniform(size=(3, 4)) < 0.5
+    values = RNG.uniform(-8, 8, size=(2, 3, 4)).astype(np.float32)
+    special = SPECIAL if row.kernel not in MODERATE else SPECIAL[np.abs(SPECIAL) < 100]
+    values.reshape(-1)[:len(special)] = special
+    return values
+
+
+# GPU sin/cos are approximations (SwiftShader's: ~5e-5 absolute error on [-pi, pi]; TF.js's
+# webgl backend has the same limit), so those two are held to that, not to float32 rounding.
+TRIG_TOLERANCE = dict(rtol=0, atol=2e-4)
+
+
+@pytest.mark.parametrize("row", UNARY, ids=lambda r: r.kernel)
+def test_unary_float(compare_with_cpu, row):
+    attrs = {"LeakyRelu": ", 0.3", "ClipByValue": ", -1.5, 2.5"}.get(row.kernel, "")
+    tolerance = TRIG_TOLERANCE if row.kernel in ("Sin", "Cos") else TOLERANCE
+    compare_with_cpu(f"lambda x: tf.{row.name}(x{attrs})", [unary_input(row)], **tolerance)
+
+
+@pytest.mark.parametrize("row", [r for r in UNARY if r.kind == "numeric"], ids=lambda r: r.kernel)
+def test_unary_int32_keeps_dtype(compare_with_cpu, row):
+    attrs = {"ClipByValue": ", -3, 4"}.get(row.kernel, "")
+    x = RNG.integers(-9, 9, size=(5,)).astype(np.int32)
+    compare_with_cpu(f"lambda x: tf.{row.name}(x{attrs})", [x])
+
+
+def test_unary_on_scalar_and_unit_dims(compare_with_cpu):
+    compare_with_cpu("lambda x, y: [tf.exp(x), tf.relu(y)]",
+                     [np.float32(1.5), RNG.normal(size=(1, 3, 1)).astype(np.float32)], **TOLERANCE)
+
+
+def binary_inputs(row, shapes, dtype):
+    if row.kind == "logical":
+        return [RNG.uniform(size=s) < 0.5 for s in shapes]
+    if dtype == "int32":
+        a = RNG.integers(-9, 9, size=shapes[0]).astype(np.int32)
+        b = RNG.integers(-4, 5, size=shapes[1]).astype(np.int32)
+        if row.kernel == "Pow":
+            b = np.abs(b)
+        return [a, b]
+    a = RNG.uniform(-5, 5, size=shapes[0]).astype(np.float32)
+    b = RNG.uniform(-5, 5, size=shapes[1]).astype(np.float32)
+    if row.kernel == "Pow":  # negative bases need integer exponents
+        b = np.round(b)
+    return [a, b]
+
+
+@pytest.mark.parametrize("row", BINARY, ids=lambda r: r.kernel)
+def test_binary_broadcasting(compare_with_cpu, row):
+    for shapes in [((2, 3, 4), (2, 3, 4)), ((4, 1, 3), (2, 1)), ((), (3,))]:
+        compare_with_cpu(f"lambda a, b: tf.{row.name}(a, b)", binary_inputs(row, shapes, "float32"), **TOLERANCE)
+
+
+@pytest.mark.parametrize("row", [r for r in BINARY if r.kind != "logical"], ids=lambda r: r.kernel)
+def test_binary_int32_exact(compare_with_cpu, row):
+    compare_with_cpu(f"lambda a, b: tf.{row.name}(a, b)", binary_inputs(row, [(2, 8), (8,)], "int32"))
+
+
+def test_binary_special_values(compare_with_cpu):
+    a = np.repeat(SPECIAL, len(SPECIAL))
+    b = np.tile(SPECIAL, len(SPECIAL))
+    compare_with_cpu("lambda a, b: [a + b, a - b, a * b, tf.maximum(a, b), tf.minimum(a, b), "
+                     "tf.equal(a, b), tf.less(a, b), tf.greater_equal(a, b)]", [a, b])
+
+
+def test_division_and_modulo_edges(compare_with_cpu):
+    a = np.float32([7, -7, 7, -7, 0, 1, -1, 6.5])
+    b = np.float32([2, 2, -2, -2, 0, 0, 0, 2])
+    compare_with_cpu("lambda a, b: [a / b, tf.floor_div(a, b), tf.mod(a, b)]", [a, b])
+    ia = np.int32([7, -7, 7, -7, 0, 5, 9, -9])
+    ib = np.int32([2, 2, -2, -2, 3, 0, 3, 3])
+    compare_with_cpu("lambda a, b: [tf.div(a, b), tf.floor_div(a, b), tf.mod(a, b), a / b]", [ia, ib])
+
+
+def test_large_int32_values_stay_exact(compare_with_cpu):
+    a = np.int32([16_000_000, -16_000_000, 8_388_607, 123_456])
+    b = np.int32([3, 7, 1, -11])
+    compare_with_cpu("lambda a, b: [a + b, a - b, tf.floor_div(a, b), tf.mod(a, b)]", [a, b])
+
+
+def test_cast(compare_with_cpu):
+    x = np.float32([1.7, -1.7, 0.0, -0.0, 2.5, np.nan, np.inf, -3.99])
+    compare_with_cpu("lambda x: [tf.cast(x, 'int32'), tf.cast(x, 'bool'), tf.cast(tf.cast(x, 'int32'), 'float32')]",
+                     [x])
+    compare_with_cpu("lambda b: [tf.cast(b, 'int32'), tf.cast(b, 'float32'), tf.cast(b, 'bool')]",
+                     [np.array([True, False, True])])
+
+
+def test_where_broadcasts_all_three(compare_with_cpu):
+    cond = RNG.uniform(size=(2, 1, 4)) < 0.5
+    compare_with_cpu("lambda c, a, b: tf.where(c, a, b)",
+                     [cond, RNG.normal(size=(3, 1)).astype(np.float32), np.float32([np.nan, 1, 2, 3])])
+    compare_with_cpu("lambda c, a, b: tf.where(c, a, b)",
+                     [np.array(True), np.int32([1, 2]), np.int32([3, 4])])
+
+
+def test_python_operators(compare_with_cpu):
+    x = RNG.uniform(-3, 3, size=(3, 3)).astype(np.float32)
+    i = RNG.integers(1, 5, size=(3,)).astype(np.int32)
+    compare_with_cpu("lambda x, i: [x + 1, 2 - x, x * x, x / 3, x // 2, x % 1.5, x ** 2, -x, abs(x), "
+                     "x < 0, x >= 1, i * 2, i / 2, i // 2, -i]", [x, i], **TOLERANCE)
