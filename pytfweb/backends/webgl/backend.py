@@ -114,11 +114,13 @@ class WebGLBackend(Backend):
             self.store[data_id] = out
             return TensorInfo(data_id, out_shape, dtype)
         datas = [self._ensure_texture(self.store[t.data_id]) for t in inputs]
-        infos = [InputInfo(name, t.shape, d.tex_shape) for name, t, d in zip(program.variable_names, inputs, datas)]
         w, h = out.tex_shape = texture_shape(out_shape, self.ctx.max_texture_size)
-        key = (program.key, out_shape, out.tex_shape) + tuple((i.shape, i.tex_shape) for i in infos)
+        # The output's texture follows from its shape; an input's may not (a reshape shares it).
+        key = (program.key, out_shape, *[(t.shape, d.tex_shape) for t, d in zip(inputs, datas)])
         handle = self.programs.get(key)
         if handle is None:
+            infos = [InputInfo(name, t.shape, d.tex_shape)
+                     for name, t, d in zip(program.variable_names, inputs, datas)]
             source = build_source(program, infos, out.tex_shape)
             prog = self.ctx.build_program(source)
             handle = self.ctx.program_handle(prog, program.variable_names, program.uniforms)

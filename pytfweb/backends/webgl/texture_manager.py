@@ -1,10 +1,12 @@
 """Textures recycled by physical size: a disposed tensor's texture goes to a free list and
 the next tensor of the same size takes it, so a steady loop allocates nothing."""
+import functools
 import math
 
 from ...shapes import size_of
 
 
+@functools.lru_cache(maxsize=4096)
 def texture_shape(shape, max_size):
     """(width, height) of the 2D texture holding a tensor of this logical shape.
 
