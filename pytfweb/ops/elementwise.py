@@ -131,6 +131,13 @@ BINARY = [
     Binary("logical_or", "LogicalOr", "logical", lambda np, a, b: np.logical_or(a, b)),
 ]
 
+def out_dtype(row, in_dtype):
+    """The dtype a table kernel returns for operands of in_dtype (every backend uses this)."""
+    if row.kind in ("bool", "compare", "logical"):
+        return "bool"
+    return "float32" if row.kind == "float" else in_dtype
+
+
 UNARY_BY_KERNEL = {r.kernel: r for r in UNARY}
 BINARY_BY_KERNEL = {r.kernel: r for r in BINARY}
 

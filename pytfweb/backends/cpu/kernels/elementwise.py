@@ -2,7 +2,7 @@
 import numpy as np
 
 from ....kernels import register_kernel
-from ....ops.elementwise import BINARY, UNARY
+from ....ops.elementwise import BINARY, UNARY, out_dtype
 from ..backend import NP_DTYPES
 from ...shared import register_shared_kernels
 
@@ -14,7 +14,7 @@ def _unary_kernel(row):
         (x,) = inputs
         with np.errstate(all="ignore"):
             out = row.numpy(np, backend.values(x), **attrs)
-        dtype = "bool" if row.kind == "bool" else ("float32" if row.kind == "float" else x.dtype)
+        dtype = out_dtype(row, x.dtype)
         return backend.output(out, dtype)
     return kernel
 
@@ -24,7 +24,7 @@ def _binary_kernel(row):
         a, b = inputs
         with np.errstate(all="ignore"):
             out = row.numpy(np, backend.values(a), backend.values(b))
-        dtype = a.dtype if row.kind == "arith" else "bool"
+        dtype = out_dtype(row, a.dtype)
         return backend.output(out, dtype)
     return kernel
 

@@ -1,6 +1,6 @@
 """Every elementwise kernel from the tables in ops/elementwise.py, plus Cast and Select."""
 from ....kernels import register_kernel
-from ....ops.elementwise import BINARY, UNARY
+from ....ops.elementwise import BINARY, UNARY, out_dtype
 from ....shapes import broadcast_shapes
 from ...shared import register_shared_kernels
 from .. import shader_source
@@ -33,7 +33,7 @@ def _unary_kernel(row):
             body = "unary_nan_aware" if row.kernel in _NAN_AWARE else "unary"
             code = _code("unary_ops.glsl", "op_" + row.kernel, shader_source.program("elementwise.glsl", body))
         (x,) = inputs
-        dtype = "bool" if row.kind == "bool" else ("float32" if row.kind == "float" else x.dtype)
+        dtype = out_dtype(row, x.dtype)
         values = tuple(float(attrs[a]) for a in row.attrs)
         return backend.run(Program(key, ("x",), x.shape, code, uniforms), inputs, dtype, values)
     return kernel
@@ -52,7 +52,7 @@ def _binary_kernel(row):
             code = codes[variant] = _code("binary_ops.glsl", variant,
                                           shader_source.program("elementwise.glsl", "binary"))
         out_shape = broadcast_shapes(a.shape, b.shape, row.name)
-        dtype = a.dtype if row.kind == "arith" else "bool"
+        dtype = out_dtype(row, a.dtype)
         return backend.run(Program("binary:" + variant, ("a", "b"), out_shape, code), inputs, dtype)
     return kernel
 
