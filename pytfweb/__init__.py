@@ -12,6 +12,8 @@ from .kernels import (copy_registered_kernels, get_gradient, get_kernel, get_ker
 from .tensor import Tensor, Variable
 from .dtypes import upcast as upcast_type, sum_out_type
 from .ops import *  # noqa: F401,F403
+from .autodiff import custom_grad, grad, grads, value_and_grad, value_and_grads, variable_grads
+from . import gradients as _gradients  # noqa: F401  (registers every kernel's gradient)
 from .ops import __dict__ as _ops_ns
 from .backends import register_all as _register_backends
 

@@ -13,6 +13,8 @@ from .environment import ENV
 from .errors import BackendError, EngineError, NaNError
 from .kernels import get_kernel
 from .shapes import size_of
+from .kernels import get_gradient
+from .tape import TapeNode, backpropagate, filter_tape
 from .tensor import Tensor, Variable
 
 
@@ -46,7 +48,9 @@ class Engine:
         self.next_scope_id = 0
         self.registered_variables = {}
         self.next_variable_id = 0
-        self.tape_hook = None    # set by autodiff: called with (kernel, inputs, attrs, outputs)
+        self.active_tape = None  # list of TapeNode while a gradient is being computed
+        self.gradient_depth = 0  # nested gradient computations (they share one tape)
+        self.kernel_depth = 0    # > 0 inside a custom-gradient forward: its kernels are not taped
 
     # --- backends ------------------------------------------------------------------
     def register_backend(self, name, factory, priority=1):
@@ -225,9 +229,63 @@ class Engine:
             out = fn(backend, inputs, attrs)
             many = isinstance(out, list)
             outputs = [self._track(Tensor(i.data_id, tuple(i.shape), i.dtype)) for i in (out if many else [out])]
-        if self.tape_hook is not None:
-            self.tape_hook(name, inputs, attrs, outputs)
+        if self.active_tape is not None and self.kernel_depth == 0:
+            self.active_tape.append(TapeNode(name, inputs, outputs, attrs, get_gradient(name), self._save))
         return outputs if many else outputs[0]
+
+    # --- gradients -------------------------------------------------------------------------
+    def _save(self, t):
+        """A kept reference sharing t's data, outside every scope, for the tape."""
+        ref = Tensor(t.data_id, t.shape, t.dtype)
+        ref.kept = True
+        return self._track(ref, scoped=False)
+
+    def gradients(self, f, xs, dy=None, allow_no_gradients=False):
+        """(y, [dy/dx for x in xs]) for y = f(); a gradient is None where y does not depend on x
+        (allowed only with allow_no_gradients). Everything else made on the way is disposed."""
+        if self.gradient_depth == 0:
+            self.active_tape = []
+        self.gradient_depth += 1
+        try:
+            return self._run_tidy("gradients", self._gradients, (f, xs, dy, allow_no_gradients), {})
+        finally:
+            self.gradient_depth -= 1
+            if self.gradient_depth == 0:
+                for node in self.active_tape:
+                    for t in node.saved():
+                        self.dispose_tensor(t)
+                self.active_tape = None
+
+    def _gradients(self, f, xs, dy, allow_no_gradients):
+        from . import ops
+        y = f()
+        if not isinstance(y, Tensor):
+            raise TypeError(f"gradients: the function must return a Tensor, got {type(y).__name__}")
+        filtered = filter_tape(self.active_tape, xs, y)
+        if not filtered and xs and not allow_no_gradients and not any(x.id == y.id for x in xs):
+            raise ValueError("Cannot compute gradient of y=f(x) with respect to x. Make sure that the f "
+                             "you passed encloses all operations that lead from x to y.")
+
+        def backward():
+            grads = {y.id: dy if dy is not None else ops.ones(y.shape, "float32")}
+            backpropagate(filtered, grads, ops)
+            return [grads.get(x.id) for x in xs]
+        return y, self._run_tidy("backward", backward, (), {})
+
+    def run_custom_gradient(self, forward, inputs, grad_fn):
+        """Run forward() (its kernels untaped) and tape it as one node whose gradient is
+        grad_fn(dy, node). forward returns (outputs, tensors to save)."""
+        self.kernel_depth += 1
+        try:
+            outputs, to_save = forward()
+        finally:
+            self.kernel_depth -= 1
+        if self.active_tape is not None and self.kernel_depth == 0:
+            node = TapeNode("CustomGradient", inputs, outputs, {}, None, self._save)
+            node.grad_fn = grad_fn
+            node.x = [self._save(t) for t in to_save]
+            self.active_tape.append(node)
+        return outputs
 
     def _debug_check(self, name, outputs, start):
         # Reading the outputs back also waits for the GPU, so the time includes the kernel's work.

@@ -33,9 +33,18 @@ def get_kernels_for_backend(backend_name):
     return sorted(k for (k, b) in _kernels if b == backend_name)
 
 
-def register_gradient(kernel_name, fn=None):
+class GradConfig(namedtuple("GradConfig", "kernel_name fn save_inputs save_outputs")):
+    """How to differentiate one kernel. fn(dy, node) returns one gradient per input (None
+    where an input gets none); dy is a Tensor, or a list for a kernel with several outputs.
+    save_inputs / save_outputs: True (all), False (none) or a tuple of positions: only these
+    are kept alive on the tape, as node.x[i] / node.y[i] (None for what is not saved)."""
+
+
+def register_gradient(kernel_name, fn=None, save_inputs=False, save_outputs=False):
+    """Register the gradient of a kernel; usable as a decorator. Write fn with ops, so that
+    every backend has it (and it can itself be differentiated)."""
     def deco(f):
-        _gradients[kernel_name] = f
+        _gradients[kernel_name] = GradConfig(kernel_name, f, save_inputs, save_outputs)
         return f
     return deco(fn) if fn is not None else deco
 

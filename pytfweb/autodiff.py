@@ -1,0 +1,179 @@
+"""Eager automatic differentiation, as TF.js's tf.grad family.
+
+    df = tf.grad(lambda x: tf.sum(x * x))
+    df(tf.tensor([1.0, 2.0]))            # -> [2, 4]
+    value, dx = tf.value_and_grad(f)(x)
+    value, grads = tf.variable_grads(lambda: loss())   # grads: {variable name: gradient}
+"""
+from collections import namedtuple
+
+from .engine import ENGINE
+from .ops.creation import convert_to_tensor
+from .tensor import Tensor, Variable
+
+ValueAndGrad = namedtuple("ValueAndGrad", "value grad")
+ValueAndGrads = namedtuple("ValueAndGrads", "value grads")
+VariableGrads = namedtuple("VariableGrads", "value grads")
+
+
+def _check_callable(f, api):
+    if not callable(f):
+        raise TypeError(f"{api}: argument 'f' must be a function, got {type(f).__name__}")
+
+
+def _args(args, api):
+    if not isinstance(args, (list, tuple)):
+        raise TypeError(f"{api}(f)(args): 'args' must be a list of tensors, got {type(args).__name__}")
+    return [convert_to_tensor(a, f"args[{i}]", api) for i, a in enumerate(args)]
+
+
+def _dy(dy, api):
+    return None if dy is None else convert_to_tensor(dy, "dy", api)
+
+
+def _compute(api, f, xs, dy):
+    def call():
+        y = f()
+        if not isinstance(y, Tensor):
+            raise TypeError(f"{api}: the function f must return a Tensor, got {type(y).__name__}")
+        if dy is None and y.rank != 0:
+            raise ValueError(f"{api}: f must return a scalar when no dy is given, got shape {list(y.shape)}; "
+                             f"pass dy of that shape to weight the outputs")
+        if dy is not None and tuple(dy.shape) != tuple(y.shape):
+            raise ValueError(f"{api}: the shape of dy {list(dy.shape)} must match the shape returned by "
+                             f"f {list(y.shape)}")
+        return y
+    y, grads = ENGINE.gradients(call, xs, dy)
+    if any(g is None for g in grads):
+        ENGINE.dispose([y, grads])
+        raise ValueError("Cannot compute gradient of y=f(x) with respect to x. Make sure that the f you "
+                         "passed encloses all operations that lead from x to y.")
+    return y, grads
+
+
+def grad(f):
+    """g(x, dy=None) -> df/dx for f taking one tensor."""
+    _check_callable(f, "grad")
+
+    def g(x, dy=None):
+        x = convert_to_tensor(x, "x", "grad")
+        dy_t = _dy(dy, "grad")
+        y, (dx,) = _compute("grad", lambda: f(x), [x], dy_t)
+        y.dispose()
+        return dx
+    return g
+
+
+def grads(f):
+    """g(args, dy=None) -> [df/darg for arg in args] for f taking several tensors."""
+    _check_callable(f, "grads")
+
+    def g(args, dy=None):
+        xs = _args(args, "grads")
+        y, gs = _compute("grads", lambda: f(*xs), xs, _dy(dy, "grads"))
+        y.dispose()
+        return gs
+    return g
+
+
+def value_and_grad(f):
+    """g(x, dy=None) -> (value, grad): f(x) and df/dx (a named tuple)."""
+    _check_callable(f, "value_and_grad")
+
+    def g(x, dy=None):
+        x = convert_to_tensor(x, "x", "value_and_grad")
+        y, (dx,) = _compute("value_and_grad", lambda: f(x), [x], _dy(dy, "value_and_grad"))
+        return ValueAndGrad(y, dx)
+    return g
+
+
+def value_and_grads(f):
+    """g(args, dy=None) -> (value, grads): f(*args) and the gradient for each arg."""
+    _check_callable(f, "value_and_grads")
+
+    def g(args, dy=None):
+        xs = _args(args, "value_and_grads")
+        y, gs = _compute("value_and_grads", lambda: f(*xs), xs, _dy(dy, "value_and_grads"))
+        return ValueAndGrads(y, gs)
+    return g
+
+
+def variable_grads(f, var_list=None):
+    """(value, {name: gradient}) of the scalar f() with respect to var_list (default: every
+    trainable variable). Variables f does not use get no entry."""
+    _check_callable(f, "variable_grads")
+    if var_list is None:
+        var_list = [v for v in ENGINE.registered_variables.values() if v.trainable]
+    else:
+        for i, v in enumerate(var_list):
+            if not isinstance(v, Variable):
+                raise TypeError(f"variable_grads: var_list[{i}] must be a Variable, got {type(v).__name__}")
+        var_list = [v for v in var_list if v.trainable]
+    if not var_list:
+        raise ValueError("variable_grads: expects at least one of the input variables to be trainable, "
+                         "but none is")
+    for v in var_list:
+        if v.dtype != "float32":
+            raise TypeError(f"variable_grads: variable '{v.name}' has dtype {v.dtype}; only float32 variables "
+                            f"can be differentiated")
+
+    def call():
+        y = f()
+        if not isinstance(y, Tensor) or y.rank != 0:
+            shape = list(y.shape) if isinstance(y, Tensor) else type(y).__name__
+            raise ValueError(f"variable_grads: the result of f() must be a scalar tensor, got {shape}")
+        if y.dtype != "float32":
+            raise TypeError(f"variable_grads: the result of f() must be a float32 tensor, got {y.dtype}")
+        return y
+    y, gs = ENGINE.gradients(call, var_list, allow_no_gradients=True)
+    if all(g is None for g in gs):
+        ENGINE.dispose([y, gs])
+        raise ValueError("Cannot find a connection between any variable and the result of the loss "
+                         "function y=f(x). Please make sure the operations that use variables are inside "
+                         "the function f passed to minimize().")
+    return VariableGrads(y, {v.name: g for v, g in zip(var_list, gs) if g is not None})
+
+
+def custom_grad(f):
+    """A function with a hand-written gradient. f(*inputs, save) returns
+    {"value": y, "grad_func": grad_func} (or the tuple (y, grad_func)); save(list of tensors)
+    keeps tensors for grad_func(dy, saved), which returns one gradient per input (a single
+    tensor is accepted for one input). Usable as a decorator."""
+    _check_callable(f, "custom_grad")
+
+    def wrapped(*inputs):
+        xs = [convert_to_tensor(x, f"inputs[{i}]", "custom_grad") for i, x in enumerate(inputs)]
+        box = {}
+
+        def forward():
+            saved = []
+            result = f(*xs, lambda tensors: saved.extend(_as_list(tensors)))
+            if isinstance(result, dict):
+                value, grad_func = result.get("value"), result.get("grad_func", result.get("gradFunc"))
+            elif isinstance(result, (tuple, list)) and len(result) == 2:
+                value, grad_func = result
+            else:
+                raise TypeError("custom_grad: f must return {'value': tensor, 'grad_func': function} "
+                                "or (tensor, function)")
+            if not isinstance(value, Tensor):
+                raise TypeError(f"custom_grad: f's 'value' must be a Tensor, got {type(value).__name__}")
+            if not callable(grad_func):
+                raise TypeError("custom_grad: f's 'grad_func' must be a function")
+            box["grad_func"] = grad_func
+            return [value], saved
+
+        def backward(dy, node):
+            out = box["grad_func"](dy, list(node.x))
+            out = _as_list(out)
+            if len(out) != len(xs):
+                raise ValueError(f"custom_grad: grad_func must return {len(xs)} gradient(s), one per input, "
+                                 f"got {len(out)}")
+            return out
+
+        (value,) = ENGINE.run_custom_gradient(forward, xs, backward)
+        return value
+    return wrapped
+
+
+def _as_list(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]

@@ -1,0 +1,3 @@
+"""One gradient per kernel, written with ops so every backend has it; one module per family.
+Importing this package registers them all (pytfweb/__init__.py does)."""
+from . import elementwise, matmul, nn, reduction, shape, slicing  # noqa: F401

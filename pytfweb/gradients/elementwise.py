@@ -1,0 +1,1 @@
+"""Gradients: elementwise (being written)."""

@@ -1,0 +1,1 @@
+"""Gradients: matmul (being written)."""

@@ -1,0 +1,1 @@
+"""Gradients: nn (being written)."""

@@ -1,0 +1,1 @@
+"""Gradients: reduction (being written)."""

@@ -1,0 +1,1 @@
+"""Gradients: shape (being written)."""

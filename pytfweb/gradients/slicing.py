@@ -1,0 +1,1 @@
+"""Gradients: slicing (being written)."""
