@@ -32,13 +32,12 @@ def _dy(dy, api):
 
 
 def _compute(api, f, xs, dy):
+    """As TF.js: without dy, a non-scalar y is differentiated as if summed (dy = ones), which is
+    what makes tf.grad(tf.grad(f)) work for an elementwise f."""
     def call():
         y = f()
         if not isinstance(y, Tensor):
             raise TypeError(f"{api}: the function f must return a Tensor, got {type(y).__name__}")
-        if dy is None and y.rank != 0:
-            raise ValueError(f"{api}: f must return a scalar when no dy is given, got shape {list(y.shape)}; "
-                             f"pass dy of that shape to weight the outputs")
         if dy is not None and tuple(dy.shape) != tuple(y.shape):
             raise ValueError(f"{api}: the shape of dy {list(dy.shape)} must match the shape returned by "
                              f"f {list(y.shape)}")
@@ -51,10 +50,21 @@ def _compute(api, f, xs, dy):
     return y, grads
 
 
+def _scoped(g):
+    """Run g in a scope: inputs converted from Python values go with it; results survive."""
+    import functools
+
+    @functools.wraps(g)
+    def wrapped(*args, **kwargs):
+        return ENGINE._run_tidy(g.__name__, g, args, kwargs)
+    return wrapped
+
+
 def grad(f):
     """g(x, dy=None) -> df/dx for f taking one tensor."""
     _check_callable(f, "grad")
 
+    @_scoped
     def g(x, dy=None):
         x = convert_to_tensor(x, "x", "grad")
         dy_t = _dy(dy, "grad")
@@ -68,6 +78,7 @@ def grads(f):
     """g(args, dy=None) -> [df/darg for arg in args] for f taking several tensors."""
     _check_callable(f, "grads")
 
+    @_scoped
     def g(args, dy=None):
         xs = _args(args, "grads")
         y, gs = _compute("grads", lambda: f(*xs), xs, _dy(dy, "grads"))
@@ -80,6 +91,7 @@ def value_and_grad(f):
     """g(x, dy=None) -> (value, grad): f(x) and df/dx (a named tuple)."""
     _check_callable(f, "value_and_grad")
 
+    @_scoped
     def g(x, dy=None):
         x = convert_to_tensor(x, "x", "value_and_grad")
         y, (dx,) = _compute("value_and_grad", lambda: f(x), [x], _dy(dy, "value_and_grad"))
@@ -91,6 +103,7 @@ def value_and_grads(f):
     """g(args, dy=None) -> (value, grads): f(*args) and the gradient for each arg."""
     _check_callable(f, "value_and_grads")
 
+    @_scoped
     def g(args, dy=None):
         xs = _args(args, "value_and_grads")
         y, gs = _compute("value_and_grads", lambda: f(*xs), xs, _dy(dy, "value_and_grads"))
@@ -141,6 +154,7 @@ def custom_grad(f):
     tensor is accepted for one input). Usable as a decorator."""
     _check_callable(f, "custom_grad")
 
+    @_scoped
     def wrapped(*inputs):
         xs = [convert_to_tensor(x, f"inputs[{i}]", "custom_grad") for i, x in enumerate(inputs)]
         box = {}

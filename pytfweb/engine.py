@@ -235,8 +235,11 @@ class Engine:
 
     # --- gradients -------------------------------------------------------------------------
     def _save(self, t):
-        """A kept reference sharing t's data, outside every scope, for the tape."""
+        """A kept reference sharing t's data, outside every scope, for the tape. It has t's id:
+        to the tape it is t, so that what a gradient computes from it is connected to t (a
+        gradient of a gradient) and it survives t being disposed."""
         ref = Tensor(t.data_id, t.shape, t.dtype)
+        ref.id = t.id
         ref.kept = True
         return self._track(ref, scoped=False)
 
@@ -268,8 +271,11 @@ class Engine:
 
         def backward():
             grads = {y.id: dy if dy is not None else ops.ones(y.shape, "float32")}
-            backpropagate(filtered, grads, ops)
-            return [grads.get(x.id) for x in xs]
+            backpropagate(filtered, grads, ops, lambda fn: self._run_tidy("gradient", fn, (), {}))
+            # A gradient may be the caller's dy itself (an identity on the way): hand back a new
+            # handle, so that disposing one does not dispose the other.
+            return [ops.clone(g) if g is dy and g is not None else grads.get(x.id)
+                    for x, g in ((x, grads.get(x.id)) for x in xs)]
         return y, self._run_tidy("backward", backward, (), {})
 
     def run_custom_gradient(self, forward, inputs, grad_fn):

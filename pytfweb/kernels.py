@@ -35,7 +35,8 @@ def get_kernels_for_backend(backend_name):
 
 class GradConfig(namedtuple("GradConfig", "kernel_name fn save_inputs save_outputs")):
     """How to differentiate one kernel. fn(dy, node) returns one gradient per input (None
-    where an input gets none); dy is a Tensor, or a list for a kernel with several outputs.
+    where an input gets none), each a Tensor or a function of no arguments that computes it
+    only if that input wants a gradient; dy is a Tensor, or a list for a kernel with several outputs.
     save_inputs / save_outputs: True (all), False (none) or a tuple of positions: only these
     are kept alive on the tape, as node.x[i] / node.y[i] (None for what is not saved)."""
 

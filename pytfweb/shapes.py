@@ -41,7 +41,7 @@ def broadcast_dims(in_shape, out_shape):
     for i in range(len(out_shape)):
         j = i - offset
         d = in_shape[j] if j >= 0 else 1
-        if d == 1 and out_shape[i] > 1 or j < 0:
+        if d == 1 and out_shape[i] != 1 or j < 0:   # != 1: a unit axis broadcast to 0 is summed too
             dims.append(i)
     return dims
 

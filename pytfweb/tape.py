@@ -73,8 +73,10 @@ def filter_tape(tape, xs, y):
             for node, a, b in zip(tape, node_from_x, node_leads) if a and b]
 
 
-def backpropagate(filtered, grads, ops):
-    """Walk filtered nodes backwards, accumulating gradients into grads (tensor id -> Tensor)."""
+def backpropagate(filtered, grads, ops, tidy=lambda fn: fn()):
+    """Walk filtered nodes backwards, accumulating gradients into grads (tensor id -> Tensor).
+    tidy(fn) runs fn in a scope of its own: each node's gradient does, so that its intermediate
+    tensors go as soon as it is computed, not at the end of backpropagation."""
     for node, mask in reversed(filtered):
         dys = [grads.get(r.id) for r in node.outputs]
         if all(d is None for d in dys):
@@ -83,12 +85,9 @@ def backpropagate(filtered, grads, ops):
             raise ValueError(f"Cannot compute gradient: no gradient function is registered for "
                              f"kernel '{node.kernel}'")
         dys = [d if d is not None else ops.zeros(r.shape, r.dtype) for d, r in zip(dys, node.outputs)]
-        input_grads = node.grad_fn(dys[0] if len(dys) == 1 else dys, node)
-        if len(input_grads) != len(node.inputs):
-            raise ValueError(f"The gradient of kernel '{node.kernel}' returned {len(input_grads)} "
-                             f"gradients for {len(node.inputs)} inputs")
-        for i, (ref, wanted, g) in enumerate(zip(node.inputs, mask, input_grads)):
-            if not wanted or g is None:
+        input_grads = tidy(lambda: _input_grads(node, dys[0] if len(dys) == 1 else dys, mask))
+        for i, (ref, g) in enumerate(zip(node.inputs, input_grads)):
+            if g is None:
                 continue
             if tuple(g.shape) != tuple(ref.shape):
                 raise ValueError(f"Error in gradient for kernel '{node.kernel}': the gradient of input {i} "
@@ -96,5 +95,20 @@ def backpropagate(filtered, grads, ops):
                                  f"{list(ref.shape)}")
             if g.dtype != "float32":
                 g = ops.cast(g, "float32")
+            elif any(g is t for t in node.saved()):
+                g = ops.clone(g)  # a saved tensor goes with the tape; the gradient must outlive it
             prev = grads.get(ref.id)
             grads[ref.id] = g if prev is None else ops.add(prev, g)
+
+
+def _input_grads(node, dy, mask):
+    """The node's gradient for each input that wants one (None for the others). A gradient
+    function may return, per input, a Tensor, None, or a function of no arguments giving one:
+    such a function is called only for an input that wants a gradient (TF.js's lazy gradients;
+    it spares, say, the second product of a mat_mul whose other operand is a constant)."""
+    input_grads = node.grad_fn(dy, node)
+    if len(input_grads) != len(node.inputs):
+        raise ValueError(f"The gradient of kernel '{node.kernel}' returned {len(input_grads)} "
+                         f"gradients for {len(node.inputs)} inputs")
+    return [(g() if callable(g) else g) if wanted and g is not None else None
+            for wanted, g in zip(mask, input_grads)]

@@ -1,0 +1,111 @@
+"""Gradients of Softmax, LogSoftmax and OneHot on the cpu backend, and of the nn ops built from
+other kernels (log_sum_exp, moments): numeric checks over ranks and axes, exact values against
+numpy, large logits, second order, what the tape keeps, and memory."""
+import numpy as np
+import pytest
+
+import pytfweb as tf
+from pytfweb.kernels import get_gradient
+from pytfweb.testing import numeric_gradient_error
+
+from .helpers import assert_tensor
+
+rng = np.random.default_rng(14)
+TOL = 1e-2      # numeric_gradient_error is relative; float32 centred differences with eps 1e-2
+
+
+def floats(*shape, scale=2.0):
+    return (rng.standard_normal(size=shape) * scale).astype(np.float32)
+
+
+def check(f, *arrays):
+    xs = [tf.tensor(a) for a in arrays]
+    before = tf.memory().num_tensors
+    err = numeric_gradient_error(f, xs)
+    assert err < TOL, f"numeric gradient error {err}"
+    assert tf.memory().num_tensors == before
+    tf.dispose(xs)
+
+
+# Non-last axes run the kernel between two transposes: their gradient is Transpose's.
+CASES = [((5,), -1), ((3, 4), -1), ((2, 3, 4), -1), ((3, 4), 0), ((2, 3, 4), 1), ((1, 2, 1, 3), -1), ((4, 1), -1)]
+
+
+@pytest.mark.parametrize("shape, axis", CASES, ids=str)
+def test_softmax_numeric(shape, axis):
+    check(lambda x: tf.softmax(x, axis), floats(*shape))
+
+
+@pytest.mark.parametrize("shape, axis", CASES, ids=str)
+def test_log_softmax_numeric(shape, axis):
+    check(lambda x: tf.log_softmax(x, axis), floats(*shape))
+
+
+def test_composites_numeric():
+    check(lambda x: tf.log_sum_exp(x, 1), floats(3, 4))
+    check(lambda x: tf.log_sum_exp(x, [0, 2], keep_dims=True), floats(2, 3, 2))
+    check(lambda x: tf.moments(x, 0).variance + tf.moments(x, 0).mean, floats(4, 3))
+    # a cross-entropy, as a model would write it
+    labels = tf.one_hot(tf.tensor([2, 0, 1], dtype="int32"), 3)
+    check(lambda x: tf.neg(tf.sum(tf.mul(tf.cast(labels, "float32"), tf.log_softmax(x)), -1)), floats(3, 3))
+    labels.dispose()
+
+
+def test_exact_against_numpy():
+    x = floats(3, 5)
+    dy = floats(3, 5)
+    xt, dyt = tf.tensor(x), tf.tensor(dy)
+    x64, dy64 = x.astype(np.float64), dy.astype(np.float64)
+    y = np.exp(x64 - x64.max(1, keepdims=True))
+    y /= y.sum(1, keepdims=True)
+    g = tf.grad(tf.softmax)(xt, dyt)
+    np.testing.assert_allclose(g.numpy(), y * dy64 - (y * dy64).sum(1, keepdims=True) * y, rtol=1e-4, atol=1e-6)
+    g = tf.grad(tf.log_softmax)(xt, dyt)
+    np.testing.assert_allclose(g.numpy(), dy64 - dy64.sum(1, keepdims=True) * y, rtol=1e-4, atol=1e-6)
+
+
+def test_large_logits_stay_finite():
+    x = tf.tensor([[1000.0, 1001.0, 999.0], [-1000.0, -1001.0, -999.0]])
+    for op in (tf.softmax, tf.log_softmax):
+        g = tf.grad(lambda t: tf.sum(op(t) * tf.tensor([1.0, 2.0, 3.0])))(x)
+        assert np.all(np.isfinite(g.numpy()))
+    # the gradient of a row's log_softmax summed is 1 - 3 softmax (shift-invariant: as for small logits)
+    g = tf.grad(lambda t: tf.sum(tf.log_softmax(t)))(x).numpy()
+    s = np.exp([[0.0, 1.0, -1.0], [0.0, -1.0, 1.0]])
+    np.testing.assert_allclose(g, 1 - 3 * s / s.sum(1, keepdims=True), rtol=1e-5, atol=1e-6)
+
+
+def test_one_hot_passes_no_gradient():
+    assert get_gradient("OneHot").fn(None, None) == [None]
+    x = tf.tensor([0.3, 1.7])
+    # the indices come from x through a cast: only the other path carries a gradient
+    g = tf.grad(lambda t: tf.sum(tf.one_hot(tf.cast(t, "int32"), 3, 1, 0, "float32")) + tf.sum(t * 2.0))(x)
+    assert_tensor(g, [2.0, 2.0])
+
+
+def test_second_order():
+    x = floats(4)
+    xt = tf.tensor(x)
+    w = rng.uniform(0.5, 1.5, size=4).astype(np.float32)
+    wt = tf.tensor(w)
+    # H = diag(s) - s s^T for softmax s; the gradient of sum(grad(w . softmax)) checked numerically
+    check(lambda t: tf.grad(lambda u: tf.sum(tf.softmax(u) * wt))(t), x)
+    check(lambda t: tf.grad(lambda u: tf.sum(tf.log_softmax(u) * wt))(t), x)
+    # log_sum_exp: gradient softmax, whose sum is 1: the second derivative summed is 0
+    g = tf.grad(lambda t: tf.sum(tf.grad(lambda u: tf.log_sum_exp(u))(t)))(xt)
+    np.testing.assert_allclose(g.numpy(), np.zeros(4), atol=1e-6)
+    tf.dispose([xt, wt, g])
+
+
+def test_only_outputs_are_saved_and_nothing_leaks():
+    for kernel in ("Softmax", "LogSoftmax"):
+        config = get_gradient(kernel)
+        assert (config.save_inputs, config.save_outputs) == (False, True)
+    x = tf.tensor(floats(2, 3, 4))
+    before = tf.memory()
+    for axis in (-1, 1):
+        tf.dispose(tf.grad(lambda t: tf.sum(tf.softmax(t, axis) * t))(x))
+        tf.dispose(tf.grad(lambda t: tf.sum(tf.log_softmax(t, axis)))(x))
+    tf.dispose(tf.grad(lambda t: tf.sum(tf.grad(lambda u: tf.sum(tf.softmax(u) * u))(t)))(x))
+    after = tf.memory()
+    assert (after.num_tensors, after.num_bytes) == (before.num_tensors, before.num_bytes)
