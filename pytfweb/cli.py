@@ -2,6 +2,7 @@
 
     pytfweb run [--backend webgl|cpu] SCRIPT.py [ARGS...]   run a script (webgl: in headless Chromium)
     pytfweb serve [--port N]                                 serve the web pages, Pyodide and the bundle
+    pytfweb repl [--memory]                                  a Python REPL on webgl in headless Chromium
     pytfweb startup [--backend B] [--repeat N]               time page open -> Pyodide -> first result
 """
 import argparse
@@ -22,6 +23,10 @@ def _parser():
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--quiet", action="store_true", help="do not log requests")
 
+    q = sub.add_parser("repl", help="a Python REPL with tf imported, on webgl in headless Chromium (Pyodide)")
+    q.add_argument("--memory", action="store_true", help="print tf.memory() after each entry")
+    q.add_argument("--verbose", action="store_true", help="show the page's console and the server's log")
+
     t = sub.add_parser("startup", help="time how long a page takes to give a first pytfweb result")
     t.add_argument("--backend", default="webgl", help="backend to set; 'none' to only import pytfweb")
     t.add_argument("--repeat", type=int, default=3)
@@ -41,12 +46,16 @@ def main(argv=None):
         except (FileNotFoundError, OSError) as exc:
             print(f"pytfweb serve: {exc}", file=sys.stderr)
             return 1
-        print(f"Serving pytfweb at {server.url} (demo: {server.url}index.html); Ctrl-C stops.", flush=True)
+        print(f"Serving pytfweb at {server.url} (demo: {server.url}index.html, REPL: {server.url}repl.html); "
+              "Ctrl-C stops.", flush=True)
         try:
             server.serve_forever()
         except KeyboardInterrupt:
             pass
         return 0
+    if args.command == "repl":
+        from .host.repl import repl
+        return repl(show_memory=args.memory, verbose=args.verbose)
     if args.command == "startup":
         from .host.runner import startup
         return startup(backend=None if args.backend == "none" else args.backend, repeat=args.repeat,

@@ -7,6 +7,8 @@
     chromium        launching the browser and opening a page with pytfweb loaded
     script          running a script or a snippet with top-level await (used in CPython and in the page)
     runner          `pytfweb run` and `pytfweb startup`
+    console         the REPL's evaluation of an entry (web/repl.js calls it in the page)
+    repl            `pytfweb repl`: web/repl.html driven from a terminal
 
-Only `script` runs inside Pyodide; nothing here is imported by `import pytfweb`.
+Only `script` and `console` run inside Pyodide; nothing here is imported by `import pytfweb`.
 """

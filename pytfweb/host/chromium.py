@@ -125,14 +125,15 @@ class Browser:
             page.on("console", lambda msg: _stderr(f"[console.{msg.type}] {msg.text}\n"))
         return page
 
-    def open(self, base_url, backend="webgl", write=None, verbose=False, page=None):
-        """A page at base_url + run.html with pytfweb loaded and `backend` set (None: only
-        imported). write([[fd, text], ...]) receives the page's output as it is written; without it the
-        output goes to the page's console. Returns (page, timings in ms since navigation start)."""
+    def open(self, base_url, backend="webgl", write=None, verbose=False, page=None, path="run.html"):
+        """A page at base_url + path (run.html by default) with pytfweb loaded and `backend` set
+        (None: only imported). write([[fd, text], ...]) receives the page's output as it is written;
+        without it the output goes to the page's console. Returns (page, timings in ms since
+        navigation start)."""
         page = page or self.new_page(verbose)
         if write is not None:
             page.expose_function("__pytfwebWrite", write)
-        page.goto(base_url + "run.html")
+        page.goto(base_url + path)
         timings = page.evaluate(_LOAD_JS, {"backend": backend, "stream": write is not None})
         return page, timings
 

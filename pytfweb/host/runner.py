@@ -42,15 +42,15 @@ def run_browser(script, args, backend="webgl", verbose=False):
             try:
                 page, _ = browser.open(server.url, backend=backend, write=write_to_terminal, verbose=verbose)
             except PlaywrightError as exc:
-                return _fail(f"loading pytfweb in the browser failed:\n{_message(exc)}")
+                return _fail(f"loading pytfweb in the browser failed:\n{error_message(exc)}")
             return run_script(page, source, script, args)
     except FileNotFoundError as exc:
         return _fail(str(exc))
     except PlaywrightError as exc:
-        return _fail(f"browser error: {_message(exc)}")
+        return _fail(f"browser error: {error_message(exc)}")
 
 
-def _message(exc):
+def error_message(exc):
     """A Playwright error's text without its call log."""
     text = getattr(exc, "message", None) or str(exc)
     lines = text.split("\nCall log:")[0].rstrip().splitlines()

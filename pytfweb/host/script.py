@@ -15,7 +15,7 @@ import types
 _FLAGS = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
 
 
-def _remember_source(filename, source):
+def remember_source(filename, source):
     """So that tracebacks show the lines even where the file is not on this file system."""
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
 
@@ -54,7 +54,7 @@ def _main_module(filename):
 
 
 def _prepare(source, filename, argv):
-    _remember_source(filename, source)
+    remember_source(filename, source)
     code = compile(source, filename, "exec", flags=_FLAGS, dont_inherit=True)
     old = sys.argv, sys.modules.get("__main__")
     sys.argv = [filename, *argv]
@@ -135,7 +135,7 @@ async def eval_snippet(source, namespace, filename="<snippet>"):
     """Run source in namespace with top-level await; return the value of its last line when
     that is an expression with a value other than None, else namespace['result'] (None when
     absent)."""
-    _remember_source(filename, source)
+    remember_source(filename, source)
     tree = ast.parse(source, filename)
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
