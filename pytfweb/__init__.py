@@ -14,6 +14,9 @@ from .dtypes import upcast as upcast_type, sum_out_type
 from .ops import *  # noqa: F401,F403
 from .autodiff import custom_grad, grad, grads, value_and_grad, value_and_grads, variable_grads
 from . import gradients as _gradients  # noqa: F401  (registers every kernel's gradient)
+from . import train
+from .train import (AdadeltaOptimizer, AdagradOptimizer, AdamaxOptimizer, AdamOptimizer, MomentumOptimizer,
+                    Optimizer, RMSPropOptimizer, SGDOptimizer)
 from .ops import __dict__ as _ops_ns
 from .backends import register_all as _register_backends
 

@@ -41,6 +41,10 @@ class CPUBackend(Backend):
     def dispose(self):
         self.store.clear()
 
+    def epsilon(self):
+        """The small constant optimizers add for numerical stability (TF.js's CPU backend: 1e-7)."""
+        return 1e-7
+
     # --- for kernels ---
     def values(self, t):
         """t's data as an ndarray of t's shape (a view: do not write to it)."""

@@ -1,0 +1,38 @@
+"""Adagrad, as TF.js's AdagradOptimizer (adagrad_optimizer.ts), with one slot per variable,
+"<name>/accumulator", starting at initial_accumulator_value:
+
+    accumulator += gradient^2
+    value += -learning_rate * gradient / sqrt(accumulator + epsilon)
+
+epsilon is the active backend's at each step (TF.js reads ENGINE.backend.epsilon() there).
+"""
+from .. import ops
+from .optimizer import Optimizer, check_number
+
+
+class AdagradOptimizer(Optimizer):
+    class_name = "Adagrad"
+    slot_names = ("accumulator",)
+
+    def __init__(self, learning_rate, initial_accumulator_value=0.1):
+        super().__init__()
+        api = type(self).__name__
+        self.learning_rate = check_number(learning_rate, "learning_rate", api, minimum=0)
+        self.initial_accumulator_value = check_number(initial_accumulator_value, "initial_accumulator_value",
+                                                      api, minimum=0)
+
+    def _initial_slot(self, kind, value):
+        return ops.fill(value.shape, self.initial_accumulator_value, "float32")
+
+    def _update(self, value, gradient, slots, step):
+        accumulated_grad = slots["accumulator"]
+        new_accumulated_grad = ops.add(accumulated_grad, ops.square(gradient))
+        accumulated_grad.assign(new_accumulated_grad)
+        new_value = ops.add(
+            ops.mul(ops.div(gradient, ops.sqrt(ops.add(new_accumulated_grad, self._epsilon(None)))),
+                    -self.learning_rate),
+            value)
+        value.assign(new_value)
+
+    def get_config(self):
+        return {"learning_rate": self.learning_rate, "initial_accumulator_value": self.initial_accumulator_value}

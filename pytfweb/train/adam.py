@@ -1,0 +1,63 @@
+"""Adam, as TF.js's AdamOptimizer (adam_optimizer.ts), with two slots per variable, "<name>/m"
+and "<name>/v", and the running powers acc_beta1 = beta1^t, acc_beta2 = beta2^t (t = step,
+from 1) as state variables:
+
+    m = beta1 * m + (1 - beta1) * gradient
+    v = beta2 * v + (1 - beta2) * gradient^2
+    value += -learning_rate * (m / (1 - acc_beta1)) / (sqrt(v / (1 - acc_beta2)) + epsilon)
+    then acc_beta1 *= beta1, acc_beta2 *= beta2
+"""
+from .. import ops
+from ..engine import ENGINE
+from .optimizer import Optimizer, check_number
+
+
+class AdamOptimizer(Optimizer):
+    class_name = "Adam"
+    slot_names = ("m", "v")
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=None):
+        super().__init__()
+        api = type(self).__name__
+        self.learning_rate = check_number(learning_rate, "learning_rate", api, minimum=0)
+        self.beta1 = check_number(beta1, "beta1", api, minimum=0, below=1)
+        self.beta2 = check_number(beta2, "beta2", api, minimum=0, below=1)
+        self.epsilon = self._epsilon(epsilon)
+        # TF.js makes these trainable (so tf.variable_grads sees them); they are state here.
+        self._acc_beta1 = self._state_variable(self.beta1)
+        self._acc_beta2 = self._state_variable(self.beta2)
+
+    def _begin_step(self):
+        return ops.sub(1, self._acc_beta1), ops.sub(1, self._acc_beta2)
+
+    def _update(self, value, gradient, slots, step):
+        one_minus_acc_beta1, one_minus_acc_beta2 = step
+        first_moment, second_moment = slots["m"], slots["v"]
+        new_first_moment = ops.add(ops.mul(first_moment, self.beta1), ops.mul(gradient, 1 - self.beta1))
+        new_second_moment = ops.add(ops.mul(second_moment, self.beta2),
+                                    ops.mul(ops.square(gradient), 1 - self.beta2))
+        bias_corrected_first_moment = ops.div(new_first_moment, one_minus_acc_beta1)
+        bias_corrected_second_moment = ops.div(new_second_moment, one_minus_acc_beta2)
+        first_moment.assign(new_first_moment)
+        second_moment.assign(new_second_moment)
+        new_value = ops.add(
+            ops.mul(ops.div(bias_corrected_first_moment,
+                            ops.add(ops.sqrt(bias_corrected_second_moment), self.epsilon)),
+                    -self.learning_rate),
+            value)
+        value.assign(new_value)
+
+    def _end_step(self, step):
+        self._acc_beta1.assign(ops.mul(self._acc_beta1, self.beta1))
+        self._acc_beta2.assign(ops.mul(self._acc_beta2, self.beta2))
+
+    def _restore_step_state(self):
+        # As TF.js's setWeights: the powers for the next step, beta^(iterations + 1).
+        def restore():
+            self._acc_beta1.assign(ops.pow(ops.scalar(self.beta1), self.iterations + 1))
+            self._acc_beta2.assign(ops.pow(ops.scalar(self.beta2), self.iterations + 1))
+        ENGINE.tidy(restore)
+
+    def get_config(self):
+        return {"learning_rate": self.learning_rate, "beta1": self.beta1, "beta2": self.beta2,
+                "epsilon": self.epsilon}

@@ -1,0 +1,42 @@
+"""Momentum gradient descent, as TF.js's MomentumOptimizer (momentum_optimizer.ts), with one
+slot per variable, "<name>/momentum":
+
+    accumulation = momentum * accumulation + gradient
+    value += -learning_rate * accumulation                               (plain)
+    value += -learning_rate * (gradient + momentum * accumulation)       (use_nesterov)
+"""
+from .. import ops
+from .optimizer import check_bool, check_number
+from .sgd import SGDOptimizer
+
+
+class MomentumOptimizer(SGDOptimizer):
+    class_name = "Momentum"
+    slot_names = ("momentum",)
+
+    def __init__(self, learning_rate, momentum, use_nesterov=False):
+        api = type(self).__name__
+        check_number(momentum, "momentum", api, minimum=0)     # before any tensor is made
+        self.use_nesterov = check_bool(use_nesterov, "use_nesterov", api)
+        super().__init__(learning_rate)
+        self._m = None
+        self.set_momentum(momentum)
+
+    def set_momentum(self, momentum):
+        """Change the momentum. (TF.js's setMomentum forgets its scalar tensor and so changes
+        nothing; here the new value is used from the next step on.)"""
+        self.momentum = check_number(momentum, "momentum", type(self).__name__, minimum=0)
+        self._m = self._replace_constant(self._m, self.momentum)
+
+    def _update(self, value, gradient, slots, step):
+        accumulation = slots["momentum"]
+        new_accumulation = ops.add(ops.mul(self._m, accumulation), gradient)
+        if self.use_nesterov:
+            new_value = ops.add(ops.mul(self._c, ops.add(gradient, ops.mul(new_accumulation, self._m))), value)
+        else:
+            new_value = ops.add(ops.mul(self._c, new_accumulation), value)
+        accumulation.assign(new_accumulation)
+        value.assign(new_value)
+
+    def get_config(self):
+        return {"learning_rate": self.learning_rate, "momentum": self.momentum, "use_nesterov": self.use_nesterov}

@@ -1,0 +1,60 @@
+"""RMSProp, as TF.js's RMSPropOptimizer (rmsprop_optimizer.ts), with the slots "<name>/rms" and
+"<name>/momentum", and "<name>/mg" when centered:
+
+    rms = decay * rms + (1 - decay) * gradient^2
+    plain:     momentum = momentum_coef * momentum + learning_rate * gradient / sqrt(rms + epsilon)
+    centered:  mg = decay * mg + (1 - decay) * gradient
+               momentum = momentum_coef * momentum
+                          + learning_rate * gradient / sqrt(rms - (mg^2 + epsilon))
+    value -= momentum
+
+The centered denominator is TF.js's: epsilon is subtracted with mg^2 (TF Python adds it).
+"""
+from .. import ops
+from .optimizer import Optimizer, check_bool, check_number
+
+
+class RMSPropOptimizer(Optimizer):
+    class_name = "RMSProp"
+
+    def __init__(self, learning_rate, decay=0.9, momentum=0.0, epsilon=None, centered=False):
+        super().__init__()
+        api = type(self).__name__
+        if learning_rate is None:
+            raise ValueError(f"{api}: learning_rate must be defined")
+        self.learning_rate = check_number(learning_rate, "learning_rate", api, minimum=0)
+        self.decay = check_number(decay, "decay", api, minimum=0, maximum=1)
+        self.momentum = check_number(momentum, "momentum", api, minimum=0)
+        self.epsilon = self._epsilon(epsilon)
+        self.centered = check_bool(centered, "centered", api)
+
+    @property
+    def slot_names(self):
+        return ("rms", "momentum", "mg") if self.centered else ("rms", "momentum")
+
+    def _update(self, value, gradient, slots, step):
+        accumulated_mean_square, accumulated_moments = slots["rms"], slots["momentum"]
+        decay, lr, eps = self.decay, self.learning_rate, self.epsilon
+        new_accumulated_mean_square = ops.add(ops.mul(accumulated_mean_square, decay),
+                                              ops.mul(ops.square(gradient), 1 - decay))
+        if self.centered:
+            accumulated_mean_grad = slots["mg"]
+            new_accumulated_mean_grad = ops.add(ops.mul(accumulated_mean_grad, decay),
+                                                ops.mul(gradient, 1 - decay))
+            grad_contribution = ops.div(
+                ops.mul(gradient, lr),
+                ops.sqrt(ops.sub(new_accumulated_mean_square, ops.add(ops.square(new_accumulated_mean_grad), eps))))
+            new_accumulated_moments = ops.add(ops.mul(accumulated_moments, self.momentum), grad_contribution)
+            accumulated_mean_square.assign(new_accumulated_mean_square)
+            accumulated_mean_grad.assign(new_accumulated_mean_grad)
+        else:
+            new_accumulated_moments = ops.add(
+                ops.mul(accumulated_moments, self.momentum),
+                ops.div(ops.mul(gradient, lr), ops.sqrt(ops.add(new_accumulated_mean_square, eps))))
+            accumulated_mean_square.assign(new_accumulated_mean_square)
+        accumulated_moments.assign(new_accumulated_moments)
+        value.assign(ops.sub(value, new_accumulated_moments))
+
+    def get_config(self):
+        return {"learning_rate": self.learning_rate, "decay": self.decay, "momentum": self.momentum,
+                "epsilon": self.epsilon, "centered": self.centered}

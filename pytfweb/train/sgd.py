@@ -1,0 +1,26 @@
+"""Stochastic gradient descent, as TF.js's SGDOptimizer (sgd_optimizer.ts):
+
+    value += -learning_rate * gradient
+"""
+from .. import ops
+from .optimizer import Optimizer, check_number
+
+
+class SGDOptimizer(Optimizer):
+    class_name = "SGD"
+
+    def __init__(self, learning_rate):
+        super().__init__()
+        self._c = None
+        self.set_learning_rate(learning_rate)
+
+    def set_learning_rate(self, learning_rate):
+        """Change the learning rate (the kept scalar -learning_rate is remade, as in TF.js)."""
+        self.learning_rate = check_number(learning_rate, "learning_rate", type(self).__name__, minimum=0)
+        self._c = self._replace_constant(self._c, -self.learning_rate)
+
+    def _update(self, value, gradient, slots, step):
+        value.assign(ops.add(ops.mul(self._c, gradient), value))
+
+    def get_config(self):
+        return {"learning_rate": self.learning_rate}

@@ -1,0 +1,113 @@
+"""Training on webgl: the two optimizer examples through `pytfweb run` (headless Chromium), and
+Adam in the test page against the same run on the cpu backend here."""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import pytfweb as tf
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _pytfweb_cmd():
+    exe = Path(sys.executable).parent / "pytfweb"
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "pytfweb.cli"]
+
+
+def _run_example(name):
+    r = subprocess.run(_pytfweb_cmd() + ["run", str(REPO / "examples" / name)],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, f"exit {r.returncode}\n{r.stdout}\n{r.stderr}"
+    assert r.stdout.startswith("backend: webgl\n"), r.stdout
+    assert r.stdout.rstrip().endswith("tensors left: 0"), r.stdout
+    return r.stdout
+
+
+def _number(pattern, text):
+    m = re.search(pattern, text, re.M)
+    assert m, f"{pattern!r} not in:\n{text}"
+    return float(m.group(1))
+
+
+def test_fit_linear_example_learns_2x_minus_1():
+    out = _run_example("fit_linear.py")
+    losses = [float(v) for v in re.findall(r"^step +\d+ +loss (\S+)$", out, re.M)]
+    assert len(losses) == 4 and losses == sorted(losses, reverse=True) and losses[-1] < 1e-6, out
+    a = _number(r"^a = (\S+), b = ", out)
+    b = _number(r"^a = \S+, b = (\S+) ", out)
+    assert abs(a - 2) < 1e-3 and abs(b + 1) < 1e-3, out
+    assert abs(_number(r"^prediction for x = 10: (\S+) ", out) - 19) < 1e-2, out
+
+
+def test_multiplier_example_learns_the_multiplier():
+    out = _run_example("multiplier.py")
+    costs = [float(v) for v in re.findall(r"^epoch +\d+ +average cost (\S+)$", out, re.M)]
+    assert len(costs) == 30 and costs[-1] < 1e-4 and costs[-1] < costs[0] / 1e4, out
+    m = re.search(r"^multiplier: \[(\S+), (\S+), (\S+)\] ", out, re.M)
+    assert m, out
+    np.testing.assert_allclose([float(v) for v in m.groups()], [2.0, -0.5, 1.0], atol=1e-2, err_msg=out)
+    assert abs(_number(r"^output for \[0\.1, 0\.2, 0\.3\]: (\S+) ", out) - 0.4) < 1e-2, out
+
+
+# Runs in the page (webgl) and here (cpu): a dense layer y = x @ w + b fitted by Adam.
+ADAM_STEPS = '''
+def adam_steps(tf, x, y, w0, b0, steps, epsilon=None):
+    w = tf.tidy(lambda: tf.variable(tf.tensor(w0), name="w"))
+    b = tf.tidy(lambda: tf.variable(tf.tensor(b0), name="b"))
+    xs, ys = tf.tensor(x), tf.tensor(y)
+    opt = tf.train.adam(0.1, epsilon=epsilon)
+    loss = lambda: tf.mean(tf.square(tf.sub(tf.add(tf.mat_mul(xs, w), b), ys)))
+    costs, counts = [], []
+    for _ in range(steps):
+        cost = opt.minimize(loss, return_cost=True)
+        costs.append(cost.array_sync())
+        cost.dispose()
+        counts.append(tf.memory().num_tensors)
+    weights = opt.get_weights()
+    out = {"w": w.array_sync(), "b": b.array_sync(), "costs": costs, "counts": counts,
+           "weights": [[wt["name"], wt["tensor"].array_sync()] for wt in weights], "epsilon": opt.epsilon}
+    weights[0]["tensor"].dispose()
+    opt.dispose()
+    tf.dispose([xs, ys, w, b])
+    out["left"] = tf.memory().num_tensors
+    return out
+'''
+
+
+def _adam_inputs():
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-1, 1, size=(8, 3)).astype(np.float32)
+    y = (x @ np.float32([[1.0, -2.0], [0.5, 0.0], [-1.0, 1.5]]) + np.float32([0.3, -0.2])).astype(np.float32)
+    w0 = rng.normal(size=(3, 2)).astype(np.float32)
+    b0 = np.zeros(2, np.float32)
+    return {"x": x.tolist(), "y": y.tolist(), "w0": w0.tolist(), "b0": b0.tolist()}
+
+
+def test_adam_on_webgl_matches_cpu(run_py):
+    inputs = _adam_inputs()
+    page = run_py(ADAM_STEPS + "result = adam_steps(tf, x, y, w0, b0, 5)", **inputs)
+    assert page["epsilon"] in (1e-7, 1e-4)   # the webgl backend's: float32 or half-float textures
+
+    previous = tf.get_backend()
+    tf.set_backend("cpu")
+    try:
+        ns = {}
+        exec(ADAM_STEPS, ns)  # noqa: S102 - the test's own code
+        here = ns["adam_steps"](tf, **inputs, steps=5, epsilon=page["epsilon"])
+    finally:
+        tf.set_backend(previous)
+
+    for result in (page, here):
+        assert result["left"] == 0
+        assert len(set(result["counts"])) == 1, result["counts"]    # flat over the loop
+        assert [n for n, _ in result["weights"]] == ["iter", "w/m", "b/m", "w/v", "b/v"]
+        assert result["weights"][0][1] == 5
+    np.testing.assert_allclose(page["costs"], here["costs"], rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(page["w"], here["w"], rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(page["b"], here["b"], rtol=1e-4, atol=1e-5)
+    for (name, got), (_, want) in zip(page["weights"][1:], here["weights"][1:]):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6, err_msg=name)
+    assert here["costs"][-1] < here["costs"][0]
