@@ -17,6 +17,7 @@ from . import gradients as _gradients  # noqa: F401  (registers every kernel's g
 from . import train
 from .train import (AdadeltaOptimizer, AdagradOptimizer, AdamaxOptimizer, AdamOptimizer, MomentumOptimizer,
                     Optimizer, RMSPropOptimizer, SGDOptimizer)
+from .ops import fused, image, linalg, losses, signal  # noqa: F401  (TF.js sub-namespaces)
 from .ops import __dict__ as _ops_ns
 from .backends import register_all as _register_backends
 
@@ -73,7 +74,7 @@ def print(x, verbose=False):  # noqa: A001 - TF.js name
 # `from .ops import *` also brings in the op-family modules (creation, matmul, shape, ...), which
 # would shadow TF.js names (tf.matmul a module beside tf.mat_mul): drop them. TF.js's own
 # sub-namespaces stay when the ops package provides them.
-_NAMESPACES = ("image", "linalg", "signal", "spectral")
+_NAMESPACES = ("image", "linalg", "signal", "spectral", "losses", "fused")
 for _name, _value in list(globals().items()):
     if (isinstance(_value, _types.ModuleType) and _value.__name__.startswith(__name__ + ".ops.")
             and _name not in _NAMESPACES):

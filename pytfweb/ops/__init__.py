@@ -11,6 +11,12 @@ from .matmul import *  # noqa: F401,F403
 from .nn import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
 from .slicing import *  # noqa: F401,F403
+from .math import *  # noqa: F401,F403
+from .conv import *  # noqa: F401,F403
+from .pool import *  # noqa: F401,F403
+from .normalization import *  # noqa: F401,F403
+from .indexing import *  # noqa: F401,F403
+from .random_ops import *  # noqa: F401,F403
 from . import methods as _methods
 
 globals().update(_elementwise_ops)

@@ -1,0 +1,1 @@
+"""numpy kernels: conv (being written)."""

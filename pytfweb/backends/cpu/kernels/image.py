@@ -1,0 +1,1 @@
+"""numpy kernels: image (being written)."""

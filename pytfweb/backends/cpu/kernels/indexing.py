@@ -1,0 +1,1 @@
+"""numpy kernels: indexing (being written)."""

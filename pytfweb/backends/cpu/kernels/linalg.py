@@ -1,0 +1,1 @@
+"""numpy kernels: linalg (being written)."""

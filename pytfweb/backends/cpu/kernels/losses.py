@@ -1,0 +1,1 @@
+"""numpy kernels: losses (being written)."""

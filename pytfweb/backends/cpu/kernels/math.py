@@ -1,0 +1,1 @@
+"""numpy kernels: math (being written)."""

@@ -1,0 +1,1 @@
+"""numpy kernels: normalization (being written)."""

@@ -1,0 +1,1 @@
+"""numpy kernels: random_ops (being written)."""

@@ -1,0 +1,1 @@
+"""numpy kernels: signal (being written)."""

@@ -1,0 +1,1 @@
+"""webgl programs: conv (being written)."""

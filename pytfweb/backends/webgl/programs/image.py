@@ -1,0 +1,1 @@
+"""webgl programs: image (being written)."""

@@ -1,0 +1,1 @@
+"""webgl programs: indexing (being written)."""

@@ -1,0 +1,1 @@
+"""webgl programs: linalg (being written)."""

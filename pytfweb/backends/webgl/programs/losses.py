@@ -1,0 +1,1 @@
+"""webgl programs: losses (being written)."""

@@ -1,0 +1,1 @@
+"""webgl programs: math (being written)."""

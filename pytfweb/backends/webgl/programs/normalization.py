@@ -1,0 +1,1 @@
+"""webgl programs: normalization (being written)."""

@@ -1,0 +1,1 @@
+"""webgl programs: pool (being written)."""

@@ -1,0 +1,1 @@
+"""webgl programs: random_ops (being written)."""

@@ -1,0 +1,1 @@
+"""webgl programs: signal (being written)."""

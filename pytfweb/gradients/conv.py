@@ -1,0 +1,1 @@
+"""Gradients: conv (being written)."""

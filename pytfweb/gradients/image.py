@@ -1,0 +1,1 @@
+"""Gradients: image (being written)."""

@@ -1,0 +1,1 @@
+"""Gradients: indexing (being written)."""

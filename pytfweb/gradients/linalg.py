@@ -1,0 +1,1 @@
+"""Gradients: linalg (being written)."""

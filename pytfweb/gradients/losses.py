@@ -1,0 +1,1 @@
+"""Gradients: losses (being written)."""

@@ -1,0 +1,1 @@
+"""Gradients: math (being written)."""

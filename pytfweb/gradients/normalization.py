@@ -1,0 +1,1 @@
+"""Gradients: normalization (being written)."""

@@ -1,0 +1,1 @@
+"""Gradients: pool (being written)."""

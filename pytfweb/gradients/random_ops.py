@@ -1,0 +1,1 @@
+"""Gradients: random_ops (being written)."""

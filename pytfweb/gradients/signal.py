@@ -1,0 +1,1 @@
+"""Gradients: signal (being written)."""
