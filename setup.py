@@ -13,7 +13,7 @@ setup(
     packages=packages + ["pytfweb.shaders", "pytfweb.web"],
     package_dir={"pytfweb.shaders": "shaders", "pytfweb.web": "web"},
     package_data={
-        "pytfweb": ["**/*.js", "**/*.glsl"],
+        "pytfweb": ["**/*.js", "**/*.glsl", "data/*.json"],
         "pytfweb.shaders": ["**/*.glsl"],
         "pytfweb.web": ["*.html", "*.js", "*.css"],
     },

@@ -27,6 +27,10 @@ def _parser():
     q.add_argument("--memory", action="store_true", help="print tf.memory() after each entry")
     q.add_argument("--verbose", action="store_true", help="show the page's console and the server's log")
 
+    o = sub.add_parser("ops", help="every TF.js 4.22 kernel and function, with its status here per backend")
+    o.add_argument("--missing", action="store_true", help="list only what is missing")
+    o.add_argument("--json", action="store_true", help="print the totals as JSON")
+
     t = sub.add_parser("startup", help="time how long a page takes to give a first pytfweb result")
     t.add_argument("--backend", default="webgl", help="backend to set; 'none' to only import pytfweb")
     t.add_argument("--repeat", type=int, default=3)
@@ -56,6 +60,9 @@ def main(argv=None):
     if args.command == "repl":
         from .host.repl import repl
         return repl(show_memory=args.memory, verbose=args.verbose)
+    if args.command == "ops":
+        from .coverage import main as coverage
+        return coverage((["--missing"] if args.missing else []) + (["--json"] if args.json else []))
     if args.command == "startup":
         from .host.runner import startup
         return startup(backend=None if args.backend == "none" else args.backend, repeat=args.repeat,

@@ -522,7 +522,8 @@ def test_a_kernel_missing_on_the_active_backend_is_not_borrowed_from_another(sec
 
 # --- public names --------------------------------------------------------------------------------
 
-API = json.loads((pathlib.Path(__file__).parent / "data" / "tfjs-4.22-api.json").read_text())
+from pytfweb.coverage import tfjs_api
+API = tfjs_api()
 TF_NAMES = API["python_names"]["tf"]
 TFJS_NAMESPACES = [k for k in API["python_names"] if k != "tf"]
 

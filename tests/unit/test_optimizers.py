@@ -517,7 +517,7 @@ def test_dispose_variables_leaves_a_clear_error():
 # --- arguments -----------------------------------------------------------------------------------
 
 def test_factories_are_tfjs_names_and_classes_are_exported():
-    api = json.loads((Path(__file__).parent / "data" / "tfjs-4.22-api.json").read_text())
+    api = json.loads((Path(__file__).parents[2] / "pytfweb" / "data" / "tfjs-4.22-api.json").read_text())
     for js, py in api["python_names"]["train"].items():
         assert callable(getattr(tf.train, py)), js
     for cls in ("Optimizer", "SGDOptimizer", "MomentumOptimizer", "AdagradOptimizer", "AdadeltaOptimizer",

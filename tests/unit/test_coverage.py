@@ -1,0 +1,40 @@
+"""`pytfweb ops`: the coverage of TF.js 4.22's kernels and functions."""
+import json
+
+import pytfweb as tf
+from pytfweb import coverage
+
+
+def test_kernel_statuses_follow_the_registries():
+    table = coverage.kernel_table()
+    api = coverage.tfjs_api()
+    assert {row[0] for row in table} == set(api["kernels_cpu"]) | set(api["kernels_webgl"])
+    for kernel, _, _, here_cpu, here_webgl in table:
+        assert here_cpu == (tf.get_kernel(kernel, "cpu") is not None)
+        assert here_webgl == (tf.get_kernel(kernel, "webgl") is not None)
+    add = next(row for row in table if row[0] == "Add")
+    assert add == ("Add", True, True, True, True)
+
+
+def test_op_statuses_follow_the_namespaces():
+    rows = {(ns, py): here for ns, _, py, here in coverage.op_table()}
+    assert rows[("tf", "mat_mul")] is True
+    assert rows[("train", "adam")] is True
+    assert rows[("tf", "load_graph_model")] is (callable(getattr(tf, "load_graph_model", None)))
+
+
+def test_command_prints_table_and_totals(capsys):
+    assert coverage.main([]) == 0
+    out = capsys.readouterr().out
+    assert "BatchMatMul" in out and "tf.mat_mul" in out and "kernels on webgl:" in out
+    assert coverage.main(["--json"]) == 0
+    totals = json.loads(capsys.readouterr().out)
+    done, total = totals["kernels_cpu"]
+    assert 0 < done <= total == len(coverage.tfjs_api()["kernels_cpu"])
+
+
+def test_missing_lists_only_missing(capsys):
+    coverage.main(["--missing"])
+    out = capsys.readouterr().out
+    assert "tf.mat_mul " not in out
+    assert "MISSING" in out
