@@ -27,6 +27,12 @@ def _parser():
     q.add_argument("--memory", action="store_true", help="print tf.memory() after each entry")
     q.add_argument("--verbose", action="store_true", help="show the page's console and the server's log")
 
+    b = sub.add_parser("bench", help="pytfweb vs TensorFlow.js in one headless Chromium (or --backend cpu: vs numpy)")
+    b.add_argument("--backend", choices=["webgl", "cpu"], default="webgl")
+    b.add_argument("--runs", type=int, default=5, help="timed runs per case after one warm-up (median)")
+    b.add_argument("--only", help="run only the cases whose name contains this text")
+    b.add_argument("--verbose", action="store_true")
+
     o = sub.add_parser("ops", help="every TF.js 4.22 kernel and function, with its status here per backend")
     o.add_argument("--missing", action="store_true", help="list only what is missing")
     o.add_argument("--json", action="store_true", help="print the totals as JSON")
@@ -60,6 +66,11 @@ def main(argv=None):
     if args.command == "repl":
         from .host.repl import repl
         return repl(show_memory=args.memory, verbose=args.verbose)
+    if args.command == "bench":
+        from .host import bench
+        if args.backend == "cpu":
+            return bench.run_cpu(args.runs)
+        return bench.run_webgl(args.runs, args.only, args.verbose)
     if args.command == "ops":
         from .coverage import main as coverage
         return coverage((["--missing"] if args.missing else []) + (["--json"] if args.json else []))

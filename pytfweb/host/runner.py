@@ -78,24 +78,27 @@ async () => {
 """
 
 
+def startup_timings(browser, url, backend, verbose=False):
+    """One fresh page (own context, so nothing is cached in memory): ms since navigation start."""
+    context = browser.browser.new_context()
+    page = context.new_page()
+    wall = time.perf_counter()
+    _, timings = browser.open(url, backend=backend, verbose=verbose, page=page)
+    timings = dict(timings)
+    if backend:
+        timings.update(page.evaluate(_FIRST_RESULT_JS))
+    timings["host_wall"] = (time.perf_counter() - wall) * 1000
+    context.close()
+    return timings
+
+
 def startup(backend="webgl", repeat=3, verbose=False):
     """Print, for fresh pages, the milliseconds from navigation start to: Pyodide ready, bundle
     unpacked, pytfweb imported, backend ready, the first result of an op read back."""
     from .chromium import Browser
     from .server import Server
-    rows = []
     with Server(verbose=verbose) as server, Browser() as browser:
-        for _ in range(repeat):
-            context = browser.browser.new_context()
-            page = context.new_page()
-            wall = time.perf_counter()
-            _, timings = browser.open(server.url, backend=backend, verbose=verbose, page=page)
-            timings = dict(timings)
-            if backend:
-                timings.update(page.evaluate(_FIRST_RESULT_JS))
-            timings["host_wall"] = (time.perf_counter() - wall) * 1000
-            rows.append(timings)
-            context.close()
+        rows = [startup_timings(browser, server.url, backend, verbose) for _ in range(repeat)]
     keys = ["pyodide", "bundle", "imported", "backend", "first_result", "host_wall"]
     print(f"pytfweb startup, backend={backend}, ms since navigation start (host_wall: host's goto..result)")
     print("run  " + "  ".join(f"{k:>12}" for k in keys))

@@ -1,0 +1,23 @@
+"""`pytfweb bench` runs and reports (its timings are never judged here: they are for people)."""
+import re
+import subprocess
+import sys
+
+
+def _bench(*args):
+    return subprocess.run([sys.executable, "-m", "pytfweb.cli", "bench", *args], capture_output=True,
+                          text=True, timeout=600)
+
+
+def test_webgl_bench_reports_a_ratio_against_tfjs():
+    r = _bench("--only", "dispatch", "--runs", "1")
+    assert r.returncode == 0, r.stderr
+    row = next(line for line in r.stdout.splitlines() if line.startswith("dispatch"))
+    assert re.search(r"\d+\.\d\s+\d+\.\d\s+\d+\.\d\d$", row), row   # pytfweb ms, TF.js ms, ratio
+    assert "cold start" in r.stdout and "SwiftShader" in r.stdout
+
+
+def test_cpu_bench_reports_overhead_over_numpy():
+    r = _bench("--backend", "cpu", "--runs", "1")
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"mat_mul 1024x1024\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d", r.stdout), r.stdout
