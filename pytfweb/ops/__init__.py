@@ -17,6 +17,8 @@ from .pool import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403
 from .random_ops import *  # noqa: F401,F403
+from .einsum import *  # noqa: F401,F403
+from .losses import Reduction  # noqa: F401  (tf.Reduction, as in TF.js)
 from . import methods as _methods
 
 globals().update(_elementwise_ops)

@@ -1,2 +1,80 @@
-"""(being written)"""
-__all__ = []
+"""tf.signal: hann_window, hamming_window, frame.
+
+Not here yet: stft (and fft, ifft, rfft, irfft, complex, real, imag), which need complex64.
+"""
+import math
+
+from ..engine import op
+from ..tensor import Tensor
+from .creation import convert_to_tensor, tensor, tensor1d, zeros
+from .shape import pad
+from .slicing import gather
+
+__all__ = ["frame", "hamming_window", "hann_window"]
+
+
+def _positive_int(v, name, arg):
+    if isinstance(v, bool) or isinstance(v, Tensor) or not hasattr(v, "__index__"):
+        raise TypeError(f"{name}: argument '{arg}' must be an int, got {type(v).__name__}")
+    v = v.__index__()
+    if v < 1:
+        raise ValueError(f"{name}: argument '{arg}' must be positive, got {v}")
+    return v
+
+
+def _cosine_window(window_length, a, b, name):
+    """a - b * cos(2 pi i / (N - 1)) for odd N, / N for even N (periodic), as TF.js computes it.
+    A window of one value is [1] (TF.js divides 0 by 0 there)."""
+    n = _positive_int(window_length, name, "window_length")
+    if n == 1:
+        return tensor1d([1.0], dtype="float32")
+    denominator = n - 1 + (1 - n % 2)
+    return tensor1d([a - b * math.cos(2.0 * math.pi * i / denominator) for i in range(n)], dtype="float32")
+
+
+def hann_window(window_length):
+    """tf.signal.hann_window: 0.5 - 0.5 cos(2 pi i / (N - 1)) (periodic for even N, as TF.js)."""
+    return _cosine_window(window_length, 0.5, 0.5, "hann_window")
+
+
+def hamming_window(window_length):
+    """tf.signal.hamming_window: 0.54 - 0.46 cos(2 pi i / (N - 1)) (periodic for even N, as TF.js)."""
+    return _cosine_window(window_length, 0.54, 0.46, "hamming_window")
+
+
+def _frame_starts(size, frame_length, frame_step, pad_end):
+    """Where each frame starts: every frame_step while a whole frame fits, then (pad_end) on
+    while the start is inside the signal."""
+    starts, start = [], 0
+    while start + frame_length <= size:
+        starts.append(start)
+        start += frame_step
+    while pad_end and start < size:
+        starts.append(start)
+        start += frame_step
+    return starts
+
+
+@op
+def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0):
+    """tf.signal.frame: [num_frames, frame_length] windows of a 1D signal, frame_step apart;
+    with pad_end, frames running past the end are filled with pad_value. One gather (any
+    backend, differentiable) rather than TF.js's slice per frame."""
+    name = "frame"
+    signal = convert_to_tensor(signal, "signal", name)
+    if signal.rank != 1:
+        raise ValueError(f"{name}: argument 'signal' must be 1D, got shape {list(signal.shape)}")
+    frame_length = _positive_int(frame_length, name, "frame_length")
+    frame_step = _positive_int(frame_step, name, "frame_step")
+    if not isinstance(pad_end, bool):
+        raise TypeError(f"{name}: argument 'pad_end' must be a bool, got {type(pad_end).__name__}")
+    size = signal.shape[0]
+    starts = _frame_starts(size, frame_length, frame_step, pad_end)
+    if not starts:
+        return zeros([0, frame_length], signal.dtype)
+    overhang = starts[-1] + frame_length - size
+    if overhang > 0:
+        signal = pad(signal, [[0, overhang]], pad_value)
+    indices = tensor([s + i for s in starts for i in range(frame_length)], [len(starts), frame_length], "int32")
+    return gather(signal, indices)
+
