@@ -6,9 +6,15 @@ Dtype kinds:
   unary  'float'   -> int32/bool inputs are cast to float32; output float32
          'numeric' -> float32 and int32 kept; bool cast to int32
          'bool'    -> input must be bool; output bool
+         'test'    -> any dtype kept (is_nan and the like); output bool
   binary 'arith'   -> operands upcast (bool counts as int32); output that dtype
+         'float'   -> operands cast to float32; output float32
          'compare' -> operands upcast; output bool
          'logical' -> operands must be bool; output bool
+         'bitwise' -> operands must be int32; output int32
+
+TF.js ops without a kernel of their own (log_sigmoid, logical_xor, div_no_nan) are composites
+at the end of this module, built from these rows as TF.js builds them.
 """
 from typing import Callable, NamedTuple
 
@@ -16,7 +22,7 @@ from ..dtypes import upcast
 from ..engine import ENGINE, op
 from ..shapes import broadcast_shapes
 from ..tensor import Tensor
-from .creation import convert_to_tensor
+from .creation import convert_to_tensor, zeros_like
 
 
 class Unary(NamedTuple):
@@ -52,6 +58,24 @@ def _sigmoid(np, x):
     return 1 / (1 + np.exp(-x))
 
 
+# TF.js's erf (both backends): Abramowitz and Stegun 7.1.26, |error| <= 1.5e-7.
+ERF_P, ERF_A = 0.3275911, (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
+
+
+def _erf(np, x):
+    v = np.abs(x)
+    t = 1 / (1 + ERF_P * v)
+    poly = 0.0
+    for a in reversed(ERF_A):
+        poly = (poly + a) * t
+    return np.sign(x) * (1 - poly * np.exp(-v * v))
+
+
+def _step(np, x, alpha):
+    # NaN stays NaN; int32 keeps its dtype (the op truncates alpha for it)
+    return np.where(np.isnan(x), x, np.where(x > 0, 1, alpha)).astype(x.dtype)
+
+
 UNARY = [
     Unary("neg", "Neg", "numeric", lambda np, x: -x),
     Unary("abs", "Abs", "numeric", lambda np, x: np.abs(x)),
@@ -82,6 +106,21 @@ UNARY = [
           np.where(np.isnan(x), x, np.minimum(np.maximum(x, clip_value_min), clip_value_max)).astype(x.dtype)
           if x.dtype.kind == "f" else np.clip(x, clip_value_min, clip_value_max),
           ("clip_value_min", "clip_value_max")),
+    Unary("acos", "Acos", "float", lambda np, x: np.arccos(x)),
+    Unary("acosh", "Acosh", "float", lambda np, x: np.arccosh(x)),
+    Unary("asin", "Asin", "float", lambda np, x: np.arcsin(x)),
+    Unary("asinh", "Asinh", "float", lambda np, x: np.arcsinh(x)),
+    Unary("atan", "Atan", "float", lambda np, x: np.arctan(x)),
+    Unary("atanh", "Atanh", "float", lambda np, x: np.arctanh(x)),
+    Unary("cosh", "Cosh", "float", lambda np, x: np.cosh(x)),
+    Unary("sinh", "Sinh", "float", lambda np, x: np.sinh(x)),
+    Unary("tan", "Tan", "float", lambda np, x: np.tan(x)),
+    Unary("erf", "Erf", "float", _erf),
+    Unary("expm1", "Expm1", "float", lambda np, x: np.expm1(x)),
+    Unary("is_nan", "IsNan", "test", lambda np, x: np.isnan(x)),
+    Unary("is_inf", "IsInf", "test", lambda np, x: np.isinf(x)),
+    Unary("is_finite", "IsFinite", "test", lambda np, x: np.isfinite(x)),
+    Unary("step", "Step", "numeric", _step, ("alpha",)),
 ]
 
 
@@ -129,11 +168,13 @@ BINARY = [
     Binary("less_equal", "LessEqual", "compare", lambda np, a, b: a <= b),
     Binary("logical_and", "LogicalAnd", "logical", lambda np, a, b: np.logical_and(a, b)),
     Binary("logical_or", "LogicalOr", "logical", lambda np, a, b: np.logical_or(a, b)),
+    Binary("atan2", "Atan2", "float", lambda np, a, b: np.arctan2(a, b)),
+    Binary("bitwise_and", "BitwiseAnd", "bitwise", lambda np, a, b: np.bitwise_and(a, b)),
 ]
 
 def out_dtype(row, in_dtype):
     """The dtype a table kernel returns for operands of in_dtype (every backend uses this)."""
-    if row.kind in ("bool", "compare", "logical"):
+    if row.kind in ("bool", "test", "compare", "logical"):
         return "bool"
     return "float32" if row.kind == "float" else in_dtype
 
@@ -186,6 +227,10 @@ def _operand(v, arg, op, other):
     return convert_to_tensor(v, arg, op)
 
 
+# Binary kinds whose operands must already have one dtype (no casts: TF.js refuses others).
+_REQUIRED_DTYPE = {"logical": "bool", "bitwise": "int32"}
+
+
 def binary_operands(row_name, kind, a, b):
     """Convert, check and dtype-match two operands; returns (a, b, casts made). Call it inside
     an op's scope: the conversions and casts it makes are disposed with that scope."""
@@ -193,12 +238,14 @@ def binary_operands(row_name, kind, a, b):
     b = _operand(b, "b", row_name, a)
     broadcast_shapes(a.shape, b.shape, row_name)
     temps = []
-    if kind == "logical":
+    required = _REQUIRED_DTYPE.get(kind)
+    if required is not None:
         for arg, t in (("a", a), ("b", b)):
-            if t.dtype != "bool":
-                raise TypeError(f"{row_name}: argument '{arg}' must be a bool tensor, got {t.dtype}")
+            if t.dtype != required:
+                raise TypeError(f"{row_name}: argument '{arg}' must be a tensor of dtype {required}, "
+                                f"got {t.dtype}")
         return a, b, temps
-    dtype = upcast(a.dtype, b.dtype)
+    dtype = "float32" if kind == "float" else upcast(a.dtype, b.dtype)
     if dtype == "bool" and kind == "arith":
         dtype = "int32"
     if a.dtype != dtype:
@@ -226,11 +273,16 @@ def _ready_dtype(kind, dtype):
     """Whether operands of this dtype go to the kernel unconverted."""
     if kind == "arith":
         return dtype != "bool"
-    return kind == "compare" or dtype == "bool"
+    if kind == "float":
+        return dtype == "float32"
+    if kind in _REQUIRED_DTYPE:
+        return dtype == _REQUIRED_DTYPE[kind]
+    return kind == "compare"
 
 
 def _make_unary(row):
-    ready = {"float": ("float32",), "numeric": ("float32", "int32"), "bool": ("bool",)}[row.kind]
+    ready = {"float": ("float32",), "numeric": ("float32", "int32"), "bool": ("bool",),
+             "test": ("float32", "int32", "bool")}[row.kind]
 
     def op(x):
         # Fast path: a live tensor of the right dtype needs no conversion, hence no scope.
@@ -278,6 +330,76 @@ def clip_by_value(x, clip_value_min, clip_value_max):
 
 
 @op
+def step(x, alpha=0.0):
+    """tf.step: 1 where x > 0, alpha elsewhere, NaN kept. int32 stays int32, and alpha is then
+    truncated toward zero (as TF.js storing it into an Int32Array)."""
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        raise TypeError(f"step: argument 'alpha' must be a number, got {type(alpha).__name__}")
+    row = UNARY_BY_KERNEL["Step"]
+    x, _ = _unary_input(row, x)
+    return ENGINE.run_kernel(row.kernel, [x], {"alpha": float(int(alpha) if x.dtype == "int32" else alpha)})
+
+
+@op
+def bitwise_and(x, y):
+    """tf.bitwise_and: elementwise AND of two int32 tensors of the same shape (no broadcasting,
+    as TF.js)."""
+    row = BINARY_BY_KERNEL["BitwiseAnd"]
+    x = _operand(x, "x", row.name, y)
+    y = _operand(y, "y", row.name, x)
+    for arg, t in (("x", x), ("y", y)):
+        if t.dtype != "int32":
+            raise TypeError(f"bitwise_and: argument '{arg}' must be an int32 tensor, got {t.dtype}")
+    if x.shape != y.shape:
+        raise ValueError(f"bitwise_and: arguments 'x' and 'y' must have the same shape, "
+                         f"got {list(x.shape)} and {list(y.shape)}")
+    return ENGINE.run_kernel(row.kernel, [x, y])
+
+
+
+# --- composites: TF.js ops without a kernel of their own ------------------------------------
+
+@op
+def log_sigmoid(x):
+    """tf.log_sigmoid: log(sigmoid(x)) as -softplus(-x) (no overflow), with TF.js's gradient
+    dy * sigmoid(-x) rather than the chain through softplus."""
+    x, _ = _unary_input(UNARY_BY_KERNEL["Softplus"], convert_to_tensor(x, "x", "log_sigmoid"))
+    neg, softplus, sigmoid, mul = _ops["neg"], _ops["softplus"], _ops["sigmoid"], _ops["mul"]
+
+    def forward():
+        return [neg(softplus(neg(x)))], [x]
+
+    def gradient(dy, node):
+        return [mul(dy, sigmoid(neg(node.x[0])))]
+    (y,) = ENGINE.run_custom_gradient(forward, [x], gradient)
+    return y
+
+
+@op
+def logical_xor(a, b):
+    """tf.logical_xor: (a or b) and not (a and b), as TF.js composes it (no kernel of its own)."""
+    a = convert_to_tensor(a, "a", "logical_xor", "bool")
+    b = convert_to_tensor(b, "b", "logical_xor", "bool")
+    a, b, _ = binary_operands("logical_xor", "logical", a, b)
+    both = _ops["logical_and"](a, b)
+    return _ops["logical_and"](_ops["logical_or"](a, b), _ops["logical_not"](both))
+
+
+@op
+def div_no_nan(a, b):
+    """tf.div_no_nan: a / b, but 0 where b is 0 (int32 operands floor, as tf.div). As in TF.js,
+    where(b == 0, 0, a / b): the gradient to a where b is 0 is then 0 / 0 (NaN), as there."""
+    a, b, _ = binary_operands("div_no_nan", "arith", a, b)
+    quotient = _binary_kernel(BINARY_BY_KERNEL["RealDiv"], a, b)
+    return where(_ops["equal"](b, 0), zeros_like(quotient), quotient)
+
+
+# Exported with the table's ops (ops/__init__.py takes _ops).
+_ops.update(step=step, bitwise_and=bitwise_and, log_sigmoid=log_sigmoid, logical_xor=logical_xor,
+            div_no_nan=div_no_nan)
+
+
+@op
 def true_div(a, b):
     """The `/` operator: true division (int32 operands are divided as float32)."""
     a = _operand(a, "a", "div", b)
@@ -290,9 +412,14 @@ def true_div(a, b):
 
 
 @op
-def where(condition, a, b):
-    """tf.where(condition, a, b): a where condition is true, else b (all three broadcast)."""
+def where(condition, a=None, b=None):
+    """tf.where(condition, a, b): a where condition is true, else b (all three broadcast).
+    With condition alone: the coordinates of its true entries, int32 [count, rank] (reads the
+    data back; tf.where_async does so without blocking)."""
     op = "where"
+    if a is None and b is None:
+        from .indexing import where_coords
+        return where_coords(condition)
     condition = convert_to_tensor(condition, "condition", op, "bool")
     if condition.dtype != "bool":
         raise TypeError(f"where: argument 'condition' must be a bool tensor, got {condition.dtype}")

@@ -1,2 +1,515 @@
-"""(being written)"""
-__all__ = []
+"""Indexing ops: gather_nd, scatter_nd, tensor_scatter_update, mirror_pad, depth_to_space,
+space_to_batch_nd, batch_to_space_nd, broadcast_args, unsorted_segment_sum, search_sorted
+(lower_bound, upper_bound), top_k, unique, diag, meshgrid, and the data-dependent where_async
+(where with one argument), boolean_mask_async and setdiff1d_async, with TF.js 4.22 semantics.
+
+Kernel contract (every backend). The ops validate and resolve every argument; kernels see:
+  GatherNd             inputs params (non-empty, rank >= 1), indices (int32, rank >= 1, last
+                       axis K <= params rank). Output indices.shape[:-1] + params.shape[K:].
+                       Index values are checked only where the data is at hand: the cpu kernel
+                       raises ValueError for one outside params; webgl reads 0 (as TF.js).
+  ScatterNd            inputs indices (int32), updates; attrs {"shape": tuple}. Updates at
+                       repeated indices add up; cpu raises ValueError for an index outside shape.
+  TensorScatterUpdate  inputs tensor, indices (int32), updates (tensor's dtype); the last
+                       update of a repeated index wins.
+  MirrorPad            attrs {"paddings": [[before, after], ...] one pair per axis, "mode":
+                       "reflect" | "symmetric"}; each padding <= size - (1 if reflect else 0).
+  DepthToSpace         x of rank 4; attrs {"block_size": int > 1, "data_format": "NHWC" | "NCHW"}.
+  SpaceToBatchND       attrs {"block_shape": list, "paddings": [[before, after], ...]} (one per
+                       block axis; padded sizes divisible by the block).
+  BatchToSpaceND       attrs {"block_shape": list, "crops": [[start, end], ...]}.
+  BroadcastArgs        inputs s0, s1: int32 vectors (shapes); output their broadcast shape.
+  UnsortedSegmentSum   inputs x, segment_ids (int32, shape a prefix of x's); attrs
+                       {"num_segments": int}. Output [num_segments] + x.shape[ids.rank:]; ids
+                       outside [0, num_segments) are dropped.
+  SearchSorted         inputs sorted_sequence [batch, n], values [batch, m] (one dtype);
+                       attrs {"side": "left" | "right"}; output int32 [batch, m] (a binary
+                       search with < or <=, as TF.js: a NaN value gives 0).
+  TopK                 x of rank >= 1; attrs {"k": 0 <= k <= last axis, "sorted": bool};
+                       outputs values and int32 indices (largest first, ties: lower index first).
+  Unique               x of rank >= 1; attrs {"axis": int in [0, rank)}; outputs the distinct
+                       slices along axis in order of first appearance, and int32 indices [shape[axis]].
+  Diag                 output x.shape + x.shape, x on the diagonal.
+"""
+import math
+
+from ..engine import ENGINE, op
+from ..shapes import size_of, strides_of
+from ..tensor import Tensor
+from .creation import convert_to_tensor
+from .creation import tensor as _new_tensor
+from .shape import axis_of, int_list, is_int
+
+__all__ = ["gather_nd", "scatter_nd", "tensor_scatter_update", "mirror_pad", "depth_to_space",
+           "space_to_batch_nd", "batch_to_space_nd", "broadcast_args", "unsorted_segment_sum",
+           "search_sorted", "lower_bound", "upper_bound", "top_k", "unique", "diag", "meshgrid",
+           "where_async", "boolean_mask", "boolean_mask_async", "setdiff1d",
+           "setdiff1d_async"]
+
+
+# --- argument helpers ---------------------------------------------------------------------
+
+def _int_indices(indices, name, arg="indices"):
+    t = convert_to_tensor(indices, arg, name, "int32")
+    if t.dtype != "int32":
+        raise TypeError(f"{name}: argument '{arg}' must be an int32 tensor, got {t.dtype}")
+    return t
+
+
+def _pairs(value, count, name, arg):
+    """A list of `count` [a, b] pairs of non-negative ints (paddings, crops)."""
+    if isinstance(value, (str, bytes, Tensor)) or not hasattr(value, "__iter__"):
+        raise TypeError(f"{name}: argument '{arg}' must be a list of [before, after] pairs, "
+                        f"got {type(value).__name__}")
+    pairs = [int_list(p, name, arg) for p in value]
+    if len(pairs) != count or any(len(p) != 2 for p in pairs):
+        raise ValueError(f"{name}: argument '{arg}' must hold {count} pairs [before, after], got {pairs}")
+    if any(v < 0 for p in pairs for v in p):
+        raise ValueError(f"{name}: argument '{arg}' must hold non-negative values, got {pairs}")
+    return pairs
+
+
+def _choice(value, options, name, arg):
+    if value not in options:
+        raise ValueError(f"{name}: argument '{arg}' must be one of {', '.join(map(repr, options))}, "
+                         f"got {value!r}")
+    return value
+
+
+# --- gather_nd, scatter_nd, tensor_scatter_update ------------------------------------------
+
+@op
+def gather_nd(x, indices):
+    """tf.gather_nd: slices of x at the index tuples in the last axis of indices (int32);
+    the result has shape indices.shape[:-1] + x.shape[indices.shape[-1]:]."""
+    name = "gather_nd"
+    x = convert_to_tensor(x, "x", name)
+    indices = _int_indices(indices, name)
+    if x.rank < 1:
+        raise ValueError(f"{name}: argument 'x' must have rank >= 1, got a scalar")
+    if indices.rank < 1:
+        raise ValueError(f"{name}: argument 'indices' must have rank >= 1, got a scalar")
+    if indices.shape[-1] > x.rank:
+        raise ValueError(f"{name}: the last axis of 'indices' (shape {list(indices.shape)}) must be <= the "
+                         f"rank of 'x' ({x.rank})")
+    if x.size == 0:
+        raise ValueError(f"{name}: argument 'x' is empty (shape {list(x.shape)}); nothing can be gathered")
+    return ENGINE.run_kernel("GatherNd", [x, indices])
+
+
+def _check_scatter(indices, updates, shape, name):
+    """TF.js's scatter_nd_util.validateInput: updates.shape must be indices.shape[:-1] +
+    shape[indices.shape[-1]:] (indices of rank 1 index single elements of a vector)."""
+    if indices.rank < 1:
+        raise ValueError(f"{name}: argument 'indices' must have rank >= 1, got a scalar")
+    if updates.rank < 1:
+        raise ValueError(f"{name}: argument 'updates' must have rank >= 1, got a scalar")
+    if len(shape) < 1:
+        raise ValueError(f"{name}: the output shape must have rank >= 1, got {list(shape)}")
+    slice_dim = indices.shape[-1] if indices.rank > 1 else 1
+    batch_dim = indices.rank - 1 if indices.rank > 1 else 1
+    if slice_dim == 0:
+        raise ValueError(f"{name}: the last axis of 'indices' (shape {list(indices.shape)}) must not be empty")
+    if slice_dim > len(shape):
+        raise ValueError(f"{name}: the last axis of 'indices' (shape {list(indices.shape)}) must be <= the "
+                         f"output rank ({len(shape)})")
+    want = tuple(indices.shape[:batch_dim]) + tuple(shape[slice_dim:])
+    if tuple(updates.shape) != want:
+        raise ValueError(f"{name}: argument 'updates' must have shape indices.shape[:{batch_dim}] + "
+                         f"shape[{slice_dim}:] = {list(want)}, got {list(updates.shape)} (indices shape "
+                         f"{list(indices.shape)}, shape {list(shape)})")
+
+
+@op
+def scatter_nd(indices, updates, shape):
+    """tf.scatter_nd: a zero tensor of `shape` with updates added at indices (repeated indices add)."""
+    name = "scatter_nd"
+    shape = tuple(int_list(shape, name, "shape"))
+    if any(d < 0 for d in shape):
+        raise ValueError(f"{name}: argument 'shape' must contain non-negative ints, got {list(shape)}")
+    indices = _int_indices(indices, name)
+    updates = convert_to_tensor(updates, "updates", name)
+    _check_scatter(indices, updates, shape, name)
+    return ENGINE.run_kernel("ScatterNd", [indices, updates], {"shape": shape})
+
+
+@op
+def tensor_scatter_update(tensor, indices, updates):
+    """tf.tensor_scatter_update: a copy of tensor with the slices at indices replaced by updates."""
+    name = "tensor_scatter_update"
+    t = convert_to_tensor(tensor, "tensor", name)
+    indices = _int_indices(indices, name)
+    updates = convert_to_tensor(updates, "updates", name)
+    _check_scatter(indices, updates, t.shape, name)
+    if updates.dtype != t.dtype:
+        raise TypeError(f"{name}: arguments 'tensor' and 'updates' must have the same dtype, got "
+                        f"{t.dtype} and {updates.dtype}")
+    return ENGINE.run_kernel("TensorScatterUpdate", [t, indices, updates])
+
+
+# --- mirror_pad, depth_to_space, space_to_batch_nd, batch_to_space_nd ------------------------
+
+@op
+def mirror_pad(x, paddings, mode):
+    """tf.mirror_pad: pad with reflections of x; mode 'reflect' leaves out the edge value,
+    'symmetric' repeats it."""
+    name = "mirror_pad"
+    mode = _choice(mode, ("reflect", "symmetric"), name, "mode")
+    x = convert_to_tensor(x, "x", name)
+    if x.rank == 0:
+        raise ValueError(f"{name}: argument 'x' must have rank >= 1, got a scalar")
+    paddings = _pairs(paddings, x.rank, name, "paddings")
+    offset = 1 if mode == "reflect" else 0
+    for i, ((before, after), dim) in enumerate(zip(paddings, x.shape)):
+        if before > dim - offset or after > dim - offset:
+            raise ValueError(f"{name}: paddings[{i}] = {[before, after]} must be <= {dim - offset} for axis {i} "
+                             f"of size {dim} in mode {mode!r}")
+    return ENGINE.run_kernel("MirrorPad", [x], {"paddings": paddings, "mode": mode})
+
+
+@op
+def depth_to_space(x, block_size, data_format="NHWC"):
+    """tf.depth_to_space: blocks of depth values of a rank-4 tensor moved into block_size x
+    block_size spatial blocks."""
+    name = "depth_to_space"
+    data_format = _choice(data_format, ("NHWC", "NCHW"), name, "data_format")
+    x = convert_to_tensor(x, "x", name)
+    if x.rank != 4:
+        raise ValueError(f"{name}: argument 'x' must have rank 4, got shape {list(x.shape)}")
+    if not is_int(block_size):
+        raise TypeError(f"{name}: argument 'block_size' must be an int, got {type(block_size).__name__}")
+    block_size = block_size.__index__()
+    if block_size < 2:
+        raise ValueError(f"{name}: argument 'block_size' must be > 1, got {block_size}")
+    depth = x.shape[3] if data_format == "NHWC" else x.shape[1]
+    if depth % (block_size * block_size):
+        raise ValueError(f"{name}: the depth of 'x' ({depth}, shape {list(x.shape)}) must be divisible by "
+                         f"block_size * block_size = {block_size * block_size}")
+    return ENGINE.run_kernel("DepthToSpace", [x], {"block_size": block_size, "data_format": data_format})
+
+
+def _block_shape(block_shape, x, name):
+    block = int_list(block_shape, name, "block_shape")
+    if not block or any(b < 1 for b in block):
+        raise ValueError(f"{name}: argument 'block_shape' must be a non-empty list of positive ints, got {block}")
+    if x.rank < 1 + len(block):
+        raise ValueError(f"{name}: argument 'x' must have rank >= {1 + len(block)} (1 + len(block_shape)), got "
+                         f"shape {list(x.shape)}")
+    return block
+
+
+@op
+def space_to_batch_nd(x, block_shape, paddings):
+    """tf.space_to_batch_nd: the spatial axes 1..M of x, padded, split into blocks that go to the batch."""
+    name = "space_to_batch_nd"
+    x = convert_to_tensor(x, "x", name)
+    block = _block_shape(block_shape, x, name)
+    paddings = _pairs(paddings, len(block), name, "paddings")
+    for i, (b, (before, after)) in enumerate(zip(block, paddings)):
+        if (x.shape[i + 1] + before + after) % b:
+            raise ValueError(f"{name}: axis {i + 1} of 'x' (size {x.shape[i + 1]}) padded by {[before, after]} "
+                             f"must be divisible by block_shape[{i}] = {b}")
+    return ENGINE.run_kernel("SpaceToBatchND", [x], {"block_shape": block, "paddings": paddings})
+
+
+@op
+def batch_to_space_nd(x, block_shape, crops):
+    """tf.batch_to_space_nd: the inverse of space_to_batch_nd; crops are taken off the spatial axes."""
+    name = "batch_to_space_nd"
+    x = convert_to_tensor(x, "x", name)
+    block = _block_shape(block_shape, x, name)
+    crops = _pairs(crops, len(block), name, "crops")
+    prod = math.prod(block)
+    if x.shape[0] % prod:
+        raise ValueError(f"{name}: the batch of 'x' ({x.shape[0]}) must be divisible by the product of "
+                         f"block_shape {block} = {prod}")
+    for i, (b, (start, end)) in enumerate(zip(block, crops)):
+        if start + end > x.shape[i + 1] * b:
+            raise ValueError(f"{name}: crops[{i}] = {[start, end]} crops more than axis {i + 1} holds "
+                             f"({x.shape[i + 1]} * {b})")
+    return ENGINE.run_kernel("BatchToSpaceND", [x], {"block_shape": block, "crops": crops})
+
+
+# --- broadcast_args, unsorted_segment_sum, search_sorted -------------------------------------
+
+@op
+def broadcast_args(s0, s1):
+    """tf.broadcast_args: the broadcast of two shapes given as int32 vectors, as an int32 vector."""
+    name = "broadcast_args"
+    s0, s1 = _int_indices(s0, name, "s0"), _int_indices(s1, name, "s1")
+    for arg, s in (("s0", s0), ("s1", s1)):
+        if s.rank != 1:
+            raise ValueError(f"{name}: argument '{arg}' must be a vector (rank 1), got shape {list(s.shape)}")
+    return ENGINE.run_kernel("BroadcastArgs", [s0, s1])
+
+
+@op
+def unsorted_segment_sum(x, segment_ids, num_segments):
+    """tf.unsorted_segment_sum: sums of the slices of x with equal segment ids; the ids' shape
+    is a prefix of x's; ids outside [0, num_segments) are dropped."""
+    name = "unsorted_segment_sum"
+    x = convert_to_tensor(x, "x", name)
+    ids = _int_indices(segment_ids, name, "segment_ids")
+    if not is_int(num_segments):
+        raise TypeError(f"{name}: argument 'num_segments' must be an int, got {type(num_segments).__name__}")
+    num_segments = num_segments.__index__()
+    if num_segments < 0:
+        raise ValueError(f"{name}: argument 'num_segments' must be >= 0, got {num_segments}")
+    if ids.rank < 1 or tuple(x.shape[:ids.rank]) != tuple(ids.shape):
+        raise ValueError(f"{name}: the shape of 'segment_ids' ({list(ids.shape)}) must be a non-empty prefix of "
+                         f"the shape of 'x' ({list(x.shape)})")
+    return ENGINE.run_kernel("UnsortedSegmentSum", [x, ids], {"num_segments": num_segments})
+
+
+@op
+def search_sorted(sorted_sequence, values, side="left"):
+    """tf.search_sorted: for each value, the index in its row of sorted_sequence (the last axis)
+    where it would be inserted, before equal values ('left') or after them ('right'). As in
+    TF.js, both are read as 2D [-1, last axis] with equal numbers of rows, and so is the
+    int32 result (a vector's result is [1, len(values)])."""
+    name = "search_sorted"
+    side = _choice(side, ("left", "right"), name, "side")
+    seq = convert_to_tensor(sorted_sequence, "sorted_sequence", name)
+    vals = convert_to_tensor(values, "values", name)
+    for arg, t in (("sorted_sequence", seq), ("values", vals)):
+        if t.rank < 1:
+            raise ValueError(f"{name}: argument '{arg}' must have rank >= 1, got a scalar")
+    if seq.dtype != vals.dtype or seq.dtype == "bool":
+        raise TypeError(f"{name}: arguments 'sorted_sequence' and 'values' must share a numeric dtype, got "
+                        f"{seq.dtype} and {vals.dtype}")
+    n, m = seq.shape[-1], vals.shape[-1]
+    rows = seq.size // n if n else 0
+    if (vals.size // m if m else 0) != rows or (n == 0 and seq.size) or (m == 0 and vals.size):
+        raise ValueError(f"{name}: 'sorted_sequence' (shape {list(seq.shape)}) and 'values' (shape "
+                         f"{list(vals.shape)}) must have the same number of rows (leading axes)")
+    seq2 = ENGINE.run_kernel("Reshape", [seq], {"shape": (rows, n)})
+    vals2 = ENGINE.run_kernel("Reshape", [vals], {"shape": (rows, m)})
+    return ENGINE.run_kernel("SearchSorted", [seq2, vals2], {"side": side})
+
+
+def lower_bound(sorted_sequence, values):
+    """tf.lower_bound: search_sorted(..., side='left')."""
+    return search_sorted(sorted_sequence, values, "left")
+
+
+def upper_bound(sorted_sequence, values):
+    """tf.upper_bound: search_sorted(..., side='right')."""
+    return search_sorted(sorted_sequence, values, "right")
+
+
+# --- top_k, unique, diag, meshgrid -------------------------------------------------------------
+
+@op
+def top_k(x, k=1, sorted=True):  # noqa: A002 - TF.js name
+    """tf.top_k: (values, indices) of the k largest entries along the last axis, largest first
+    (equal values: lower index first). A (values, indices) tuple that also has .values and
+    .indices, like TF.js's {values, indices}."""
+    name = "top_k"
+    x = convert_to_tensor(x, "x", name)
+    if x.rank == 0:
+        raise ValueError(f"{name}: argument 'x' must have rank >= 1, got a scalar")
+    if x.dtype == "bool":
+        raise TypeError(f"{name}: argument 'x' must be float32 or int32, got bool")
+    if not is_int(k):
+        raise TypeError(f"{name}: argument 'k' must be an int, got {type(k).__name__}")
+    k = k.__index__()
+    if not 0 <= k <= x.shape[-1]:
+        raise ValueError(f"{name}: argument 'k' = {k} must be in [0, {x.shape[-1]}] (the last axis of 'x')")
+    values, indices = ENGINE.run_kernel("TopK", [x], {"k": k, "sorted": bool(sorted)})
+    return ValuesIndices(values, indices)
+
+
+class ValuesIndices(tuple):
+    """(values, indices), also readable as .values and .indices (TF.js returns {values, indices})."""
+    __slots__ = ()
+
+    def __new__(cls, values, indices):
+        return super().__new__(cls, (values, indices))
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+
+
+@op
+def unique(x, axis=0):
+    """tf.unique: (values, indices): the distinct slices of x along axis in order of first
+    appearance, and for each slice of x the position of its value in `values`."""
+    name = "unique"
+    x = convert_to_tensor(x, "x", name)
+    if x.rank == 0:
+        raise ValueError(f"{name}: argument 'x' must have rank >= 1, got a scalar")
+    axis = axis_of(axis, x, name)
+    values, indices = ENGINE.run_kernel("Unique", [x], {"axis": axis})
+    return ValuesIndices(values, indices)
+
+
+@op
+def diag(x):
+    """tf.diag: a tensor of shape x.shape + x.shape with x on its diagonal, zeros elsewhere."""
+    x = convert_to_tensor(x, "x", "diag")
+    return ENGINE.run_kernel("Diag", [x])
+
+
+@op
+def meshgrid(x=None, y=None, indexing="xy"):
+    """tf.meshgrid: coordinate matrices from two vectors (flattened); 'xy' gives [len(y),
+    len(x)] grids, 'ij' gives [len(x), len(y)]."""
+    name = "meshgrid"
+    if indexing not in ("xy", "ij"):
+        raise TypeError(f"{name}: argument 'indexing' must be 'xy' or 'ij', got {indexing!r}")
+    if x is None:
+        return []
+    x = convert_to_tensor(x, "x", name, None if isinstance(x, Tensor) else "float32")
+    if y is None:
+        return [x]
+    y = convert_to_tensor(y, "y", name, None if isinstance(y, Tensor) else "float32")
+    w, h = x.size, y.size
+    xy = indexing == "xy"
+    # Each grid repeats one vector along the other axis: a tile of a reshape (exact for every dtype).
+    gx = _repeat(x, (h, w) if xy else (w, h), axis=0 if xy else 1)
+    gy = _repeat(y, (h, w) if xy else (w, h), axis=1 if xy else 0)
+    return [gx, gy]
+
+
+def _repeat(v, shape, axis):
+    """v (flattened) laid along the axis of `shape` that is not `axis`, repeated along `axis`."""
+    along = [1, 1]
+    along[1 - axis] = shape[1 - axis]
+    reps = [1, 1]
+    reps[axis] = shape[axis]
+    column = ENGINE.run_kernel("Reshape", [v], {"shape": tuple(along)})
+    if reps == [1, 1]:
+        return column
+    return ENGINE.run_kernel("Tile", [column], {"reps": reps})
+
+
+# --- data-dependent: where (one argument), boolean_mask, setdiff1d ----------------------------
+# As in TF.js these read the data back and finish in Python (the output size depends on it);
+# the `_async` forms await t.data() so that the page stays responsive on webgl.
+
+def _coords_of_true(shape, values):
+    """whereImpl: the coordinates of the true entries, as an int32 tensor [count, rank]."""
+    strides = strides_of(shape)
+    rows = []
+    for flat, v in enumerate(values):
+        if v:
+            rows.extend((flat // s) % d for s, d in zip(strides, shape))
+    count = len(rows) // len(shape) if shape else sum(1 for v in values if v)
+    return _new_tensor(rows if shape else [], [count, len(shape)], "int32")
+
+
+def _condition(condition, name):
+    c = convert_to_tensor(condition, "condition", name, "bool")
+    if c.dtype != "bool":
+        raise TypeError(f"{name}: argument 'condition' must be a bool tensor, got {c.dtype}")
+    return c
+
+
+def where_coords(condition):
+    """where(condition) with one argument (blocking): the coordinates of the true entries of
+    condition as an int32 tensor [count, rank]."""
+    def run():
+        c = _condition(condition, "where")
+        return _coords_of_true(c.shape, c.data_sync())
+    return ENGINE.tidy(run)
+
+
+async def where_async(condition):
+    """tf.where_async: the coordinates of the true entries of condition, int32 [count, rank]."""
+    c = ENGINE.tidy(lambda: _condition(condition, "where_async"))
+    try:
+        values = await c.data()
+        return ENGINE.tidy(lambda: _coords_of_true(c.shape, values))
+    finally:
+        if c is not condition:
+            c.dispose()
+
+
+def _mask_args(tensor, mask, axis, name):
+    """(tensor viewed with the mask's axes merged, flat mask, axis), validated."""
+    t = convert_to_tensor(tensor, "tensor", name)
+    mask = _condition_arg(mask, name)
+    axis = 0 if axis is None else axis
+    if not is_int(axis):
+        raise TypeError(f"{name}: argument 'axis' must be an int, got {type(axis).__name__}")
+    axis = axis.__index__()
+    if mask.rank == 0:
+        raise ValueError(f"{name}: argument 'mask' cannot be a scalar")
+    if not 0 <= axis <= t.rank - mask.rank or tuple(t.shape[axis:axis + mask.rank]) != tuple(mask.shape):
+        raise ValueError(f"{name}: the shape of 'mask' ({list(mask.shape)}) must match axes {axis}.. of 'tensor' "
+                         f"(shape {list(t.shape)})")
+    merged = t.shape[:axis] + (size_of(mask.shape),) + t.shape[axis + mask.rank:]
+    t = ENGINE.run_kernel("Reshape", [t], {"shape": merged})
+    mask = ENGINE.run_kernel("Reshape", [mask], {"shape": (mask.size,)})
+    return t, mask, axis
+
+
+def _condition_arg(mask, name):
+    m = convert_to_tensor(mask, "mask", name, "bool")
+    if m.dtype != "bool":
+        raise TypeError(f"{name}: argument 'mask' must be a bool tensor, got {m.dtype}")
+    return m
+
+
+def _gather_true(t, mask_values, axis):
+    picked = [i for i, v in enumerate(mask_values) if v]
+    indices = _new_tensor(picked, [len(picked)], "int32")
+    return ENGINE.run_kernel("GatherV2", [t, indices], {"axis": axis, "batch_dims": 0})
+
+
+def boolean_mask(tensor, mask, axis=None):
+    """boolean_mask (blocking): the slices of tensor where mask (matching axes axis.. of
+    tensor) is true, the mask's axes merged into one."""
+    def run():
+        t, m, ax = _mask_args(tensor, mask, axis, "boolean_mask")
+        return _gather_true(t, m.data_sync(), ax)
+    return ENGINE.tidy(run)
+
+
+async def boolean_mask_async(tensor, mask, axis=None):
+    """tf.boolean_mask_async: as boolean_mask, reading the mask without blocking."""
+    t, m, ax = ENGINE.tidy(lambda: list(_mask_args(tensor, mask, axis, "boolean_mask_async")))
+    try:
+        values = await m.data()
+        return ENGINE.tidy(lambda: _gather_true(t, values, ax))
+    finally:
+        t.dispose()
+        m.dispose()
+
+
+def _setdiff_args(x, y, name):
+    x = convert_to_tensor(x, "x", name)
+    y = convert_to_tensor(y, "y", name, x.dtype)
+    if x.dtype != y.dtype:
+        raise TypeError(f"{name}: arguments 'x' and 'y' must have the same dtype, got {x.dtype} and {y.dtype}")
+    for arg, t in (("x", x), ("y", y)):
+        if t.rank != 1:
+            raise ValueError(f"{name}: argument '{arg}' must be a vector (rank 1), got shape {list(t.shape)}")
+    return x, y
+
+
+def _setdiff(x, x_values, y_values):
+    drop = set(y_values)
+    kept = [(v, i) for i, v in enumerate(x_values) if v not in drop]
+    return [_new_tensor([v for v, _ in kept], [len(kept)], x.dtype),
+            _new_tensor([i for _, i in kept], [len(kept)], "int32")]
+
+
+def setdiff1d(x, y):
+    """setdiff1d (blocking): [the values of x not in y, in x's order; their indices in x]."""
+    def run():
+        a, b = _setdiff_args(x, y, "setdiff1d")
+        return _setdiff(a, a.data_sync(), b.data_sync())
+    return ENGINE.tidy(run)
+
+
+async def setdiff1d_async(x, y):
+    """tf.setdiff1d_async: [the values of x not in y, in x's order; their indices in x]."""
+    a, b = ENGINE.tidy(lambda: list(_setdiff_args(x, y, "setdiff1d_async")))
+    try:
+        a_values, b_values = await a.data(), await b.data()
+        return ENGINE.tidy(lambda: _setdiff(a, a_values, b_values))
+    finally:
+        for t, given in ((a, x), (b, y)):
+            if t is not given:
+                t.dispose()

@@ -3,14 +3,14 @@ from ..tensor import Tensor
 
 # Ops that are also methods of Tensor: t.add(b), t.reshape([2, 3]), ...
 METHOD_NAMES = [
-    "abs", "add", "all", "any", "arg_max", "arg_min", "broadcast_to", "cast", "ceil", "clip_by_value", "concat", "cos",
-    "div", "dot", "elu", "equal", "exp", "expand_dims", "floor", "floor_div", "gather", "greater",
+    "abs", "add", "all", "any", "arg_max", "arg_min", "batch_to_space_nd", "broadcast_to", "cast", "ceil", "clip_by_value", "concat", "cos",
+    "depth_to_space", "div", "dot", "elu", "equal", "exp", "expand_dims", "floor", "floor_div", "gather", "greater",
     "greater_equal", "leaky_relu", "less", "less_equal", "log", "log1p", "log_softmax", "logical_and",
-    "logical_not", "logical_or", "log_sum_exp", "mat_mul", "max", "maximum", "mean", "min", "minimum", "mod", "mul",
+    "logical_not", "logical_or", "log_sum_exp", "mat_mul", "max", "maximum", "mean", "min", "minimum", "mirror_pad", "mod", "mul",
     "neg", "not_equal", "one_hot", "pad", "pow", "prod", "reciprocal", "relu", "relu6", "reshape",
     "reverse", "round", "rsqrt", "selu", "sigmoid", "sign", "sin", "slice", "softmax", "softplus",
-    "split", "sqrt", "square", "squared_difference", "squeeze", "stack", "strided_slice", "sub", "sum",
-    "tanh", "tile", "transpose", "unstack", "where",
+    "space_to_batch_nd", "split", "sqrt", "square", "squared_difference", "squeeze", "stack", "strided_slice", "sub", "sum",
+    "tanh", "tile", "top_k", "transpose", "unique", "unsorted_segment_sum", "unstack", "where",
 ]
 
 

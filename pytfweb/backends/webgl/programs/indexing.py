@@ -1,1 +1,327 @@
-"""webgl programs: indexing (being written)."""
+"""Indexing kernels on webgl (contract in ops/indexing.py).
+
+Shaders (shaders/indexing.glsl): GatherNd, ScatterNd, TensorScatterUpdate, MirrorPad, Diag,
+UnsortedSegmentSum, SearchSorted, TopK (TF.js's bitonic top-k: swap and merge passes).
+Views and shape programs of other families: DepthToSpace is one strided view (a transpose of
+a rank-6 reading of x); SpaceToBatchND is PadV2 then a view; BatchToSpaceND a view then a
+Slice (as TF.js's webgl backend composes them from pad, transpose and slice).
+Read back and finished in pure Python, as on TF.js's webgl backend (the output shape depends
+on the data, or the values are a shape): Unique, BroadcastArgs.
+"""
+import array
+
+from ....dtypes import TYPECODES
+from ....kernels import TensorInfo, register_kernel
+from ....shapes import broadcast_shapes, size_of, strides_of
+from .. import shader_source
+from ..shader_compiler import coord_fields, coord_type
+from .program import Program
+from .shape import pad_v2, tile
+from .slicing import defines, empty, gather_v2, share, slice_view, strided_view
+
+
+def _section(name):
+    return shader_source.program("indexing.glsl", name)
+
+
+def _view(t, shape):
+    """t read under another shape (a free reshape: textures are row-major)."""
+    return TensorInfo(t.data_id, tuple(shape), t.dtype)
+
+
+def _constant(backend, values, shape, dtype):
+    """A small tensor made from Python values (no computation: shapes, zeros)."""
+    buf = array.array(TYPECODES[dtype], values)
+    return TensorInfo(backend.write(buf, shape, dtype), tuple(shape), dtype)
+
+
+def _dispose_temps(backend, temps, keep):
+    """Dispose intermediates, except data shared with an input or the result."""
+    kept = {t.data_id for t in keep}
+    for t in temps:
+        if t.data_id not in kept:
+            backend.dispose_data(t.data_id)
+            kept.add(t.data_id)
+
+
+def _array_literal(values):
+    return ", ".join(str(int(v)) for v in values)
+
+
+# --- GatherNd, ScatterNd, TensorScatterUpdate ----------------------------------------------
+
+@register_kernel("GatherNd", "webgl")
+def gather_nd(backend, inputs, attrs):
+    params, indices = inputs
+    k = indices.shape[-1]
+    count = size_of(indices.shape[:-1])
+    slice_size = size_of(params.shape[k:])
+    out_shape = indices.shape[:-1] + params.shape[k:]
+    if count == 0 or slice_size == 0:
+        return empty(backend, out_shape, params.dtype)
+    if k == 0:      # every index tuple is empty: each names all of params
+        return share(tile(backend, [_view(params, (1, slice_size))], {"reps": [count, 1]}), out_shape)
+    strides = [size_of(params.shape[j + 1:k]) for j in range(k)]
+    code = defines(SLICE_DIM=k, ND_SHAPE=_array_literal(params.shape[:k]),
+                   ND_STRIDES=_array_literal(strides)) + _section("gather_nd")
+    program = Program("gather_nd", ("x", "indices"), (count, slice_size), code)
+    x2 = _view(params, (size_of(params.shape[:k]), slice_size))
+    return share(backend.run(program, [x2, _view(indices, (count, k))], params.dtype), out_shape)
+
+
+def _scatter(backend, indices, updates, shape, base):
+    """ScatterNd (base None: sum into zeros) and TensorScatterUpdate (base: last update wins)."""
+    k = indices.shape[-1] if len(indices.shape) > 1 else 1
+    num = size_of(indices.shape) // k
+    slices, slice_size = size_of(shape[:k]), size_of(shape[k:])
+    if slices * slice_size == 0:
+        return empty(backend, shape, updates.dtype)
+    macros = dict(SLICE_DIM=k, NUM_UPDATES=num, ND_STRIDES=_array_literal(strides_of(shape[:k])))
+    names = ["updates", "indices"]
+    ins = [_view(updates, (num, slice_size)), _view(indices, (num, k))]
+    if base is None:
+        macros["SCATTER_SUM"] = 1
+    else:
+        names.append("base")
+        ins.append(_view(base, (slices, slice_size)))
+    key = "scatter_sum" if base is None else "scatter_update"
+    program = Program(key, tuple(names), (slices, slice_size), defines(**macros) + _section("scatter"))
+    return share(backend.run(program, ins, updates.dtype), shape)
+
+
+@register_kernel("ScatterNd", "webgl")
+def scatter_nd(backend, inputs, attrs):
+    indices, updates = inputs
+    return _scatter(backend, indices, updates, tuple(attrs["shape"]), None)
+
+
+@register_kernel("TensorScatterUpdate", "webgl")
+def tensor_scatter_update(backend, inputs, attrs):
+    t, indices, updates = inputs
+    return _scatter(backend, indices, updates, t.shape, t)
+
+
+# --- MirrorPad, Diag ---------------------------------------------------------------------------
+
+@register_kernel("MirrorPad", "webgl")
+def mirror_pad(backend, inputs, attrs):
+    (x,) = inputs
+    paddings, mode = attrs["paddings"], attrs["mode"]
+    out_shape = tuple(b + n + a for n, (b, a) in zip(x.shape, paddings))
+    if size_of(out_shape) == 0:
+        return empty(backend, out_shape, x.dtype)
+    fields = coord_fields("c", len(out_shape))
+    args = ", ".join(f"mirror({f} - {b}, {n})" if b or a else f
+                     for f, n, (b, a) in zip(fields, x.shape, paddings))
+    code = defines(COORDS=coord_type(len(out_shape)), MIRROR_OFFSET=int(mode == "symmetric"),
+                   MIRROR_ARGS=args) + _section("mirror_pad")
+    # The paddings are baked into the code: they belong in the key (the shapes alone do not fix them).
+    program = Program(f"mirror_pad:{mode}:{paddings}", ("x",), out_shape, code)
+    return backend.run(program, [x], x.dtype)
+
+
+@register_kernel("Diag", "webgl")
+def diag(backend, inputs, attrs):
+    (x,) = inputs
+    n = size_of(x.shape)
+    program = Program("diag", ("x",), (n, n), _section("diag"))
+    return share(backend.run(program, [_view(x, (n,))], x.dtype), x.shape + x.shape)
+
+
+# --- DepthToSpace, SpaceToBatchND, BatchToSpaceND: views ----------------------------------------
+
+@register_kernel("DepthToSpace", "webgl")
+def depth_to_space(backend, inputs, attrs):
+    (x,) = inputs
+    bs = attrs["block_size"]
+    if attrs["data_format"] == "NHWC":
+        b, h, w, d = x.shape
+        depth = d // bs // bs
+        src = (b, h, w, bs, bs, depth)
+        perm, out_shape = (0, 1, 3, 2, 4, 5), (b, h * bs, w * bs, depth)
+    else:
+        b, d, h, w = x.shape
+        depth = d // bs // bs
+        src = (b, bs, bs, depth, h, w)
+        perm, out_shape = (0, 3, 4, 1, 5, 2), (b, depth, h * bs, w * bs)
+    steps = strides_of(src)
+    view = strided_view(backend, x, [src[p] for p in perm], 0, [steps[p] for p in perm])
+    return share(view, out_shape)
+
+
+def _blocks_to_batch(backend, x, block):
+    """x [B, S1, ..., SM, rest] (Si divisible by bi) -> [b1 * ... * bM * B, S1/b1, ..., rest]."""
+    m = len(block)
+    rest = size_of(x.shape[1 + m:])
+    src = [x.shape[0]]
+    for s, b in zip(x.shape[1:1 + m], block):
+        src += [s // b, b]
+    src.append(rest)
+    steps = strides_of(src)
+    perm = [2 + 2 * i for i in range(m)] + [0] + [1 + 2 * i for i in range(m)] + [2 * m + 1]
+    view = strided_view(backend, x, [src[p] for p in perm], 0, [steps[p] for p in perm])
+    out_shape = (x.shape[0] * size_of(block),) + tuple(s // b for s, b in zip(x.shape[1:1 + m], block)) \
+        + x.shape[1 + m:]
+    return share(view, out_shape)
+
+
+@register_kernel("SpaceToBatchND", "webgl")
+def space_to_batch_nd(backend, inputs, attrs):
+    (x,) = inputs
+    block, pads = attrs["block_shape"], attrs["paddings"]
+    full = [[0, 0]] + [list(p) for p in pads] + [[0, 0]] * (len(x.shape) - 1 - len(block))
+    padded = pad_v2(backend, [x], {"paddings": full, "constant_value": 0})
+    out = _blocks_to_batch(backend, padded, block)
+    _dispose_temps(backend, [padded], [x, out])
+    return out
+
+
+@register_kernel("BatchToSpaceND", "webgl")
+def batch_to_space_nd(backend, inputs, attrs):
+    (x,) = inputs
+    block, crops = attrs["block_shape"], attrs["crops"]
+    m = len(block)
+    batch = x.shape[0] // size_of(block)
+    spatial = x.shape[1:1 + m]
+    rest = size_of(x.shape[1 + m:])
+    # [b1, ..., bM, B, S1, ..., SM, rest] -> [B, S1, b1, ..., SM, bM, rest]
+    src = list(block) + [batch] + list(spatial) + [rest]
+    steps = strides_of(src)
+    perm = [m] + [j for i in range(m) for j in (m + 1 + i, i)] + [2 * m + 1]
+    whole = tuple([batch] + [s * b for s, b in zip(spatial, block)]) + x.shape[1 + m:]
+    spread = share(strided_view(backend, x, [src[p] for p in perm], 0, [steps[p] for p in perm]), whole)
+    begin = [0] + [c0 for c0, _ in crops] + [0] * (len(whole) - 1 - m)
+    size = [batch] + [n - c0 - c1 for n, (c0, c1) in zip(whole[1:], crops)] + list(whole[1 + m:])
+    out = slice_view(backend, spread, begin, size)
+    _dispose_temps(backend, [spread], [x, out])
+    return out
+
+
+# --- UnsortedSegmentSum, SearchSorted ------------------------------------------------------------
+
+@register_kernel("UnsortedSegmentSum", "webgl")
+def unsorted_segment_sum(backend, inputs, attrs):
+    x, ids = inputs
+    segments = attrs["num_segments"]
+    rows = size_of(ids.shape)
+    inner_shape = x.shape[len(ids.shape):]
+    inner = size_of(inner_shape)
+    out_shape = (segments,) + inner_shape
+    if segments * inner == 0:
+        return empty(backend, out_shape, x.dtype)
+    if rows == 0:
+        return _constant(backend, [0] * (segments * inner), out_shape, x.dtype)
+    code = defines(NUM_ROWS=rows) + _section("segment_sum")
+    program = Program("segment_sum", ("x", "segmentIds"), (segments, inner), code)
+    out = backend.run(program, [_view(x, (rows, inner)), _view(ids, (rows,))], x.dtype)
+    return share(out, out_shape)
+
+
+@register_kernel("SearchSorted", "webgl")
+def search_sorted(backend, inputs, attrs):
+    seq, vals = inputs
+    if size_of(vals.shape) == 0:
+        return empty(backend, vals.shape, "int32")
+    if seq.shape[1] == 0:       # nothing to search: every value goes to 0
+        return _constant(backend, [0] * size_of(vals.shape), vals.shape, "int32")
+    cmp = "<" if attrs["side"] == "left" else "<="
+    code = defines(NUM_INPUTS=seq.shape[1], BOUND_CMP=cmp) + _section("search_sorted")
+    program = Program(f"search_sorted:{attrs['side']}", ("sortedSequence", "values"), vals.shape, code)
+    return backend.run(program, [seq, vals], "int32")
+
+
+# --- TopK: bitonic sort on the GPU (TF.js's webgl TopK) -------------------------------------------
+
+def _pow2(n):
+    p = 1
+    while p < n:
+        p *= 2
+    return p
+
+
+_SWAP_UNIFORMS = (("n", "int"), ("firstPass", "int"), ("dir", "int"), ("inc", "int"))
+_MERGE_UNIFORMS = (("n", "int"), ("firstPass", "int"), ("k", "int"))
+
+
+@register_kernel("TopK", "webgl")
+def top_k(backend, inputs, attrs):
+    (x,) = inputs
+    k = attrs["k"]
+    n = x.shape[-1]
+    out_shape = x.shape[:-1] + (k,)
+    if k == 0 or size_of(x.shape) == 0:
+        return [empty(backend, out_shape, x.dtype), empty(backend, out_shape, "int32")]
+    if n == 1:
+        return [share(x, out_shape), _constant(backend, [0] * size_of(out_shape), out_shape, "int32")]
+    batch = size_of(x.shape) // n
+    x2 = _view(x, (batch, n))
+    k2, n2 = _pow2(k), _pow2(n)
+    indices = None          # the candidates so far; None before the first pass
+
+    def run(section, uniforms, shape, values):
+        nonlocal indices
+        program = Program(f"topk_{section}", ("x", "indices"), shape, _section(f"topk_{section}"), uniforms)
+        first = indices is None
+        out = backend.run(program, [x2, x2 if first else indices], "int32", (n, int(first), *values))
+        if not first:
+            backend.dispose_data(indices.data_id)
+        indices = out
+
+    def sort_runs(length, shape):
+        inc = length
+        while inc >= 1:
+            run("swap", _SWAP_UNIFORMS, shape, (2 * length, inc))
+            inc //= 2
+
+    # 1. Sort runs of k2 (alternately descending and ascending); 2. repeatedly keep the larger
+    # half of each pair of runs and re-sort the runs, until k2 candidates per row remain.
+    # (n > 1, so at least one pass runs and `indices` is set.)
+    length = 1
+    while length < k2:
+        sort_runs(length, (batch, n2))
+        length *= 2
+    size = n2
+    while size > k2:
+        run("merge", _MERGE_UNIFORMS, (batch, size // 2), (k2,))
+        sort_runs(k2 // 2, indices.shape)
+        size //= 2
+    best = slice_view(backend, indices, [0, 0], [batch, k])
+    _dispose_temps(backend, [indices], [best])
+    values = gather_v2(backend, [x2, best], {"axis": 1, "batch_dims": 1})
+    return [share(values, out_shape), share(best, out_shape)]
+
+
+# --- read back and finished in Python: Unique, BroadcastArgs ----------------------------------------
+
+@register_kernel("Unique", "webgl")
+def unique(backend, inputs, attrs):
+    (x,) = inputs
+    axis = attrs["axis"]
+    outer, count = size_of(x.shape[:axis]), x.shape[axis]
+    inner = size_of(x.shape[axis + 1:])
+    values = backend.read_sync(x.data_id)
+
+    def key(i):
+        # TF.js keys a slice by the string of its values: NaN equals NaN, -0 equals 0.
+        return tuple("nan" if v != v else v + 0 for o in range(outer)
+                     for v in values[(o * count + i) * inner:(o * count + i + 1) * inner])
+    slot, order, indices = {}, [], []
+    for i in range(count):
+        j = slot.setdefault(key(i), len(order))
+        if j == len(order):
+            order.append(i)
+        indices.append(j)
+    out = array.array(values.typecode)
+    for o in range(outer):
+        for i in order:
+            start = (o * count + i) * inner
+            out.extend(values[start:start + inner])
+    out_shape = x.shape[:axis] + (len(order),) + x.shape[axis + 1:]
+    return [_constant(backend, out, out_shape, x.dtype), _constant(backend, indices, (count,), "int32")]
+
+
+@register_kernel("BroadcastArgs", "webgl")
+def broadcast_args(backend, inputs, attrs):
+    s0, s1 = (list(backend.read_sync(t.data_id)) for t in inputs)
+    shape = broadcast_shapes(s0, s1, "broadcast_args")
+    return _constant(backend, shape, (len(shape),), "int32")
