@@ -38,6 +38,10 @@ def attach(ns):
             # TF.js: t.concat(x, axis) is concat([t, ...x], axis); x is a tensor or a list.
             setattr(Tensor, name, lambda self, x, axis=0, _f=ns[name]:
                     _f([self, *(x if isinstance(x, (list, tuple)) else [x])], axis))
+    from . import image
+    for name in ("resize_bilinear", "resize_nearest_neighbor"):
+        # chained in TF.js though they live in tf.image
+        setattr(Tensor, name, lambda self, *a, _f=getattr(image, name), **k: _f(self, *a, **k))
     if "where" in ns:
         # t.where(cond, other) is where(cond, t, other) in TF.js's chained form; keep the op's order.
         Tensor.where = lambda self, condition, b: ns["where"](condition, self, b)
