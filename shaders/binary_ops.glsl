@@ -68,3 +68,22 @@ float op_Less(float a, float b) { return float(a < b); }
 float op_LessEqual(float a, float b) { return float(a <= b); }
 float op_LogicalAnd(float a, float b) { return float(a != 0.0 && b != 0.0); }
 float op_LogicalOr(float a, float b) { return float(a != 0.0 || b != 0.0); }
+
+bool isInfinite(float x) { return (floatBitsToUint(x) & 0x7fffffffu) == 0x7f800000u; }
+
+float op_Atan2(float a, float b) {
+  if (isNaN(a) || isNaN(b)) return NAN;
+  float pi = 3.141592653589793;
+  bool negativeB = (floatBitsToUint(b) & 0x80000000u) != 0u;   // -0 counts: atan2(0, -0) = pi
+  // GLSL's atan(y, x) is undefined at (0, 0) and loose at infinities: give C's values there.
+  if (a == 0.0) return negativeB ? (floatBitsToUint(a) >= 0x80000000u ? -pi : pi) : a;
+  if (isInfinite(a) || isInfinite(b)) {
+    if (isInfinite(a) && isInfinite(b)) return sign(a) * (negativeB ? 0.75 : 0.25) * pi;
+    if (isInfinite(a)) return sign(a) * 0.5 * pi;
+    return negativeB ? sign(a) * pi : sign(a) * 0.0;
+  }
+  return atan(a, b);
+}
+
+// int32 operands (the op accepts nothing else), exact as ints.
+float op_BitwiseAnd(float a, float b) { return float(toInt(a) & toInt(b)); }

@@ -10,8 +10,9 @@ bool isNaN(float v) {
 }
 
 // int32 values travel as floats; recover them exactly.
+// (round, not int(v + 0.5): past 2^23, v + 0.5 is not a float and rounds to the next even value)
 int toInt(float v) {
-  return int(v < 0.0 ? v - 0.5 : v + 0.5);
+  return int(round(v));
 }
 
 // Coordinates of rank 5 and 6 (GLSL stops at ivec4).

@@ -44,3 +44,89 @@ float op_Round(float x) { return roundEven(x); }
 float op_LogicalNot(float x) { return x == 0.0 ? 1.0 : 0.0; }
 float op_LeakyRelu(float x) { return x < 0.0 ? alpha * x : x; }
 float op_ClipByValue(float x) { return isNaN(x) ? x : clamp(x, clipMin, clipMax); }
+
+// --- inverse trigonometric, hyperbolic, erf, expm1, step, tests --------------------------------
+// GPU exp/log/sin are approximations: the forms below avoid cancellation near 0 and overflow
+// far from it, so that float32 results agree with numpy's to a few ulp where exp/log allow.
+// (NaN never reaches these: the unary program returns it first, except for the tests.)
+// Constants are written out: only functions are taken from this file, not #defines.
+
+bool isInfinite(float x) { return (floatBitsToUint(x) & 0x7fffffffu) == 0x7f800000u; }
+
+// log(1 + u), accurate near 0 (Kahan: the rounding error of 1 + u cancels out).
+float log1pAccurate(float u) {
+  float v = 1.0 + u;
+  if (v == 1.0) return u;
+  if (isInfinite(v)) return v;
+  return log(v) * (u / (v - 1.0));
+}
+
+// e^x - 1: a Taylor polynomial where exp(x) - 1 would cancel.
+float expm1Accurate(float x) {
+  if (abs(x) >= 0.5) return exp(x) - 1.0;
+  float p = 1.0 / 40320.0;
+  p = p * x + 1.0 / 5040.0;
+  p = p * x + 1.0 / 720.0;
+  p = p * x + 1.0 / 120.0;
+  p = p * x + 1.0 / 24.0;
+  p = p * x + 1.0 / 6.0;
+  p = p * x + 0.5;
+  return (p * x + 1.0) * x;
+}
+
+float op_Acos(float x) { return abs(x) > 1.0 ? NAN : acos(x); }
+float op_Asin(float x) { return abs(x) > 1.0 ? NAN : asin(x); }
+float op_Atan(float x) { return isInfinite(x) ? sign(x) * 1.5707963267948966 : atan(x); }
+
+float op_Acosh(float x) {
+  if (x < 1.0) return NAN;
+  if (x > 1e4) return log(x) + 0.6931471805599453;  // x^2 would overflow; acosh(x) ~ log(2x)
+  float u = x - 1.0;
+  return log1pAccurate(u + sqrt(u * (x + 1.0)));     // log(x + sqrt(x^2 - 1)), exact near 1
+}
+
+float op_Asinh(float x) {
+  float a = abs(x);
+  if (a > 1e4) return sign(x) * (log(a) + 0.6931471805599453);  // asinh(x) ~ log(2|x|)
+  // log(a + sqrt(a^2 + 1)) = log1p(a + a^2 / (1 + sqrt(a^2 + 1)))
+  return sign(x) * log1pAccurate(a + a * a / (1.0 + sqrt(a * a + 1.0)));
+}
+
+float op_Atanh(float x) {
+  float a = abs(x);
+  if (a > 1.0) return NAN;
+  return sign(x) * 0.5 * log1pAccurate(2.0 * a / (1.0 - a));
+}
+
+float op_Cosh(float x) {
+  float h = exp(abs(x) - 0.6931471805599453);  // e^|x| / 2: finite as long as cosh is
+  return h + 0.25 / h;
+}
+
+float op_Sinh(float x) {
+  float a = abs(x);
+  if (a < 0.5) {
+    float m = expm1Accurate(a);
+    return sign(x) * 0.5 * (m + m / (m + 1.0));      // (e^a - e^-a) / 2 without cancellation
+  }
+  float h = exp(a - 0.6931471805599453);
+  return sign(x) * (h - 0.25 / h);
+}
+
+float op_Tan(float x) { return tan(x); }
+
+float op_Erf(float x) {
+  // TF.js's approximation (Abramowitz and Stegun 7.1.26), as on the cpu backend
+  float v = abs(x);
+  float t = 1.0 / (1.0 + 0.3275911 * v);
+  float p = ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t;
+  return sign(x) * (1.0 - p * exp(-v * v));
+}
+
+float op_Expm1(float x) { return expm1Accurate(x); }
+float op_Step(float x) { return x > 0.0 ? 1.0 : alpha; }
+
+// The tests see NaN themselves (they are in the NaN-aware set of programs/elementwise.py).
+float op_IsNan(float x) { return float(isNaN(x)); }
+float op_IsInf(float x) { return float(isInfinite(x)); }
+float op_IsFinite(float x) { return float(!isNaN(x) && !isInfinite(x)); }

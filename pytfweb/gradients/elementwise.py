@@ -11,7 +11,9 @@ must train as it would there):
   FloorDiv     the gradient of RealDiv (TF.js does not treat the floor as a step)
   Mod          dy to a; -dy * floor(a / b) to b
   Pow          to the base: dy * b * a^(b-1); to the exponent: dy * y * log(a) where a > 0, else 0
-  Sign, Floor, Ceil, Round   zeros (TF.js's "zerosLike(dy)")
+  Sign, Floor, Ceil, Round, Step, IsNan, IsInf, IsFinite   zeros (TF.js's "zerosLike(dy)")
+  Acos ... Atanh, Tan        TF.js's formulas (1 / sqrt(1 - x^2) and so on), NaN or inf outside
+                             the domain or at its edges, as there
   Cast, Identity             dy, whatever the dtypes (a cast to int32 passes the gradient on)
 Two departures, both where TF.js would give a wrong shape or throw:
   - binary gradients sum over broadcast axes for every kernel (TF.js omits it for Maximum,
@@ -26,6 +28,8 @@ What is saved is what the gradient reads: the input x, the output y (where the d
 cheaper from it, as TF.js does for Exp, Sigmoid, Tanh, Elu), or nothing; binary gradients of
 broadcast operands need only the operands' shapes, which every tape node has.
 """
+import math
+
 from .. import ops
 from ..kernels import register_gradient
 from ..ops.elementwise import BINARY, UNARY
@@ -34,6 +38,8 @@ from ._util import unbroadcast
 # TF.js's selu constants (scale, and scale * alpha), as its gradient uses them.
 SELU_SCALE = 1.0507009873554804934193349852946
 SELU_SCALE_ALPHA = 1.7580993408473768599402175208123
+# d/dx erf(x) = 2 / sqrt(pi) * exp(-x^2)
+ERF_SLOPE = 2 / math.sqrt(math.pi)
 
 
 def _masked(dy, mask):
@@ -63,6 +69,17 @@ FROM_INPUT = {
     "LeakyRelu": lambda dy, x, attrs: ops.where(ops.greater(x, 0), dy, ops.mul(dy, attrs["alpha"])),
     "ClipByValue": lambda dy, x, attrs: _masked(dy, ops.logical_and(
         ops.greater_equal(x, attrs["clip_value_min"]), ops.less_equal(x, attrs["clip_value_max"]))),
+    "Acos": lambda dy, x, _: ops.neg(ops.div(dy, ops.sqrt(ops.sub(1.0, ops.square(x))))),
+    "Asin": lambda dy, x, _: ops.div(dy, ops.sqrt(ops.sub(1.0, ops.square(x)))),
+    "Atan": lambda dy, x, _: ops.div(dy, ops.add(ops.square(x), 1.0)),
+    "Acosh": lambda dy, x, _: ops.div(dy, ops.sqrt(ops.sub(ops.square(x), 1.0))),
+    "Asinh": lambda dy, x, _: ops.div(dy, ops.sqrt(ops.add(ops.square(x), 1.0))),
+    "Atanh": lambda dy, x, _: ops.div(dy, ops.sub(1.0, ops.square(x))),
+    "Cosh": lambda dy, x, _: ops.mul(dy, ops.sinh(x)),
+    "Sinh": lambda dy, x, _: ops.mul(dy, ops.cosh(x)),
+    "Tan": lambda dy, x, _: ops.div(dy, ops.square(ops.cos(x))),
+    "Erf": lambda dy, x, _: ops.mul(dy, ops.mul(ops.exp(ops.neg(ops.square(x))), ERF_SLOPE)),
+    "Expm1": lambda dy, x, _: ops.mul(dy, ops.exp(x)),
 }
 
 # kernel -> fn(dy, y, attrs): the gradient from the output y (which the tape keeps instead of x).
@@ -84,7 +101,7 @@ FROM_DY = {
 }
 
 # Piecewise constant: zero gradient, as TF.js.
-ZERO = ("Sign", "Floor", "Ceil", "Round")
+ZERO = ("Sign", "Floor", "Ceil", "Round", "Step", "IsNan", "IsInf", "IsFinite")
 
 
 # --- binary --------------------------------------------------------------------------------------
@@ -96,6 +113,11 @@ def _pow_base(dy, a, b, y):
 def _pow_exponent(dy, a, b, y):
     log_a = ops.where(ops.greater(a, 0), ops.log(a), 0.0)
     return ops.mul(dy, ops.mul(y, log_a))
+
+
+def _sum_of_squares(a, b):
+    """a^2 + b^2: the denominator of both of atan2's partial derivatives."""
+    return ops.add(ops.square(a), ops.square(b))
 
 
 def _div_numerator(dy, a, b, y):
@@ -124,6 +146,8 @@ BINARY_GRADS = {
                 lambda dy, a, b, y: _masked(dy, ops.greater(a, b))),
     "SquaredDifference": (True, False, lambda dy, a, b, y: ops.mul(ops.mul(dy, ops.sub(a, b)), 2.0),
                           lambda dy, a, b, y: ops.mul(ops.mul(dy, ops.sub(b, a)), 2.0)),
+    "Atan2": (True, False, lambda dy, a, b, y: ops.mul(dy, ops.div(b, _sum_of_squares(a, b))),
+              lambda dy, a, b, y: ops.neg(ops.mul(dy, ops.div(a, _sum_of_squares(a, b))))),
 }
 
 
@@ -169,9 +193,9 @@ for _kernel in ZERO:
     register_gradient(_kernel, _zero)
 for _kernel, (_save_in, _save_out, _d_a, _d_b) in BINARY_GRADS.items():
     register_gradient(_kernel, _binary(_d_a, _d_b), save_inputs=_save_in, save_outputs=_save_out)
-# Comparisons and logical ops: bool results, nothing to differentiate.
+# Comparisons, logical and bitwise ops: bool or int32 results, nothing to differentiate.
 for _row in UNARY + BINARY:
-    if _row.kind in ("bool", "compare", "logical"):
+    if _row.kind in ("bool", "compare", "logical", "bitwise"):
         register_gradient(_row.kernel, _no_gradient)
 
 

@@ -356,7 +356,6 @@ def bitwise_and(x, y):
     return ENGINE.run_kernel(row.kernel, [x, y])
 
 
-
 # --- composites: TF.js ops without a kernel of their own ------------------------------------
 
 @op

@@ -9,7 +9,7 @@ from .program import Program
 register_shared_kernels("webgl")
 
 # Unary ops whose GLSL function defines its own result for NaN (everything else maps NaN to NaN).
-_NAN_AWARE = {"Sign"}
+_NAN_AWARE = {"Sign", "IsNan", "IsInf", "IsFinite"}
 
 # Kernel attributes that reach the shader as uniforms, by the GLSL name op functions use.
 _UNIFORM_NAMES = {"alpha": "alpha", "clip_value_min": "clipMin", "clip_value_max": "clipMax"}
