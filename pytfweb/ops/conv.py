@@ -1,2 +1,308 @@
-"""(being written)"""
-__all__ = []
+"""Convolutions: conv1d, conv2d, conv2d_transpose, conv3d, conv3d_transpose, depthwise_conv2d,
+separable_conv2d, dilation2d (TF.js 4.22 semantics), and the backprop ops their gradients use.
+
+Geometry (output size, padding) is ops/conv_util.py's, shared with the kernels. Kernel contract
+(every backend): float32 inputs with a batch axis; attrs already checked by the op (strides and
+dilations tuples of positive ints, pad 'same' | 'valid' | int | explicit pairs, dim_rounding_mode
+None | 'round' | 'ceil' | 'floor'); kernels rebuild the ConvInfo with conv_info_for() below.
+
+  Conv2D                 x [b, h, w, c] (NCHW: [b, c, h, w]), filter [fh, fw, c, oc];
+                         attrs strides, pad, data_format ('NHWC' | 'NCHW'), dilations, dim_rounding_mode
+  Conv2DBackpropInput    dy, filter; attrs as Conv2D + input_shape (the x it returns the gradient of)
+  Conv2DBackpropFilter   x, dy; attrs as Conv2D + filter_shape
+  Conv3D                 x [b, d, h, w, c], filter [fd, fh, fw, c, oc]; attrs strides, pad, dilations
+  Conv3DBackpropInputV2  dy, filter; attrs as Conv3D + input_shape
+  Conv3DBackpropFilterV2 x, dy; attrs as Conv3D + filter_shape
+  DepthwiseConv2dNative  x [b, h, w, c], filter [fh, fw, c, m]: output channel c * m + q is input
+                         channel c through filter[..., c, q]; attrs as Conv2D
+  DepthwiseConv2dNativeBackpropInput / ...BackpropFilter   as the Conv2D ones
+  Dilation2D             x [b, h, w, c], filter [fh, fw, c]: max over the window of x + filter;
+                         attrs strides, pad, dilations ('same' | 'valid')
+  Dilation2DBackpropInput / ...BackpropFilter   x, filter, dy: dy goes to the first maximum
+Unlike TF.js, the backprop kernels take dilations too, so convolutions with dilations > 1 have
+gradients (TF.js asserts they are 1).
+"""
+from ..engine import ENGINE, op
+from . import conv_util
+from .creation import convert_to_tensor
+from .elementwise import cast
+from .shape import is_int, reshape
+
+__all__ = ["conv1d", "conv2d", "conv2d_transpose", "conv3d", "conv3d_transpose", "depthwise_conv2d",
+           "separable_conv2d", "dilation2d"]
+
+# kernel name -> (spatial dimensions, depthwise) for conv_info_for()
+_KINDS = {
+    "Conv2D": (2, False), "Conv2DBackpropInput": (2, False), "Conv2DBackpropFilter": (2, False),
+    "FusedConv2D": (2, False),
+    "Conv3D": (3, False), "Conv3DBackpropInputV2": (3, False), "Conv3DBackpropFilterV2": (3, False),
+    "DepthwiseConv2dNative": (2, True), "DepthwiseConv2dNativeBackpropInput": (2, True),
+    "DepthwiseConv2dNativeBackpropFilter": (2, True), "FusedDepthwiseConv2D": (2, True),
+}
+
+
+def conv_info_for(kernel, x_shape, filter_shape, attrs):
+    """The ConvInfo of a conv kernel call: x_shape is the forward input's (for a backprop-input
+    kernel: attrs['input_shape']), filter_shape the forward filter's."""
+    n, depthwise = _KINDS[kernel]
+    data_format = "channelsFirst" if attrs.get("data_format") == "NCHW" else "channelsLast"
+    return conv_util.conv_info(x_shape, filter_shape, attrs["strides"], attrs.get("dilations", 1), attrs["pad"],
+                                attrs.get("dim_rounding_mode"), depthwise, data_format, n, kernel)
+
+
+def _float(x, arg, name):
+    x = convert_to_tensor(x, arg, name, "float32")
+    return x if x.dtype == "float32" else cast(x, "float32")
+
+
+def _batched(x, rank, name, arg="x"):
+    """x with a batch axis: rank - 1 gets one of size 1. (tensor, whether one was added)."""
+    if x.rank == rank - 1:
+        return reshape(x, (1,) + tuple(x.shape)), True
+    if x.rank != rank:
+        raise ValueError(f"{name}: argument '{arg}' must be of rank {rank} or {rank - 1}, got rank {x.rank} "
+                         f"(shape {list(x.shape)})")
+    return x, False
+
+
+def _unbatched(y, added):
+    return reshape(y, y.shape[1:]) if added else y
+
+
+def _check_rank(t, rank, name, arg):
+    if t.rank != rank:
+        raise ValueError(f"{name}: argument '{arg}' must be of rank {rank}, got rank {t.rank} "
+                         f"(shape {list(t.shape)})")
+
+
+def _check_channels(got, want, name, what="depth of input"):
+    if got != want:
+        raise ValueError(f"{name}: {what} ({got}) must match the input depth of 'filter' ({want})")
+
+
+def prepare_conv2d(name, x, filter, strides, pad, data_format, dilations, dim_rounding_mode, depthwise=False):
+    """The checks and conversions conv2d, depthwise_conv2d and their fused forms share:
+    (x4d, filter, reshaped, attrs, ConvInfo)."""
+    x = _float(x, "x", name)
+    filter = _float(filter, "filter", name)
+    x4, added = _batched(x, 4, name)
+    _check_rank(filter, 4, name, "filter")
+    fmt = conv_util.convert_conv2d_data_format(data_format, name)
+    in_channels = x4.shape[3] if fmt == "channelsLast" else x4.shape[1]
+    _check_channels(in_channels, filter.shape[2], name)
+    strides, dilations, pad = conv_util.check_conv_args(name, strides, dilations, pad, 2, dim_rounding_mode)
+    attrs = {"strides": strides, "pad": pad, "data_format": data_format, "dilations": dilations,
+             "dim_rounding_mode": dim_rounding_mode}
+    info = conv_util.compute_conv2d_info(x4.shape, filter.shape, strides, dilations, pad, dim_rounding_mode,
+                                         depthwise, fmt, name)
+    return x4, filter, added, attrs, info
+
+
+@op
+def conv2d(x, filter, strides, pad, data_format="NHWC", dilations=(1, 1), dim_rounding_mode=None):
+    """tf.conv2d: x [b, h, w, in] (or [h, w, in]; NCHW with data_format), filter [fh, fw, in, out]."""
+    x4, filter, added, attrs, _ = prepare_conv2d("conv2d", x, filter, strides, pad, data_format, dilations,
+                                                 dim_rounding_mode)
+    return _unbatched(ENGINE.run_kernel("Conv2D", [x4, filter], attrs), added)
+
+
+@op
+def conv1d(x, filter, stride, pad, data_format="NWC", dilation=1, dim_rounding_mode=None):
+    """tf.conv1d: x [b, w, in] (or [w, in]), filter [fw, in, out]; a conv2d of height 1."""
+    name = "conv1d"
+    x = _float(x, "x", name)
+    filter = _float(filter, "filter", name)
+    x3, added = _batched(x, 3, name)
+    _check_rank(filter, 3, name, "filter")
+    if data_format != "NWC":
+        raise ValueError(f"{name}: argument 'data_format' must be 'NWC' (the only one supported), got {data_format!r}")
+    _check_channels(x3.shape[2], filter.shape[1], name)
+    for arg, v in (("stride", stride), ("dilation", dilation)):
+        if not is_int(v):
+            raise TypeError(f"{name}: argument '{arg}' must be an int, got {v!r}")
+    if isinstance(pad, (list, tuple)):
+        raise TypeError(f"{name}: argument 'pad' must be 'same', 'valid' or an int, got {pad!r}")
+    strides, dilations, pad = conv_util.check_conv_args(name, (1, stride), (1, dilation), pad, 2, dim_rounding_mode)
+    attrs = {"strides": strides, "pad": pad, "data_format": "NHWC", "dilations": dilations,
+             "dim_rounding_mode": dim_rounding_mode}
+    x4 = reshape(x3, (x3.shape[0], 1) + tuple(x3.shape[1:]))
+    y = ENGINE.run_kernel("Conv2D", [x4, reshape(filter, (1,) + tuple(filter.shape))], attrs)
+    return reshape(y, y.shape[2:] if added else (y.shape[0],) + tuple(y.shape[2:]))
+
+
+@op
+def depthwise_conv2d(x, filter, strides, pad, data_format="NHWC", dilations=(1, 1), dim_rounding_mode=None):
+    """tf.depthwise_conv2d: x [b, h, w, c], filter [fh, fw, c, m]; output channel c * m + q."""
+    x4, filter, added, attrs, _ = prepare_conv2d("depthwise_conv2d", x, filter, strides, pad, data_format,
+                                                 dilations, dim_rounding_mode, depthwise=True)
+    return _unbatched(ENGINE.run_kernel("DepthwiseConv2dNative", [x4, filter], attrs), added)
+
+
+@op
+def separable_conv2d(x, depthwise_filter, pointwise_filter, strides, pad, dilation=(1, 1), data_format="NHWC"):
+    """tf.separable_conv2d: a depthwise_conv2d, then a 1x1 conv2d mixing its channels."""
+    name = "separable_conv2d"
+    if data_format != "NHWC":
+        raise ValueError(f"{name}: argument 'data_format' must be 'NHWC' (NCHW is not supported), got {data_format!r}")
+    x = _float(x, "x", name)
+    depthwise_filter = _float(depthwise_filter, "depthwise_filter", name)
+    pointwise_filter = _float(pointwise_filter, "pointwise_filter", name)
+    x4, added = _batched(x, 4, name)
+    _check_rank(depthwise_filter, 4, name, "depthwise_filter")
+    _check_rank(pointwise_filter, 4, name, "pointwise_filter")
+    if tuple(pointwise_filter.shape[:2]) != (1, 1):
+        raise ValueError(f"{name}: the first two dimensions of 'pointwise_filter' must be 1, got "
+                         f"{list(pointwise_filter.shape)}")
+    in_channels, multiplier = depthwise_filter.shape[2:]
+    if pointwise_filter.shape[2] != in_channels * multiplier:
+        raise ValueError(f"{name}: the third dimension of 'pointwise_filter' must be {in_channels * multiplier} "
+                         f"(in channels x channel multiplier of 'depthwise_filter'), got {pointwise_filter.shape[2]}")
+    depthwise = depthwise_conv2d(x4, depthwise_filter, strides, pad, data_format, dilation)
+    return _unbatched(conv2d(depthwise, pointwise_filter, 1, "valid", data_format), added)
+
+
+@op
+def conv3d(x, filter, strides, pad, data_format="NDHWC", dilations=(1, 1, 1)):
+    """tf.conv3d: x [b, d, h, w, in] (or unbatched), filter [fd, fh, fw, in, out]."""
+    name = "conv3d"
+    x = _float(x, "x", name)
+    filter = _float(filter, "filter", name)
+    x5, added = _batched(x, 5, name)
+    _check_rank(filter, 5, name, "filter")
+    _check_channels(x5.shape[4], filter.shape[3], name)
+    if data_format != "NDHWC":
+        raise ValueError(f"{name}: argument 'data_format' must be 'NDHWC' (the only one supported), got {data_format!r}")
+    strides, dilations, pad = conv_util.check_conv_args(name, strides, dilations, pad, 3)
+    attrs = {"strides": strides, "pad": pad, "dilations": dilations}
+    conv_util.compute_conv3d_info(x5.shape, filter.shape, strides, dilations, pad, op=name)
+    return _unbatched(ENGINE.run_kernel("Conv3D", [x5, filter], attrs), added)
+
+
+def _output_shape(output_shape, rank, name):
+    if not isinstance(output_shape, (list, tuple)) or not all(is_int(d) and d >= 0 for d in output_shape):
+        raise TypeError(f"{name}: argument 'output_shape' must be a list of non-negative ints, got {output_shape!r}")
+    if len(output_shape) != rank:
+        raise ValueError(f"{name}: argument 'output_shape' must have {rank} entries (the rank of 'x'), "
+                         f"got {list(output_shape)}")
+    return tuple(int(d) for d in output_shape)
+
+
+def _check_backprop_geometry(name, info, dy_shape):
+    if tuple(info.out_shape) != tuple(dy_shape):
+        raise ValueError(f"{name}: a convolution of an input of shape {list(info.in_shape)} with these strides "
+                         f"and pad gives shape {list(info.out_shape)}, not the shape of 'x' {list(dy_shape)}")
+
+
+@op
+def conv2d_transpose(x, filter, output_shape, strides, pad, dim_rounding_mode=None):
+    """tf.conv2d_transpose: the gradient of conv2d with respect to its input, for an input of
+    output_shape; x [b, h, w, out] (or unbatched), filter [fh, fw, in, out]."""
+    name = "conv2d_transpose"
+    x = _float(x, "x", name)
+    filter = _float(filter, "filter", name)
+    shape = _output_shape(output_shape, x.rank, name)
+    x4, added = _batched(x, 4, name)
+    shape4 = (1,) + shape if added else shape
+    _check_rank(filter, 4, name, "filter")
+    _check_channels(shape4[3], filter.shape[2], name, "depth of 'output_shape'")
+    if x4.shape[3] != filter.shape[3]:
+        raise ValueError(f"{name}: depth of 'x' ({x4.shape[3]}) must match the output depth of 'filter' "
+                         f"({filter.shape[3]})")
+    return _unbatched(conv2d_backprop_input(shape4, x4, filter, strides, pad, "NHWC", dim_rounding_mode, name=name),
+                      added)
+
+
+@op
+def conv3d_transpose(x, filter, output_shape, strides, pad):
+    """tf.conv3d_transpose: the gradient of conv3d with respect to its input, for an input of output_shape."""
+    name = "conv3d_transpose"
+    x = _float(x, "x", name)
+    filter = _float(filter, "filter", name)
+    shape = _output_shape(output_shape, x.rank, name)
+    x5, added = _batched(x, 5, name)
+    shape5 = (1,) + shape if added else shape
+    _check_rank(filter, 5, name, "filter")
+    _check_channels(shape5[4], filter.shape[3], name, "depth of 'output_shape'")
+    if x5.shape[4] != filter.shape[4]:
+        raise ValueError(f"{name}: depth of 'x' ({x5.shape[4]}) must match the output depth of 'filter' "
+                         f"({filter.shape[4]})")
+    return _unbatched(conv3d_backprop_input(shape5, x5, filter, strides, pad, name=name), added)
+
+
+@op
+def dilation2d(x, filter, strides, pad, dilations=(1, 1), data_format="NHWC"):
+    """tf.dilation2d: grayscale morphological dilation, max over the window of x + filter;
+    x [b, h, w, c] (or unbatched), filter [fh, fw, c]."""
+    name = "dilation2d"
+    x = _float(x, "x", name)
+    filter = _float(filter, "filter", name)
+    x4, added = _batched(x, 4, name)
+    _check_rank(filter, 3, name, "filter")
+    if data_format != "NHWC":
+        raise ValueError(f"{name}: argument 'data_format' must be 'NHWC' (the only one supported), got {data_format!r}")
+    if x4.shape[3] != filter.shape[2]:
+        raise ValueError(f"{name}: 'x' and 'filter' must have the same depth, got {x4.shape[3]} and {filter.shape[2]}")
+    if pad not in ("same", "valid"):
+        raise ValueError(f"{name}: argument 'pad' must be 'same' or 'valid', got {pad!r}")
+    strides, dilations, pad = conv_util.check_conv_args(name, strides, dilations, pad, 2, need_one=False)
+    conv_util.compute_dilation2d_info(x4.shape, filter.shape, strides, pad, dilations, name)
+    attrs = {"strides": strides, "pad": pad, "dilations": dilations}
+    return _unbatched(ENGINE.run_kernel("Dilation2D", [x4, filter], attrs), added)
+
+
+# --- backprop ops (what the gradients and the transposed convolutions run) ----------------------
+
+def _backprop_attrs(name, strides, pad, dilations, n, rounding, **extra):
+    strides, dilations, pad = conv_util.check_conv_args(name, strides, dilations, pad, n, rounding)
+    attrs = {"strides": strides, "pad": pad, "dilations": dilations}
+    if n == 2:
+        attrs["dim_rounding_mode"] = rounding
+    attrs.update(extra)
+    return attrs
+
+
+@op
+def conv2d_backprop_input(x_shape, dy, filter, strides, pad, data_format="NHWC", dim_rounding_mode=None,
+                          dilations=1, name="conv2d_backprop_input"):
+    """The gradient of conv2d with respect to an input of x_shape (4D), for dy (4D)."""
+    attrs = _backprop_attrs(name, strides, pad, dilations, 2, dim_rounding_mode, data_format=data_format,
+                            input_shape=tuple(x_shape))
+    _check_backprop_geometry(name, conv_info_for("Conv2DBackpropInput", x_shape, filter.shape, attrs), dy.shape)
+    return ENGINE.run_kernel("Conv2DBackpropInput", [dy, filter], attrs)
+
+
+@op
+def conv2d_backprop_filter(x, dy, filter_shape, strides, pad, data_format="NHWC", dim_rounding_mode=None,
+                           dilations=1, name="conv2d_backprop_filter"):
+    attrs = _backprop_attrs(name, strides, pad, dilations, 2, dim_rounding_mode, data_format=data_format,
+                            filter_shape=tuple(filter_shape))
+    return ENGINE.run_kernel("Conv2DBackpropFilter", [x, dy], attrs)
+
+
+@op
+def conv3d_backprop_input(x_shape, dy, filter, strides, pad, dilations=1, name="conv3d_backprop_input"):
+    attrs = _backprop_attrs(name, strides, pad, dilations, 3, None, input_shape=tuple(x_shape))
+    _check_backprop_geometry(name, conv_info_for("Conv3DBackpropInputV2", x_shape, filter.shape, attrs), dy.shape)
+    return ENGINE.run_kernel("Conv3DBackpropInputV2", [dy, filter], attrs)
+
+
+@op
+def conv3d_backprop_filter(x, dy, filter_shape, strides, pad, dilations=1, name="conv3d_backprop_filter"):
+    attrs = _backprop_attrs(name, strides, pad, dilations, 3, None, filter_shape=tuple(filter_shape))
+    return ENGINE.run_kernel("Conv3DBackpropFilterV2", [x, dy], attrs)
+
+
+@op
+def depthwise_conv2d_native_backprop_input(x_shape, dy, filter, strides, pad, dilations=1, dim_rounding_mode=None,
+                                           data_format="NHWC"):
+    attrs = _backprop_attrs("depthwise_conv2d_native_backprop_input", strides, pad, dilations, 2, dim_rounding_mode,
+                            data_format=data_format, input_shape=tuple(x_shape))
+    return ENGINE.run_kernel("DepthwiseConv2dNativeBackpropInput", [dy, filter], attrs)
+
+
+@op
+def depthwise_conv2d_native_backprop_filter(x, dy, filter_shape, strides, pad, dilations=1, dim_rounding_mode=None,
+                                            data_format="NHWC"):
+    attrs = _backprop_attrs("depthwise_conv2d_native_backprop_filter", strides, pad, dilations, 2,
+                            dim_rounding_mode, data_format=data_format, filter_shape=tuple(filter_shape))
+    return ENGINE.run_kernel("DepthwiseConv2dNativeBackpropFilter", [x, dy], attrs)

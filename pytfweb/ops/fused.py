@@ -1,2 +1,180 @@
-"""tf.fused: mat_mul, conv2d and depthwise_conv2d with bias and activation in one kernel (being written)."""
-__all__ = []
+"""tf.fused: mat_mul, conv2d and depthwise_conv2d with a bias and an activation applied in the
+same kernel (_FusedMatMul, FusedConv2D, FusedDepthwiseConv2D; on webgl in the same shader).
+
+Kernel contract (every backend): inputs [a, b] or [x, filter] (float32, as the unfused kernels
+BatchMatMul / Conv2D / DepthwiseConv2dNative take them), then the bias if attrs["has_bias"],
+then the PReLU weights if attrs["activation"] == "prelu"; both broadcast (right-aligned) to the
+output, which the ops arrange (an NCHW per-channel vector becomes [c, 1, 1]). attrs: those of the
+unfused kernel plus "activation" (one of ACTIVATIONS), "leakyrelu_alpha" (float), "has_bias".
+Output: activation(product + bias).
+
+As TF.js: while a gradient is being recorded, an activation other than 'linear' is applied by
+separate ops (their gradients are the ones that count), so the fused kernels' gradients only
+ever see 'linear' (and 'relu', which they support too). Unlike TF.js, tf.fused.mat_mul computes
+in float32 for every input dtype.
+"""
+from ..engine import ENGINE, op
+from ..shapes import broadcast_shapes
+from . import elementwise as ew
+from .conv import _float, _unbatched, prepare_conv2d
+from .shape import reshape
+
+__all__ = ["mat_mul", "conv2d", "depthwise_conv2d"]
+
+ACTIVATIONS = ("linear", "relu", "relu6", "elu", "sigmoid", "leakyrelu", "prelu")
+
+
+def _prelu(x, alpha):
+    return ew.where(ew.less(x, 0), ew.mul(alpha, x), x)
+
+
+# activation -> fn(x, prelu weights, leakyrelu alpha), with ops (the unfused path)
+_APPLY = {
+    "linear": lambda x, w, alpha: x,
+    "relu": lambda x, w, alpha: ew.relu(x),
+    "relu6": lambda x, w, alpha: ew.relu6(x),
+    "elu": lambda x, w, alpha: ew.elu(x),
+    "sigmoid": lambda x, w, alpha: ew.sigmoid(x),
+    "leakyrelu": lambda x, w, alpha: ew.leaky_relu(x, alpha),
+    "prelu": lambda x, w, alpha: _prelu(x, w),
+}
+
+
+def _check_activation(activation, name):
+    activation = "linear" if activation is None else activation
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"{name}: argument 'activation' must be one of {', '.join(ACTIVATIONS)}, got {activation!r}")
+    return activation
+
+
+def _should_fuse(activation):
+    """TF.js shouldFuse: outside gradients always; inside only a linear activation."""
+    return ENGINE.gradient_depth == 0 or activation == "linear"
+
+
+def _alpha(leakyrelu_alpha, name):
+    if isinstance(leakyrelu_alpha, bool) or not isinstance(leakyrelu_alpha, (int, float)):
+        raise TypeError(f"{name}: argument 'leakyrelu_alpha' must be a number, got {type(leakyrelu_alpha).__name__}")
+    return float(leakyrelu_alpha)
+
+
+def _broadcastable(t, out_shape, name, arg):
+    try:
+        if broadcast_shapes(out_shape, t.shape, name) != tuple(out_shape):
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"{name}: argument '{arg}' of shape {list(t.shape)} does not broadcast to the output "
+                         f"shape {list(out_shape)}") from None
+
+
+def _extras(name, out_shape, out_channels, channels_first, bias, activation, prelu_weights, conv):
+    """The bias and PReLU weights as kernel inputs (checked, float32, aligned with the output)."""
+    inputs = []
+    if bias is not None:
+        bias = _float(bias, "bias", name)
+        if channels_first:
+            if bias.rank > 1 or (bias.rank == 1 and bias.shape[0] not in (1, out_channels)):
+                raise ValueError(f"{name}: with NCHW, 'bias' must be a scalar or a vector of 1 or {out_channels} "
+                                 f"(output channels) values, got shape {list(bias.shape)}")
+            if bias.rank == 1 and bias.shape[0] != 1:
+                bias = reshape(bias, (out_channels, 1, 1))
+        _broadcastable(bias, out_shape, name, "bias")
+        inputs.append(bias)
+    if activation == "prelu":
+        if prelu_weights is None:
+            raise ValueError(f"{name}: activation 'prelu' needs 'prelu_activation_weights'")
+        w = _float(prelu_weights, "prelu_activation_weights", name)
+        if conv and (w.rank not in (0, 1, 3) or (w.rank == 1 and w.shape[0] not in (1, out_channels))):
+            raise ValueError(f"{name}: 'prelu_activation_weights' must be a scalar, a vector of 1 or {out_channels} "
+                             f"(output channels) values or a rank-3 tensor, got shape {list(w.shape)}")
+        if channels_first and w.rank == 1 and w.shape[0] != 1:
+            w = reshape(w, (out_channels, 1, 1))
+        _broadcastable(w, out_shape, name, "prelu_activation_weights")
+        inputs.append(w)
+    return inputs
+
+
+def _unfused(y, bias, activation, prelu_weights, alpha, channels_first):
+    if bias is not None:
+        b = _float(bias, "bias", "fused")
+        if channels_first and b.rank == 1:
+            b = reshape(b, (b.shape[0], 1, 1))
+        y = ew.add(y, b)
+    w = None
+    if activation == "prelu":
+        w = _float(prelu_weights, "prelu_activation_weights", "fused")
+        if channels_first and w.rank == 1:
+            w = reshape(w, (w.shape[0], 1, 1))
+    return _APPLY[activation](y, w, alpha)
+
+
+@op
+def mat_mul(a, b, transpose_a=False, transpose_b=False, bias=None, activation="linear",
+            prelu_activation_weights=None, leakyrelu_alpha=0.2):
+    """tf.fused.mat_mul: activation(a @ b + bias) in one kernel (batch axes broadcast)."""
+    from .matmul import mat_mul as unfused_mat_mul
+    name = "fused.mat_mul"
+    activation = _check_activation(activation, name)
+    alpha = _alpha(leakyrelu_alpha, name)
+    a, b = _float(a, "a", name), _float(b, "b", name)
+    if not _should_fuse(activation):
+        y = unfused_mat_mul(a, b, transpose_a, transpose_b)
+        return _unfused(y, bias, activation, prelu_activation_weights, alpha, False)
+    for arg, t in (("a", a), ("b", b)):
+        if t.rank < 2:
+            raise ValueError(f"{name}: argument '{arg}' must have rank >= 2, got shape {list(t.shape)}")
+    for arg, v in (("transpose_a", transpose_a), ("transpose_b", transpose_b)):
+        if not isinstance(v, bool):
+            raise TypeError(f"{name}: argument '{arg}' must be a bool, got {type(v).__name__}")
+    inner_a = a.shape[-2] if transpose_a else a.shape[-1]
+    inner_b = b.shape[-1] if transpose_b else b.shape[-2]
+    if inner_a != inner_b:
+        raise ValueError(f"{name}: inner dimensions of a {list(a.shape)} and b {list(b.shape)} must match "
+                         f"(transpose_a={transpose_a}, transpose_b={transpose_b})")
+    try:
+        batch = broadcast_shapes(a.shape[:-2], b.shape[:-2], name)
+    except ValueError:
+        raise ValueError(f"{name}: batch dimensions of a {list(a.shape)} and b {list(b.shape)} "
+                         f"cannot be broadcast together") from None
+    out_shape = tuple(batch) + (a.shape[-1] if transpose_a else a.shape[-2],
+                                b.shape[-2] if transpose_b else b.shape[-1])
+    extras = _extras(name, out_shape, out_shape[-1], False, bias, activation, prelu_activation_weights, conv=False)
+    attrs = {"transpose_a": transpose_a, "transpose_b": transpose_b, "activation": activation,
+             "leakyrelu_alpha": alpha, "has_bias": bias is not None}
+    return ENGINE.run_kernel("_FusedMatMul", [a, b] + extras, attrs)
+
+
+def _fused_conv(name, kernel, unfused, depthwise, x, filter, strides, pad, data_format, dilations,
+                dim_rounding_mode, bias, activation, prelu_activation_weights, leakyrelu_alpha):
+    activation = _check_activation(activation, name)
+    alpha = _alpha(leakyrelu_alpha, name)
+    channels_first = data_format == "NCHW"
+    if not _should_fuse(activation):
+        y = unfused(x, filter, strides, pad, data_format, dilations, dim_rounding_mode)
+        return _unfused(y, bias, activation, prelu_activation_weights, alpha, channels_first)
+    x4, filter, added, attrs, info = prepare_conv2d(name, x, filter, strides, pad, data_format, dilations,
+                                                    dim_rounding_mode, depthwise)
+    extras = _extras(name, info.out_shape, info.out_channels, channels_first, bias, activation,
+                     prelu_activation_weights, conv=True)
+    attrs.update(activation=activation, leakyrelu_alpha=alpha, has_bias=bias is not None)
+    return _unbatched(ENGINE.run_kernel(kernel, [x4, filter] + extras, attrs), added)
+
+
+@op
+def conv2d(x, filter, strides, pad, data_format="NHWC", dilations=(1, 1), dim_rounding_mode=None, bias=None,
+           activation="linear", prelu_activation_weights=None, leakyrelu_alpha=0.2):
+    """tf.fused.conv2d: activation(conv2d(x, filter) + bias) in one kernel."""
+    from .conv import conv2d as unfused
+    return _fused_conv("fused.conv2d", "FusedConv2D", unfused, False, x, filter, strides, pad, data_format,
+                       dilations, dim_rounding_mode, bias, activation, prelu_activation_weights, leakyrelu_alpha)
+
+
+@op
+def depthwise_conv2d(x, filter, strides, pad, data_format="NHWC", dilations=(1, 1), dim_rounding_mode=None,
+                     bias=None, activation="linear", prelu_activation_weights=None, leakyrelu_alpha=0.2):
+    """tf.fused.depthwise_conv2d: activation(depthwise_conv2d(x, filter) + bias) in one kernel."""
+    from .conv import depthwise_conv2d as unfused
+    return _fused_conv("fused.depthwise_conv2d", "FusedDepthwiseConv2D", unfused, True, x, filter, strides, pad,
+                       data_format, dilations, dim_rounding_mode, bias, activation, prelu_activation_weights,
+                       leakyrelu_alpha)
+

@@ -4,17 +4,18 @@ from ..tensor import Tensor
 # Ops that are also methods of Tensor: t.add(b), t.reshape([2, 3]), ...
 METHOD_NAMES = [
     "abs", "acos", "acosh", "add", "all", "any", "arg_max", "arg_min", "asin", "asinh", "atan", "atan2",
-    "atanh", "batch_to_space_nd", "broadcast_to", "cast", "ceil", "clip_by_value", "concat", "cos", "cosh",
-    "cumprod", "cumsum", "depth_to_space", "div", "div_no_nan", "dot", "elu", "equal", "erf",
-    "euclidean_norm", "exp", "expand_dims", "expm1", "floor", "floor_div", "gather", "greater",
-    "greater_equal", "is_finite", "is_inf", "is_nan", "leaky_relu", "less", "less_equal", "log", "log1p",
+    "atanh", "avg_pool", "batch_norm", "batch_to_space_nd", "broadcast_to", "cast", "ceil", "clip_by_value",
+    "concat", "conv1d", "conv2d", "conv2d_transpose", "cos", "cosh", "cumprod", "cumsum", "depth_to_space",
+    "depthwise_conv2d", "dilation2d", "div", "div_no_nan", "dot", "elu", "equal", "erf", "euclidean_norm",
+    "exp", "expand_dims", "expm1", "floor", "floor_div", "gather", "greater", "greater_equal", "is_finite",
+    "is_inf", "is_nan", "leaky_relu", "less", "less_equal", "local_response_normalization", "log", "log1p",
     "log_sigmoid", "log_softmax", "log_sum_exp", "logical_and", "logical_not", "logical_or", "logical_xor",
-    "mat_mul", "max", "maximum", "mean", "min", "minimum", "mirror_pad", "mod", "mul", "neg", "norm",
-    "not_equal", "one_hot", "pad", "pow", "prelu", "prod", "reciprocal", "relu", "relu6", "reshape",
-    "reverse", "round", "rsqrt", "selu", "sigmoid", "sign", "sin", "sinh", "slice", "softmax", "softplus",
-    "space_to_batch_nd", "split", "sqrt", "square", "squared_difference", "squeeze", "stack", "step",
-    "strided_slice", "sub", "sum", "tan", "tanh", "tile", "top_k", "transpose", "unique",
-    "unsorted_segment_sum", "unstack", "where",
+    "mat_mul", "max", "max_pool", "maximum", "mean", "min", "minimum", "mirror_pad", "mod", "mul", "neg",
+    "norm", "not_equal", "one_hot", "pad", "pool", "pow", "prelu", "prod", "reciprocal", "relu", "relu6",
+    "reshape", "reverse", "round", "rsqrt", "selu", "separable_conv2d", "sigmoid", "sign", "sin", "sinh",
+    "slice", "softmax", "softplus", "space_to_batch_nd", "split", "sqrt", "square", "squared_difference",
+    "squeeze", "stack", "step", "strided_slice", "sub", "sum", "tan", "tanh", "tile", "top_k", "transpose",
+    "unique", "unsorted_segment_sum", "unstack", "where",
 ]
 
 

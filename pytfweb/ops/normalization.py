@@ -1,2 +1,176 @@
-"""(being written)"""
-__all__ = []
+"""Normalization and noise: batch_norm (+ 2d/3d/4d), local_response_normalization, dropout,
+multinomial.
+
+Kernel contract (every backend):
+  FusedBatchNorm  inputs x (float32, rank 4), mean, variance, then offset if attrs["has_offset"]
+                  and scale if attrs["has_scale"] (float32, each broadcasting to x's shape);
+                  attrs {"variance_epsilon": float, "has_offset": bool, "has_scale": bool}.
+                  (x - mean) * scale / sqrt(variance + variance_epsilon) + offset, x's shape.
+  LRN             x float32 [batch, height, width, depth]; attrs {"depth_radius": int >= 0,
+                  "bias", "alpha", "beta": floats}. x / (bias + alpha * sum of x^2 over the
+                  channels within depth_radius) ** beta.
+  LRNGrad         inputs x, y (LRN's output), dy; LRN's attrs; float32 of x's shape.
+  Multinomial     logits float32 [batch, outcomes >= 2]; attrs {"num_samples": int >= 0,
+                  "seed": number, "normalized": bool (logits are probabilities)} -> int32
+                  [batch, num_samples]: outcome i where a uniform draw falls in the i-th
+                  interval of the cumulative probabilities (the last one if in none). The cpu
+                  backend draws with Alea(seed) per row, as TF.js's; webgl hashes (seed, output
+                  position) in the shader, as TF.js's webgl does: same distribution, other draws.
+"""
+import math
+import random
+
+from ..engine import ENGINE, op
+from .creation import clone, convert_to_tensor, random_uniform
+from .elementwise import add, cast, div, floor, mul
+from .shape import is_int
+
+__all__ = ["batch_norm", "batch_norm2d", "batch_norm3d", "batch_norm4d", "local_response_normalization",
+           "dropout", "multinomial"]
+
+
+def _float(x, arg, op_name):
+    x = convert_to_tensor(x, arg, op_name)
+    if x.dtype == "bool":
+        raise TypeError(f"{op_name}: argument '{arg}' must be a float32 or int32 tensor, got bool")
+    return x if x.dtype == "float32" else cast(x, "float32")
+
+
+def _number(v, arg, op_name):
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise TypeError(f"{op_name}: argument '{arg}' must be a number, got {type(v).__name__}")
+    return float(v)
+
+
+def _as_4d(shape):
+    """TF.js's xAs4D: leading unit axes up to rank 4 (rank 0 and 1 become [1, 1, 1, size])."""
+    if len(shape) <= 1:
+        return [1, 1, 1, math.prod(shape)]
+    return [1] * (4 - len(shape)) + list(shape)
+
+
+def _batch_norm(op_name, x, mean, variance, offset, scale, variance_epsilon, ranks=None):
+    """batch_norm; ranks (for batch_norm2d/3d/4d) are the ranks x must have and the parameters
+    may have."""
+    x = _float(x, "x", op_name)
+    params = {"mean": mean, "variance": variance, "offset": offset, "scale": scale}
+    params = {k: _float(v, k, op_name) for k, v in params.items() if v is not None}
+    if ranks is not None:
+        if x.rank != ranks[0]:
+            raise ValueError(f"{op_name}: argument 'x' must be of rank {ranks[0]}, got rank {x.rank}")
+        for k, p in params.items():
+            if p.rank not in ranks:
+                raise ValueError(f"{op_name}: argument '{k}' must be of rank {ranks[0]} or 1, got rank {p.rank}")
+    for k, p in params.items():
+        if p.rank != params["mean"].rank:
+            raise ValueError(f"{op_name}: arguments 'mean' and '{k}' must have the same rank, got shapes "
+                             f"{list(params['mean'].shape)} and {list(p.shape)}")
+    if x.rank > 4:
+        raise ValueError(f"{op_name}: argument 'x' must have rank <= 4, got rank {x.rank}")
+    shape4 = _as_4d(x.shape)
+    for k, p in params.items():
+        if p.rank > 4 or any(d not in (1, want) for d, want in zip(reversed(p.shape), reversed(shape4))):
+            raise ValueError(f"{op_name}: argument '{k}' of shape {list(p.shape)} does not broadcast to 'x' "
+                             f"of shape {list(x.shape)}")
+    epsilon = _number(variance_epsilon, "variance_epsilon", op_name)
+    inputs = [ENGINE.run_kernel("Reshape", [x], {"shape": shape4}), params["mean"], params["variance"]]
+    inputs += [params[k] for k in ("offset", "scale") if k in params]
+    attrs = {"variance_epsilon": epsilon, "has_offset": "offset" in params, "has_scale": "scale" in params}
+    y = ENGINE.run_kernel("FusedBatchNorm", inputs, attrs)
+    return ENGINE.run_kernel("Reshape", [y], {"shape": list(x.shape)})
+
+
+@op
+def batch_norm(x, mean, variance, offset=None, scale=None, variance_epsilon=0.001):
+    """tf.batch_norm: (x - mean) * scale / sqrt(variance + variance_epsilon) + offset, float32;
+    the parameters broadcast to x (of rank <= 4)."""
+    return _batch_norm("batch_norm", x, mean, variance, offset, scale, variance_epsilon)
+
+
+def _batch_norm_nd(rank):
+    name = f"batch_norm{rank}d"
+
+    @op
+    def batch_norm_nd(x, mean, variance, offset=None, scale=None, variance_epsilon=0.001):
+        return _batch_norm(name, x, mean, variance, offset, scale, variance_epsilon, ranks=(rank, 1))
+    batch_norm_nd.__name__ = batch_norm_nd.__qualname__ = name
+    batch_norm_nd.__doc__ = f"tf.{name}: batch_norm of a rank-{rank} x; parameters of rank {rank} or 1."
+    return batch_norm_nd
+
+
+batch_norm2d, batch_norm3d, batch_norm4d = (_batch_norm_nd(r) for r in (2, 3, 4))
+
+
+@op
+def local_response_normalization(x, depth_radius=5, bias=1, alpha=1, beta=0.5):
+    """tf.local_response_normalization: x / (bias + alpha * sum(x^2 over the depth_radius
+    nearest channels on each side)) ** beta, for x of rank 3 or 4 (channels last), float32."""
+    name = "local_response_normalization"
+    x = _float(x, "x", name)
+    if x.rank not in (3, 4):
+        raise ValueError(f"{name}: argument 'x' must be of rank 3 or 4, got rank {x.rank}")
+    if not is_int(depth_radius):
+        raise TypeError(f"{name}: argument 'depth_radius' must be an int, got {depth_radius!r}")
+    if depth_radius < 0:
+        raise ValueError(f"{name}: argument 'depth_radius' must be non-negative, got {depth_radius}")
+    attrs = {"depth_radius": int(depth_radius), "bias": _number(bias, "bias", name),
+             "alpha": _number(alpha, "alpha", name), "beta": _number(beta, "beta", name)}
+    x4 = x if x.rank == 4 else ENGINE.run_kernel("Reshape", [x], {"shape": [1, *x.shape]})
+    y = ENGINE.run_kernel("LRN", [x4], attrs)
+    return y if x.rank == 4 else ENGINE.run_kernel("Reshape", [y], {"shape": list(x.shape)})
+
+
+def _noise_shape(x, noise_shape, op_name):
+    """TF.js's getNoiseShape: x's shape unless given; None entries of a same-rank noise_shape
+    take x's size there."""
+    if noise_shape is None:
+        return list(x.shape)
+    dims = list(noise_shape)
+    if len(dims) == x.rank:
+        dims = [have if want is None else want for want, have in zip(dims, x.shape)]
+    if not all(is_int(d) and d >= 0 for d in dims):
+        raise ValueError(f"{op_name}: argument 'noise_shape' must hold non-negative ints (or None), "
+                         f"got {noise_shape!r}")
+    return [int(d) for d in dims]
+
+
+@op
+def dropout(x, rate, noise_shape=None, seed=None):
+    """tf.dropout: each element (or each block, with a noise_shape broadcasting to x) zeroed
+    with probability rate, the others scaled by 1 / (1 - rate). x must be float32."""
+    name = "dropout"
+    x = convert_to_tensor(x, "x", name)
+    if x.dtype != "float32":
+        raise TypeError(f"{name}: argument 'x' must be a float32 tensor (it is scaled), got {x.dtype}")
+    rate = _number(rate, "rate", name)
+    if not 0 <= rate < 1:
+        raise ValueError(f"{name}: argument 'rate' must be in [0, 1), got {rate}")
+    if rate == 0:
+        return clone(x)
+    keep = 1 - rate
+    noise = random_uniform(_noise_shape(x, noise_shape, name), 0, 1, "float32", seed)
+    return mul(x, div(floor(add(noise, keep)), keep))
+
+
+@op
+def multinomial(logits, num_samples, seed=None, normalized=False):
+    """tf.multinomial: num_samples int32 draws of an outcome per row of logits (rank 1 or 2),
+    distributed as softmax(logits), or as logits themselves if normalized."""
+    name = "multinomial"
+    logits = _float(logits, "logits", name)
+    if logits.rank not in (1, 2):
+        raise ValueError(f"{name}: argument 'logits' must be of rank 1 or 2, got rank {logits.rank}")
+    if logits.size < 2:
+        raise ValueError(f"{name}: argument 'logits' must have at least 2 outcomes, got {logits.size}")
+    if not is_int(num_samples) or num_samples < 0:
+        raise ValueError(f"{name}: argument 'num_samples' must be a non-negative int, got {num_samples!r}")
+    if not isinstance(normalized, bool):
+        raise TypeError(f"{name}: argument 'normalized' must be a bool, got {type(normalized).__name__}")
+    if seed is not None:
+        _number(seed, "seed", name)
+    # TF.js: `seed || Math.random()`, so 0 draws a random seed too
+    seed = seed or random.random()
+    rows = logits if logits.rank == 2 else ENGINE.run_kernel("Reshape", [logits], {"shape": [1, logits.size]})
+    out = ENGINE.run_kernel("Multinomial", [rows], {"num_samples": int(num_samples), "seed": seed,
+                                                    "normalized": normalized})
+    return out if logits.rank == 2 else ENGINE.run_kernel("Reshape", [out], {"shape": [int(num_samples)]})

@@ -1,2 +1,169 @@
-"""(being written)"""
-__all__ = []
+"""Pooling: max_pool, avg_pool, max_pool3d, avg_pool3d, max_pool_with_argmax, pool.
+
+The ops resolve TF.js's pooling geometry (filter size, strides, dilations, 'valid' / 'same' /
+numeric / explicit padding, dim_rounding_mode) with the convolutions' ops/conv_util.py into
+plain per-axis numbers, so that kernels only loop over windows.
+
+Kernel contract (every backend). x is [batch, *spatial, channels] with 2 spatial axes (MaxPool,
+AvgPool, MaxPoolWithArgmax and their grads) or 3 (MaxPool3D, AvgPool3D and theirs); attrs hold
+one entry per spatial axis:
+  {"filter_size": [...], "strides": [...], "dilations": [...], "pad": [...], "out_size": [...]}
+Output position o of a spatial axis reads input positions o * stride - pad + k * dilation for
+k in [0, filter_size); positions outside the input are skipped (not zeros). The output is
+[batch, *out_size, channels].
+  MaxPool, MaxPool3D   x float32 or int32 -> x.dtype; a NaN in a window wins.
+  AvgPool, AvgPool3D   x float32 -> float32: the mean of the window's positions inside the
+                       input (0 for a window with none).
+  MaxPoolWithArgmax    x float32 -> [result, indexes (int32)]; attrs also
+                       {"include_batch_in_index": bool}. The index of the maximum flattened
+                       in x, ((b * H + h) * W + w) * C + c, without the b term unless asked.
+  MaxPoolGrad, MaxPool3DGrad   inputs dy, x -> float32 of x's shape: each dy goes to its
+                       window's maximum (the first one on ties, as the argmax above).
+  AvgPoolGrad, AvgPool3DGrad   inputs dy; attrs also {"x_shape": [...]} -> float32 of x_shape:
+                       each dy spread evenly over its window's positions inside the input.
+TF.js's MaxPoolGrad also takes the pool's output and AvgPoolGrad the input (for its shape);
+neither is needed to compute the gradient, so the tape does not keep them here.
+"""
+from typing import NamedTuple
+
+from ..engine import ENGINE, op
+from ..tensor import Tensor
+from .conv_util import check_conv_args, compute_pool2d_info, compute_pool3d_info
+from .creation import convert_to_tensor
+from .elementwise import cast
+from .shape import is_int, pad as _pad
+
+__all__ = ["max_pool", "avg_pool", "max_pool3d", "avg_pool3d", "max_pool_with_argmax", "pool"]
+
+
+def pool_info(op_name, x_shape, filter_size, strides, dilations, pad, dim_rounding_mode=None):
+    """The geometry (a conv_util.ConvInfo) of pooling x of shape [batch, *spatial, channels],
+    by TF.js's rules (computePool2DInfo / computePool3DInfo); errors name op_name."""
+    n = len(x_shape) - 2
+    strides, dilations, pad = check_conv_args(op_name, strides, dilations, pad, n, dim_rounding_mode)
+    compute = compute_pool2d_info if n == 2 else compute_pool3d_info
+    return compute(x_shape, filter_size, strides, dilations, pad, dim_rounding_mode, op=op_name)
+
+
+def kernel_attrs(info):
+    """The attrs of the kernel contract above, from a ConvInfo."""
+    return {"filter_size": list(info.filter_size), "strides": list(info.strides), "dilations": list(info.dilations),
+            "pad": list(info.pad_before), "out_size": list(info.out_size)}
+
+
+def _input(x, op_name, spatial, dtype=None):
+    """x as a tensor of rank spatial + 2 (a missing batch axis added) and whether it was added."""
+    x = convert_to_tensor(x, "x", op_name, dtype)
+    if x.rank not in (spatial + 1, spatial + 2):
+        raise ValueError(f"{op_name}: argument 'x' must be of rank {spatial + 1} or {spatial + 2}, "
+                         f"got rank {x.rank} (shape {list(x.shape)})")
+    if x.dtype == "bool":
+        raise TypeError(f"{op_name}: argument 'x' must be a float32 or int32 tensor, got bool")
+    if x.rank == spatial + 1:
+        return ENGINE.run_kernel("Reshape", [x], {"shape": [1, *x.shape]}), True
+    return x, False
+
+
+def _unbatched(y, added):
+    return ENGINE.run_kernel("Reshape", [y], {"shape": list(y.shape[1:])}) if added else y
+
+
+def _check_data_format(data_format, op_name):
+    if data_format != "NDHWC":
+        raise ValueError(f"{op_name}: only data_format 'NDHWC' is supported, got {data_format!r}")
+
+
+def _max_pool(op_name, kernel, spatial, x, filter_size, strides, pad, dim_rounding_mode, dilations=1):
+    x, added = _input(x, op_name, spatial)
+    info = pool_info(op_name, x.shape, filter_size, strides, dilations, pad, dim_rounding_mode)
+    return _unbatched(ENGINE.run_kernel(kernel, [x], kernel_attrs(info)), added)
+
+
+def _avg_pool(op_name, kernel, spatial, x, filter_size, strides, pad, dim_rounding_mode, dilations=1):
+    # As TF.js: the mean is taken in float32 and cast back to x's dtype (int32 truncates).
+    x, added = _input(x, op_name, spatial, "float32")
+    info = pool_info(op_name, x.shape, filter_size, strides, dilations, pad, dim_rounding_mode)
+    y = ENGINE.run_kernel(kernel, [x if x.dtype == "float32" else cast(x, "float32")], kernel_attrs(info))
+    return _unbatched(y if x.dtype == "float32" else cast(y, x.dtype), added)
+
+
+@op
+def max_pool(x, filter_size, strides, pad, dim_rounding_mode=None):
+    """tf.max_pool: the maximum of each window of x ([batch,] height, width, channels)."""
+    return _max_pool("max_pool", "MaxPool", 2, x, filter_size, strides, pad, dim_rounding_mode)
+
+
+@op
+def avg_pool(x, filter_size, strides, pad, dim_rounding_mode=None):
+    """tf.avg_pool: the mean of each window of x ([batch,] height, width, channels); padding is
+    not counted."""
+    return _avg_pool("avg_pool", "AvgPool", 2, x, filter_size, strides, pad, dim_rounding_mode)
+
+
+@op
+def max_pool3d(x, filter_size, strides, pad, dim_rounding_mode=None, data_format="NDHWC"):
+    """tf.max_pool3d: the maximum of each window of x ([batch,] depth, height, width, channels)."""
+    _check_data_format(data_format, "max_pool3d")
+    return _max_pool("max_pool3d", "MaxPool3D", 3, x, filter_size, strides, pad, dim_rounding_mode)
+
+
+@op
+def avg_pool3d(x, filter_size, strides, pad, dim_rounding_mode=None, data_format="NDHWC"):
+    """tf.avg_pool3d: the mean of each window of x ([batch,] depth, height, width, channels)."""
+    _check_data_format(data_format, "avg_pool3d")
+    return _avg_pool("avg_pool3d", "AvgPool3D", 3, x, filter_size, strides, pad, dim_rounding_mode)
+
+
+class MaxPoolWithArgmax(NamedTuple):
+    """What max_pool_with_argmax returns, with TF.js's attribute names."""
+    result: Tensor
+    indexes: Tensor
+
+
+@op
+def max_pool_with_argmax(x, filter_size, strides, pad, include_batch_in_index=False):
+    """tf.max_pool_with_argmax: max_pool of the rank-4 x and, for each maximum, its index in x
+    flattened (((b * height + h) * width + w) * channels + c; the b term only if asked)."""
+    name = "max_pool_with_argmax"
+    x = convert_to_tensor(x, "x", name)
+    if x.rank != 4:
+        raise ValueError(f"{name}: argument 'x' must be of rank 4, got rank {x.rank} (shape {list(x.shape)})")
+    if x.dtype == "bool":
+        raise TypeError(f"{name}: argument 'x' must be a float32 or int32 tensor, got bool")
+    if not isinstance(include_batch_in_index, bool):
+        raise TypeError(f"{name}: argument 'include_batch_in_index' must be a bool, "
+                        f"got {type(include_batch_in_index).__name__}")
+    info = pool_info(name, x.shape, filter_size, strides, 1, pad)
+    attrs = dict(kernel_attrs(info), include_batch_in_index=include_batch_in_index)
+    result, indexes = ENGINE.run_kernel("MaxPoolWithArgmax", [x], attrs)
+    return MaxPoolWithArgmax(result, indexes)
+
+
+@op
+def pool(input, window_shape, pooling_type, pad, dilations=None, strides=None,  # noqa: A002 - TF.js name
+         dim_rounding_mode=None):
+    """tf.pool: max or avg pooling of input ([batch,] height, width, channels), with dilations.
+
+    As TF.js (through space_to_batch_nd), a dilated window pools the input padded with zeros:
+    the zeros count, in the mean and in the maximum. Here the input is padded explicitly and
+    pooled with a dilated 'valid' window, which gives the same values."""
+    name = "pool"
+    if pooling_type not in ("max", "avg"):
+        raise ValueError(f"{name}: argument 'pooling_type' must be 'max' or 'avg', got {pooling_type!r}")
+    dilations = 1 if dilations is None else dilations
+    strides = 1 if strides is None else strides
+    pad = "valid" if is_int(pad) and pad == 0 else pad
+    x, added = _input(input, name, 2, "float32" if pooling_type == "avg" else None)
+    info = pool_info(name, x.shape, window_shape, strides, dilations, pad, dim_rounding_mode)
+    run = _max_pool if pooling_type == "max" else _avg_pool
+    kernel = "MaxPool" if pooling_type == "max" else "AvgPool"
+    if max(info.dilations) == 1:
+        y = run(name, kernel, 2, x, window_shape, strides, pad, dim_rounding_mode)
+    else:
+        # Pad so that every output's window lies inside: the 'valid' pooling of the result has
+        # the output shape computed above (strides are 1 here).
+        afters = [out - 1 + eff - size - before for out, eff, size, before in
+                  zip(info.out_size, info.effective_filter_size, info.in_size, info.pad_before)]
+        padded = _pad(x, [[0, 0], *zip(info.pad_before, afters), [0, 0]])
+        y = run(name, kernel, 2, padded, window_shape, 1, "valid", None, info.dilations)
+    return _unbatched(y, added)

@@ -1,1 +1,256 @@
-"""webgl programs: conv (being written)."""
+"""Convolutions, Dilation2D and the fused kernels as shaders (GLSL in shaders/conv.glsl).
+
+Every tensor is viewed with three spatial dimensions (a 2D one gets a depth of 1, a free
+relabelling of the texture), so Conv2D and Conv3D, their gradients and the depthwise forms
+share programs. This module builds only the shape-dependent #defines and accessors.
+"""
+import math
+
+from ....kernels import TensorInfo, get_kernel, register_kernel
+from ....ops.conv import conv_info_for
+from ....ops.conv_util import compute_dilation2d_info
+from ....shapes import broadcast_shapes, size_of
+from .. import shader_source
+from .program import Program
+
+_FILE = "conv.glsl"
+# TF.js's cpu dilation2d starts its maximum at Number.MIN_SAFE_INTEGER (its webgl one at -3.4e38):
+# the cpu backend's value, on both.
+_DILATION_FLOOR = "-9007199254740991.0"
+
+
+def _view(t, shape):
+    """t relabelled with another shape of the same size (no copy: textures are row-major)."""
+    return TensorInfo(t.data_id, tuple(shape), t.dtype)
+
+
+def _spatial3(values, fill):
+    """A 2D geometry's per-dimension values with a depth entry in front."""
+    values = tuple(values)
+    return (fill,) + values if len(values) == 2 else values
+
+
+def _as5d(shape, channels_last):
+    """A [b, *spatial, c] (or [b, c, *spatial]) shape with three spatial dimensions."""
+    shape = tuple(shape)
+    if len(shape) == 5:
+        return shape
+    return (shape[0], 1) + shape[1:] if channels_last else shape[:2] + (1,) + shape[2:]
+
+
+def _filter5d(shape):
+    shape = tuple(shape)
+    return shape if len(shape) == 5 else (1,) + shape
+
+
+def _accessor(macro, getter, channels_last):
+    order = "b, p.x, p.y, p.z, ch" if channels_last else "b, ch, p.x, p.y, p.z"
+    return f"#define {macro}(b, p, ch) {getter}({order})\n"
+
+
+def _defines(info, depthwise=False):
+    """The geometry and accessors every conv program in conv.glsl expects."""
+    last = info.channels_last
+    names = {
+        "BATCH": info.batch_size, "IN_CHANNELS": info.in_channels, "OUT_CHANNELS": info.out_channels,
+        "IN_CHANNELS_4": info.in_channels // 4 * 4, "OUT_CHANNELS_4": info.out_channels // 4 * 4,
+        "MULTIPLIER": info.filter_shape[-1] if depthwise else 1,
+    }
+    for prefix, values, fill in (("IN", info.in_size, 1), ("OUT", info.out_size, 1), ("FILTER", info.filter_size, 1),
+                                 ("STRIDE", info.strides, 1), ("DIL", info.dilations, 1), ("PAD", info.pad_before, 0)):
+        for axis, v in zip("DHW", _spatial3(values, fill)):
+            names[f"{prefix}_{axis}"] = v
+    lines = [f"#define {k} {v}\n" for k, v in names.items()]
+    lines.append("#define DY_CHANNEL " + ("(d1 * MULTIPLIER + d2)" if depthwise else "d2") + "\n")
+    lines.append("#define W(k, d1, d2) getW(k.x, k.y, k.z, d1, d2)\n")
+    lines.append(_accessor("X", "getX", last))
+    lines.append(_accessor("DY", "getDy", last))
+    lines.append(_accessor("TAPS", "getTaps", last))
+    fields = ("c.x", "ivec3(c.y, c.z, c.w)", "c.u") if last else ("c.x", "ivec3(c.z, c.w, c.u)", "c.y")
+    lines.append("void outputPosition(out int b, out ivec3 p, out int ch) {\n"
+                 f"  ivec5 c = getOutputCoords();\n  b = {fields[0]};\n  p = {fields[1]};\n  ch = {fields[2]};\n}}\n")
+    return "".join(lines)
+
+
+def _sections(*names):
+    return "".join(shader_source.program(_FILE, n) for n in names)
+
+
+def _run(backend, key, code, names, inputs, out_shape, uniforms=(), values=()):
+    program = Program(f"conv:{key}:{code}", names, out_shape, code, uniforms)
+    return backend.run(program, inputs, "float32", values)
+
+
+# --- Conv2D, Conv3D, DepthwiseConv2dNative (+ fused) ----------------------------------------------
+
+def _forward(backend, kernel, inputs, attrs, depthwise, epilogue=None):
+    x, f = inputs[:2]
+    info = conv_info_for(kernel, x.shape, f.shape, attrs)
+    last = info.channels_last
+    out5 = _as5d(info.out_shape, last)
+    code = _defines(info, depthwise)
+    names, views = ("x", "W"), [_view(x, _as5d(x.shape, last)), _view(f, _filter5d(f.shape))]
+    uniforms, values = (), ()
+    if epilogue is not None:
+        extra_names, extra_views, epilogue_code, uniforms, values = epilogue(info.out_shape)
+        names += extra_names
+        views += extra_views
+        code += epilogue_code
+    code += _sections("depthwise_tap" if depthwise else "dense_tap", "conv")
+    out = _run(backend, kernel, code, names, views, out5, uniforms, values)
+    return _view(out, info.out_shape)
+
+
+def _backprop_input(backend, kernel, inputs, attrs, depthwise):
+    dy, f = inputs
+    info = conv_info_for(kernel, attrs["input_shape"], f.shape, attrs)
+    last = info.channels_last
+    code = _defines(info, depthwise) + _sections("depthwise_back_tap" if depthwise else "dense_back_tap",
+                                                 "conv_backprop_input")
+    out = _run(backend, kernel, code, ("dy", "W"), [_view(dy, _as5d(dy.shape, last)), _view(f, _filter5d(f.shape))],
+               _as5d(info.in_shape, last))
+    return _view(out, info.in_shape)
+
+
+def _backprop_filter(backend, kernel, inputs, attrs, depthwise):
+    x, dy = inputs
+    info = conv_info_for(kernel, x.shape, attrs["filter_shape"], attrs)
+    last = info.channels_last
+    code = _defines(info, depthwise) + _sections("conv_backprop_filter")
+    out = _run(backend, kernel, code, ("x", "dy"), [_view(x, _as5d(x.shape, last)), _view(dy, _as5d(dy.shape, last))],
+               _filter5d(info.filter_shape))
+    return _view(out, info.filter_shape)
+
+
+for _kernel, _fn, _depthwise in [
+        ("Conv2D", _forward, False), ("Conv3D", _forward, False), ("DepthwiseConv2dNative", _forward, True),
+        ("Conv2DBackpropInput", _backprop_input, False), ("Conv3DBackpropInputV2", _backprop_input, False),
+        ("DepthwiseConv2dNativeBackpropInput", _backprop_input, True),
+        ("Conv2DBackpropFilter", _backprop_filter, False), ("Conv3DBackpropFilterV2", _backprop_filter, False),
+        ("DepthwiseConv2dNativeBackpropFilter", _backprop_filter, True)]:
+    register_kernel(_kernel, "webgl", lambda backend, inputs, attrs, k=_kernel, fn=_fn, d=_depthwise:
+                    fn(backend, k, inputs, attrs, d))
+
+
+# --- fused bias and activation --------------------------------------------------------------------
+
+# activation -> (GLSL file, function) applied by the fused epilogue
+_ACTIVATIONS = {
+    "linear": (_FILE, "activateLinear"), "prelu": (_FILE, "activatePrelu"),
+    "relu": ("unary_ops.glsl", "op_Relu"), "relu6": ("unary_ops.glsl", "op_Relu6"),
+    "elu": ("unary_ops.glsl", "op_Elu"), "sigmoid": ("unary_ops.glsl", "op_Sigmoid"),
+    "leakyrelu": ("unary_ops.glsl", "op_LeakyRelu"),
+}
+
+
+def _aligned(t, out_shape, insert_at):
+    """A bias or PReLU weights view matching the program's relabelling of the real output
+    `out_shape`: right-aligned to out_shape, then the conv programs' unit depth axis put in at
+    insert_at, or (insert_at None) the batch axes merged into one, as the matmul program's."""
+    shape = (1,) * (len(out_shape) - len(t.shape)) + tuple(t.shape)
+    if insert_at is not None:
+        return _view(t, shape[:insert_at] + (1,) + shape[insert_at:])
+    lead = len(out_shape) - 2
+    return _view(t, (size_of(shape[:lead]),) + shape[lead:])
+
+
+def _epilogue(inputs, attrs, insert_at):
+    """fn(real output shape) -> (input names, views, code, uniforms, values) the epilogue adds."""
+    def build(out_shape):
+        names, views = (), []
+        extras = list(inputs)
+        code = ""
+        if attrs["has_bias"]:
+            names += ("bias",)
+            views.append(_aligned(extras.pop(0), out_shape, insert_at))
+            code += "#define HAS_BIAS\n"
+        if attrs["activation"] == "prelu":
+            names += ("prelu",)
+            views.append(_aligned(extras.pop(0), out_shape, insert_at))
+        glsl_file, fn = _ACTIVATIONS[attrs["activation"]]
+        uniforms, values = ((("alpha", "float"),), (attrs["leakyrelu_alpha"],)) \
+            if attrs["activation"] == "leakyrelu" else ((), ())
+        code += shader_source.function(glsl_file, fn) + f"#define ACTIVATE {fn}\n"
+        return names, views, code + shader_source.program(_FILE, "fused_epilogue"), uniforms, values
+    return build
+
+
+def _fused_conv(kernel, depthwise):
+    def run(backend, inputs, attrs):
+        last = attrs.get("data_format", "NHWC") != "NCHW"
+        return _forward(backend, kernel, inputs, attrs, depthwise, _epilogue(inputs[2:], attrs, 1 if last else 2))
+    return run
+
+
+register_kernel("FusedConv2D", "webgl", _fused_conv("FusedConv2D", False))
+register_kernel("FusedDepthwiseConv2D", "webgl", _fused_conv("FusedDepthwiseConv2D", True))
+
+
+def _batch_broadcast(backend, t, out_shape):
+    """A bias whose batch axes broadcast only partly to the output's is tiled to them first
+    (the matmul program sees the batch axes merged into one)."""
+    shape = (1,) * (len(out_shape) - len(t.shape)) + tuple(t.shape)
+    batch, out_batch = shape[:-2], tuple(out_shape[:-2])
+    if all(d == 1 for d in batch) or batch == out_batch:
+        return t, False
+    reps = [o // d for o, d in zip(out_batch, batch)] + [1, 1]
+    return get_kernel("Tile", "webgl")(backend, [_view(t, shape)], {"reps": reps}), True
+
+
+@register_kernel("_FusedMatMul", "webgl")
+def fused_mat_mul(backend, inputs, attrs):
+    from .matmul import batch_mat_mul_program
+    a, b = inputs[:2]
+    out_shape = broadcast_shapes(a.shape[:-2], b.shape[:-2], "fused.mat_mul") + (
+        a.shape[-1] if attrs["transpose_a"] else a.shape[-2], b.shape[-2] if attrs["transpose_b"] else b.shape[-1])
+    extras, temps = [], []
+    for t in inputs[2:]:
+        t, tiled = _batch_broadcast(backend, t, out_shape)
+        extras.append(t)
+        if tiled:
+            temps.append(t)
+    program, views = batch_mat_mul_program(a, b, attrs["transpose_a"], attrs["transpose_b"])
+    names, extra_views, code, uniforms, values = _epilogue(extras, attrs, None)(out_shape)
+    program = Program(f"fused_mat_mul:{program.key}:{code}", program.variable_names + names,
+                      program.output_shape, code + program.user_code, uniforms)
+    out = backend.run(program, views + extra_views, "float32", values)
+    for t in temps:
+        backend.dispose_data(t.data_id)
+    return _view(out, out_shape)
+
+
+# --- Dilation2D ---------------------------------------------------------------------------------
+
+def _dilation(backend, inputs, attrs):
+    x, f = inputs[:2]
+    info = compute_dilation2d_info(x.shape, f.shape, attrs["strides"], attrs["pad"], attrs["dilations"])
+    spans = [math.ceil(e / s) + 1 for e, s in zip(info.effective_filter_size, info.strides)]
+    code = _defines(info) + f"#define FLOOR {_DILATION_FLOOR}\n#define SPAN_H {spans[0]}\n#define SPAN_W {spans[1]}\n"
+    return info, code, [_view(x, _as5d(x.shape, True)), _view(f, (1,) + tuple(f.shape) + (1,))]
+
+
+@register_kernel("Dilation2D", "webgl")
+def dilation2d(backend, inputs, attrs):
+    info, code, views = _dilation(backend, inputs, attrs)
+    out = _run(backend, "dilation2d", code + _sections("dilation_argmax", "dilation2d"), ("x", "W"), views, _as5d(info.out_shape, True))
+    return _view(out, info.out_shape)
+
+
+def _dilation_grad(section, out_shape_of, program_shape_of):
+    def run(backend, inputs, attrs):
+        info, code, views = _dilation(backend, inputs, attrs)
+        taps = _run(backend, "dilation2d_taps", code + _sections("dilation_argmax", "dilation2d_taps"), ("x", "W"), views,
+                    _as5d(info.out_shape, True))
+        dy5 = _view(inputs[2], _as5d(info.out_shape, True))
+        out_shape = out_shape_of(info)
+        out = _run(backend, section, code + _sections(section), ("taps", "dy"), [taps, dy5], program_shape_of(out_shape))
+        backend.dispose_data(taps.data_id)
+        return _view(out, out_shape)
+    return run
+
+
+register_kernel("Dilation2DBackpropInput", "webgl",
+                _dilation_grad("dilation2d_backprop_input", lambda info: info.in_shape, lambda s: _as5d(s, True)))
+register_kernel("Dilation2DBackpropFilter", "webgl",
+                _dilation_grad("dilation2d_backprop_filter", lambda info: info.filter_shape[:3],
+                               lambda s: (1,) + tuple(s) + (1,)))

@@ -21,10 +21,9 @@ def _as_3d(t):
     return TensorInfo(t.data_id, (size_of(t.shape[:-2]),) + tuple(t.shape[-2:]), t.dtype)
 
 
-@register_kernel("BatchMatMul", "webgl")
-def batch_mat_mul(backend, inputs, attrs):
-    a, b = inputs
-    ta, tb = attrs["transpose_a"], attrs["transpose_b"]
+def batch_mat_mul_program(a, b, ta, tb):
+    """(program, [a, b] as 3D views) of a @ b; its output is [batch, m, n] (also used by the
+    fused kernel in conv.py, which adds an epilogue)."""
     rows_a, cols_a = a.shape[-2:]
     m, k = (cols_a, rows_a) if ta else (rows_a, cols_a)
     n = b.shape[-2] if tb else b.shape[-1]
@@ -37,6 +36,13 @@ def batch_mat_mul(backend, inputs, attrs):
             + shader_source.program("matmul.glsl", "batch_mat_mul"))
     # The backend sees only the 3D views: the batch shapes are in the key.
     key = f"batch_mat_mul:{ta}:{tb}:{a.shape[:-2]}:{b.shape[:-2]}"
-    program = Program(key, ("a", "b"), (size_of(out_batch), m, n), code)
-    out = backend.run(program, [_as_3d(a), _as_3d(b)], a.dtype)
-    return TensorInfo(out.data_id, out_batch + (m, n), a.dtype)
+    return Program(key, ("a", "b"), (size_of(out_batch), m, n), code), [_as_3d(a), _as_3d(b)]
+
+
+@register_kernel("BatchMatMul", "webgl")
+def batch_mat_mul(backend, inputs, attrs):
+    a, b = inputs
+    program, views = batch_mat_mul_program(a, b, attrs["transpose_a"], attrs["transpose_b"])
+    out = backend.run(program, views, a.dtype)
+    out_shape = tuple(broadcast_shapes(a.shape[:-2], b.shape[:-2], "mat_mul")) + program.output_shape[1:]
+    return TensorInfo(out.data_id, out_shape, a.dtype)

@@ -1,0 +1,266 @@
+// Convolutions (programs/conv.py): one fragment per output value, looping over the filter
+// window (and the input channels, four at a time with a vec4 dot product) with compile-time
+// bounds. 2D convolutions run as 3D ones of depth 1: every tensor is viewed with three spatial
+// dimensions, so one set of programs serves Conv2D, Conv3D and DepthwiseConv2dNative.
+//
+// Python prepends the geometry as #defines: BATCH, IN_CHANNELS, OUT_CHANNELS, MULTIPLIER
+// (depthwise), IN_D/IN_H/IN_W, OUT_D/OUT_H/OUT_W, FILTER_D/H/W, STRIDE_D/H/W, DIL_D/H/W,
+// PAD_D/H/W (padding before), IN_CHANNELS_4 and OUT_CHANNELS_4 (rounded down to a multiple
+// of 4), the accessors X(b, p, ch), DY(b, p, ch) and W(k, d1, d2) (p, k: ivec3, in the data
+// format's axis order), and
+//   void outputPosition(out int b, out ivec3 p, out int ch)   the output's coordinates.
+
+// --- forward: Conv2D, Conv3D, DepthwiseConv2dNative (and the fused forms) ----------------------
+
+// @program dense_tap
+// x(b, p, :) . w(k, :, d2), four input channels at a time.
+float tap(int b, ivec3 p, ivec3 k, int d2) {
+  float acc = 0.0;
+  for (int d1 = 0; d1 < IN_CHANNELS_4; d1 += 4) {
+    vec4 xs = vec4(X(b, p, d1), X(b, p, d1 + 1), X(b, p, d1 + 2), X(b, p, d1 + 3));
+    vec4 ws = vec4(W(k, d1, d2), W(k, d1 + 1, d2), W(k, d1 + 2, d2), W(k, d1 + 3, d2));
+    acc += dot(xs, ws);
+  }
+  for (int d1 = IN_CHANNELS_4; d1 < IN_CHANNELS; d1++) {
+    acc += X(b, p, d1) * W(k, d1, d2);
+  }
+  return acc;
+}
+
+// @program depthwise_tap
+// Output channel d2 is input channel d2 / MULTIPLIER through filter column d2 % MULTIPLIER.
+float tap(int b, ivec3 p, ivec3 k, int d2) {
+  int d1 = d2 / MULTIPLIER;
+  return X(b, p, d1) * W(k, d1, d2 - d1 * MULTIPLIER);
+}
+
+// @program conv
+void main() {
+  int b, d2;
+  ivec3 o;
+  outputPosition(b, o, d2);
+  ivec3 corner = o * ivec3(STRIDE_D, STRIDE_H, STRIDE_W) - ivec3(PAD_D, PAD_H, PAD_W);
+  float acc = 0.0;
+  for (int kd = 0; kd < FILTER_D; kd++) {
+    int pd = corner.x + kd * DIL_D;
+    if (pd < 0 || pd >= IN_D) continue;
+    for (int kh = 0; kh < FILTER_H; kh++) {
+      int ph = corner.y + kh * DIL_H;
+      if (ph < 0 || ph >= IN_H) continue;
+      for (int kw = 0; kw < FILTER_W; kw++) {
+        int pw = corner.z + kw * DIL_W;
+        if (pw < 0 || pw >= IN_W) continue;
+        acc += tap(b, ivec3(pd, ph, pw), ivec3(kd, kh, kw), d2);
+      }
+    }
+  }
+  setOutput(acc);
+}
+
+// --- gradient with respect to the input: Conv2DBackpropInput, Conv3DBackpropInputV2, -----------
+// --- DepthwiseConv2dNativeBackpropInput ---------------------------------------------------------
+
+// @program dense_back_tap
+// dy(b, o, :) . w(k, d1, :), four output channels at a time.
+float backTap(int b, ivec3 o, ivec3 k, int d1) {
+  float acc = 0.0;
+  for (int d2 = 0; d2 < OUT_CHANNELS_4; d2 += 4) {
+    vec4 dys = vec4(DY(b, o, d2), DY(b, o, d2 + 1), DY(b, o, d2 + 2), DY(b, o, d2 + 3));
+    vec4 ws = vec4(W(k, d1, d2), W(k, d1, d2 + 1), W(k, d1, d2 + 2), W(k, d1, d2 + 3));
+    acc += dot(dys, ws);
+  }
+  for (int d2 = OUT_CHANNELS_4; d2 < OUT_CHANNELS; d2++) {
+    acc += DY(b, o, d2) * W(k, d1, d2);
+  }
+  return acc;
+}
+
+// @program depthwise_back_tap
+float backTap(int b, ivec3 o, ivec3 k, int d1) {
+  float acc = 0.0;
+  for (int q = 0; q < MULTIPLIER; q++) {
+    acc += DY(b, o, d1 * MULTIPLIER + q) * W(k, d1, q);
+  }
+  return acc;
+}
+
+// @program conv_backprop_input
+// dx(b, p, d1) sums, over the filter taps k, the outputs o that read p through k:
+// o * stride - pad + k * dilation = p, o a whole number inside the output.
+void main() {
+  int b, d1;
+  ivec3 p;
+  outputPosition(b, p, d1);
+  ivec3 base = p + ivec3(PAD_D, PAD_H, PAD_W);
+  float acc = 0.0;
+  for (int kd = 0; kd < FILTER_D; kd++) {
+    int nd = base.x - kd * DIL_D;
+    int od = nd / STRIDE_D;
+    if (nd < 0 || od * STRIDE_D != nd || od >= OUT_D) continue;
+    for (int kh = 0; kh < FILTER_H; kh++) {
+      int nh = base.y - kh * DIL_H;
+      int oh = nh / STRIDE_H;
+      if (nh < 0 || oh * STRIDE_H != nh || oh >= OUT_H) continue;
+      for (int kw = 0; kw < FILTER_W; kw++) {
+        int nw = base.z - kw * DIL_W;
+        int ow = nw / STRIDE_W;
+        if (nw < 0 || ow * STRIDE_W != nw || ow >= OUT_W) continue;
+        acc += backTap(b, ivec3(od, oh, ow), ivec3(kd, kh, kw), d1);
+      }
+    }
+  }
+  setOutput(acc);
+}
+
+// --- gradient with respect to the filter: Conv2DBackpropFilter, Conv3DBackpropFilterV2, ---------
+// --- DepthwiseConv2dNativeBackpropFilter --------------------------------------------------------
+
+// @program conv_backprop_filter
+// dw(k, d1, d2) sums x(b, o * stride - pad + k * dilation, d1) * dy(b, o, DY_CHANNEL) over the
+// batch and every output position (DY_CHANNEL: d2, or d1 * MULTIPLIER + d2 when depthwise).
+void main() {
+  ivec5 c = getOutputCoords();
+  ivec3 k = ivec3(c.x, c.y, c.z);
+  int d1 = c.w;
+  int d2 = c.u;
+  ivec3 offset = k * ivec3(DIL_D, DIL_H, DIL_W) - ivec3(PAD_D, PAD_H, PAD_W);
+  float acc = 0.0;
+  for (int b = 0; b < BATCH; b++) {
+    for (int od = 0; od < OUT_D; od++) {
+      int pd = od * STRIDE_D + offset.x;
+      if (pd < 0 || pd >= IN_D) continue;
+      for (int oh = 0; oh < OUT_H; oh++) {
+        int ph = oh * STRIDE_H + offset.y;
+        if (ph < 0 || ph >= IN_H) continue;
+        for (int ow = 0; ow < OUT_W; ow++) {
+          int pw = ow * STRIDE_W + offset.z;
+          if (pw < 0 || pw >= IN_W) continue;
+          acc += X(b, ivec3(pd, ph, pw), d1) * DY(b, ivec3(od, oh, ow), DY_CHANNEL);
+        }
+      }
+    }
+  }
+  setOutput(acc);
+}
+
+// --- fused bias and activation (FusedConv2D, FusedDepthwiseConv2D, _FusedMatMul) --------------
+// Python prepends `#define ACTIVATE fn` (fn from unary_ops.glsl or below) and HAS_BIAS when
+// there is a bias; the program body after this section calls setOutput as usual.
+
+// @program activation_linear
+float activateLinear(float v) { return v; }
+
+// @program activation_prelu
+float activatePrelu(float v) { return v < 0.0 ? getPreluAtOutCoords() * v : v; }
+
+// @program fused_epilogue
+void setFusedOutput(float v) {
+#ifdef HAS_BIAS
+  v += getBiasAtOutCoords();
+#endif
+  setOutput(isNaN(v) ? v : ACTIVATE(v));
+}
+#define setOutput setFusedOutput
+
+// --- Dilation2D and its gradients (depth 1: p.x and o.x are 0) -----------------------------------
+// Python adds FLOOR (the maximum's starting value, TF.js's cpu Number.MIN_SAFE_INTEGER) and
+// SPAN_H / SPAN_W (how many outputs' windows can cover one input position, plus one).
+
+// @program dilation_argmax
+// The first filter tap with the window's maximum (strictly above FLOOR), or -1; NaN is skipped.
+int argmaxTap(int b, ivec3 o, int d) {
+  int hBeg = o.y * STRIDE_H - PAD_H;
+  int wBeg = o.z * STRIDE_W - PAD_W;
+  float best = FLOOR;
+  int found = -1;
+  for (int kh = 0; kh < FILTER_H; kh++) {
+    int ph = hBeg + kh * DIL_H;
+    if (ph < 0 || ph >= IN_H) continue;
+    for (int kw = 0; kw < FILTER_W; kw++) {
+      int pw = wBeg + kw * DIL_W;
+      if (pw < 0 || pw >= IN_W) continue;
+      float v = X(b, ivec3(0, ph, pw), d) + W(ivec3(0, kh, kw), d, 0);
+      if (v > best) {
+        best = v;
+        found = kh * FILTER_W + kw;
+      }
+    }
+  }
+  return found;
+}
+
+// @program dilation2d
+void main() {
+  int b, d;
+  ivec3 o;
+  outputPosition(b, o, d);
+  int k = argmaxTap(b, o, d);
+  if (k < 0) {
+    setOutput(FLOOR);
+    return;
+  }
+  int kh = k / FILTER_W;
+  int kw = k - kh * FILTER_W;
+  ivec3 p = ivec3(0, o.y * STRIDE_H - PAD_H + kh * DIL_H, o.z * STRIDE_W - PAD_W + kw * DIL_W);
+  setOutput(X(b, p, d) + W(ivec3(0, kh, kw), d, 0));
+}
+
+// @program dilation2d_taps
+// The argmax tap of every output, for the two gradients (int values in a float texture).
+void main() {
+  int b, d;
+  ivec3 o;
+  outputPosition(b, o, d);
+  setOutput(float(argmaxTap(b, o, d)));
+}
+
+// @program dilation2d_backprop_input
+// dx(b, p, d) sums dy over the outputs whose maximum came from p: outputs are visited only
+// where their window's rows and columns can cover p. An output with no maximum sends dy to
+// its window's corner clamped into the input (as TF.js's cpu kernel).
+void main() {
+  int b, d;
+  ivec3 p;
+  outputPosition(b, p, d);
+  int loH = p.y + PAD_H - (FILTER_H - 1) * DIL_H;
+  int loW = p.z + PAD_W - (FILTER_W - 1) * DIL_W;
+  int firstH = loH <= 0 ? 0 : (loH + STRIDE_H - 1) / STRIDE_H;
+  int firstW = loW <= 0 ? 0 : (loW + STRIDE_W - 1) / STRIDE_W;
+  float acc = 0.0;
+  for (int i = 0; i < SPAN_H; i++) {
+    int oh = firstH + i;
+    int hBeg = oh * STRIDE_H - PAD_H;
+    if (oh >= OUT_H || hBeg > p.y) break;
+    for (int j = 0; j < SPAN_W; j++) {
+      int ow = firstW + j;
+      int wBeg = ow * STRIDE_W - PAD_W;
+      if (ow >= OUT_W || wBeg > p.z) break;
+      ivec3 o = ivec3(0, oh, ow);
+      int k = toInt(TAPS(b, o, d));
+      int kh = k / FILTER_W;
+      ivec2 target = k >= 0 ? ivec2(hBeg + kh * DIL_H, wBeg + (k - kh * FILTER_W) * DIL_W)
+                            : max(ivec2(hBeg, wBeg), ivec2(0));
+      if (target == p.yz) acc += DY(b, o, d);
+    }
+  }
+  setOutput(acc);
+}
+
+// @program dilation2d_backprop_filter
+// dw(kh, kw, d) sums dy over the outputs whose maximum came through that tap (tap 0 for an
+// output with none, as TF.js's cpu kernel). The output is viewed as [1, fh, fw, c, 1].
+void main() {
+  ivec5 c = getOutputCoords();
+  int k = c.y * FILTER_W + c.z;
+  int d = c.w;
+  float acc = 0.0;
+  for (int b = 0; b < BATCH; b++) {
+    for (int oh = 0; oh < OUT_H; oh++) {
+      for (int ow = 0; ow < OUT_W; ow++) {
+        ivec3 o = ivec3(0, oh, ow);
+        if (max(toInt(TAPS(b, o, d)), 0) == k) acc += DY(b, o, d);
+      }
+    }
+  }
+  setOutput(acc);
+}

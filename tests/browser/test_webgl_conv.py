@@ -1,0 +1,105 @@
+"""webgl convolutions, Dilation2D and the fused kernels against the cpu backend; gradients
+compared with cpu's and a few checked numerically in the page.
+
+Several ops per compare_with_cpu call: each shape compiles its own shaders, slowly on SwiftShader."""
+import numpy as np
+
+rng = np.random.default_rng(31)
+
+
+def floats(*shape):
+    return rng.uniform(-2, 2, size=shape).astype(np.float32)
+
+
+def test_conv2d_pads_strides_dilations(compare_with_cpu):
+    # 4 input channels take the vec4 path, 3 the remainder loop, 6 both
+    x4, w4 = floats(2, 7, 6, 4), floats(3, 3, 4, 5)
+    x3, w3 = floats(1, 6, 5, 3), floats(2, 3, 3, 2)
+    x6, w6 = floats(1, 5, 5, 6), floats(1, 1, 6, 3)
+    compare_with_cpu("""lambda x4, w4, x3, w3, x6, w6: [
+        tf.conv2d(x4, w4, 1, 'same'), tf.conv2d(x4, w4, 2, 'valid'), tf.conv2d(x4, w4, [2, 1], 'same'),
+        tf.conv2d(x4, w4, 1, 'same', dilations=2), tf.conv2d(x4, w4, 1, [[0, 0], [2, 1], [0, 3], [0, 0]]),
+        tf.conv2d(x3, w3, 2, 1, dim_rounding_mode='ceil'), tf.conv2d(x3, w3, [1, 2], 'valid', dilations=1),
+        tf.conv2d(x6, w6, 1, 'valid'), tf.conv2d(x6[0], w6, 2, 'same'),
+        tf.conv1d(tf.reshape(x3, [6, 5, 3]), w3[0], 2, 'same'),
+        tf.conv2d(tf.transpose(x3, [0, 3, 1, 2]), w3, 2, 'same', 'NCHW')]""",
+                     [x4, w4, x3, w3, x6, w6], rtol=1e-4, atol=1e-4)
+
+
+def test_depthwise_separable_conv3d_and_transposes(compare_with_cpu):
+    x, dw, pw = floats(2, 6, 7, 3), floats(3, 3, 3, 2), floats(1, 1, 6, 4)
+    v, vw = floats(1, 4, 5, 4, 2), floats(2, 3, 2, 2, 3)
+    compare_with_cpu("""lambda x, dw, pw, v, vw: [
+        tf.depthwise_conv2d(x, dw, 2, 'same'), tf.depthwise_conv2d(x, dw, 1, 'valid', dilations=[2, 1]),
+        tf.depthwise_conv2d(tf.transpose(x, [0, 3, 1, 2]), dw, 1, 'same', 'NCHW'),
+        tf.separable_conv2d(x, dw, pw, 1, 'same'),
+        tf.conv3d(v, vw, 1, 'same'), tf.conv3d(v, vw, [2, 1, 2], 'valid'),
+        tf.conv2d_transpose(tf.conv2d(x, pw[:, :, :3, :], 2, 'same'), pw[:, :, :3, :], [2, 6, 7, 3], 2, 'same'),
+        tf.conv2d_transpose(tf.ones([2, 3, 4, 2]), dw, [2, 6, 7, 3], 2, 'same'),
+        tf.conv3d_transpose(tf.ones([1, 2, 5, 2, 3]), vw, [1, 4, 5, 4, 2], [2, 1, 2], 'same')]""",
+                     [x, dw, pw, v, vw], rtol=1e-4, atol=1e-4)
+
+
+def test_dilation2d(compare_with_cpu):
+    x, w = floats(2, 6, 5, 3), floats(3, 2, 3)
+    edge = x.copy()
+    edge[0, 1, 1, 0], edge[1, 2, 2, 1], edge[0, 4, 3, 2] = np.nan, np.inf, -np.inf
+    # a -inf corner: the windows there have no maximum (TF.js's floor value; dy goes to the corner)
+    hole = x.copy()
+    hole[0, :3, :3, :] = -np.inf
+    compare_with_cpu("""lambda x, w, edge, hole: [
+        tf.dilation2d(x, w, 1, 'same'), tf.dilation2d(x, w, 2, 'valid'),
+        tf.dilation2d(x, w, [1, 2], 'same', [2, 1]), tf.dilation2d(x[0], w, 1, 'same', 2),
+        tf.dilation2d(edge, w, 1, 'same'), tf.dilation2d(hole, w, 1, 'same'),
+        tf.grads(lambda a, f: tf.dilation2d(a, f, 1, 'same'))([hole, w])]""", [x, w, edge, hole])
+
+
+def test_fused(compare_with_cpu):
+    x, w, b = floats(2, 5, 5, 4), floats(3, 3, 4, 3), floats(3)
+    dw, a = floats(2, 2, 4, 2), floats(8)
+    m, n, mb = floats(2, 3, 4), floats(4, 5), floats(2, 1, 5)
+    compare_with_cpu("""lambda x, w, b, dw, a, m, n, mb: [
+        tf.fused.conv2d(x, w, 1, 'same', bias=b, activation='relu'),
+        tf.fused.conv2d(x, w, 2, 'valid', bias=b, activation='relu6'),
+        tf.fused.conv2d(x, w, 1, 'same', activation='elu'),
+        tf.fused.conv2d(x, w, 1, 'same', bias=b, activation='sigmoid'),
+        tf.fused.conv2d(x, w, 1, 'same', bias=b, activation='leakyrelu', leakyrelu_alpha=0.3),
+        tf.fused.conv2d(x, w, 1, 'same', bias=b, activation='prelu', prelu_activation_weights=b),
+        tf.fused.conv2d(tf.transpose(x, [0, 3, 1, 2]), w, 1, 'same', 'NCHW', bias=b, activation='relu'),
+        tf.fused.depthwise_conv2d(x, dw, 1, 'same', bias=a, activation='prelu', prelu_activation_weights=a),
+        tf.fused.depthwise_conv2d(x, dw, 2, 'valid', bias=a[0]),
+        tf.fused.mat_mul(m, n, bias=n[0], activation='relu'),
+        tf.fused.mat_mul(m, n, bias=mb, activation='leakyrelu'),
+        tf.fused.mat_mul(n, m, True, True, bias=tf.reshape(b[:2], [2, 1, 1]), activation='prelu',
+                         prelu_activation_weights=b[0]),
+        tf.fused.mat_mul(m, n)]""", [x, w, b, dw, a, m, n, mb], rtol=1e-4, atol=1e-4)
+
+
+def test_gradients_match_cpu(compare_with_cpu):
+    x, w, dw = floats(2, 6, 5, 4), floats(3, 3, 4, 3), floats(3, 3, 4, 2)
+    v, vw = floats(1, 3, 4, 4, 2), floats(2, 2, 3, 2, 2)
+    dx, dilw = floats(1, 5, 6, 2), floats(2, 3, 2)
+    compare_with_cpu("""lambda x, w, dw, v, vw, dx, dilw: [
+        tf.grads(lambda a, f: tf.conv2d(a, f, 2, 'same'))([x, w]),
+        tf.grads(lambda a, f: tf.conv2d(a, f, 1, 'valid', dilations=2))([x, w]),
+        tf.grads(lambda a, f: tf.conv2d(tf.transpose(a, [0, 3, 1, 2]), f, 1, 'same', 'NCHW'))([x, w]),
+        tf.grads(lambda a, f: tf.depthwise_conv2d(a, f, 2, 'same'))([x, dw]),
+        tf.grads(lambda a, f: tf.conv3d(a, f, [1, 2, 1], 'same'))([v, vw]),
+        tf.grads(lambda a, f: tf.conv2d_transpose(a, f, [2, 6, 5, 4], 2, 'same'))([tf.ones([2, 3, 3, 3]), w]),
+        tf.grads(lambda a, f: tf.dilation2d(a, f, 1, 'same'))([dx, dilw]),
+        tf.grads(lambda a, f: tf.dilation2d(a, f, 2, 'valid', [1, 1]))([dx, dilw]),
+        tf.grads(lambda a, f, c: tf.fused.conv2d(a, f, 1, 'same', bias=c))([x, w, w[0, 0, 0]])]""",
+                     [x, w, dw, v, vw, dx, dilw], rtol=1e-4, atol=1e-4)
+
+
+def test_numeric_gradients_in_page(run_py):
+    errors = run_py('''
+from pytfweb.testing import numeric_gradient_error
+x, w = tf.tensor(x), tf.tensor(w)
+result = {
+    "conv2d": numeric_gradient_error(lambda a, f: tf.conv2d(a, f, 2, 'same'), [x, w]),
+    "depthwise": numeric_gradient_error(lambda a, f: tf.depthwise_conv2d(a, f[:, :, :, :1], 1, 'valid'), [x, w]),
+    "fused relu": numeric_gradient_error(lambda a, f: tf.fused.conv2d(a, f, 1, 'same', activation='relu'), [x, w]),
+}
+''', x=floats(1, 4, 4, 2).tolist(), w=floats(2, 2, 2, 2).tolist())
+    assert all(e < 2e-2 for e in errors.values()), errors
