@@ -13,6 +13,13 @@ def _reshape(backend, inputs, attrs):
     return TensorInfo(x.data_id, tuple(attrs["shape"]), x.dtype)
 
 
+def _expand_dims(backend, inputs, attrs):
+    (x,) = inputs
+    dim = attrs["dim"]
+    return TensorInfo(x.data_id, tuple(x.shape[:dim]) + (1,) + tuple(x.shape[dim:]), x.dtype)
+
+
 def register_shared_kernels(backend_name):
     register_kernel("Identity", backend_name, _identity)
     register_kernel("Reshape", backend_name, _reshape)
+    register_kernel("ExpandDims", backend_name, _expand_dims)

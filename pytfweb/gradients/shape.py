@@ -1,6 +1,6 @@
 """Gradients of the shape kernels (attrs as in the contract of ops/shape.py), TF.js semantics:
 
-  Reshape    dy reshaped back to the input's shape
+  Reshape, ExpandDims  dy reshaped back to the input's shape
   Transpose  dy transposed by the inverse permutation
   Concat     dy split along axis into the inputs' sizes
   Pack       dy unstacked along axis
@@ -33,6 +33,7 @@ def _as_float_list(dy):
 
 
 @register_gradient("Reshape")
+@register_gradient("ExpandDims")
 def _reshape_grad(dy, node):
     return [ops.reshape(dy, node.input_shapes[0])]
 

@@ -90,16 +90,10 @@ tensor1d, tensor2d, tensor3d, tensor4d, tensor5d, tensor6d = (_tensor_nd(r) for 
 
 
 def _filled(shape, value, dtype, op):
+    # A kernel, not host values: on webgl a shader writes the texture, nothing is uploaded.
     shape = check_shape(shape, op)
-    n = size_of(shape)
-    tc = TYPECODES[dtype]
     v = _conv._coerce(value, dtype, op, "value")
-    if np is not None:
-        from ..convert import _NP_DTYPES
-        flat = np.full(n, v, dtype=_NP_DTYPES[dtype])
-    else:
-        flat = array.array(tc, [v]) * n
-    return ENGINE.make_tensor(flat, shape, dtype)
+    return ENGINE.run_kernel("Fill", [], {"shape": shape, "value": v, "dtype": dtype})
 
 
 def zeros(shape, dtype="float32"):
@@ -117,14 +111,12 @@ def fill(shape, value, dtype=None):
 
 @op
 def zeros_like(x):
-    x = convert_to_tensor(x, "x", "zeros_like")
-    return _filled(x.shape, 0, x.dtype, "zeros_like")
+    return ENGINE.run_kernel("ZerosLike", [convert_to_tensor(x, "x", "zeros_like")])
 
 
 @op
 def ones_like(x):
-    x = convert_to_tensor(x, "x", "ones_like")
-    return _filled(x.shape, 1, x.dtype, "ones_like")
+    return ENGINE.run_kernel("OnesLike", [convert_to_tensor(x, "x", "ones_like")])
 
 
 def _number(v, op, arg):
@@ -149,9 +141,7 @@ def range(start, stop=None, step=1, dtype="float32"):  # noqa: A001 - TF.js name
     if stop < start and step == 1:
         step = -1  # TF.js: range(5, 0) counts down
     n = max(0, math.ceil((stop - start) / step))
-    values = [start + i * step for i in builtins_range(n)]
-    flat, _ = _conv.to_flat(values, dtype, op)
-    return ENGINE.make_tensor(flat, (n,), dtype)
+    return ENGINE.run_kernel("Range", [], {"start": start, "step": step, "size": n, "dtype": dtype})
 
 
 builtins_range = __builtins__["range"] if isinstance(__builtins__, dict) else __builtins__.range
@@ -164,12 +154,7 @@ def linspace(start, stop, num):
         raise TypeError(f"linspace: argument 'num' must be an int, got {type(num).__name__}")
     if num <= 0:
         raise ValueError(f"linspace: argument 'num' must be positive, got {num}")
-    step = (stop - start) / (num - 1) if num > 1 else 0.0
-    values = [start + i * step for i in builtins_range(num)]
-    if num > 1:
-        values[-1] = float(stop)
-    flat, _ = _conv.to_flat(values, "float32", op)
-    return ENGINE.make_tensor(flat, (num,), "float32")
+    return ENGINE.run_kernel("LinSpace", [], {"start": float(start), "stop": float(stop), "num": num})
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):

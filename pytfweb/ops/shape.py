@@ -107,7 +107,7 @@ def expand_dims(x, axis=0):
     """tf.expand_dims: insert a dimension of size 1 at axis (in [-(rank+1), rank])."""
     x = convert_to_tensor(x, "x", "expand_dims")
     axis = _new_axis(axis, x.rank, "expand_dims")
-    return _reshape(x, x.shape[:axis] + (1,) + x.shape[axis:])
+    return ENGINE.run_kernel("ExpandDims", [x], {"dim": axis})
 
 
 @op

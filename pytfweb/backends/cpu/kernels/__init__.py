@@ -1,3 +1,4 @@
 """Importing this package registers every numpy kernel, one module per family."""
 from . import elementwise, matmul, nn, reduction, shape, slicing  # noqa: F401
 from . import conv, image, indexing, linalg, losses, math, normalization, pool, random_ops, signal  # noqa: F401
+from . import creation  # noqa: F401

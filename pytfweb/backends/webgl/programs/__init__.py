@@ -4,3 +4,4 @@ from . import elementwise  # noqa: F401
 from . import reduction, matmul, nn  # noqa: F401
 from . import shape, slicing  # noqa: F401
 from . import conv, image, indexing, linalg, losses, math, normalization, pool, random_ops, signal  # noqa: F401
+from . import creation  # noqa: F401

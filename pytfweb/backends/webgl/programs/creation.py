@@ -1,0 +1,45 @@
+"""Fill, ZerosLike, OnesLike, Range, LinSpace as shaders: the values are drawn, not uploaded."""
+from ....kernels import register_kernel
+from .. import shader_source
+from .program import Program
+
+
+def _fill(backend, shape, value, dtype):
+    code = shader_source.program("creation.glsl", "fill")
+    return backend.run(Program("fill", (), shape, code, (("value", "float"),)), [], dtype, (float(value),))
+
+
+def _ramp(backend, size, start, step, dtype, last_index=-1, last_value=0.0):
+    code = shader_source.program("creation.glsl", "ramp")
+    uniforms = (("start", "float"), ("step", "float"), ("lastIndex", "int"), ("lastValue", "float"))
+    return backend.run(Program("ramp", (), (size,), code, uniforms), [], dtype,
+                       (float(start), float(step), int(last_index), float(last_value)))
+
+
+@register_kernel("Fill", "webgl")
+def fill(backend, inputs, attrs):
+    return _fill(backend, tuple(attrs["shape"]), attrs["value"], attrs["dtype"])
+
+
+@register_kernel("ZerosLike", "webgl")
+def zeros_like(backend, inputs, attrs):
+    (x,) = inputs
+    return _fill(backend, x.shape, 0, x.dtype)
+
+
+@register_kernel("OnesLike", "webgl")
+def ones_like(backend, inputs, attrs):
+    (x,) = inputs
+    return _fill(backend, x.shape, 1, x.dtype)
+
+
+@register_kernel("Range", "webgl")
+def range_(backend, inputs, attrs):
+    return _ramp(backend, attrs["size"], attrs["start"], attrs["step"], attrs["dtype"])
+
+
+@register_kernel("LinSpace", "webgl")
+def linspace(backend, inputs, attrs):
+    num, start, stop = attrs["num"], attrs["start"], attrs["stop"]
+    step = (stop - start) / (num - 1) if num > 1 else 0.0
+    return _ramp(backend, num, start, step, "float32", num - 1 if num > 1 else -1, stop)
