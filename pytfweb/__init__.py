@@ -19,6 +19,10 @@ from .train import (AdadeltaOptimizer, AdagradOptimizer, AdamaxOptimizer, AdamOp
                     Optimizer, RMSPropOptimizer, SGDOptimizer)
 from .ops import fused, image, linalg, losses, signal  # noqa: F401  (TF.js sub-namespaces)
 from .ops import __dict__ as _ops_ns
+from . import layers
+from .layers import callbacks, constraints, initializers, metrics, regularizers  # noqa: F401  (TF.js namespaces)
+from .layers.engine import input  # noqa: A004 - TF.js name
+from .layers.models import model, sequential
 from .backends import register_all as _register_backends
 
 __version__ = "0.1.0"

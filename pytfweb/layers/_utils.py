@@ -1,0 +1,49 @@
+"""Small helpers shared by the layers package: unique names, shape formatting, name lookup."""
+import re
+
+from ..engine import ENGINE
+
+_uids = {}
+
+
+def unique_name(prefix):
+    """TF.js's getUid: 'dense' -> 'dense1', 'dense2', ... (counted per prefix, per process)."""
+    _uids[prefix] = _uids.get(prefix, 0) + 1
+    return f"{prefix}{_uids[prefix]}"
+
+
+def snake(name):
+    """camelCase or PascalCase -> snake_case ('meanSquaredError' -> 'mean_squared_error')."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+def shape_str(shape):
+    """A shape as TF.js's JSON.stringify prints it: [null,3]."""
+    if isinstance(shape, list) and shape and isinstance(shape[0], (list, tuple)):
+        return "[" + ",".join(shape_str(s) for s in shape) + "]"
+    return "[" + ",".join("null" if d is None else str(d) for d in shape) + "]"
+
+
+def to_list(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def epsilon():
+    """The fuzz factor of TF.js layers: the active backend's epsilon (1e-7, or 1e-4 on a
+    half-float webgl context)."""
+    get = getattr(ENGINE._active(), "epsilon", None)
+    return get() if get is not None else 1e-7
+
+
+def lookup(identifier, table, kind):
+    """Resolve a TF.js camelCase name or a Keras snake_case name in `table` (keyed by
+    snake_case names); callables pass through. Unknown names raise a ValueError naming the
+    known ones."""
+    if callable(identifier) and not isinstance(identifier, str):
+        return identifier
+    if not isinstance(identifier, str):
+        raise TypeError(f"Unknown {kind} {identifier!r}: expected a name or a function")
+    key = snake(identifier)
+    if key in table:
+        return table[key]
+    raise ValueError(f"Unknown {kind} {identifier}. Known: {', '.join(sorted(table))}")

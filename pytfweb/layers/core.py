@@ -1,0 +1,243 @@
+"""Core layers: Dense, Activation, Dropout, Flatten, Reshape, Permute, RepeatVector,
+Embedding (tfjs-layers layers/core.ts and layers/embeddings.ts)."""
+import math
+
+from .. import ops
+from . import activations as _activations
+from . import initializers as _initializers
+from .engine import InputSpec, Layer
+from ._utils import shape_str
+
+
+def _positive_int(value, arg, layer):
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{layer}: '{arg}' must be a positive integer, got {value!r}")
+    return value
+
+
+class Dense(Layer):
+    """output = activation(dot(input, kernel) + bias), over the input's last axis."""
+    class_name = "Dense"
+
+    def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", input_dim=None, kernel_constraint=None, bias_constraint=None,
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None, **kwargs):
+        if input_dim is not None and kwargs.get("input_shape") is None and kwargs.get("batch_input_shape") is None:
+            kwargs["input_shape"] = [input_dim]
+        super().__init__(**kwargs)
+        self.units = _positive_int(units, "units", "dense")
+        self.activation = _activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = _initializers.get(kernel_initializer)
+        self.bias_initializer = _initializers.get(bias_initializer)
+        self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
+        self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
+        self.activity_regularizer = activity_regularizer
+        self.input_spec = InputSpec(min_ndim=2)
+        self.kernel = self.bias = None
+
+    def build(self, input_shape):
+        input_dim = input_shape[-1]
+        if input_dim is None:
+            raise ValueError(f"Layer {self.name}: the last dimension of the input must be defined, got "
+                             f"{shape_str(input_shape)}")
+        self.kernel = self.add_weight("kernel", [input_dim, self.units], None, self.kernel_initializer,
+                                      self.kernel_regularizer, True, self.kernel_constraint)
+        if self.use_bias:
+            self.bias = self.add_weight("bias", [self.units], None, self.bias_initializer, self.bias_regularizer,
+                                        True, self.bias_constraint)
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape[:-1]) + (self.units,)
+
+    def call(self, inputs, training=False):
+        x = inputs
+        if x.rank > 2:   # K.dot: contract the last axis, keep the others
+            out = ops.mat_mul(ops.reshape(x, [-1, x.shape[-1]]), self.kernel)
+            out = ops.reshape(out, list(x.shape[:-1]) + [self.units])
+        else:
+            out = ops.mat_mul(x, self.kernel)
+        if self.bias is not None:
+            out = ops.add(out, self.bias)
+        return self.activation(out)
+
+    def get_config(self):
+        return {**super().get_config(), "units": self.units, "activation": _activations.name_of(self.activation),
+                "use_bias": self.use_bias}
+
+
+class Activation(Layer):
+    class_name = "Activation"
+
+    def __init__(self, activation, **kwargs):
+        super().__init__(**kwargs)
+        self.activation = _activations.get(activation)
+
+    def call(self, inputs, training=False):
+        return self.activation(inputs)
+
+    def get_config(self):
+        return {**super().get_config(), "activation": _activations.name_of(self.activation)}
+
+
+class Dropout(Layer):
+    """Zeroes a fraction `rate` of the inputs (scaling the rest by 1 / (1 - rate)) while
+    training; the identity otherwise."""
+    class_name = "Dropout"
+
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if not 0 <= rate <= 1:
+            raise ValueError(f"Invalid value received for argument `rate`. Expected a float value between 0 "
+                             f"and 1. Received: {rate}")
+        self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
+        self.supports_masking = True
+
+    def call(self, inputs, training=False):
+        if not training or self.rate == 0:
+            return inputs
+        noise_shape = None
+        if self.noise_shape is not None:
+            noise_shape = [d if d is not None else inputs.shape[i] for i, d in enumerate(self.noise_shape)]
+        return ops.dropout(inputs, self.rate, noise_shape, self.seed)
+
+    def get_config(self):
+        return {**super().get_config(), "rate": self.rate}
+
+
+class Flatten(Layer):
+    class_name = "Flatten"
+
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.input_spec = InputSpec(min_ndim=3)
+        self.data_format = data_format
+
+    def compute_output_shape(self, input_shape):
+        rest = input_shape[1:]
+        if any(d is None for d in rest):
+            raise ValueError(f"The shape of the input to \"Flatten\" is not fully defined (got {shape_str(rest)}). "
+                             f"Make sure to pass a complete \"input_shape\" or \"batch_input_shape\" argument to the "
+                             f"first layer in your model.")
+        return (input_shape[0], math.prod(rest))
+
+    def call(self, inputs, training=False):
+        if self.data_format == "channels_first" and inputs.rank > 1:
+            inputs = ops.transpose(inputs, [0] + list(range(2, inputs.rank)) + [1])
+        return ops.reshape(inputs, [inputs.shape[0], -1])
+
+
+class Reshape(Layer):
+    """Reshape each sample to target_shape (one dimension may be -1 or None: inferred)."""
+    class_name = "Reshape"
+
+    def __init__(self, target_shape, **kwargs):
+        super().__init__(**kwargs)
+        self.target_shape = [(-1 if d is None else d) for d in target_shape]
+        if sum(d == -1 for d in self.target_shape) > 1:
+            raise ValueError("Can only specifiy one unknown dimension.")
+
+    def _fix(self, input_shape):
+        known = math.prod(d for d in self.target_shape if d != -1)
+        if any(d is None for d in input_shape):
+            return tuple(None if d == -1 else d for d in self.target_shape)
+        total = math.prod(input_shape)
+        if -1 in self.target_shape:
+            if known == 0 or total % known:
+                raise ValueError(f"Total size of new array must be unchanged: cannot reshape "
+                                 f"{shape_str(input_shape)} to {shape_str(self.target_shape)}.")
+            return tuple(total // known if d == -1 else d for d in self.target_shape)
+        if known != total:
+            raise ValueError(f"Total size of new array must be unchanged: cannot reshape {shape_str(input_shape)} "
+                             f"to {shape_str(self.target_shape)}.")
+        return tuple(self.target_shape)
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0],) + self._fix(input_shape[1:])
+
+    def call(self, inputs, training=False):
+        return ops.reshape(inputs, [inputs.shape[0]] + list(self._fix(inputs.shape[1:])))
+
+    def get_config(self):
+        return {**super().get_config(), "target_shape": self.target_shape}
+
+
+class Permute(Layer):
+    """Permute the non-batch axes; dims is 1-based, as in Keras: dims=[2, 1] swaps them."""
+    class_name = "Permute"
+
+    def __init__(self, dims, **kwargs):
+        super().__init__(**kwargs)
+        dims = list(dims)
+        if sorted(dims) != list(range(1, len(dims) + 1)):
+            raise ValueError(f"Invalid permutation `dims`: {dims}. `dims` must contain consecutive integers "
+                             f"starting from 1.")
+        self.dims = dims
+        self.input_spec = InputSpec(ndim=len(dims) + 1)
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0],) + tuple(input_shape[d] for d in self.dims)
+
+    def call(self, inputs, training=False):
+        return ops.transpose(inputs, [0] + self.dims)
+
+    def get_config(self):
+        return {**super().get_config(), "dims": self.dims}
+
+
+class RepeatVector(Layer):
+    """(batch, features) -> (batch, n, features)."""
+    class_name = "RepeatVector"
+
+    def __init__(self, n, **kwargs):
+        super().__init__(**kwargs)
+        self.n = _positive_int(n, "n", "repeat_vector")
+        self.input_spec = InputSpec(ndim=2)
+
+    def compute_output_shape(self, input_shape):
+        return (input_shape[0], self.n, input_shape[1])
+
+    def call(self, inputs, training=False):
+        return ops.tile(ops.expand_dims(inputs, 1), [1, self.n, 1])
+
+    def get_config(self):
+        return {**super().get_config(), "n": self.n}
+
+
+class Embedding(Layer):
+    """Integer indices -> rows of an (input_dim, output_dim) embedding matrix."""
+    class_name = "Embedding"
+
+    def __init__(self, input_dim, output_dim, embeddings_initializer="random_uniform", embeddings_regularizer=None,
+                 activity_regularizer=None, embeddings_constraint=None, mask_zero=False, input_length=None,
+                 **kwargs):
+        if input_length is not None and kwargs.get("input_shape") is None and kwargs.get("batch_input_shape") is None:
+            kwargs["input_shape"] = list(input_length) if isinstance(input_length, (list, tuple)) else [input_length]
+        super().__init__(**kwargs)
+        self.input_dim = _positive_int(input_dim, "input_dim", "embedding")
+        self.output_dim = _positive_int(output_dim, "output_dim", "embedding")
+        self.embeddings_initializer = _initializers.get(embeddings_initializer)
+        self.embeddings_regularizer, self.embeddings_constraint = embeddings_regularizer, embeddings_constraint
+        self.activity_regularizer = activity_regularizer
+        self.mask_zero = mask_zero
+        self.embeddings = None
+
+    def build(self, input_shape):
+        # The weights are float32 whatever the (integer) input dtype is.
+        self.embeddings = self.add_weight("embeddings", [self.input_dim, self.output_dim], "float32",
+                                          self.embeddings_initializer, self.embeddings_regularizer, True,
+                                          self.embeddings_constraint)
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape) + (self.output_dim,)
+
+    def call(self, inputs, training=False):
+        idx = inputs if inputs.dtype == "int32" else ops.cast(inputs, "int32")
+        rows = ops.gather(self.embeddings, ops.reshape(idx, [-1]))
+        return ops.reshape(rows, list(inputs.shape) + [self.output_dim])
+
+    def get_config(self):
+        return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim}

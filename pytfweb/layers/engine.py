@@ -1,0 +1,355 @@
+"""The layer graph: Layer, SymbolicTensor, Node, InputLayer and tf.input, as tfjs-layers'
+engine/topology.ts and engine/input_layer.ts.
+
+A Layer maps tensors to tensors. Applied to concrete tensors it computes (building its
+weights on first use); applied to SymbolicTensors (shape and dtype only, batch dimension
+None) it records a Node — the edge of the graph a functional Model later executes — and
+returns SymbolicTensors of the output shape, so shape errors surface when the model is
+put together, not when it first runs.
+"""
+import itertools
+import math
+
+from ..engine import ENGINE
+from ..tensor import Tensor
+from . import constraints as _constraints
+from . import initializers as _initializers
+from . import regularizers as _regularizers
+from ._utils import shape_str, snake, to_list, unique_name
+
+_symbolic_ids = itertools.count()
+
+
+class SymbolicTensor:
+    """A placeholder in a layer graph: shape (batch dimension None), dtype, and where it
+    comes from (the node of source_layer at node_index, output tensor_index)."""
+
+    def __init__(self, dtype, shape, source_layer, node_index=0, tensor_index=0, name=None):
+        self.id = next(_symbolic_ids)
+        self.dtype = dtype
+        self.shape = tuple(shape)
+        self.source_layer = source_layer
+        self.node_index = node_index
+        self.tensor_index = tensor_index
+        self.name = name or f"{source_layer.name}/output{tensor_index}"
+
+    @property
+    def rank(self):
+        return len(self.shape)
+
+    def __repr__(self):
+        return f"SymbolicTensor(name={self.name}, shape={shape_str(self.shape)}, dtype={self.dtype})"
+
+
+class Node:
+    """One application of outbound_layer to tensors coming from inbound_layers."""
+
+    def __init__(self, outbound_layer, inbound_layers, node_indices, tensor_indices, input_tensors,
+                 output_tensors):
+        self.outbound_layer = outbound_layer
+        self.inbound_layers = inbound_layers
+        self.node_indices = node_indices
+        self.tensor_indices = tensor_indices
+        self.input_tensors = input_tensors
+        self.output_tensors = output_tensors
+        self.input_shapes = [t.shape for t in input_tensors]
+        self.output_shapes = [t.shape for t in output_tensors]
+        for layer in inbound_layers:
+            layer.outbound_nodes.append(self)
+        outbound_layer.inbound_nodes.append(self)
+
+
+class InputSpec:
+    """What a layer accepts: ndim, min_ndim, max_ndim and fixed sizes of some axes."""
+
+    def __init__(self, ndim=None, min_ndim=None, max_ndim=None, axes=None, dtype=None):
+        self.ndim, self.min_ndim, self.max_ndim, self.axes, self.dtype = ndim, min_ndim, max_ndim, axes, dtype
+
+
+class Layer:
+    """Base class of every layer. Subclasses give build(input_shape) (make weights with
+    add_weight), call(inputs, training) on concrete tensors and compute_output_shape."""
+
+    def __init__(self, name=None, trainable=True, input_shape=None, batch_input_shape=None, batch_size=None,
+                 dtype=None, weights=None, input_dtype=None):
+        cls = self.get_class_name()
+        self.name = name if name is not None else f"{snake(cls)}_{unique_name(cls)}"
+        self.dtype = dtype or input_dtype or "float32"
+        self._trainable = trainable
+        self.built = False
+        self.input_spec = None
+        self.supports_masking = False
+        self.inbound_nodes = []
+        self.outbound_nodes = []
+        self._trainable_weights = []
+        self._non_trainable_weights = []
+        self._regularized = []       # (weight, regularizer) pairs, for the training loss
+        self._constraints = []       # (weight, constraint) pairs, applied after each update
+        self._initial_weights = weights
+        self.activity_regularizer = None
+        self.batch_input_shape = None
+        if batch_input_shape is not None:
+            self.batch_input_shape = tuple(batch_input_shape)
+        elif input_shape is not None:
+            self.batch_input_shape = (batch_size,) + tuple(input_shape)
+
+    # --- description ---------------------------------------------------------------------------
+    def get_class_name(self):
+        return getattr(type(self), "class_name", type(self).__name__)
+
+    def get_config(self):
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        if self.batch_input_shape is not None:
+            config["batch_input_shape"] = list(self.batch_input_shape)
+        return config
+
+    def __repr__(self):
+        return f"<{self.get_class_name()} name={self.name}>"
+
+    # --- weights ---------------------------------------------------------------------------------
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        # A frozen layer's weights stay out of the optimizer's var_list and out of the
+        # gradient (variable_grads skips non-trainable variables).
+        self._trainable = bool(value)
+        for w in self._trainable_weights:
+            w.trainable = self._trainable
+
+    @property
+    def trainable_weights(self):
+        return list(self._trainable_weights) if self.trainable else []
+
+    @property
+    def non_trainable_weights(self):
+        if self.trainable:
+            return list(self._non_trainable_weights)
+        return list(self._trainable_weights) + list(self._non_trainable_weights)
+
+    @property
+    def weights(self):
+        return self.trainable_weights + self.non_trainable_weights
+
+    def add_weight(self, name, shape, dtype=None, initializer=None, regularizer=None, trainable=True,
+                   constraint=None):
+        """A tf.Variable named '<layer name>/<name>', initialised now."""
+        dtype = dtype or self.dtype
+        init = _initializers.get(initializer if initializer is not None else "glorot_uniform")
+        value = init(list(shape), dtype)
+        try:
+            var = ENGINE.make_variable(value, trainable and self.trainable, _variable_name(f"{self.name}/{name}"))
+        finally:
+            value.dispose()
+        (self._trainable_weights if trainable else self._non_trainable_weights).append(var)
+        regularizer = _regularizers.get(regularizer)
+        if regularizer is not None:
+            self._regularized.append((var, regularizer))
+        constraint = _constraints.get(constraint)
+        if constraint is not None:
+            self._constraints.append((var, constraint))
+        return var
+
+    def count_params(self):
+        if not self.built:
+            raise ValueError(f"You tried to call count_params on {self.name}, but the layer is not built yet. "
+                             f"Build it first by calling build(batch_input_shape).")
+        return sum(math.prod(w.shape) for w in self.weights)
+
+    def get_weights(self, trainable_only=False):
+        """The layer's weights as its tf.Variables (TF.js returns the variables' values, not
+        copies): read them, do not dispose them."""
+        return self.trainable_weights if trainable_only else self.weights
+
+    def set_weights(self, weights):
+        """Assign new values (tensors, or nested lists / numpy arrays) to the weights, in order."""
+        params = self.weights
+        if len(weights) != len(params):
+            raise ValueError(f"You called set_weights(weights) on layer \"{self.name}\" with a weight list of "
+                             f"length {len(weights)}, but the layer was expecting {len(params)} weights. "
+                             f"Provided weights: {weights}...")
+        from ..ops.creation import convert_to_tensor
+        converted = []   # tensors made here from Python values: disposed on the way out
+        try:
+            tensors = []
+            for p, w in zip(params, weights):
+                t = w
+                if not isinstance(w, Tensor):
+                    t = convert_to_tensor(w, "weights", "set_weights", p.dtype)
+                    converted.append(t)
+                if tuple(t.shape) != tuple(p.shape):
+                    raise ValueError(f"Layer weight shape {list(p.shape)} not compatible with provided weight "
+                                     f"shape {list(t.shape)}")
+                tensors.append(t)
+            for p, t in zip(params, tensors):   # assign only once every shape is known to fit
+                p.assign(t)
+        finally:
+            ENGINE.dispose(converted)
+
+    def regularization_losses(self):
+        """The weight penalties of this layer, as scalar tensors (computed now)."""
+        return [reg(w) for w, reg in self._regularized]
+
+    def apply_constraints(self):
+        for w, constraint in self._constraints:
+            w.assign(ENGINE.tidy(lambda w=w, c=constraint: c(w)))
+
+    def dispose(self):
+        """Dispose the layer's weights. Returns how many variables were disposed."""
+        ws = self._trainable_weights + self._non_trainable_weights
+        for w in ws:
+            w.dispose()
+        self._trainable_weights, self._non_trainable_weights = [], []
+        return len(ws)
+
+    # --- what a subclass provides ---------------------------------------------------------------
+    def build(self, input_shape):
+        self.built = True
+
+    def call(self, inputs, training=False):
+        return inputs
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    # --- application -----------------------------------------------------------------------------
+    def apply(self, inputs, training=False):
+        """Apply the layer: to tensors it computes, to SymbolicTensors it adds a node to the graph."""
+        many = isinstance(inputs, (list, tuple))
+        xs = list(inputs) if many else [inputs]
+        symbolic = [isinstance(x, SymbolicTensor) for x in xs]
+        if any(symbolic) and not all(symbolic):
+            raise ValueError(f"Layer {self.name}: arguments must be all SymbolicTensors or all Tensors")
+        shapes = [tuple(x.shape) for x in xs]
+        self.assert_input_compatibility(shapes)
+        if not self.built:
+            self._build_from(shapes[0] if len(shapes) == 1 and not many else shapes)
+        if all(symbolic):
+            return self._apply_symbolic(xs, many)
+        from ..ops.creation import convert_to_tensor
+        xs = [x if isinstance(x, Tensor) else convert_to_tensor(x, "inputs", self.name) for x in xs]
+        return ENGINE.tidy(lambda: _unaliased(self.call(xs if many else xs[0], training), xs))
+
+    __call__ = apply
+
+    def _build_from(self, shape):
+        self.build(shape)
+        self.built = True
+        if self._initial_weights is not None:
+            self.set_weights(self._initial_weights)
+            self._initial_weights = None
+
+    def _apply_symbolic(self, xs, many):
+        in_shapes = [x.shape for x in xs]
+        out_shape = self.compute_output_shape(in_shapes if many else in_shapes[0])
+        out_shapes = out_shape if _is_shape_list(out_shape) else [out_shape]
+        node_index = len(self.inbound_nodes)
+        outputs = [SymbolicTensor(self.dtype, s, self, node_index, i) for i, s in enumerate(out_shapes)]
+        Node(self, [x.source_layer for x in xs], [x.node_index for x in xs], [x.tensor_index for x in xs],
+             xs, outputs)
+        return outputs if _is_shape_list(out_shape) else outputs[0]
+
+    def assert_input_compatibility(self, shapes):
+        """Check ranks and fixed axis sizes against input_spec (TF.js's messages)."""
+        if self.input_spec is None:
+            return
+        specs = to_list(self.input_spec)
+        if len(specs) != len(shapes):
+            raise ValueError(f"Layer {self.name} expects {len(specs)} inputs, but it received {len(shapes)} input "
+                             f"tensors.")
+        for i, (spec, shape) in enumerate(zip(specs, shapes)):
+            ndim = len(shape)
+            if spec.ndim is not None and ndim != spec.ndim:
+                raise ValueError(f"Input {i} is incompatible with layer {self.name}: expected ndim={spec.ndim}, "
+                                 f"found ndim={ndim}")
+            if spec.min_ndim is not None and ndim < spec.min_ndim:
+                raise ValueError(f"Input {i} is incompatible with layer {self.name}: expected min_ndim="
+                                 f"{spec.min_ndim}, found ndim={ndim}.")
+            if spec.max_ndim is not None and ndim > spec.max_ndim:
+                raise ValueError(f"Input {i} is incompatible with layer {self.name}: expected max_ndim="
+                                 f"{spec.max_ndim}, found ndim={ndim}")
+            for axis, size in (spec.axes or {}).items():
+                dim = shape[axis if axis >= 0 else ndim + axis]
+                if dim is not None and dim != size:
+                    raise ValueError(f"Input {i} is incompatible with layer {self.name}: expected axis {axis} of "
+                                     f"input shape to have value {size} but got shape {shape_str(shape)}.")
+
+    # --- graph views (TF.js's layer.input / output / outputShape) -------------------------------
+    @property
+    def output(self):
+        if not self.inbound_nodes:
+            raise AttributeError(f"Layer {self.name} has no inbound nodes.")
+        outs = self.inbound_nodes[0].output_tensors
+        return outs[0] if len(outs) == 1 else outs
+
+    @property
+    def input(self):
+        if not self.inbound_nodes:
+            raise AttributeError(f"Layer {self.name} is not connected, no input to return.")
+        ins = self.inbound_nodes[0].input_tensors
+        return ins[0] if len(ins) == 1 else ins
+
+    @property
+    def output_shape(self):
+        if not self.inbound_nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined output "
+                                 f"shape.")
+        shapes = {tuple(map(tuple, n.output_shapes)) for n in self.inbound_nodes}
+        if len(shapes) > 1:
+            raise AttributeError(f"The layer {self.name} has multiple inbound nodes with different output shapes.")
+        outs = self.inbound_nodes[0].output_shapes
+        return list(outs[0]) if len(outs) == 1 else [list(s) for s in outs]
+
+
+class InputLayer(Layer):
+    """The source of a graph: produces one SymbolicTensor of batch_input_shape."""
+    class_name = "InputLayer"
+
+    def __init__(self, input_shape=None, batch_size=None, batch_input_shape=None, dtype="float32", sparse=False,
+                 name=None):
+        if input_shape is None and batch_input_shape is None:
+            raise ValueError("An InputLayer should be passed either a `batchInputShape` or an `inputShape`.")
+        if input_shape is not None and batch_input_shape is not None:
+            raise ValueError("Only provide the input_shape OR batch_input_shape argument to InputLayer, not both "
+                             "at the same time.")
+        super().__init__(name=name or unique_name("input"), input_shape=input_shape,
+                         batch_input_shape=batch_input_shape, batch_size=batch_size, dtype=dtype)
+        self.trainable = False
+        self.built = True
+        out = SymbolicTensor(self.dtype, self.batch_input_shape, self, 0, 0, name=self.name)
+        Node(self, [], [], [], [out], [out])
+
+
+def input(shape=None, batch_shape=None, name=None, dtype="float32", sparse=False):  # noqa: A001 - TF.js name
+    """tf.input: a SymbolicTensor to build a functional model from (shape excludes the batch)."""
+    if shape is None and batch_shape is None:
+        raise ValueError("Please provide to Input either a `shape` or a `batchShape` argument. Note that `shape` "
+                         "does not include the batch dimension.")
+    if shape is not None and batch_shape is not None:
+        raise ValueError("Please provide either a `shape` or `batchShape` argument to Input, but not both.")
+    layer = InputLayer(input_shape=shape, batch_input_shape=batch_shape, dtype=dtype, name=name)
+    return layer.inbound_nodes[0].output_tensors[0]
+
+
+def _unaliased(out, inputs):
+    """out, with a clone in place of any output that is one of the inputs (an identity such as
+    a linear activation): the caller owns what apply returns and may dispose its inputs."""
+    ids = {id(x) for x in inputs}
+    if isinstance(out, list):
+        return [o.clone() if id(o) in ids else o for o in out]
+    return out.clone() if id(out) in ids else out
+
+
+def _is_shape_list(s):
+    return isinstance(s, list) and len(s) > 0 and isinstance(s[0], (list, tuple))
+
+
+def _variable_name(name):
+    """name, or name_1, name_2 ... if a variable already has it (a user reused a layer name)."""
+    if name not in ENGINE.registered_variables:
+        return name
+    for i in itertools.count(1):
+        if f"{name}_{i}" not in ENGINE.registered_variables:
+            return f"{name}_{i}"

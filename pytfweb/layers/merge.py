@@ -1,0 +1,152 @@
+"""Merge layers: Add, Multiply, Average, Maximum, Minimum, Concatenate, Dot (tfjs-layers
+layers/merge.ts). Each takes a list of tensors; elementwise ones broadcast unit and
+unknown dimensions as TF.js does."""
+import functools
+
+from .. import ops
+from .engine import Layer
+from ._utils import shape_str
+
+
+def _broadcast(a, b, layer):
+    """TF.js's computeElementwiseOpOutputShape over two shapes without the batch axis."""
+    if a is None or b is None:
+        return None
+    if len(a) < len(b):
+        a, b = b, a
+    out = list(a[:len(a) - len(b)])
+    for x, y in zip(a[len(a) - len(b):], b):
+        if x is None or y is None:
+            out.append(None)
+        elif x == 1:
+            out.append(y)
+        elif y == 1 or x == y:
+            out.append(x)
+        else:
+            raise ValueError(f"Operands could not be broadcast together with shapes {shape_str(a)} {shape_str(b)} "
+                             f"(layer {layer})")
+    return tuple(out)
+
+
+class _Merge(Layer):
+    def _check(self, input_shape):
+        if not isinstance(input_shape, list) or len(input_shape) < 2:
+            raise ValueError(f"A merge layer should be called on a list of at least 2 inputs. "
+                             f"Got {len(input_shape) if isinstance(input_shape, list) else 1} input(s).")
+
+    def build(self, input_shape):
+        self._check(input_shape)
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        self._check(input_shape)
+        rest = functools.reduce(lambda a, b: _broadcast(a, b, self.name), [tuple(s[1:]) for s in input_shape])
+        batch = {s[0] for s in input_shape if s[0] is not None}
+        return ((batch.pop() if len(batch) == 1 else None),) + rest
+
+    def call(self, inputs, training=False):
+        return functools.reduce(self._merge, inputs)
+
+
+class Add(_Merge):
+    class_name = "Add"
+    _merge = staticmethod(ops.add)
+
+
+class Multiply(_Merge):
+    class_name = "Multiply"
+    _merge = staticmethod(ops.mul)
+
+
+class Maximum(_Merge):
+    class_name = "Maximum"
+    _merge = staticmethod(ops.maximum)
+
+
+class Minimum(_Merge):
+    class_name = "Minimum"
+    _merge = staticmethod(ops.minimum)
+
+
+class Average(_Merge):
+    class_name = "Average"
+
+    def call(self, inputs, training=False):
+        return ops.mul(functools.reduce(ops.add, inputs), 1 / len(inputs))
+
+
+class Concatenate(_Merge):
+    class_name = "Concatenate"
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = axis
+
+    def compute_output_shape(self, input_shape):
+        self._check(input_shape)
+        rank = len(input_shape[0])
+        if any(len(s) != rank for s in input_shape):
+            raise ValueError(f"A `concatenate` layer requires inputs with matching shapes except for the concat "
+                             f"axis. Got input shapes: {shape_str([list(s) for s in input_shape])}")
+        axis = self.axis % rank
+        out = list(input_shape[0])
+        for s in input_shape[1:]:
+            for i, (x, y) in enumerate(zip(out, s)):
+                if i == axis:
+                    out[i] = None if x is None or y is None else x + y
+                elif x is not None and y is not None and x != y and i != 0:
+                    raise ValueError(f"A `concatenate` layer requires inputs with matching shapes except for the "
+                                     f"concat axis. Got input shapes: {shape_str([list(s) for s in input_shape])}")
+        return tuple(out)
+
+    def call(self, inputs, training=False):
+        return ops.concat(list(inputs), self.axis)
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis}
+
+
+class Dot(_Merge):
+    """The dot product of two batches of vectors along `axes` (an int or a pair), optionally
+    l2-normalised first (cosine proximity). Inputs are rank 2 or 3, as in TF.js."""
+    class_name = "Dot"
+
+    def __init__(self, axes, normalize=False, **kwargs):
+        super().__init__(**kwargs)
+        self.axes, self.normalize = axes, normalize
+
+    def _axes(self, shapes):
+        axes = self.axes if isinstance(self.axes, (list, tuple)) else [self.axes, self.axes]
+        return [a % len(s) for a, s in zip(axes, shapes)]
+
+    def compute_output_shape(self, input_shape):
+        if not isinstance(input_shape, list) or len(input_shape) != 2:
+            raise ValueError("A `Dot` layer should be called on a list of exactly 2 inputs.")
+        a, b = input_shape
+        if len(a) > 3 or len(b) > 3 or len(a) < 2 or len(b) < 2:
+            raise ValueError("Dot layer does not support tensors of rank other than 2 or 3 yet.")
+        ax, bx = self._axes(input_shape)
+        if a[ax] is not None and b[bx] is not None and a[ax] != b[bx]:
+            raise ValueError(f"Dimension incompatibility: {a[ax]} !== {b[bx]}")
+        out = [d for i, d in enumerate(a) if i != ax] + [d for i, d in enumerate(b) if i != bx][1:]
+        return tuple(out) if len(out) > 1 else (out[0], 1)
+
+    def call(self, inputs, training=False):
+        a, b = inputs
+        ax, bx = self._axes([a.shape, b.shape])
+        if self.normalize:
+            a = ops.div(a, ops.sqrt(ops.maximum(ops.sum(ops.square(a), ax, True), 1e-12)))
+            b = ops.div(b, ops.sqrt(ops.maximum(ops.sum(ops.square(b), bx, True), 1e-12)))
+        # Move the contracted axis of a last and of b to axis 1, then a batched matmul.
+        if a.rank == 2:
+            a = ops.expand_dims(a, 1) if ax == 1 else ops.expand_dims(a, 2)
+            ax = 2 if ax == 1 else 1
+        if b.rank == 2:
+            b = ops.expand_dims(b, 2) if bx == 1 else ops.expand_dims(b, 1)
+            bx = 1 if bx == 1 else 2
+        out = ops.mat_mul(a, b, transpose_a=(ax == 1), transpose_b=(bx == 2))
+        shape = self.compute_output_shape([tuple(inputs[0].shape), tuple(inputs[1].shape)])
+        return ops.reshape(out, [inputs[0].shape[0]] + [d for d in shape[1:]])
+
+    def get_config(self):
+        return {**super().get_config(), "axes": self.axes, "normalize": self.normalize}

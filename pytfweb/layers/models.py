@@ -1,0 +1,278 @@
+"""Models: the functional Model (a graph of layers from tf.input to outputs) and Sequential
+(a stack built with add), as tfjs-layers engine/container.ts and models.ts. Training
+(compile/fit/evaluate/predict) comes from training.Trainer."""
+from ..engine import ENGINE
+from .engine import InputLayer, Layer, SymbolicTensor
+from .summary import summary_lines
+from .training import Trainer
+from ._utils import to_list, unique_name
+
+
+class Model(Trainer, Layer):
+    """tf.model(inputs=..., outputs=...): runs the graph between SymbolicTensors."""
+    class_name = "Model"
+
+    def __init__(self, inputs, outputs, name=None):
+        Layer.__init__(self, name=name or unique_name("model"))
+        Trainer.__init__(self)
+        self._set_graph(to_list(inputs), to_list(outputs))
+
+    # --- topology --------------------------------------------------------------------------------
+    def _set_graph(self, inputs, outputs):
+        for i, x in enumerate(inputs):
+            if not isinstance(x, SymbolicTensor) or not isinstance(x.source_layer, InputLayer):
+                raise ValueError(f"Input tensors to a Model must come from tf.input(). Received: {x!r} "
+                                 f"(input {i}) is not a tf.input() output.")
+        for i, x in enumerate(outputs):
+            if not isinstance(x, SymbolicTensor):
+                raise TypeError(f"The outputs of a Model must be SymbolicTensors (layer outputs); output {i} is "
+                                f"{type(x).__name__}")
+        self.inputs, self.outputs = inputs, outputs
+        # What Sequential.add needs to put this model first in a stack.
+        self.batch_input_shape = tuple(inputs[0].shape) if len(inputs) == 1 else None
+        self._nodes = self._nodes_in_order(inputs, outputs)
+        layers = []
+        for x in inputs:
+            if x.source_layer not in layers:
+                layers.append(x.source_layer)
+        for node in self._nodes:
+            if node.outbound_layer not in layers:
+                layers.append(node.outbound_layer)
+        self._graph_layers = layers
+        self.input_names = [x.source_layer.name for x in inputs]
+        self.output_names = [x.source_layer.name for x in outputs]
+        names = [layer.name for layer in layers]
+        for n in names:
+            if names.count(n) > 1:
+                raise ValueError(f"The name \"{n}\" is used {names.count(n)} times in the model. All layer names "
+                                 f"should be unique.")
+        self.built = True
+
+    @staticmethod
+    def _nodes_in_order(inputs, outputs):
+        """The nodes from the inputs to the outputs, each after the nodes it reads from."""
+        input_ids = {x.id for x in inputs}
+        order, done, visiting = [], set(), set()
+
+        def visit(t, consumer):
+            layer = t.source_layer
+            node = layer.inbound_nodes[t.node_index]
+            if isinstance(layer, InputLayer):
+                if t.id not in input_ids:
+                    raise ValueError(f"Graph disconnected: cannot obtain value for tensor {t.name} at layer "
+                                     f"\"{consumer}\". It comes from the input layer \"{layer.name}\", which is not "
+                                     f"one of the model's inputs.")
+                return
+            if id(node) in done:
+                return
+            if id(node) in visiting:
+                raise ValueError(f"The graph has a cycle through layer {layer.name}")
+            visiting.add(id(node))
+            for x in node.input_tensors:
+                visit(x, layer.name)
+            visiting.discard(id(node))
+            done.add(id(node))
+            order.append(node)
+
+        for out in outputs:
+            visit(out, out.source_layer.name)
+        return order
+
+    def _is_sequential_like(self):
+        seen = set()
+        for node in self._nodes:
+            if len(node.inbound_layers) > 1 or node.outbound_layer in seen:
+                return False
+            seen.add(node.outbound_layer)
+        sources = [(id(n.inbound_layers[0]), n.node_indices[0], n.tensor_indices[0]) for n in self._nodes
+                   if n.inbound_layers]
+        return len(sources) == len(set(sources)) and len(self.inputs) <= 1 and len(self.outputs) <= 1
+
+    @property
+    def layers(self):
+        return list(self._graph_layers)
+
+    def get_layer(self, name=None, index=None):
+        """A layer by name or by index in model.layers."""
+        if index is not None:
+            if not 0 <= index < len(self.layers):
+                raise ValueError(f"Was asked to retrieve layer at index {index}, but model only has "
+                                 f"{len(self.layers)} layer(s).")
+            return self.layers[index]
+        if name is None:
+            raise ValueError("Provide either a layer name or layer index")
+        for layer in self.layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"No such layer: {name}")
+
+    # --- weights: the union of the layers' --------------------------------------------------------
+    def _unique_weights(self, attr):
+        out, seen = [], set()
+        for layer in self.layers:
+            for w in getattr(layer, attr):
+                if id(w) not in seen:
+                    seen.add(id(w))
+                    out.append(w)
+        return out
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        self._trainable = bool(value)
+        for layer in getattr(self, "_graph_layers", []):
+            layer.trainable = value
+
+    @property
+    def trainable_weights(self):
+        return self._unique_weights("trainable_weights") if self.trainable else []
+
+    @property
+    def non_trainable_weights(self):
+        if not self.trainable:
+            return self._unique_weights("weights")
+        return self._unique_weights("non_trainable_weights")
+
+    @property
+    def weights(self):
+        return self._unique_weights("weights")
+
+    def get_weights(self, trainable_only=False):
+        return self.trainable_weights if trainable_only else self.weights
+
+    def count_params(self):
+        return sum(layer.count_params() for layer in self.layers)
+
+    def regularization_losses(self):
+        return [loss for layer in self.layers for loss in layer.regularization_losses()]
+
+    def apply_constraints(self):
+        for layer in self.layers:
+            layer.apply_constraints()
+
+    def dispose(self):
+        """Dispose the weights of every layer, and the optimizer if compile() made it."""
+        n = sum(layer.dispose() for layer in self.layers)
+        self._dispose_optimizer()
+        return n
+
+    # --- as a layer ------------------------------------------------------------------------------
+    def compute_output_shape(self, input_shape):
+        shapes = [x.shape for x in self.outputs]
+        batch = (input_shape[0] if isinstance(input_shape, list) else input_shape)[0]
+        shapes = [(batch,) + tuple(s[1:]) for s in shapes]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    def call(self, inputs, training=False):
+        outs = self._run(to_list(inputs), training)
+        return outs[0] if len(outs) == 1 else outs
+
+    def _run(self, xs, training=False, activity_losses=None):
+        """Execute the graph on concrete tensors (list, one per model input); returns the list of
+        outputs. Run it inside a tidy scope: intermediates are left to that scope."""
+        values = {x.id: t for x, t in zip(self.inputs, xs)}
+        for node in self._nodes:
+            layer = node.outbound_layer
+            ins = [values[t.id] for t in node.input_tensors]
+            out = layer.call(ins if len(ins) > 1 else ins[0], training)
+            outs = out if isinstance(out, list) else [out]
+            if activity_losses is not None and layer.activity_regularizer is not None:
+                from . import regularizers
+                reg = regularizers.get(layer.activity_regularizer)
+                activity_losses.extend(ENGINE.tidy(lambda o=o: reg(o)) for o in outs)
+            for t, o in zip(node.output_tensors, outs):
+                values[t.id] = o
+        return [values[t.id] for t in self.outputs]
+
+    # --- summary ---------------------------------------------------------------------------------
+    def summary(self, line_length=None, positions=None, print_fn=print):
+        """Print the TF.js summary table: layers, shapes, parameter counts."""
+        if not self.built or not self.layers:
+            raise ValueError("This model has never been called, thus its weights have not yet been created, so no "
+                             "summary can be displayed. Build the model first (e.g., by calling it on some test "
+                             "data).")
+        for line in summary_lines(self, line_length, positions):
+            print_fn(line)
+
+
+class Sequential(Model):
+    """tf.sequential(): a linear stack of layers; the first needs input_shape (or
+    batch_input_shape), the others infer theirs."""
+    class_name = "Sequential"
+
+    def __init__(self, layers=None, name=None):
+        Layer.__init__(self, name=name or unique_name("sequential_"))
+        Trainer.__init__(self)
+        self.inputs, self.outputs, self._nodes = [], [], []
+        self._stack = []
+        self._graph_layers = []
+        self.built = False
+        for layer in layers or []:
+            self.add(layer)
+
+    @property
+    def layers(self):
+        return list(self._stack)
+
+    def add(self, layer):
+        if not isinstance(layer, Layer):
+            raise TypeError(f"Sequential.add: expected a Layer, got {type(layer).__name__}")
+        if isinstance(layer, Model) and (len(layer.inputs) != 1 or len(layer.outputs) != 1):
+            raise ValueError("All layers in a Sequential model should have a single input and output tensor. For "
+                             "multi-input or multi-output layers, use the functional API.")
+        if not self.outputs:
+            if not layer.inbound_nodes:   # (a Model added first is applied to a new input too)
+                if layer.batch_input_shape is None:
+                    raise ValueError("The first layer in a Sequential model must get an `input_shape` or "
+                                     "`batch_input_shape` argument.")
+                x = InputLayer(batch_input_shape=layer.batch_input_shape, dtype=layer.dtype,
+                               name=layer.name + "_input").inbound_nodes[0].output_tensors[0]
+                out = layer.apply(x)
+            else:
+                if len(layer.inbound_nodes) != 1:
+                    raise ValueError(f"A layer added to a Sequential model must not already be connected somewhere "
+                                     f"else. Sequential received layer {layer.name} which has "
+                                     f"{len(layer.inbound_nodes)} pre-existing inbound connections.")
+                out = layer.output
+                x = out
+                while not isinstance(x.source_layer, InputLayer):
+                    x = x.source_layer.inbound_nodes[x.node_index].input_tensors[0]
+        else:
+            out = layer.apply(self.outputs[0])
+            x = self.inputs[0]
+        if isinstance(out, list):
+            raise TypeError("All layers in a Sequential model should have a single output tensor. For multi-output "
+                            "layers, use the functional API.")
+        self._stack.append(layer)
+        self._set_graph([x], [out])
+
+    def pop(self):
+        if not self._stack:
+            raise TypeError("There are no layers in the model.")
+        self._stack.pop()
+        if not self._stack:
+            self.inputs, self.outputs, self._nodes, self._graph_layers = [], [], [], []
+            self.built = False
+        else:
+            last = self._stack[-1]
+            self._set_graph(self.inputs, [last.inbound_nodes[-1].output_tensors[0]])
+
+    def _check_built(self, api):
+        if not self.outputs:
+            raise TypeError("Sequential model cannot be built: model is empty. Add some layers first.")
+
+    def _is_sequential_like(self):
+        return True
+
+
+def sequential(layers=None, name=None):
+    """tf.sequential: a Sequential model, optionally with its layers."""
+    return Sequential(layers, name)
+
+
+def model(inputs, outputs, name=None):
+    """tf.model: a functional model from tf.input() tensors to layer outputs."""
+    return Model(inputs, outputs, name)
