@@ -67,3 +67,29 @@ def assert_raises(exc_type, fn, *fragments):
     after = tf.tidy(lambda: tf.add(tf.scalar(1), tf.scalar(2)))
     assert after.data_sync()[0] == 3
     tf.dispose(after)
+
+
+def assert_gradients_match_numeric(f, *xs, tol=1e-2):
+    """f's analytic gradients match centred differences (pytfweb.testing.numeric_gradient_error,
+    relative, float32) within tol, and checking leaks nothing. xs are arrays (made into tensors and
+    disposed here) or tensors (left to the caller)."""
+    from pytfweb.testing import numeric_gradient_error
+    ts = [x if isinstance(x, tf.Tensor) else tf.tensor(x) for x in xs]
+    made = [t for t, x in zip(ts, xs) if t is not x]
+    before = tf.memory().num_tensors
+    err = numeric_gradient_error(f, ts)
+    assert err < tol, f"numeric gradient error {err}"
+    assert tf.memory().num_tensors == before
+    tf.dispose(made)
+
+
+def gradients_at(f, *arrays, dy=None):
+    """The gradients of f at arrays (weighted by dy, default ones) as numpy arrays."""
+    xs = [tf.tensor(a) for a in arrays]
+    out = f(*xs)
+    dy_t = tf.tensor(dy if dy is not None else np.ones(out.shape, np.float32))
+    out.dispose()
+    gs = tf.grads(f)(xs, dy_t)
+    result = [g.numpy() for g in gs]
+    tf.dispose([xs, gs, dy_t])
+    return result

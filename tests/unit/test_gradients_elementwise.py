@@ -2,6 +2,7 @@
 cpu backend: numeric checks for every differentiable kernel (inputs away from kinks, varied
 shapes, every broadcasting pair), exact values against numpy formulas, TF.js's choices at
 kinks and ties, dtypes, second order, what the tape keeps, and memory."""
+import functools
 from types import SimpleNamespace
 
 import numpy as np
@@ -13,6 +14,7 @@ from pytfweb.ops.elementwise import BINARY, UNARY
 from pytfweb.testing import numeric_gradient_error
 
 from .helpers import BROADCAST_PAIRS, assert_tensor
+from .helpers import assert_gradients_match_numeric, gradients_at
 from .test_math_elementwise import MATH_ROW_NAMES
 
 # The rows the math family added are tested, with their own references and domains, in
@@ -41,26 +43,10 @@ def off_integers(shape, low=0.15, high=0.35):
     return (rng.integers(-3, 3, size=shape) + frac).astype(np.float32)
 
 
-def check(f, *arrays):
-    """f's analytic gradient matches the numeric one, and checking it leaks nothing."""
-    xs = [tf.tensor(a) for a in arrays]
-    before = tf.memory().num_tensors
-    err = numeric_gradient_error(f, xs)
-    assert err < TOL, f"numeric gradient error {err}"
-    assert tf.memory().num_tensors == before
-    tf.dispose(xs)
+check = functools.partial(assert_gradients_match_numeric, tol=TOL)
 
 
-def grads_of(f, *arrays, dy=None):
-    """The gradients of f at arrays (weighted by dy, default ones) as numpy arrays."""
-    xs = [tf.tensor(a) for a in arrays]
-    out = f(*xs)
-    dy_t = tf.tensor(dy if dy is not None else np.ones(out.shape, np.float32))
-    out.dispose()
-    gs = tf.grads(f)(xs, dy_t)
-    result = [g.numpy() for g in gs]
-    tf.dispose([xs, gs, dy_t])
-    return result
+grads_of = gradients_at
 
 
 # --- coverage ------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Gradients of Softmax, LogSoftmax and OneHot on the cpu backend, and of the nn ops built from
 other kernels (log_sum_exp, moments): numeric checks over ranks and axes, exact values against
 numpy, large logits, second order, what the tape keeps, and memory."""
+import functools
 import numpy as np
 import pytest
 
@@ -9,6 +10,7 @@ from pytfweb.kernels import get_gradient
 from pytfweb.testing import numeric_gradient_error
 
 from .helpers import assert_tensor
+from .helpers import assert_gradients_match_numeric, gradients_at
 
 rng = np.random.default_rng(14)
 TOL = 1e-2      # numeric_gradient_error is relative; float32 centred differences with eps 1e-2
@@ -18,13 +20,7 @@ def floats(*shape, scale=2.0):
     return (rng.standard_normal(size=shape) * scale).astype(np.float32)
 
 
-def check(f, *arrays):
-    xs = [tf.tensor(a) for a in arrays]
-    before = tf.memory().num_tensors
-    err = numeric_gradient_error(f, xs)
-    assert err < TOL, f"numeric gradient error {err}"
-    assert tf.memory().num_tensors == before
-    tf.dispose(xs)
+check = functools.partial(assert_gradients_match_numeric, tol=TOL)
 
 
 # Non-last axes run the kernel between two transposes: their gradient is Transpose's.

@@ -1,6 +1,7 @@
 """Gradients of the reduction kernels (Sum, Mean, Max, Min, Prod, ArgMax, ArgMin, All, Any) on
 the cpu backend: numeric checks over axes and keep_dims, exact values against numpy, ties,
 zeros in products, dtypes, second order, what the tape keeps, and memory."""
+import functools
 import numpy as np
 import pytest
 
@@ -9,18 +10,13 @@ from pytfweb.kernels import get_gradient
 from pytfweb.testing import numeric_gradient_error
 
 from .helpers import assert_tensor
+from .helpers import assert_gradients_match_numeric, gradients_at
 
 rng = np.random.default_rng(12)
 TOL = 1e-2      # numeric_gradient_error is relative; float32 centred differences with eps 1e-2
 
 
-def check(f, x):
-    xs = [tf.tensor(x)]
-    before = tf.memory().num_tensors
-    err = numeric_gradient_error(f, xs)
-    assert err < TOL, f"numeric gradient error {err}"
-    assert tf.memory().num_tensors == before
-    tf.dispose(xs)
+check = functools.partial(assert_gradients_match_numeric, tol=TOL)
 
 
 def distinct(*shape):

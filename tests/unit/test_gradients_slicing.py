@@ -1,6 +1,7 @@
 """Gradients of the slicing kernels (Slice, StridedSlice, GatherV2) on the cpu backend: numeric
 checks over slice forms, strides (negative ones too), `t[...]` keys and gathers (repeated
 indices, batch_dims), exact values, what the tape keeps, and memory."""
+import functools
 import numpy as np
 import pytest
 
@@ -8,6 +9,7 @@ import pytfweb as tf
 from pytfweb.testing import numeric_gradient_error
 
 from .helpers import assert_tensor
+from .helpers import assert_gradients_match_numeric, gradients_at
 
 rng = np.random.default_rng(11)
 TOL = 1e-3      # numeric_gradient_error is relative: float32 centred differences, eps 1e-2
@@ -17,11 +19,7 @@ def x_of(*shape):
     return tf.tensor(rng.uniform(-2, 2, size=shape).astype(np.float32))
 
 
-def check(f, *xs):
-    before = tf.memory().num_tensors
-    err = numeric_gradient_error(f, list(xs))
-    assert err < TOL, f"numeric gradient error {err}"
-    assert tf.memory().num_tensors == before
+check = functools.partial(assert_gradients_match_numeric, tol=TOL)
 
 
 def vjp(f, x, seed=0):

@@ -1,5 +1,6 @@
 """Indexing ops on the cpu backend against numpy (or hand-derived) references, their gradients
 against numeric differences, and their errors."""
+import functools
 import asyncio
 
 import numpy as np
@@ -9,6 +10,7 @@ import pytfweb as tf
 from pytfweb.testing import numeric_gradient_error
 
 from .helpers import assert_no_leak, assert_raises, assert_tensor
+from .helpers import assert_gradients_match_numeric, gradients_at
 
 rng = np.random.default_rng(21)
 
@@ -19,11 +21,7 @@ def x_of(*shape, dtype="float32"):
     return rng.uniform(-2, 2, size=shape).astype(np.float32)
 
 
-def check_grad(f, *xs):
-    before = tf.memory().num_tensors
-    err = numeric_gradient_error(f, list(xs))
-    assert err < 1e-3, f"numeric gradient error {err}"
-    assert tf.memory().num_tensors == before
+check_grad = functools.partial(assert_gradients_match_numeric, tol=1e-3)
 
 
 # --- gather_nd, scatter_nd, tensor_scatter_update -------------------------------------------

@@ -1,5 +1,6 @@
 """prelu, add_n, cumsum, cumprod, norm, euclidean_norm, bincount, dense_bincount on the cpu
 backend: values against numpy written out directly, dtypes, edge values, errors, gradients."""
+import functools
 import math
 
 import numpy as np
@@ -10,28 +11,15 @@ from pytfweb.kernels import get_gradient
 from pytfweb.testing import numeric_gradient_error
 
 from .helpers import ALL_SHAPES, BROADCAST_PAIRS, EDGE_FLOATS, assert_no_leak, assert_raises, assert_tensor, rand
+from .helpers import assert_gradients_match_numeric, gradients_at
 
 rng = np.random.default_rng(21)
 
 
-def _check_gradient(f, *arrays, tol=1e-2):
-    xs = [tf.tensor(a) for a in arrays]
-    before = tf.memory().num_tensors
-    err = numeric_gradient_error(f, xs)
-    assert err < tol, f"numeric gradient error {err}"
-    assert tf.memory().num_tensors == before
-    tf.dispose(xs)
+_check_gradient = functools.partial(assert_gradients_match_numeric, tol=1e-2)
 
 
-def _grads(f, *arrays, dy=None):
-    xs = [tf.tensor(a) for a in arrays]
-    out = f(*xs)
-    dy_t = tf.tensor(dy if dy is not None else np.ones(out.shape, np.float32))
-    out.dispose()
-    gs = tf.grads(f)(xs, dy_t)
-    result = [g.numpy() for g in gs]
-    tf.dispose([xs, gs, dy_t])
-    return result
+_grads = gradients_at
 
 
 # --- prelu -----------------------------------------------------------------------------------

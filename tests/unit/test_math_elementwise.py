@@ -2,6 +2,7 @@
 and hyperbolic functions, tan, erf, expm1, is_nan/is_inf/is_finite, step, atan2, bitwise_and),
 and the composites log_sigmoid, logical_xor, div_no_nan: values against numpy, dtypes, edge
 values, errors, gradients (numeric and exact)."""
+import functools
 import math
 
 import numpy as np
@@ -13,6 +14,7 @@ from pytfweb.ops.elementwise import BINARY, UNARY
 from pytfweb.testing import numeric_gradient_error
 
 from .helpers import ALL_SHAPES, BROADCAST_PAIRS, EDGE_FLOATS, assert_no_leak, assert_raises, assert_tensor, rand
+from .helpers import assert_gradients_match_numeric, gradients_at
 
 _erf = np.vectorize(math.erf)
 
@@ -180,13 +182,7 @@ def test_unary_errors_and_leaks():
 
 # --- gradients ----------------------------------------------------------------------------------------
 
-def _check(f, *arrays, tol=1e-2):
-    xs = [tf.tensor(a) for a in arrays]
-    before = tf.memory().num_tensors
-    err = numeric_gradient_error(f, xs)
-    assert err < tol, f"numeric gradient error {err}"
-    assert tf.memory().num_tensors == before
-    tf.dispose(xs)
+_check = functools.partial(assert_gradients_match_numeric, tol=1e-2)
 
 
 def _grads(f, *arrays):

@@ -1,5 +1,6 @@
 """batch_norm (+2d/3d/4d), local_response_normalization, dropout and multinomial on the cpu
 backend: against numpy (and values from TF.js 4.22), gradients, errors."""
+import functools
 import numpy as np
 import pytest
 
@@ -7,6 +8,7 @@ import pytfweb as tf
 from pytfweb.testing import numeric_gradient_error
 
 from .helpers import assert_raises, assert_tensor
+from .helpers import assert_gradients_match_numeric, gradients_at
 
 rng = np.random.default_rng(8)
 TOL = 1e-2
@@ -16,13 +18,7 @@ def floats(*shape, low=-2.0, high=2.0):
     return rng.uniform(low, high, size=shape).astype(np.float32)
 
 
-def check(f, *arrays):
-    xs = [tf.tensor(a) for a in arrays]
-    before = tf.memory().num_tensors
-    err = numeric_gradient_error(f, xs)
-    assert err < TOL, f"numeric gradient error {err}"
-    assert tf.memory().num_tensors == before
-    tf.dispose(xs)
+check = functools.partial(assert_gradients_match_numeric, tol=TOL)
 
 
 # --- batch_norm ------------------------------------------------------------------------------

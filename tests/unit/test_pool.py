@@ -1,6 +1,7 @@
 """Pooling on the cpu backend: max_pool, avg_pool, max_pool3d, avg_pool3d, max_pool_with_argmax,
 pool against a loop-by-loop numpy reference (and values from TF.js 4.22), their gradients
 (numeric and exact), and errors."""
+import functools
 import itertools
 import math
 
@@ -11,6 +12,7 @@ import pytfweb as tf
 from pytfweb.testing import numeric_gradient_error
 
 from .helpers import assert_raises, assert_tensor
+from .helpers import assert_gradients_match_numeric, gradients_at
 
 rng = np.random.default_rng(3)
 
@@ -173,13 +175,7 @@ def test_max_pool_with_argmax():
 TOL = 1e-2
 
 
-def check(f, *arrays):
-    xs = [tf.tensor(a) for a in arrays]
-    before = tf.memory().num_tensors
-    err = numeric_gradient_error(f, xs)
-    assert err < TOL, f"numeric gradient error {err}"
-    assert tf.memory().num_tensors == before
-    tf.dispose(xs)
+check = functools.partial(assert_gradients_match_numeric, tol=TOL)
 
 
 @pytest.mark.parametrize("shape, filters, strides, pad, rounding", CASES_2D[:7], ids=str)
