@@ -17,7 +17,10 @@ from . import gradients as _gradients  # noqa: F401  (registers every kernel's g
 from . import train
 from .train import (AdadeltaOptimizer, AdagradOptimizer, AdamaxOptimizer, AdamOptimizer, MomentumOptimizer,
                     Optimizer, RMSPropOptimizer, SGDOptimizer)
-from .ops import fused, image, linalg, losses, signal  # noqa: F401  (TF.js sub-namespaces)
+from .ops import fused, image, linalg, losses, signal, spectral  # noqa: F401  (TF.js sub-namespaces)
+from .ops import string  # noqa: F401  (tf.string)
+from .ops import sparse  # noqa: F401  (tf.sparse)
+from . import browser  # noqa: F401  (tf.browser)
 from .ops import __dict__ as _ops_ns
 from . import layers
 from .layers import callbacks, constraints, initializers, metrics, regularizers  # noqa: F401  (TF.js namespaces)
@@ -78,7 +81,7 @@ def print(x, verbose=False):  # noqa: A001 - TF.js name
 # `from .ops import *` also brings in the op-family modules (creation, matmul, shape, ...), which
 # would shadow TF.js names (tf.matmul a module beside tf.mat_mul): drop them. TF.js's own
 # sub-namespaces stay when the ops package provides them.
-_NAMESPACES = ("image", "linalg", "signal", "spectral", "losses", "fused")
+_NAMESPACES = ("image", "linalg", "signal", "spectral", "losses", "fused", "string", "sparse", "browser")
 for _name, _value in list(globals().items()):
     if (isinstance(_value, _types.ModuleType) and _value.__name__.startswith(__name__ + ".ops.")
             and _name not in _NAMESPACES):

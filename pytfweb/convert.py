@@ -19,9 +19,15 @@ def _is_scalar(v):
     return isinstance(v, (bool, int, float)) or (np is not None and isinstance(v, np.generic))
 
 
+def _is_string(v):
+    return isinstance(v, (str, bytes))  # numpy's str_ and bytes_ included
+
+
 def infer_dtype(values):
     """TF.js inferDtype: bool for booleans, float32 for other numbers (ints included)."""
     if np is not None and isinstance(values, (np.ndarray, np.generic)):
+        if values.dtype.kind == "O" and values.size and _is_string(np.ravel(values)[0]):
+            return "string"
         return _dt.from_numpy_dtype(values.dtype)
     if isinstance(values, array.array):
         # As TF.js types typed arrays: Float32Array/Float64Array -> float32, every integer
@@ -36,6 +42,8 @@ def infer_dtype(values):
         v = v[0]
     if isinstance(v, bool) or (np is not None and isinstance(v, np.bool_)):
         return "bool"
+    if _is_string(v):
+        return "string"
     return "float32"
 
 
@@ -98,6 +106,10 @@ def _wrap_int32(i):
 def to_flat(values, dtype, op="tensor", arg="values"):
     """A flat buffer of `dtype` holding values (flat list, nested list, scalar, array.array,
     memoryview, ndarray). Returns (buffer, element count)."""
+    if dtype == "complex64":
+        raise TypeError(f"{op}: cannot construct a complex64 tensor directly; use tf.complex(real, imag)")
+    if dtype == "string":
+        return _strings(values, op, arg)
     if np is not None and isinstance(values, (np.ndarray, np.generic)):
         arr = np.ascontiguousarray(values).reshape(-1)
         if dtype == "int32" and arr.dtype.kind == "f":
@@ -124,7 +136,26 @@ def to_flat(values, dtype, op="tensor", arg="values"):
     return buf, len(buf)
 
 
-_NP_DTYPES = {"float32": "float32", "int32": "int32", "bool": "bool"}
+_NP_DTYPES = {"float32": "float32", "int32": "int32", "bool": "bool", "string": object}
+
+
+def _strings(values, op, arg):
+    """The flat buffer of a string tensor: a list of str. bytes are decoded as UTF-8, bytes
+    that are not UTF-8 kept as surrogate escapes (s.encode("utf-8", "surrogateescape") gives
+    them back), so TF.js's Uint8Array values round-trip."""
+    if np is not None and isinstance(values, (np.ndarray, np.generic)):
+        values = np.ravel(values).tolist()
+    flat = _flatten(values, []) if _is_sequence(values) else [values]
+    out = []
+    for v in flat:
+        if isinstance(v, str):
+            out.append(str(v))
+        elif isinstance(v, bytes):
+            out.append(bytes(v).decode("utf-8", "surrogateescape"))
+        else:
+            raise TypeError(f"{op}: argument '{arg}': a string tensor holds str or bytes values, "
+                            f"got {type(v).__name__} ({v!r})")
+    return out, len(out)
 
 
 def values_shape(values, op="tensor", arg="values"):
@@ -137,7 +168,7 @@ def values_shape(values, op="tensor", arg="values"):
         return (len(values),)
     if _is_sequence(values):
         return infer_shape(values, op, arg)
-    if _is_scalar(values):
+    if _is_scalar(values) or _is_string(values):
         return ()
     raise TypeError(f"{op}: argument '{arg}' must be a number, bool, nested list, array.array, memoryview "
                     f"or numpy array, got {type(values).__name__}")

@@ -1,13 +1,18 @@
 """Dtypes and TF.js's promotion rules, without numpy."""
 
-DTYPES = ("float32", "int32", "bool")
+DTYPES = ("float32", "int32", "bool", "complex64", "string")
+
+# string: values are Python str kept on the host (a list; never in a texture). It has no typecode
+# and no fixed size (tf.memory() counts its UTF-8 bytes, as TF.js), and mixes with no other dtype.
+STRING = "string"
 
 # array.array typecodes used for flat host buffers: data_sync() returns these.
-TYPECODES = {"float32": "f", "int32": "i", "bool": "B"}
-BYTES_PER_ELEMENT = {"float32": 4, "int32": 4, "bool": 1}
+# complex64 reads back as interleaved float32 [re, im, re, im, ...], as TF.js's dataSync.
+TYPECODES = {"float32": "f", "int32": "i", "bool": "B", "complex64": "f"}
+BYTES_PER_ELEMENT = {"float32": 4, "int32": 4, "bool": 1, "complex64": 8}
 
-# TF.js upcastType: bool < int32 < float32 (< complex64 later).
-_RANK = {"bool": 0, "int32": 1, "float32": 2}
+# TF.js upcastType: bool < int32 < float32 < complex64.
+_RANK = {"bool": 0, "int32": 1, "float32": 2, "complex64": 3}
 
 NUMERIC = ("float32", "int32")
 ALL = DTYPES
@@ -15,7 +20,7 @@ ALL = DTYPES
 
 def check_dtype(dtype, op="tensor", arg="dtype"):
     """Return dtype as a canonical name or raise a TypeError naming op and argument."""
-    if dtype in _RANK:
+    if dtype in _RANK or dtype == STRING:
         return dtype
     name = getattr(dtype, "name", None)  # numpy dtypes
     if name in _RANK:
@@ -26,6 +31,10 @@ def check_dtype(dtype, op="tensor", arg="dtype"):
 
 def upcast(a, b):
     """TF.js upcastType."""
+    if a == STRING or b == STRING:
+        if a == b:
+            return a
+        raise TypeError(f"Can not upcast {a} with {b}: string tensors mix with no other dtype")
     return a if _RANK[a] >= _RANK[b] else b
 
 
@@ -38,6 +47,12 @@ def bytes_for(size, dtype):
     return size * BYTES_PER_ELEMENT[dtype]
 
 
+def string_bytes(values):
+    """The bytes of string data as TF.js counts them (bytesFromStringArray): the sum of the
+    values' UTF-8 lengths (bytes that were not UTF-8 are surrogate escapes: one byte each)."""
+    return sum(len(s.encode("utf-8", "surrogateescape")) for s in values)
+
+
 def from_numpy_dtype(np_dtype):
     """Map a numpy dtype onto ours the way TF.js maps typed arrays."""
     kind = np_dtype.kind
@@ -47,4 +62,6 @@ def from_numpy_dtype(np_dtype):
         return "int32"
     if kind == "f":
         return "float32"
+    if kind in "US":
+        return STRING
     raise TypeError(f"tensor: numpy dtype {np_dtype} has no pytfweb dtype")

@@ -8,10 +8,10 @@ import inspect
 import time
 from types import SimpleNamespace
 
-from .dtypes import BYTES_PER_ELEMENT
+from .dtypes import BYTES_PER_ELEMENT, string_bytes
 from .environment import ENV
 from .errors import BackendError, EngineError, NaNError
-from .kernels import get_kernel
+from .kernels import STRING_KERNELS, get_kernel
 from .shapes import size_of
 from .kernels import get_gradient
 from .tape import TapeNode, backpropagate, filter_tape
@@ -134,7 +134,10 @@ class Engine:
     def _track(self, t, scoped=True):
         ref = self.data.get(t.data_id)
         if ref is None:
-            nbytes = size_of(t.shape) * BYTES_PER_ELEMENT[t.dtype]
+            if t.dtype == "string":  # no fixed size: the values' UTF-8 bytes, as TF.js counts them
+                nbytes = string_bytes(t.data_id.backend.read_sync(t.data_id))
+            else:
+                nbytes = size_of(t.shape) * BYTES_PER_ELEMENT[t.dtype]
             self.data[t.data_id] = [1, nbytes]
             self.num_bytes += nbytes
         else:
@@ -212,6 +215,10 @@ class Engine:
         for t in inputs:
             if t.is_disposed_internal:
                 t.throw_if_disposed(name)
+            if t.dtype == "string" and name not in STRING_KERNELS:
+                raise TypeError(f"{name}: does not take string tensors (an input has dtype string); strings go "
+                                f"only to the tf.string ops and to ops that move values (reshape, slice, "
+                                f"gather, concat, stack, tile, transpose, reverse)")
             if t.data_id.backend is not backend:
                 self._on_backend(t, backend)
         # Kernels are registered under the name a backend was registered with (as in TF.js).

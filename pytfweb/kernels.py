@@ -10,6 +10,10 @@ TensorInfo = namedtuple("TensorInfo", "data_id shape dtype")
 _kernels = {}
 _gradients = {}
 
+# Kernels that take string tensors: the string kernels and those that only move values
+# (backends/strings.py fills it). The engine refuses a string input to any other kernel.
+STRING_KERNELS = set()
+
 
 def register_kernel(kernel_name, backend_name, fn=None):
     """Register fn for (kernel, backend); usable as a decorator."""

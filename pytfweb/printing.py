@@ -8,7 +8,8 @@ a blank line between blocks per rank above 2. Numbers print as JavaScript prints
 Deliberate differences from TF.js 4.22, where its output is malformed or noisy:
 - an axis holding a single row closes its bracket normally: [[1, 2]] (TF.js: ' [[1, 2],]');
 - an empty axis above rank 1 prints as [] (TF.js: ' []');
-- a scalar follows the same rule as other values: 0.1 (TF.js: 0.10000000149011612).
+- a scalar follows the same rule as other values: 0.1 (TF.js: 0.10000000149011612), and a
+  string scalar is quoted like every string value: 'hi' (TF.js: hi).
 """
 import math
 from decimal import ROUND_HALF_UP, Context, Decimal
@@ -64,8 +65,12 @@ def _to_fixed7(x):
 
 
 def _val(v, dtype):
+    if dtype == "string":
+        return f"'{v}'"
     if dtype == "bool":
         return "false" if v == 0 else "true"
+    if dtype == "complex64":   # a (re, im) pair, as TF.js writes it
+        return f"{js_number(_to_fixed7(float(v[0])))} + {js_number(_to_fixed7(float(v[1])))}j"
     return js_number(_to_fixed7(float(v)))
 
 
@@ -73,6 +78,8 @@ def tensor_to_string(values, shape, dtype, verbose=False):
     """The text of Tensor.toString(verbose) in TF.js; values is the flat buffer."""
     shape = list(shape)
     strides = strides_of(shape)[:-1] if shape else []
+    if dtype == "complex64":   # interleaved [re, im, ...] -> one (re, im) value per element
+        values = list(zip(values[0::2], values[1::2]))
     if len(shape) == 1 and shape[0] > _LIMIT:
         # Only the first and last few are shown (and rank 1 is not padded): format just those.
         n = shape[0]

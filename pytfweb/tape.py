@@ -93,7 +93,7 @@ def backpropagate(filtered, grads, ops, tidy=lambda fn: fn()):
                 raise ValueError(f"Error in gradient for kernel '{node.kernel}': the gradient of input {i} "
                                  f"has shape {list(g.shape)}, which does not match the shape of the input "
                                  f"{list(ref.shape)}")
-            if g.dtype != "float32":
+            if g.dtype not in ("float32", "complex64"):   # a complex gradient stays complex
                 g = ops.cast(g, "float32")
             elif any(g is t for t in node.saved()):
                 g = ops.clone(g)  # a saved tensor goes with the tape; the gradient must outlive it

@@ -66,10 +66,10 @@ class Tensor:
         return await _engine().read(self)
 
     def array_sync(self):
-        return _conv.nest(_to_py(self.data_sync(), self.dtype), self.shape)
+        return _conv.nest(_to_py(self.data_sync(), self.dtype), _nest_shape(self))
 
     async def array(self):
-        return _conv.nest(_to_py(await self.data(), self.dtype), self.shape)
+        return _conv.nest(_to_py(await self.data(), self.dtype), _nest_shape(self))
 
     def numpy(self):
         self.throw_if_disposed("numpy")
@@ -141,6 +141,13 @@ class Tensor:
         if self.dtype == "float32":
             raise TypeError("only int32 or bool tensors can be used as an index")
         return int(self._scalar_value("int"))
+
+
+def _nest_shape(t):
+    """TF.js's toNestedArray for complex64: the innermost lists hold interleaved [re, im, ...]."""
+    if t.dtype != "complex64":
+        return t.shape
+    return tuple(t.shape[:-1]) + (2 * t.shape[-1],) if t.shape else (2,)
 
 
 def _to_py(buf, dtype):

@@ -87,3 +87,6 @@ float op_Atan2(float a, float b) {
 
 // int32 operands (the op accepts nothing else), exact as ints.
 float op_BitwiseAnd(float a, float b) { return float(toInt(a) & toInt(b)); }
+
+// EluGrad(dy, y): the gradient of elu from its output.
+float op_EluGrad(float dy, float y) { return y < 0.0 ? dy * (y + 1.0) : dy; }

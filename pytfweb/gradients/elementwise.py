@@ -31,6 +31,7 @@ broadcast operands need only the operands' shapes, which every tape node has.
 import math
 
 from .. import ops
+from ..engine import ENGINE
 from ..kernels import register_gradient
 from ..ops.elementwise import BINARY, UNARY
 from ._util import unbroadcast
@@ -89,8 +90,7 @@ FROM_OUTPUT = {
     "Rsqrt": lambda dy, y, _: ops.mul(ops.mul(dy, ops.mul(ops.square(y), y)), -0.5),   # -x^-1.5 / 2
     "Sigmoid": lambda dy, y, _: ops.mul(dy, ops.mul(y, ops.sub(1.0, y))),
     "Tanh": lambda dy, y, _: ops.mul(dy, ops.sub(1.0, ops.square(y))),
-    # TF.js's EluGrad kernel, with ops: dy where y >= 0, else dy * (y + 1) (= dy * e^x)
-    "Elu": lambda dy, y, _: ops.where(ops.greater_equal(y, 0.0), dy, ops.mul(dy, ops.add(y, 1.0))),
+    "Elu": lambda dy, y, _: ENGINE.run_kernel("EluGrad", [dy, y]),   # TF.js's way
 }
 
 # kernel -> fn(dy): gradients that need neither input nor output.
@@ -208,3 +208,11 @@ def _select_grad(dy, node):
             lambda: unbroadcast(ops.where(condition, dy, 0.0), shape_a),
             lambda: unbroadcast(ops.where(condition, 0.0, dy), shape_b)]
 
+
+@register_gradient("EluGrad", save_inputs=True)
+def _elu_grad_grad(ddx, node):
+    """EluGrad(dy, y) = dy * (y < 0 ? y + 1 : 1): linear in dy; in y, slope dy where y < 0."""
+    dy, y = node.x
+    negative = ops.less(y, 0.0)
+    return [ENGINE.run_kernel("EluGrad", [ddx, y]),
+            ops.where(negative, ops.mul(ddx, dy), ops.zeros_like(y))]

@@ -183,6 +183,8 @@ def _flat_list(flat):
 
 
 def _scalar(v, dtype):
+    if dtype == "string":
+        return v
     if dtype == "bool":
         return bool(v)
     if dtype == "int32":

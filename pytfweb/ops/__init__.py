@@ -18,6 +18,9 @@ from .normalization import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403
 from .random_ops import *  # noqa: F401,F403
 from .einsum import *  # noqa: F401,F403
+from .spectral import complex, fft, ifft, imag, irfft, real, rfft  # noqa: F401,A004  (top-level too, as TF.js)
+from .sparse import *  # noqa: F401,F403  (sparse_to_dense; tf.sparse is the module)
+from .ragged import *  # noqa: F401,F403
 from .losses import Reduction  # noqa: F401  (tf.Reduction, as in TF.js)
 from . import methods as _methods
 

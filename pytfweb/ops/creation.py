@@ -11,18 +11,31 @@ from ..shapes import check_shape, size_of
 from ..tensor import Tensor
 
 
+# Ops that take string tensors (TF.js converts their inputs as 'string_or_numeric'): they only
+# move values. Every other op refuses a string argument, as TF.js's convertToTensor does.
+STRING_OPS = frozenset({"reshape", "expand_dims", "squeeze", "unstack", "split", "slice", "strided_slice",
+                        "getitem", "gather", "concat", "stack", "tile", "transpose", "reverse", "clone", "cast",
+                        "print", "variable", "Variable.assign"})
+
+
 def convert_to_tensor(x, arg, op, dtype=None):
     """x as a Tensor: tensors pass through (checked not disposed), values become new tensors
     (dtype inferred the TF.js way unless given). Errors name op and argument."""
     if isinstance(x, Tensor):
         x.throw_if_disposed(op)
+        if x.dtype == "string" and dtype is None and op not in STRING_OPS:
+            raise TypeError(f"{op}: argument '{arg}' must be a numeric tensor, got a string tensor")
         return x
     try:
         shape = _conv.values_shape(x, op, arg)
     except TypeError:
         raise TypeError(f"{op}: argument '{arg}' must be a Tensor or a number, bool, nested list, "
                         f"array.array, memoryview or numpy array, got {type(x).__name__}") from None
+    inferred = dtype is None
     dtype = check_dtype(dtype, op, "dtype") if dtype is not None else _conv.infer_dtype(x)
+    if inferred and dtype == "string" and op not in STRING_OPS:
+        raise TypeError(f"{op}: argument '{arg}' must be a number, bool or tensor, got a str value "
+                        f"(strings go only to the tf.string ops and ops that move values)")
     flat, _ = _conv.to_flat(x, dtype, op, arg)
     return ENGINE.make_tensor(flat, shape, dtype)
 

@@ -179,6 +179,13 @@ def out_dtype(row, in_dtype):
     return "float32" if row.kind == "float" else in_dtype
 
 
+# Kernels that gradients use, not ops of their own: registered on every backend like the rows
+# above, with no public function.
+GRADIENT_KERNELS = [
+    # TF.js's EluGrad(dy, y): dy where y >= 0, else dy * (y + 1) (= dy * e^x)
+    Binary("elu_grad", "EluGrad", "arith", lambda np, dy, y: np.where(y < 0, dy * (y + 1), dy)),
+]
+
 UNARY_BY_KERNEL = {r.kernel: r for r in UNARY}
 BINARY_BY_KERNEL = {r.kernel: r for r in BINARY}
 
@@ -193,11 +200,15 @@ def cast(x, dtype):
     dtype = check_dtype(dtype, "cast")
     if dtype == x.dtype:
         return ENGINE.run_kernel("Identity", [x])
+    if "string" in (dtype, x.dtype):   # TF.js: only strings can be cast to strings
+        raise TypeError(f"cast: cannot cast {x.dtype} to {dtype}: only strings can be cast to strings")
     return ENGINE.run_kernel("Cast", [x], {"dtype": dtype})
 
 
 def _unary_input(row, x):
     x = convert_to_tensor(x, "x", row.name)
+    if x.dtype == "string":   # as TF.js: numeric ops refuse strings (a str value becomes one)
+        raise TypeError(f"{row.name}: argument 'x' must be a numeric tensor, got a string tensor")
     if row.kind == "float" and x.dtype != "float32":
         return cast(x, "float32"), True
     if row.kind == "numeric" and x.dtype == "bool":
@@ -210,6 +221,8 @@ def _unary_input(row, x):
 @op
 def run_unary(row, x, attrs=None):
     x, _ = _unary_input(row, x)  # a cast copy is disposed with the op's scope
+    if x.dtype == "complex64" and row.kernel == "Abs":
+        return ENGINE.run_kernel("ComplexAbs", [x])   # TF.js abs: the magnitude (float32)
     return ENGINE.run_kernel(row.kernel, [x], attrs)
 
 
@@ -236,6 +249,9 @@ def binary_operands(row_name, kind, a, b):
     an op's scope: the conversions and casts it makes are disposed with that scope."""
     a = _operand(a, "a", row_name, b)
     b = _operand(b, "b", row_name, a)
+    for arg, t in (("a", a), ("b", b)):
+        if t.dtype == "string":   # as TF.js: numeric ops refuse strings
+            raise TypeError(f"{row_name}: argument '{arg}' must be a numeric tensor, got a string tensor")
     broadcast_shapes(a.shape, b.shape, row_name)
     temps = []
     required = _REQUIRED_DTYPE.get(kind)

@@ -1,7 +1,4 @@
-"""tf.signal: hann_window, hamming_window, frame.
-
-Not here yet: stft (and fft, ifft, rfft, irfft, complex, real, imag), which need complex64.
-"""
+"""tf.signal: hann_window, hamming_window, frame, stft (on rfft, ops/spectral.py)."""
 import math
 
 from ..engine import op
@@ -10,7 +7,7 @@ from .creation import convert_to_tensor, tensor, tensor1d, zeros
 from .shape import pad
 from .slicing import gather
 
-__all__ = ["frame", "hamming_window", "hann_window"]
+__all__ = ["frame", "hamming_window", "hann_window", "stft"]
 
 
 def _positive_int(v, name, arg):
@@ -78,3 +75,23 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0):
     indices = tensor([s + i for s in starts for i in range(frame_length)], [len(starts), frame_length], "int32")
     return gather(signal, indices)
 
+
+def _enclosing_power_of_two(n):
+    """The smallest 2**k >= n (TF.js's enclosingPowerOfTwo)."""
+    return 1 << max(n - 1, 0).bit_length()
+
+
+@op
+def stft(signal, frame_length, frame_step, fft_length=None, window_fn=hann_window):
+    """tf.signal.stft: the rfft of each window_fn-weighted frame of a 1D float32 signal,
+    [num_frames, fft_length // 2 + 1] complex64; fft_length defaults to the smallest power of
+    two holding a frame (TF.js)."""
+    from .elementwise import mul
+    from .spectral import rfft
+    frame_length = _positive_int(frame_length, "stft", "frame_length")
+    if fft_length is None:
+        fft_length = _enclosing_power_of_two(frame_length)
+    if not callable(window_fn):
+        raise TypeError(f"stft: argument 'window_fn' must be callable, got {type(window_fn).__name__}")
+    framed = frame(signal, frame_length, frame_step)
+    return rfft(mul(framed, window_fn(frame_length)), fft_length)

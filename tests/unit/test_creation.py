@@ -132,13 +132,13 @@ def test_flat_list_length_must_match_shape():
 
 
 def test_unknown_dtype_raises_type_error_naming_dtype():
-    for bad in ("float64", "string", 5, np.float64):
+    for bad in ("float64", "str", 5, np.float64):   # ('string' is a dtype: tests/unit/test_string.py)
         assert_raises(TypeError, lambda: tf.tensor([1, 2], dtype=bad), "tensor", "'dtype'")
     assert_raises(TypeError, lambda: tf.zeros([2], "int8"), "zeros", "'dtype'")
 
 
 def test_values_of_the_wrong_type_raise_type_error():
-    assert_raises(TypeError, lambda: tf.tensor("abc"), "tensor", "'values'")
+    assert_raises(TypeError, lambda: tf.tensor(object()), "tensor", "'values'")   # (a str makes a string tensor)
     assert_raises(TypeError, lambda: tf.tensor({"a": 1}), "tensor", "'values'")
     assert_raises(TypeError, lambda: tf.tensor([1, "2"]), "tensor", "'values'", "str")
     assert_raises(TypeError, lambda: tf.tensor([1, None]), "tensor", "'values'")

@@ -7,7 +7,8 @@ from ...kernels import TensorInfo
 from ...tensor import DataId
 from ..base import Backend
 
-NP_DTYPES = {"float32": np.float32, "int32": np.int32, "bool": np.bool_}
+NP_DTYPES = {"float32": np.float32, "int32": np.int32, "bool": np.bool_, "complex64": np.complex64,
+             "string": object}  # str values in an object array: the numpy shape kernels move them as they are
 
 
 class CPUBackend(Backend):
@@ -17,7 +18,10 @@ class CPUBackend(Backend):
         self.store = {}  # DataId -> ndarray (never mutated after it is stored)
 
     def write(self, values, shape, dtype, data_id=None):
-        arr = np.array(values, dtype=NP_DTYPES[dtype], copy=True).reshape(shape)
+        if dtype == "complex64":   # flat complex64 data is interleaved float32 [re, im, ...]
+            arr = np.array(values, dtype=np.float32, copy=True).view(np.complex64).reshape(shape)
+        else:
+            arr = np.array(values, dtype=NP_DTYPES[dtype], copy=True).reshape(shape)
         if data_id is None:
             data_id = DataId(self)
         else:
@@ -27,6 +31,8 @@ class CPUBackend(Backend):
 
     def read_sync(self, data_id):
         arr = self.store[data_id]
+        if arr.dtype.kind == "O":   # string: a list of str
+            return arr.ravel().tolist()
         dtype = _dtype_of(arr)
         out = array.array(TYPECODES[dtype])
         out.frombytes(np.ascontiguousarray(arr).tobytes())
@@ -65,4 +71,4 @@ class CPUBackend(Backend):
 
 def _dtype_of(arr):
     k = arr.dtype.kind
-    return "bool" if k == "b" else "int32" if k == "i" else "float32"
+    return "bool" if k == "b" else "int32" if k == "i" else "complex64" if k == "c" else "float32"

@@ -17,12 +17,15 @@ from .texture_manager import TextureManager, texture_shape
 
 
 class TexData:
-    __slots__ = ("shape", "dtype", "values", "texture", "tex_shape")
+    __slots__ = ("shape", "dtype", "values", "texture", "tex_shape", "complex_parts")
 
     def __init__(self, shape, dtype, values=None):
         self.shape, self.dtype, self.values = tuple(shape), dtype, values
         self.texture = None
         self.tex_shape = None
+        # complex64 (as TF.js's complexTensorInfos): the DataIds of two float32 data, real and
+        # imaginary, owned by this one and freed with it; it has no texture of its own.
+        self.complex_parts = None
 
 
 class WebGLBackend(Backend):
@@ -48,11 +51,33 @@ class WebGLBackend(Backend):
             data_id = DataId(self)
         else:
             data_id.backend = self
+        if dtype == "complex64":   # interleaved [re, im, ...] -> two float32 parts
+            flat = _as_array(values, dtype)
+            d = TexData(shape, dtype)
+            d.complex_parts = (self.write(flat[0::2], shape, "float32"), self.write(flat[1::2], shape, "float32"))
+            self.store[data_id] = d
+            return data_id
         self.store[data_id] = TexData(shape, dtype, _as_array(values, dtype))
         return data_id
 
+    # --- complex64 (see TexData.complex_parts) ---
+    def complex_parts(self, t):
+        """The real and imaginary float32 parts of complex64 tensor t, as TensorInfos of t's shape."""
+        re, im = self.store[t.data_id].complex_parts
+        return TensorInfo(re, tuple(t.shape), "float32"), TensorInfo(im, tuple(t.shape), "float32")
+
+    def make_complex(self, real, imag):
+        """A complex64 TensorInfo owning two float32 results of this backend (not engine-tracked)."""
+        d = TexData(real.shape, "complex64")
+        d.complex_parts = (real.data_id, imag.data_id)
+        data_id = DataId(self)
+        self.store[data_id] = d
+        return TensorInfo(data_id, tuple(real.shape), "complex64")
+
     def read_sync(self, data_id):
         d = self.store[data_id]
+        if d.complex_parts is not None:
+            return _interleave(*(self.read_sync(p) for p in d.complex_parts))
         if d.values is None:
             if d.texture is None:   # an empty tensor never gets a texture
                 d.values = array.array(TYPECODES[d.dtype])
@@ -64,6 +89,9 @@ class WebGLBackend(Backend):
 
     async def read(self, data_id):
         d = self.store[data_id]
+        if d.complex_parts is not None:
+            re, im = d.complex_parts
+            return _interleave(await self.read(re), await self.read(im))
         if d.values is None and d.texture is not None:
             w, h = d.tex_shape
             job = self.ctx.read_async_start(d.texture, w, h)
@@ -77,6 +105,9 @@ class WebGLBackend(Backend):
 
     def dispose_data(self, data_id):
         d = self.store.pop(data_id, None)
+        if d is not None and d.complex_parts is not None:
+            for part in d.complex_parts:
+                self.dispose_data(part)
         if d is not None and d.texture is not None:
             self.textures.release(d.texture, *d.tex_shape)
 
@@ -96,6 +127,9 @@ class WebGLBackend(Backend):
         self.ctx.dispose()
 
     def _ensure_texture(self, d):
+        if d.complex_parts is not None:
+            raise TypeError("webgl: this kernel does not take complex64 inputs (only the complex-aware "
+                            "kernels do: Real, Imag, ComplexAbs, FFT, IFFT, Add, Sub, Multiply, Cast, ...)")
         if d.texture is None:
             w, h = d.tex_shape = texture_shape(d.shape, self.ctx.max_texture_size)
             d.texture = self.textures.acquire(w, h)
@@ -107,6 +141,13 @@ class WebGLBackend(Backend):
     def run(self, program, inputs, dtype, uniform_values=()):
         """Run a program on input tensors; returns the TensorInfo of a new output of dtype."""
         out_shape = tuple(program.output_shape)
+        if dtype == "string" or any(t.dtype == "string" for t in inputs):
+            # As in TF.js: string tensors stay CPU-side (TexData.values, a list of str), never in a texture.
+            raise TypeError(f"webgl: program '{program.key}' is a shader and cannot take or make string tensors "
+                            "(on webgl strings go only to reshape/clone and the tf.string kernels)")
+        if dtype == "complex64":
+            raise TypeError(f"webgl: program '{program.key}' cannot write complex64 (a complex kernel makes "
+                            "its real and imaginary parts as float32 and joins them with make_complex)")
         out = TexData(out_shape, dtype)
         data_id = DataId(self)
         if _size(out_shape) == 0:
@@ -140,6 +181,8 @@ def _size(shape):
 
 def _as_array(values, dtype):
     """Any flat buffer as an array.array of dtype's typecode (numpy arrays too, when present)."""
+    if dtype == "string":   # a list of str, kept CPU-side (never uploaded)
+        return list(values)
     tc = TYPECODES[dtype]
     if isinstance(values, array.array) and values.typecode == tc:
         return values
@@ -148,6 +191,14 @@ def _as_array(values, dtype):
         out.frombytes(values.astype({"f": "float32", "i": "int32", "B": "uint8"}[tc]).tobytes())
     else:
         out.extend(values)
+    return out
+
+
+def _interleave(real, imag):
+    """Two float32 buffers -> one [re, im, re, im, ...] (TF.js's complex dataSync layout)."""
+    out = array.array("f", bytes(8 * len(real)))
+    out[0::2] = real if isinstance(real, array.array) else array.array("f", real)
+    out[1::2] = imag if isinstance(imag, array.array) else array.array("f", imag)
     return out
 
 

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ....kernels import register_kernel
-from ....ops.elementwise import BINARY, UNARY, out_dtype
+from ....ops.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
 from ..backend import NP_DTYPES
 from ...shared import register_shared_kernels
 
@@ -31,7 +31,7 @@ def _binary_kernel(row):
 
 for _row in UNARY:
     register_kernel(_row.kernel, "cpu", _unary_kernel(_row))
-for _row in BINARY:
+for _row in BINARY + GRADIENT_KERNELS:
     register_kernel(_row.kernel, "cpu", _binary_kernel(_row))
 
 

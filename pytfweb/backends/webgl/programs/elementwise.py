@@ -1,6 +1,6 @@
 """Every elementwise kernel from the tables in ops/elementwise.py, plus Cast and Select."""
 from ....kernels import register_kernel
-from ....ops.elementwise import BINARY, UNARY, out_dtype
+from ....ops.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
 from ....shapes import broadcast_shapes
 from ...shared import register_shared_kernels
 from .. import shader_source
@@ -59,7 +59,7 @@ def _binary_kernel(row):
 
 for _row in UNARY:
     register_kernel(_row.kernel, "webgl", _unary_kernel(_row))
-for _row in BINARY:
+for _row in BINARY + GRADIENT_KERNELS:
     register_kernel(_row.kernel, "webgl", _binary_kernel(_row))
 
 

@@ -1,0 +1,6 @@
+"""The string kernels on webgl: as in TF.js's webgl backend they run on the CPU, in pure Python
+(backends/strings.py, shared with cpu): string tensors are never uploaded, their values stay
+in TexData.values as a list of str. An int32 input (StringNGrams' splits) is read back."""
+from ... import strings
+
+strings.register("webgl")

@@ -1,0 +1,276 @@
+"""tf.browser: tensors from and to pixels (from_pixels, from_pixels_async, to_pixels, draw),
+with TF.js 4.22 semantics.
+
+Sources for from_pixels:
+  - in the page (Pyodide, reached through `js`): an ImageData, HTMLCanvasElement,
+    OffscreenCanvas, HTMLImageElement, HTMLVideoElement or ImageBitmap. On a backend with a
+    FromPixels kernel (webgl) the element is uploaded as a texture and a shader picks the
+    channels; elsewhere its RGBA bytes are read through a 2D canvas.
+  - anywhere: pixel data {"data": RGBA bytes, "width": w, "height": h} (a dict, or a JS object
+    whose data is a Uint8Array), or a numpy uint8 array [height, width, 4].
+The result is an int32 tensor [height, width, num_channels] (the first num_channels of RGBA).
+
+to_pixels / draw take an int32 image in [0, 255] or a float32 one in [0, 1], of shape
+[height, width] or [height, width, 1 | 3 | 4]. Kernel Draw (attrs {"canvas", "alpha"}) puts
+them into a canvas; it exists only where there is a canvas (in the page). TF.js registers
+Draw on its cpu backend only; here it is on every backend (the page has no cpu backend:
+that one needs numpy).
+"""
+import array
+import functools
+import math
+
+from ..engine import ENGINE, op
+from ..environment import IS_BROWSER
+from ..kernels import TensorInfo, get_kernel
+from ..tensor import Tensor
+
+__all__ = ["from_pixels", "from_pixels_async", "to_pixels", "draw"]
+
+_DOM_SOURCES = ("ImageData", "HTMLCanvasElement", "OffscreenCanvas", "HTMLImageElement", "HTMLVideoElement",
+                "ImageBitmap")
+
+
+# --- from_pixels ------------------------------------------------------------------------------
+
+def _num_channels(n, name):
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"{name}: argument 'num_channels' must be an int, got {type(n).__name__}")
+    if not 1 <= n <= 4:
+        raise ValueError(f"{name}: argument 'num_channels' must be 1, 2, 3 or 4, got {n}")
+    return n
+
+
+def _size(w, h, name):
+    for arg, v in (("width", w), ("height", h)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"{name}: the pixels' {arg} must be a non-negative int, got {v!r}")
+    return w, h
+
+
+def _pixel_data(data, w, h, name):
+    """RGBA bytes of pixel data, checked against its size."""
+    if hasattr(data, "to_py"):              # a JS typed array
+        data = data.to_py()
+    try:
+        rgba = bytes(data)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: the pixels' data must be RGBA bytes (bytes, a uint8 buffer or ints in "
+                        f"[0, 255]), got {type(data).__name__}") from None
+    if len(rgba) != w * h * 4:
+        raise ValueError(f"{name}: the pixels' data must hold width * height * 4 = {w * h * 4} bytes (RGBA), "
+                         f"got {len(rgba)}")
+    return rgba
+
+
+def _is_js(x):
+    if not IS_BROWSER:
+        return False
+    from pyodide.ffi import JsProxy
+    return isinstance(x, JsProxy)
+
+
+@functools.lru_cache(maxsize=None)
+def _js_instance_of():
+    import js
+    return js.Function.new("o", "name", "const c = globalThis[name]; return typeof c === 'function' && o instanceof c;")
+
+
+def _js_kind(x):
+    """The DOM class of a JS pixel source (or 'PixelData'), told apart as TF.js's fromPixels does."""
+    is_a = _js_instance_of()
+    data = getattr(x, "data", None)
+    if data is not None and is_a(data, "Uint8Array"):
+        return "PixelData"
+    for cls in _DOM_SOURCES:
+        if is_a(x, cls):
+            return cls
+    if getattr(x, "getContext", None) is not None:
+        return "HTMLCanvasElement"          # canvas-like
+    return None
+
+
+def _host_rgba(pixels, name):
+    """(rgba bytes, width, height) of a source readable on the host, or None for a DOM source
+    (which a kernel or _dom_rgba reads)."""
+    if isinstance(pixels, dict):
+        missing = [k for k in ("data", "width", "height") if k not in pixels]
+        if missing:
+            raise TypeError(f"{name}: pixel data must be a dict with 'data', 'width' and 'height'; missing "
+                            f"{', '.join(missing)}")
+        w, h = _size(pixels["width"], pixels["height"], name)
+        return _pixel_data(pixels["data"], w, h, name), w, h
+    if type(pixels).__module__ == "numpy":
+        if pixels.ndim != 3 or pixels.shape[2] != 4 or pixels.dtype.name != "uint8":
+            raise ValueError(f"{name}: a numpy array of pixels must be uint8 of shape [height, width, 4], got "
+                             f"{pixels.dtype.name} {list(pixels.shape)}")
+        h, w = int(pixels.shape[0]), int(pixels.shape[1])
+        return pixels.tobytes(), w, h
+    return None
+
+
+def _check_source(pixels, name):
+    """(kind, width, height) of a JS pixel source; TypeError for anything else."""
+    if pixels is None:
+        raise ValueError(f"{name}: argument 'pixels' must not be None")
+    kind = _js_kind(pixels) if _is_js(pixels) else None
+    if kind is None:
+        raise TypeError(f"{name}: argument 'pixels' must be pixel data {{'data', 'width', 'height'}}, a uint8 "
+                        f"numpy array [height, width, 4], or (in the browser) an ImageData, HTMLCanvasElement, "
+                        f"OffscreenCanvas, HTMLImageElement, HTMLVideoElement or ImageBitmap; got "
+                        f"{type(pixels).__name__}")
+    video = kind == "HTMLVideoElement"
+    w, h = (pixels.videoWidth, pixels.videoHeight) if video else (pixels.width, pixels.height)
+    return kind, int(w), int(h)
+
+
+def _dom_rgba(pixels, kind, w, h):
+    """RGBA bytes of a DOM source, through a 2D canvas (TF.js's path without a FromPixels kernel)."""
+    import js
+    if kind == "ImageData":
+        return bytes(pixels.data.to_py())
+    canvas = js.OffscreenCanvas.new(w, h)
+    ctx = canvas.getContext("2d")
+    ctx.drawImage(pixels, 0, 0, w, h)
+    return bytes(ctx.getImageData(0, 0, w, h).data.to_py())
+
+
+def _channels_tensor(rgba, w, h, n):
+    """The int32 tensor [h, w, n] of the first n channels of RGBA bytes."""
+    picked = bytearray(w * h * n)
+    for c in range(n):
+        picked[c::n] = rgba[c::4]
+    return ENGINE.make_tensor(array.array("i", list(picked)), (h, w, n), "int32")  # (not bytes: values)
+
+
+@op
+def from_pixels(pixels, num_channels=3):
+    """tf.browser.from_pixels: an int32 tensor [height, width, num_channels] of an image's
+    pixels (see the module docstring for the sources)."""
+    name = "from_pixels"
+    n = _num_channels(num_channels, name)
+    host = _host_rgba(pixels, name)
+    if host is None:
+        kind, w, h = _check_source(pixels, name)
+        if kind == "PixelData":
+            w, h = _size(w, h, name)
+            host = _pixel_data(pixels.data, w, h, name), w, h
+        elif get_kernel("FromPixels", ENGINE.get_backend()) is not None:
+            return ENGINE.run_kernel("FromPixels", [], {"pixels": pixels, "num_channels": n, "width": w, "height": h})
+        else:
+            host = _dom_rgba(pixels, kind, w, h), w, h
+    return _channels_tensor(*host, n)
+
+
+async def from_pixels_async(pixels, num_channels=3):
+    """tf.browser.from_pixels_async: from_pixels, awaitable (TF.js may first wrap the source in
+    an ImageBitmap; reading it here needs no waiting)."""
+    return from_pixels(pixels, num_channels)
+
+
+# --- to_pixels, draw ------------------------------------------------------------------------
+
+def _image(img, name):
+    """img as a tensor to read (a new int32 one for plain values, as TF.js) and whether it is new."""
+    from ..ops.creation import convert_to_tensor
+    from ..ops.elementwise import cast
+    if isinstance(img, Tensor):
+        img.throw_if_disposed(name)
+        t = img
+    else:
+        t = ENGINE.tidy(lambda: cast(convert_to_tensor(img, "img", name), "int32"))
+    try:
+        if t.rank not in (2, 3):
+            raise ValueError(f"{name}: argument 'img' must have rank 2 or 3, got rank {t.rank} "
+                             f"(shape {list(t.shape)})")
+        depth = t.shape[2] if t.rank == 3 else 1
+        if depth not in (1, 3, 4):
+            raise ValueError(f"{name}: argument 'img' must have depth 1, 3 or 4, got {depth}")
+        if t.dtype not in ("float32", "int32"):
+            raise TypeError(f"{name}: argument 'img' must be float32 or int32, got {t.dtype}")
+    except Exception:
+        if t is not img:
+            t.dispose()
+        raise
+    return t
+
+
+def rgba_bytes(values, shape, dtype, alpha=1.0, name="to_pixels"):
+    """RGBA bytes of an image's flat values (float32 in [0, 1] or int32 in [0, 255]); depth 1
+    is grey, depth 3 gets alpha * 255. Values are rounded as Math.round does."""
+    h, w = shape[0], shape[1]
+    depth = shape[2] if len(shape) == 3 else 1
+    scale, top = (255, 1) if dtype == "float32" else (1, 255)
+    for v in values:
+        if not 0 <= v <= top:       # (NaN fails too)
+            raise ValueError(f"{name}: the values of a {dtype} image must be in [0, {top}], got {v}")
+    scaled = [math.floor(v * scale + 0.5) for v in values]
+    out = bytearray([math.floor(255 * alpha + 0.5)]) * (w * h * 4)
+    if depth == 1:
+        for c in range(3):
+            out[c::4] = bytes(scaled)
+    else:
+        for c in range(depth):
+            out[c::4] = bytes(scaled[c::depth])
+    return bytes(out)
+
+
+def put_on_canvas(canvas, rgba, w, h, name):
+    """Size canvas to w x h and put RGBA bytes into it (its 2D context)."""
+    if not IS_BROWSER:
+        raise RuntimeError(f"{name}: there is no canvas outside the browser (run this in the page, in "
+                           f"Pyodide); to_pixels without a canvas gives the RGBA bytes anywhere")
+    import js
+    from pyodide.ffi import to_js
+    ctx = canvas.getContext("2d")
+    if ctx is None:
+        raise ValueError(f"{name}: argument 'canvas' gives no 2D context")
+    canvas.width, canvas.height = w, h
+    data = js.Uint8ClampedArray.new(to_js(memoryview(rgba)))
+    ctx.putImageData(js.ImageData.new(data, w, h), 0, 0)
+
+
+async def to_pixels(img, canvas=None):
+    """tf.browser.to_pixels: the RGBA bytes (bytes, width * height * 4) of an image tensor;
+    also drawn into canvas when one is given (in the page)."""
+    name = "to_pixels"
+    t = _image(img, name)
+    try:
+        values = await t.data()
+        rgba = rgba_bytes(values, t.shape, t.dtype, 1.0, name)
+        if canvas is not None:
+            put_on_canvas(canvas, rgba, t.shape[1], t.shape[0], name)
+        return rgba
+    finally:
+        if t is not img:
+            t.dispose()
+
+
+def draw(image, canvas, options=None):
+    """tf.browser.draw: put an image tensor into a canvas (2D context). options may hold
+    {"image_options": {"alpha": a}} (alpha of depth 1/3 images, in [0, 1])."""
+    name = "draw"
+    options = options or {}
+    image_options = options.get("image_options") or options.get("imageOptions") or {}
+    alpha = image_options.get("alpha", 1)
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1:
+        raise ValueError(f"{name}: image_options 'alpha' must be a number in [0, 1], got {alpha!r}")
+    if canvas is None:
+        raise ValueError(f"{name}: argument 'canvas' must be a canvas, got None")
+    t = _image(image, name)
+    try:
+        # `alpha or 1`: TF.js reads `imageOptions.alpha || 1`, so an alpha of 0 draws opaque.
+        ENGINE.run_kernel("Draw", [t], {"canvas": canvas, "alpha": alpha or 1}).dispose()
+    finally:
+        if t is not image:
+            t.dispose()
+
+
+def draw_kernel(backend, inputs, attrs):
+    """Kernel Draw, the same on every backend: the image read back, put into the canvas.
+    Returns the image (as TF.js's kernel does)."""
+    (image,) = inputs
+    h, w = image.shape[0], image.shape[1]
+    rgba = rgba_bytes(backend.read_sync(image.data_id), image.shape, image.dtype, attrs["alpha"], "draw")
+    put_on_canvas(attrs["canvas"], rgba, w, h, "draw")
+    return TensorInfo(image.data_id, tuple(image.shape), image.dtype)
