@@ -10,6 +10,13 @@ tf.constraints, tf.metrics, tf.callbacks (modules of the same names). Layout:
     models.py      Model (functional), Sequential
     training.py    compile / fit / evaluate / predict (mixed into Model)
     summary.py     model.summary()'s table
+    convolutional.py  Conv1D/2D/3D, Conv2D/3DTranspose, DepthwiseConv2D, SeparableConv2D, Cropping2D, UpSampling2D
+    pooling.py     Max/AveragePooling1D/2D/3D, GlobalAverage/GlobalMaxPooling1D/2D
+    normalization.py  BatchNormalization, LayerNormalization
+    padding.py     ZeroPadding2D
+    advanced_activations.py  ReLU, LeakyReLU, PReLU, ELU, ThresholdedReLU, Softmax
+    noise.py       GaussianNoise, GaussianDropout, AlphaDropout, SpatialDropout1D
+    masking.py     Masking, Rescaling
     activations.py initializers.py regularizers.py constraints.py losses.py metrics.py callbacks.py
 """
 from . import callbacks, constraints, initializers, metrics, regularizers  # noqa: F401
@@ -85,3 +92,159 @@ def input_layer(input_shape=None, batch_size=None, batch_input_shape=None, dtype
 
 
 input = _input  # noqa: A001 - TF.js has tf.layers.input beside tf.input
+
+
+# --- convolutional, pooling, normalization, padding, activation, noise layers -----------------
+from .advanced_activations import ELU, LeakyReLU, PReLU, ReLU, Softmax, ThresholdedReLU  # noqa: E402
+from .convolutional import (Conv1D, Conv2D, Conv2DTranspose, Conv3D, Conv3DTranspose, Cropping2D,  # noqa: E402
+                            DepthwiseConv2D, SeparableConv2D, UpSampling2D)
+from .masking import Masking, Rescaling  # noqa: E402
+from .noise import AlphaDropout, GaussianDropout, GaussianNoise, SpatialDropout1D  # noqa: E402
+from .normalization import BatchNormalization, LayerNormalization  # noqa: E402
+from .padding import ZeroPadding2D  # noqa: E402
+from .pooling import (AveragePooling1D, AveragePooling2D, AveragePooling3D, GlobalAveragePooling1D,  # noqa: E402
+                      GlobalAveragePooling2D, GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D,
+                      MaxPooling3D)
+
+
+def conv1d(filters=None, kernel_size=None, **kwargs):
+    return Conv1D(filters, kernel_size, **kwargs)
+
+
+def conv2d(filters=None, kernel_size=None, **kwargs):
+    return Conv2D(filters, kernel_size, **kwargs)
+
+
+def conv2d_transpose(filters=None, kernel_size=None, **kwargs):
+    return Conv2DTranspose(filters, kernel_size, **kwargs)
+
+
+def conv3d(filters=None, kernel_size=None, **kwargs):
+    return Conv3D(filters, kernel_size, **kwargs)
+
+
+def conv3d_transpose(filters=None, kernel_size=None, **kwargs):
+    return Conv3DTranspose(filters, kernel_size, **kwargs)
+
+
+def depthwise_conv2d(kernel_size=None, **kwargs):
+    return DepthwiseConv2D(kernel_size, **kwargs)
+
+
+def separable_conv2d(filters=None, kernel_size=None, **kwargs):
+    return SeparableConv2D(filters, kernel_size, **kwargs)
+
+
+def cropping2d(cropping=None, **kwargs):
+    return Cropping2D(cropping, **kwargs)
+
+
+def up_sampling2d(**kwargs):
+    return UpSampling2D(**kwargs)
+
+
+def zero_padding2d(**kwargs):
+    return ZeroPadding2D(**kwargs)
+
+
+def max_pooling1d(**kwargs):
+    return MaxPooling1D(**kwargs)
+
+
+def max_pooling2d(**kwargs):
+    return MaxPooling2D(**kwargs)
+
+
+def max_pooling3d(**kwargs):
+    return MaxPooling3D(**kwargs)
+
+
+def average_pooling1d(**kwargs):
+    return AveragePooling1D(**kwargs)
+
+
+def average_pooling2d(**kwargs):
+    return AveragePooling2D(**kwargs)
+
+
+def average_pooling3d(**kwargs):
+    return AveragePooling3D(**kwargs)
+
+
+def global_average_pooling1d(**kwargs):
+    return GlobalAveragePooling1D(**kwargs)
+
+
+def global_average_pooling2d(**kwargs):
+    return GlobalAveragePooling2D(**kwargs)
+
+
+def global_max_pooling1d(**kwargs):
+    return GlobalMaxPooling1D(**kwargs)
+
+
+def global_max_pooling2d(**kwargs):
+    return GlobalMaxPooling2D(**kwargs)
+
+
+# TF.js's aliases
+max_pool1d, max_pool2d = max_pooling1d, max_pooling2d
+avg_pool1d, avg_pool2d, avg_pool3d = average_pooling1d, average_pooling2d, average_pooling3d
+avg_pooling1d, avg_pooling2d, avg_pooling3d = average_pooling1d, average_pooling2d, average_pooling3d
+global_max_pool1d, global_max_pool2d = global_max_pooling1d, global_max_pooling2d
+
+
+def batch_normalization(**kwargs):
+    return BatchNormalization(**kwargs)
+
+
+def layer_normalization(**kwargs):
+    return LayerNormalization(**kwargs)
+
+
+def re_lu(**kwargs):
+    return ReLU(**kwargs)
+
+
+def leaky_re_lu(**kwargs):
+    return LeakyReLU(**kwargs)
+
+
+def prelu(**kwargs):
+    return PReLU(**kwargs)
+
+
+def elu(**kwargs):
+    return ELU(**kwargs)
+
+
+def softmax(**kwargs):
+    return Softmax(**kwargs)
+
+
+def thresholded_re_lu(**kwargs):
+    return ThresholdedReLU(**kwargs)
+
+
+def gaussian_noise(stddev=None, **kwargs):
+    return GaussianNoise(stddev, **kwargs)
+
+
+def gaussian_dropout(rate=None, **kwargs):
+    return GaussianDropout(rate, **kwargs)
+
+
+def alpha_dropout(rate=None, **kwargs):
+    return AlphaDropout(rate, **kwargs)
+
+
+def spatial_dropout1d(rate=None, **kwargs):
+    return SpatialDropout1D(rate, **kwargs)
+
+
+def masking(**kwargs):
+    return Masking(**kwargs)
+
+
+def rescaling(scale=None, **kwargs):
+    return Rescaling(scale, **kwargs)

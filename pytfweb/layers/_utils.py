@@ -13,8 +13,11 @@ def unique_name(prefix):
 
 
 def snake(name):
-    """camelCase or PascalCase -> snake_case ('meanSquaredError' -> 'mean_squared_error')."""
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+    """TF.js's toSnakeCase: 'meanSquaredError' -> 'mean_squared_error', 'Conv2D' -> 'conv2d',
+    'PReLU' -> 'p_re_lu' (layer names are built from it, so they match TF.js's)."""
+    name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    name = re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+    return name if not name.startswith("_") else "private" + name
 
 
 def shape_str(shape):

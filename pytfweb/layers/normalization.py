@@ -1,0 +1,162 @@
+"""Normalization layers (tfjs-layers layers/normalization.ts): BatchNormalization and
+LayerNormalization.
+
+BatchNormalization normalizes with the batch's moments while training (fit passes
+training=True) and moves moving_mean / moving_variance toward them, as TF.js does:
+moving -= (moving - batch value) * (1 - momentum). Otherwise (predict, evaluate, a direct
+call) it uses the moving statistics.
+"""
+from .. import ops
+from ..engine import ENGINE
+from . import constraints as _constraints
+from . import initializers as _initializers
+from . import regularizers as _regularizers
+from .engine import InputSpec, Layer
+from ._utils import shape_str
+
+
+def _batch_norm(x, mean, variance, beta, gamma, epsilon):
+    """tf.batch_norm (one kernel) up to rank 4; the same formula in ops above (conv3d outputs)."""
+    if x.rank <= 4:
+        return ops.batch_norm(x, mean, variance, beta, gamma, epsilon)
+    y = ops.mul(ops.sub(x, mean), ops.rsqrt(ops.add(variance, epsilon)))
+    if gamma is not None:
+        y = ops.mul(y, gamma)
+    return y if beta is None else ops.add(y, beta)
+
+
+class BatchNormalization(Layer):
+    class_name = "BatchNormalization"
+
+    def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
+                 gamma_initializer="ones", moving_mean_initializer="zeros", moving_variance_initializer="ones",
+                 beta_constraint=None, gamma_constraint=None, beta_regularizer=None, gamma_regularizer=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        if isinstance(axis, bool) or not isinstance(axis, int):
+            raise ValueError(f"BatchNormalization: 'axis' must be an integer, got {axis!r}")
+        self.supports_masking = True
+        self.axis = axis
+        self.momentum = 0.99 if momentum is None else momentum
+        self.epsilon = 1e-3 if epsilon is None else epsilon
+        self.center = True if center is None else center
+        self.scale = True if scale is None else scale
+        self.beta_initializer = _initializers.get(beta_initializer)
+        self.gamma_initializer = _initializers.get(gamma_initializer)
+        self.moving_mean_initializer = _initializers.get(moving_mean_initializer)
+        self.moving_variance_initializer = _initializers.get(moving_variance_initializer)
+        self.beta_constraint = _constraints.get(beta_constraint)
+        self.gamma_constraint = _constraints.get(gamma_constraint)
+        self.beta_regularizer = _regularizers.get(beta_regularizer)
+        self.gamma_regularizer = _regularizers.get(gamma_regularizer)
+        self.gamma = self.beta = self.moving_mean = self.moving_variance = None
+
+    def _axis(self, ndim):
+        axis = self.axis + ndim if self.axis < 0 else self.axis
+        if not 0 <= axis < ndim:
+            raise ValueError(f"Layer {self.name}: axis {self.axis} is out of range for an input of rank {ndim}")
+        return axis
+
+    def build(self, input_shape):
+        axis = self._axis(len(input_shape))
+        dim = input_shape[axis]
+        if dim is None:
+            raise ValueError(f"Axis {axis} of input tensor should have a defined dimension but the layer received "
+                             f"an input with shape {shape_str(input_shape)}.")
+        self.input_spec = InputSpec(ndim=len(input_shape), axes={axis: dim})
+        shape = [dim]
+        if self.scale:
+            self.gamma = self.add_weight("gamma", shape, None, self.gamma_initializer, self.gamma_regularizer, True,
+                                         self.gamma_constraint)
+        if self.center:
+            self.beta = self.add_weight("beta", shape, None, self.beta_initializer, self.beta_regularizer, True,
+                                        self.beta_constraint)
+        self.moving_mean = self.add_weight("moving_mean", shape, None, self.moving_mean_initializer, None, False)
+        self.moving_variance = self.add_weight("moving_variance", shape, None, self.moving_variance_initializer,
+                                               None, False)
+        self.built = True
+
+    def call(self, inputs, training=False):
+        x = inputs
+        ndim = x.rank
+        axis = self._axis(ndim)
+        reduction = [i for i in range(ndim) if i != axis]
+        # Parameters are [dim]: they broadcast over a last-axis channel; any other axis needs
+        # them reshaped to [1, .., dim, .., 1].
+        target = [1] * ndim
+        target[axis] = x.shape[axis]
+
+        def fit(t):
+            return None if t is None else (t if axis == ndim - 1 else ops.reshape(t, target))
+
+        if not training:
+            return _batch_norm(x, fit(self.moving_mean), fit(self.moving_variance), fit(self.beta),
+                                  fit(self.gamma), self.epsilon)
+        mean, variance = ops.moments(x, reduction)
+        out = _batch_norm(x, fit(mean), fit(variance), fit(self.beta), fit(self.gamma), self.epsilon)
+        decay = 1 - self.momentum
+        for var, value in ((self.moving_mean, mean), (self.moving_variance, variance)):
+            var.assign(ENGINE.tidy(lambda var=var, value=value: ops.sub(var, ops.mul(ops.sub(var, value), decay))))
+        return out
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis, "momentum": self.momentum, "epsilon": self.epsilon,
+                "center": self.center, "scale": self.scale}
+
+
+class LayerNormalization(Layer):
+    """Normalize each sample over `axis` (default the last), then scale by gamma and shift by beta."""
+    class_name = "LayerNormalization"
+
+    def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
+                 gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None, **kwargs):
+        super().__init__(**kwargs)
+        axes = axis if isinstance(axis, (list, tuple)) else [axis]
+        if not all(isinstance(a, int) and not isinstance(a, bool) for a in axes):
+            raise ValueError(f"Expected axis to be an integer or an array of integers, but received {axis!r}")
+        self.axis = list(axes)
+        self.epsilon = 1e-3 if epsilon is None else epsilon
+        self.center = True if center is None else center
+        self.scale = True if scale is None else scale
+        self.beta_initializer = _initializers.get(beta_initializer)
+        self.gamma_initializer = _initializers.get(gamma_initializer)
+        self.beta_regularizer = _regularizers.get(beta_regularizer)
+        self.gamma_regularizer = _regularizers.get(gamma_regularizer)
+        self.supports_masking = True
+        self.gamma = self.beta = None
+
+    def build(self, input_shape):
+        n = len(input_shape)
+        axes = [a + n if a < 0 else a for a in self.axis]
+        for a in axes:
+            if not 0 <= a < n:
+                raise ValueError(f"Invalid axis: {a} (input shape {shape_str(input_shape)})")
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"Found duplicate axes in: {axes}")
+        self.axis = axes
+        shape = [input_shape[a] for a in axes]
+        if self.scale:
+            self.gamma = self.add_weight("gamma", shape, "float32", self.gamma_initializer, self.gamma_regularizer)
+        if self.center:
+            self.beta = self.add_weight("beta", shape, "float32", self.beta_initializer, self.beta_regularizer)
+        self.built = True
+
+    def call(self, inputs, training=False):
+        x = inputs
+        n = x.rank
+        mean, variance = ops.moments(x, self.axis, True)
+        target = [x.shape[i] if i in self.axis else 1 for i in range(n)]
+
+        def fit(t):
+            return None if t is None else ops.reshape(t, target)
+
+        y = ops.mul(ops.sub(x, mean), ops.rsqrt(ops.add(variance, self.epsilon)))
+        if self.gamma is not None:
+            y = ops.mul(y, fit(self.gamma))
+        if self.beta is not None:
+            y = ops.add(y, fit(self.beta))
+        return y
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon, "center": self.center,
+                "scale": self.scale}

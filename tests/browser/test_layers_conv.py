@@ -1,0 +1,140 @@
+"""Convolutional layers on webgl: MobileNet v1 predicts through `pytfweb run`; a small conv
+classifier trained here on cpu predicts the same in the page; a model made of every new layer
+kind gives the same outputs on webgl as on cpu."""
+import re
+import subprocess
+
+import numpy as np
+
+import pytfweb as tf
+from tests.browser.test_examples import REPO, _pytfweb_cmd
+from tests.unit.test_layers_conv import bars, small_classifier
+
+
+def test_mobilenet_example_predicts_on_webgl():
+    r = subprocess.run(_pytfweb_cmd() + ["run", str(REPO / "examples" / "mobilenet.py")],
+                       capture_output=True, text=True, timeout=1800)
+    assert r.returncode == 0, f"exit {r.returncode}\n{r.stdout}\n{r.stderr}"
+    out = r.stdout
+    assert out.startswith("backend: webgl\n"), out
+    assert "Total params: 4253864" in out and "Non-trainable params: 21888" in out, out
+    assert "prediction shape: [1, 1000], sum of probabilities: 1.0000" in out, out
+    assert re.search(r"^predict time: \d+\.\d+ s$", out, re.M), out
+    assert out.rstrip().endswith("tensors left: 0"), out
+
+
+# The page rebuilds the classifier with the weights trained here and predicts.
+PREDICT = '''
+model = tf.sequential(layers=[
+    tf.layers.conv2d(filters=4, kernel_size=3, activation="relu", padding="same", input_shape=[8, 8, 1]),
+    tf.layers.batch_normalization(),
+    tf.layers.max_pooling2d(pool_size=2),
+    tf.layers.depthwise_conv2d(kernel_size=3, padding="same", activation="relu"),
+    tf.layers.global_average_pooling2d(),
+    tf.layers.dense(units=2, activation="softmax")])
+model.set_weights(weights)   # nested lists: converted and disposed by set_weights
+xs = tf.tensor(x)
+pred = model.predict(xs)
+result = {"pred": await pred.array()}
+tf.dispose([xs, pred])
+model.dispose()
+result["left"] = tf.memory().num_tensors
+'''
+
+
+def test_small_conv_classifier_trained_on_cpu_predicts_the_same_on_webgl(run_py):
+    previous = tf.get_backend()
+    tf.set_backend("cpu")
+    try:
+        x, y = bars(64)
+        model = small_classifier()
+        model.compile(optimizer=tf.train.adam(0.05), loss="categoricalCrossentropy")
+        xs, ys = tf.tensor(x), tf.tensor(y)
+        model.fit_sync(xs, ys, epochs=20, batch_size=16, verbose=0)
+        xt, yt = bars(32, seed=2)
+        here = model.predict(tf.tensor(xt)).numpy()
+        weights = [w.numpy().tolist() for w in model.weights]
+        model.dispose()
+    finally:
+        tf.set_backend(previous)
+    assert (here.argmax(1) == yt.argmax(1)).mean() >= 0.9
+    page = run_py(PREDICT, x=xt.tolist(), weights=weights)
+    assert page["left"] == 0
+    np.testing.assert_allclose(page["pred"], here, rtol=1e-3, atol=1e-4)
+
+
+# One functional model through every new layer kind (fixed seeds: the same weights on both backends).
+ZOO = '''
+def zoo(tf):
+    tf.random_normal([1], seed=0).dispose()
+    init = tf.initializers.random_normal(0, 0.3, seed=7)
+    L = tf.layers
+    inp = tf.input(shape=[9, 8, 3])
+    a = L.conv2d(filters=4, kernel_size=3, padding="same", activation="relu6", kernel_initializer=init,
+                 bias_initializer=init).apply(inp)
+    a = L.conv2d(filters=4, kernel_size=[2, 3], strides=2, dilation_rate=1, activation="elu",
+                 kernel_initializer=init, bias_initializer=init, data_format="channelsLast").apply(a)
+    b = L.depthwise_conv2d(kernel_size=3, depth_multiplier=2, strides=2, activation="relu",
+                           depthwise_initializer=init, bias_initializer=init).apply(inp)
+    b = L.separable_conv2d(filters=4, kernel_size=2, padding="same", activation="sigmoid",
+                           depthwise_initializer=init, pointwise_initializer=init, bias_initializer=init).apply(b)
+    c = L.conv2d_transpose(filters=2, kernel_size=3, strides=2, padding="same", kernel_initializer=init,
+                           bias_initializer=init).apply(inp)
+    c = L.cropping2d(cropping=[[1, 2], [0, 1]]).apply(c)
+    c = L.max_pooling2d(pool_size=3, strides=2, padding="same").apply(c)
+    c = L.zero_padding2d(padding=[[0, 1], [1, 0]]).apply(c)
+    c = L.average_pooling2d(pool_size=2).apply(c)
+    c = L.up_sampling2d(size=[2, 1]).apply(c)
+    d = L.batch_normalization(gamma_initializer=init, beta_initializer=init,
+                              moving_mean_initializer=init).apply(inp)
+    d = L.prelu(alpha_initializer=init).apply(d)
+    d = L.leaky_re_lu().apply(d)
+    d = L.global_max_pooling2d().apply(d)
+    d = L.layer_normalization(gamma_initializer=init, beta_initializer=init).apply(d)
+    d = L.softmax().apply(d)
+    e = L.reshape(target_shape=[72, 3]).apply(inp)
+    e = L.conv1d(filters=3, kernel_size=4, padding="causal", dilation_rate=2, kernel_initializer=init,
+                 bias_initializer=init).apply(e)
+    e = L.max_pooling1d(pool_size=3).apply(e)
+    e = L.average_pooling1d(pool_size=2, strides=1).apply(e)
+    e = L.thresholded_re_lu(theta=0.1).apply(e)
+    e = L.global_average_pooling1d().apply(e)
+    f = L.reshape(target_shape=[9, 8, 3, 1]).apply(inp)
+    f = L.conv3d(filters=2, kernel_size=2, kernel_initializer=init, bias_initializer=init).apply(f)
+    f = L.max_pooling3d(pool_size=2).apply(f)
+    f = L.average_pooling3d(pool_size=[2, 1, 1], padding="same").apply(f)
+    f = L.elu().apply(f)
+    f = L.flatten().apply(f)
+    g = L.rescaling(scale=0.5, offset=0.1).apply(inp)
+    g = L.global_average_pooling2d().apply(L.re_lu(max_value=0.5).apply(g))
+    outs = [L.flatten().apply(a), L.flatten().apply(b), L.flatten().apply(c), d, e, f, g]
+    return tf.model(inputs=inp, outputs=outs)
+
+
+async def run_zoo(tf, x):
+    model = zoo(tf)
+    xs = tf.tensor(x)
+    outs = model.predict(xs)
+    result = [await o.array() for o in outs]
+    tf.dispose([xs] + outs)
+    model.dispose()
+    return result
+'''
+
+
+def test_every_layer_kind_matches_cpu(run_py):
+    x = np.random.default_rng(5).normal(size=(2, 9, 8, 3)).astype(np.float32)
+    page = run_py(ZOO + "result = await run_zoo(tf, x)", x=x.tolist())
+    previous = tf.get_backend()
+    tf.set_backend("cpu")
+    try:
+        ns = {}
+        exec(ZOO, ns)  # noqa: S102 - the test's own code
+        model = ns["zoo"](tf)
+        here = [o.numpy() for o in model.predict(tf.tensor(x))]
+        model.dispose()
+    finally:
+        tf.set_backend(previous)
+    assert len(page) == len(here)
+    for i, (p, h) in enumerate(zip(page, here)):
+        np.testing.assert_allclose(np.asarray(p), h, rtol=1e-3, atol=1e-4, err_msg=f"output {i}")
