@@ -46,17 +46,25 @@ def test_small_conv_classifier_trained_on_cpu_predicts_the_same_on_webgl(run_py)
     previous = tf.get_backend()
     tf.set_backend("cpu")
     try:
+        start = tf.memory().num_tensors
         x, y = bars(64)
         model = small_classifier()
-        model.compile(optimizer=tf.train.adam(0.05), loss="categoricalCrossentropy")
+        opt = tf.train.adam(0.05)
+        model.compile(optimizer=opt, loss="categoricalCrossentropy")
         xs, ys = tf.tensor(x), tf.tensor(y)
-        model.fit_sync(xs, ys, epochs=20, batch_size=16, verbose=0)
+        model.fit_sync(xs, ys, epochs=20, batch_size=16, verbose=0, shuffle=False)
         xt, yt = bars(32, seed=2)
-        here = model.predict(tf.tensor(xt)).numpy()
+        xt_t = tf.tensor(xt)
+        pred = model.predict(xt_t)
+        here = pred.numpy()
         weights = [w.numpy().tolist() for w in model.weights]
+        tf.dispose([xs, ys, xt_t, pred])
         model.dispose()
+        opt.dispose()   # an optimizer passed in is the caller's to dispose (as in TF.js)
+        left_here = tf.memory().num_tensors - start
     finally:
         tf.set_backend(previous)
+    assert left_here == 0
     assert (here.argmax(1) == yt.argmax(1)).mean() >= 0.9
     page = run_py(PREDICT, x=xt.tolist(), weights=weights)
     assert page["left"] == 0
