@@ -195,6 +195,11 @@ def test_repl_terminal(tmp_path):
         # Ctrl+C drops the entry being typed ...
         entry("for i in range(3):", prompt="... ")
         child.send("    print('never')")
+        # Press Ctrl+C once readline has echoed the text, as a person would: CPython's readline
+        # acts on a SIGINT only when it interrupts the wait for a key, so one that lands while the
+        # typed characters are still being processed waits for the next key.
+        child.expect_exact("print('never')")
+        time.sleep(0.3)
         child.sendcontrol("c")
         child.expect_exact("KeyboardInterrupt")
         child.expect_exact(">>> ")
