@@ -46,6 +46,8 @@ keep = _ENGINE.keep
 dispose = _ENGINE.dispose
 memory = _ENGINE.memory
 dispose_variables = _ENGINE.dispose_variables
+profile = _ENGINE.profile
+time = _ENGINE.time
 
 
 def backend():

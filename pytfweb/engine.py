@@ -6,6 +6,7 @@ here so that the data goes when its last tensor goes.
 """
 import inspect
 import time
+from collections import namedtuple
 from types import SimpleNamespace
 
 from .dtypes import BYTES_PER_ELEMENT, string_bytes
@@ -23,6 +24,15 @@ class _Scope:
 
     def __init__(self, name, scope_id):
         self.name, self.id, self.track = name, scope_id, []
+
+
+KernelProfile = namedtuple("KernelProfile", "name input_shapes output_shapes kernel_ms bytes_added tensors_added "
+                                            "total_bytes_snapshot total_tensors_snapshot")
+TimingInfo = namedtuple("TimingInfo", "kernel_ms wall_ms")
+
+
+class ProfileInfo(SimpleNamespace):
+    """What tf.profile returns: new_bytes, new_tensors, peak_bytes, kernels, kernel_names, result."""
 
 
 class MemoryInfo(SimpleNamespace):
@@ -46,6 +56,8 @@ class Engine:
         self.num_bytes = 0
         self.scopes = []
         self.next_scope_id = 0
+        self.profiling = None    # list of KernelProfile while tf.profile runs
+        self.peak_bytes = 0
         self.registered_variables = {}
         self.next_variable_id = 0
         self.active_tape = None  # list of TapeNode while a gradient is being computed
@@ -226,7 +238,9 @@ class Engine:
         if fn is None:
             raise NotImplementedError(f"Kernel '{name}' is not implemented on backend '{self.backend_name}'")
         attrs = attrs or {}
-        if ENV.flags["DEBUG"]:
+        if self.profiling is not None:
+            outputs, many = self._run_profiled(name, fn, backend, inputs, attrs)
+        elif ENV.flags["DEBUG"]:
             start = time.perf_counter()
             out = fn(backend, inputs, attrs)
             many = isinstance(out, list)
@@ -299,6 +313,48 @@ class Engine:
             node.x = [self._save(t) for t in to_save]
             self.active_tape.append(node)
         return outputs
+
+    def _run_profiled(self, name, fn, backend, inputs, attrs):
+        """Run a kernel timed to completion (the backend is synced before and after, so the time
+        is the kernel's own work, GPU included) and record it for tf.profile / tf.time."""
+        bytes_before, tensors_before = self.num_bytes, self.num_tensors
+        backend.sync()
+        start = time.perf_counter()
+        out = fn(backend, inputs, attrs)
+        backend.sync()
+        ms = (time.perf_counter() - start) * 1000
+        many = isinstance(out, list)
+        outputs = [self._track(Tensor(i.data_id, tuple(i.shape), i.dtype)) for i in (out if many else [out])]
+        self.profiling.append(KernelProfile(
+            name, [list(t.shape) for t in inputs], [list(t.shape) for t in outputs], ms,
+            self.num_bytes - bytes_before, self.num_tensors - tensors_before, self.num_bytes, self.num_tensors))
+        self.peak_bytes = max(self.peak_bytes, self.num_bytes)
+        return outputs, many
+
+    async def profile(self, f):
+        """TF.js tf.profile: run f (sync or async) and report what its kernels did."""
+        if self.profiling is not None:
+            raise EngineError("profile: profiling is already running (profiles do not nest)")
+        bytes_before, tensors_before = self.num_bytes, self.num_tensors
+        self.profiling, self.peak_bytes = [], self.num_bytes
+        try:
+            result = f()
+            if inspect.isawaitable(result):
+                result = await result
+        finally:
+            kernels, self.profiling = self.profiling, None
+        return ProfileInfo(new_bytes=self.num_bytes - bytes_before, new_tensors=self.num_tensors - tensors_before,
+                           peak_bytes=self.peak_bytes, kernels=kernels,
+                           kernel_names=sorted({k.name for k in kernels}), result=result)
+
+    async def time(self, f):
+        """TF.js tf.time: wall_ms of f until its GPU work is done, and kernel_ms, the sum of its
+        kernels' own times (each timed to completion, so wall_ms here includes that syncing)."""
+        start = time.perf_counter()
+        info = await self.profile(f)
+        self._active().sync()
+        wall = (time.perf_counter() - start) * 1000
+        return TimingInfo(kernel_ms=sum(k.kernel_ms for k in info.kernels), wall_ms=wall)
 
     def _debug_check(self, name, outputs, start):
         # Reading the outputs back also waits for the GPU, so the time includes the kernel's work.

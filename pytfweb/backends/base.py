@@ -19,6 +19,9 @@ class Backend:
     def dispose_data(self, data_id):
         raise NotImplementedError
 
+    def sync(self):
+        """Block until all work issued so far is done (a no-op where work is synchronous)."""
+
     def memory(self):
         """Backend-specific fields added to tf.memory()."""
         return {}

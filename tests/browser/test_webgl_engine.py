@@ -210,3 +210,17 @@ finally:
     # half floats carry ~3 decimal digits
     np.testing.assert_allclose(y, 1 / (1 + np.exp(-(x * 2 - 1))), rtol=2e-3, atol=2e-3)
     np.testing.assert_allclose(s, x.sum(axis=1), rtol=2e-3, atol=2e-3)
+
+
+def test_profile_times_gpu_work_on_webgl(run_py):
+    out = run_py("""
+x = tf.ones([128, 128])
+info = await tf.profile(lambda: tf.tidy(lambda: tf.mat_mul(x, x)))
+t = await tf.time(lambda: tf.tidy(lambda: tf.mat_mul(x, x)).dispose())
+result = [[(k.name, k.input_shapes, k.output_shapes) for k in info.kernels], info.new_tensors,
+          info.kernels[0].kernel_ms > 0, t.wall_ms >= t.kernel_ms > 0]
+info.result.dispose()
+""")
+    kernels, new_tensors, timed, timing_ok = out
+    assert kernels == [["BatchMatMul", [[128, 128], [128, 128]], [[128, 128]]]]
+    assert new_tensors == 1 and timed and timing_ok

@@ -42,6 +42,10 @@ class WebGLBackend(Backend):
     def half_float(self):
         return self.ctx.half_float
 
+    def sync(self):
+        """Block until the GPU has done all work issued so far (used to time kernels)."""
+        self.ctx.js.finish()
+
     def epsilon(self):
         return 1e-4 if self.ctx.half_float else 1e-7
 

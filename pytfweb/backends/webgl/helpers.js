@@ -60,6 +60,13 @@
       gl.readPixels(0, 0, width, height, readFormat, gl.FLOAT, out);
       return firstChannel(out, channels, n);
     },
+    // Wait until the GPU has finished all work so far (profiling only): a fence, waited on.
+    finish() {
+      const sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+      gl.flush();
+      while (gl.clientWaitSync(sync, 0, 0) === gl.TIMEOUT_EXPIRED) { /* spin: profiling wants the time */ }
+      gl.deleteSync(sync);
+    },
     // Start an asynchronous read: pixels go into a pack buffer, a fence marks completion.
     readAsyncStart(tex, width, height) {
       attach(tex);
