@@ -8,6 +8,7 @@ import functools
 import json
 import os
 import sys
+import types
 
 
 @functools.lru_cache(maxsize=None)
@@ -37,7 +38,9 @@ def op_table():
     for ns, names in tfjs_api()["python_names"].items():
         target = tf if ns == "tf" else getattr(tf, ns, None)
         for js_name, py_name in sorted(names.items()):
-            rows.append((ns, js_name, py_name, target is not None and callable(getattr(target, py_name, None))))
+            found = getattr(target, py_name, None)  # a function, or a namespace such as tf.train
+            here = target is not None and (callable(found) or isinstance(found, types.ModuleType))
+            rows.append((ns, js_name, py_name, here))
     return rows
 
 

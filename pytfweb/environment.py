@@ -11,6 +11,8 @@ _DEFAULTS = {
     "WEBGL_FORCE_F16_TEXTURES": False,
     # webgl: the largest texture side to use, 0 for the context's MAX_TEXTURE_SIZE (tests the tiling limit).
     "WEBGL_MAX_TEXTURE_SIZE": 0,
+    # tf.deprecation_warn warns while this is on (tf.disable_deprecation_warnings turns it off).
+    "DEPRECATION_WARNINGS_ENABLED": True,
 }
 
 

@@ -79,7 +79,15 @@ class Tensor:
         return _engine().read_numpy(self)
 
     def buffer_sync(self):
-        return self.data_sync()
+        """A TensorBuffer holding a copy of the values (blocking). A copy, since a backend may
+        return the values it keeps (webgl caches what it read back)."""
+        from .ops.misc import TensorBuffer
+        return TensorBuffer(self.shape, self.dtype, self.data_sync()[:])
+
+    async def buffer(self):
+        """A TensorBuffer holding a copy of the values, read without blocking (as data())."""
+        from .ops.misc import TensorBuffer
+        return TensorBuffer(self.shape, self.dtype, (await self.data())[:])
 
     # --- lifetime ----------------------------------------------------------------
     def dispose(self):

@@ -22,6 +22,7 @@ from .spectral import complex, fft, ifft, imag, irfft, real, rfft  # noqa: F401,
 from .sparse import *  # noqa: F401,F403  (sparse_to_dense; tf.sparse is the module)
 from .ragged import *  # noqa: F401,F403
 from .losses import Reduction  # noqa: F401  (tf.Reduction, as in TF.js)
+from .misc import *  # noqa: F401,F403
 from . import methods as _methods
 
 globals().update(_elementwise_ops)
