@@ -60,12 +60,14 @@
       gl.readPixels(0, 0, width, height, readFormat, gl.FLOAT, out);
       return firstChannel(out, channels, n);
     },
-    // Wait until the GPU has finished all work so far (profiling only): a fence, waited on.
+    // Wait until the GPU has finished all work so far (profiling only). Not a fence: Chrome
+    // updates a fence's status only between tasks, so waiting on one inside a task never ends.
+    // Reading one pixel of the last output blocks until every draw before it is done.
     finish() {
-      const sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
-      gl.flush();
-      while (gl.clientWaitSync(sync, 0, 0) === gl.TIMEOUT_EXPIRED) { /* spin: profiling wants the time */ }
-      gl.deleteSync(sync);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+      if (gl.checkFramebufferStatus(gl.FRAMEBUFFER) !== gl.FRAMEBUFFER_COMPLETE) return;  // nothing drawn yet
+      const readFormat = format();
+      gl.readPixels(0, 0, 1, 1, readFormat, gl.FLOAT, new Float32Array(readFormat === gl.RED ? 1 : 4));
     },
     // Start an asynchronous read: pixels go into a pack buffer, a fence marks completion.
     readAsyncStart(tex, width, height) {
