@@ -402,8 +402,9 @@ def test_gradients_through_trainable_layers(make, shape, training, rng):
     layer = make()
     layer.apply(x)   # build
     weights = layer.trainable_weights
-    values = [w.numpy() for w in weights]
-    values = [v + rng.normal(scale=0.3, size=v.shape).astype(np.float32) for v in values]
+    # weights from the seeded rng alone (not the unseeded initializers): the same point every run,
+    # so a kink of relu/relu6 cannot drift under the centred differences from one run to the next
+    values = [rng.normal(scale=0.5, size=tuple(w.shape)).astype(np.float32) for w in weights]
     layer.set_weights(values + [w.numpy() for w in layer.non_trainable_weights])
     r = tf.tensor(_f32(rng, *layer.apply(x).shape))
 
