@@ -1,38 +1,36 @@
-"""Fit y = 2x - 1 by gradient descent, with hand-written gradients, on the active backend.
+"""`make demo`: a small Keras-style model trains on the GPU in headless Chromium, with progress.
 
-    pytfweb run examples/demo.py                  # webgl, in headless Chromium (make demo)
+    pytfweb run examples/demo.py                  # webgl: Python in Pyodide, kernels as WebGL2 shaders
     pytfweb run --backend cpu examples/demo.py    # numpy, here
+
+The task: tell whether a point of the plane lies inside the unit circle.
 """
 import pytfweb as tf
 
 print("backend:", tf.get_backend())
 print("renderer:", getattr(tf.backend(), "renderer", "n/a"))
 
-xs = tf.tensor([-1.0, 0.0, 1.0, 2.0, 3.0, 4.0])
-ys = tf.tensor([-3.0, -1.0, 1.0, 3.0, 5.0, 7.0])
-w, b = tf.scalar(0.0), tf.scalar(0.0)
-learning_rate = 0.05
+xs = tf.random_uniform([600, 2], -1.5, 1.5, seed=1)
+ys = tf.tidy(lambda: tf.cast(tf.less(tf.sum(tf.square(xs), axis=1, keep_dims=True), 1.0), "float32"))
 
 
-def train_step(w, b):
-    """One step on loss = mean((w*x + b - y)^2): d/dw = mean(2 err x), d/db = mean(2 err)."""
-    err = tf.sub(tf.add(tf.mul(w, xs), b), ys)
-    grad_w = tf.mean(tf.mul(tf.mul(err, xs), 2.0))
-    grad_b = tf.mean(tf.mul(err, 2.0))
-    loss = tf.mean(tf.square(err))
-    return tf.sub(w, tf.mul(grad_w, learning_rate)), tf.sub(b, tf.mul(grad_b, learning_rate)), loss
+def dense(units, activation, seed, **kwargs):
+    return tf.layers.dense(units=units, activation=activation,
+                           kernel_initializer=tf.initializers.glorot_uniform(seed=seed), **kwargs)
 
 
-for step in range(1, 201):
-    new_w, new_b, loss = tf.tidy(lambda: train_step(w, b))  # intermediates disposed
-    tf.dispose([w, b])
-    w, b = new_w, new_b
-    if step % 50 == 0:
-        print(f"step {step:3d}  loss {(await loss.data())[0]:.6f}")
-    loss.dispose()
+model = tf.sequential(layers=[dense(16, "relu", 1, input_shape=[2]), dense(16, "relu", 2), dense(1, "sigmoid", 3)])
+model.summary()
+optimizer = tf.train.adam(0.03)
+model.compile(optimizer=optimizer, loss="binaryCrossentropy", metrics=["accuracy"])
+history = await model.fit(xs, ys, epochs=20, batch_size=50, validation_split=0.2, shuffle=False)  # noqa: F704
 
-print(f"w = {(await w.data())[0]:.4f}, b = {(await b.data())[0]:.4f}   (want 2, -1)")
-prediction = tf.tidy(lambda: tf.add(tf.mul(w, tf.tensor([10.0, 20.0])), b))
-print("predictions for x = 10, 20:", [round(v, 3) for v in await prediction.array()])
-tf.dispose([xs, ys, w, b, prediction])
+points = tf.tensor2d([[0.0, 0.0], [0.6, -0.5], [1.3, 1.2], [-1.4, 0.2]])
+inside = model.predict(points)
+for (x, y), p in zip(points.array_sync(), inside.array_sync()):
+    print(f"P(inside | ({x:+.1f}, {y:+.1f})) = {p[0]:.3f}")
+print(f"final accuracy: train {history.history['acc'][-1]:.3f}, validation {history.history['val_acc'][-1]:.3f}")
+tf.dispose([xs, ys, points, inside])
+model.dispose()
+optimizer.dispose()   # an optimizer passed to compile stays the caller's (as in TF.js)
 print("tensors left:", tf.memory().num_tensors)

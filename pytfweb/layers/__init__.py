@@ -248,3 +248,47 @@ def masking(**kwargs):
 
 def rescaling(scale=None, **kwargs):
     return Rescaling(scale, **kwargs)
+
+
+# --- recurrent layers (recurrent.py) -------------------------------------------------------------
+from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell  # noqa: E402
+
+
+def simple_rnn_cell(units=None, **kwargs):
+    return SimpleRNNCell(units, **kwargs)
+
+
+def lstm_cell(units=None, **kwargs):
+    return LSTMCell(units, **kwargs)
+
+
+def gru_cell(units=None, **kwargs):
+    return GRUCell(units, **kwargs)
+
+
+def rnn(cell=None, **kwargs):
+    return RNN(cell, **kwargs)
+
+
+def simple_rnn(units=None, **kwargs):
+    return SimpleRNN(units, **kwargs)
+
+
+def lstm(units=None, **kwargs):
+    return LSTM(units, **kwargs)
+
+
+def gru(units=None, **kwargs):
+    return GRU(units, **kwargs)
+
+
+# --- wrappers (wrappers.py) ------------------------------------------------------------------------
+from .wrappers import Bidirectional, TimeDistributed  # noqa: E402
+
+
+def time_distributed(layer=None, **kwargs):
+    return TimeDistributed(layer, **kwargs)
+
+
+def bidirectional(layer=None, merge_mode="concat", **kwargs):
+    return Bidirectional(layer, merge_mode, **kwargs)

@@ -111,3 +111,19 @@ def test_adam_on_webgl_matches_cpu(run_py):
     for (name, got), (_, want) in zip(page["weights"][1:], here["weights"][1:]):
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6, err_msg=name)
     assert here["costs"][-1] < here["costs"][0]
+
+
+def test_demo_trains_a_model_with_progress():
+    """`make demo`: a Keras-style model fits on webgl, one progress line per epoch."""
+    out = _run_example("demo.py")
+    assert "Total params: 337" in out
+    assert len(re.findall(r"^Epoch \d+ / 20$", out, re.M)) == 20, out
+    assert len(re.findall(r"ms \d+us/step - loss=\S+ acc=\S+ val_loss=\S+ val_acc=\S+$", out, re.M)) == 20, out
+    assert _number(r"^final accuracy: train (\S+),", out) > 0.95, out
+    assert _number(r"^P\(inside \| \(\+0\.0, \+0\.0\)\) = (\S+)$", out) > 0.9, out
+    assert _number(r"^P\(inside \| \(\+1\.3, \+1\.2\)\) = (\S+)$", out) < 0.1, out
+
+
+def test_hand_gradient_example_fits_2x_minus_1():
+    out = _run_example("hand_gradient.py")
+    assert _number(r"^w = (\S+), b = ", out) == 2.0 and _number(r"^w = \S+, b = (\S+) ", out) == -1.0, out

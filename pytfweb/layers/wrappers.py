@@ -1,0 +1,151 @@
+"""Layer wrappers (tfjs-layers layers/wrappers.ts): TimeDistributed and Bidirectional.
+
+Both own an inner layer (Bidirectional two: the given RNN running forward and a copy of it
+running backward, named forward_<name> / backward_<name>) and expose its weights as theirs.
+"""
+from .. import ops
+from .engine import InputSpec, Layer
+from ._utils import shape_str
+
+_MERGE_MODES = ("sum", "mul", "concat", "ave", None)
+
+
+class _Wrapper(Layer):
+    def _inner(self):
+        raise NotImplementedError
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        self._trainable = bool(value)
+        for layer in getattr(self, "_inner_layers", []):
+            layer.trainable = value
+
+    @property
+    def trainable_weights(self):
+        return [w for layer in self._inner_layers for w in layer.trainable_weights] if self.trainable else []
+
+    @property
+    def non_trainable_weights(self):
+        if not self.trainable:
+            return [w for layer in self._inner_layers for w in layer.weights]
+        return [w for layer in self._inner_layers for w in layer.non_trainable_weights]
+
+    def regularization_losses(self):
+        return [r for layer in self._inner_layers for r in layer.regularization_losses()]
+
+    def apply_constraints(self):
+        for layer in self._inner_layers:
+            layer.apply_constraints()
+
+    def dispose(self):
+        return sum(layer.dispose() for layer in self._inner_layers)
+
+
+class TimeDistributed(_Wrapper):
+    """Apply layer to every temporal slice (axis 1) of a [batch, time, ...] input."""
+    class_name = "TimeDistributed"
+
+    def __init__(self, layer=None, **kwargs):
+        if layer is None:
+            raise ValueError("TimeDistributed: required argument 'layer' is missing")
+        super().__init__(**kwargs)
+        self.layer = layer
+        self._inner_layers = [layer]
+        self.input_spec = InputSpec(min_ndim=3)
+
+    def build(self, input_shape):
+        if len(input_shape) < 3:
+            raise ValueError(f"TimeDistributed layer expects an input shape >= 3D, but received input shape "
+                             f"{shape_str(input_shape)}")
+        if not self.layer.built:
+            self.layer._build_from((input_shape[0],) + tuple(input_shape[2:]))
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        child = self.layer.compute_output_shape((input_shape[0],) + tuple(input_shape[2:]))
+        return (input_shape[0], input_shape[1]) + tuple(child[1:])
+
+    def call(self, inputs, training=False):
+        b, t = inputs.shape[0], inputs.shape[1]
+        flat = ops.reshape(inputs, [b * t] + list(inputs.shape[2:]))
+        out = self.layer.call(flat, training)
+        return ops.reshape(out, [b, t] + list(out.shape[1:]))
+
+    def get_config(self):
+        return {**super().get_config(), "layer": {"class_name": self.layer.get_class_name(),
+                                                   "config": self.layer.get_config()}}
+
+
+class Bidirectional(_Wrapper):
+    """Run an RNN forward and backward over the sequence and merge the two outputs."""
+    class_name = "Bidirectional"
+
+    def __init__(self, layer=None, merge_mode="concat", **kwargs):
+        from .recurrent import _CellRNN
+        if layer is None:
+            raise ValueError("Bidirectional: required argument 'layer' is missing")
+        if merge_mode not in _MERGE_MODES:
+            raise ValueError(f"Invalid merge mode: {merge_mode}. Merge mode should be one of "
+                             f"[\"sum\", \"mul\", \"concat\", \"ave\", null]")
+        if not isinstance(layer, _CellRNN):
+            raise NotImplementedError("Bidirectional: only SimpleRNN, LSTM and GRU layers can be wrapped for now")
+        super().__init__(**kwargs)
+        self.forward_layer = type(layer)(return_sequences=layer.return_sequences, return_state=layer.return_state,
+                                         go_backwards=layer.go_backwards, name=f"forward_{layer.name}",
+                                         **layer._cell_args)
+        self.backward_layer = type(layer)(return_sequences=layer.return_sequences,
+                                          return_state=layer.return_state, go_backwards=not layer.go_backwards,
+                                          name=f"backward_{layer.name}", **layer._cell_args)
+        self._inner_layers = [self.forward_layer, self.backward_layer]
+        self.merge_mode = merge_mode
+        self.return_sequences = layer.return_sequences
+        self.return_state = layer.return_state
+        self.input_spec = InputSpec(ndim=3)
+
+    def build(self, input_shape):
+        for layer in self._inner_layers:
+            if not layer.built:
+                layer._build_from(input_shape)
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        shape = self.forward_layer.compute_output_shape(input_shape)
+        states = []
+        if self.return_state:
+            shape, states = shape[0], shape[1:]
+        if self.merge_mode == "concat":
+            shape = tuple(shape[:-1]) + (shape[-1] * 2,)
+        out = [shape, shape] if self.merge_mode is None else [shape]
+        if self.return_state:
+            return out + list(states) * 2
+        return out if self.merge_mode is None else out[0]
+
+    def call(self, inputs, training=False):
+        y = self.forward_layer.call(inputs, training)
+        y_rev = self.backward_layer.call(inputs, training)
+        states = []
+        if self.return_state:
+            states = list(y[1:]) + list(y_rev[1:])
+            y, y_rev = y[0], y_rev[0]
+        if self.return_sequences:
+            y_rev = ops.reverse(y_rev, 1)
+        if self.merge_mode == "concat":
+            out = [ops.concat([y, y_rev], -1)]
+        elif self.merge_mode == "sum":
+            out = [ops.add(y, y_rev)]
+        elif self.merge_mode == "ave":
+            out = [ops.mul(ops.add(y, y_rev), 0.5)]
+        elif self.merge_mode == "mul":
+            out = [ops.mul(y, y_rev)]
+        else:
+            out = [y, y_rev]
+        if self.return_state or self.merge_mode is None:
+            return out + states
+        return out[0]
+
+    def get_config(self):
+        return {**super().get_config(), "merge_mode": self.merge_mode}
