@@ -292,3 +292,30 @@ def time_distributed(layer=None, **kwargs):
 
 def bidirectional(layer=None, merge_mode="concat", **kwargs):
     return Bidirectional(layer, merge_mode, **kwargs)
+
+
+# --- preprocessing layers (preprocessing.py) ---------------------------------------------------------
+from .preprocessing import CategoryEncoding, CenterCrop, RandomWidth, Resizing  # noqa: E402
+
+
+def center_crop(height=None, width=None, **kwargs):
+    return CenterCrop(height, width, **kwargs)
+
+
+def resizing(height=None, width=None, **kwargs):
+    return Resizing(height, width, **kwargs)
+
+
+def category_encoding(num_tokens=None, **kwargs):
+    return CategoryEncoding(num_tokens, **kwargs)
+
+
+def random_width(factor=None, **kwargs):
+    return RandomWidth(factor, **kwargs)
+
+
+from .recurrent import StackedRNNCells  # noqa: E402
+
+
+def stacked_rnn_cells(cells=None, **kwargs):
+    return StackedRNNCells(cells, **kwargs)

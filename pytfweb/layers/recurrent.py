@@ -220,6 +220,83 @@ class GRUCell(RNNCell):
         return [out, out]
 
 
+class StackedRNNCells(Layer):
+    """Cells run one after another at each timestep, as one cell. Its states are the cells'
+    states flattened in reverse cell order ([h2, c2, h1, c1] for two LSTM cells), so that
+    state_size[0] is the output size."""
+    class_name = "StackedRNNCells"
+
+    def __init__(self, cells=None, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(cells, (list, tuple)) or not cells:
+            raise ValueError(f"StackedRNNCells: 'cells' must be a non-empty list of RNN cells, got {cells!r}")
+        self.cells = list(cells)
+
+    @property
+    def state_size(self):
+        return tuple(s for cell in reversed(self.cells) for s in cell.state_size)
+
+    @property
+    def trainable_weights(self):
+        return [w for c in self.cells for w in c.trainable_weights] if self.trainable else []
+
+    @property
+    def non_trainable_weights(self):
+        ws = [w for c in self.cells for w in c.non_trainable_weights]
+        if not self.trainable:
+            return [w for c in self.cells for w in c.trainable_weights] + ws
+        return ws
+
+    @Layer.trainable.setter
+    def trainable(self, value):
+        self._trainable = bool(value)
+        for c in getattr(self, "cells", []):
+            c.trainable = value
+
+    def regularization_losses(self):
+        return [loss for c in self.cells for loss in c.regularization_losses()]
+
+    def apply_constraints(self):
+        for c in self.cells:
+            c.apply_constraints()
+
+    def dispose(self):
+        return sum(c.dispose() for c in self.cells)
+
+    def reset_dropout_masks(self):
+        for c in self.cells:
+            c.reset_dropout_masks()
+
+    def build(self, input_shape):
+        if input_shape and isinstance(input_shape[0], (list, tuple)):
+            input_shape = input_shape[0]
+        for cell in self.cells:
+            if not cell.built:
+                cell.build(input_shape)
+                cell.built = True
+            input_shape = (input_shape[0], cell.state_size[0])
+        self.built = True
+
+    def call(self, inputs, training=False):
+        states = list(inputs[1:])
+        nested = []
+        for cell in reversed(self.cells):
+            n = len(cell.state_size)
+            nested.append(states[:n])
+            states = states[n:]
+        nested.reverse()
+        x, new_nested = inputs[0], []
+        for cell, cell_states in zip(self.cells, nested):
+            out = cell.call([x] + cell_states, training)
+            x = out[0]
+            new_nested.append(list(out[1:]))
+        return [x] + [s for cell_states in reversed(new_nested) for s in cell_states]
+
+    def get_config(self):
+        return {**super().get_config(),
+                "cells": [{"class_name": c.get_class_name(), "config": c.get_config()} for c in self.cells]}
+
+
 class RNN(Layer):
     """Runs a cell over the time axis of a [batch, time, features] input."""
     class_name = "RNN"
@@ -232,7 +309,7 @@ class RNN(Layer):
         if cell is None:
             raise ValueError("RNN: required argument 'cell' is missing")
         if isinstance(cell, (list, tuple)):
-            raise NotImplementedError("RNN: a list of cells (StackedRNNCells) is not supported yet")
+            cell = StackedRNNCells(cells=list(cell))
         if stateful:
             raise NotImplementedError("RNN: stateful=True is not supported")
         self.cell = cell
