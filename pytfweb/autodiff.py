@@ -7,7 +7,7 @@
 """
 from collections import namedtuple
 
-from .engine import ENGINE
+from .engine import ENGINE, op
 from .ops.creation import convert_to_tensor
 from .tensor import Tensor, Variable
 
@@ -50,65 +50,42 @@ def _compute(api, f, xs, dy):
     return y, grads
 
 
-def _scoped(g):
-    """Run g in a scope: inputs converted from Python values go with it; results survive."""
-    import functools
+def _gradient_function(api, f, one_input, with_value):
+    """The function tf.<api>(f) returns: one input x or a list of args; gradients alone, or the
+    value with them. It runs in its own scope (engine.op), so inputs converted from Python values
+    go with it and only the results survive."""
+    _check_callable(f, api)
 
-    @functools.wraps(g)
-    def wrapped(*args, **kwargs):
-        return ENGINE._run_tidy(g.__name__, g, args, kwargs)
-    return wrapped
+    @op
+    def g(x_or_args, dy=None):
+        xs = [convert_to_tensor(x_or_args, "x", api)] if one_input else _args(x_or_args, api)
+        y, gs = _compute(api, lambda: f(*xs), xs, _dy(dy, api))
+        if with_value:
+            return ValueAndGrad(y, gs[0]) if one_input else ValueAndGrads(y, gs)
+        y.dispose()
+        return gs[0] if one_input else gs
+    g.__name__ = g.__qualname__ = api
+    return g
 
 
 def grad(f):
     """g(x, dy=None) -> df/dx for f taking one tensor."""
-    _check_callable(f, "grad")
-
-    @_scoped
-    def g(x, dy=None):
-        x = convert_to_tensor(x, "x", "grad")
-        dy_t = _dy(dy, "grad")
-        y, (dx,) = _compute("grad", lambda: f(x), [x], dy_t)
-        y.dispose()
-        return dx
-    return g
+    return _gradient_function("grad", f, one_input=True, with_value=False)
 
 
 def grads(f):
     """g(args, dy=None) -> [df/darg for arg in args] for f taking several tensors."""
-    _check_callable(f, "grads")
-
-    @_scoped
-    def g(args, dy=None):
-        xs = _args(args, "grads")
-        y, gs = _compute("grads", lambda: f(*xs), xs, _dy(dy, "grads"))
-        y.dispose()
-        return gs
-    return g
+    return _gradient_function("grads", f, one_input=False, with_value=False)
 
 
 def value_and_grad(f):
     """g(x, dy=None) -> (value, grad): f(x) and df/dx (a named tuple)."""
-    _check_callable(f, "value_and_grad")
-
-    @_scoped
-    def g(x, dy=None):
-        x = convert_to_tensor(x, "x", "value_and_grad")
-        y, (dx,) = _compute("value_and_grad", lambda: f(x), [x], _dy(dy, "value_and_grad"))
-        return ValueAndGrad(y, dx)
-    return g
+    return _gradient_function("value_and_grad", f, one_input=True, with_value=True)
 
 
 def value_and_grads(f):
     """g(args, dy=None) -> (value, grads): f(*args) and the gradient for each arg."""
-    _check_callable(f, "value_and_grads")
-
-    @_scoped
-    def g(args, dy=None):
-        xs = _args(args, "value_and_grads")
-        y, gs = _compute("value_and_grads", lambda: f(*xs), xs, _dy(dy, "value_and_grads"))
-        return ValueAndGrads(y, gs)
-    return g
+    return _gradient_function("value_and_grads", f, one_input=False, with_value=True)
 
 
 def variable_grads(f, var_list=None):
@@ -154,7 +131,7 @@ def custom_grad(f):
     tensor is accepted for one input). Usable as a decorator."""
     _check_callable(f, "custom_grad")
 
-    @_scoped
+    @op
     def wrapped(*inputs):
         xs = [convert_to_tensor(x, f"inputs[{i}]", "custom_grad") for i, x in enumerate(inputs)]
         box = {}
