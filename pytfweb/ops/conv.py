@@ -193,21 +193,28 @@ def _check_backprop_geometry(name, info, dy_shape):
                          f"and pad gives shape {list(info.out_shape)}, not the shape of 'x' {list(dy_shape)}")
 
 
+def _transpose_args(x, filter, output_shape, rank, name):
+    """Checked arguments of a transposed convolution of `rank` (4 or 5): (x batched, output shape
+    batched, filter, whether a batch axis was added)."""
+    x = _float(x, "x", name)
+    filter = _float(filter, "filter", name)
+    shape = _output_shape(output_shape, x.rank, name)
+    xb, added = _batched(x, rank, name)
+    shape_b = (1,) + shape if added else shape
+    _check_rank(filter, rank, name, "filter")
+    _check_channels(shape_b[-1], filter.shape[-2], name, "depth of 'output_shape'")
+    if xb.shape[-1] != filter.shape[-1]:
+        raise ValueError(f"{name}: depth of 'x' ({xb.shape[-1]}) must match the output depth of 'filter' "
+                         f"({filter.shape[-1]})")
+    return xb, shape_b, filter, added
+
+
 @op
 def conv2d_transpose(x, filter, output_shape, strides, pad, dim_rounding_mode=None):
     """tf.conv2d_transpose: the gradient of conv2d with respect to its input, for an input of
     output_shape; x [b, h, w, out] (or unbatched), filter [fh, fw, in, out]."""
     name = "conv2d_transpose"
-    x = _float(x, "x", name)
-    filter = _float(filter, "filter", name)
-    shape = _output_shape(output_shape, x.rank, name)
-    x4, added = _batched(x, 4, name)
-    shape4 = (1,) + shape if added else shape
-    _check_rank(filter, 4, name, "filter")
-    _check_channels(shape4[3], filter.shape[2], name, "depth of 'output_shape'")
-    if x4.shape[3] != filter.shape[3]:
-        raise ValueError(f"{name}: depth of 'x' ({x4.shape[3]}) must match the output depth of 'filter' "
-                         f"({filter.shape[3]})")
+    x4, shape4, filter, added = _transpose_args(x, filter, output_shape, 4, name)
     return _unbatched(conv2d_backprop_input(shape4, x4, filter, strides, pad, "NHWC", dim_rounding_mode, name=name),
                       added)
 
@@ -216,16 +223,7 @@ def conv2d_transpose(x, filter, output_shape, strides, pad, dim_rounding_mode=No
 def conv3d_transpose(x, filter, output_shape, strides, pad):
     """tf.conv3d_transpose: the gradient of conv3d with respect to its input, for an input of output_shape."""
     name = "conv3d_transpose"
-    x = _float(x, "x", name)
-    filter = _float(filter, "filter", name)
-    shape = _output_shape(output_shape, x.rank, name)
-    x5, added = _batched(x, 5, name)
-    shape5 = (1,) + shape if added else shape
-    _check_rank(filter, 5, name, "filter")
-    _check_channels(shape5[4], filter.shape[3], name, "depth of 'output_shape'")
-    if x5.shape[4] != filter.shape[4]:
-        raise ValueError(f"{name}: depth of 'x' ({x5.shape[4]}) must match the output depth of 'filter' "
-                         f"({filter.shape[4]})")
+    x5, shape5, filter, added = _transpose_args(x, filter, output_shape, 5, name)
     return _unbatched(conv3d_backprop_input(shape5, x5, filter, strides, pad, name=name), added)
 
 
