@@ -303,6 +303,40 @@ class Layer:
         return list(outs[0]) if len(outs) == 1 else [list(s) for s in outs]
 
 
+class Container(Layer):
+    """A layer made of other layers (wrappers, stacked RNN cells): trainability, weights,
+    regularization, constraints and disposal go to the children, `self._children()` (empty until
+    they exist). Frozen, all the children's weights count as non-trainable, trainable ones first."""
+
+    def _children(self):
+        return []
+
+    @Layer.trainable.setter
+    def trainable(self, value):
+        self._trainable = bool(value)
+        for child in self._children():
+            child.trainable = value
+
+    @property
+    def trainable_weights(self):
+        return [w for c in self._children() for w in c.trainable_weights] if self.trainable else []
+
+    @property
+    def non_trainable_weights(self):
+        frozen = [] if self.trainable else [w for c in self._children() for w in c.trainable_weights]
+        return frozen + [w for c in self._children() for w in c.non_trainable_weights]
+
+    def regularization_losses(self):
+        return [r for c in self._children() for r in c.regularization_losses()]
+
+    def apply_constraints(self):
+        for c in self._children():
+            c.apply_constraints()
+
+    def dispose(self):
+        return sum(c.dispose() for c in self._children())
+
+
 class InputLayer(Layer):
     """The source of a graph: produces one SymbolicTensor of batch_input_shape."""
     class_name = "InputLayer"

@@ -15,7 +15,7 @@ from . import activations as _activations
 from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
-from .engine import InputSpec, Layer
+from .engine import Container, InputSpec, Layer
 from ._utils import shape_str
 
 
@@ -220,7 +220,7 @@ class GRUCell(RNNCell):
         return [out, out]
 
 
-class StackedRNNCells(Layer):
+class StackedRNNCells(Container):
     """Cells run one after another at each timestep, as one cell. Its states are the cells'
     states flattened in reverse cell order ([h2, c2, h1, c1] for two LSTM cells), so that
     state_size[0] is the output size."""
@@ -236,32 +236,8 @@ class StackedRNNCells(Layer):
     def state_size(self):
         return tuple(s for cell in reversed(self.cells) for s in cell.state_size)
 
-    @property
-    def trainable_weights(self):
-        return [w for c in self.cells for w in c.trainable_weights] if self.trainable else []
-
-    @property
-    def non_trainable_weights(self):
-        ws = [w for c in self.cells for w in c.non_trainable_weights]
-        if not self.trainable:
-            return [w for c in self.cells for w in c.trainable_weights] + ws
-        return ws
-
-    @Layer.trainable.setter
-    def trainable(self, value):
-        self._trainable = bool(value)
-        for c in getattr(self, "cells", []):
-            c.trainable = value
-
-    def regularization_losses(self):
-        return [loss for c in self.cells for loss in c.regularization_losses()]
-
-    def apply_constraints(self):
-        for c in self.cells:
-            c.apply_constraints()
-
-    def dispose(self):
-        return sum(c.dispose() for c in self.cells)
+    def _children(self):
+        return getattr(self, "cells", [])
 
     def reset_dropout_masks(self):
         for c in self.cells:

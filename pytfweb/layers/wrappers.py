@@ -4,45 +4,15 @@ Both own an inner layer (Bidirectional two: the given RNN running forward and a 
 running backward, named forward_<name> / backward_<name>) and expose its weights as theirs.
 """
 from .. import ops
-from .engine import InputSpec, Layer
+from .engine import Container, InputSpec, Layer
 from ._utils import shape_str
 
 _MERGE_MODES = ("sum", "mul", "concat", "ave", None)
 
 
-class _Wrapper(Layer):
-    def _inner(self):
-        raise NotImplementedError
-
-    @property
-    def trainable(self):
-        return self._trainable
-
-    @trainable.setter
-    def trainable(self, value):
-        self._trainable = bool(value)
-        for layer in getattr(self, "_inner_layers", []):
-            layer.trainable = value
-
-    @property
-    def trainable_weights(self):
-        return [w for layer in self._inner_layers for w in layer.trainable_weights] if self.trainable else []
-
-    @property
-    def non_trainable_weights(self):
-        if not self.trainable:
-            return [w for layer in self._inner_layers for w in layer.weights]
-        return [w for layer in self._inner_layers for w in layer.non_trainable_weights]
-
-    def regularization_losses(self):
-        return [r for layer in self._inner_layers for r in layer.regularization_losses()]
-
-    def apply_constraints(self):
-        for layer in self._inner_layers:
-            layer.apply_constraints()
-
-    def dispose(self):
-        return sum(layer.dispose() for layer in self._inner_layers)
+class _Wrapper(Container):
+    def _children(self):
+        return getattr(self, "_inner_layers", [])
 
 
 class TimeDistributed(_Wrapper):
