@@ -57,6 +57,57 @@ void main() {
   setOutput(acc);
 }
 
+// --- Conv2D, Conv3D as packed products (gemm.py): the image patches are A, the filter B ------------
+// A(row, k): row = ((b * OUT_D + od) * OUT_H + oh) * OUT_W + ow, an output position, and
+// k = ((kd * FILTER_H + kh) * FILTER_W + kw) * IN_CHANNELS + d1, a filter tap and input channel:
+// the filter [FILTER_D, FILTER_H, FILTER_W, IN_CHANNELS, OUT_CHANNELS] is B as it lies.
+
+// @program im2col_position
+// The input position row reads through filter tap kk (kk: k without the channel), and its batch.
+ivec3 patchPosition(int row, int kk, out int b) {
+  int ow = row % OUT_W;
+  int t = row / OUT_W;
+  int oh = t % OUT_H;
+  t /= OUT_H;
+  int od = t % OUT_D;
+  b = t / OUT_D;
+  int kw = kk % FILTER_W;
+  int kt = kk / FILTER_W;
+  ivec3 k = ivec3(kt / FILTER_H, kt % FILTER_H, kw);
+  return ivec3(od, oh, ow) * ivec3(STRIDE_D, STRIDE_H, STRIDE_W) - ivec3(PAD_D, PAD_H, PAD_W)
+       + k * ivec3(DIL_D, DIL_H, DIL_W);
+}
+
+bool outside(ivec3 p) {
+  return p.x < 0 || p.y < 0 || p.z < 0 || p.x >= IN_D || p.y >= IN_H || p.z >= IN_W;
+}
+
+// @program im2col_value
+float aValue(int batch, int row, int k) {
+  int b;
+  ivec3 p = patchPosition(row, k / IN_CHANNELS, b);
+  return outside(p) ? 0.0 : X(b, p, k % IN_CHANNELS);
+}
+
+// @program im2col_values
+// IN_CHANNELS a multiple of 4: k .. k+3 are four channels of one tap.
+#define A_VALUES
+vec4 aValues(int batch, int row, int k) {
+  int b;
+  ivec3 p = patchPosition(row, k / IN_CHANNELS, b);
+  int d1 = k % IN_CHANNELS;
+  return outside(p) ? vec4(0.0) : vec4(X(b, p, d1), X(b, p, d1 + 1), X(b, p, d1 + 2), X(b, p, d1 + 3));
+}
+
+// @program im2col_coords
+// The unpack program's output is the convolution's (5D view): its product row and column.
+void productCoords(out int r, out int col) {
+  int b;
+  ivec3 p;
+  outputPosition(b, p, col);
+  r = ((b * OUT_D + p.x) * OUT_H + p.y) * OUT_W + p.z;
+}
+
 // --- gradient with respect to the input: Conv2DBackpropInput, Conv3DBackpropInputV2, -----------
 // --- DepthwiseConv2dNativeBackpropInput ---------------------------------------------------------
 

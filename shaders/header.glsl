@@ -19,8 +19,18 @@ int toInt(float v) {
 struct ivec5 { int x; int y; int z; int w; int u; };
 struct ivec6 { int x; int y; int z; int w; int u; int v; };
 
+#ifdef PACKED_OUTPUTS
+// A packed program (gemm.glsl) writes whole RGBA texels, to PACKED_OUTPUTS textures at once.
+layout(location = 0) out vec4 outColor;
+#if PACKED_OUTPUTS > 1
+layout(location = 1) out vec4 outColor1;
+layout(location = 2) out vec4 outColor2;
+layout(location = 3) out vec4 outColor3;
+#endif
+#else
 out vec4 outColor;
 
 void setOutput(float v) {
   outColor = vec4(v, 0.0, 0.0, 0.0);
 }
+#endif

@@ -103,3 +103,23 @@ result = {
 }
 ''', x=floats(1, 4, 4, 2).tolist(), w=floats(2, 2, 2, 2).tolist())
     assert all(e < 2e-2 for e in errors.values()), errors
+
+
+def test_packed_im2col_convolutions(compare_with_cpu, run_py):
+    """Convolutions of at least gemm.MIN_WORK multiply-adds run as im2col products (gemm.py)."""
+    x, w = floats(2, 9, 8, 8), floats(3, 3, 8, 12)          # 8 channels: four per texel at once
+    x6, w6 = floats(1, 10, 9, 6), floats(3, 3, 6, 7)        # 6: one value at a time, N not a multiple of 4
+    v, vw = floats(1, 6, 7, 6, 4), floats(2, 3, 2, 4, 8)
+    edge = x.copy()
+    edge[0, 1, 1, 0], edge[1, 4, 3, 5], edge[0, 8, 7, 7] = np.nan, np.inf, -np.inf
+    bias, alpha = floats(12), floats(12)
+    count = "result = sum(1 for key in tf.backend().programs if str(key[0]).startswith('gemm:pack_a:im2col'))"
+    before = run_py(count)
+    compare_with_cpu("""lambda x, w, x6, w6, v, vw, edge, bias, alpha: [
+        tf.conv2d(x, w, 1, 'same'), tf.conv2d(x, w, 2, 'valid'), tf.conv2d(x, w, 1, 'same', dilations=2),
+        tf.conv2d(tf.transpose(x, [0, 3, 1, 2]), w, 1, 'same', 'NCHW'),
+        tf.conv2d(x6, w6, [1, 2], 'same'), tf.conv3d(v, vw, 1, 'same'), tf.conv2d(edge, w, 1, 'same'),
+        tf.fused.conv2d(x, w, 1, 'same', bias=bias, activation='relu'),
+        tf.fused.conv2d(x, w, 1, 'valid', bias=bias, activation='prelu', prelu_activation_weights=alpha)]""",
+                     [x, w, x6, w6, v, vw, edge, bias, alpha], rtol=1e-4, atol=1e-4)
+    assert run_py(count) > before

@@ -48,3 +48,74 @@ def test_edge_values_unit_and_empty_inner(compare_with_cpu):
 def test_long_inner_dimension(compare_with_cpu):
     a, b = _floats(2, 3000), _floats(3000, 3)
     compare_with_cpu("lambda a, b: tf.mat_mul(a, b)", [a, b], rtol=1e-4, atol=1e-3)
+
+
+# --- the packed product (programs/gemm.py): products of at least gemm.MIN_WORK multiply-adds ---
+
+_USED_GEMM = """
+def _gemm_programs():
+    return sum(1 for key in tf.backend().programs if str(key[0]).startswith("gemm:product:"))
+"""
+
+
+def test_packed_product_sizes_transposes_and_batches(compare_with_cpu, run_py):
+    # sizes that are not multiples of 4 (padding), every transpose, broadcast batches
+    a, b = _floats(37, 53), _floats(53, 29)
+    at, bt = np.ascontiguousarray(a.T), np.ascontiguousarray(b.T)
+    c, d = _floats(2, 1, 33, 40), _floats(3, 40, 27)
+    before = run_py(_USED_GEMM + "result = _gemm_programs()")
+    compare_with_cpu("""lambda a, b, at, bt, c, d: [tf.mat_mul(a, b), tf.mat_mul(at, b, transpose_a=True),
+        tf.mat_mul(a, bt, transpose_b=True), tf.mat_mul(at, bt, transpose_a=True, transpose_b=True),
+        tf.mat_mul(c, d), tf.mat_mul(d, c, transpose_a=True, transpose_b=True)]""",
+                     [a, b, at, bt, c, d], rtol=1e-5, atol=1e-4)
+    assert run_py(_USED_GEMM + "result = _gemm_programs()") > before   # the packed path ran
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered")  # numpy, on inf * 0
+def test_packed_product_edge_values_and_int32(compare_with_cpu):
+    a, b = _floats(40, 44), _floats(44, 36)
+    a[3, 7], a[10, 0], b[5, 2], b[43, 35] = np.nan, np.inf, -np.inf, 1e30
+    ia = rng.integers(-100, 100, size=(40, 50)).astype(np.int32)
+    ib = rng.integers(-100, 100, size=(50, 40)).astype(np.int32)
+    compare_with_cpu("lambda a, b, ia, ib: [tf.mat_mul(a, b), tf.mat_mul(ia, ib)]", [a, b, ia, ib],
+                     rtol=1e-5, atol=1e-4)
+
+
+def test_packed_fused_mat_mul_bias_and_activations(compare_with_cpu):
+    a, b = _floats(3, 30, 40), _floats(40, 50)
+    bias, alpha = _floats(50), _floats(30, 50)
+    compare_with_cpu("""lambda a, b, bias, alpha: [
+        tf.fused.mat_mul(a, b, bias=bias, activation='relu'),
+        tf.fused.mat_mul(a, b, bias=bias, activation='prelu', prelu_activation_weights=alpha),
+        tf.fused.mat_mul(a, b, activation='leakyrelu', leakyrelu_alpha=0.3),
+        tf.fused.mat_mul(b, a, transpose_a=True, transpose_b=True, activation='sigmoid')]""",
+                     [a, b, bias, alpha], rtol=1e-5, atol=1e-4)
+
+
+def test_packed_product_folded_rows_and_half_floats(run_py):
+    """A grid of packed rows taller than the (lowered) texture limit folds into wider rows;
+    forced half floats pack into RGBA16F."""
+    a, b = _floats(200, 20), _floats(20, 16)
+    out = run_py("""
+from pytfweb.backends.webgl.backend import WebGLBackend
+""" + _USED_GEMM + """
+results = []
+for flag, value, name in [("WEBGL_MAX_TEXTURE_SIZE", 64, "webgl-small"), ("WEBGL_FORCE_F16_TEXTURES", True, "webgl-f16")]:
+    old = tf.env().get(flag)
+    tf.env().set(flag, value)
+    tf.copy_registered_kernels("webgl", name)
+    tf.register_backend(name, WebGLBackend)
+    tf.set_backend(name)
+    try:
+        y = tf.mat_mul(tf.tensor(a), tf.tensor(b))
+        results.append([y.array_sync(), _gemm_programs()])
+    finally:
+        tf.set_backend("webgl")
+        tf.remove_backend(name)
+        tf.env().set(flag, old)
+result = results
+""", a=a.tolist(), b=b.tolist())
+    (small, small_gemm), (half, half_gemm) = out
+    assert small_gemm == 1 and half_gemm == 1
+    np.testing.assert_allclose(small, a @ b, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(half, a @ b, rtol=2e-2, atol=2e-2)   # operands rounded to half floats

@@ -17,12 +17,14 @@ from .texture_manager import TextureManager, texture_shape
 
 
 class TexData:
-    __slots__ = ("shape", "dtype", "values", "texture", "tex_shape", "complex_parts")
+    __slots__ = ("shape", "dtype", "values", "texture", "tex_shape", "complex_parts", "channels")
 
     def __init__(self, shape, dtype, values=None):
         self.shape, self.dtype, self.values = tuple(shape), dtype, values
         self.texture = None
         self.tex_shape = None
+        # 4: a packed RGBA operand of the GEMM programs (programs/gemm.py), internal to a kernel
+        self.channels = 1
         # complex64 (as TF.js's complexTensorInfos): the DataIds of two float32 data, real and
         # imaginary, owned by this one and freed with it; it has no texture of its own.
         self.complex_parts = None
@@ -113,7 +115,7 @@ class WebGLBackend(Backend):
             for part in d.complex_parts:
                 self.dispose_data(part)
         if d is not None and d.texture is not None:
-            self.textures.release(d.texture, *d.tex_shape)
+            self.textures.release(d.texture, *d.tex_shape, d.channels)
 
     def memory(self):
         t = self.textures
@@ -142,6 +144,40 @@ class WebGLBackend(Backend):
         return d
 
     # --- running programs ------------------------------------------------------------------
+    def _handle(self, program, inputs, datas, out_tex_shape):
+        """The compiled program for these inputs (cached by key and shapes)."""
+        # The output's texture follows from its shape; an input's may not (a reshape shares it).
+        key = (program.key, program.output_shape, *[(t.shape, d.tex_shape) for t, d in zip(inputs, datas)])
+        handle = self.programs.get(key)
+        if handle is None:
+            infos = [InputInfo(name, t.shape, d.tex_shape, d.channels)
+                     for name, t, d in zip(program.variable_names, inputs, datas)]
+            source = build_source(program, infos, out_tex_shape)
+            prog = self.ctx.build_program(source)
+            handle = self.ctx.program_handle(prog, program.variable_names, program.uniforms)
+            self.programs[key] = handle
+        return handle
+
+    def run_packed(self, program, inputs, uniform_values=()):
+        """Run a packed program (Program.packed_outputs > 0): its outputs, RGBA textures whose
+        texel grid is program.output_shape, as TensorInfos of shape [rows, columns, 4]. They are
+        the GEMM's operands, internal to one kernel: never read back, disposed by that kernel."""
+        h, w = program.output_shape
+        datas = [self._ensure_texture(self.store[t.data_id]) for t in inputs]
+        handle = self._handle(program, inputs, datas, (w, h))
+        outs = []
+        for _ in range(program.packed_outputs):
+            d = TexData((h, w, 4), "float32")
+            d.channels, d.tex_shape = 4, (w, h)
+            d.texture = self.textures.acquire(w, h, 4)
+            data_id = DataId(self)
+            self.store[data_id] = d
+            outs.append(TensorInfo(data_id, d.shape, "float32"))
+        textures = [self.store[o.data_id].texture for o in outs]
+        self.ctx.draw(handle, textures if len(textures) > 1 else textures[0], w, h,
+                      *(d.texture for d in datas), *uniform_values)
+        return outs
+
     def run(self, program, inputs, dtype, uniform_values=()):
         """Run a program on input tensors; returns the TensorInfo of a new output of dtype."""
         out_shape = tuple(program.output_shape)
@@ -160,16 +196,7 @@ class WebGLBackend(Backend):
             return TensorInfo(data_id, out_shape, dtype)
         datas = [self._ensure_texture(self.store[t.data_id]) for t in inputs]
         w, h = out.tex_shape = texture_shape(out_shape, self.ctx.max_texture_size)
-        # The output's texture follows from its shape; an input's may not (a reshape shares it).
-        key = (program.key, out_shape, *[(t.shape, d.tex_shape) for t, d in zip(inputs, datas)])
-        handle = self.programs.get(key)
-        if handle is None:
-            infos = [InputInfo(name, t.shape, d.tex_shape)
-                     for name, t, d in zip(program.variable_names, inputs, datas)]
-            source = build_source(program, infos, out.tex_shape)
-            prog = self.ctx.build_program(source)
-            handle = self.ctx.program_handle(prog, program.variable_names, program.uniforms)
-            self.programs[key] = handle
+        handle = self._handle(program, inputs, datas, out.tex_shape)
         out.texture = self.textures.acquire(w, h)
         self.ctx.draw(handle, out.texture, w, h, *(d.texture for d in datas), *uniform_values)
         self.store[data_id] = out

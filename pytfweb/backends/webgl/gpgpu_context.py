@@ -28,13 +28,16 @@ class GPGPUContext:
         if not half_render:
             raise BackendError("webgl: neither float32 nor float16 textures can be rendered to here")
         self.half_float = bool(force_f16) or not float_render
-        self.internal_format = gl.R16F if self.half_float else gl.R32F
-        self.bytes_per_texel = 2 if self.half_float else 4
+        # one channel per texel for tensors, four for the GEMM's packed operands
+        self.internal_formats = {1: gl.R16F if self.half_float else gl.R32F,
+                                 4: gl.RGBA16F if self.half_float else gl.RGBA32F}
+        self.bytes_per_texel = 2 if self.half_float else 4   # per channel
         limit = gl.getParameter(gl.MAX_TEXTURE_SIZE)
         self.max_texture_size = min(limit, max_texture_size) if max_texture_size else limit
         info = gl.getExtension("WEBGL_debug_renderer_info")
         self.renderer = str(gl.getParameter(info.UNMASKED_RENDERER_WEBGL if info else gl.RENDERER))
         self.parallel_compile = gl.getExtension("KHR_parallel_shader_compile")
+        self.max_draw_buffers = int(gl.getParameter(gl.MAX_DRAW_BUFFERS))
 
         gl.disable(gl.DEPTH_TEST)
         gl.disable(gl.STENCIL_TEST)
@@ -98,7 +101,7 @@ class GPGPUContext:
         return handle
 
     # --- textures ------------------------------------------------------------------------
-    def create_texture(self, width, height):
+    def create_texture(self, width, height, channels=1):
         gl = self.gl
         tex = gl.createTexture()
         gl.bindTexture(gl.TEXTURE_2D, tex)
@@ -106,7 +109,7 @@ class GPGPUContext:
             gl.texParameteri(gl.TEXTURE_2D, p, gl.CLAMP_TO_EDGE)
         for p in (gl.TEXTURE_MIN_FILTER, gl.TEXTURE_MAG_FILTER):
             gl.texParameteri(gl.TEXTURE_2D, p, gl.NEAREST)
-        gl.texStorage2D(gl.TEXTURE_2D, 1, self.internal_format, width, height)
+        gl.texStorage2D(gl.TEXTURE_2D, 1, self.internal_formats[channels], width, height)
         gl.bindTexture(gl.TEXTURE_2D, None)
         return tex
 
@@ -134,6 +137,9 @@ class GPGPUContext:
         return self.js.readAsyncFinish(job, n)
 
     def draw(self, handle, out_tex, width, height, *args):
+        """out_tex: one texture, or a list of them for a program with several outputs."""
+        if isinstance(out_tex, list):
+            out_tex = to_js(out_tex)
         self.js.draw(handle, out_tex, width, height, *args)
 
     def dispose(self):

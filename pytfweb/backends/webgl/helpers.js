@@ -11,9 +11,30 @@
     }
     return readFormat;
   }
+  // Colour attachments beyond the first, left by a draw with several outputs (the GEMM's).
+  let extraAttachments = 0;
   function attach(tex) {
     gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+    if (extraAttachments > 0) {
+      // Otherwise the next draw would also write (undefined values) into those textures,
+      // which by then may belong to other tensors.
+      for (let i = 1; i <= extraAttachments; i++) {
+        gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D, null, 0);
+      }
+      gl.drawBuffers([gl.COLOR_ATTACHMENT0]);
+      extraAttachments = 0;
+    }
     gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
+  }
+  function attachAll(textures) {
+    attach(textures[0]);
+    const buffers = [gl.COLOR_ATTACHMENT0];
+    for (let i = 1; i < textures.length; i++) {
+      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, gl.TEXTURE_2D, textures[i], 0);
+      buffers.push(gl.COLOR_ATTACHMENT0 + i);
+    }
+    gl.drawBuffers(buffers);
+    extraAttachments = textures.length - 1;
   }
   function firstChannel(out, channels, n) {
     if (channels === 1) return out.subarray(0, n);
@@ -22,10 +43,11 @@
     return r;
   }
   return {
-    // p: {program, numInputs, uniformLocs[], uniformTypes[]}; args: input textures, then uniform values.
+    // p: {program, numInputs, uniformLocs[], uniformTypes[]}; outTex: a texture, or an array of
+    // them for a program with several outputs; args: input textures, then uniform values.
     draw(p, outTex, width, height, ...args) {
       gl.useProgram(p.program);
-      attach(outTex);
+      if (Array.isArray(outTex)) attachAll(outTex); else attach(outTex);
       gl.viewport(0, 0, width, height);
       const n = p.numInputs;
       for (let i = 0; i < n; i++) {
@@ -66,8 +88,8 @@
     finish() {
       gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
       if (gl.checkFramebufferStatus(gl.FRAMEBUFFER) !== gl.FRAMEBUFFER_COMPLETE) return;  // nothing drawn yet
-      const readFormat = format();
-      gl.readPixels(0, 0, 1, 1, readFormat, gl.FLOAT, new Float32Array(readFormat === gl.RED ? 1 : 4));
+      // RGBA/FLOAT: valid for every float attachment (the last draw may have had RGBA outputs)
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.FLOAT, new Float32Array(4));
     },
     // Start an asynchronous read: pixels go into a pack buffer, a fence marks completion.
     readAsyncStart(tex, width, height) {

@@ -15,11 +15,13 @@ _FIELDS = "xyzwuv"
 
 
 class InputInfo:
-    """What the compiler needs of one input: its logical shape and its texture's size."""
-    __slots__ = ("name", "shape", "tex_shape")
+    """What the compiler needs of one input: its logical shape, its texture's size and its
+    channels per texel (4: a packed operand, which the program reads texel by texel itself)."""
+    __slots__ = ("name", "shape", "tex_shape", "channels")
 
-    def __init__(self, name, shape, tex_shape):
+    def __init__(self, name, shape, tex_shape, channels=1):
         self.name, self.shape, self.tex_shape = name, tuple(shape), tuple(tex_shape)
+        self.channels = channels
 
 
 def getter_name(var):
@@ -54,6 +56,8 @@ def _texel(name, index_expr, tex_shape):
 
 
 def input_getters(inp, out_shape):
+    if inp.channels != 1:
+        return f"uniform sampler2D {inp.name};"
     name, shape = inp.name, inp.shape
     g = getter_name(name)
     rank = len(shape)
@@ -135,8 +139,10 @@ def _decode(var, shape):
 
 def build_source(program, inputs, out_tex_shape):
     """The full fragment shader for program with inputs (InputInfo) on an output texture."""
-    parts = ["#version 300 es", "precision highp float;", "precision highp int;",
-             "precision highp sampler2D;", shader_source.read("header.glsl")]
+    parts = ["#version 300 es", "precision highp float;", "precision highp int;", "precision highp sampler2D;"]
+    if program.packed_outputs:
+        parts.append(f"#define PACKED_OUTPUTS {program.packed_outputs}")
+    parts.append(shader_source.read("header.glsl"))
     for name, typ in program.uniforms:
         parts.append(f"uniform {typ} {name};")
     parts.append(output_coords(program.output_shape, out_tex_shape))

@@ -1,5 +1,7 @@
-"""Textures recycled by physical size: a disposed tensor's texture goes to a free list and
-the next tensor of the same size takes it, so a steady loop allocates nothing."""
+"""Textures recycled by physical size and channel count: a disposed tensor's texture goes to a
+free list and the next tensor of the same size takes it, so a steady loop allocates nothing.
+Tensors use one channel per texel; the packed operands of the GEMM programs (programs/gemm.py)
+use four (RGBA)."""
 import functools
 import math
 
@@ -29,31 +31,31 @@ def texture_shape(shape, max_size):
 class TextureManager:
     def __init__(self, ctx):
         self.ctx = ctx
-        self.free = {}          # (w, h) -> [texture, ...]
+        self.free = {}          # (w, h, channels) -> [texture, ...]
         self.num_used = 0
         self.num_free = 0
         self.bytes_used = 0
         self.bytes_free = 0
 
-    def _bytes(self, w, h):
-        return w * h * self.ctx.bytes_per_texel
+    def _bytes(self, w, h, channels):
+        return w * h * channels * self.ctx.bytes_per_texel
 
-    def acquire(self, w, h):
-        pool = self.free.get((w, h))
-        nbytes = self._bytes(w, h)
+    def acquire(self, w, h, channels=1):
+        pool = self.free.get((w, h, channels))
+        nbytes = self._bytes(w, h, channels)
         if pool:
             tex = pool.pop()
             self.num_free -= 1
             self.bytes_free -= nbytes
         else:
-            tex = self.ctx.create_texture(w, h)
+            tex = self.ctx.create_texture(w, h, channels)
         self.num_used += 1
         self.bytes_used += nbytes
         return tex
 
-    def release(self, tex, w, h):
-        nbytes = self._bytes(w, h)
-        self.free.setdefault((w, h), []).append(tex)
+    def release(self, tex, w, h, channels=1):
+        nbytes = self._bytes(w, h, channels)
+        self.free.setdefault((w, h, channels), []).append(tex)
         self.num_used -= 1
         self.bytes_used -= nbytes
         self.num_free += 1

@@ -11,6 +11,7 @@ from ....ops.conv import conv_info_for
 from ....ops.conv_util import compute_dilation2d_info
 from ....shapes import broadcast_shapes, size_of
 from .. import shader_source
+from . import gemm
 from .program import Program
 
 _FILE = "conv.glsl"
@@ -48,8 +49,9 @@ def _accessor(macro, getter, channels_last):
     return f"#define {macro}(b, p, ch) {getter}({order})\n"
 
 
-def _defines(info, depthwise=False):
-    """The geometry and accessors every conv program in conv.glsl expects."""
+def _defines(info, depthwise=False, output=True):
+    """The geometry and accessors every conv program in conv.glsl expects (output: with
+    outputPosition, for programs whose output is the convolution's 5D view)."""
     last = info.channels_last
     names = {
         "BATCH": info.batch_size, "IN_CHANNELS": info.in_channels, "OUT_CHANNELS": info.out_channels,
@@ -66,6 +68,8 @@ def _defines(info, depthwise=False):
     lines.append(_accessor("X", "getX", last))
     lines.append(_accessor("DY", "getDy", last))
     lines.append(_accessor("TAPS", "getTaps", last))
+    if not output:
+        return "".join(lines)
     fields = ("c.x", "ivec3(c.y, c.z, c.w)", "c.u") if last else ("c.x", "ivec3(c.z, c.w, c.u)", "c.y")
     lines.append("void outputPosition(out int b, out ivec3 p, out int ch) {\n"
                  f"  ivec5 c = getOutputCoords();\n  b = {fields[0]};\n  p = {fields[1]};\n  ch = {fields[2]};\n}}\n")
@@ -83,16 +87,39 @@ def _run(backend, key, code, names, inputs, out_shape, uniforms=(), values=()):
 
 # --- Conv2D, Conv3D, DepthwiseConv2dNative (+ fused) ----------------------------------------------
 
+def _packed_forward(backend, info, x, f, code, epilogue):
+    """Conv2D/Conv3D as an im2col product (gemm.py), or None where that does not apply."""
+    m = size_of(info.out_shape) // info.out_channels
+    k = size_of(info.filter_shape[:-1])
+    p = gemm.plan(backend, m, info.out_channels, k, 1, 1, 1)
+    if p is None:
+        return None
+    values = "im2col_values" if info.in_channels % 4 == 0 else "im2col_value"
+    geometry = _defines(info, output=False)
+    a = gemm.Operand(f"im2col:{values}:{geometry}", ("x",), [_view(x, _as5d(x.shape, info.channels_last))],
+                     geometry + _sections("im2col_position", values), 1)
+    b = gemm.Operand("filter", ("W",), [_view(f, (1, k, info.out_channels))],
+                     "float bValue(int batch, int k, int n) { return getW(batch, k, n); }\n", 1)
+    batches = "int aBatch(int batch) { return 0; }\nint bBatch(int batch) { return 0; }\n"
+    out5 = _as5d(info.out_shape, info.channels_last)
+    return gemm.product(backend, p, a, b, batches, out5, code + _sections("im2col_coords"), epilogue)
+
+
 def _forward(backend, kernel, inputs, attrs, depthwise, epilogue=None):
     x, f = inputs[:2]
     info = conv_info_for(kernel, x.shape, f.shape, attrs)
     last = info.channels_last
     out5 = _as5d(info.out_shape, last)
     code = _defines(info, depthwise)
+    extras = epilogue(info.out_shape) if epilogue is not None else None
+    if not depthwise:
+        out = _packed_forward(backend, info, x, f, code, extras)
+        if out is not None:
+            return _view(out, info.out_shape)
     names, views = ("x", "W"), [_view(x, _as5d(x.shape, last)), _view(f, _filter5d(f.shape))]
     uniforms, values = (), ()
-    if epilogue is not None:
-        extra_names, extra_views, epilogue_code, uniforms, values = epilogue(info.out_shape)
+    if extras is not None:
+        extra_names, extra_views, epilogue_code, uniforms, values = extras
         names += extra_names
         views += extra_views
         code += epilogue_code
@@ -199,7 +226,7 @@ def _batch_broadcast(backend, t, out_shape):
 
 @register_kernel("_FusedMatMul", "webgl")
 def fused_mat_mul(backend, inputs, attrs):
-    from .matmul import batch_mat_mul_program
+    from .matmul import batch_mat_mul_program, packed_product
     a, b = inputs[:2]
     out_shape = broadcast_shapes(a.shape[:-2], b.shape[:-2], "fused.mat_mul") + (
         a.shape[-1] if attrs["transpose_a"] else a.shape[-2], b.shape[-2] if attrs["transpose_b"] else b.shape[-1])
@@ -209,11 +236,14 @@ def fused_mat_mul(backend, inputs, attrs):
         extras.append(t)
         if tiled:
             temps.append(t)
-    program, views = batch_mat_mul_program(a, b, attrs["transpose_a"], attrs["transpose_b"])
-    names, extra_views, code, uniforms, values = _epilogue(extras, attrs, None)(out_shape)
-    program = Program(f"fused_mat_mul:{program.key}:{code}", program.variable_names + names,
-                      program.output_shape, code + program.user_code, uniforms)
-    out = backend.run(program, views + extra_views, "float32", values)
+    epilogue = _epilogue(extras, attrs, None)(out_shape)
+    out = packed_product(backend, a, b, attrs["transpose_a"], attrs["transpose_b"], epilogue)
+    if out is None:
+        program, views = batch_mat_mul_program(a, b, attrs["transpose_a"], attrs["transpose_b"])
+        names, extra_views, code, uniforms, values = epilogue
+        program = Program(f"fused_mat_mul:{program.key}:{code}", program.variable_names + names,
+                          program.output_shape, code + program.user_code, uniforms)
+        out = backend.run(program, views + extra_views, "float32", values)
     for t in temps:
         backend.dispose_data(t.data_id)
     return _view(out, out_shape)

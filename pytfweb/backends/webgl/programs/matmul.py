@@ -1,9 +1,11 @@
-"""BatchMatMul as a shader: one fragment per output value, looping over the inner dimension
-(a compile-time constant); transposes are the order of the getter's indices, and broadcast
-batch dimensions map each output batch to the matrices it multiplies."""
+"""BatchMatMul: the packed product of gemm.py where it pays (large enough, fits the texture
+limits), else one fragment per output value looping over the inner dimension. Either way,
+transposes are the order of the getter's indices, and broadcast batch dimensions map each
+output batch to the matrices it multiplies."""
 from ....kernels import TensorInfo, register_kernel
 from ....shapes import broadcast_shapes, size_of, strides_of
 from .. import shader_source
+from . import gemm
 from .program import Program
 from .reduction import strided_index
 
@@ -39,10 +41,37 @@ def batch_mat_mul_program(a, b, ta, tb):
     return Program(key, ("a", "b"), (size_of(out_batch), m, n), code), [_as_3d(a), _as_3d(b)]
 
 
+def packed_product(backend, a, b, ta, tb, epilogue=None):
+    """a @ b as [batch, m, n] through gemm.py, or None where the packed path does not apply
+    (then batch_mat_mul_program does it). epilogue: see gemm.product."""
+    rows_a, cols_a = a.shape[-2:]
+    m, k = (cols_a, rows_a) if ta else (rows_a, cols_a)
+    n = b.shape[-2] if tb else b.shape[-1]
+    out_batch = tuple(broadcast_shapes(a.shape[:-2], b.shape[:-2], "mat_mul"))
+    a_batches, b_batches = size_of(a.shape[:-2]), size_of(b.shape[:-2])
+    p = gemm.plan(backend, m, n, k, a_batches, b_batches, size_of(out_batch))
+    if p is None:
+        return None
+    a_op = gemm.Operand(f"matmul_a:{ta}", ("a",), [_as_3d(a)],
+                        "float aValue(int batch, int row, int k) { return getA(batch, %s); }\n"
+                        % ("k, row" if ta else "row, k"), a_batches)
+    b_op = gemm.Operand(f"matmul_b:{tb}", ("b",), [_as_3d(b)],
+                        "float bValue(int batch, int k, int n) { return getB(batch, %s); }\n"
+                        % ("n, k" if tb else "k, n"), b_batches)
+    batch_code = (_batch_function("aBatch", out_batch, a.shape[:-2])
+                  + _batch_function("bBatch", out_batch, b.shape[:-2]))
+    coords = ("void productCoords(out int r, out int col) {\n"
+              "  ivec3 c = getOutputCoords();\n  r = c.x * A_ROWS + c.y;\n  col = c.z;\n}\n")
+    return gemm.product(backend, p, a_op, b_op, batch_code, (size_of(out_batch), m, n), coords, epilogue)
+
+
 @register_kernel("BatchMatMul", "webgl")
 def batch_mat_mul(backend, inputs, attrs):
     a, b = inputs
-    program, views = batch_mat_mul_program(a, b, attrs["transpose_a"], attrs["transpose_b"])
-    out = backend.run(program, views, a.dtype)
-    out_shape = tuple(broadcast_shapes(a.shape[:-2], b.shape[:-2], "mat_mul")) + program.output_shape[1:]
+    ta, tb = attrs["transpose_a"], attrs["transpose_b"]
+    out = packed_product(backend, a, b, ta, tb)
+    if out is None:
+        program, views = batch_mat_mul_program(a, b, ta, tb)
+        out = backend.run(program, views, a.dtype)
+    out_shape = tuple(broadcast_shapes(a.shape[:-2], b.shape[:-2], "mat_mul")) + out.shape[1:]
     return TensorInfo(out.data_id, out_shape, a.dtype)

@@ -3,12 +3,17 @@ class Program:
 
     `key` names the code (not the shapes: the backend adds those), so two programs with the
     same key must have the same user_code and uniforms. Uniforms are (name, 'float'|'int')
-    and get their values per run, so attributes that change often do not recompile."""
-    __slots__ = ("key", "variable_names", "output_shape", "user_code", "uniforms")
+    and get their values per run, so attributes that change often do not recompile.
 
-    def __init__(self, key, variable_names, output_shape, user_code, uniforms=()):
+    packed_outputs = n > 0 makes a packed program (programs/gemm.py, run with
+    WebGLBackend.run_packed): it writes n RGBA textures whose texel grid is output_shape
+    ([rows, columns]) itself, through outColor, outColor1, ... (n is 1 or 4)."""
+    __slots__ = ("key", "variable_names", "output_shape", "user_code", "uniforms", "packed_outputs")
+
+    def __init__(self, key, variable_names, output_shape, user_code, uniforms=(), packed_outputs=0):
         self.key = key
         self.variable_names = variable_names
         self.output_shape = tuple(output_shape)
         self.user_code = user_code
         self.uniforms = uniforms
+        self.packed_outputs = packed_outputs

@@ -1,0 +1,101 @@
+// The packed matrix product (programs/gemm.py): C[batch] = A[batch] B[batch], with A [M, K] and
+// B [K, N] packed four values to an RGBA texel, and each fragment computing a 4x4 block of C
+// into four render targets (outColor: row 0 of the block, outColor1: row 1, ...). Per step of
+// four k, a fragment fetches four texels of B and four of A for 64 multiply-adds, where the
+// one-value-per-fragment program fetches two values per multiply-add.
+//
+// Layouts (every size a #define from Python; A_ROWS is M rounded up to a multiple of 4, Q is
+// K / 4 rounded up, KPAD = 4 Q; padding is written as zeros, so it adds nothing):
+//   a4: texel (r, q) of the grid [A_BATCHES * A_ROWS, Q] holds A(batch, row, 4q .. 4q+3),
+//       r = batch * A_ROWS + row; FOLD grid rows share a texture row (FOLD * Q texels wide)
+//       when the grid is taller than a texture may be.
+//   b4: texel (batch * KPAD + k, c) holds B(batch, k, 4c .. 4c+3).
+//   the four outputs: texel (rb, c) of output t holds C rows 4 rb + t, columns 4c .. 4c+3,
+//       the rows counted as in a4 (batch * A_ROWS + row).
+
+// @program pack_a
+// Python adds M, K, Q, A_ROWS, A_BATCHES, FOLD and `float aValue(int batch, int row, int k)`,
+// or defines A_VALUES and `vec4 aValues(int batch, int row, int k)` (k, k+1, k+2, k+3; zero
+// past K) where four at once are cheaper.
+#ifndef A_VALUES
+vec4 aValues(int batch, int row, int k) {
+  return vec4(aValue(batch, row, k),
+              k + 1 < K ? aValue(batch, row, k + 1) : 0.0,
+              k + 2 < K ? aValue(batch, row, k + 2) : 0.0,
+              k + 3 < K ? aValue(batch, row, k + 3) : 0.0);
+}
+#endif
+
+void main() {
+  ivec2 t = ivec2(gl_FragCoord.xy);
+  int fold = t.x / Q;
+  int q = t.x - fold * Q;
+  int r = t.y * FOLD + fold;
+  int batch = r / A_ROWS;
+  int row = r - batch * A_ROWS;
+  outColor = batch < A_BATCHES && row < M ? aValues(batch, row, 4 * q) : vec4(0.0);
+}
+
+// @program pack_b
+// Python adds N, K, KPAD and `float bValue(int batch, int k, int n)`.
+void main() {
+  ivec2 t = ivec2(gl_FragCoord.xy);
+  int batch = t.y / KPAD;
+  int k = t.y - batch * KPAD;
+  int n = 4 * t.x;
+  if (k >= K) {
+    outColor = vec4(0.0);
+    return;
+  }
+  outColor = vec4(bValue(batch, k, n),
+                  n + 1 < N ? bValue(batch, k, n + 1) : 0.0,
+                  n + 2 < N ? bValue(batch, k, n + 2) : 0.0,
+                  n + 3 < N ? bValue(batch, k, n + 3) : 0.0);
+}
+
+// @program gemm
+// Python adds A_ROWS, Q, KPAD, FOLD and `int aBatch(int batch)`, `int bBatch(int batch)`:
+// which of A's and B's matrices an output batch multiplies (batch dimensions broadcast).
+ivec2 aPosition(int r) {
+  int fold = r / FOLD;
+  return ivec2((r - fold * FOLD) * Q, fold);
+}
+
+void main() {
+  int col = int(gl_FragCoord.x);
+  int first = 4 * int(gl_FragCoord.y);
+  int batch = first / A_ROWS;
+  int aRow = aBatch(batch) * A_ROWS + first - batch * A_ROWS;
+  int bRow = bBatch(batch) * KPAD;
+  ivec2 p0 = aPosition(aRow), p1 = aPosition(aRow + 1), p2 = aPosition(aRow + 2), p3 = aPosition(aRow + 3);
+  vec4 c0 = vec4(0.0), c1 = vec4(0.0), c2 = vec4(0.0), c3 = vec4(0.0);
+  for (int q = 0; q < Q; q++) {
+    int k = bRow + 4 * q;
+    // Columns: B's rows k .. k+3, so b * a sums a.x * row k + ... + a.w * row k+3.
+    mat4 b = mat4(texelFetch(b4, ivec2(col, k), 0), texelFetch(b4, ivec2(col, k + 1), 0),
+                  texelFetch(b4, ivec2(col, k + 2), 0), texelFetch(b4, ivec2(col, k + 3), 0));
+    ivec2 dq = ivec2(q, 0);
+    c0 += b * texelFetch(a4, p0 + dq, 0);
+    c1 += b * texelFetch(a4, p1 + dq, 0);
+    c2 += b * texelFetch(a4, p2 + dq, 0);
+    c3 += b * texelFetch(a4, p3 + dq, 0);
+  }
+  outColor = c0;
+  outColor1 = c1;
+  outColor2 = c2;
+  outColor3 = c3;
+}
+
+// @program unpack
+// The product as a tensor (an ordinary one-value-per-texel program; the fused epilogue may
+// redefine setOutput). Python adds A_ROWS and `void productCoords(out int r, out int col)`:
+// the grid row (batch * A_ROWS + row) and column of the value this fragment writes.
+void main() {
+  int r, col;
+  productCoords(r, col);
+  ivec2 p = ivec2(col / 4, r / 4);
+  int t = r - (r / 4) * 4;
+  vec4 v = t == 0 ? texelFetch(c0, p, 0) : t == 1 ? texelFetch(c1, p, 0)
+         : t == 2 ? texelFetch(c2, p, 0) : texelFetch(c3, p, 0);
+  setOutput(v[col - (col / 4) * 4]);
+}
