@@ -17,6 +17,8 @@ tf.constraints, tf.metrics, tf.callbacks (modules of the same names). Layout:
     advanced_activations.py  ReLU, LeakyReLU, PReLU, ELU, ThresholdedReLU, Softmax
     noise.py       GaussianNoise, GaussianDropout, AlphaDropout, SpatialDropout1D
     masking.py     Masking, Rescaling
+    recurrent.py   SimpleRNN, LSTM, GRU, their cells, RNN, StackedRNNCells
+    convolutional_recurrent.py  ConvLSTM2D, ConvLSTM2DCell
     activations.py initializers.py regularizers.py constraints.py losses.py metrics.py callbacks.py
 """
 from . import callbacks, constraints, initializers, metrics, regularizers  # noqa: F401
@@ -319,3 +321,15 @@ from .recurrent import StackedRNNCells  # noqa: E402
 
 def stacked_rnn_cells(cells=None, **kwargs):
     return StackedRNNCells(cells, **kwargs)
+
+
+# --- convolutional recurrent layers (convolutional_recurrent.py) -----------------------------------
+from .convolutional_recurrent import ConvLSTM2D, ConvLSTM2DCell  # noqa: E402
+
+
+def conv_lstm2d(filters=None, kernel_size=None, **kwargs):
+    return ConvLSTM2D(filters, kernel_size, **kwargs)
+
+
+def conv_lstm2d_cell(filters=None, kernel_size=None, **kwargs):
+    return ConvLSTM2DCell(filters, kernel_size, **kwargs)

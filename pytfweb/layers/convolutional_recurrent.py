@@ -1,0 +1,357 @@
+"""Convolutional recurrent layers (tfjs-layers layers/convolutional_recurrent.ts): ConvLSTM2DCell and
+ConvLSTM2D.
+
+An LSTM whose input and recurrent transformations are 2-D convolutions: x_t [batch, rows, cols,
+channels] and the states h, c [batch, out_rows, out_cols, filters]. The input convolution uses
+the layer's strides, padding and dilation_rate; the recurrent one is always stride 1, 'same',
+undilated (so the state keeps the output's spatial size). Gates i, f, c, o in that order along
+the last axis of the kernels [kh, kw, in, 4 * filters], [kh, kw, filters, 4 * filters] and the
+bias [4 * filters], as TF.js. Built on recurrent.py's LSTMCell and RNN: same defaults (glorot
+normal kernel, orthogonal recurrent kernel, zeros bias, hard sigmoid recurrent activation),
+go_backwards outputs in processing order, return_state gives [output, h, c], initial states as
+call(x, initial_state=[h, c]) or inputs [x, h, c], a [batch, time] mask skips timesteps.
+
+The step runs channels-last; a channels_first layer transposes the whole sequence once on the
+way in and once on the way out. Without dropout one convolution computes all four gates; with
+dropout (training only) each gate gets its own input mask and recurrent mask, drawn once per
+sequence (TF.js means to do the same, count: 4, but its mask helper returns empty slots).
+stateful=True is not supported.
+"""
+from .. import ops
+from ..ops.creation import convert_to_tensor
+from ..tensor import Tensor
+from .convolutional import (check_output_space, check_padding, conv_output_length, normalize_data_format,
+                            normalize_tuple, to_channels_first, to_channels_last)
+from .engine import InputSpec, Layer
+from ._utils import shape_str
+from .recurrent import RNN, LSTMCell
+
+_GATES = 4
+
+
+def _positive_filters(filters, layer):
+    if isinstance(filters, bool) or not isinstance(filters, int) or filters < 1:
+        raise ValueError(f"{layer}: filters must be a positive integer, got {filters!r}")
+    return filters
+
+
+def _seq_to_channels_last(x, data_format):
+    """[b, t, c, h, w] -> [b, t, h, w, c] for channels_first."""
+    return ops.transpose(x, [0, 1, 3, 4, 2]) if data_format == "channels_first" else x
+
+
+def _seq_to_channels_first(x, data_format):
+    return ops.transpose(x, [0, 1, 4, 2, 3]) if data_format == "channels_first" else x
+
+
+def _channels_last_shape(shape, data_format):
+    """A 4-D shape in data_format -> its channels-last form."""
+    shape = tuple(shape)
+    return (shape[0],) + shape[2:] + (shape[1],) if data_format == "channels_first" else shape
+
+
+class ConvLSTM2DCell(LSTMCell):
+    """One ConvLSTM step: call([x, h, c]) -> [h', h', c'] on 4-D tensors."""
+    class_name = "ConvLSTM2DCell"
+
+    def __init__(self, filters=None, kernel_size=None, strides=1, padding="valid", data_format=None,
+                 dilation_rate=1, **kwargs):
+        cls = self.class_name
+        if "units" in kwargs:
+            raise TypeError(f"{cls}: takes 'filters' (the number of output channels), not 'units'")
+        _positive_filters(filters, cls)
+        if kernel_size is None:
+            raise ValueError(f"{cls}: required argument 'kernel_size' is missing")
+        kernel_size = normalize_tuple(kernel_size, 2, "kernel_size", cls)
+        strides = normalize_tuple(1 if strides is None else strides, 2, "strides", cls)
+        dilation_rate = normalize_tuple(1 if dilation_rate is None else dilation_rate, 2, "dilation_rate", cls)
+        padding = check_padding(padding, cls, ("valid", "same"))
+        data_format = normalize_data_format(data_format, cls)
+        if any(s != 1 for s in strides) and any(d != 1 for d in dilation_rate):
+            raise ValueError(f"{cls}: strides > 1 is incompatible with dilation_rate > 1, got strides {strides} "
+                             f"and dilation_rate {dilation_rate}")
+        super().__init__(filters, **kwargs)
+        self.filters = filters
+        self.kernel_size, self.strides, self.dilation_rate = kernel_size, strides, dilation_rate
+        self.padding, self.data_format = padding, data_format
+
+    # --- shapes ------------------------------------------------------------------------------------
+    def output_space(self, space, input_shape=None):
+        """(out_rows, out_cols) of the input convolution for an input of (rows, cols); a ValueError
+        when the window does not fit."""
+        out = [conv_output_length(d, k, self.padding, s, r)
+               for d, k, s, r in zip(space, self.kernel_size, self.strides, self.dilation_rate)]
+        return check_output_space(self, input_shape if input_shape is not None else list(space), out)
+
+    def _split_step_shape(self, shape):
+        """A 4-D step shape -> (batch, [rows, cols], channels) whatever the data format."""
+        if self.data_format == "channels_first":
+            return shape[0], list(shape[2:4]), shape[1]
+        return shape[0], list(shape[1:3]), shape[3]
+
+    def _state_shape(self, batch, space):
+        if self.data_format == "channels_first":
+            return (batch, self.filters) + tuple(space)
+        return (batch,) + tuple(space) + (self.filters,)
+
+    def build(self, input_shape):
+        if input_shape and isinstance(input_shape[0], (list, tuple)):
+            self._check_step_shapes(input_shape)   # [x, h, c]: checked before any weight exists
+            input_shape = input_shape[0]
+        input_shape = tuple(input_shape)
+        self._check_rank4("input", input_shape)
+        _, space, input_dim = self._split_step_shape(input_shape)
+        if input_dim is None:
+            raise ValueError(f"{self.get_class_name()} {self.name}: the channel dimension of the input should be "
+                             f"defined. Found None (input shape {shape_str(input_shape)})")
+        self.output_space(space, input_shape)   # a window that does not fit fails before any weight exists
+        n = self.filters * _GATES
+        self.kernel = self.add_weight("kernel", self.kernel_size + [input_dim, n], None, self.kernel_initializer,
+                                      self.kernel_regularizer, True, self.kernel_constraint)
+        # TF.js names this weight 'recurrentKernel' here (LSTMCell's is 'recurrent_kernel')
+        self.recurrent_kernel = self.add_weight("recurrentKernel", self.kernel_size + [self.filters, n], None,
+                                                self.recurrent_initializer, self.recurrent_regularizer, True,
+                                                self.recurrent_constraint)
+        if self.use_bias:
+            self.bias = self.add_weight("bias", [n], None, self._bias_initializer(), self.bias_regularizer, True,
+                                        self.bias_constraint)
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        """For [x, h, c] step shapes: [h', h', c'] shapes. For one 5-D sequence shape (TF.js's form):
+        the per-step output stacked over time, [batch, time, ...]."""
+        if input_shape and isinstance(input_shape[0], (list, tuple)):
+            batch, space, _ = self._split_step_shape(tuple(input_shape[0]))
+            out = self._state_shape(batch, self.output_space(space, input_shape[0]))
+            return [out, out, out]
+        shape = tuple(input_shape)
+        if len(shape) == 5:
+            batch, space, _ = self._split_step_shape((shape[0],) + shape[2:])
+            return (shape[0], shape[1]) + self._state_shape(batch, self.output_space(space, shape))[1:]
+        batch, space, _ = self._split_step_shape(shape)
+        return self._state_shape(batch, self.output_space(space, shape))
+
+    # --- the step -------------------------------------------------------------------------------------
+    def _gate_masks(self, like, rate, attr, training):
+        """This sequence's four masks for `like` (drawn on first use), or None outside training."""
+        if not (training and 0 < rate < 1):
+            return None
+        masks = getattr(self, attr)
+        if masks is None:
+            masks = [self._mask(like, rate) for _ in range(_GATES)]
+            setattr(self, attr, masks)
+        return masks
+
+    def _conv_gates(self, x, masks, kernel, strides, padding, dilation):
+        """conv(x, kernel) for the four gates at once, or gate by gate on differently masked x."""
+        if masks is None:
+            return ops.conv2d(x, kernel, strides, padding, "NHWC", dilation)
+        kernels = ops.split(kernel, _GATES, 3)
+        return ops.concat([ops.conv2d(ops.mul(x, m), k, strides, padding, "NHWC", dilation)
+                           for m, k in zip(masks, kernels)], 3)
+
+    def step(self, x, h, c, training=False):
+        """One step on channels-last tensors: (h', c')."""
+        zx = self._conv_gates(x, self._gate_masks(x, self.dropout, "dropout_mask", training), self.kernel,
+                              self.strides, self.padding, self.dilation_rate)
+        zh = self._conv_gates(h, self._gate_masks(h, self.recurrent_dropout, "recurrent_dropout_mask", training),
+                              self.recurrent_kernel, 1, "same", 1)
+        z = ops.add(zx, zh)
+        if self.use_bias:
+            z = ops.add(z, self.bias)
+        z_i, z_f, z_c, z_o = ops.split(z, _GATES, 3)
+        i = self.recurrent_activation(z_i)
+        f = self.recurrent_activation(z_f)
+        c = ops.add(ops.mul(f, c), ops.mul(i, self.activation(z_c)))
+        h = ops.mul(self.recurrent_activation(z_o), self.activation(c))
+        return h, c
+
+    def _check_rank4(self, what, shape):
+        if len(shape) != 4:
+            raise ValueError(f"{self.get_class_name()} {self.name}: the {what} must be 4-D [batch, rows, cols, "
+                             f"channels] (or channels first), got shape {shape_str(list(shape))}")
+
+    def _check_step_shapes(self, shapes):
+        """[x, h, c] shapes: three of them, 4-D, h and c of the input convolution's output shape."""
+        x, states = self._split_inputs(list(shapes))
+        for what, shape in (("input", x), ("h state", states[0]), ("c state", states[1])):
+            self._check_rank4(what, shape)
+        batch, space, _ = self._split_step_shape(tuple(x))
+        want = self._state_shape(batch, self.output_space(space, list(x)))
+        for what, shape in (("h state", states[0]), ("c state", states[1])):
+            if any(a is not None and b is not None and a != b for a, b in zip(shape, want)):
+                raise ValueError(f"{self.get_class_name()} {self.name}: the {what} must have shape {shape_str(want)} "
+                                 f"for input shape {shape_str(list(x))}, got {shape_str(list(shape))}")
+
+    def call(self, inputs, training=False):
+        x, (h, c) = self._split_inputs(inputs)
+        self._check_step_shapes([tuple(x.shape), tuple(h.shape), tuple(c.shape)])
+        fmt = self.data_format
+        h, c = self.step(to_channels_last(x, fmt), to_channels_last(h, fmt), to_channels_last(c, fmt), training)
+        h, c = to_channels_first(h, fmt), to_channels_first(c, fmt)
+        return [h, h, c]
+
+    def get_config(self):
+        config = {**super().get_config(), "filters": self.filters, "kernel_size": self.kernel_size,
+                  "strides": self.strides, "padding": self.padding, "data_format": self.data_format,
+                  "dilation_rate": self.dilation_rate}
+        config.pop("units", None)
+        return config
+
+
+class ConvLSTM2D(RNN):
+    """ConvLSTM2DCell over the time axis of a 5-D input [batch, time, rows, cols, channels]
+    (channels_first: [batch, time, channels, rows, cols])."""
+    class_name = "ConvLSTM2D"
+
+    def __init__(self, filters=None, kernel_size=None, return_sequences=False, return_state=False,
+                 go_backwards=False, stateful=False, unroll=False, name=None, trainable=True, input_shape=None,
+                 batch_input_shape=None, batch_size=None, dtype=None, weights=None, input_dtype=None, **cell_args):
+        if stateful:
+            raise NotImplementedError("ConvLSTM2D: stateful=True is not supported")
+        cell = ConvLSTM2DCell(filters, kernel_size, **cell_args)
+        super().__init__(cell=cell, return_sequences=return_sequences, return_state=return_state,
+                         go_backwards=go_backwards, unroll=unroll, name=name, trainable=trainable,
+                         input_shape=input_shape, batch_input_shape=batch_input_shape, batch_size=batch_size,
+                         dtype=dtype, weights=weights, input_dtype=input_dtype)
+        cell.name = self.name   # the weights are '<layer name>/kernel', ...
+        self.input_spec = InputSpec(ndim=5)
+
+    # the cell's arguments, read through the layer
+    filters = property(lambda self: self.cell.filters)
+    kernel_size = property(lambda self: self.cell.kernel_size)
+    strides = property(lambda self: self.cell.strides)
+    padding = property(lambda self: self.cell.padding)
+    data_format = property(lambda self: self.cell.data_format)
+    dilation_rate = property(lambda self: self.cell.dilation_rate)
+
+    def _check_rank(self, input_shape):
+        if len(input_shape) != 5:
+            raise ValueError(f"Input 0 is incompatible with layer {self.name}: expected ndim=5 ([batch, time, rows, "
+                             f"cols, channels]), found ndim={len(input_shape)} (shape {shape_str(list(input_shape))})")
+
+    def _step_shape(self, input_shape):
+        return (input_shape[0],) + tuple(input_shape[2:])
+
+    def _state_shape(self, input_shape):
+        """The shape of h and c (and of one output step) for a 5-D input shape; a ValueError naming
+        the whole input shape when the window does not fit."""
+        self._check_rank(input_shape)
+        step = self._step_shape(input_shape)
+        batch, space, _ = self.cell._split_step_shape(step)
+        return self.cell._state_shape(batch, self.cell.output_space(space, list(input_shape)))
+
+    def _check_initial_state(self, input_shape, state_shapes):
+        want = self._state_shape(input_shape)
+        if len(state_shapes) != 2:
+            raise ValueError(f"ConvLSTM2D layer {self.name}: initial_state must be 2 tensors [h, c], got "
+                             f"{len(state_shapes)}")
+        for what, got in zip(("h", "c"), state_shapes):
+            if len(got) != 4 or any(g is not None and w is not None and g != w for g, w in zip(got, want)):
+                raise ValueError(f"ConvLSTM2D layer {self.name}: initial state {what} should have shape "
+                                 f"{shape_str(want)}, got {shape_str(list(got))}")
+
+    def assert_input_compatibility(self, shapes):
+        # the first input is the sequence; any others are the initial states [h, c]
+        Layer.assert_input_compatibility(self, shapes[:1])
+        if len(shapes) > 1:
+            self._check_initial_state(tuple(shapes[0]), shapes[1:])
+
+    def build(self, input_shape):
+        if input_shape and isinstance(input_shape[0], (list, tuple)):
+            input_shape = input_shape[0]   # [x, h, c]
+        input_shape = tuple(input_shape)
+        self._state_shape(input_shape)   # a window that does not fit fails before any weight exists
+        if not self.cell.built:
+            self.cell.build(self._step_shape(input_shape))
+            self.cell.built = True
+        channel_axis = 2 if self.data_format == "channels_first" else 4
+        self.input_spec = InputSpec(ndim=5, axes={channel_axis: input_shape[channel_axis]})
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        if input_shape and isinstance(input_shape[0], (list, tuple)):
+            input_shape = input_shape[0]
+        input_shape = tuple(input_shape)
+        step = self._state_shape(input_shape)
+        out = (step[0], input_shape[1]) + tuple(step[1:]) if self.return_sequences else step
+        if self.return_state:
+            return [out, step, step]
+        return out
+
+    def call(self, inputs, training=False, mask=None, initial_state=None):
+        """inputs: x, or [x, h0, c0]; mask: [batch, time], false at the timesteps to skip (the states
+        carry over and the output repeats the previous one, as TF.js's rnn())."""
+        if isinstance(inputs, (list, tuple)):
+            x, rest = inputs[0], list(inputs[1:])
+            if rest:
+                if initial_state is not None:
+                    raise ValueError(f"ConvLSTM2D layer {self.name}: initial states given twice (in the inputs "
+                                     f"and as initial_state)")
+                initial_state = rest
+        else:
+            x = inputs
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        self._check_rank(x.shape)
+        if x.shape[1] == 0:
+            raise ValueError(f"ConvLSTM2D layer {self.name}: the input has no timesteps (shape "
+                             f"{shape_str(list(x.shape))})")
+        state_shape = self._state_shape(tuple(x.shape))   # checks the window fits
+        fmt = self.data_format
+        if initial_state is None:
+            h = c = ops.zeros(list(_channels_last_shape(state_shape, fmt)), x.dtype)
+        else:
+            if not isinstance(initial_state, (list, tuple)):
+                initial_state = [initial_state]
+            self._check_initial_state(tuple(x.shape), [tuple(t.shape) for t in initial_state])
+            h, c = (to_channels_last(t, fmt) for t in initial_state)
+        xs = ops.unstack(_seq_to_channels_last(x, fmt), 1)
+        keeps = self._step_masks(mask, x) if mask is not None else [None] * len(xs)
+        if self.go_backwards:
+            xs, keeps = xs[::-1], keeps[::-1]
+        outputs = []
+        self.cell.reset_dropout_masks()
+        try:
+            for xt, keep in zip(xs, keeps):
+                new_h, new_c = self.cell.step(xt, h, c, training)
+                if keep is None:
+                    h, c = new_h, new_c
+                else:   # a masked step changes nothing
+                    h, c = ops.where(keep, new_h, h), ops.where(keep, new_c, c)
+                outputs.append(h)
+        finally:
+            self.cell.reset_dropout_masks()
+        if self.return_sequences:
+            result = _seq_to_channels_first(ops.stack(outputs, 1), fmt)
+        else:
+            result = to_channels_first(outputs[-1], fmt)
+        if self.return_state:
+            return [result, to_channels_first(h, fmt), to_channels_first(c, fmt)]
+        return result
+
+    def _step_masks(self, mask, x):
+        """mask [batch, time] -> one bool [batch, 1, 1, 1] tensor per timestep."""
+        if not isinstance(mask, Tensor):
+            mask = convert_to_tensor(mask, "mask", self.name, "bool")
+        if tuple(mask.shape) != tuple(x.shape[:2]):
+            raise ValueError(f"ConvLSTM2D layer {self.name}: the mask should have shape [batch, time] = "
+                             f"{shape_str(list(x.shape[:2]))}, got {shape_str(list(mask.shape))}")
+        if mask.dtype != "bool":
+            mask = ops.cast(mask, "bool")
+        return ops.unstack(ops.reshape(mask, list(mask.shape) + [1, 1, 1]), 1)
+
+    def compute_mask(self, inputs, mask=None):
+        """The input mask for a sequence output, none otherwise and for the states."""
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        out = mask if self.return_sequences else None
+        return [out, None, None] if self.return_state else out
+
+    def get_config(self):
+        cell = {k: v for k, v in self.cell.get_config().items()
+                if k not in ("name", "trainable", "dtype", "batch_input_shape")}
+        return {**super().get_config(), **cell}
+
+
+__all__ = ["ConvLSTM2DCell", "ConvLSTM2D"]
