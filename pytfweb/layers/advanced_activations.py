@@ -39,6 +39,7 @@ class LeakyReLU(Layer):
     def __init__(self, alpha=0.3, **kwargs):
         super().__init__(**kwargs)
         self.alpha = 0.3 if alpha is None else _number(alpha, "alpha", "LeakyReLU")
+        self.supports_masking = True
 
     def call(self, inputs, training=False):
         return ops.leaky_relu(inputs, self.alpha)
@@ -98,6 +99,7 @@ class ELU(Layer):
         if alpha is not None and alpha != 1.0:
             raise NotImplementedError(f"Non-default alpha value ({alpha}) is not supported by the ELU layer yet.")
         self.alpha = 1.0
+        self.supports_masking = True
 
     def call(self, inputs, training=False):
         return ops.elu(inputs)
@@ -113,6 +115,7 @@ class ThresholdedReLU(Layer):
     def __init__(self, theta=1.0, **kwargs):
         super().__init__(**kwargs)
         self.theta = 1.0 if theta is None else _number(theta, "theta", "ThresholdedReLU")
+        self.supports_masking = True
 
     def call(self, inputs, training=False):
         return ops.mul(inputs, ops.cast(ops.greater(inputs, self.theta), "float32"))
@@ -129,6 +132,7 @@ class Softmax(Layer):
     def __init__(self, axis=1, **kwargs):
         super().__init__(**kwargs)
         self.axis = 1 if axis is None else axis
+        self.supports_masking = True
 
     def call(self, inputs, training=False):
         axis = self.axis

@@ -34,6 +34,7 @@ class Dense(Layer):
         self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
         self.activity_regularizer = activity_regularizer
         self.input_spec = InputSpec(min_ndim=2)
+        self.supports_masking = True
         self.kernel = self.bias = None
 
     def build(self, input_shape):
@@ -74,6 +75,7 @@ class Activation(Layer):
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = _activations.get(activation)
+        self.supports_masking = True
 
     def call(self, inputs, training=False):
         return self.activation(inputs)
@@ -207,7 +209,9 @@ class RepeatVector(Layer):
 
 
 class Embedding(Layer):
-    """Integer indices -> rows of an (input_dim, output_dim) embedding matrix."""
+    """Integer indices -> rows of an (input_dim, output_dim) embedding matrix. With
+    mask_zero=True, index 0 is padding: the layer's mask (compute_mask) is inputs != 0, which a
+    model passes on to the layers after it (an RNN then skips the padded timesteps)."""
     class_name = "Embedding"
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="random_uniform", embeddings_regularizer=None,
@@ -221,7 +225,8 @@ class Embedding(Layer):
         self.embeddings_initializer = _initializers.get(embeddings_initializer)
         self.embeddings_regularizer, self.embeddings_constraint = embeddings_regularizer, embeddings_constraint
         self.activity_regularizer = activity_regularizer
-        self.mask_zero = mask_zero
+        self.mask_zero = bool(mask_zero)
+        self.supports_masking = self.mask_zero   # as Keras
         self.embeddings = None
 
     def build(self, input_shape):
@@ -239,5 +244,11 @@ class Embedding(Layer):
         rows = ops.gather(self.embeddings, ops.reshape(idx, [-1]))
         return ops.reshape(rows, list(inputs.shape) + [self.output_dim])
 
+    def compute_mask(self, inputs, mask=None):
+        if not self.mask_zero:
+            return None
+        return ops.not_equal(inputs, 0)
+
     def get_config(self):
-        return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim}
+        return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim,
+                "mask_zero": self.mask_zero}

@@ -6,7 +6,18 @@ weights on first use); applied to SymbolicTensors (shape and dtype only, batch d
 None) it records a Node — the edge of the graph a functional Model later executes — and
 returns SymbolicTensors of the output shape, so shape errors surface when the model is
 put together, not when it first runs.
+
+Masks (Keras semantics): a layer with supports_masking takes an input mask and gives an output
+mask with compute_mask(inputs, mask) (by default the input mask, unchanged); Masking and
+Embedding(mask_zero=True) make one. A layer whose call has a `mask` parameter receives the mask
+(the RNN layers skip masked timesteps). Models carry the masks from node to node as they run
+(models.Model._run); a layer that does not support masking drops the mask, as tf.keras does.
+Applied directly to tensors, a layer takes an explicit `mask=` (as TF.js's apply kwargs): the
+mask a layer computes is not attached to the tensor it returns (tensors here are disposed by
+hand; an attached mask would be a second tensor to dispose).
 """
+import functools
+import inspect
 import itertools
 import math
 
@@ -214,9 +225,20 @@ class Layer:
     def compute_output_shape(self, input_shape):
         return input_shape
 
+    def compute_mask(self, inputs, mask=None):
+        """The output mask for inputs and their mask: the input mask, unchanged, for a layer that
+        supports masking; otherwise there is none (a TypeError if a mask was passed, as TF.js)."""
+        if not self.supports_masking:
+            if any(m is not None for m in (mask if isinstance(mask, (list, tuple)) else [mask])):
+                raise TypeError(f"Layer {self.name} does not support masking, but was passed an inputMask.")
+            return None
+        return mask
+
     # --- application -----------------------------------------------------------------------------
-    def apply(self, inputs, training=False):
-        """Apply the layer: to tensors it computes, to SymbolicTensors it adds a node to the graph."""
+    def apply(self, inputs, training=False, **kwargs):
+        """Apply the layer: to tensors it computes, to SymbolicTensors it adds a node to the graph.
+        Further keyword arguments (mask=..., and an RNN's initial_state=...) go to call; a mask goes
+        only to a layer whose call takes one."""
         many = isinstance(inputs, (list, tuple))
         xs = list(inputs) if many else [inputs]
         symbolic = [isinstance(x, SymbolicTensor) for x in xs]
@@ -227,12 +249,32 @@ class Layer:
         if not self.built:
             self._build_from(shapes[0] if len(shapes) == 1 and not many else shapes)
         if all(symbolic):
+            if kwargs.get("mask") is not None:
+                raise ValueError(f"Layer {self.name}: an explicit mask cannot be given to a layer applied to "
+                                 f"SymbolicTensors; masks flow through a model from Masking or "
+                                 f"Embedding(mask_zero=True) layers")
             return self._apply_symbolic(xs, many)
         from ..ops.creation import convert_to_tensor
         xs = [x if isinstance(x, Tensor) else convert_to_tensor(x, "inputs", self.name) for x in xs]
-        return ENGINE.tidy(lambda: _unaliased(self.call(xs if many else xs[0], training), xs))
+        kwargs = self._call_kwargs(kwargs)
+        return ENGINE.tidy(lambda: _unaliased(self.call(xs if many else xs[0], training, **kwargs), xs))
 
-    __call__ = apply
+    def __call__(self, inputs, *args, **kwargs):
+        return self.apply(inputs, *args, **kwargs)
+
+    def _call_kwargs(self, kwargs):
+        """kwargs without a mask this layer's call cannot take (or that is None)."""
+        if "mask" in kwargs and (kwargs["mask"] is None or not _takes(type(self).call, "mask")):
+            kwargs = {k: v for k, v in kwargs.items() if k != "mask"}
+        return kwargs
+
+    def _call_masked(self, inputs, training, mask):
+        """(outputs, output mask) for concrete inputs and their mask (None, a tensor, or a list
+        with one entry per input): what a model runs at each node."""
+        out = self.call(inputs, training, **self._call_kwargs({"mask": mask}))
+        if not self.supports_masking:   # tf.keras drops the mask here (TF.js would raise)
+            return out, None
+        return out, self.compute_mask(inputs, mask)
 
     def _build_from(self, shape):
         self.build(shape)
@@ -365,6 +407,16 @@ def input(shape=None, batch_shape=None, name=None, dtype="float32", sparse=False
         raise ValueError("Please provide either a `shape` or `batchShape` argument to Input, but not both.")
     layer = InputLayer(input_shape=shape, batch_input_shape=batch_shape, dtype=dtype, name=name)
     return layer.inbound_nodes[0].output_tensors[0]
+
+
+@functools.lru_cache(maxsize=None)
+def _takes(fn, name):
+    """Whether function fn has a parameter `name` (or **kwargs)."""
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    return name in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
 
 
 def _unaliased(out, inputs):

@@ -4,8 +4,9 @@ from .engine import Layer
 
 
 class Masking(Layer):
-    """Zero the timesteps whose features all equal mask_value (the mask itself is not
-    propagated: the layers here do not consume masks yet)."""
+    """Zero the timesteps whose features all equal mask_value and mask them: the mask
+    (compute_mask: some feature differs from mask_value, [batch, time]) goes through a model to
+    the layers after this one (an RNN skips the masked timesteps)."""
     class_name = "Masking"
 
     def __init__(self, mask_value=0.0, **kwargs):

@@ -1,6 +1,8 @@
 """Merge layers: Add, Multiply, Average, Maximum, Minimum, Concatenate, Dot (tfjs-layers
 layers/merge.ts). Each takes a list of tensors; elementwise ones broadcast unit and
-unknown dimensions as TF.js does."""
+unknown dimensions as TF.js does. Masks (as tf.keras): an elementwise merge masks where any input
+is masked; Concatenate concatenates the masks (all-true for an unmasked input) along its axis;
+Dot drops them."""
 import functools
 
 from .. import ops
@@ -29,6 +31,18 @@ def _broadcast(a, b, layer):
 
 
 class _Merge(Layer):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.supports_masking = True
+
+    def compute_mask(self, inputs, mask=None):
+        if mask is None:
+            return None
+        if not isinstance(mask, (list, tuple)) or len(mask) != len(inputs):
+            raise ValueError(f"Layer {self.name}: `mask` should be a list with one entry per input")
+        masks = [m for m in mask if m is not None]
+        return functools.reduce(ops.logical_and, masks) if masks else None
+
     def _check(self, input_shape):
         if not isinstance(input_shape, list) or len(input_shape) < 2:
             raise ValueError(f"A merge layer should be called on a list of at least 2 inputs. "
@@ -102,6 +116,23 @@ class Concatenate(_Merge):
     def call(self, inputs, training=False):
         return ops.concat(list(inputs), self.axis)
 
+    def compute_mask(self, inputs, mask=None):
+        if mask is None or all(m is None for m in mask):
+            return None
+        if len(mask) != len(inputs):
+            raise ValueError(f"Layer {self.name}: `mask` should be a list with one entry per input")
+        full = []
+        for x, m in zip(inputs, mask):
+            if m is None:
+                full.append(ops.ones(list(x.shape), "bool"))
+                continue
+            if m.dtype != "bool":
+                m = ops.cast(m, "bool")
+            while m.rank < x.rank:
+                m = ops.expand_dims(m, -1)
+            full.append(ops.broadcast_to(m, list(x.shape)))
+        return ops.all(ops.concat(full, self.axis), -1)
+
     def get_config(self):
         return {**super().get_config(), "axis": self.axis}
 
@@ -114,6 +145,10 @@ class Dot(_Merge):
     def __init__(self, axes, normalize=False, **kwargs):
         super().__init__(**kwargs)
         self.axes, self.normalize = axes, normalize
+        self.supports_masking = False
+
+    def compute_mask(self, inputs, mask=None):
+        return None
 
     def _axes(self, shapes):
         axes = self.axes if isinstance(self.axes, (list, tuple)) else [self.axes, self.axes]

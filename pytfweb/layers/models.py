@@ -1,6 +1,11 @@
 """Models: the functional Model (a graph of layers from tf.input to outputs) and Sequential
 (a stack built with add), as tfjs-layers engine/container.ts and models.ts. Training
-(compile/fit/evaluate/predict) comes from training.Trainer."""
+(compile/fit/evaluate/predict) comes from training.Trainer.
+
+Running the graph carries masks from node to node (see engine.py): a model passes the mask of
+its input on to its layers and gives its outputs' masks to whatever it is nested in. Stateful
+layers (RNNs with stateful=True) keep their states between runs; model.reset_states() resets
+them all."""
 from ..engine import ENGINE
 from .engine import InputLayer, Layer, SymbolicTensor
 from .summary import summary_lines
@@ -15,6 +20,7 @@ class Model(Trainer, Layer):
     def __init__(self, inputs, outputs, name=None):
         Layer.__init__(self, name=name or unique_name("model"))
         Trainer.__init__(self)
+        self.supports_masking = True
         self._set_graph(to_list(inputs), to_list(outputs))
 
     # --- topology --------------------------------------------------------------------------------
@@ -153,8 +159,21 @@ class Model(Trainer, Layer):
         for layer in self.layers:
             layer.apply_constraints()
 
+    # --- stateful layers -------------------------------------------------------------------------
+    @property
+    def stateful(self):
+        """Whether a layer of the model keeps states between calls (a stateful RNN)."""
+        return any(getattr(layer, "stateful", False) for layer in self.layers)
+
+    def reset_states(self):
+        """Reset the states of every stateful layer (to zeros)."""
+        for layer in self.layers:
+            if getattr(layer, "stateful", False) and hasattr(layer, "reset_states"):
+                layer.reset_states()
+
     def dispose(self):
-        """Dispose the weights of every layer, and the optimizer if compile() made it."""
+        """Dispose the weights of every layer (and the states of stateful ones), and the optimizer
+        if compile() made it."""
         n = sum(layer.dispose() for layer in self.layers)
         self._dispose_optimizer()
         return n
@@ -166,26 +185,47 @@ class Model(Trainer, Layer):
         shapes = [(batch,) + tuple(s[1:]) for s in shapes]
         return shapes[0] if len(shapes) == 1 else shapes
 
-    def call(self, inputs, training=False):
-        outs = self._run(to_list(inputs), training)
+    def call(self, inputs, training=False, mask=None):
+        outs = self._run(to_list(inputs), training, masks=_masks_list(mask, len(self.inputs)))
         return outs[0] if len(outs) == 1 else outs
 
-    def _run(self, xs, training=False, activity_losses=None):
-        """Execute the graph on concrete tensors (list, one per model input); returns the list of
-        outputs. Run it inside a tidy scope: intermediates are left to that scope."""
+    def compute_mask(self, inputs, mask=None):
+        """The masks of the outputs (runs the graph, as TF.js's Container.computeMask)."""
+        _, masks = self._run(to_list(inputs), False, masks=_masks_list(mask, len(self.inputs)), with_masks=True)
+        return masks[0] if len(masks) == 1 else masks
+
+    def _call_masked(self, inputs, training, mask):
+        outs, masks = self._run(to_list(inputs), training, masks=_masks_list(mask, len(self.inputs)),
+                                with_masks=True)
+        return (outs[0], masks[0]) if len(outs) == 1 else (outs, masks)
+
+    def _run(self, xs, training=False, activity_losses=None, masks=None, with_masks=False):
+        """Execute the graph on concrete tensors (list, one per model input; masks: their masks
+        or None); returns the list of outputs, and of their masks with with_masks. Run it inside
+        a tidy scope: intermediates are left to that scope."""
         values = {x.id: t for x, t in zip(self.inputs, xs)}
+        mask_of = {x.id: m for x, m in zip(self.inputs, masks or [])}
         for node in self._nodes:
             layer = node.outbound_layer
             ins = [values[t.id] for t in node.input_tensors]
-            out = layer.call(ins if len(ins) > 1 else ins[0], training)
+            in_masks = [mask_of.get(t.id) for t in node.input_tensors]
+            in_mask = None if all(m is None for m in in_masks) else in_masks if len(ins) > 1 else in_masks[0]
+            out, out_mask = layer._call_masked(ins if len(ins) > 1 else ins[0], training, in_mask)
             outs = out if isinstance(out, list) else [out]
+            out_masks = out_mask if isinstance(out_mask, (list, tuple)) else [out_mask] * len(outs)
+            for t, m in zip(node.output_tensors, out_masks):
+                if m is not None:
+                    mask_of[t.id] = m
             if activity_losses is not None and layer.activity_regularizer is not None:
                 from . import regularizers
                 reg = regularizers.get(layer.activity_regularizer)
                 activity_losses.extend(ENGINE.tidy(lambda o=o: reg(o)) for o in outs)
             for t, o in zip(node.output_tensors, outs):
                 values[t.id] = o
-        return [values[t.id] for t in self.outputs]
+        outputs = [values[t.id] for t in self.outputs]
+        if with_masks:
+            return outputs, [mask_of.get(t.id) for t in self.outputs]
+        return outputs
 
     # --- summary ---------------------------------------------------------------------------------
     def summary(self, line_length=None, positions=None, print_fn=print):
@@ -206,6 +246,7 @@ class Sequential(Model):
     def __init__(self, layers=None, name=None):
         Layer.__init__(self, name=name or unique_name("sequential_"))
         Trainer.__init__(self)
+        self.supports_masking = True
         self.inputs, self.outputs, self._nodes = [], [], []
         self._stack = []
         self._graph_layers = []
@@ -266,6 +307,13 @@ class Sequential(Model):
 
     def _is_sequential_like(self):
         return True
+
+
+def _masks_list(mask, n):
+    """A model's input mask(s) as a list, one per input (None for no masks)."""
+    if mask is None:
+        return None
+    return list(mask) if isinstance(mask, (list, tuple)) else [mask] + [None] * (n - 1)
 
 
 def sequential(layers=None, name=None):

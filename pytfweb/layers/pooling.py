@@ -97,7 +97,9 @@ class _GlobalPooling(Layer):
         channels = input_shape[1] if self.data_format == "channels_first" and self.rank == 2 else input_shape[-1]
         return (input_shape[0], channels)
 
-    def call(self, inputs, training=False):
+    def call(self, inputs, training=False, mask=None):
+        if mask is not None and self.rank == 1 and self.mode == "avg":
+            return self._masked_mean(inputs, mask)
         if self.rank == 1 or self.data_format == "channels_last":
             axes = list(range(1, inputs.rank - 1))
         else:
@@ -112,8 +114,21 @@ class _GlobalPooling(Layer):
 
 
 class GlobalAveragePooling1D(_GlobalPooling):
+    """The mean over time; with a [batch, time] mask (from Masking or Embedding(mask_zero=True)
+    in a model) the mean over the unmasked timesteps only, as tf.keras (TF.js ignores masks here)."""
     class_name = "GlobalAveragePooling1D"
     rank, mode = 1, "avg"
+
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(data_format, **kwargs)
+        self.supports_masking = True
+
+    def compute_mask(self, inputs, mask=None):
+        return None
+
+    def _masked_mean(self, inputs, mask):
+        m = ops.expand_dims(ops.cast(mask, inputs.dtype), 2)   # [batch, time, 1]
+        return ops.div(ops.sum(ops.mul(inputs, m), 1), ops.sum(m, 1))
 
 
 class GlobalMaxPooling1D(_GlobalPooling):

@@ -6,16 +6,33 @@ stack), so it runs on every backend and the gradients come from the ops' own. As
 kernels default to glorot normal, recurrent kernels to orthogonal, biases to zeros; LSTM and
 GRU's recurrent activation defaults to hard sigmoid; GRU is the reset-before formulation
 (resetAfter is not supported); go_backwards outputs stay in processing (reversed) order;
-return_state gives [output, *states]. stateful=True is not supported; unroll is accepted and
-ignored (the loop is always unrolled). Dropout masks are drawn once per sequence (one mask for
-the inputs, one for the recurrent state, shared by every gate, as TF.js's implementation 2).
+return_state gives [output, *states]; unroll is accepted and ignored (the loop is always
+unrolled). Dropout masks are drawn once per sequence (one mask for the inputs, one for the
+recurrent state, shared by every gate, as TF.js's implementation 2).
+
+Initial states: `layer.apply(x, initial_state=[...])` (tensors, or SymbolicTensors that become
+extra inputs of the layer's node), or a list [x, *states] as the inputs.
+
+Stateful (stateful=True): the batch size must be known when the layer is built (batch_input_shape,
+or batch_size with input_shape, on the first layer; batch_shape on tf.input), else a ValueError.
+The states are non-trainable Variables of that batch size (not among the layer's weights, as in
+Keras), zeros at first; every call starts from them and leaves its last states in them (also in
+fit, evaluate and predict: pass batch_size and shuffle=False). layer.reset_states(states=None) and
+model.reset_states() reset them; dispose() disposes them.
+
+Masks ([batch, time], from Masking or Embedding(mask_zero=True) through a model, or call(...,
+mask=...)): at a masked timestep the states are carried over unchanged and the output repeats
+the first state (the previous output; the initial state's at the start), as TF.js's rnn(); a
+sequence output keeps the input mask (compute_mask), a last output or a state has none.
 """
 from .. import ops
+from ..engine import ENGINE
+from ..tensor import Tensor
 from . import activations as _activations
 from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
-from .engine import Container, InputSpec, Layer
+from .engine import Container, InputSpec, Layer, _variable_name
 from ._utils import shape_str
 
 
@@ -274,7 +291,12 @@ class StackedRNNCells(Container):
 
 
 class RNN(Layer):
-    """Runs a cell over the time axis of a [batch, time, features] input."""
+    """Runs a cell over the time axis of a [batch, time, features] input.
+
+    call(inputs, training, mask, initial_state): inputs may be a list [x, *initial_states] (how
+    a functional model passes the initial states it was applied with); mask, a [batch, time]
+    tensor, marks the timesteps to skip. stateful=True keeps the last states (non-trainable
+    variables, batch size fixed at build) as the next call's initial states."""
     class_name = "RNN"
 
     def __init__(self, cell=None, return_sequences=False, return_state=False, go_backwards=False, stateful=False,
@@ -286,15 +308,15 @@ class RNN(Layer):
             raise ValueError("RNN: required argument 'cell' is missing")
         if isinstance(cell, (list, tuple)):
             cell = StackedRNNCells(cells=list(cell))
-        if stateful:
-            raise NotImplementedError("RNN: stateful=True is not supported")
         self.cell = cell
         self.return_sequences = bool(return_sequences)
         self.return_state = bool(return_state)
         self.go_backwards = bool(go_backwards)
-        self.stateful = False
+        self.stateful = bool(stateful)
         self.unroll = bool(unroll)
+        self.supports_masking = True
         self.input_spec = InputSpec(ndim=3)
+        self._state_vars = None   # stateful: one Variable per state, made by build
 
     # the weights are the cell's
     @property
@@ -324,18 +346,64 @@ class RNN(Layer):
         self.cell.apply_constraints()
 
     def dispose(self):
+        """Dispose the cell's weights and the states of a stateful layer; returns how many weights
+        were disposed."""
+        if self._state_vars is not None:
+            for v in self._state_vars:
+                v.dispose()
+            self._state_vars = None
         return self.cell.dispose()
 
+    # --- shapes ---------------------------------------------------------------------------------
+    def _state_shapes(self, input_shape):
+        """The states' shapes for an input of input_shape: (batch, size), or (batch, *size) for a
+        state_size entry that is a shape."""
+        batch = input_shape[0]
+        return [(batch,) + tuple(s) if isinstance(s, (list, tuple)) else (batch, s) for s in self.cell.state_size]
+
+    def get_initial_state(self, inputs):
+        """Zero states for a batch of inputs."""
+        return [ops.zeros(list(s), inputs.dtype) for s in self._state_shapes(inputs.shape)]
+
+    def assert_input_compatibility(self, shapes):
+        # The first input is the sequence; any others are initial states.
+        super().assert_input_compatibility(shapes[:1])
+        if len(shapes) > 1:
+            self._check_state_shapes(shapes[0], shapes[1:])
+
+    def _check_state_shapes(self, input_shape, state_shapes):
+        n = len(self.cell.state_size)
+        if len(state_shapes) != n:
+            raise ValueError(f"RNN layer {self.name} has {n} state(s) but was passed {len(state_shapes)} initial "
+                             f"state(s).")
+        for i, (got, want) in enumerate(zip(state_shapes, self._state_shapes(input_shape))):
+            if len(got) != len(want) or any(g is not None and w is not None and g != w for g, w in zip(got, want)):
+                raise ValueError(f"RNN layer {self.name}: initial state {i} should have shape {shape_str(want)}, "
+                                 f"got {shape_str(got)}")
+
     def build(self, input_shape):
-        if len(input_shape) != 3:
-            raise ValueError(f"Input 0 is incompatible with layer {self.name}: expected ndim=3, found "
+        if input_shape and isinstance(input_shape[0], (list, tuple)):
+            input_shape = input_shape[0]   # [x, *initial states]
+        ndim = self.input_spec.ndim if self.input_spec is not None and self.input_spec.ndim else 3
+        if len(input_shape) != ndim:
+            raise ValueError(f"Input 0 is incompatible with layer {self.name}: expected ndim={ndim}, found "
                              f"ndim={len(input_shape)}")
+        if self.stateful and input_shape[0] is None:
+            raise ValueError(
+                f"If an RNN is stateful, it needs to know its batch size (layer {self.name}). Specify the batch size "
+                f"of your input tensors:\n- If using a Sequential model, specify the batch size by passing a "
+                f"`batch_input_shape` (or `batch_size` with `input_shape`) option to your first layer.\n- If using "
+                f"the functional API, specify the batch size by passing a `batch_shape` option to your Input layer.")
         if not self.cell.built:
-            self.cell.build((input_shape[0], input_shape[-1]))
+            self.cell.build((input_shape[0],) + tuple(input_shape[2:]))
             self.cell.built = True
+        if self.stateful:
+            self._make_states(input_shape)
         self.built = True
 
     def compute_output_shape(self, input_shape):
+        if input_shape and isinstance(input_shape[0], (list, tuple)):
+            input_shape = input_shape[0]
         batch, steps = input_shape[0], input_shape[1]
         state_size = list(self.cell.state_size)
         out = (batch, steps, state_size[0]) if self.return_sequences else (batch, state_size[0])
@@ -343,36 +411,175 @@ class RNN(Layer):
             return [out] + [(batch, s) for s in state_size]
         return out
 
-    def call(self, inputs, training=False):
-        x = inputs[0] if isinstance(inputs, (list, tuple)) else inputs
-        if x.rank != 3:
-            raise ValueError(f"RNN layer {self.name} expects inputs of rank 3, got rank {x.rank} "
+    def compute_mask(self, inputs, mask=None):
+        """The input mask for a sequence output (return_sequences), none otherwise and for the
+        states."""
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        out = mask if self.return_sequences else None
+        if self.return_state:
+            return [out] + [None] * len(self.cell.state_size)
+        return out
+
+    # --- states of a stateful layer ---------------------------------------------------------------
+    @property
+    def states(self):
+        """The current states of a stateful layer (its Variables; read, do not dispose them);
+        [None, ...] otherwise."""
+        if self._state_vars is None:
+            return [None] * len(self.cell.state_size)
+        return list(self._state_vars)
+
+    def _make_states(self, input_shape):
+        if self._state_vars is not None:
+            return
+        made = []
+        try:
+            for i, shape in enumerate(self._state_shapes(input_shape)):
+                zeros = ops.zeros(list(shape), self.dtype)
+                try:
+                    made.append(ENGINE.make_variable(zeros, False, _variable_name(f"{self.name}/state_{i}")))
+                finally:
+                    zeros.dispose()
+        except Exception:
+            ENGINE.dispose(made)
+            raise
+        self._state_vars = made
+
+    def reset_states(self, states=None):
+        """Set the states of a stateful layer: to zeros, or to `states`, a list with one value per
+        state (a tensor or a numpy array of the state's shape; a single value for a one-state
+        layer may be given alone)."""
+        if not self.stateful:
+            raise AttributeError(f"Cannot call reset_states() on RNN layer {self.name}: it is not stateful.")
+        if self._state_vars is None:
+            raise ValueError(f"RNN layer {self.name} has no states yet: build it (or call it) first, with a known "
+                             f"batch size.")
+        if states is None:
+            for v in self._state_vars:
+                zeros = ops.zeros_like(v)
+                v.assign(zeros)
+                zeros.dispose()
+            return
+        # As Keras: a list (or tuple) holds one value per state; anything else is the only state.
+        states = list(states) if isinstance(states, (list, tuple)) else [states]
+        if len(states) != len(self._state_vars):
+            raise ValueError(f"Layer {self.name} expects {len(self._state_vars)} state(s), but it received "
+                             f"{len(states)} state value(s). Input received: {states}")
+        from ..ops.creation import convert_to_tensor
+        converted = []
+        try:
+            values = []
+            for i, (v, s) in enumerate(zip(self._state_vars, states)):
+                t = s
+                if not isinstance(s, Tensor):
+                    t = convert_to_tensor(s, "states", "reset_states", v.dtype)
+                    converted.append(t)
+                if tuple(t.shape) != tuple(v.shape):
+                    raise ValueError(f"State {i} is incompatible with layer {self.name}: expected shape="
+                                     f"{shape_str(v.shape)}, received shape={shape_str(t.shape)}")
+                values.append(t)
+            for v, t in zip(self._state_vars, values):
+                v.assign(t)
+        finally:
+            ENGINE.dispose(converted)
+
+    # --- the time loop --------------------------------------------------------------------------
+    def call(self, inputs, training=False, mask=None, initial_state=None):
+        if isinstance(inputs, (list, tuple)):
+            x, rest = inputs[0], list(inputs[1:])
+            if rest:
+                if initial_state is not None:
+                    raise ValueError(f"RNN layer {self.name}: initial states given twice (in the inputs and as "
+                                     f"initial_state)")
+                initial_state = rest
+        else:
+            x = inputs
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        ndim = self.input_spec.ndim if self.input_spec is not None and self.input_spec.ndim else 3
+        if x.rank != ndim:
+            raise ValueError(f"RNN layer {self.name} expects inputs of rank {ndim}, got rank {x.rank} "
                              f"(shape {shape_str(list(x.shape))})")
         batch, steps = x.shape[0], x.shape[1]
         if steps == 0:
             raise ValueError(f"RNN layer {self.name}: the input has no timesteps (shape {shape_str(list(x.shape))})")
-        states = [ops.zeros([batch, s], x.dtype) for s in self.cell.state_size]
+        if initial_state is not None:
+            states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
+            self._check_state_shapes(tuple(x.shape), [tuple(s.shape) for s in states])
+        elif self.stateful:
+            if self._state_vars is None:
+                raise ValueError(f"RNN layer {self.name} is stateful but has no states (it was disposed?)")
+            if self._state_vars[0].shape[0] != batch:
+                raise ValueError(f"Stateful RNN layer {self.name} was built for a batch size of "
+                                 f"{self._state_vars[0].shape[0]} but got a batch of {batch} samples; give fit / "
+                                 f"evaluate / predict batch_size={self._state_vars[0].shape[0]} and a number of "
+                                 f"samples that is a multiple of it.")
+            states = list(self._state_vars)
+        else:
+            states = self.get_initial_state(x)
         xs = ops.unstack(x, 1)
+        keeps = self._step_masks(mask, x) if mask is not None else None
         if self.go_backwards:
             xs = xs[::-1]
+            keeps = keeps[::-1] if keeps is not None else None
         outputs = []
         self.cell.reset_dropout_masks()
         try:
-            for xt in xs:
+            for t, xt in enumerate(xs):
                 out = self.cell.call([xt] + states, training)
-                outputs.append(out[0])
-                states = list(out[1:])
+                output, new_states = out[0], list(out[1:])
+                if keeps is not None:
+                    # A masked step changes nothing: its output repeats the state's first entry
+                    # (the previous output), its states are carried over (TF.js's rnn()).
+                    output = _select(keeps[t], output, states[0])
+                    new_states = [_select(keeps[t], n, s) for n, s in zip(new_states, states)]
+                outputs.append(output)
+                states = new_states
         finally:
             self.cell.reset_dropout_masks()
+        if self.stateful:
+            for v, s in zip(self._state_vars, states):
+                v.assign(s)
         result = ops.stack(outputs, 1) if self.return_sequences else outputs[-1]
         if self.return_state:
             return [result] + states
         return result
 
+    def _step_masks(self, mask, x):
+        """mask [batch, time] -> one bool [batch, 1] tensor per timestep."""
+        if not isinstance(mask, Tensor):
+            from ..ops.creation import convert_to_tensor
+            mask = convert_to_tensor(mask, "mask", self.name, "bool")
+        if tuple(mask.shape) != tuple(x.shape[:2]):
+            raise ValueError(f"RNN layer {self.name}: the mask should have shape [batch, time] = "
+                             f"{shape_str(list(x.shape[:2]))}, got {shape_str(list(mask.shape))}")
+        if mask.dtype != "bool":
+            mask = ops.cast(mask, "bool")
+        return ops.unstack(ops.expand_dims(mask, -1), 1)
+
     def get_config(self):
         return {**super().get_config(), "return_sequences": self.return_sequences, "return_state": self.return_state,
                 "go_backwards": self.go_backwards, "stateful": self.stateful, "unroll": self.unroll,
                 "cell": {"class_name": self.cell.get_class_name(), "config": self.cell.get_config()}}
+
+    def apply(self, inputs, training=False, initial_state=None, **kwargs):
+        """Apply the layer (see Layer.apply); initial_state: one tensor per state (SymbolicTensors
+        when inputs is one), which becomes extra inputs of the layer, as in TF.js."""
+        if initial_state is not None:
+            x = inputs[0] if isinstance(inputs, (list, tuple)) else inputs
+            if isinstance(inputs, (list, tuple)) and len(inputs) > 1:
+                raise ValueError(f"RNN layer {self.name}: initial states given twice (in the inputs and as "
+                                 f"initial_state)")
+            inputs = [x] + (list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state])
+        return super().apply(inputs, training, **kwargs)
+
+
+def _select(keep, new, old):
+    """new where keep (bool [batch, 1]) is true, else old; keep reshaped for higher-rank states."""
+    if new.rank != keep.rank:
+        keep = ops.reshape(keep, [keep.shape[0]] + [1] * (new.rank - 1))
+    return ops.where(keep, new, old)
 
 
 class _CellRNN(RNN):

@@ -26,6 +26,7 @@ class TimeDistributed(_Wrapper):
         self.layer = layer
         self._inner_layers = [layer]
         self.input_spec = InputSpec(min_ndim=3)
+        self.supports_masking = True   # the mask passes through (as TF.js)
 
     def build(self, input_shape):
         if len(input_shape) < 3:
@@ -65,11 +66,14 @@ class Bidirectional(_Wrapper):
             raise NotImplementedError("Bidirectional: only SimpleRNN, LSTM and GRU layers can be wrapped for now")
         super().__init__(**kwargs)
         self.forward_layer = type(layer)(return_sequences=layer.return_sequences, return_state=layer.return_state,
-                                         go_backwards=layer.go_backwards, name=f"forward_{layer.name}",
-                                         **layer._cell_args)
+                                         go_backwards=layer.go_backwards, stateful=layer.stateful,
+                                         name=f"forward_{layer.name}", **layer._cell_args)
         self.backward_layer = type(layer)(return_sequences=layer.return_sequences,
                                           return_state=layer.return_state, go_backwards=not layer.go_backwards,
-                                          name=f"backward_{layer.name}", **layer._cell_args)
+                                          stateful=layer.stateful, name=f"backward_{layer.name}",
+                                          **layer._cell_args)
+        self.stateful = layer.stateful
+        self.supports_masking = True
         self._inner_layers = [self.forward_layer, self.backward_layer]
         self.merge_mode = merge_mode
         self.return_sequences = layer.return_sequences
@@ -94,9 +98,25 @@ class Bidirectional(_Wrapper):
             return out + list(states) * 2
         return out if self.merge_mode is None else out[0]
 
-    def call(self, inputs, training=False):
-        y = self.forward_layer.call(inputs, training)
-        y_rev = self.backward_layer.call(inputs, training)
+    def reset_states(self, states=None):
+        """Reset the states of both directions (stateful only); states: the forward layer's
+        followed by the backward layer's."""
+        n = len(self.forward_layer.cell.state_size)
+        self.forward_layer.reset_states(None if states is None else list(states)[:n])
+        self.backward_layer.reset_states(None if states is None else list(states)[n:])
+
+    def compute_mask(self, inputs, mask=None):
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        out = mask if self.return_sequences else None
+        out = [out, out] if self.merge_mode is None else [out]
+        if self.return_state:
+            return out + [None] * (2 * len(self.forward_layer.cell.state_size))
+        return out if self.merge_mode is None else out[0]
+
+    def call(self, inputs, training=False, mask=None):
+        y = self.forward_layer.call(inputs, training, mask=mask)
+        y_rev = self.backward_layer.call(inputs, training, mask=mask)
         states = []
         if self.return_state:
             states = list(y[1:]) + list(y_rev[1:])

@@ -242,7 +242,8 @@ def test_errors():
     assert_raises(ValueError, lambda: tf.layers.simple_rnn(units=0), "units")
     assert_raises(ValueError, lambda: tf.layers.lstm(units=2, dropout=1.5), "dropout")
     assert_raises(ValueError, lambda: tf.layers.rnn(), "cell")
-    assert_raises(NotImplementedError, lambda: tf.layers.lstm(units=2, stateful=True), "stateful")
+    assert_raises(ValueError, lambda: tf.layers.lstm(units=2, stateful=True).apply(tf.input(shape=[3, 2])),
+                  "stateful", "batch size")
     assert_raises(ValueError, lambda: tf.layers.gru_cell(units=2, reset_after=True), "reset_after")
     cell = tf.layers.lstm_cell(units=2)
     cell.build((None, 3))
