@@ -55,6 +55,22 @@ def _texel(name, index_expr, tex_shape):
     return f"texelFetch({name}, ivec2(({index_expr}) % {w}, ({index_expr}) / {w}), 0).r"
 
 
+def _row_split(shape, tex_shape):
+    """j such that each texture row holds exactly dimensions shape[j:] (texture_shape's layout
+    for large tensors, or a reshape's), or None."""
+    w, h = tex_shape
+    if len(shape) < 2 or h <= 1:
+        return None
+    width = 1
+    for j in range(len(shape) - 1, 0, -1):
+        width *= shape[j]
+        if width == w:
+            return j
+        if width > w:
+            return None
+    return None
+
+
 def input_getters(inp, out_shape):
     if inp.channels != 1:
         return f"uniform sampler2D {inp.name};"
@@ -68,10 +84,12 @@ def input_getters(inp, out_shape):
     # Flat access (index into the row-major data), used by reductions and gathers.
     code.append(f"float {g}Flat(int index) {{ return {_texel(name, 'index', inp.tex_shape)}; }}")
     idx = _index_expr(shape, args)
-    if w == (shape[-1] if shape else 1) and rank >= 2 and inp.tex_shape[1] > 1:
-        # Texture rows are the innermost dimension: no division needed.
-        row = _index_expr(shape[:-1], args[:-1])
-        body = f"texelFetch({name}, ivec2({args[-1]}, {row}), 0).r"
+    split = _row_split(shape, inp.tex_shape)
+    if split is not None:
+        # Texture rows are the innermost dimensions: no division needed.
+        row = _index_expr(shape[:split], args[:split])
+        col = _index_expr(shape[split:], args[split:])
+        body = f"texelFetch({name}, ivec2({col}, {row}), 0).r"
     else:
         body = _texel(name, idx, inp.tex_shape) if idx != "0" else f"texelFetch({name}, ivec2(0, 0), 0).r"
     code.append(f"float {g}({params}) {{ return {body}; }}")
@@ -103,12 +121,13 @@ def output_coords(out_shape, tex_shape):
     if rank == 0:
         lines.append("int getOutputCoords() { return 0; }")
         return "\n".join(lines)
-    if rank >= 2 and w == out_shape[-1] and h > 1:
-        # Rows of the texture are the innermost dimension.
-        outer = out_shape[:-1]
+    split = _row_split(out_shape, tex_shape)
+    if split is not None:
+        # Rows of the texture are the innermost dimensions.
         lines.append(f"{ctype} getOutputCoords() {{")
         lines.append("  int index = int(gl_FragCoord.y);")
-        comps = _decode("index", outer) + ["int(gl_FragCoord.x)"]
+        lines.append("  int column = int(gl_FragCoord.x);")
+        comps = _decode("index", out_shape[:split]) + _decode("column", out_shape[split:])
     else:
         lines.append(f"{ctype} getOutputCoords() {{")
         lines.append("  int index = getOutputIndex();")

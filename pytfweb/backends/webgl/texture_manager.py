@@ -12,14 +12,18 @@ from ...shapes import size_of
 def texture_shape(shape, max_size):
     """(width, height) of the 2D texture holding a tensor of this logical shape.
 
-    Rows of the innermost dimension when that fits (getters then need no division),
-    otherwise a squarish rectangle; ValueError when even that exceeds max_size."""
+    Rows of the innermost dimension when that fits, else of the innermost few dimensions (a
+    [1, 112, 112, 64] image: rows of 112 x 64), so that getters need no division; otherwise a
+    squarish rectangle; ValueError when even that exceeds max_size."""
     size = max(size_of(shape), 1)
-    if shape:
-        last = shape[-1]
-        rows = size // last if last else 0
-        if 0 < last <= max_size and 0 < rows <= max_size:
-            return (last, rows)
+    if size_of(shape) > 0:
+        width = 1
+        for d in reversed(shape):
+            width *= d
+            if width > max_size:
+                break
+            if size // width <= max_size:
+                return (width, size // width)
     width = min(max_size, math.ceil(math.sqrt(size)))
     height = math.ceil(size / width)
     if height > max_size:
