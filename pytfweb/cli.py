@@ -30,7 +30,7 @@ def _parser():
     b = sub.add_parser("bench", help="pytfweb vs TensorFlow.js in one headless Chromium (or --backend cpu: vs numpy)")
     b.add_argument("--backend", choices=["webgl", "cpu"], default="webgl")
     b.add_argument("--runs", type=int, default=5, help="timed runs per case after one warm-up (median)")
-    b.add_argument("--only", help="run only the cases whose name contains this text")
+    b.add_argument("--only", help="run only the cases whose name contains this text (any case)")
     b.add_argument("--verbose", action="store_true")
 
     o = sub.add_parser("ops", help="every TF.js 4.22 kernel and function, with its status here per backend")

@@ -9,6 +9,8 @@
     runner          `pytfweb run` and `pytfweb startup`
     console         the REPL's evaluation of an entry (web/repl.js calls it in the page)
     repl            `pytfweb repl`: web/repl.html driven from a terminal
+    bench           `pytfweb bench`: pytfweb vs TensorFlow.js in one Chromium, or vs numpy
+    bench_models    models built from tf.layers for the bench and the examples (JS twin: web/bench_models.js)
 
-Only `script` and `console` run inside Pyodide; nothing here is imported by `import pytfweb`.
+Only `script`, `console` and `bench_models` run inside Pyodide; nothing here is imported by `import pytfweb`.
 """

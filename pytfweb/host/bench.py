@@ -1,18 +1,36 @@
 """`pytfweb bench`: pytfweb on webgl beside TensorFlow.js 4.22 (its webgl backend) in one headless
-Chromium, one page each; every case runs once to warm up (shader compiles), then alternately in the
-two pages; medians and the ratio pytfweb/TF.js are printed. `--backend cpu` instead measures the
-numpy backend's overhead over raw numpy in this CPython.
+Chromium, one page each. A steady case runs once to warm up (shader compiles, uploads), then
+alternately in the two pages; medians and the ratio pytfweb/TF.js are printed. A first-run case
+(`first_run=True`) is timed once per side in a freshly launched Chromium, so its time includes what
+a first call pays: shader compiles, texture allocations, the upload of weights and inputs.
+`--backend cpu` instead measures the numpy backend's overhead over raw numpy in this CPython.
 
 Each case is the same work written twice, in Python for pytfweb and in JS for TF.js, and ends with a
-readback of the result so that GPU work is inside the time.
+readback of the result so that GPU work is inside the time. Models come from pytfweb.host.bench_models
+and its JS twin web/bench_models.js.
 """
+import re
 import statistics
 import time
+from typing import NamedTuple
 
-# name -> (python setup, python timed body, js setup, js timed body). Setup runs once (inputs made and
-# uploaded); the body is timed and must leave no tensors behind. `await` is allowed in both.
+
+class Case(NamedTuple):
+    """Setup runs once, untimed (inputs made, models built); the body is timed and must leave no
+    tensors behind; `await` is allowed in both. What setup assigns at the start of a statement
+    (`name = ...`) is disposed after the case, and the tensor count must be back where it was.
+    check: (label, Python expression, JS expression) evaluated after setup and shown in the row,
+    e.g. both models' parameter counts."""
+    py_setup: str
+    py_body: str
+    js_setup: str
+    js_body: str
+    first_run: bool = False
+    check: tuple = None
+
+
 CASES = {
-    "dispatch: 1000 chained add (64) + readback": (
+    "dispatch: 1000 chained add (64) + readback": Case(
         "x = tf.zeros([64]); one = tf.ones([64])",
         """
 def chain():
@@ -28,24 +46,35 @@ y.dispose()""",
         " await y.data(); y.dispose();"),
 }
 for _n in (256, 512, 1024):
-    CASES[f"mat_mul {_n}x{_n}"] = (
+    CASES[f"mat_mul {_n}x{_n}"] = Case(
         f"a = tf.random_uniform([{_n}, {_n}], seed=1); b = tf.random_uniform([{_n}, {_n}], seed=2)",
         "c = tf.mat_mul(a, b)\nawait c.data()\nc.dispose()",
         f"a = tf.randomUniform([{_n}, {_n}]); b = tf.randomUniform([{_n}, {_n}]);",
         "const c = tf.matMul(a, b); await c.data(); c.dispose();")
-CASES["conv2d 3x3 1x112x112x64 -> 64, same"] = (
+CASES["conv2d 3x3 1x112x112x64 -> 64, same"] = Case(
     "x = tf.random_uniform([1, 112, 112, 64], seed=1); w = tf.random_uniform([3, 3, 64, 64], seed=2)",
     "y = tf.conv2d(x, w, 1, 'same')\nawait y.data()\ny.dispose()",
     "x = tf.randomUniform([1, 112, 112, 64]); w = tf.randomUniform([3, 3, 64, 64]);",
     "const y = tf.conv2d(x, w, 1, 'same'); await y.data(); y.dispose();")
-CASES["depthwise_conv2d 3x3 1x112x112x64, same"] = (
+CASES["depthwise_conv2d 3x3 1x112x112x64, same"] = Case(
     "x = tf.random_uniform([1, 112, 112, 64], seed=1); w = tf.random_uniform([3, 3, 64, 1], seed=2)",
     "y = tf.depthwise_conv2d(x, w, 1, 'same')\nawait y.data()\ny.dispose()",
     "x = tf.randomUniform([1, 112, 112, 64]); w = tf.randomUniform([3, 3, 64, 1]);",
     "const y = tf.depthwiseConv2d(x, w, 1, 'same'); await y.data(); y.dispose();")
+# MobileNet v1 1.0 at 224x224x3 with random weights: model.predict on one random image, read back.
+for _label, _first in (("first run", True), ("steady", False)):
+    CASES[f"MobileNet v1 1.0 224x224x3: {_label}"] = Case(
+        "from pytfweb.host.bench_models import mobilenet_v1\n"
+        "model = mobilenet_v1(); x = tf.random_uniform([1, 224, 224, 3], -1, 1, seed=1)",
+        "y = model.predict(x)\nawait y.data()\ny.dispose()",
+        "model = mobilenetV1(); x = tf.randomUniform([1, 224, 224, 3], -1, 1);",
+        "const y = model.predict(x); await y.data(); y.dispose();",
+        first_run=_first, check=("params", "model.count_params()", "model.countParams()"))
 
 _PY_CASE = '''
 import time as _time
+import pytfweb as tf
+_bench_tensors = tf.memory().num_tensors
 {setup}
 async def _bench_body():
 {body}
@@ -55,13 +84,41 @@ async def _bench_once():
     return (_time.perf_counter() - _t) * 1000
 '''
 
+# Disposes what setup assigned; the change in the tensor count since before setup.
+_PY_TEARDOWN = '''
+for _n in {names!r}:
+    _v = globals().pop(_n, None)
+    if hasattr(_v, "dispose"):
+        _v.dispose()
+globals().pop("_bench_body", None), globals().pop("_bench_once", None)
+tf.memory().num_tensors - _bench_tensors
+'''
+
 _JS_DEFINE = """
 ({setup, body}) => {
+  window.__benchTensors = tf.memory().numTensors;
   eval(setup.replace(/^(\\s*)(\\w+) =/gm, '$1window.$2 ='));
   window.__benchOnce = new Function('return (async () => { const t = performance.now(); ' + body +
                                     ' return performance.now() - t; })()');
 }
 """
+
+_JS_TEARDOWN = """
+(names) => {
+  for (const n of names) {
+    const v = window[n];
+    if (v && typeof v.dispose === 'function') v.dispose();
+    delete window[n];
+  }
+  delete window.__benchOnce;
+  return tf.memory().numTensors - window.__benchTensors;
+}
+"""
+
+
+def _assigned(setup):
+    """The names a setup assigns at the start of a statement: `x = ...; model = ...`."""
+    return re.findall(r"(?:^|;)\s*(\w+)\s*=(?!=)", setup, re.M)
 
 
 def _define_py(page, setup, body):
@@ -79,13 +136,56 @@ def _once_js(page):
 
 def _has(page, setup_and_body):
     """Whether every tf.<name>( the pytfweb case calls exists here yet."""
-    import re
     names = sorted(set(re.findall(r"tf\.(\w+)\(", setup_and_body)))
     return page.evaluate("(names) => pytfweb.pyodide.runPython(`import pytfweb as tf\\n" +
                          "all(callable(getattr(tf, n, None)) for n in ${JSON.stringify(names)})`)", names)
 
 
+def _open_pages(browser, url, verbose):
+    """A page with pytfweb on webgl and a page with TF.js on webgl (and web/bench_models.js)."""
+    py_page, _ = browser.open(url, backend="webgl", verbose=verbose)
+    js_page = browser.new_page(verbose)
+    js_page.goto(url + "bench.html")
+    js_page.evaluate("async () => { await tf.setBackend('webgl'); await tf.ready(); }")
+    return py_page, js_page
+
+
+def _run_case(py_page, js_page, name, case, runs):
+    """Times one case in the two pages and prints its row."""
+    if not _has(py_page, case.py_setup + case.py_body):
+        print(f"{name:44} {'n/a':>11} {'':>10} {'':>7}   (op not in pytfweb yet)", flush=True)
+        return
+    notes = []
+    try:
+        _define_py(py_page, case.py_setup, case.py_body)
+        js_page.evaluate(_JS_DEFINE, {"setup": case.js_setup, "body": case.js_body})
+        if case.check:
+            label, py_expr, js_expr = case.check
+            ours = py_page.evaluate("(e) => pytfweb.pyodide.runPython(e)", py_expr)
+            theirs = js_page.evaluate("(e) => eval(e)", js_expr)
+            notes.append(f"{label}: {ours}" if ours == theirs else f"{label} DIFFER: pytfweb {ours}, TF.js {theirs}")
+        if case.first_run:
+            py_times, js_times = [_once_py(py_page)], [_once_js(js_page)]
+            notes.append("once, fresh Chromium: compiles + uploads included")
+        else:
+            _once_py(py_page), _once_js(js_page)   # warm-up: compiles, uploads
+            py_times, js_times = [], []
+            for _ in range(runs):
+                py_times.append(_once_py(py_page))
+                js_times.append(_once_js(js_page))
+    finally:
+        py_left = py_page.evaluate("(code) => pytfweb.pyodide.runPython(code)",
+                                   _PY_TEARDOWN.format(names=_assigned(case.py_setup)))
+        js_left = js_page.evaluate(_JS_TEARDOWN, _assigned(case.js_setup))
+    if py_left or js_left:
+        notes.append(f"LEAK: tensors left pytfweb {py_left}, TF.js {js_left}")
+    p, j = statistics.median(py_times), statistics.median(js_times)
+    print(f"{name:44} {p:11.1f} {j:10.1f} {p / j:7.2f}" + (f"   ({'; '.join(notes)})" if notes else ""),
+          flush=True)
+
+
 def run_webgl(runs=5, only=None, verbose=False):
+    """Prints the table. `only`: run the cases whose name contains it (any case)."""
     from .chromium import Browser
     from .paths import npm_package_dir
     from .runner import startup_timings
@@ -94,40 +194,42 @@ def run_webgl(runs=5, only=None, verbose=False):
     if tfjs is None:
         print("pytfweb bench: @tensorflow/tfjs is not installed (npm ci installs it as a dev dependency)")
         return 1
-    rows = []
-    with Server(routes={"/tfjs/": tfjs / "dist"}, verbose=verbose) as server, Browser() as browser:
-        py_page, _ = browser.open(server.url, backend="webgl", verbose=verbose)
-        js_page = browser.new_page(verbose)
-        js_page.goto(server.url + "bench.html")
-        js_page.evaluate("async () => { await tf.setBackend('webgl'); await tf.ready(); }")
-        renderer = py_page.evaluate("() => pytfweb.pyodide.runPython('import pytfweb as tf; tf.backend().renderer')")
-        print(f"pytfweb bench: headless Chromium, WebGL renderer: {renderer}; {runs} timed runs after one warm-up")
-        print(f"{'case':44} {'pytfweb ms':>11} {'TF.js ms':>10} {'ratio':>7}")
-        for name, (py_setup, py_body, js_setup, js_body) in CASES.items():
-            if only and only not in name:
-                continue
-            if not _has(py_page, py_setup + py_body):
-                print(f"{name:44} {'n/a':>11} {'':>10} {'':>7}   (op not in pytfweb yet)")
-                continue
-            _define_py(py_page, py_setup, py_body)
-            js_page.evaluate(_JS_DEFINE, {"setup": js_setup, "body": js_body})
-            py_times, js_times = [], []
-            _once_py(py_page), _once_js(js_page)   # warm-up: compiles, uploads
-            for _ in range(runs):
-                py_times.append(_once_py(py_page))
-                js_times.append(_once_js(js_page))
-            p, j = statistics.median(py_times), statistics.median(js_times)
-            rows.append((name, p, j))
-            print(f"{name:44} {p:11.1f} {j:10.1f} {p / j:7.2f}", flush=True)
-        # Cold start: fresh contexts, page open to the first result read back, beside Pyodide alone.
-        first, pyodide_alone = [], []
-        for _ in range(3):
-            t = startup_timings(browser, server.url, "webgl", verbose)
-            first.append(t["first_result"])
-            pyodide_alone.append(t["pyodide"])
-        p, j = statistics.median(first), statistics.median(pyodide_alone)
-        print(f"{'cold start: first result vs Pyodide alone':44} {p:11.0f} {j:10.0f} {p / j:7.2f}"
-              "   (second column: Pyodide ready, not TF.js)")
+    cases = {name: case for name, case in CASES.items() if not only or only.lower() in name.lower()}
+    header = []
+
+    def print_header(py_page):
+        if not header:
+            renderer = py_page.evaluate(
+                "() => pytfweb.pyodide.runPython('import pytfweb as tf; tf.backend().renderer')")
+            print(f"pytfweb bench: headless Chromium, WebGL renderer: {renderer}; median of {runs} timed runs "
+                  "after one warm-up (first-run cases: one run, in a fresh Chromium)")
+            print(f"{'case':44} {'pytfweb ms':>11} {'TF.js ms':>10} {'ratio':>7}", flush=True)
+            header.append(True)
+
+    with Server(routes={"/tfjs/": tfjs / "dist"}, verbose=verbose) as server:
+        # First runs before anything else, each in its own Chromium: no program compiled by an
+        # earlier case can be in the GPU process's cache.
+        for name, case in cases.items():
+            if case.first_run:
+                with Browser() as browser:
+                    py_page, js_page = _open_pages(browser, server.url, verbose)
+                    print_header(py_page)
+                    _run_case(py_page, js_page, name, case, runs)
+        with Browser() as browser:
+            py_page, js_page = _open_pages(browser, server.url, verbose)
+            print_header(py_page)
+            for name, case in cases.items():
+                if not case.first_run:
+                    _run_case(py_page, js_page, name, case, runs)
+            # Cold start: fresh contexts, page open to the first result read back, beside Pyodide alone.
+            first, pyodide_alone = [], []
+            for _ in range(3):
+                t = startup_timings(browser, server.url, "webgl", verbose)
+                first.append(t["first_result"])
+                pyodide_alone.append(t["pyodide"])
+            p, j = statistics.median(first), statistics.median(pyodide_alone)
+            print(f"{'cold start: first result vs Pyodide alone':44} {p:11.0f} {j:10.0f} {p / j:7.2f}"
+                  "   (second column: Pyodide ready, not TF.js)")
     return 0
 
 

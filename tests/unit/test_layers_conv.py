@@ -1,15 +1,11 @@
 """Convolutional, pooling, normalization, padding, activation and noise layers on the cpu
 backend: outputs against numpy for fixed weights, output shapes, parameter counts, gradients,
 errors; a small conv classifier that learns; MobileNet v1's parameter count."""
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import pytfweb as tf
 from tests.unit.helpers import assert_raises, assert_tensor
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 def _apply(layer, x, training=False):
@@ -529,8 +525,8 @@ def test_small_conv_classifier_learns_bars():
 
 
 def test_mobilenet_parameter_count_matches_keras():
-    ns = _mobilenet_namespace()
-    model = ns["mobilenet"]()
+    from pytfweb.host.bench_models import mobilenet_v1   # examples/mobilenet.py and the bench build it
+    model = mobilenet_v1()
     lines = []
     model.summary(print_fn=lines.append)
     assert "Total params: 4253864" in lines
@@ -538,12 +534,3 @@ def test_mobilenet_parameter_count_matches_keras():
     assert model.outputs[0].shape == (None, 1000)
     assert len(model.layers) == 1 + 3 + 13 * 6 + 4 + 6
     model.dispose()
-
-
-def _mobilenet_namespace():
-    """The example's definitions, without running its top-level prediction."""
-    src = (REPO / "examples" / "mobilenet.py").read_text()
-    ns = {}
-    exec(compile(src.split('\nprint("backend:"')[0], "mobilenet.py", "exec"), ns)  # noqa: S102 - the repo's file
-    return ns
-

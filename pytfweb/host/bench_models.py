@@ -1,0 +1,50 @@
+"""Models the bench (and examples/mobilenet.py) build from tf.layers with random weights. Runs in
+CPython and in Pyodide. Each has a JavaScript twin in web/bench_models.js, built from TF.js's
+tf.layers, that `pytfweb bench` runs in the same browser: change the two together.
+
+    mobilenet_v1()   MobileNet v1 1.0, 224x224x3 in, 1000 classes out: 4,253,864 parameters
+"""
+import pytfweb as tf
+
+
+def _conv_block(x, filters, strides):
+    x = tf.layers.conv2d(filters=filters, kernel_size=3, padding="same", use_bias=False, strides=strides,
+                         name="conv1").apply(x)
+    x = tf.layers.batch_normalization(axis=-1, name="conv1_bn").apply(x)
+    return tf.layers.re_lu(max_value=6, name="conv1_relu").apply(x)
+
+
+def _depthwise_conv_block(x, pointwise_filters, strides, block_id):
+    if strides != 1:
+        x = tf.layers.zero_padding2d(padding=[[0, 1], [0, 1]], name=f"conv_pad_{block_id}").apply(x)
+    x = tf.layers.depthwise_conv2d(kernel_size=3, padding="same" if strides == 1 else "valid", strides=strides,
+                                   use_bias=False, name=f"conv_dw_{block_id}").apply(x)
+    x = tf.layers.batch_normalization(name=f"conv_dw_{block_id}_bn").apply(x)
+    x = tf.layers.re_lu(max_value=6, name=f"conv_dw_{block_id}_relu").apply(x)
+    x = tf.layers.conv2d(filters=pointwise_filters, kernel_size=1, padding="same", use_bias=False,
+                         name=f"conv_pw_{block_id}").apply(x)
+    x = tf.layers.batch_normalization(name=f"conv_pw_{block_id}_bn").apply(x)
+    return tf.layers.re_lu(max_value=6, name=f"conv_pw_{block_id}_relu").apply(x)
+
+
+# (pointwise filters, strides) of the 13 depthwise-separable blocks
+MOBILENET_V1_BLOCKS = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2), (512, 1), (512, 1), (512, 1),
+                       (512, 1), (512, 1), (1024, 2), (1024, 1)]
+
+
+def mobilenet_v1(classes=1000, dropout=1e-3):
+    """MobileNet v1 1.0 (alpha 1.0, 224x224x3), the Keras / TF.js architecture with random weights: a
+    3x3 convolution, 13 depthwise-separable blocks (depthwise 3x3 -> batch_normalization -> relu6 ->
+    pointwise 1x1 -> batch_normalization -> relu6), global average pooling, dropout, a 1x1
+    convolution to the classes and a softmax. 4,253,864 parameters, as Keras's MobileNet(alpha=1.0)."""
+    inputs = tf.input(shape=[224, 224, 3], name="input_1")
+    x = _conv_block(inputs, 32, strides=2)
+    for block_id, (filters, strides) in enumerate(MOBILENET_V1_BLOCKS, start=1):
+        x = _depthwise_conv_block(x, filters, strides, block_id)
+    x = tf.layers.global_average_pooling2d(name="global_average_pooling2d").apply(x)
+    x = tf.layers.reshape(target_shape=[1, 1, 1024], name="reshape_1").apply(x)
+    x = tf.layers.dropout(rate=dropout, name="dropout").apply(x)
+    x = tf.layers.conv2d(filters=classes, kernel_size=1, padding="same", name="conv_preds").apply(x)
+    x = tf.layers.reshape(target_shape=[classes], name="reshape_2").apply(x)
+    outputs = tf.layers.activation(activation="softmax", name="predictions").apply(x)
+    return tf.model(inputs=inputs, outputs=outputs, name="mobilenet_1.00_224")
