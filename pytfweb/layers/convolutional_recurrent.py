@@ -9,20 +9,19 @@ the last axis of the kernels [kh, kw, in, 4 * filters], [kh, kw, filters, 4 * fi
 bias [4 * filters], as TF.js. Built on recurrent.py's LSTMCell and RNN: same defaults (glorot
 normal kernel, orthogonal recurrent kernel, zeros bias, hard sigmoid recurrent activation),
 go_backwards outputs in processing order, return_state gives [output, h, c], initial states as
-call(x, initial_state=[h, c]) or inputs [x, h, c], a [batch, time] mask skips timesteps.
+call(x, initial_state=[h, c]) or inputs [x, h, c], a [batch, time] mask skips timesteps, and
+stateful=True keeps h and c between calls (the batch size must be known at build; reset_states()).
+The time loop is RNN's: this module gives the cell, the states' shapes and the step's layout.
 
 The step runs channels-last; a channels_first layer transposes the whole sequence once on the
 way in and once on the way out. Without dropout one convolution computes all four gates; with
 dropout (training only) each gate gets its own input mask and recurrent mask, drawn once per
 sequence (TF.js means to do the same, count: 4, but its mask helper returns empty slots).
-stateful=True is not supported.
 """
 from .. import ops
-from ..ops.creation import convert_to_tensor
-from ..tensor import Tensor
 from .convolutional import (check_output_space, check_padding, conv_output_length, normalize_data_format,
                             normalize_tuple, to_channels_first, to_channels_last)
-from .engine import InputSpec, Layer
+from .engine import InputSpec
 from ._utils import shape_str
 from .recurrent import RNN, LSTMCell
 
@@ -42,12 +41,6 @@ def _seq_to_channels_last(x, data_format):
 
 def _seq_to_channels_first(x, data_format):
     return ops.transpose(x, [0, 1, 4, 2, 3]) if data_format == "channels_first" else x
-
-
-def _channels_last_shape(shape, data_format):
-    """A 4-D shape in data_format -> its channels-last form."""
-    shape = tuple(shape)
-    return (shape[0],) + shape[2:] + (shape[1],) if data_format == "channels_first" else shape
 
 
 class ConvLSTM2DCell(LSTMCell):
@@ -201,17 +194,17 @@ class ConvLSTM2DCell(LSTMCell):
 
 class ConvLSTM2D(RNN):
     """ConvLSTM2DCell over the time axis of a 5-D input [batch, time, rows, cols, channels]
-    (channels_first: [batch, time, channels, rows, cols])."""
+    (channels_first: [batch, time, channels, rows, cols]). The time loop, initial states, masks,
+    go_backwards and stateful states are RNN's; this class gives the states' 4-D shapes and steps
+    in channels-last layout."""
     class_name = "ConvLSTM2D"
 
     def __init__(self, filters=None, kernel_size=None, return_sequences=False, return_state=False,
                  go_backwards=False, stateful=False, unroll=False, name=None, trainable=True, input_shape=None,
                  batch_input_shape=None, batch_size=None, dtype=None, weights=None, input_dtype=None, **cell_args):
-        if stateful:
-            raise NotImplementedError("ConvLSTM2D: stateful=True is not supported")
         cell = ConvLSTM2DCell(filters, kernel_size, **cell_args)
         super().__init__(cell=cell, return_sequences=return_sequences, return_state=return_state,
-                         go_backwards=go_backwards, unroll=unroll, name=name, trainable=trainable,
+                         go_backwards=go_backwards, stateful=stateful, unroll=unroll, name=name, trainable=trainable,
                          input_shape=input_shape, batch_input_shape=batch_input_shape, batch_size=batch_size,
                          dtype=dtype, weights=weights, input_dtype=input_dtype)
         cell.name = self.name   # the weights are '<layer name>/kernel', ...
@@ -225,128 +218,39 @@ class ConvLSTM2D(RNN):
     data_format = property(lambda self: self.cell.data_format)
     dilation_rate = property(lambda self: self.cell.dilation_rate)
 
-    def _check_rank(self, input_shape):
+    def _state_shapes(self, input_shape):
+        """The shapes of h and c (h is also one output step) for a 5-D input shape; a ValueError
+        naming the whole input shape when it is not 5-D or the window does not fit."""
+        input_shape = tuple(input_shape)
         if len(input_shape) != 5:
             raise ValueError(f"Input 0 is incompatible with layer {self.name}: expected ndim=5 ([batch, time, rows, "
                              f"cols, channels]), found ndim={len(input_shape)} (shape {shape_str(list(input_shape))})")
+        batch, space, _ = self.cell._split_step_shape((input_shape[0],) + input_shape[2:])
+        shape = self.cell._state_shape(batch, self.cell.output_space(space, list(input_shape)))
+        return [shape, shape]
 
-    def _step_shape(self, input_shape):
-        return (input_shape[0],) + tuple(input_shape[2:])
-
-    def _state_shape(self, input_shape):
-        """The shape of h and c (and of one output step) for a 5-D input shape; a ValueError naming
-        the whole input shape when the window does not fit."""
-        self._check_rank(input_shape)
-        step = self._step_shape(input_shape)
-        batch, space, _ = self.cell._split_step_shape(step)
-        return self.cell._state_shape(batch, self.cell.output_space(space, list(input_shape)))
-
-    def _check_initial_state(self, input_shape, state_shapes):
-        want = self._state_shape(input_shape)
-        if len(state_shapes) != 2:
-            raise ValueError(f"ConvLSTM2D layer {self.name}: initial_state must be 2 tensors [h, c], got "
-                             f"{len(state_shapes)}")
-        for what, got in zip(("h", "c"), state_shapes):
-            if len(got) != 4 or any(g is not None and w is not None and g != w for g, w in zip(got, want)):
-                raise ValueError(f"ConvLSTM2D layer {self.name}: initial state {what} should have shape "
-                                 f"{shape_str(want)}, got {shape_str(list(got))}")
-
-    def assert_input_compatibility(self, shapes):
-        # the first input is the sequence; any others are the initial states [h, c]
-        Layer.assert_input_compatibility(self, shapes[:1])
-        if len(shapes) > 1:
-            self._check_initial_state(tuple(shapes[0]), shapes[1:])
+    def _state_names(self):
+        return ["h", "c"]
 
     def build(self, input_shape):
-        if input_shape and isinstance(input_shape[0], (list, tuple)):
-            input_shape = input_shape[0]   # [x, h, c]
-        input_shape = tuple(input_shape)
-        self._state_shape(input_shape)   # a window that does not fit fails before any weight exists
-        if not self.cell.built:
-            self.cell.build(self._step_shape(input_shape))
-            self.cell.built = True
+        shape = tuple(input_shape[0] if input_shape and isinstance(input_shape[0], (list, tuple)) else input_shape)
+        self._state_shapes(shape)   # a window that does not fit fails before any weight exists
+        super().build(shape)
         channel_axis = 2 if self.data_format == "channels_first" else 4
-        self.input_spec = InputSpec(ndim=5, axes={channel_axis: input_shape[channel_axis]})
-        self.built = True
+        self.input_spec = InputSpec(ndim=5, axes={channel_axis: shape[channel_axis]})
 
-    def compute_output_shape(self, input_shape):
-        if input_shape and isinstance(input_shape[0], (list, tuple)):
-            input_shape = input_shape[0]
-        input_shape = tuple(input_shape)
-        step = self._state_shape(input_shape)
-        out = (step[0], input_shape[1]) + tuple(step[1:]) if self.return_sequences else step
-        if self.return_state:
-            return [out, step, step]
-        return out
-
-    def call(self, inputs, training=False, mask=None, initial_state=None):
-        """inputs: x, or [x, h0, c0]; mask: [batch, time], false at the timesteps to skip (the states
-        carry over and the output repeats the previous one, as TF.js's rnn())."""
-        if isinstance(inputs, (list, tuple)):
-            x, rest = inputs[0], list(inputs[1:])
-            if rest:
-                if initial_state is not None:
-                    raise ValueError(f"ConvLSTM2D layer {self.name}: initial states given twice (in the inputs "
-                                     f"and as initial_state)")
-                initial_state = rest
-        else:
-            x = inputs
-        if isinstance(mask, (list, tuple)):
-            mask = mask[0]
-        self._check_rank(x.shape)
-        if x.shape[1] == 0:
-            raise ValueError(f"ConvLSTM2D layer {self.name}: the input has no timesteps (shape "
-                             f"{shape_str(list(x.shape))})")
-        state_shape = self._state_shape(tuple(x.shape))   # checks the window fits
+    # the step runs channels last: a channels_first layer transposes the sequence and the states
+    # once on the way in and once on the way out
+    def _to_step_layout(self, x, states):
         fmt = self.data_format
-        if initial_state is None:
-            h = c = ops.zeros(list(_channels_last_shape(state_shape, fmt)), x.dtype)
-        else:
-            if not isinstance(initial_state, (list, tuple)):
-                initial_state = [initial_state]
-            self._check_initial_state(tuple(x.shape), [tuple(t.shape) for t in initial_state])
-            h, c = (to_channels_last(t, fmt) for t in initial_state)
-        xs = ops.unstack(_seq_to_channels_last(x, fmt), 1)
-        keeps = self._step_masks(mask, x) if mask is not None else [None] * len(xs)
-        if self.go_backwards:
-            xs, keeps = xs[::-1], keeps[::-1]
-        outputs = []
-        self.cell.reset_dropout_masks()
-        try:
-            for xt, keep in zip(xs, keeps):
-                new_h, new_c = self.cell.step(xt, h, c, training)
-                if keep is None:
-                    h, c = new_h, new_c
-                else:   # a masked step changes nothing
-                    h, c = ops.where(keep, new_h, h), ops.where(keep, new_c, c)
-                outputs.append(h)
-        finally:
-            self.cell.reset_dropout_masks()
-        if self.return_sequences:
-            result = _seq_to_channels_first(ops.stack(outputs, 1), fmt)
-        else:
-            result = to_channels_first(outputs[-1], fmt)
-        if self.return_state:
-            return [result, to_channels_first(h, fmt), to_channels_first(c, fmt)]
-        return result
+        return _seq_to_channels_last(x, fmt), [to_channels_last(s, fmt) for s in states]
 
-    def _step_masks(self, mask, x):
-        """mask [batch, time] -> one bool [batch, 1, 1, 1] tensor per timestep."""
-        if not isinstance(mask, Tensor):
-            mask = convert_to_tensor(mask, "mask", self.name, "bool")
-        if tuple(mask.shape) != tuple(x.shape[:2]):
-            raise ValueError(f"ConvLSTM2D layer {self.name}: the mask should have shape [batch, time] = "
-                             f"{shape_str(list(x.shape[:2]))}, got {shape_str(list(mask.shape))}")
-        if mask.dtype != "bool":
-            mask = ops.cast(mask, "bool")
-        return ops.unstack(ops.reshape(mask, list(mask.shape) + [1, 1, 1]), 1)
+    def _from_step_layout(self, t, sequence):
+        return (_seq_to_channels_first if sequence else to_channels_first)(t, self.data_format)
 
-    def compute_mask(self, inputs, mask=None):
-        """The input mask for a sequence output, none otherwise and for the states."""
-        if isinstance(mask, (list, tuple)):
-            mask = mask[0]
-        out = mask if self.return_sequences else None
-        return [out, None, None] if self.return_state else out
+    def _step(self, xt, states, training):
+        h, c = self.cell.step(xt, states[0], states[1], training)
+        return h, [h, c]
 
     def get_config(self):
         cell = {k: v for k, v in self.cell.get_config().items()

@@ -371,15 +371,19 @@ class RNN(Layer):
         if len(shapes) > 1:
             self._check_state_shapes(shapes[0], shapes[1:])
 
+    def _state_names(self):
+        """How error messages name the states (ConvLSTM2D: h and c)."""
+        return [str(i) for i in range(len(self.cell.state_size))]
+
     def _check_state_shapes(self, input_shape, state_shapes):
-        n = len(self.cell.state_size)
-        if len(state_shapes) != n:
-            raise ValueError(f"RNN layer {self.name} has {n} state(s) but was passed {len(state_shapes)} initial "
-                             f"state(s).")
-        for i, (got, want) in enumerate(zip(state_shapes, self._state_shapes(input_shape))):
+        names = self._state_names()
+        if len(state_shapes) != len(names):
+            raise ValueError(f"{self.get_class_name()} layer {self.name} has {len(names)} state(s) but was passed "
+                             f"{len(state_shapes)} initial state(s); initial_state takes one tensor per state.")
+        for name, got, want in zip(names, state_shapes, self._state_shapes(input_shape)):
             if len(got) != len(want) or any(g is not None and w is not None and g != w for g, w in zip(got, want)):
-                raise ValueError(f"RNN layer {self.name}: initial state {i} should have shape {shape_str(want)}, "
-                                 f"got {shape_str(got)}")
+                raise ValueError(f"{self.get_class_name()} layer {self.name}: initial state {name} should have shape "
+                                 f"{shape_str(want)}, got {shape_str(list(got))}")
 
     def build(self, input_shape):
         if input_shape and isinstance(input_shape[0], (list, tuple)):
@@ -394,6 +398,8 @@ class RNN(Layer):
                 f"of your input tensors:\n- If using a Sequential model, specify the batch size by passing a "
                 f"`batch_input_shape` (or `batch_size` with `input_shape`) option to your first layer.\n- If using "
                 f"the functional API, specify the batch size by passing a `batch_shape` option to your Input layer.")
+        if self.stateful:
+            self._full_state_shapes(input_shape)   # before the cell makes any weight
         if not self.cell.built:
             self.cell.build((input_shape[0],) + tuple(input_shape[2:]))
             self.cell.built = True
@@ -404,11 +410,10 @@ class RNN(Layer):
     def compute_output_shape(self, input_shape):
         if input_shape and isinstance(input_shape[0], (list, tuple)):
             input_shape = input_shape[0]
-        batch, steps = input_shape[0], input_shape[1]
-        state_size = list(self.cell.state_size)
-        out = (batch, steps, state_size[0]) if self.return_sequences else (batch, state_size[0])
+        states = self._state_shapes(tuple(input_shape))
+        out = (states[0][0], input_shape[1]) + tuple(states[0][1:]) if self.return_sequences else states[0]
         if self.return_state:
-            return [out] + [(batch, s) for s in state_size]
+            return [out] + states
         return out
 
     def compute_mask(self, inputs, mask=None):
@@ -430,12 +435,22 @@ class RNN(Layer):
             return [None] * len(self.cell.state_size)
         return list(self._state_vars)
 
+    def _full_state_shapes(self, input_shape):
+        """The states' shapes for a stateful layer, which must be fully known."""
+        shapes = self._state_shapes(input_shape)
+        if any(d is None for shape in shapes for d in shape):
+            raise ValueError(f"Stateful RNN layer {self.name} needs to know the full shape of its states when it is "
+                             f"built, got {', '.join(shape_str(list(s)) for s in shapes)} for input shape "
+                             f"{shape_str(list(input_shape))}: give every input dimension except the time axis.")
+        return shapes
+
     def _make_states(self, input_shape):
         if self._state_vars is not None:
             return
+        shapes = self._full_state_shapes(input_shape)
         made = []
         try:
-            for i, shape in enumerate(self._state_shapes(input_shape)):
+            for i, shape in enumerate(shapes):
                 zeros = ops.zeros(list(shape), self.dtype)
                 try:
                     made.append(ENGINE.make_variable(zeros, False, _variable_name(f"{self.name}/state_{i}")))
@@ -490,8 +505,8 @@ class RNN(Layer):
             x, rest = inputs[0], list(inputs[1:])
             if rest:
                 if initial_state is not None:
-                    raise ValueError(f"RNN layer {self.name}: initial states given twice (in the inputs and as "
-                                     f"initial_state)")
+                    raise ValueError(f"{self.get_class_name()} layer {self.name}: initial states given twice (in the "
+                                     f"inputs and as initial_state)")
                 initial_state = rest
         else:
             x = inputs
@@ -499,27 +514,21 @@ class RNN(Layer):
             mask = mask[0]
         ndim = self.input_spec.ndim if self.input_spec is not None and self.input_spec.ndim else 3
         if x.rank != ndim:
-            raise ValueError(f"RNN layer {self.name} expects inputs of rank {ndim}, got rank {x.rank} "
-                             f"(shape {shape_str(list(x.shape))})")
-        batch, steps = x.shape[0], x.shape[1]
-        if steps == 0:
-            raise ValueError(f"RNN layer {self.name}: the input has no timesteps (shape {shape_str(list(x.shape))})")
+            raise ValueError(f"{self.get_class_name()} layer {self.name} expects inputs of rank {ndim}, got rank "
+                             f"{x.rank} (shape {shape_str(list(x.shape))})")
+        if x.shape[1] == 0:
+            raise ValueError(f"{self.get_class_name()} layer {self.name}: the input has no timesteps (shape "
+                             f"{shape_str(list(x.shape))})")
         if initial_state is not None:
             states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
             self._check_state_shapes(tuple(x.shape), [tuple(s.shape) for s in states])
         elif self.stateful:
-            if self._state_vars is None:
-                raise ValueError(f"RNN layer {self.name} is stateful but has no states (it was disposed?)")
-            if self._state_vars[0].shape[0] != batch:
-                raise ValueError(f"Stateful RNN layer {self.name} was built for a batch size of "
-                                 f"{self._state_vars[0].shape[0]} but got a batch of {batch} samples; give fit / "
-                                 f"evaluate / predict batch_size={self._state_vars[0].shape[0]} and a number of "
-                                 f"samples that is a multiple of it.")
-            states = list(self._state_vars)
+            states = self._current_states(x)
         else:
             states = self.get_initial_state(x)
-        xs = ops.unstack(x, 1)
         keeps = self._step_masks(mask, x) if mask is not None else None
+        seq, states = self._to_step_layout(x, states)
+        xs = ops.unstack(seq, 1)
         if self.go_backwards:
             xs = xs[::-1]
             keeps = keeps[::-1] if keeps is not None else None
@@ -527,8 +536,7 @@ class RNN(Layer):
         self.cell.reset_dropout_masks()
         try:
             for t, xt in enumerate(xs):
-                out = self.cell.call([xt] + states, training)
-                output, new_states = out[0], list(out[1:])
+                output, new_states = self._step(xt, states, training)
                 if keeps is not None:
                     # A masked step changes nothing: its output repeats the state's first entry
                     # (the previous output), its states are carried over (TF.js's rnn()).
@@ -538,25 +546,62 @@ class RNN(Layer):
                 states = new_states
         finally:
             self.cell.reset_dropout_masks()
+        states = [self._from_step_layout(s, False) for s in states]
         if self.stateful:
             for v, s in zip(self._state_vars, states):
                 v.assign(s)
-        result = ops.stack(outputs, 1) if self.return_sequences else outputs[-1]
+        if self.return_sequences:
+            result = self._from_step_layout(ops.stack(outputs, 1), True)
+        else:
+            result = self._from_step_layout(outputs[-1], False)
         if self.return_state:
             return [result] + states
         return result
 
+    def _current_states(self, x):
+        """A stateful layer's states, checked against the batch (and the rest of the shape) of x."""
+        if self._state_vars is None:
+            raise ValueError(f"RNN layer {self.name} is stateful but has no states (it was disposed?)")
+        have = tuple(self._state_vars[0].shape)
+        if have[0] != x.shape[0]:
+            raise ValueError(f"Stateful RNN layer {self.name} was built for a batch size of {have[0]} but got a "
+                             f"batch of {x.shape[0]} samples; give fit / evaluate / predict batch_size={have[0]} and "
+                             f"a number of samples that is a multiple of it.")
+        want = [tuple(s) for s in self._state_shapes(tuple(x.shape))]
+        got = [tuple(v.shape) for v in self._state_vars]
+        if want != got:
+            raise ValueError(f"Stateful RNN layer {self.name} keeps states of shape(s) "
+                             f"{', '.join(shape_str(list(g)) for g in got)}, but an input of shape "
+                             f"{shape_str(list(x.shape))} needs {', '.join(shape_str(list(w)) for w in want)}")
+        return list(self._state_vars)
+
+    # What a subclass whose cell steps in another layout overrides (ConvLSTM2D: channels last).
+    def _to_step_layout(self, x, states):
+        """(sequence, states) in the layout the step works in."""
+        return x, states
+
+    def _from_step_layout(self, t, sequence):
+        """A state or one output step (sequence False), or the stacked outputs (True), back in the
+        layer's layout."""
+        return t
+
+    def _step(self, xt, states, training):
+        """One timestep: (output, new states)."""
+        out = self.cell.call([xt] + states, training)
+        return out[0], list(out[1:])
+
     def _step_masks(self, mask, x):
-        """mask [batch, time] -> one bool [batch, 1] tensor per timestep."""
+        """mask [batch, time] -> one bool tensor per timestep, [batch, 1] ([batch, 1, 1, 1] for a
+        5-D input): one entry per sample, broadcast over the state's other axes."""
         if not isinstance(mask, Tensor):
             from ..ops.creation import convert_to_tensor
             mask = convert_to_tensor(mask, "mask", self.name, "bool")
         if tuple(mask.shape) != tuple(x.shape[:2]):
-            raise ValueError(f"RNN layer {self.name}: the mask should have shape [batch, time] = "
+            raise ValueError(f"{self.get_class_name()} layer {self.name}: the mask should have shape [batch, time] = "
                              f"{shape_str(list(x.shape[:2]))}, got {shape_str(list(mask.shape))}")
         if mask.dtype != "bool":
             mask = ops.cast(mask, "bool")
-        return ops.unstack(ops.expand_dims(mask, -1), 1)
+        return ops.unstack(ops.reshape(mask, list(mask.shape) + [1] * (x.rank - 2)), 1)
 
     def get_config(self):
         return {**super().get_config(), "return_sequences": self.return_sequences, "return_state": self.return_state,

@@ -372,8 +372,9 @@ def test_argument_errors():
     assert_raises(ValueError, lambda: tf.layers.conv_lstm2d(filters=2, kernel_size=3, dropout=2), "dropout")
     assert_raises(TypeError, lambda: tf.layers.conv_lstm2d_cell(units=2, filters=2, kernel_size=3), "filters",
                   "units")
-    assert_raises(NotImplementedError, lambda: tf.layers.conv_lstm2d(filters=2, kernel_size=3, stateful=True),
-                  "ConvLSTM2D", "stateful")
+    # stateful needs a known batch size (as the other RNNs)
+    assert_raises(ValueError, lambda: tf.layers.conv_lstm2d(filters=2, kernel_size=3, stateful=True).apply(
+        tf.input(shape=[2, 5, 5, 1])), "stateful", "batch size", "batch_shape")
 
 
 def test_input_errors_leak_nothing():
@@ -404,3 +405,94 @@ def test_input_errors_leak_nothing():
     fresh = tf.layers.conv_lstm2d_cell(filters=2, kernel_size=3)
     assert_raises(ValueError, lambda: fresh.apply(rank3), "ConvLSTM2DCell", "4-D")
     tf.dispose([xs, bad, rank3])
+
+
+# --- stateful -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("data_format", ["channels_last", "channels_first"])
+def test_stateful_chunks_equal_the_whole_sequence(data_format, rng):
+    x = _f32(rng, 2, 5, 4, 5, 1)
+    w = _weights(rng, (3, 3), 1, 2)
+    seq, h, c = _np_conv_lstm(x, *w, padding="same")
+    first = data_format == "channels_first"
+    to_layout = (lambda a: np.transpose(a, [0, 1, 4, 2, 3])) if first else (lambda a: a)
+    state_layout = (lambda a: np.transpose(a, [0, 3, 1, 2])) if first else (lambda a: a)
+    batch_shape = [2, None] + list(to_layout(x).shape[2:])
+    layer = tf.layers.conv_lstm2d(filters=2, kernel_size=3, padding="same", stateful=True, return_sequences=True,
+                                  data_format=data_format, batch_input_shape=batch_shape, weights=w)
+    model = tf.sequential(layers=[layer])
+    assert [tuple(s.shape) for s in layer.states] == [(2,) + state_layout(h).shape[1:]] * 2
+    assert all(np.all(s.numpy() == 0) for s in layer.states)
+    assert layer.weights == layer.trainable_weights and len(layer.weights) == 3   # the states are no weights
+    xt = tf.tensor(to_layout(x))
+    parts = [tf.slice(xt, [0, a, 0, 0, 0], [-1, b - a, -1, -1, -1]) for a, b in ((0, 2), (2, 3), (3, 5))]
+    before = tf.memory().num_tensors
+    outs = [model.predict(p) for p in parts]
+    assert tf.memory().num_tensors == before + 3   # the outputs only
+    assert_tensor(tf.concat(outs, 1), to_layout(seq), rtol=1e-4, atol=1e-5)
+    assert_tensor(layer.states[0], state_layout(h), rtol=1e-4, atol=1e-5)
+    assert_tensor(layer.states[1], state_layout(c), rtol=1e-4, atol=1e-5)
+    # reset: the next chunk starts from zeros again
+    model.reset_states()
+    again = model.predict(parts[0])
+    assert_tensor(again, to_layout(seq)[:, :2], rtol=1e-4, atol=1e-5)
+    # reset to given states = an initial state
+    layer.reset_states([state_layout(h), state_layout(c)])
+    cont = model.predict(parts[0])
+    ref, _, _ = _np_conv_lstm(x[:, :2], *w, padding="same", h=h, c=c)
+    assert_tensor(cont, to_layout(ref), rtol=1e-4, atol=1e-5)
+    assert_raises(ValueError, lambda: layer.reset_states([state_layout(h)]), "expects 2 state(s)")
+    assert_raises(ValueError, lambda: layer.reset_states([np.zeros((3, 4, 5, 2)), np.zeros((3, 4, 5, 2))]),
+                  "State 0")
+    # a batch of another size: the TF.js-style message
+    one = tf.zeros([1] + list(parts[0].shape[1:]))
+    assert_raises(ValueError, lambda: model.predict(one), "batch size of 2")
+    tf.dispose([xt, parts, outs, again, cont, one])
+    model.dispose()
+    assert layer.states == [None, None]
+
+
+def test_stateful_with_mask_go_backwards_and_fit(rng):
+    x = _f32(rng, 2, 4, 4, 4, 1)
+    mask = np.array([[1, 0, 1, 1], [1, 1, 0, 1]], bool)
+    w = _weights(rng, (3, 3), 1, 2)
+    _, h1, c1 = _np_conv_lstm(x[:, :2], *w, padding="same", go_backwards=True, mask=mask[:, :2])
+    _, h2, c2 = _np_conv_lstm(x[:, 2:], *w, padding="same", go_backwards=True, mask=mask[:, 2:], h=h1, c=c1)
+    inp = tf.input(batch_shape=[2, 2, 4, 4, 1])
+    layer = tf.layers.conv_lstm2d(filters=2, kernel_size=3, padding="same", stateful=True, go_backwards=True,
+                                  weights=w)
+    layer.apply(inp)
+    xt, mt = tf.tensor(x), tf.tensor(mask)
+    for a in (0, 2):
+        part = tf.slice(xt, [0, a, 0, 0, 0], [-1, 2, -1, -1, -1])
+        m = tf.slice(mt, [0, a], [-1, 2])
+        tf.dispose(layer.apply(part, mask=m))
+        tf.dispose([part, m])
+    assert_tensor(layer.states[0], h2, rtol=1e-4, atol=1e-5)
+    assert_tensor(layer.states[1], c2, rtol=1e-4, atol=1e-5)
+    # fit keeps going from the states, batch by batch, and leaks nothing
+    model = tf.model(inputs=inp, outputs=tf.layers.global_average_pooling2d().apply(layer.output))
+    model.compile(optimizer="sgd", loss="mse")
+    ys = tf.zeros([4, 2])
+    xs = tf.zeros([4, 2, 4, 4, 1])
+    model.fit_sync(xs, ys, batch_size=2, shuffle=False, verbose=0)
+    assert_no_leak(lambda: model.fit_sync(xs, ys, batch_size=2, shuffle=False, verbose=0, epochs=2))
+    assert_raises(ValueError, lambda: model.fit_sync(xs, ys, batch_size=3, verbose=0), "batch_size=2")
+    tf.dispose([xt, mt, xs, ys])
+    model.dispose()
+
+
+def test_stateful_needs_the_batch_size_and_the_same_image_size():
+    assert_raises(ValueError, lambda: tf.sequential(layers=[
+        tf.layers.conv_lstm2d(filters=2, kernel_size=3, stateful=True, input_shape=[2, 5, 5, 1])]),
+        "stateful", "batch size", "batch_input_shape")
+    layer = tf.layers.conv_lstm2d(filters=2, kernel_size=3, stateful=True, name="scl")
+    assert_raises(ValueError, lambda: layer.apply(tf.input(batch_shape=[1, None, None, None, 1])), "scl",
+                  "full shape", "[1,null,null,2]")
+    assert not layer.built
+    layer = tf.layers.conv_lstm2d(filters=2, kernel_size=3, stateful=True, name="scl2")
+    out = layer.apply(tf.zeros([1, 2, 5, 5, 1]))
+    assert [tuple(s.shape) for s in layer.states] == [(1, 3, 3, 2)] * 2
+    big = tf.zeros([1, 2, 6, 6, 1])
+    assert_raises(ValueError, lambda: layer.apply(big), "scl2", "[1,3,3,2]", "[1,2,6,6,1]", "[1,4,4,2]")
+    tf.dispose([out, big])
+    layer.dispose()
