@@ -9,6 +9,21 @@ reads are data_sync()).
 Memory: every batch runs in a tidy scope; per-epoch sums of the loss and metrics stay on
 the device and are read once per epoch (per batch only when a callback wants on_batch_*
 logs). Tensors fit/evaluate/predict make from Python values are disposed before they return.
+
+Weights and masks (tf.keras semantics):
+- sample_weight (fit, evaluate, train_on_batch, test_on_batch, validation_data=(x, y, w)): one
+  weight per sample ([samples]), or per sample and timestep ([samples, time, ...] up to the rank
+  of the per-sample losses); for a model with several outputs one array for all of them, a list
+  (one per output, None for none) or a dict by output name. class_weight (TF.js's forms: a
+  {class: weight} dict, or one per output) multiplies into them; it applies to training only.
+- The loss of an output is sum(loss * weight) / number of loss entries (Keras's
+  sum_over_batch_size: the weights scale, they do not renormalize). When the model's output
+  carries a mask (an RNN with return_sequences after Masking or Embedding(mask_zero=True)), the
+  masked timesteps get weight 0 and the sum is divided by the number of unmasked entries instead.
+- A metric is a weighted mean: sum(value * weight * mask) / sum(weight * mask), accumulated over
+  the batches of an epoch as one weighted mean (Keras's Mean metrics); the losses are averaged
+  over batches by batch size. Metrics that give one value per batch (precision, recall, r2) are
+  not weighted.
 """
 import asyncio
 import math
@@ -16,7 +31,7 @@ import random
 
 from .. import ops
 from .. import train as _train
-from ..engine import ENGINE
+from ..engine import ENGINE, tensors_in
 from ..ops.creation import convert_to_tensor
 from ..tensor import Tensor
 from . import losses as _losses
@@ -148,7 +163,9 @@ class Trainer:
             if missing:
                 raise ValueError(f"No data provided for \"{missing[0]}\". Need data for each key in: {', '.join(names)}")
             arrays = [data[n] for n in names]
-        elif isinstance(data, (list, tuple)) and data and all(isinstance(d, Tensor) for d in data):
+        elif isinstance(data, (list, tuple)) and data and (all(isinstance(d, Tensor) for d in data) or (
+                len(names) > 1 and all(isinstance(d, Tensor) or hasattr(d, "shape") for d in data))):
+            # one Tensor (or, for several inputs/outputs, numpy array) per input or output
             arrays = list(data)
             if len(arrays) != len(names):
                 raise ValueError(f"Error when checking model {what}: the list of Tensors that you are passing to "
@@ -189,31 +206,41 @@ class Trainer:
         return xs, ys
 
     # --- one step ------------------------------------------------------------------------------
-    def _losses_and_metrics(self, xs, ys, sample_weight, training, activity_losses=None):
-        """[total loss, per-output losses (when several), metrics...] as scalar tensors."""
-        outs = self._run(xs, training, activity_losses)
-        per_output = []
-        for fn, out, y in zip(self.loss_functions, outs, ys):
-            values = fn(y, out)
-            if sample_weight is not None:
-                values = ops.mul(values, sample_weight)
-            per_output.append(ops.mean(values))
+    def _losses_and_metrics(self, xs, ys, weights, training, activity_losses=None):
+        """(total loss, [per-output losses (when several), metrics...], averaging weights) for a
+        batch: scalar tensors, and for each of [total, *rest] its weight in an average over
+        batches (the batch size for the losses; the summed sample weights times the mask for a
+        metric, as Keras's Mean metrics). weights: per-output sample weights (or None)."""
+        outs, masks = self._run(xs, training, activity_losses, with_masks=True)
+        weights = weights or [None] * len(outs)
+        masks = [None if m is None else ops.cast(m, "float32") for m in masks]
+        per_output = [_loss_value(fn(y, out), w, m, name)
+                      for fn, out, y, w, m, name in zip(self.loss_functions, outs, ys, weights, masks,
+                                                          self.output_names)]
         total = per_output[0]
         for v in per_output[1:]:
             total = ops.add(total, v)
-        metrics = [ops.mean(fn(ys[i], outs[i])) for i, _, fn in self._metric_fns]
-        return total, (per_output if len(per_output) > 1 else []) + metrics
+        batch = float(xs[0].shape[0])
+        rest = list(per_output) if len(per_output) > 1 else []
+        averaging = [batch] * (1 + len(rest))
+        for i, _, fn in self._metric_fns:
+            value, weight = _metric_value(fn(ys[i], outs[i]), weights[i], masks[i], batch, self.output_names[i])
+            rest.append(value)
+            averaging.append(weight)
+        return total, rest, averaging
 
-    def _train_step(self, xs, ys, sample_weight):
-        """One optimizer step; returns [loss, ...metrics] as kept scalar tensors (caller disposes)."""
-        extras = []
+    def _train_step(self, xs, ys, weights):
+        """One optimizer step; returns ([loss, ...metrics], their averaging weights) as kept
+        scalar tensors (and numbers); the caller disposes them."""
+        extras, averaging = [], []
 
         def loss_fn():
             activity = []
-            total, rest = self._losses_and_metrics(xs, ys, sample_weight, True, activity)
+            total, rest, avg = self._losses_and_metrics(xs, ys, weights, True, activity)
             for reg in self.regularization_losses() + activity:
                 total = ops.add(total, reg)
             extras.extend(ENGINE.keep(t) for t in rest)
+            averaging.extend(ENGINE.keep(w) if isinstance(w, Tensor) else w for w in avg)
             return total
 
         variables = self.trainable_weights
@@ -222,24 +249,26 @@ class Trainer:
             self.apply_constraints()
         else:   # everything frozen: the loss still gets reported
             loss = ENGINE.tidy(loss_fn)
-        return [loss] + extras
+        return [loss] + extras, averaging
 
     # --- fit -----------------------------------------------------------------------------------
     async def fit(self, x, y, batch_size=None, epochs=1, verbose=1, callbacks=None, validation_split=0.0,
-                  validation_data=None, shuffle=True, class_weight=None, initial_epoch=0):
+                  validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0):
         """Train for `epochs` epochs; returns a History. A coroutine: `await model.fit(...)`
-        (or asyncio.run(model.fit(...)) in a script, or model.fit_sync(...))."""
+        (or asyncio.run(model.fit(...)) in a script, or model.fit_sync(...)). validation_data:
+        (x_val, y_val) or (x_val, y_val, val_sample_weight); sample_weight and class_weight: see
+        the module docstring."""
         return await self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data,
-                               shuffle, class_weight, initial_epoch, sync=False)
+                               shuffle, class_weight, sample_weight, initial_epoch, sync=False)
 
     def fit_sync(self, x, y, batch_size=None, epochs=1, verbose=1, callbacks=None, validation_split=0.0,
-                 validation_data=None, shuffle=True, class_weight=None, initial_epoch=0):
+                 validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0):
         """fit without an event loop: blocks until training ends (the page too, on webgl)."""
         return _drive(self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data,
-                                shuffle, class_weight, initial_epoch, sync=True), "fit_sync")
+                                shuffle, class_weight, sample_weight, initial_epoch, sync=True), "fit_sync")
 
     async def _fit(self, x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data, shuffle,
-                   class_weight, initial_epoch, sync):
+                   class_weight, sample_weight, initial_epoch, sync):
         self._check_compiled()
         if self._is_training:
             raise RuntimeError("Cannot start training because another fit() call is ongoing.")
@@ -250,26 +279,33 @@ class Trainer:
         self._is_training = True
         try:
             xs, ys = self._xy(x, y, owned)
+            weights = self._sample_weights(sample_weight, ys, owned, "fit")
             val = None
             if validation_data is not None:
-                if not isinstance(validation_data, (list, tuple)) or len(validation_data) != 2:
-                    raise ValueError("fit: validation_data must be a pair (x_val, y_val)")
-                val = self._xy(validation_data[0], validation_data[1], owned)
+                if not isinstance(validation_data, (list, tuple)) or len(validation_data) not in (2, 3):
+                    raise ValueError("fit: validation_data must be a pair (x_val, y_val) or a triple (x_val, y_val, "
+                                     "val_sample_weight)")
+                vx, vy = self._xy(validation_data[0], validation_data[1], owned)
+                vw = self._sample_weights(validation_data[2] if len(validation_data) == 3 else None, vy, owned,
+                                          "fit (validation_data)")
+                val = (vx, vy, vw)
             elif validation_split > 0:
                 n = xs[0].shape[0]
                 split = int(math.floor(n * (1 - validation_split)))
                 if split in (0, n):
                     raise ValueError(f"fit: validation_split={validation_split} leaves no samples for "
                                      f"{'training' if split == 0 else 'validation'} out of {n}")
-                halves = [ops.split(t, [split, n - split]) for t in xs + ys]
+                present = [w for w in weights if w is not None]
+                halves = [ops.split(t, [split, n - split]) for t in xs + ys + present]
                 owned.extend(t for h in halves for t in h)
                 train, held = [h[0] for h in halves], [h[1] for h in halves]
-                xs, ys = train[:len(xs)], train[len(xs):]
-                val = (held[:len(xs)], held[len(xs):])
-            weights = None
+                k, m = len(xs), len(xs) + len(ys)
+                train_w, held_w = iter(train[m:]), iter(held[m:])
+                val = (held[:k], held[k:m], [None if w is None else next(held_w) for w in weights])
+                weights = [None if w is None else next(train_w) for w in weights]
+                xs, ys = train[:k], train[k:m]
             if class_weight is not None:
-                weights = await _class_weights(ys[0], class_weight, sync)
-                owned.append(weights)
+                weights = await self._with_class_weights(weights, ys, class_weight, owned, sync, "fit")
             return await self._fit_loop(xs, ys, weights, val, batch_size, epochs, verbose, callbacks, shuffle,
                                         initial_epoch, sync)
         finally:
@@ -296,29 +332,27 @@ class Trainer:
             if shuffle:
                 random.shuffle(order)
             sums = None
-            seen = 0
             for b in range(steps):
                 idx = order[b * batch_size:(b + 1) * batch_size]
                 await cb.call("on_batch_begin", b, {"batch": b, "size": len(idx)})
-                values = self._batch_step(xs, ys, weights, idx, shuffle)
-                sums = _accumulate(sums, values, len(idx))
-                seen += len(idx)
+                values, averaging = self._batch_step(xs, ys, weights, idx, shuffle)
+                sums = _accumulate(sums, values, averaging)
                 if batch_logs_wanted:
                     logs = dict(zip(names, await _read(values, sync)))
                     logs.update(batch=b, size=len(idx))
-                    ENGINE.dispose(values)
+                    ENGINE.dispose([values, averaging])
                     await cb.call("on_batch_end", b, logs)
                 else:
-                    ENGINE.dispose(values)
+                    ENGINE.dispose([values, averaging])
                 if not sync:
                     await asyncio.sleep(0)   # let the page breathe between batches
                 if self.stop_training:
                     break
-            totals = await _read(sums, sync)
+            totals = await _read(sums[0] + sums[1], sync)
             ENGINE.dispose(sums)
-            logs = {k: v / seen for k, v in zip(names, totals)}
+            logs = {k: v / w if w else 0.0 for k, v, w in zip(names, totals[:len(names)], totals[len(names):])}
             if val is not None:
-                results = self._test_loop(val[0], val[1], batch_size)
+                results = self._test_loop(val[0], val[1], val[2], batch_size)
                 logs.update({f"val_{k}": v for k, v in zip(names, await _read(results, sync))})
                 ENGINE.dispose(results)
             await cb.call("on_epoch_end", epoch, logs)
@@ -331,33 +365,139 @@ class Trainer:
         def step():
             take = _taker(idx, shuffled)
             return self._train_step([take(t) for t in xs], [take(t) for t in ys],
-                                    take(weights) if weights is not None else None)
-        values = ENGINE.tidy(step)
-        for v in values:   # kept inside the step for the tape; ordinary tensors from here on
-            v.kept = False
-        return values
+                                    [None if w is None else take(w) for w in weights])
+        return _unkept(ENGINE.tidy(step))
 
-    async def train_on_batch(self, x, y):
+    async def train_on_batch(self, x, y, sample_weight=None, class_weight=None):
         """One optimizer step on (x, y) as one batch; returns the loss (a float), or
         [loss, *metrics] when the model has metrics or several outputs."""
         self._check_compiled()
         owned = []
         try:
             xs, ys = self._xy(x, y, owned)
-            values = ENGINE.tidy(lambda: self._train_step(xs, ys, None))
-            for v in values:
-                v.kept = False
+            weights = self._sample_weights(sample_weight, ys, owned, "train_on_batch")
+            if class_weight is not None:
+                weights = await self._with_class_weights(weights, ys, class_weight, owned, False, "train_on_batch")
+            values, averaging = _unkept(ENGINE.tidy(lambda: self._train_step(xs, ys, weights)))
             try:
                 out = await _read(values, False)
+            finally:
+                ENGINE.dispose([values, averaging])
+        finally:
+            ENGINE.dispose(owned)
+        return out[0] if len(out) == 1 else out
+
+    def test_on_batch(self, x, y, sample_weight=None):
+        """The loss (a float), or [loss, *metrics] when the model has metrics or several outputs,
+        on (x, y) as one batch, without training (Keras's test_on_batch; blocks for the values)."""
+        self._check_compiled()
+        owned = []
+        try:
+            xs, ys = self._xy(x, y, owned)
+            weights = self._sample_weights(sample_weight, ys, owned, "test_on_batch")
+
+            def step():
+                total, rest, _ = self._losses_and_metrics(xs, ys, weights, False)
+                return [total] + rest
+            values = ENGINE.tidy(step)
+            try:
+                out = _drive(_read(values, True), "test_on_batch")
             finally:
                 ENGINE.dispose(values)
         finally:
             ENGINE.dispose(owned)
         return out[0] if len(out) == 1 else out
 
+    # --- sample and class weights ----------------------------------------------------------------
+    def _per_output_spec(self, spec, what, api, per_output_entry):
+        """spec given for one output, every output, a list with one entry per output, or a dict by
+        output name -> a list with one entry (or None) per output. per_output_entry(v): whether v
+        can be one output's entry (so that a list of them is one per output)."""
+        n, names = len(self.outputs), self.output_names
+        if spec is None:
+            return [None] * n
+        if isinstance(spec, dict) and spec and all(v is None or per_output_entry(v) for v in spec.values()):
+            unknown = [k for k in spec if k not in names]
+            if unknown:
+                raise ValueError(f"{api}: unknown output \"{unknown[0]}\" in the {what} dict; the model's outputs are "
+                                 f"{', '.join(names)}")
+            return [spec.get(k) for k in names]
+        if n == 1:
+            if what == "class_weight" and isinstance(spec, (list, tuple)) and len(spec) == 1:
+                return [spec[0]]
+            return [spec]
+        if isinstance(spec, (list, tuple)) and len(spec) == n and all(v is None or per_output_entry(v) for v in spec):
+            return list(spec)
+        if what == "sample_weight" and (isinstance(spec, Tensor) or hasattr(spec, "shape") or (
+                isinstance(spec, (list, tuple)) and all(isinstance(v, (int, float)) for v in spec))):
+            return [spec] * n   # one array for every output (as tf.keras)
+        raise ValueError(f"{api}: the model has {n} outputs ({', '.join(names)}), so {what} must be a list with "
+                         f"{n} entries or a dict with (some of) these names as keys"
+                         f"{'' if what == 'class_weight' else ', or one array for all outputs'}; got {spec!r}"[:600])
+
+    def _sample_weights(self, sample_weight, ys, owned, api):
+        """Per-output sample weights: None or float32 tensors [samples] or [samples, time, ...],
+        checked against the targets ys. Tensors made here are added to owned."""
+        def entry(v):
+            return isinstance(v, (Tensor, list, tuple)) or hasattr(v, "shape")
+        specs = self._per_output_spec(sample_weight, "sample_weight", api, entry)
+        out = []
+        for spec, y, sym, name in zip(specs, ys, self.outputs, self.output_names):
+            if spec is None:
+                out.append(None)
+                continue
+            w = spec
+            if not isinstance(w, Tensor):
+                w = convert_to_tensor(w, "sample_weight", api, "float32")
+                owned.append(w)
+            else:
+                w.throw_if_disposed(api)
+                if w.dtype not in ("float32", "int32", "bool"):
+                    raise TypeError(f"{api}: sample_weight must be numeric, got a {w.dtype} tensor")
+                if w.dtype != "float32":
+                    w = ops.cast(w, "float32")
+                    owned.append(w)
+            max_rank = max(len(sym.shape) - 1, 1)   # the rank of the output's per-sample losses
+            form = "[samples]" + (f" up to rank {max_rank} ([samples, time, ...], as the per-sample losses)"
+                                  if max_rank > 1 else "")
+            if not 1 <= w.rank <= max_rank:
+                raise ValueError(f"{api}: sample_weight for output {name} must be {form}, got shape "
+                                 f"{shape_str(w.shape)}")
+            if w.shape[0] != y.shape[0]:
+                raise ValueError(f"{api}: sample_weight for output {name} has {w.shape[0]} entries, but there are "
+                                 f"{y.shape[0]} samples (sample_weight shape {shape_str(w.shape)}, target shape "
+                                 f"{shape_str(y.shape)})")
+            if tuple(w.shape[1:]) != tuple(y.shape[1:w.rank]):
+                raise ValueError(f"{api}: sample_weight for output {name} of shape {shape_str(w.shape)} does not "
+                                 f"match the target shape {shape_str(y.shape)} (one weight per sample, or per sample "
+                                 f"and timestep)")
+            out.append(w)
+        return out
+
+    async def _with_class_weights(self, weights, ys, class_weight, owned, sync, api):
+        """weights (per output) times the class weights of each sample's class (per output, TF.js's
+        forms); the new tensors are added to owned."""
+        specs = self._per_output_spec(class_weight, "class_weight", api, lambda v: isinstance(v, dict))
+        out = []
+        for w, y, spec, name in zip(weights, ys, specs, self.output_names):
+            if spec is None:
+                out.append(w)
+                continue
+            if not isinstance(spec, dict):
+                raise TypeError(f"{api}: class_weight for output {name} must be a dict {{class index: weight}}, got "
+                                f"{type(spec).__name__}")
+            cw = await _class_weights(y, _class_weight_table(spec, api), sync)
+            owned.append(cw)
+            if w is not None:
+                cw = _product(w, cw)
+                owned.append(cw)
+            out.append(cw)
+        return out
+
     # --- evaluate / predict ----------------------------------------------------------------------
-    def _test_loop(self, xs, ys, batch_size):
-        """[loss, *metrics] as scalar tensors: means over all samples, batch by batch."""
+    def _test_loop(self, xs, ys, weights, batch_size):
+        """[loss, *metrics] as scalar tensors: averages over all samples, batch by batch (weights:
+        per-output sample weights or Nones)."""
         n = xs[0].shape[0]
         sums = None
         for start in range(0, n, batch_size):
@@ -365,22 +505,26 @@ class Trainer:
 
             def step(start=start, size=size):
                 take = lambda t: ops.slice(t, [start] + [0] * (t.rank - 1), [size] + [-1] * (t.rank - 1))  # noqa: E731
-                total, rest = self._losses_and_metrics([take(t) for t in xs], [take(t) for t in ys], None, False)
-                return [total] + rest
-            values = ENGINE.tidy(step)
-            sums = _accumulate(sums, values, size)
-            ENGINE.dispose(values)
-        results = ENGINE.tidy(lambda: [ops.div(s, n) for s in sums])
+                total, rest, averaging = self._losses_and_metrics(
+                    [take(t) for t in xs], [take(t) for t in ys], [None if w is None else take(w) for w in weights],
+                    False)
+                return [total] + rest, averaging
+            values, averaging = ENGINE.tidy(step)
+            sums = _accumulate(sums, values, averaging)
+            ENGINE.dispose([values, averaging])
+        results = ENGINE.tidy(lambda: [_safe_div(s, w) for s, w in zip(*sums)])
         ENGINE.dispose(sums)
         return results
 
-    def evaluate(self, x, y, batch_size=None, verbose=None):
-        """The loss (a scalar tensor), or [loss, *metrics] when there are metrics or several outputs."""
+    def evaluate(self, x, y, batch_size=None, verbose=None, sample_weight=None):
+        """The loss (a scalar tensor), or [loss, *metrics] when there are metrics or several outputs;
+        sample_weight as in fit."""
         self._check_compiled()
         owned = []
         try:
             xs, ys = self._xy(x, y, owned)
-            results = self._test_loop(xs, ys, _batch_size(batch_size))
+            weights = self._sample_weights(sample_weight, ys, owned, "evaluate")
+            results = self._test_loop(xs, ys, weights, _batch_size(batch_size))
         finally:
             ENGINE.dispose(owned)
         return results[0] if len(results) == 1 else results
@@ -453,12 +597,100 @@ def _taker(idx, shuffled):
     return lambda t: ops.gather(t, indices)
 
 
-def _accumulate(sums, values, size):
-    """sums + values * size, elementwise over two lists of scalars, on the device."""
-    new = ENGINE.tidy(lambda: [ops.mul(v, size) if sums is None else ops.add(s, ops.mul(v, size))
-                               for s, v in zip(sums or values, values)])
+def _unkept(result):
+    """A step's tensors, kept inside it for the tape: ordinary tensors from here on."""
+    for t in tensors_in(result):
+        t.kept = False
+    return result
+
+
+def _accumulate(sums, values, weights):
+    """[sums of value * weight, sums of weight] (scalar tensors on the device) plus a batch's
+    values and their averaging weights (scalar tensors or numbers); sums is None at first."""
+    totals, norms = sums if sums is not None else ([0.0] * len(values), [0.0] * len(values))
+    new = ENGINE.tidy(lambda: [[ops.add(s, ops.mul(v, w)) for s, v, w in zip(totals, values, weights)],
+                               [ops.add(s, w) for s, w in zip(norms, weights)]])
     ENGINE.dispose(sums)
     return new
+
+
+def _safe_div(a, b):
+    """a / b, 0 where b is 0 (everything weighted 0 or masked)."""
+    b = b if isinstance(b, Tensor) else ops.scalar(float(b))
+    return ops.div(a, ops.where(ops.equal(b, 0), ops.ones_like(b), b))
+
+
+def _align(w, values, what, output):
+    """Weights w ([batch] or [batch, time, ...]) shaped to broadcast against the per-sample losses
+    (or metric values): trailing unit axes added (or dropped)."""
+    if w is None:
+        return None
+    if w.rank > values.rank and all(d == 1 for d in w.shape[values.rank:]):
+        w = ops.reshape(w, list(w.shape[:values.rank]))
+    if w.rank < values.rank:
+        w = ops.reshape(w, list(w.shape) + [1] * (values.rank - w.rank))
+    if w.rank != values.rank or any(a != b and a != 1 for a, b in zip(w.shape, values.shape)):
+        raise ValueError(f"Output {output}: the {what} of shape {shape_str(w.shape)} does not fit the values of shape "
+                         f"{shape_str(values.shape)} its loss or metric gives (one per sample, or per sample and "
+                         f"timestep); a loss or metric function on a masked or weighted output must return one value "
+                         f"per sample (per timestep for a sequence)")
+    return w
+
+
+def _loss_value(values, weight, mask, output):
+    """An output's loss for a batch, as tf.keras: mean(values * weight); with a mask, the masked
+    entries count 0 and the sum is divided by the number of unmasked entries."""
+    if values.rank == 0:   # a loss already reduced to a scalar: a mask cannot apply (as Keras)
+        return values if weight is None else ops.mean(ops.mul(values, weight))
+    w = _align(weight, values, "sample_weight", output)
+    m = _align(mask, values, "mask", output)
+    if m is None:
+        return ops.mean(values if w is None else ops.mul(values, w))
+    weighted = ops.mul(values, m if w is None else ops.mul(w, m))
+    count = ops.sum(m if tuple(m.shape) == tuple(values.shape) else ops.mul(ops.ones_like(values), m))
+    return ops.div(ops.sum(weighted), ops.maximum(count, 1))
+
+
+def _metric_value(values, weight, mask, batch, output):
+    """(a metric's weighted mean for a batch, its weight in the mean over batches): Keras's Mean
+    metric, sum(values * w) / sum(w) for w = weight * mask."""
+    if values.rank == 0:   # one value per batch (precision, recall, r2): not weighted
+        return values, batch
+    w = _align(weight, values, "sample_weight", output)
+    m = _align(mask, values, "mask", output)
+    if w is None and m is None:
+        return ops.mean(values), float(math.prod(values.shape))
+    w = m if w is None else w if m is None else ops.mul(w, m)
+    values = values if values.dtype == "float32" else ops.cast(values, "float32")
+    full = ops.mul(ops.ones_like(values), w)   # w over every value
+    norm = ops.sum(full)
+    return _safe_div(ops.sum(ops.mul(values, full)), norm), norm
+
+
+def _product(a, b):
+    """a * b for weights of ranks that may differ ([batch] and [batch, time]): the lower rank
+    gets trailing unit axes."""
+    if a.rank < b.rank:
+        a = ops.reshape(a, list(a.shape) + [1] * (b.rank - a.rank))
+    elif b.rank < a.rank:
+        b = ops.reshape(b, list(b.shape) + [1] * (a.rank - b.rank))
+    return ops.mul(a, b)
+
+
+def _class_weight_table(spec, api):
+    """{class index: weight} with int keys (keys may be given as strings, as TF.js's objects)."""
+    table = {}
+    for k, v in spec.items():
+        try:
+            key = int(k)
+            if isinstance(k, float) and key != k:
+                raise ValueError
+        except (TypeError, ValueError):
+            raise ValueError(f"{api}: class_weight keys must be class indices (integers), got {k!r}") from None
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise TypeError(f"{api}: class_weight values must be numbers, got {v!r} for class {k!r}")
+        table[key] = float(v)
+    return table
 
 
 async def _read(scalars, sync):
@@ -474,8 +706,9 @@ async def _read(scalars, sync):
 
 
 async def _class_weights(y, class_weight, sync):
-    """A float32 tensor of per-sample weights: class_weight[class of the sample], the class
-    being the argmax of a one-hot row or the value of a single-column label."""
+    """A float32 tensor of per-sample weights, of shape y.shape[:-1] ([samples], or [samples,
+    time] for sequence targets): class_weight[class of the sample], the class being the argmax
+    of a one-hot row or the value of a single-column label."""
     if y.shape[-1] > 1:
         labels = ENGINE.tidy(lambda: ops.arg_max(y, -1))
     else:
@@ -484,8 +717,8 @@ async def _class_weights(y, class_weight, sync):
         values = labels.data_sync() if sync else await labels.data()
     finally:
         labels.dispose()
-    weights = [float(class_weight.get(int(c), 1.0)) for c in values]
-    return ops.tensor(weights, [len(weights)], "float32")
+    weights = [class_weight.get(int(c), 1.0) for c in values]
+    return ops.tensor(weights, list(y.shape[:-1]), "float32")
 
 
 def _drive(coro, api):
