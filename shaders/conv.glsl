@@ -108,6 +108,58 @@ void productCoords(out int r, out int col) {
   r = ((b * OUT_D + p.x) * OUT_H + p.y) * OUT_W + p.z;
 }
 
+// --- DepthwiseConv2dNative, channels last, multiplier 1, packed (programs/conv.py) ----------------
+// Each fragment computes four channels at four neighbouring output columns into four render
+// targets, in gemm.glsl's layout: grid row rb = (b * OUT_H + oh) * OUT_W4 + ow4 and column c4
+// hold, in output t, channels 4 c4 .. 4 c4 + 3 of output column 4 ow4 + t (gemm.glsl's unpack
+// then writes the tensor). Neighbouring outputs share input columns, so each input value is
+// fetched once per fragment rather than once per output. Python adds OUT_W4, CHANNELS_4 and
+// DEPTHWISE_ROW: the unrolled taps of one filter row (input column j = 0 .. SPAN-1 at
+// iw0 + j, added with weights w[kw] to the outputs t with t * STRIDE_W + kw * DIL_W = j).
+
+// @program depthwise_packed
+vec4 xAt(int b, int h, int w, int c) {
+  if (w < 0 || w >= IN_W) return vec4(0.0);
+  ivec3 p = ivec3(0, h, w);
+  return vec4(X(b, p, c), c + 1 < IN_CHANNELS ? X(b, p, c + 1) : 0.0,
+              c + 2 < IN_CHANNELS ? X(b, p, c + 2) : 0.0, c + 3 < IN_CHANNELS ? X(b, p, c + 3) : 0.0);
+}
+
+vec4 wAt(int kh, int kw, int c) {
+  ivec3 k = ivec3(0, kh, kw);
+  return vec4(W(k, c, 0), c + 1 < IN_CHANNELS ? W(k, c + 1, 0) : 0.0,
+              c + 2 < IN_CHANNELS ? W(k, c + 2, 0) : 0.0, c + 3 < IN_CHANNELS ? W(k, c + 3, 0) : 0.0);
+}
+
+void main() {
+  int c = 4 * int(gl_FragCoord.x);
+  int rb = int(gl_FragCoord.y);
+  int ow4 = rb % OUT_W4;
+  int t = rb / OUT_W4;
+  int oh = t % OUT_H;
+  int b = t / OUT_H;
+  int iw0 = 4 * ow4 * STRIDE_W - PAD_W;
+  vec4 acc0 = vec4(0.0), acc1 = vec4(0.0), acc2 = vec4(0.0), acc3 = vec4(0.0);
+  for (int kh = 0; kh < FILTER_H; kh++) {
+    int ih = oh * STRIDE_H - PAD_H + kh * DIL_H;
+    if (ih < 0 || ih >= IN_H) continue;
+    vec4 v;
+    DEPTHWISE_ROW
+  }
+  outColor = acc0;
+  outColor1 = acc1;
+  outColor2 = acc2;
+  outColor3 = acc3;
+}
+
+// @program depthwise_packed_coords
+void productCoords(out int r, out int col) {
+  int b;
+  ivec3 p;
+  outputPosition(b, p, col);
+  r = (b * OUT_H + p.y) * OUT_W4 * 4 + p.z;
+}
+
 // --- gradient with respect to the input: Conv2DBackpropInput, Conv3DBackpropInputV2, -----------
 // --- DepthwiseConv2dNativeBackpropInput ---------------------------------------------------------
 

@@ -88,8 +88,9 @@ void main() {
 
 // @program unpack
 // The product as a tensor (an ordinary one-value-per-texel program; the fused epilogue may
-// redefine setOutput). Python adds A_ROWS and `void productCoords(out int r, out int col)`:
-// the grid row (batch * A_ROWS + row) and column of the value this fragment writes.
+// redefine setOutput). Python adds `void productCoords(out int r, out int col)`: the row
+// (batch * A_ROWS + row for a product) and column of the value this fragment writes. The
+// packed depthwise convolution (conv.glsl) writes the same layout and unpacks with this too.
 void main() {
   int r, col;
   productCoords(r, col);

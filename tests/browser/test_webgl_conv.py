@@ -123,3 +123,24 @@ def test_packed_im2col_convolutions(compare_with_cpu, run_py):
         tf.fused.conv2d(x, w, 1, 'valid', bias=bias, activation='prelu', prelu_activation_weights=alpha)]""",
                      [x, w, x6, w6, v, vw, edge, bias, alpha], rtol=1e-4, atol=1e-4)
     assert run_py(count) > before
+
+
+def test_packed_depthwise(compare_with_cpu, run_py):
+    """Channels-last depthwise convolutions with multiplier 1 compute four channels at four
+    output columns per fragment (conv.glsl's depthwise_packed)."""
+    x, w = floats(2, 9, 10, 6), floats(3, 3, 6, 1)      # 6 channels: the second texel half padding
+    x8, w8 = floats(1, 7, 13, 8), floats(2, 5, 8, 1)    # a wider filter, widths not multiples of 4
+    edge = x.copy()
+    edge[0, 1, 1, 0], edge[1, 4, 3, 5], edge[0, 8, 9, 2] = np.nan, np.inf, -np.inf
+    bias = floats(6)
+    count = "result = sum(1 for key in tf.backend().programs if str(key[0]).startswith('conv:depthwise_packed'))"
+    before = run_py(count)
+    compare_with_cpu("""lambda x, w, x8, w8, edge, bias: [
+        tf.depthwise_conv2d(x, w, 1, 'same'), tf.depthwise_conv2d(x, w, 2, 'valid'),
+        tf.depthwise_conv2d(x, w, [1, 2], 'same'), tf.depthwise_conv2d(x, w, 1, 'same', dilations=2),
+        tf.depthwise_conv2d(x8, w8, 1, 'valid'), tf.depthwise_conv2d(x8, w8, 3, 'same'),
+        tf.depthwise_conv2d(x8, w8, 1, [[0, 0], [1, 2], [3, 0], [0, 0]]),
+        tf.depthwise_conv2d(edge, w, 1, 'same'),
+        tf.fused.depthwise_conv2d(x, w, 1, 'same', bias=bias, activation='relu6')]""",
+                     [x, w, x8, w8, edge, bias], rtol=1e-4, atol=1e-4)
+    assert run_py(count) > before

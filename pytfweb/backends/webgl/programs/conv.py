@@ -105,6 +105,41 @@ def _packed_forward(backend, info, x, f, code, epilogue):
     return gemm.product(backend, p, a, b, batches, out5, code + _sections("im2col_coords"), epilogue)
 
 
+def _depthwise_row(info):
+    """DEPTHWISE_ROW of conv.glsl's depthwise_packed: one filter row's taps, unrolled."""
+    stride, dil, fw = info.strides[-1], info.dilations[-1], info.filter_size[-1]
+    lines = [f"vec4 w{kw} = wAt(kh, {kw}, c);" for kw in range(fw)]
+    for j in range(3 * stride + (fw - 1) * dil + 1):
+        uses = [(t, kw) for t in range(4) for kw in range(fw) if t * stride + kw * dil == j]
+        if uses:
+            lines.append(f"v = xAt(b, ih, iw0 + {j}, c);")
+            lines.extend(f"acc{t} += v * w{kw};" for t, kw in uses)
+    return "#define DEPTHWISE_ROW " + " ".join(lines) + "\n"
+
+
+def _packed_depthwise(backend, info, x, f, epilogue):
+    """DepthwiseConv2dNative (2D, channels last, multiplier 1) with conv.glsl's
+    depthwise_packed, or None where that does not apply."""
+    if not info.channels_last or len(info.in_size) != 2 or info.filter_shape[-1] != 1:
+        return None
+    limit = backend.ctx.max_texture_size
+    out_w4, c4 = -(-info.out_size[1] // 4), -(-info.in_channels // 4)
+    rows = info.batch_size * info.out_size[0] * out_w4
+    if rows > limit or c4 > limit or backend.ctx.max_draw_buffers < 4:
+        return None
+    out_w4_define = f"#define OUT_W4 {out_w4}\n"
+    code = _defines(info, True, output=False) + out_w4_define + _depthwise_row(info)
+    program = Program(f"conv:depthwise_packed:{code}", ("x", "W"), (rows, c4),
+                      code + _sections("depthwise_packed"), packed_outputs=4)
+    blocks = backend.run_packed(program, [_view(x, _as5d(x.shape, True)), _view(f, _filter5d(f.shape))])
+    try:
+        return gemm.unpack(backend, blocks, _as5d(info.out_shape, True),
+                           _defines(info, True) + out_w4_define + _sections("depthwise_packed_coords"), epilogue)
+    finally:
+        for t in blocks:
+            backend.dispose_data(t.data_id)
+
+
 def _forward(backend, kernel, inputs, attrs, depthwise, epilogue=None):
     x, f = inputs[:2]
     info = conv_info_for(kernel, x.shape, f.shape, attrs)
@@ -112,10 +147,10 @@ def _forward(backend, kernel, inputs, attrs, depthwise, epilogue=None):
     out5 = _as5d(info.out_shape, last)
     code = _defines(info, depthwise)
     extras = epilogue(info.out_shape) if epilogue is not None else None
-    if not depthwise:
-        out = _packed_forward(backend, info, x, f, code, extras)
-        if out is not None:
-            return _view(out, info.out_shape)
+    out = (_packed_depthwise(backend, info, x, f, extras) if depthwise
+           else _packed_forward(backend, info, x, f, code, extras))
+    if out is not None:
+        return _view(out, info.out_shape)
     names, views = ("x", "W"), [_view(x, _as5d(x.shape, last)), _view(f, _filter5d(f.shape))]
     uniforms, values = (), ()
     if extras is not None:

@@ -89,14 +89,21 @@ def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None)
         blocks = backend.run_packed(Program(f"gemm:product:{code}", ("a4", "b4"), (p.out_batches * p.a_rows // 4, p.n4),
                                             code, packed_outputs=4), [a4, b4])
         temps.extend(blocks)
-        names, views, code, uniforms, values = ("c0", "c1", "c2", "c3"), blocks, "", (), ()
-        if epilogue is not None:
-            extra_names, extra_views, code, uniforms, values = epilogue
-            names += tuple(extra_names)
-            views = views + list(extra_views)
-        code += _defines(A_ROWS=p.a_rows) + coords_code + shader_source.program(_FILE, "unpack")
-        out = backend.run(Program(f"gemm:unpack:{code}", names, out_shape, code, uniforms), views, "float32", values)
+        return unpack(backend, blocks, out_shape, _defines(A_ROWS=p.a_rows) + coords_code, epilogue)
     finally:
         for t in temps:
             backend.dispose_data(t.data_id)
+
+
+def unpack(backend, blocks, out_shape, coords_code, epilogue=None):
+    """Four RGBA outputs laid out as the gemm program's (output t, texel (rb, c): rows 4 rb + t,
+    columns 4c .. 4c+3) as a float32 tensor of out_shape; coords_code defines
+    `void productCoords(out int r, out int col)`. The caller disposes blocks."""
+    names, views, code, uniforms, values = ("c0", "c1", "c2", "c3"), list(blocks), "", (), ()
+    if epilogue is not None:
+        extra_names, extra_views, code, uniforms, values = epilogue
+        names += tuple(extra_names)
+        views += list(extra_views)
+    code += coords_code + shader_source.program(_FILE, "unpack")
+    out = backend.run(Program(f"gemm:unpack:{code}", names, out_shape, code, uniforms), views, "float32", values)
     return TensorInfo(out.data_id, tuple(out_shape), "float32")
