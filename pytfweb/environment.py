@@ -11,6 +11,9 @@ _DEFAULTS = {
     "WEBGL_FORCE_F16_TEXTURES": False,
     # webgl: the largest texture side to use, 0 for the context's MAX_TEXTURE_SIZE (tests the tiling limit).
     "WEBGL_MAX_TEXTURE_SIZE": 0,
+    # webgl: the most render targets one draw may use, 0 for the context's MAX_DRAW_BUFFERS (the packed
+    # GEMM computes 8 rows per fragment with 8, 4 with 4, and is off below; tests the fallbacks).
+    "WEBGL_MAX_DRAW_BUFFERS": 0,
     # tf.deprecation_warn warns while this is on (tf.disable_deprecation_warnings turns it off).
     "DEPRECATION_WARNINGS_ENABLED": True,
 }

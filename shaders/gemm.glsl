@@ -1,16 +1,17 @@
 // The packed matrix product (programs/gemm.py): C[batch] = A[batch] B[batch], with A [M, K] and
-// B [K, N] packed four values to an RGBA texel, and each fragment computing a 4x4 block of C
-// into four render targets (outColor: row 0 of the block, outColor1: row 1, ...). Per step of
-// four k, a fragment fetches four texels of B and four of A for 64 multiply-adds, where the
+// B [K, N] packed four values to an RGBA texel, and each fragment computing a BLOCK_ROWS x 4
+// block of C (BLOCK_ROWS 8, or 4 where fewer render targets exist) into BLOCK_ROWS render
+// targets (outColor: row 0 of the block, outColor1: row 1, ...). Per step of four k, a fragment
+// fetches four texels of B and BLOCK_ROWS of A for 16 BLOCK_ROWS multiply-adds, where the
 // one-value-per-fragment program fetches two values per multiply-add.
 //
-// Layouts (every size a #define from Python; A_ROWS is M rounded up to a multiple of 4, Q is
+// Layouts (every size a #define from Python; A_ROWS is M rounded up to a multiple of 8, Q is
 // K / 4 rounded up, KPAD = 4 Q; padding is written as zeros, so it adds nothing):
 //   a4: texel (r, q) of the grid [A_BATCHES * A_ROWS, Q] holds A(batch, row, 4q .. 4q+3),
 //       r = batch * A_ROWS + row; FOLD grid rows share a texture row (FOLD * Q texels wide)
 //       when the grid is taller than a texture may be.
 //   b4: texel (batch * KPAD + k, c) holds B(batch, k, 4c .. 4c+3).
-//   the four outputs: texel (rb, c) of output t holds C rows 4 rb + t, columns 4c .. 4c+3,
+//   the outputs: texel (rb, c) of output t holds C rows BLOCK_ROWS rb + t, columns 4c .. 4c+3,
 //       the rows counted as in a4 (batch * A_ROWS + row).
 
 // @program pack_a
@@ -63,12 +64,16 @@ ivec2 aPosition(int r) {
 
 void main() {
   int col = int(gl_FragCoord.x);
-  int first = 4 * int(gl_FragCoord.y);
+  int first = BLOCK_ROWS * int(gl_FragCoord.y);
   int batch = first / A_ROWS;
   int aRow = aBatch(batch) * A_ROWS + first - batch * A_ROWS;
   int bRow = bBatch(batch) * KPAD;
   ivec2 p0 = aPosition(aRow), p1 = aPosition(aRow + 1), p2 = aPosition(aRow + 2), p3 = aPosition(aRow + 3);
   vec4 c0 = vec4(0.0), c1 = vec4(0.0), c2 = vec4(0.0), c3 = vec4(0.0);
+#if BLOCK_ROWS == 8
+  ivec2 p4 = aPosition(aRow + 4), p5 = aPosition(aRow + 5), p6 = aPosition(aRow + 6), p7 = aPosition(aRow + 7);
+  vec4 c4 = vec4(0.0), c5 = vec4(0.0), c6 = vec4(0.0), c7 = vec4(0.0);
+#endif
   for (int q = 0; q < Q; q++) {
     int k = bRow + 4 * q;
     // Columns: B's rows k .. k+3, so b * a sums a.x * row k + ... + a.w * row k+3.
@@ -79,11 +84,23 @@ void main() {
     c1 += b * texelFetch(a4, p1 + dq, 0);
     c2 += b * texelFetch(a4, p2 + dq, 0);
     c3 += b * texelFetch(a4, p3 + dq, 0);
+#if BLOCK_ROWS == 8
+    c4 += b * texelFetch(a4, p4 + dq, 0);
+    c5 += b * texelFetch(a4, p5 + dq, 0);
+    c6 += b * texelFetch(a4, p6 + dq, 0);
+    c7 += b * texelFetch(a4, p7 + dq, 0);
+#endif
   }
   outColor = c0;
   outColor1 = c1;
   outColor2 = c2;
   outColor3 = c3;
+#if BLOCK_ROWS == 8
+  outColor4 = c4;
+  outColor5 = c5;
+  outColor6 = c6;
+  outColor7 = c7;
+#endif
 }
 
 // @program unpack
@@ -94,9 +111,18 @@ void main() {
 void main() {
   int r, col;
   productCoords(r, col);
-  ivec2 p = ivec2(col / 4, r / 4);
-  int t = r - (r / 4) * 4;
-  vec4 v = t == 0 ? texelFetch(c0, p, 0) : t == 1 ? texelFetch(c1, p, 0)
-         : t == 2 ? texelFetch(c2, p, 0) : texelFetch(c3, p, 0);
+  ivec2 p = ivec2(col / 4, r / BLOCK_ROWS);
+  int t = r - (r / BLOCK_ROWS) * BLOCK_ROWS;
+  vec4 v;
+  if (t < 4) {
+    v = t == 0 ? texelFetch(c0, p, 0) : t == 1 ? texelFetch(c1, p, 0)
+      : t == 2 ? texelFetch(c2, p, 0) : texelFetch(c3, p, 0);
+  }
+#if BLOCK_ROWS == 8
+  else {
+    v = t == 4 ? texelFetch(c4, p, 0) : t == 5 ? texelFetch(c5, p, 0)
+      : t == 6 ? texelFetch(c6, p, 0) : texelFetch(c7, p, 0);
+  }
+#endif
   setOutput(v[col - (col / 4) * 4]);
 }

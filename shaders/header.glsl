@@ -27,6 +27,12 @@ layout(location = 1) out vec4 outColor1;
 layout(location = 2) out vec4 outColor2;
 layout(location = 3) out vec4 outColor3;
 #endif
+#if PACKED_OUTPUTS > 4
+layout(location = 4) out vec4 outColor4;
+layout(location = 5) out vec4 outColor5;
+layout(location = 6) out vec4 outColor6;
+layout(location = 7) out vec4 outColor7;
+#endif
 #else
 out vec4 outColor;
 

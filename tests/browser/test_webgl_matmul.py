@@ -92,15 +92,17 @@ def test_packed_fused_mat_mul_bias_and_activations(compare_with_cpu):
                      [a, b, bias, alpha], rtol=1e-5, atol=1e-4)
 
 
-def test_packed_product_folded_rows_and_half_floats(run_py):
+def test_packed_product_folded_rows_half_floats_and_fewer_render_targets(run_py):
     """A grid of packed rows taller than the (lowered) texture limit folds into wider rows;
-    forced half floats pack into RGBA16F."""
+    forced half floats pack into RGBA16F; with 4 render targets the product takes 4 rows per
+    fragment, with fewer the one-value program (and depthwise its one-value program too)."""
     a, b = _floats(200, 20), _floats(20, 16)
     out = run_py("""
 from pytfweb.backends.webgl.backend import WebGLBackend
 """ + _USED_GEMM + """
 results = []
-for flag, value, name in [("WEBGL_MAX_TEXTURE_SIZE", 64, "webgl-small"), ("WEBGL_FORCE_F16_TEXTURES", True, "webgl-f16")]:
+for flag, value, name in [("WEBGL_MAX_TEXTURE_SIZE", 64, "webgl-small"), ("WEBGL_FORCE_F16_TEXTURES", True, "webgl-f16"),
+                          ("WEBGL_MAX_DRAW_BUFFERS", 4, "webgl-4rt"), ("WEBGL_MAX_DRAW_BUFFERS", 2, "webgl-2rt")]:
     old = tf.env().get(flag)
     tf.env().set(flag, value)
     tf.copy_registered_kernels("webgl", name)
@@ -108,14 +110,21 @@ for flag, value, name in [("WEBGL_MAX_TEXTURE_SIZE", 64, "webgl-small"), ("WEBGL
     tf.set_backend(name)
     try:
         y = tf.mat_mul(tf.tensor(a), tf.tensor(b))
-        results.append([y.array_sync(), _gemm_programs()])
+        d = tf.depthwise_conv2d(tf.reshape(tf.tensor(a), [1, 20, 10, 20]), tf.ones([3, 3, 20, 1]), 1, "same")
+        results.append([y.array_sync(), _gemm_programs(), d.array_sync()])
     finally:
         tf.set_backend("webgl")
         tf.remove_backend(name)
         tf.env().set(flag, old)
 result = results
 """, a=a.tolist(), b=b.tolist())
-    (small, small_gemm), (half, half_gemm) = out
-    assert small_gemm == 1 and half_gemm == 1
+    (small, small_gemm, _), (half, half_gemm, _), (four, four_gemm, d4), (two, two_gemm, d2) = out
+    assert (small_gemm, half_gemm, four_gemm, two_gemm) == (1, 1, 1, 0)
     np.testing.assert_allclose(small, a @ b, rtol=1e-5, atol=1e-4)
     np.testing.assert_allclose(half, a @ b, rtol=2e-2, atol=2e-2)   # operands rounded to half floats
+    np.testing.assert_allclose(four, a @ b, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(two, a @ b, rtol=1e-5, atol=1e-4)
+    x = np.pad(a.reshape(20, 10, 20), ((1, 1), (1, 1), (0, 0)))
+    window_sums = sum(x[i:i + 20, j:j + 10] for i in range(3) for j in range(3))
+    np.testing.assert_allclose(d4[0], window_sums, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(d2[0], window_sums, rtol=1e-5, atol=1e-4)

@@ -14,7 +14,7 @@ class ShaderError(RuntimeError):
 
 
 class GPGPUContext:
-    def __init__(self, force_f16=False, max_texture_size=0):
+    def __init__(self, force_f16=False, max_texture_size=0, max_draw_buffers=0):
         self.canvas = js.OffscreenCanvas.new(1, 1)
         attrs = to_js({"alpha": False, "antialias": False, "premultipliedAlpha": False,
                        "preserveDrawingBuffer": False, "depth": False, "stencil": False,
@@ -37,7 +37,8 @@ class GPGPUContext:
         info = gl.getExtension("WEBGL_debug_renderer_info")
         self.renderer = str(gl.getParameter(info.UNMASKED_RENDERER_WEBGL if info else gl.RENDERER))
         self.parallel_compile = gl.getExtension("KHR_parallel_shader_compile")
-        self.max_draw_buffers = int(gl.getParameter(gl.MAX_DRAW_BUFFERS))
+        limit = int(gl.getParameter(gl.MAX_DRAW_BUFFERS))
+        self.max_draw_buffers = min(limit, max_draw_buffers) if max_draw_buffers else limit
 
         gl.disable(gl.DEPTH_TEST)
         gl.disable(gl.STENCIL_TEST)

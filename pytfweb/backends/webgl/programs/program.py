@@ -7,7 +7,7 @@ class Program:
 
     packed_outputs = n > 0 makes a packed program (programs/gemm.py, run with
     WebGLBackend.run_packed): it writes n RGBA textures whose texel grid is output_shape
-    ([rows, columns]) itself, through outColor, outColor1, ... (n is 1 or 4)."""
+    ([rows, columns]) itself, through outColor, outColor1, ... (n is 1, 4 or 8)."""
     __slots__ = ("key", "variable_names", "output_shape", "user_code", "uniforms", "packed_outputs")
 
     def __init__(self, key, variable_names, output_shape, user_code, uniforms=(), packed_outputs=0):
