@@ -118,17 +118,20 @@ void productCoords(out int r, out int col) {
 // iw0 + j, added with weights w[kw] to the outputs t with t * STRIDE_W + kw * DIL_W = j).
 
 // @program depthwise_packed
+// Channels past IN_CHANNELS read the last one (no branch per channel: SwiftShader's compiler
+// all but hangs on the many branches of long unrolled rows) and get zero weights.
 vec4 xAt(int b, int h, int w, int c) {
   if (w < 0 || w >= IN_W) return vec4(0.0);
   ivec3 p = ivec3(0, h, w);
-  return vec4(X(b, p, c), c + 1 < IN_CHANNELS ? X(b, p, c + 1) : 0.0,
-              c + 2 < IN_CHANNELS ? X(b, p, c + 2) : 0.0, c + 3 < IN_CHANNELS ? X(b, p, c + 3) : 0.0);
+  return vec4(X(b, p, c), X(b, p, min(c + 1, IN_CHANNELS - 1)),
+              X(b, p, min(c + 2, IN_CHANNELS - 1)), X(b, p, min(c + 3, IN_CHANNELS - 1)));
 }
 
 vec4 wAt(int kh, int kw, int c) {
   ivec3 k = ivec3(0, kh, kw);
-  return vec4(W(k, c, 0), c + 1 < IN_CHANNELS ? W(k, c + 1, 0) : 0.0,
-              c + 2 < IN_CHANNELS ? W(k, c + 2, 0) : 0.0, c + 3 < IN_CHANNELS ? W(k, c + 3, 0) : 0.0);
+  vec4 inside = vec4(lessThan(ivec4(c) + ivec4(0, 1, 2, 3), ivec4(IN_CHANNELS)));
+  return inside * vec4(W(k, c, 0), W(k, min(c + 1, IN_CHANNELS - 1), 0),
+                       W(k, min(c + 2, IN_CHANNELS - 1), 0), W(k, min(c + 3, IN_CHANNELS - 1), 0));
 }
 
 void main() {
@@ -142,9 +145,10 @@ void main() {
   vec4 acc0 = vec4(0.0), acc1 = vec4(0.0), acc2 = vec4(0.0), acc3 = vec4(0.0);
   for (int kh = 0; kh < FILTER_H; kh++) {
     int ih = oh * STRIDE_H - PAD_H + kh * DIL_H;
-    if (ih < 0 || ih >= IN_H) continue;
-    vec4 v;
-    DEPTHWISE_ROW
+    if (ih >= 0 && ih < IN_H) {
+      vec4 v;
+      DEPTHWISE_ROW
+    }
   }
   outColor = acc0;
   outColor1 = acc1;

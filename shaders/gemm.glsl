@@ -113,16 +113,18 @@ void main() {
   productCoords(r, col);
   ivec2 p = ivec2(col / 4, r / BLOCK_ROWS);
   int t = r - (r / BLOCK_ROWS) * BLOCK_ROWS;
+  // Branches, not ?: selects, which SwiftShader evaluates on both sides: neighbouring fragments
+  // mostly share t, so one fetch runs per fragment.
   vec4 v;
-  if (t < 4) {
-    v = t == 0 ? texelFetch(c0, p, 0) : t == 1 ? texelFetch(c1, p, 0)
-      : t == 2 ? texelFetch(c2, p, 0) : texelFetch(c3, p, 0);
-  }
+  if (t == 0) v = texelFetch(c0, p, 0);
+  else if (t == 1) v = texelFetch(c1, p, 0);
+  else if (t == 2) v = texelFetch(c2, p, 0);
+  else if (t == 3) v = texelFetch(c3, p, 0);
 #if BLOCK_ROWS == 8
-  else {
-    v = t == 4 ? texelFetch(c4, p, 0) : t == 5 ? texelFetch(c5, p, 0)
-      : t == 6 ? texelFetch(c6, p, 0) : texelFetch(c7, p, 0);
-  }
+  else if (t == 4) v = texelFetch(c4, p, 0);
+  else if (t == 5) v = texelFetch(c5, p, 0);
+  else if (t == 6) v = texelFetch(c6, p, 0);
+  else v = texelFetch(c7, p, 0);
 #endif
   setOutput(v[col - (col / 4) * 4]);
 }

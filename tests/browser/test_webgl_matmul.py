@@ -128,3 +128,25 @@ result = results
     window_sums = sum(x[i:i + 20, j:j + 10] for i in range(3) for j in range(3))
     np.testing.assert_allclose(d4[0], window_sums, rtol=1e-5, atol=1e-4)
     np.testing.assert_allclose(d2[0], window_sums, rtol=1e-5, atol=1e-4)
+
+
+def test_packed_weights_are_kept_with_their_data_and_freed_with_it(run_py):
+    out = run_py("""
+be = tf.backend()
+before = tf.memory().num_textures_in_use
+x, w = tf.random_uniform([50, 40], seed=1), tf.random_uniform([40, 48], seed=2)
+y1 = tf.mat_mul(x, w)
+textures_one = tf.memory().num_textures_in_use
+y2 = tf.mat_mul(x, w)
+textures_two = tf.memory().num_textures_in_use
+derived = len(be.derived.get(w.data_id, {}))
+diff = tf.tidy(lambda: tf.max(tf.abs(y1 - y2)))
+same = diff.array_sync()
+tf.dispose([x, w, y1, y2, diff])
+result = [textures_two - textures_one, derived, same, tf.memory().num_textures_in_use - before,
+          w.data_id in be.derived]
+""")
+    grown, derived, same, left, still_cached = out
+    assert grown == 1             # the second product made only its output: B's packed form was kept
+    assert derived == 1 and same == 0.0
+    assert left == 0 and not still_cached

@@ -39,6 +39,9 @@ class WebGLBackend(Backend):
         self.textures = TextureManager(self.ctx)
         self.store = {}      # DataId -> TexData
         self.programs = {}   # cache key -> JS program handle
+        # DataId -> {key: TensorInfo}: data a kernel derived from that data alone and keeps for
+        # later calls (the GEMM's packed weights); freed with it. Data never changes, so they stay valid.
+        self.derived = {}
         self.renderer = self.ctx.renderer
 
     @property
@@ -115,7 +118,17 @@ class WebGLBackend(Backend):
             return d.values if d.values is not None else _from_floats(floats, d.dtype)
         return self.read_sync(data_id)
 
+    def derived_data(self, data_id, key, make):
+        """The TensorInfo make() returns, made once per (data_id, key) and kept until data_id is freed."""
+        cache = self.derived.setdefault(data_id, {})
+        out = cache.get(key)
+        if out is None:
+            out = cache[key] = make()
+        return out
+
     def dispose_data(self, data_id):
+        for derived in self.derived.pop(data_id, {}).values():
+            self.dispose_data(derived.data_id)
         d = self.store.pop(data_id, None)
         if d is not None and d.complex_parts is not None:
             for part in d.complex_parts:
@@ -134,6 +147,7 @@ class WebGLBackend(Backend):
             if d.texture is not None:
                 self.ctx.delete_texture(d.texture)
         self.store.clear()
+        self.derived.clear()
         self.textures.dispose()
         self.programs.clear()
         self.ctx.dispose()

@@ -112,6 +112,8 @@ def input_getters(inp, out_shape):
 
 
 def output_coords(out_shape, tex_shape):
+    """getOutputIndex() and computeOutputCoords(), this fragment's flat index and coordinates;
+    build_source makes getOutputCoords() return the latter, computed once per fragment."""
     rank = len(out_shape)
     w, h = tex_shape
     ctype = coord_type(rank)
@@ -119,17 +121,17 @@ def output_coords(out_shape, tex_shape):
              f"  return int(gl_FragCoord.y) * {w} + int(gl_FragCoord.x);" if h > 1 else
              "  return int(gl_FragCoord.x);", "}"]
     if rank == 0:
-        lines.append("int getOutputCoords() { return 0; }")
+        lines.append("int computeOutputCoords() { return 0; }")
         return "\n".join(lines)
     split = _row_split(out_shape, tex_shape)
     if split is not None:
         # Rows of the texture are the innermost dimensions.
-        lines.append(f"{ctype} getOutputCoords() {{")
+        lines.append(f"{ctype} computeOutputCoords() {{")
         lines.append("  int index = int(gl_FragCoord.y);")
         lines.append("  int column = int(gl_FragCoord.x);")
         comps = _decode("index", out_shape[:split]) + _decode("column", out_shape[split:])
     else:
-        lines.append(f"{ctype} getOutputCoords() {{")
+        lines.append(f"{ctype} computeOutputCoords() {{")
         lines.append("  int index = getOutputIndex();")
         comps = _decode("index", out_shape)
     lines.extend(f"  int r{i} = {c};" for i, c in enumerate(comps))
@@ -144,15 +146,24 @@ def output_coords(out_shape, tex_shape):
     return "\n".join(lines)
 
 
+def _div(expr, s):
+    """expr / s for a non-negative expr: a shift when s is a power of two (SwiftShader runs
+    integer division lane by lane, far slower than a shift)."""
+    if s == 1:
+        return expr
+    return f"({expr} >> {s.bit_length() - 1})" if s & (s - 1) == 0 else f"({expr} / {s})"
+
+
+def _mod(expr, d):
+    return f"({expr} & {d - 1})" if d & (d - 1) == 0 else f"({expr} % {d})"
+
+
 def _decode(var, shape):
     """Expressions decoding a flat index into coordinates of shape (row-major)."""
     strides = strides_of(shape)
     out = []
     for i, (d, s) in enumerate(zip(shape, strides)):
-        if i == 0:
-            out.append(f"{var} / {s}" if s != 1 else var)
-        else:
-            out.append(f"({var} / {s}) % {d}" if s != 1 else f"{var} % {d}")
+        out.append(_div(var, s) if i == 0 else _mod(_div(var, s), d))
     return out
 
 
@@ -165,9 +176,21 @@ def build_source(program, inputs, out_tex_shape):
     for name, typ in program.uniforms:
         parts.append(f"uniform {typ} {name};")
     parts.append(output_coords(program.output_shape, out_tex_shape))
+    # getOutputCoords() computed once per fragment, before the program's main runs, where the
+    # program asks for it: each xAtOutCoords() getter and the program itself call it, and shader
+    # compilers (SwiftShader's among them) do not merge those repeated decodings.
+    code = program.user_code
+    ctype = coord_type(len(program.output_shape))
+    cache = ("getOutputCoords" in code or "AtOutCoords" in code) and code.count("void main()") == 1
+    if cache:
+        parts.append(f"{ctype} outCoords_;\n{ctype} getOutputCoords() {{ return outCoords_; }}")
+        code = (code.replace("void main()", "void programMain()")
+                + "\nvoid main() {\n  outCoords_ = computeOutputCoords();\n  programMain();\n}\n")
+    else:
+        parts.append(f"{ctype} getOutputCoords() {{ return computeOutputCoords(); }}")
     for inp in inputs:
         parts.append(input_getters(inp, program.output_shape))
-    parts.append(program.user_code)
+    parts.append(code)
     return "\n".join(parts)
 
 

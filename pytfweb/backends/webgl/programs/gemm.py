@@ -3,7 +3,8 @@ im2col products): four draws, GLSL in shaders/gemm.glsl.
 
 1. pack_a: A into RGBA texels, four consecutive k per texel (any A: a transposed view, a
    convolution's image patches, ... the caller gives `aValue`);
-2. pack_b: B into RGBA texels, four consecutive columns per texel;
+2. pack_b: B into RGBA texels, four consecutive columns per texel (kept with B's data for the
+   next product with the same B: weights are packed once);
 3. gemm: each fragment an 8x4 block of the product (4x4 where fewer than eight render targets
    exist), into eight (four) RGBA render targets;
 4. unpack: the product as an ordinary tensor, where a fused bias and activation are applied.
@@ -27,7 +28,8 @@ MIN_WORK = 1 << 15
 
 class Operand:
     """How pack_a or pack_b reads one side: GLSL defining aValue/aValues or bValue over the
-    inputs `names` (bound to `views`), `key` naming that code, `batches` its matrices."""
+    inputs `names` (bound to `views`), `key` naming that code, `batches` its matrices. B has one
+    input, which its packed form is derived from alone (WebGLBackend.derived_data keeps it)."""
     __slots__ = ("key", "names", "views", "code", "batches")
 
     def __init__(self, key, names, views, code, batches):
@@ -91,8 +93,10 @@ def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None)
                (_ceil_div(a_grid_rows, p.fold), p.fold * p.q))
     temps = [a4]
     try:
-        b4 = _pack(backend, "pack_b", b, _defines(N=p.n, K=p.k, KPAD=p.kpad), (b.batches * p.kpad, p.n4))
-        temps.append(b4)
+        # B is most often weights, used again and again: its packed form is kept with its data.
+        b_defines = _defines(N=p.n, K=p.k, KPAD=p.kpad)
+        b4 = backend.derived_data(b.views[0].data_id, ("gemm:pack_b", b.key, b_defines, tuple(b.views[0].shape)),
+                                  lambda: _pack(backend, "pack_b", b, b_defines, (b.batches * p.kpad, p.n4)))
         code = (_defines(A_ROWS=p.a_rows, Q=p.q, KPAD=p.kpad, FOLD=p.fold, BLOCK_ROWS=p.block_rows) + batch_code
                 + shader_source.program(_FILE, "gemm"))
         grid = (p.out_batches * p.a_rows // p.block_rows, p.n4)
