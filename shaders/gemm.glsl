@@ -111,8 +111,9 @@ void main() {
 void main() {
   int r, col;
   productCoords(r, col);
-  ivec2 p = ivec2(col / 4, r / BLOCK_ROWS);
-  int t = r - (r / BLOCK_ROWS) * BLOCK_ROWS;
+  // shifts and masks: r and col are not negative, and SwiftShader divides lane by lane
+  ivec2 p = ivec2(col >> 2, BLOCK_ROWS == 8 ? r >> 3 : r >> 2);
+  int t = r & (BLOCK_ROWS - 1);
   // Branches, not ?: selects, which SwiftShader evaluates on both sides: neighbouring fragments
   // mostly share t, so one fetch runs per fragment.
   vec4 v;
@@ -126,5 +127,5 @@ void main() {
   else if (t == 6) v = texelFetch(c6, p, 0);
   else v = texelFetch(c7, p, 0);
 #endif
-  setOutput(v[col - (col / 4) * 4]);
+  setOutput(v[col & 3]);
 }
