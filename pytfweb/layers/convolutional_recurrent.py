@@ -99,16 +99,8 @@ class ConvLSTM2DCell(LSTMCell):
                              f"defined. Found None (input shape {shape_str(input_shape)})")
         self.output_space(space, input_shape)   # a window that does not fit fails before any weight exists
         n = self.filters * _GATES
-        self.kernel = self.add_weight("kernel", self.kernel_size + [input_dim, n], None, self.kernel_initializer,
-                                      self.kernel_regularizer, True, self.kernel_constraint)
         # TF.js names this weight 'recurrentKernel' here (LSTMCell's is 'recurrent_kernel')
-        self.recurrent_kernel = self.add_weight("recurrentKernel", self.kernel_size + [self.filters, n], None,
-                                                self.recurrent_initializer, self.recurrent_regularizer, True,
-                                                self.recurrent_constraint)
-        if self.use_bias:
-            self.bias = self.add_weight("bias", [n], None, self._bias_initializer(), self.bias_regularizer, True,
-                                        self.bias_constraint)
-        self.built = True
+        self._add_weights(self.kernel_size + [input_dim, n], self.kernel_size + [self.filters, n], "recurrentKernel")
 
     def compute_output_shape(self, input_shape):
         """For [x, h, c] step shapes: [h', h', c'] shapes. For one 5-D sequence shape (TF.js's form):

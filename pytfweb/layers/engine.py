@@ -77,6 +77,28 @@ class InputSpec:
         self.ndim, self.min_ndim, self.max_ndim, self.axes, self.dtype = ndim, min_ndim, max_ndim, axes, dtype
 
 
+
+def assign_checked(variables, values, arg, op, mismatch):
+    """Assign values (tensors, or nested lists / numpy arrays) to variables in order, only once
+    every shape is known to fit; mismatch(i, variable, value) is the ValueError's message.
+    Tensors made here from Python values are disposed on the way out."""
+    from ..ops.creation import convert_to_tensor
+    converted = []
+    try:
+        tensors = []
+        for i, (v, value) in enumerate(zip(variables, values)):
+            t = value
+            if not isinstance(value, Tensor):
+                t = convert_to_tensor(value, arg, op, v.dtype)
+                converted.append(t)
+            if tuple(t.shape) != tuple(v.shape):
+                raise ValueError(mismatch(i, v, t))
+            tensors.append(t)
+        for v, t in zip(variables, tensors):
+            v.assign(t)
+    finally:
+        ENGINE.dispose(converted)
+
 class Layer:
     """Base class of every layer. Subclasses give build(input_shape) (make weights with
     add_weight), call(inputs, training) on concrete tensors and compute_output_shape."""
@@ -181,23 +203,9 @@ class Layer:
             raise ValueError(f"You called set_weights(weights) on layer \"{self.name}\" with a weight list of "
                              f"length {len(weights)}, but the layer was expecting {len(params)} weights. "
                              f"Provided weights: {weights}...")
-        from ..ops.creation import convert_to_tensor
-        converted = []   # tensors made here from Python values: disposed on the way out
-        try:
-            tensors = []
-            for p, w in zip(params, weights):
-                t = w
-                if not isinstance(w, Tensor):
-                    t = convert_to_tensor(w, "weights", "set_weights", p.dtype)
-                    converted.append(t)
-                if tuple(t.shape) != tuple(p.shape):
-                    raise ValueError(f"Layer weight shape {list(p.shape)} not compatible with provided weight "
-                                     f"shape {list(t.shape)}")
-                tensors.append(t)
-            for p, t in zip(params, tensors):   # assign only once every shape is known to fit
-                p.assign(t)
-        finally:
-            ENGINE.dispose(converted)
+        assign_checked(params, weights, "weights", "set_weights",
+                       lambda i, p, t: f"Layer weight shape {list(p.shape)} not compatible with provided weight "
+                                       f"shape {list(t.shape)}")
 
     def regularization_losses(self):
         """The weight penalties of this layer, as scalar tensors (computed now)."""

@@ -32,7 +32,7 @@ from . import activations as _activations
 from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
-from .engine import Container, InputSpec, Layer, _variable_name
+from .engine import Container, InputSpec, Layer, _variable_name, assign_checked
 from ._utils import shape_str
 
 
@@ -113,11 +113,15 @@ class RNNCell(Layer):
             raise ValueError(f"Layer {self.name}: the last dimension of the input should be defined, got "
                              f"{shape_str(input_shape)}")
         n = self.units * self.gates
-        self.kernel = self.add_weight("kernel", [input_dim, n], None, self.kernel_initializer,
+        self._add_weights([input_dim, n], [self.units, n])
+
+    def _add_weights(self, kernel_shape, recurrent_shape, recurrent_name="recurrent_kernel"):
+        """The kernel, the recurrent kernel and (use_bias) the bias of all gates; built."""
+        n = kernel_shape[-1]
+        self.kernel = self.add_weight("kernel", kernel_shape, None, self.kernel_initializer,
                                       self.kernel_regularizer, True, self.kernel_constraint)
-        self.recurrent_kernel = self.add_weight("recurrent_kernel", [self.units, n], None,
-                                                self.recurrent_initializer, self.recurrent_regularizer, True,
-                                                self.recurrent_constraint)
+        self.recurrent_kernel = self.add_weight(recurrent_name, recurrent_shape, None, self.recurrent_initializer,
+                                                self.recurrent_regularizer, True, self.recurrent_constraint)
         if self.use_bias:
             self.bias = self.add_weight("bias", [n], None, self._bias_initializer(), self.bias_regularizer, True,
                                         self.bias_constraint)
@@ -481,23 +485,9 @@ class RNN(Layer):
         if len(states) != len(self._state_vars):
             raise ValueError(f"Layer {self.name} expects {len(self._state_vars)} state(s), but it received "
                              f"{len(states)} state value(s). Input received: {states}")
-        from ..ops.creation import convert_to_tensor
-        converted = []
-        try:
-            values = []
-            for i, (v, s) in enumerate(zip(self._state_vars, states)):
-                t = s
-                if not isinstance(s, Tensor):
-                    t = convert_to_tensor(s, "states", "reset_states", v.dtype)
-                    converted.append(t)
-                if tuple(t.shape) != tuple(v.shape):
-                    raise ValueError(f"State {i} is incompatible with layer {self.name}: expected shape="
-                                     f"{shape_str(v.shape)}, received shape={shape_str(t.shape)}")
-                values.append(t)
-            for v, t in zip(self._state_vars, values):
-                v.assign(t)
-        finally:
-            ENGINE.dispose(converted)
+        assign_checked(self._state_vars, states, "states", "reset_states",
+                       lambda i, v, t: f"State {i} is incompatible with layer {self.name}: expected shape="
+                                       f"{shape_str(v.shape)}, received shape={shape_str(t.shape)}")
 
     # --- the time loop --------------------------------------------------------------------------
     def call(self, inputs, training=False, mask=None, initial_state=None):
