@@ -19,7 +19,8 @@ def test_mobilenet_example_predicts_on_webgl():
     assert out.startswith("backend: webgl\n"), out
     assert "Total params: 4253864" in out and "Non-trainable params: 21888" in out, out
     assert "prediction shape: [1, 1000], sum of probabilities: 1.0000" in out, out
-    assert re.search(r"^predict time: \d+\.\d+ s$", out, re.M), out
+    assert re.search(r"^predict time: \d+\.\d+ s \(first run", out, re.M), out
+    assert re.search(r"^FusedConv2D +15 +\d+\.\d$", out, re.M), out   # the profile: 15 convolutions
     assert out.rstrip().endswith("tensors left: 0"), out
 
 
