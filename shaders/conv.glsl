@@ -108,6 +108,41 @@ void productCoords(out int r, out int col) {
   r = ((b * OUT_D + p.x) * OUT_H + p.y) * OUT_W + p.z;
 }
 
+// --- Conv2DBackpropInput, Conv3DBackpropInputV2 as packed products: dx = A W^T ------------------
+// A(row, k): row = ((b * IN_D + pd) * IN_H + ph) * IN_W + pw, a position of x, and
+// k = ((kd * FILTER_H + kh) * FILTER_W + kw) * OUT_CHANNELS + d2: the dy value that reads
+// that position through tap (kd, kh, kw), or 0 where none does.
+
+// @program backprop_input_value
+float aValue(int batch, int row, int k) {
+  int pw = row % IN_W;
+  int t = row / IN_W;
+  int ph = t % IN_H;
+  t /= IN_H;
+  int pd = t % IN_D;
+  int b = t / IN_D;
+  int d2 = k % OUT_CHANNELS;
+  int kk = k / OUT_CHANNELS;
+  int kw = kk % FILTER_W;
+  kk /= FILTER_W;
+  ivec3 tap = ivec3(kk / FILTER_H, kk % FILTER_H, kw);
+  ivec3 n = ivec3(pd, ph, pw) + ivec3(PAD_D, PAD_H, PAD_W) - tap * ivec3(DIL_D, DIL_H, DIL_W);
+  ivec3 stride = ivec3(STRIDE_D, STRIDE_H, STRIDE_W);
+  ivec3 o = n / stride;
+  if (any(lessThan(n, ivec3(0))) || o * stride != n || any(greaterThanEqual(o, ivec3(OUT_D, OUT_H, OUT_W)))) {
+    return 0.0;
+  }
+  return DY(b, o, d2);
+}
+
+// @program backprop_input_coords
+void productCoords(out int r, out int col) {
+  int b;
+  ivec3 p;
+  outputPosition(b, p, col);
+  r = ((b * IN_D + p.x) * IN_H + p.y) * IN_W + p.z;
+}
+
 // --- DepthwiseConv2dNative, channels last, multiplier 1, packed (programs/conv.py) ----------------
 // Each fragment computes four channels at four neighbouring output columns into four render
 // targets, in gemm.glsl's layout: grid row rb = (b * OUT_H + oh) * OUT_W4 + ow4 and column c4

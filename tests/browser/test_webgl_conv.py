@@ -144,3 +144,21 @@ def test_packed_depthwise(compare_with_cpu, run_py):
         tf.fused.depthwise_conv2d(x, w, 1, 'same', bias=bias, activation='relu6')]""",
                      [x, w, x8, w8, edge, bias], rtol=1e-4, atol=1e-4)
     assert run_py(count) > before
+
+
+def test_packed_backprop_input(compare_with_cpu, run_py):
+    """Conv2DBackpropInput / Conv3DBackpropInputV2 of at least gemm.MIN_WORK multiply-adds run as
+    products (conv.glsl's backprop_input_value): conv gradients and conv2d_transpose."""
+    x, w = floats(2, 9, 8, 8), floats(3, 3, 8, 12)
+    v, vw = floats(1, 6, 7, 6, 4), floats(2, 3, 2, 4, 8)
+    t = floats(2, 5, 4, 12)
+    count = "result = sum(1 for key in tf.backend().programs if str(key[0]).startswith('gemm:pack_a:backprop_input'))"
+    before = run_py(count)
+    compare_with_cpu("""lambda x, w, v, vw, t: [
+        tf.grad(lambda a: tf.sum(tf.conv2d(a, w, 1, 'same') ** 2))(x),
+        tf.grad(lambda a: tf.sum(tf.conv2d(a, w, 2, 'valid') ** 2))(x),
+        tf.grad(lambda a: tf.sum(tf.conv2d(a, w, 1, 'same', dilations=2) ** 2))(x),
+        tf.grad(lambda a: tf.sum(tf.conv2d(a, w, [2, 1], 'same', 'NCHW') ** 2))(tf.transpose(x, [0, 3, 1, 2])),
+        tf.grad(lambda a: tf.sum(tf.conv3d(a, vw, 1, 'same') ** 2))(v),
+        tf.conv2d_transpose(t, w, [2, 9, 8, 8], 2, 'same')]""", [x, w, v, vw, t], rtol=1e-4, atol=1e-3)
+    assert run_py(count) > before

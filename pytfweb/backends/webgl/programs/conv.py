@@ -163,9 +163,33 @@ def _forward(backend, kernel, inputs, attrs, depthwise, epilogue=None):
     return _view(out, info.out_shape)
 
 
+def _packed_backprop_input(backend, info, dy, f):
+    """Conv2DBackpropInput/Conv3DBackpropInputV2 as a product (gemm.py), dx = A W^T with A the
+    dy values each position of x is read by, or None where that does not apply."""
+    taps = size_of(info.filter_size)
+    m = size_of(info.in_shape) // info.in_channels
+    k = taps * info.out_channels
+    p = gemm.plan(backend, m, info.in_channels, k, 1, 1, 1)
+    if p is None:
+        return None
+    geometry = _defines(info, output=False)
+    a = gemm.Operand(f"backprop_input:{geometry}", ("dy",), [_view(dy, _as5d(dy.shape, info.channels_last))],
+                     geometry + _sections("backprop_input_value"), 1)
+    oc = info.out_channels
+    b = gemm.Operand(f"filter_t:{oc}", ("W",), [_view(f, (taps, info.in_channels, oc))],
+                     f"float bValue(int batch, int k, int n) {{ return getW(k / {oc}, n, k % {oc}); }}\n", 1)
+    batches = "int aBatch(int batch) { return 0; }\nint bBatch(int batch) { return 0; }\n"
+    return gemm.product(backend, p, a, b, batches, _as5d(info.in_shape, info.channels_last),
+                        _defines(info) + _sections("backprop_input_coords"))
+
+
 def _backprop_input(backend, kernel, inputs, attrs, depthwise):
     dy, f = inputs
     info = conv_info_for(kernel, attrs["input_shape"], f.shape, attrs)
+    if not depthwise:
+        out = _packed_backprop_input(backend, info, dy, f)
+        if out is not None:
+            return _view(out, info.in_shape)
     last = info.channels_last
     code = _defines(info, depthwise) + _sections("depthwise_back_tap" if depthwise else "dense_back_tap",
                                                  "conv_backprop_input")
