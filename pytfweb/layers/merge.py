@@ -6,6 +6,7 @@ Dot drops them."""
 import functools
 
 from .. import ops
+from ..engine import ENGINE
 from .engine import Layer
 from ._utils import shape_str
 
@@ -41,7 +42,9 @@ class _Merge(Layer):
         if not isinstance(mask, (list, tuple)) or len(mask) != len(inputs):
             raise ValueError(f"Layer {self.name}: `mask` should be a list with one entry per input")
         masks = [m for m in mask if m is not None]
-        return functools.reduce(ops.logical_and, masks) if masks else None
+        if not masks:
+            return None
+        return ENGINE.tidy(lambda: functools.reduce(ops.logical_and, masks))
 
     def _check(self, input_shape):
         if not isinstance(input_shape, list) or len(input_shape) < 2:
@@ -121,17 +124,19 @@ class Concatenate(_Merge):
             return None
         if len(mask) != len(inputs):
             raise ValueError(f"Layer {self.name}: `mask` should be a list with one entry per input")
-        full = []
-        for x, m in zip(inputs, mask):
-            if m is None:
-                full.append(ops.ones(list(x.shape), "bool"))
-                continue
-            if m.dtype != "bool":
-                m = ops.cast(m, "bool")
-            while m.rank < x.rank:
-                m = ops.expand_dims(m, -1)
-            full.append(ops.broadcast_to(m, list(x.shape)))
-        return ops.all(ops.concat(full, self.axis), -1)
+        def combined():   # in a tidy: only the result outlives it, also when called directly
+            full = []
+            for x, m in zip(inputs, mask):
+                if m is None:
+                    full.append(ops.ones(list(x.shape), "bool"))
+                    continue
+                if m.dtype != "bool":
+                    m = ops.cast(m, "bool")
+                while m.rank < x.rank:
+                    m = ops.expand_dims(m, -1)
+                full.append(ops.broadcast_to(m, list(x.shape)))
+            return ops.all(ops.concat(full, self.axis), -1)
+        return ENGINE.tidy(combined)
 
     def get_config(self):
         return {**super().get_config(), "axis": self.axis}

@@ -432,3 +432,16 @@ def test_stateful_bidirectional(rng):
     model.dispose()
     assert _live() == before - 6 - 2     # both directions' weights and states
     x.dispose()
+
+
+def test_merge_compute_mask_called_directly_keeps_only_its_result():
+    x, y = tf.ones([2, 4, 3]), tf.ones([2, 4, 2])
+    masks = [tf.tensor([[True, False, True, True], [True, True, False, True]]), None]
+    for layer in (tf.layers.concatenate(), tf.layers.add()):
+        xs = [x, y] if layer.get_class_name() == "Concatenate" else [x, x]
+        before = tf.memory().num_tensors
+        mask = layer.compute_mask(xs, masks if layer.get_class_name() == "Concatenate" else [masks[0], masks[0]])
+        assert tf.memory().num_tensors - before == 1
+        np.testing.assert_array_equal(mask.numpy(), masks[0].numpy())
+        mask.dispose()
+    tf.dispose([x, y, masks[0]])
