@@ -1,0 +1,161 @@
+"""Model artifacts (what a handler loads or saves) and the model.json that describes them.
+
+ModelArtifacts holds TF.js's fields in snake_case; model.json keeps TF.js's camelCase keys, so
+files move between pytfweb and TF.js unchanged.
+"""
+import datetime
+import json
+
+# model.json key <-> ModelArtifacts attribute, in the order TF.js writes them.
+_JSON_FIELDS = (("modelTopology", "model_topology"), ("format", "format"), ("generatedBy", "generated_by"),
+                ("convertedBy", "converted_by"), ("signature", "signature"),
+                ("userDefinedMetadata", "user_defined_metadata"), ("modelInitializer", "model_initializer"),
+                ("initializerSignature", "initializer_signature"), ("trainingConfig", "training_config"))
+
+
+class ModelArtifacts:
+    """A model's topology, weights and metadata, as TF.js's ModelArtifacts."""
+
+    FIELDS = ("model_topology", "training_config", "weight_specs", "weight_data", "format", "generated_by",
+              "converted_by", "signature", "user_defined_metadata", "model_initializer", "initializer_signature")
+
+    def __init__(self, model_topology=None, training_config=None, weight_specs=None, weight_data=None, format=None,  # noqa: A002
+                 generated_by=None, converted_by=None, signature=None, user_defined_metadata=None,
+                 model_initializer=None, initializer_signature=None):
+        self.model_topology = model_topology
+        self.training_config = training_config
+        self.weight_specs = weight_specs
+        self.weight_data = _joined(weight_data)
+        self.format = format
+        self.generated_by = generated_by
+        self.converted_by = converted_by
+        self.signature = signature
+        self.user_defined_metadata = user_defined_metadata
+        self.model_initializer = model_initializer
+        self.initializer_signature = initializer_signature
+
+    def __repr__(self):
+        n = len(self.weight_specs or ())
+        size = len(self.weight_data) if self.weight_data is not None else 0
+        return f"ModelArtifacts(format={self.format!r}, weights={n}, weight_bytes={size})"
+
+
+def _joined(data):
+    if data is None or isinstance(data, bytes):
+        return data
+    if isinstance(data, (bytearray, memoryview)):
+        return bytes(data)
+    if isinstance(data, (list, tuple)):
+        return b"".join(bytes(b) for b in data)
+    raise TypeError(f"ModelArtifacts: weight_data must be bytes or a list of bytes, got {type(data).__name__}")
+
+
+class ModelArtifactsInfo:
+    def __init__(self, date_saved, model_topology_type, model_topology_bytes=0, weight_specs_bytes=0,
+                 weight_data_bytes=0):
+        self.date_saved = date_saved
+        self.model_topology_type = model_topology_type
+        self.model_topology_bytes = model_topology_bytes
+        self.weight_specs_bytes = weight_specs_bytes
+        self.weight_data_bytes = weight_data_bytes
+
+    def to_json(self):
+        return {"dateSaved": self.date_saved.isoformat(), "modelTopologyType": self.model_topology_type,
+                "modelTopologyBytes": self.model_topology_bytes, "weightSpecsBytes": self.weight_specs_bytes,
+                "weightDataBytes": self.weight_data_bytes}
+
+    @classmethod
+    def from_json(cls, d):
+        return cls(datetime.datetime.fromisoformat(d["dateSaved"].replace("Z", "+00:00")), d["modelTopologyType"],
+                   d.get("modelTopologyBytes", 0), d.get("weightSpecsBytes", 0), d.get("weightDataBytes", 0))
+
+    def __repr__(self):
+        return (f"ModelArtifactsInfo(type={self.model_topology_type}, topology_bytes={self.model_topology_bytes}, "
+                f"weight_specs_bytes={self.weight_specs_bytes}, weight_data_bytes={self.weight_data_bytes})")
+
+
+class SaveResult:
+    def __init__(self, model_artifacts_info, responses=None, errors=None):
+        self.model_artifacts_info = model_artifacts_info
+        self.responses = responses
+        self.errors = errors
+
+    def __repr__(self):
+        return f"SaveResult({self.model_artifacts_info!r})"
+
+
+def _json_bytes(value):
+    return len(json.dumps(value, separators=(",", ":")).encode("utf-8"))
+
+
+def artifacts_info(artifacts):
+    """TF.js's getModelArtifactsInfoForJSON: sizes of the topology, the specs and the weights."""
+    if isinstance(artifacts.model_topology, (bytes, bytearray)):
+        raise ValueError("artifacts_info: expected a JSON model topology, got bytes")
+    return ModelArtifactsInfo(
+        datetime.datetime.now(datetime.timezone.utc), "JSON",
+        0 if artifacts.model_topology is None else _json_bytes(artifacts.model_topology),
+        0 if artifacts.weight_specs is None else _json_bytes(artifacts.weight_specs),
+        0 if artifacts.weight_data is None else len(artifacts.weight_data))
+
+
+def model_json_for(artifacts, weights_manifest):
+    """The model.json object for artifacts whose weights are stored as weights_manifest says."""
+    out = {}
+    for key, attr in _JSON_FIELDS:
+        value = getattr(artifacts, attr)
+        if key in ("modelTopology", "format", "generatedBy", "convertedBy") or value is not None:
+            out[key] = value
+        if key == "convertedBy":
+            out["weightsManifest"] = weights_manifest
+    return out
+
+
+def check_model_json(model_json, source):
+    """A clear ValueError naming source when model_json is not a model.json object."""
+    if not isinstance(model_json, dict):
+        raise ValueError(f"{source}: model.json must hold a JSON object, got {type(model_json).__name__}")
+    if model_json.get("modelTopology") is None and model_json.get("weightsManifest") is None:
+        raise ValueError(f"{source}: model.json has neither 'modelTopology' nor 'weightsManifest'")
+
+
+def parse_model_json(text, source):
+    """model.json's text (str or bytes) -> the checked dict."""
+    try:
+        if isinstance(text, (bytes, bytearray, memoryview)):
+            text = bytes(text).decode("utf-8")
+        model_json = json.loads(text)
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ValueError(f"{source}: model.json is not valid JSON ({e})") from None
+    check_model_json(model_json, source)
+    return model_json
+
+
+def _artifacts(model_json, specs, data):
+    kwargs = {attr: model_json.get(key) for key, attr in _JSON_FIELDS}
+    return ModelArtifacts(weight_specs=specs, weight_data=data, **kwargs)
+
+
+def artifacts_from_model_json(model_json, load_weights):
+    """TF.js's getModelArtifactsForJSON, without awaiting: load_weights(weights_manifest) ->
+    (specs, bytes) is called when the model.json has a weightsManifest."""
+    specs = data = None
+    if model_json.get("weightsManifest") is not None:
+        specs, data = load_weights(model_json["weightsManifest"])
+    return _artifacts(model_json, specs, data)
+
+
+async def artifacts_from_model_json_async(model_json, load_weights):
+    """artifacts_from_model_json with an awaitable load_weights."""
+    specs = data = None
+    if model_json.get("weightsManifest") is not None:
+        specs, data = await load_weights(model_json["weightsManifest"])
+    return _artifacts(model_json, specs, data)
+
+
+def get_model_artifacts_for_json_sync(model_json, weight_specs=None, weight_data=None):
+    """TF.js's getModelArtifactsForJSONSync."""
+    if model_json.get("weightsManifest") is not None and (weight_specs is None or weight_data is None):
+        raise ValueError("get_model_artifacts_for_json_sync: model_json has a weightsManifest but weight_specs or "
+                         "weight_data is None")
+    return _artifacts(model_json, weight_specs, weight_data)

@@ -1,0 +1,89 @@
+"""In-memory handlers: tf.io.from_memory and tf.io.with_save_handler (TF.js's passthrough.py)."""
+from .artifacts import ModelArtifacts, artifacts_info
+
+
+class _MemoryLoader:
+    def __init__(self, artifacts):
+        self.artifacts = artifacts
+
+    def load_sync(self):
+        return self.artifacts
+
+    async def load(self):
+        return self.artifacts
+
+
+class _SaveCallback:
+    def __init__(self, fn):
+        self.fn = fn
+
+    def save_sync(self, artifacts):
+        result = self.fn(artifacts)
+        if hasattr(result, "__await__"):
+            getattr(result, "close", lambda: None)()
+            raise RuntimeError("with_save_handler_sync: the save function returned an awaitable; use "
+                               "tf.io.with_save_handler and await model.save(...)")
+        return result if result is not None else _default_result(artifacts)
+
+    async def save(self, artifacts):
+        result = self.fn(artifacts)
+        if hasattr(result, "__await__"):
+            result = await result
+        return result if result is not None else _default_result(artifacts)
+
+
+def _default_result(artifacts):
+    from .artifacts import SaveResult
+    return SaveResult(artifacts_info(artifacts))
+
+
+def _artifacts(model_artifacts, weight_specs, weight_data, training_config, api):
+    if isinstance(model_artifacts, ModelArtifacts):
+        if weight_specs is not None or weight_data is not None or training_config is not None:
+            raise ValueError(f"{api}: pass either ModelArtifacts alone or (model_topology, weight_specs, "
+                             f"weight_data, training_config)")
+        return model_artifacts
+    if isinstance(model_artifacts, dict) and ("modelTopology" in model_artifacts or "model_topology" in model_artifacts
+                                              or "weightSpecs" in model_artifacts):
+        # TF.js's one-argument form: an artifacts object written with TF.js's (or our) key names.
+        fields = {_snake(k): v for k, v in model_artifacts.items()}
+        unknown = set(fields) - set(ModelArtifacts.FIELDS)
+        if unknown:
+            raise ValueError(f"{api}: unknown model artifacts fields {sorted(unknown)}")
+        return ModelArtifacts(**fields)
+    return ModelArtifacts(model_topology=model_artifacts, weight_specs=weight_specs, weight_data=weight_data,
+                          training_config=training_config)
+
+
+def _snake(key):
+    out = []
+    for ch in key:
+        out.append("_" + ch.lower() if ch.isupper() else ch)
+    return "".join(out)
+
+
+def from_memory(model_artifacts, weight_specs=None, weight_data=None, training_config=None):
+    """A handler that loads the given artifacts: ModelArtifacts, an artifacts dict (TF.js's
+    modelTopology/weightSpecs/weightData keys), or the topology plus specs, bytes and training config."""
+    return _MemoryLoader(_artifacts(model_artifacts, weight_specs, weight_data, training_config, "from_memory"))
+
+
+def from_memory_sync(model_artifacts, weight_specs=None, weight_data=None, training_config=None):
+    """from_memory, for the _sync loaders (the same handler: it needs no awaiting)."""
+    return _MemoryLoader(_artifacts(model_artifacts, weight_specs, weight_data, training_config, "from_memory_sync"))
+
+
+def with_save_handler(save_handler):
+    """A handler whose save calls save_handler(artifacts) (a function or coroutine function);
+    its result, or a SaveResult with the artifacts' sizes, is what model.save returns."""
+    if not callable(save_handler):
+        raise TypeError(f"with_save_handler: argument 'save_handler' must be callable, got {type(save_handler).__name__}")
+    return _SaveCallback(save_handler)
+
+
+def with_save_handler_sync(save_handler):
+    """with_save_handler for model.save_sync: save_handler must not be a coroutine function."""
+    if not callable(save_handler):
+        raise TypeError(f"with_save_handler_sync: argument 'save_handler' must be callable, got "
+                        f"{type(save_handler).__name__}")
+    return _SaveCallback(save_handler)

@@ -1,0 +1,295 @@
+"""Weight bytes as TF.js lays them out: encode/decode, quantization, shards and manifests.
+
+A weights file is the weights' values back to back, in the order of their specs, little-endian:
+float32/int32 as 4 bytes, bool as 1, complex64 as interleaved float32 pairs, string as a uint32 byte
+length then the UTF-8 bytes per value. A quantized float32 weight is stored as uint8 or uint16 with
+value = q * scale + min (the tfjs converter's affine scheme, with min nudged so 0 is exact) or as
+float16. This module works without numpy (array.array / struct) and uses numpy when present.
+"""
+import array
+import math
+import struct
+import sys
+
+from .. import dtypes as _dt
+from .._numpy import np
+from ..engine import ENGINE
+from ..shapes import size_of
+
+DEFAULT_SHARD_BYTES = 4 * 1024 * 1024
+QUANTIZATION_DTYPES = ("uint8", "uint16", "float16")
+_WEIGHT_DTYPES = ("float32", "int32", "bool", "string", "complex64")
+_BYTES = {"float32": 4, "int32": 4, "bool": 1, "complex64": 8, "uint8": 1, "uint16": 2, "float16": 2}
+_LITTLE = sys.byteorder == "little"
+
+
+def _where(source):
+    return f" in {source}" if source else ""
+
+
+# --- encoding -----------------------------------------------------------------------------------
+def encode_weights(tensors, group=None, quantization=None):
+    """(bytes, specs) for tensors: a dict name -> Tensor, or a list of (name, Tensor) pairs or of
+    {"name", "tensor"} dicts (TF.js's NamedTensor). quantization None | 'uint8' | 'uint16' |
+    'float16' applies to float32 weights; other dtypes are stored as they are."""
+    if quantization is not None and quantization not in QUANTIZATION_DTYPES:
+        raise ValueError(f"encode_weights: argument 'quantization' must be one of {QUANTIZATION_DTYPES} or None, "
+                         f"got {quantization!r}")
+    pairs = _named_pairs(tensors)
+    chunks, specs = [], []
+    for name, t in pairs:
+        if t.dtype not in _WEIGHT_DTYPES:
+            raise TypeError(f"encode_weights: unsupported dtype in weight '{name}': {t.dtype}")
+        spec = {"name": name, "shape": list(t.shape), "dtype": t.dtype}
+        if t.dtype == "string":
+            chunks.append(_encode_strings(t.data_sync()))
+        elif quantization is not None and t.dtype == "float32":
+            data, spec["quantization"] = _quantize(t.data_sync(), quantization)
+            chunks.append(data)
+        else:
+            chunks.append(_to_bytes(t.data_sync(), t.dtype))
+        if group is not None:
+            spec["group"] = group
+        specs.append(spec)
+    return b"".join(chunks), specs
+
+
+def _named_pairs(tensors):
+    from ..tensor import Tensor
+    if isinstance(tensors, dict):
+        pairs = list(tensors.items())
+    else:
+        pairs = [(t["name"], t["tensor"]) if isinstance(t, dict) else tuple(t) for t in tensors]
+    for name, t in pairs:
+        if not isinstance(name, str) or not isinstance(t, Tensor):
+            raise TypeError(f"encode_weights: expected (name, Tensor) pairs, got ({name!r}, {type(t).__name__})")
+    return pairs
+
+
+def _to_bytes(flat, dtype):
+    if np is not None and isinstance(flat, np.ndarray):
+        return flat.astype({"float32": "<f4", "complex64": "<f4", "int32": "<i4", "bool": "u1"}[dtype]).tobytes()
+    buf = array.array(_dt.TYPECODES[dtype], flat)
+    if not _LITTLE and buf.itemsize > 1:
+        buf.byteswap()
+    return buf.tobytes()
+
+
+def _encode_strings(values):
+    out = []
+    for v in values:
+        b = v if isinstance(v, (bytes, bytearray)) else str(v).encode("utf-8", "surrogateescape")
+        out.append(struct.pack("<I", len(b)))
+        out.append(bytes(b))
+    return b"".join(out)
+
+
+def affine_range(lo, hi, bits):
+    """(scale, nudged_min) of the converter's affine uint quantization: the range [lo, hi] widened
+    to hold 0, and min nudged so that 0 maps to an integer exactly."""
+    qmax = (1 << bits) - 1
+    lo, hi = min(lo, 0.0), max(hi, 0.0)
+    if hi == lo:
+        return 1.0, lo
+    scale = (hi - lo) / qmax
+    zero = min(qmax, max(0, round(-lo / scale)))
+    return scale, -zero * scale
+
+
+def _quantize(flat, qdtype):
+    if np is not None:
+        return _quantize_np(np.asarray(flat, dtype="float32"), qdtype)
+    values = list(flat)
+    if qdtype == "float16":
+        return struct.pack(f"<{len(values)}e", *[_f16_clamped(v) for v in values]), {"dtype": "float16"}
+    if not all(math.isfinite(v) for v in values):
+        raise ValueError(f"encode_weights: cannot quantize a weight holding NaN or infinity to {qdtype}")
+    bits = 8 if qdtype == "uint8" else 16
+    scale, qmin = affine_range(min(values, default=0.0), max(values, default=0.0), bits)
+    qmax = (1 << bits) - 1
+    q = [min(qmax, max(0, round((v - qmin) / scale))) for v in values]
+    data = bytes(q) if bits == 8 else struct.pack(f"<{len(q)}H", *q)
+    return data, {"dtype": qdtype, "scale": scale, "min": qmin}
+
+
+def _quantize_np(values, qdtype):
+    if qdtype == "float16":
+        with np.errstate(over="ignore"):   # beyond float16's range is infinity, as struct's 'e' rounds it
+            return values.astype("<f2").tobytes(), {"dtype": "float16"}
+    if not np.isfinite(values).all():
+        raise ValueError(f"encode_weights: cannot quantize a weight holding NaN or infinity to {qdtype}")
+    bits = 8 if qdtype == "uint8" else 16
+    lo, hi = (float(values.min()), float(values.max())) if values.size else (0.0, 0.0)
+    scale, qmin = affine_range(lo, hi, bits)
+    q = np.clip(np.round((values.astype("float64") - qmin) / scale), 0, (1 << bits) - 1)
+    return q.astype("u1" if bits == 8 else "<u2").tobytes(), {"dtype": qdtype, "scale": scale, "min": qmin}
+
+
+def _f16_clamped(v):
+    if math.isfinite(v) and abs(v) > 65504.0:
+        return math.copysign(math.inf, v)
+    return v
+
+
+# --- decoding -----------------------------------------------------------------------------------
+def decode_weights(data, specs, source=None):
+    """dict name -> Tensor from the bytes of weights laid out by specs (dequantizing quantized
+    ones). A ValueError names `source` and the weight when a spec is malformed or the bytes are
+    too few or too many; then no tensor is left behind."""
+    data = memoryview(bytes(data) if not isinstance(data, (bytes, bytearray, memoryview)) else data).cast("B")
+    out, offset = {}, 0
+    try:
+        for i, spec in enumerate(specs):
+            name, shape, dtype, quant = _check_spec(spec, i, source)
+            size = size_of(shape)
+            if dtype == "string":
+                values, offset = _decode_strings(data, offset, size, name, source)
+                out[name] = ENGINE.make_tensor(values, tuple(shape), "string")
+                continue
+            nbytes = size * _BYTES[quant["dtype"] if quant else dtype]
+            if offset + nbytes > len(data):
+                raise ValueError(f"decode_weights: weight '{name}'{_where(source)} needs bytes {offset}..{offset + nbytes} "
+                                 f"but the weight data has {len(data)} bytes (truncated file, or a manifest whose "
+                                 f"shapes disagree with the data)")
+            chunk = data[offset:offset + nbytes]
+            offset += nbytes
+            if name in out:
+                raise ValueError(f"decode_weights: weight '{name}'{_where(source)} appears twice in the manifest")
+            out[name] = _decode_one(chunk, shape, dtype, quant, name)
+        if offset != len(data):
+            raise ValueError(f"decode_weights: the weight data{_where(source)} has {len(data)} bytes but the manifest's "
+                             f"{len(specs)} weights take {offset}: the manifest and the data disagree")
+    except BaseException:
+        ENGINE.dispose(list(out.values()))
+        raise
+    return out
+
+
+def _check_spec(spec, i, source):
+    if not isinstance(spec, dict) or "name" not in spec or "shape" not in spec or "dtype" not in spec:
+        raise ValueError(f"decode_weights: weight spec {i}{_where(source)} must be an object with name, shape and "
+                         f"dtype, got {spec!r}")
+    name, shape, dtype = spec["name"], spec["shape"], spec["dtype"]
+    if not isinstance(shape, (list, tuple)) or not all(isinstance(d, int) and d >= 0 for d in shape):
+        raise ValueError(f"decode_weights: weight '{name}'{_where(source)} has an invalid shape {shape!r}")
+    if dtype not in _WEIGHT_DTYPES:
+        raise ValueError(f"decode_weights: weight '{name}'{_where(source)} has unsupported dtype {dtype!r} "
+                         f"(expected one of {_WEIGHT_DTYPES})")
+    quant = spec.get("quantization")
+    if quant is not None:
+        qd = quant.get("dtype") if isinstance(quant, dict) else None
+        if qd not in QUANTIZATION_DTYPES:
+            raise ValueError(f"decode_weights: weight '{name}'{_where(source)} has unknown quantization dtype {qd!r}; "
+                             f"supported: {QUANTIZATION_DTYPES}")
+        if qd in ("uint8", "uint16") and not ("scale" in quant and "min" in quant):
+            raise ValueError(f"decode_weights: weight '{name}'{_where(source)} is quantized to {qd} but has no "
+                             f"'scale' and 'min'")
+        if (qd == "float16" and dtype != "float32") or dtype not in ("float32", "int32"):
+            raise ValueError(f"decode_weights: weight '{name}'{_where(source)} of dtype {dtype} cannot be quantized "
+                             f"as {qd}")
+    return name, list(shape), dtype, quant
+
+
+def _decode_strings(data, offset, size, name, source):
+    values = []
+    for _ in range(size):
+        if offset + 4 > len(data):
+            raise ValueError(f"decode_weights: string weight '{name}'{_where(source)} runs past the end of the data")
+        (n,) = struct.unpack_from("<I", data, offset)
+        offset += 4
+        if offset + n > len(data):
+            raise ValueError(f"decode_weights: string weight '{name}'{_where(source)} runs past the end of the data")
+        values.append(bytes(data[offset:offset + n]).decode("utf-8", "surrogateescape"))
+        offset += n
+    return values, offset
+
+
+def _decode_one(chunk, shape, dtype, quant, name):
+    shape = tuple(shape)
+    if quant is None:
+        if dtype == "complex64":
+            from ..ops.spectral import complex as _complex
+            flat = _host(chunk, "float32")
+            re, im = ENGINE.make_tensor(flat[0::2], shape, "float32"), ENGINE.make_tensor(flat[1::2], shape, "float32")
+            try:
+                return _complex(re, im)
+            finally:
+                ENGINE.dispose([re, im])
+        return ENGINE.make_tensor(_host(chunk, dtype), shape, dtype)
+    qd = quant["dtype"]
+    if qd == "float16":
+        if np is not None:
+            flat = np.frombuffer(chunk, dtype="<f2").astype("float32")
+        else:
+            flat = array.array("f", struct.unpack(f"<{len(chunk) // 2}e", chunk))
+        return ENGINE.make_tensor(flat, shape, "float32")
+    scale, qmin = float(quant["scale"]), float(quant["min"])
+    if np is not None:
+        q = np.frombuffer(chunk, dtype="u1" if qd == "uint8" else "<u2").astype("float64")
+        v = q * scale + qmin
+        flat = np.floor(v + 0.5).astype("int32") if dtype == "int32" else v.astype("float32")
+    else:
+        q = chunk.tolist() if qd == "uint8" else struct.unpack(f"<{len(chunk) // 2}H", chunk)
+        if dtype == "int32":
+            flat = array.array("i", [math.floor(x * scale + qmin + 0.5) for x in q])
+        else:
+            flat = array.array("f", [x * scale + qmin for x in q])
+    return ENGINE.make_tensor(flat, shape, dtype)
+
+
+def _host(chunk, dtype):
+    """A flat host buffer of dtype over little-endian bytes."""
+    if np is not None:
+        return np.frombuffer(chunk, dtype={"float32": "<f4", "int32": "<i4", "bool": "u1"}[dtype]).astype(
+            _dt.TYPECODES[dtype] if dtype != "bool" else "bool")
+    buf = array.array(_dt.TYPECODES[dtype])
+    buf.frombytes(chunk)
+    if not _LITTLE and buf.itemsize > 1:
+        buf.byteswap()
+    return buf
+
+
+# --- shards and manifests -------------------------------------------------------------------------
+def split_shards(data, max_bytes=DEFAULT_SHARD_BYTES):
+    """The weight bytes cut into shards of at most max_bytes (the converter's 4 MB by default)."""
+    if not isinstance(max_bytes, int) or max_bytes <= 0:
+        raise ValueError(f"split_shards: argument 'max_bytes' must be a positive int, got {max_bytes!r}")
+    data = bytes(data)
+    return [data[i:i + max_bytes] for i in range(0, len(data), max_bytes)] or [b""]
+
+
+def shard_names(count, prefix="group1-shard"):
+    return [f"{prefix}{i + 1}of{count}.bin" for i in range(count)]
+
+
+def weights_manifest(specs, paths):
+    """A one-group weightsManifest for specs stored in the files `paths`, in order."""
+    return [{"paths": list(paths), "weights": list(specs)}]
+
+
+def manifest_specs(manifest, source=None):
+    """(specs, paths) of a weightsManifest, its groups flattened in order; a ValueError naming
+    `source` when it is not a list of {"paths": [...], "weights": [...]} groups."""
+    if not isinstance(manifest, list):
+        raise ValueError(f"weightsManifest{_where(source)} must be a list of groups, got {type(manifest).__name__}")
+    specs, paths = [], []
+    for i, group in enumerate(manifest):
+        if (not isinstance(group, dict) or not isinstance(group.get("paths"), list)
+                or not isinstance(group.get("weights"), list)):
+            raise ValueError(f"weightsManifest{_where(source)}: group {i} must be an object with lists 'paths' and "
+                             f"'weights'")
+        specs.extend(group["weights"])
+        paths.extend(group["paths"])
+    return specs, paths
+
+
+def get_weight_specs(manifest):
+    """TF.js's getWeightSpecs: the specs of every group, in order."""
+    return manifest_specs(manifest)[0]
+
+
+def concatenate_array_buffers(buffers):
+    """TF.js's concatenateArrayBuffers: one bytes object from a list of buffers (or one buffer)."""
+    if isinstance(buffers, (bytes, bytearray, memoryview)):
+        return bytes(buffers)
+    return b"".join(bytes(b) for b in buffers)
