@@ -27,6 +27,7 @@ from . import layers
 from .layers import callbacks, constraints, initializers, metrics, regularizers  # noqa: F401  (TF.js namespaces)
 from .layers.engine import input  # noqa: A004 - TF.js name
 from .layers.models import model, sequential
+from .converter import GraphModel, deregister_op, get_registered_op, load_graph_model, load_graph_model_sync, register_op
 from .backends import register_all as _register_backends
 
 __version__ = "0.1.0"

@@ -1,0 +1,425 @@
+"""Running a parsed graph: a fixed plan for static graphs, a data-flow scheduler with loop frames for
+graphs with control flow.
+
+Static (execute): the nodes the outputs need are put in dependency order once per (inputs,
+outputs) and cached; each node's outputs are disposed right after the last node reading them
+runs. Everything runs inside one tidy scope, so an error leaves nothing behind.
+
+Dynamic (execute_async): nodes run when their inputs are ready, as TensorFlow's executor does.
+A value lives in a frame context, a tuple of (frame name, iteration) pairs: Enter opens a frame
+(iteration 0), NextIteration moves to the next iteration, Exit returns to the enclosing frame; a
+node reads a value from its own context or, failing that, from the enclosing ones (so loop
+bodies see constants and the values entered with is_constant). Switch sends its data to one of
+two outputs and only nodes whose inputs all have values run; Merge runs on whichever input
+arrives. A value is disposed once every node reading it in its own context has run; the rest at
+the end.
+
+Ownership: every tensor the executor stores is its own (an op returning one of its inputs gets a
+fresh reference to it), except the inputs given by the user and the model's weights, which it
+never disposes.
+"""
+from ..engine import ENGINE
+from .ops import lookup
+
+_LOOP_OPS = ("Enter", "Exit", "NextIteration")
+
+
+class Runtime:
+    """The state of one top-level run: the TensorArrays and TensorLists created by it (found by
+    handle), the model's hash tables, and the library functions While and If call."""
+
+    def __init__(self, root):
+        self.root = root
+        self.containers = {}
+        self.model_resources = root.model_resources
+
+    def add(self, resource):
+        self.containers[resource.handle.data_id] = resource
+        return resource
+
+    def get(self, handle, kind, attrs):
+        res = self.containers.get(handle.data_id)
+        if res is None:
+            res = next((r for r in self.model_resources.values() if r.handle.data_id is handle.data_id), None)
+        if not isinstance(res, kind):
+            raise ValueError(f"graph model: node '{attrs.node}' ({attrs.op}) expects a {kind.kind} handle as its "
+                             f"first input, got {'a ' + res.kind if res is not None else 'an ordinary tensor'}")
+        return res
+
+    async def call(self, name, args, attrs):
+        fn = self.root.functions.get(name)
+        if fn is None:
+            raise ValueError(f"graph model: node '{attrs.node}' ({attrs.op}) calls the function '{name}', which is not "
+                             f"in the graph's library")
+        return await fn.run_function(args, self)
+
+    def close(self):
+        for res in self.containers.values():
+            res.close()
+        self.containers = {}
+
+
+class Plan:
+    __slots__ = ("order", "free_after", "dynamic", "used")
+
+    def __init__(self, order, free_after, dynamic, used):
+        self.order = order
+        self.free_after = free_after
+        self.dynamic = dynamic
+        self.used = used
+
+
+def _annotated(exc, node):
+    """exc with the node named in its message (same type), or None to re-raise it as it is."""
+    msg = str(exc)
+    if f"'{node.name}'" in msg:
+        return None
+    try:
+        return type(exc)(f"graph model: node '{node.name}' ({node.op}): {msg}")
+    except Exception:  # noqa: BLE001 - an exception type with another constructor: keep it
+        return None
+
+
+def _dispose_list(tensors, keep_ids):
+    for t in tensors:
+        if t is not None and id(t) not in keep_ids and not t.kept:
+            t.dispose()
+
+
+class GraphExecutor:
+    """Executes one graph (the model's, or a library function's) with the model's constants."""
+
+    def __init__(self, graph, consts, model_resources, root=None):
+        self.graph = graph
+        # node name -> Tensor, for this graph's Const nodes (the model and its functions share the weights)
+        self.consts = {name: consts[name] for name, node in graph.nodes.items() if node.op == "Const" and name in consts}
+        self.model_resources = model_resources
+        self.root = root or self
+        self.plans = {}
+        if root is None:
+            self.functions = {}
+            for name, fgraph in graph.functions.items():
+                self.functions[name] = GraphExecutor(fgraph, consts, model_resources, self)
+
+    # --- analysis ----------------------------------------------------------------------------------
+    def _analyze(self, feeds, output_nodes):
+        """Backwards from the outputs: the nodes needed (name -> node, outputs first), the
+        placeholders and value-less constants missing, the first node needing execute_async and
+        the nodes whose op pytfweb does not know."""
+        used, missing, unknown, dynamic = {}, [], [], None
+        stack = list(reversed(output_nodes))
+        while stack:
+            node = stack.pop()
+            if node.name in used:
+                continue
+            used[node.name] = node
+            if node.name in feeds or node.name in self.consts:
+                continue
+            if node.op in ("Placeholder", "Const"):
+                missing.append(node)
+                continue
+            opdef = lookup(node.op)
+            if opdef is None:
+                unknown.append(node)
+            elif opdef.is_async and dynamic is None:
+                dynamic = node
+            stack.extend(reversed([p for p, _ in node.inputs] + node.control))
+        return used, missing, unknown, dynamic
+
+    def _check(self, used, missing, unknown, feeds, output_nodes, api):
+        if unknown:
+            ops = sorted({n.op for n in unknown})
+            nodes = ", ".join(f"'{n.name}' ({n.op})" for n in unknown[:5])
+            raise NotImplementedError(
+                f"{api}: the graph uses the op{'s' if len(ops) > 1 else ''} {', '.join(ops)}, which pytfweb does not "
+                f"map (node{'s' if len(unknown) > 1 else ''} {nodes}{', ...' if len(unknown) > 5 else ''}); register "
+                f"an implementation with tf.register_op('{ops[0]}', fn)")
+        if missing:
+            placeholders = [n.name for n in missing if n.op == "Placeholder"]
+            consts = [n.name for n in missing if n.op == "Const"]
+            parts = []
+            if placeholders:
+                parts.append(f"missing the inputs {placeholders}")
+            if consts:
+                parts.append(f"the constants {consts} have no value in the weights")
+            raise ValueError(f"{api}: cannot compute the outputs {[n.name for n in output_nodes]} from the inputs "
+                             f"{sorted(feeds)}: {'; '.join(parts)}")
+
+    def plan(self, feeds, outputs, api="execute"):
+        """The cached Plan computing outputs [(node, index)] from the fed node names."""
+        output_nodes = [n for n, _ in outputs]
+        key = (frozenset(feeds), tuple(n.name for n in output_nodes))
+        plan = self.plans.get(key)
+        if plan is not None:
+            return plan
+        used, missing, unknown, dynamic = self._analyze(feeds, output_nodes)
+        self._check(used, missing, unknown, feeds, output_nodes, api)
+        order, free_after = [], {}
+        if dynamic is None:
+            order = self._order(used, feeds, output_nodes)
+            last = {}
+            for pos, node in enumerate(order):
+                for parent in [p for p, _ in node.inputs] + node.control:
+                    last[parent.name] = pos
+            requested = {n.name for n in output_nodes}
+            for pos, node in enumerate(order):
+                if node.name not in requested:
+                    free_after.setdefault(last.get(node.name, pos), []).append(node.name)
+        plan = Plan(order, free_after, dynamic, used)
+        self.plans[key] = plan
+        return plan
+
+    def _order(self, used, feeds, output_nodes):
+        """The nodes to run, each after its inputs (depth first from the outputs)."""
+        order, state = [], {}
+        for out in output_nodes:
+            stack = [(out, False)]
+            while stack:
+                node, expanded = stack.pop()
+                if expanded:
+                    state[node.name] = 2
+                    order.append(node)
+                    continue
+                s = state.get(node.name)
+                if s == 2:
+                    continue
+                if s == 1:
+                    raise ValueError(f"graph model: the graph has a cycle through node '{node.name}' ({node.op})")
+                if node.name in feeds or node.name in self.consts:
+                    state[node.name] = 2
+                    continue
+                state[node.name] = 1
+                stack.append((node, True))
+                for parent in reversed([p for p, _ in node.inputs] + node.control):
+                    if state.get(parent.name) != 2:
+                        if state.get(parent.name) == 1:
+                            raise ValueError(f"graph model: the graph has a cycle through node '{parent.name}' "
+                                             f"({parent.op}); loops run with execute_async")
+                        stack.append((parent, False))
+        return order
+
+    # --- one node ------------------------------------------------------------------------------------
+    def _call(self, node, x, rt):
+        opdef = lookup(node.op)
+        if len(x) < opdef.arity:
+            raise ValueError(f"graph model: node '{node.name}' ({node.op}) has {len(x)} input(s); the op needs "
+                             f"{opdef.arity}")
+        return opdef.fn(x, node.attrs, rt) if opdef.runtime else opdef.fn(x, node.attrs)
+
+    @staticmethod
+    def _outputs(node, out, x):
+        """An op's result as a list of tensors the executor owns."""
+        if out is None:
+            out = []
+        elif not isinstance(out, (list, tuple)):
+            out = [out]
+        inputs = {id(t) for t in x if t is not None}
+        return [t.clone() if t is not None and (id(t) in inputs or t.kept) else t for t in out]
+
+    def _run_sync(self, node, x, rt):
+        try:
+            out = ENGINE.tidy(lambda: self._call(node, x, rt))
+        except (ValueError, TypeError, NotImplementedError, IndexError, ArithmeticError) as exc:
+            new = _annotated(exc, node)
+            if new is None:
+                raise
+            raise new from exc
+        return self._outputs(node, out, x)
+
+    async def _run_async(self, node, x, rt):
+        opdef = lookup(node.op)
+        if not opdef.is_async:
+            return self._run_sync(node, x, rt)
+        try:
+            result = self._call(node, x, rt)
+            if hasattr(result, "__await__"):
+                result = await result
+        except (ValueError, TypeError, NotImplementedError, IndexError, ArithmeticError) as exc:
+            new = _annotated(exc, node)
+            if new is None:
+                raise
+            raise new from exc
+        return self._outputs(node, result, x)
+
+    # --- static execution -------------------------------------------------------------------------------
+    def execute(self, feeds, outputs, api="execute", rt=None):
+        """Tensors for outputs [(node, index)], feeds {node name: [tensors by output index]}."""
+        plan = self.plan(feeds, outputs, api)
+        if plan.dynamic is not None:
+            node = plan.dynamic
+            sync_inputs = [c.name for c in node.children if c.name in plan.used]
+            raise RuntimeError(
+                f"{api}: node '{node.name}' has the dynamic op '{node.op}' (control flow, or an output shape that "
+                f"depends on the values); use `await model.execute_async(...)` instead"
+                + (f", or feed the inputs {sync_inputs} to skip it" if sync_inputs else ""))
+        borrowed = {id(t) for ts in feeds.values() for t in ts}
+        return ENGINE.tidy(lambda: self._run_plan(plan, feeds, outputs, borrowed, rt))
+
+    def _run_plan(self, plan, feeds, outputs, borrowed, rt):
+        values = {}
+
+        def fetch(reader, parent, index):
+            if parent.name in feeds:
+                lst = feeds[parent.name]
+            elif parent.name in self.consts:
+                lst = [self.consts[parent.name]]
+            else:
+                lst = values[parent.name]
+            if index >= len(lst) or lst[index] is None:
+                raise ValueError(f"graph model: node '{reader}' reads output {index} of node '{parent.name}' "
+                                 f"({parent.op}), which has {len(lst)} output(s)")
+            return lst[index]
+
+        for pos, node in enumerate(plan.order):
+            x = [fetch(node.name, p, i) for p, i in node.inputs]
+            values[node.name] = self._run_sync(node, x, rt)
+            for name in plan.free_after.get(pos, ()):
+                _dispose_list(values.pop(name), borrowed)
+        results = []
+        for node, index in outputs:
+            t = fetch("the outputs", node, index)
+            results.append(t.clone() if id(t) in borrowed or t.kept else t)
+        return results
+
+    # --- dynamic execution ----------------------------------------------------------------------------
+    async def execute_async(self, feeds, outputs, rt=None, api="execute_async"):
+        plan = self.plan(feeds, outputs, api)
+        if plan.dynamic is None:
+            return self.execute(feeds, outputs, api, rt)
+        own_runtime = rt is None
+        rt = rt or Runtime(self.root)
+        try:
+            return await self._run_frames(plan, feeds, outputs, rt, api)
+        finally:
+            if own_runtime:
+                rt.close()
+
+    async def _run_frames(self, plan, feeds, outputs, rt, api):
+        used = plan.used
+        values = {}      # (node name, context) -> [tensors]
+        remaining = {}   # (node name, context) -> consumers in that context still to run
+        borrowed = set()
+        for name, ts in feeds.items():
+            values[(name, ())] = list(ts)
+            borrowed.update(id(t) for t in ts)
+        for name, t in self.consts.items():
+            if name in used and name not in feeds:
+                values[(name, ())] = [t]
+                borrowed.add(id(t))
+        predefined = {name for name, _ in values}
+        requested = {n.name for n, _ in outputs}
+        graph_nodes = self.graph.nodes
+        starts = [graph_nodes[name] for name, _ in values if name in graph_nodes]
+        starts += [n for n in self.graph.init_nodes if n.name in used and n.name not in predefined]
+        stack = [(n, ()) for n in reversed(starts)]
+        added = set()
+        iterations = {}  # (enclosing context, frame name) -> {iteration context: None} seen so far
+
+        def find(name, ctx):
+            for k in range(len(ctx), -1, -1):
+                key = (name, ctx[:k])
+                if key in values:
+                    return key
+            return None
+
+        def value(parent, index, ctx):
+            key = find(parent.name, ctx)
+            if key is None:
+                return None
+            lst = values[key]
+            return lst[index] if index < len(lst) else None
+
+        def ready(node, ctx):
+            if node.op == "Merge":
+                return any(value(p, i, ctx) is not None for p, i in node.inputs)
+            return (all(value(p, i, ctx) is not None for p, i in node.inputs)
+                    and all(find(p.name, ctx) is not None for p in node.control))
+
+        def release(entry):
+            """Dispose an entry's tensors, keeping the entry (None outputs): the node has run."""
+            if entry[0] not in requested:
+                lst = values[entry]
+                _dispose_list(lst, borrowed)
+                values[entry] = [None] * len(lst)
+                remaining.pop(entry, None)
+
+        try:
+            while stack:
+                node, ctx = stack.pop()
+                out_ctx = ctx
+                if node.name not in predefined:
+                    out_ctx, store_ctx = self._frame_after(node, ctx)
+                    key = (node.name, store_ctx)
+                    if key not in values:
+                        x = [value(p, i, ctx) for p, i in node.inputs]
+                        out = await self._run_async(node, x, rt)
+                        values[key] = out
+                        readers = dict.fromkeys(c for i, t in enumerate(out) if t is not None
+                                                for c in node.consumers.get(i, ()) if c in used)
+                        if readers:
+                            remaining[key] = len(readers)
+                        elif node.name not in requested:
+                            release(key)
+                        for parent in dict.fromkeys(p.name for p, _ in node.inputs):
+                            entry = find(parent, ctx)
+                            if entry is not None and entry[1] == ctx and entry in remaining:
+                                remaining[entry] -= 1
+                                if remaining[entry] <= 0:
+                                    release(entry)
+                if out_ctx:
+                    iterations.setdefault((out_ctx[:-1], out_ctx[-1][0]), {})[out_ctx] = None
+                contexts = [out_ctx]
+                if node.op == "Enter" and out_ctx != ctx and out_ctx[:-1] == ctx and node.name not in predefined \
+                        and node.attrs.bool("is_constant", False):
+                    # a loop invariant arriving late reaches the iterations already under way
+                    contexts += [c for c in iterations[(ctx, out_ctx[-1][0])] if c != out_ctx]
+                for c in contexts:
+                    for child in node.children:
+                        if child.name not in used or (child.name, c) in added:
+                            continue
+                        if ready(child, c):
+                            added.add((child.name, c))
+                            stack.append((child, c))
+            results = []
+            for node, index in outputs:
+                lst = values.get((node.name, ()))
+                if lst is None or index >= len(lst) or lst[index] is None:
+                    raise ValueError(f"{api}: cannot compute the output '{node.name}:{index}' from the inputs "
+                                     f"{sorted(feeds)} (the branch or loop producing it did not run)")
+                t = lst[index]
+                results.append(t.clone() if id(t) in borrowed or t.kept else t)
+        except BaseException:
+            for lst in values.values():
+                _dispose_list(lst, borrowed)
+            raise
+        keep = borrowed | {id(t) for t in results}
+        for lst in values.values():
+            _dispose_list(lst, keep)
+        return results
+
+    @staticmethod
+    def _frame_after(node, ctx):
+        """(the context the node's results live in for its readers, the one they are stored in)."""
+        op = node.op
+        if op not in _LOOP_OPS:
+            return ctx, ctx
+        if op == "Enter":
+            inner = ctx + ((node.attrs.str("frame_name"), 0),)
+            return inner, (ctx if node.attrs.bool("is_constant", False) else inner)
+        if not ctx:
+            raise ValueError(f"graph model: node '{node.name}' ({op}) runs outside of any loop frame")
+        if op == "Exit":
+            return ctx[:-1], ctx[:-1]
+        nxt = ctx[:-1] + ((ctx[-1][0], ctx[-1][1] + 1),)
+        return nxt, nxt
+
+    # --- library functions ---------------------------------------------------------------------------------
+    async def run_function(self, args, rt):
+        """The function's results for args (fresh tensors; the args stay the caller's)."""
+        params = self.graph.inputs
+        if len(args) != len(params):
+            raise ValueError(f"graph model: function '{self.graph.name}' takes {len(params)} argument(s), got "
+                             f"{len(args)}")
+        feeds = {p.name: [t] for p, t in zip(params, args)}
+        return await self.execute_async(feeds, self.graph.output_refs, rt, api=f"function '{self.graph.name}'")
+

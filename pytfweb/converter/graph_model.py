@@ -1,0 +1,445 @@
+"""GraphModel: a TensorFlow graph converted by TF.js's converter (model.json with format
+"graph-model": a GraphDef, its function library, the signature and the weights manifest), run
+on pytfweb's ops. The API is TF.js's GraphModel in snake_case.
+"""
+from types import SimpleNamespace
+
+from ..engine import ENGINE
+from ..io import router as _router
+from ..io.artifacts import ModelArtifacts, get_model_artifacts_for_json_sync
+from ..io.weights import decode_weights, get_weight_specs
+from ..tensor import Tensor
+from .executor import GraphExecutor
+from .graph import parse_dtype, parse_graph, parse_shape, split_output_name
+
+FORMAT = "graph-model"
+TFHUB_SEARCH_PARAM = "?tfjs-format=file"
+DEFAULT_MODEL_NAME = "model.json"
+
+
+class TensorInfo(SimpleNamespace):
+    """An input or output of the model: name, shape (-1 for any size; None when unknown) and dtype."""
+
+    def __getitem__(self, key):
+        return getattr(self, key)
+
+
+class GraphModel:
+    """A TensorFlow graph model (TF.js's tf.GraphModel). Load one with tf.load_graph_model."""
+
+    def __init__(self, model_url=None, load_options=None):
+        self.model_url = model_url
+        self.load_options = dict(load_options or {})
+        self.artifacts = None
+        self.executor = None
+        self.initializer = None
+        self.signature = None
+        self.structured_output_keys = None
+        self._version = "n/a"
+        self._consts = {}
+        self._resources = {}
+        self._captured = None
+        self._disposed = False
+
+    # --- loading ---------------------------------------------------------------------------------------
+    def _handler(self, api):
+        url = self.model_url
+        if url is None:
+            raise ValueError(f"{api}: no model URL or IO handler was given")
+        if isinstance(url, str) and self.load_options.get("from_tf_hub"):
+            url = url if url.endswith("/") else url + "/"
+            url = f"{url}{DEFAULT_MODEL_NAME}{TFHUB_SEARCH_PARAM}"
+        options = {k: v for k, v in self.load_options.items() if k != "from_tf_hub"}
+        return _router.resolve_load_handler(url, api, **options)
+
+    async def load(self):
+        """Load the model and weights through the IO handler (awaited); True when done."""
+        handler = self._handler("load_graph_model")
+        artifacts = await _router.load_artifacts(handler, "load_graph_model")
+        self.load_artifacts(artifacts, _source(self.model_url))
+        return True
+
+    def load_sync(self, artifacts=None):
+        """Load from artifacts (TF.js's loadSync) or, without them, through a handler that needs
+        no awaiting (files, memory)."""
+        if artifacts is None:
+            handler = self._handler("load_graph_model_sync")
+            artifacts = _router.load_artifacts_sync(handler, "load_graph_model_sync")
+        self.load_artifacts(artifacts, _source(self.model_url))
+        return True
+
+    def load_artifacts(self, artifacts, source=None):
+        """Build the model from ModelArtifacts with format 'graph-model'."""
+        api = "load_graph_model"
+        where = f" ({source})" if source else ""
+        topology = artifacts.model_topology
+        if artifacts.format not in (None, FORMAT):
+            raise ValueError(f"{api}{where}: the file's format is '{artifacts.format}', not '{FORMAT}'"
+                             + (" (load it with tf.load_layers_model)" if artifacts.format == "layers-model" else ""))
+        if topology is None:
+            raise ValueError(f"{api}{where}: the model artifacts have no model topology")
+        if isinstance(topology, (bytes, bytearray, memoryview)):
+            raise ValueError(f"{api}{where}: the model topology is a binary GraphDef; pytfweb reads the JSON GraphDef "
+                             f"TF.js's converter writes into model.json")
+        if not isinstance(topology, dict) or "node" not in topology:
+            kind = "a layers model topology" if isinstance(topology, dict) and "class_name" in topology else \
+                type(topology).__name__
+            raise ValueError(f"{api}{where}: modelTopology must be a GraphDef (an object with a 'node' list), got {kind}")
+        if artifacts.weight_data is not None and artifacts.weight_specs is None:
+            raise ValueError(f"{api}{where}: the artifacts contain weight data but no weight specs")
+        signature = artifacts.signature
+        metadata = artifacts.user_defined_metadata
+        if isinstance(metadata, dict):
+            signature = metadata.get("signature", signature)
+            self.structured_output_keys = metadata.get("structuredOutputKeys")
+        graph = parse_graph(topology, signature)
+        init_graph = None
+        if isinstance(artifacts.model_initializer, dict) and artifacts.model_initializer.get("node"):
+            init_graph = parse_graph(artifacts.model_initializer)
+        weights = {}
+        try:
+            if artifacts.weight_specs:
+                weights = decode_weights(artifacts.weight_data or b"", artifacts.weight_specs, source)
+            consts = dict(weights)
+            for g in [graph, *graph.functions.values()] + ([init_graph] if init_graph else []):
+                for node in g.consts:
+                    if node.name not in consts:
+                        t = _const_value(node)
+                        if t is not None:
+                            consts[node.name] = t
+        except BaseException:
+            ENGINE.dispose(list(weights.values()))
+            raise
+        for t in consts.values():
+            ENGINE.keep(t)
+        self.artifacts = artifacts
+        self.signature = signature
+        versions = topology.get("versions")
+        self._version = "n/a" if versions is None else \
+            f"{versions.get('producer', 'undefined')}.{versions.get('minConsumer', 'undefined')}"
+        self._consts = consts
+        self.executor = GraphExecutor(graph, consts, self._resources)
+        if init_graph is not None:
+            self.initializer = GraphExecutor(init_graph, consts, self._resources)
+        self._captured = None
+        return self
+
+    # --- description -----------------------------------------------------------------------------------
+    @property
+    def model_version(self):
+        return self._version
+
+    def _graph(self):
+        if self.executor is None:
+            raise RuntimeError("GraphModel: the model is not loaded (use await tf.load_graph_model(url))")
+        return self.executor.graph
+
+    @property
+    def input_nodes(self):
+        return [n.signature_key or n.name for n in self._graph().inputs]
+
+    @property
+    def output_nodes(self):
+        return [n.signature_key or n.name for n in self._graph().outputs]
+
+    @property
+    def inputs(self):
+        return [TensorInfo(name=n.name, shape=n.attrs.shape("shape", None), dtype=n.attrs.dtype("dtype", None))
+                for n in self._graph().inputs]
+
+    @property
+    def outputs(self):
+        sig = {v.get("name"): v for v in ((self.signature or {}).get("outputs") or {}).values() if isinstance(v, dict)}
+        out = []
+        for node in self._graph().outputs:
+            info = next((v for k, v in sig.items() if split_output_name(k)[0] == node.name), None)
+            if info is not None:
+                shape = parse_shape(info.get("tensorShape"))
+                dtype = parse_dtype(info.get("dtype"))
+            else:
+                shape = node.attrs.shape("shape", None) if node.op.startswith("Placeholder") else None
+                dtype = next((node.attrs.dtype(k) for k in ("T", "dtype", "DstT", "out_type", "Tidx")
+                              if k in node.attrs.raw and "type" in node.attrs.raw[k]), None)
+            out.append(TensorInfo(name=node.name, shape=shape, dtype=dtype))
+        return out
+
+    @property
+    def weights(self):
+        """{weight name: [Tensor]} as TF.js's weightMap (constants included)."""
+        return {k: [v] for k, v in self._consts.items()}
+
+    @property
+    def metadata(self):
+        return self.artifacts.user_defined_metadata if self.artifacts is not None else None
+
+    @property
+    def model_signature(self):
+        return self.signature
+
+    @property
+    def model_structured_output_keys(self):
+        return self.structured_output_keys
+
+    @property
+    def functions(self):
+        """{function name: its signature} of the graph's library."""
+        return {name: fn.graph.signature for name, fn in self.executor.functions.items()}
+
+    def __repr__(self):
+        if self.executor is None:
+            return "GraphModel(not loaded)"
+        return (f"GraphModel(inputs={self.input_nodes}, outputs={self.output_nodes}, "
+                f"nodes={len(self.executor.graph.nodes)}, weights={len(self._consts)})")
+
+    # --- running -----------------------------------------------------------------------------------------
+    def _check_alive(self, api):
+        if self._disposed:
+            raise RuntimeError(f"{api}: the GraphModel has been disposed")
+        self._graph()
+
+    def _sig_inputs(self):
+        return (self.signature or {}).get("inputs") or {}
+
+    def _normalize_inputs(self, inputs, api):
+        """Inputs (a Tensor, a list in input_nodes order or a dict by name) -> {name: Tensor}."""
+        captured = self._captured or {}
+        if isinstance(inputs, Tensor) or isinstance(inputs, (list, tuple)):
+            given = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+            names = [n for n in self.input_nodes
+                     if (self._sig_inputs().get(n) or {}).get("resourceId") is None]
+            if len(given) != len(names):
+                raise ValueError(f"{api}: the model has {len(names)} input(s) {names}, got {len(given)} tensor(s); pass "
+                                 f"a dict by input name to feed other nodes")
+            out = dict(zip(names, given))
+        elif isinstance(inputs, dict):
+            out = dict(inputs)
+        else:
+            raise TypeError(f"{api}: inputs must be a Tensor, a list of Tensors or a dict of them by input name, got "
+                            f"{type(inputs).__name__}")
+        for key, info in self._sig_inputs().items():
+            rid = info.get("resourceId") if isinstance(info, dict) else None
+            if rid is not None and rid in captured:
+                out[key] = captured[rid]
+        return out
+
+    def _feeds(self, inputs, api):
+        """{input name or signature key: Tensor} -> {node name: [tensors by output index]}, checked."""
+        graph = self._graph()
+        sig = self._sig_inputs()
+        feeds = {}
+        for key, t in inputs.items():
+            if not isinstance(t, Tensor):
+                raise TypeError(f"{api}: input '{key}' must be a Tensor, got {type(t).__name__}")
+            t.throw_if_disposed(api)
+            tensor_name = sig[key]["name"] if isinstance(sig.get(key), dict) and "name" in sig[key] else key
+            name, index = split_output_name(tensor_name)
+            node = graph.nodes.get(name)
+            if node is None:
+                raise ValueError(f"{api}: the input '{key}' is not a node of the graph (inputs: {self.input_nodes})")
+            if node.op.startswith("Placeholder"):
+                shape = node.attrs.shape("shape", None)
+                if shape is not None and (len(shape) != t.rank or any(d >= 0 and d != s for d, s in zip(shape, t.shape))):
+                    raise ValueError(f"{api}: input '{key}' must have shape {shape} (-1: any size), got {list(t.shape)}")
+                dtype = node.attrs.dtype("dtype", None)
+                if dtype is not None and t.dtype != dtype:
+                    raise TypeError(f"{api}: input '{key}' must be {dtype}, got {t.dtype}")
+            lst = feeds.setdefault(name, [])
+            lst.extend([None] * (index + 1 - len(lst)))
+            lst[index] = t
+        return feeds
+
+    def _outputs_for(self, outputs, api):
+        graph = self._graph()
+        if outputs is None:
+            outputs = self.output_nodes
+        elif isinstance(outputs, str):
+            outputs = [outputs]
+        sig = (self.signature or {}).get("outputs") or {}
+        refs = []
+        for name in outputs:
+            if not isinstance(name, str):
+                raise TypeError(f"{api}: output names must be strings, got {type(name).__name__}")
+            tensor_name = sig[name]["name"] if isinstance(sig.get(name), dict) and "name" in sig[name] else name
+            node_name, index = split_output_name(tensor_name)
+            node = graph.nodes.get(node_name)
+            if node is None:
+                raise ValueError(f"{api}: the output '{name}' is not found in the graph")
+            refs.append((node, index))
+        return refs
+
+    def _captured_from(self, results):
+        """Keep the initializer's results that signature inputs take by resource id; drop the rest."""
+        sig = (self.artifacts.initializer_signature or {}).get("outputs") or {}
+        captured = {}
+        infos = list(sig.values())
+        for k, t in enumerate(results):
+            info = infos[k] if k < len(infos) else None
+            if isinstance(info, dict) and info.get("resourceId") is not None:
+                captured[info["resourceId"]] = ENGINE.keep(t)
+            else:
+                t.dispose()
+        self._captured = captured
+
+    def _initializer_refs(self):
+        graph = self.initializer.graph
+        sig = (self.artifacts.initializer_signature or {}).get("outputs") or {}
+        if not sig:
+            return [(n, 0) for n in graph.outputs]
+        refs = []
+        for info in sig.values():
+            node_name, index = split_output_name(info["name"])
+            if node_name not in graph.nodes:
+                raise ValueError(f"load_graph_model: the initializer's output '{info['name']}' is not in its graph")
+            refs.append((graph.nodes[node_name], index))
+        return refs
+
+    def _init_sync(self, api):
+        if self.initializer is not None and self._captured is None:
+            self._captured_from(self.initializer.execute({}, self._initializer_refs(), api))
+        elif self._captured is None:
+            self._captured = {}
+
+    async def _init_async(self, api):
+        if self.initializer is not None and self._captured is None:
+            self._captured_from(await self.initializer.execute_async({}, self._initializer_refs(), api=api))
+        elif self._captured is None:
+            self._captured = {}
+
+    def execute(self, inputs, outputs=None):
+        """Run the graph: inputs a Tensor, a list (input_nodes order) or a dict by input or node
+        name; outputs a node name (optionally 'name:i') or a list of them, default the model's
+        outputs. Returns one Tensor, or a list when there are several outputs. Graphs with
+        control flow or dynamic shapes need execute_async."""
+        api = "execute"
+        self._check_alive(api)
+        self._init_sync(api)
+        feeds = self._feeds(self._normalize_inputs(inputs, api), api)
+        result = self.executor.execute(feeds, self._outputs_for(outputs, api), api)
+        return result if len(result) > 1 else result[0]
+
+    async def execute_async(self, inputs, outputs=None):
+        """execute, for every graph: control flow (loops, conditionals) and ops whose output
+        shapes depend on the values (non-max suppression, where) read values back, awaited."""
+        api = "execute_async"
+        self._check_alive(api)
+        await self._init_async(api)
+        feeds = self._feeds(self._normalize_inputs(inputs, api), api)
+        result = await self.executor.execute_async(feeds, self._outputs_for(outputs, api), api=api)
+        return result if len(result) > 1 else result[0]
+
+    def _structured(self, out):
+        keys = self.structured_output_keys
+        if not keys:
+            return out
+        return dict(zip(keys, [out] if isinstance(out, Tensor) else out))
+
+    def predict(self, inputs, config=None):
+        """The model's outputs for inputs (a dict by structured output key when the model has them)."""
+        return self._structured(self.execute(inputs, self.output_nodes))
+
+    async def predict_async(self, inputs, config=None):
+        """predict, awaited: for graphs with control flow."""
+        return self._structured(await self.execute_async(inputs, self.output_nodes))
+
+    # --- saving and disposal -----------------------------------------------------------------------------
+    async def save(self, handler_or_url, config=None):
+        """Save the model's artifacts (as loaded) through an IO handler or URL."""
+        if self.artifacts is None:
+            raise RuntimeError("save: the GraphModel is not loaded")
+        handler = _router.resolve_save_handler(handler_or_url, "save")
+        return await _router.save_artifacts(handler, self.artifacts, "save")
+
+    def save_sync(self, handler_or_url, config=None):
+        if self.artifacts is None:
+            raise RuntimeError("save_sync: the GraphModel is not loaded")
+        handler = _router.resolve_save_handler(handler_or_url, "save_sync")
+        return _router.save_artifacts_sync(handler, self.artifacts, "save_sync")
+
+    def dispose(self):
+        """Release the weights, the lookup tables and the initializer's results."""
+        ENGINE.dispose(list(self._consts.values()))
+        self._consts.clear()
+        for res in self._resources.values():
+            res.close()
+        self._resources.clear()
+        ENGINE.dispose(list((self._captured or {}).values()))
+        self._captured = None
+        self._disposed = True
+
+
+def _const_value(node):
+    """A Const node's value from its 'value' attribute, when the converter left it there."""
+    proto = node.attrs.raw.get("value", {}).get("tensor")
+    if proto is None:
+        return None
+    values, shape, dtype = node.attrs.tensor("value")
+    if values is None:
+        return None
+    from .. import ops as tfo
+    if dtype == "complex64":
+        re, im = tfo.tensor(values[0::2], shape, "float32"), tfo.tensor(values[1::2], shape, "float32")
+        try:
+            return tfo.complex(re, im)
+        finally:
+            ENGINE.dispose([re, im])
+    return tfo.tensor(values, shape, dtype)
+
+
+def _source(url_or_handler):
+    if url_or_handler is None or isinstance(url_or_handler, str):
+        return url_or_handler
+    return type(url_or_handler).__name__
+
+
+# --- loaders -----------------------------------------------------------------------------------------------
+def _as_handler(model_source, api):
+    """What TF.js's loaders accept besides URLs: an IO handler, ModelArtifacts, an artifacts dict,
+    or (model_json, weight bytes)."""
+    from ..io.memory import from_memory
+    if isinstance(model_source, ModelArtifacts):
+        return from_memory(model_source)
+    if isinstance(model_source, (tuple, list)):
+        if len(model_source) != 2 or not isinstance(model_source[0], dict):
+            raise ValueError(f"{api}: a (model_json, weight_data) pair is expected, got a {type(model_source).__name__} "
+                             f"of {len(model_source)}")
+        model_json, data = model_source
+        if "modelTopology" not in model_json:
+            raise ValueError(f"{api}: the model JSON is missing 'modelTopology'")
+        if "weightsManifest" not in model_json:
+            raise ValueError(f"{api}: the model JSON is missing 'weightsManifest'")
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"{api}: the weights (second element) must be bytes, got {type(data).__name__}")
+        specs = get_weight_specs(model_json["weightsManifest"])
+        return from_memory(get_model_artifacts_for_json_sync(model_json, specs, bytes(data)))
+    if isinstance(model_source, dict):
+        return from_memory(model_source)
+    return model_source
+
+
+def _model(model_url, api, on_progress, request_init, weight_path_prefix, fetch_func, from_tf_hub):
+    if model_url is None:
+        raise ValueError(f"{api}: model_url cannot be None; give a URL, a path or an IO handler")
+    options = {"on_progress": on_progress, "request_init": request_init, "weight_path_prefix": weight_path_prefix,
+               "fetch_func": fetch_func, "from_tf_hub": from_tf_hub or None}
+    return GraphModel(_as_handler(model_url, api), {k: v for k, v in options.items() if v is not None})
+
+
+async def load_graph_model(model_url, on_progress=None, request_init=None, weight_path_prefix=None, fetch_func=None,
+                           from_tf_hub=False):
+    """await tf.load_graph_model(url or handler): a GraphModel from TF.js's graph-model format
+    (a path or file://, http(s)://, indexeddb://..., an IO handler, ModelArtifacts, or a
+    (model_json, weight bytes) pair)."""
+    model = _model(model_url, "load_graph_model", on_progress, request_init, weight_path_prefix, fetch_func,
+                   from_tf_hub)
+    await model.load()
+    return model
+
+
+def load_graph_model_sync(model_source, on_progress=None, request_init=None, weight_path_prefix=None,
+                          fetch_func=None):
+    """tf.load_graph_model without awaiting: from an IO handler that needs none (files, memory),
+    ModelArtifacts, or a (model_json, weight bytes) pair."""
+    model = _model(model_source, "load_graph_model_sync", on_progress, request_init, weight_path_prefix, fetch_func,
+                   False)
+    model.load_sync()
+    return model

@@ -1,0 +1,83 @@
+"""The TensorFlow op -> pytfweb mapping, one module per family (as TF.js's op_list and executors):
+
+    arithmetic  basic_math  logical  convolution  matrices  normalization  reduction
+    slice_join  transformation  creation  evaluation  image  spectral  sparse  string  ragged
+    graph  dynamic  control  hash_table
+
+Each module's OPS maps TensorFlow op names to OpDef rows. Custom ops registered with
+tf.register_op take precedence.
+"""
+from . import (arithmetic, basic_math, control, convolution, creation, dynamic, evaluation, graph, hash_table,
+               image, logical, matrices, normalization, ragged, reduction, slice_join, sparse, spectral, string,
+               transformation)
+from ._table import OpDef
+
+FAMILIES = (arithmetic, basic_math, logical, convolution, matrices, normalization, reduction, slice_join,
+            transformation, creation, evaluation, image, spectral, sparse, string, ragged, graph, dynamic, control,
+            hash_table)
+
+OPS = {}
+for _family in FAMILIES:
+    OPS.update(_family.OPS)
+
+CUSTOM = {}
+
+
+def lookup(op):
+    """The OpDef for a TensorFlow op name, or None."""
+    return CUSTOM.get(op) or OPS.get(op)
+
+
+class NodeValue:
+    """What a custom op function sees (TF.js's GraphNode): inputs, attrs and getters by name."""
+
+    def __init__(self, inputs, attrs):
+        self.inputs = inputs
+        self.attrs = attrs
+        self.op = attrs.op
+        self.name = attrs.node
+
+    def get_attr(self, name, default=None):
+        """An attribute's raw JSON value decoded by its kind (i, f, b, s, type, shape, list)."""
+        raw = self.attrs.raw.get(name)
+        if raw is None:
+            return default
+        for kind, getter in (("i", self.attrs.int), ("f", self.attrs.float), ("b", self.attrs.bool),
+                             ("s", self.attrs.str), ("type", self.attrs.dtype), ("shape", self.attrs.shape),
+                             ("func", self.attrs.func)):
+            if kind in raw:
+                return getter(name)
+        if "list" in raw:
+            lst = raw["list"] or {}
+            for kind, getter in (("i", self.attrs.ints), ("f", self.attrs.floats), ("s", self.attrs.strs),
+                                 ("type", self.attrs.dtypes)):
+                if kind in lst:
+                    return getter(name)
+            return []
+        return default
+
+
+def register_op(name, fn):
+    """tf.register_op(name, fn): run fn(node) for the TensorFlow op `name`, node a NodeValue
+    (node.inputs, node.attrs, node.get_attr(name)); fn returns a Tensor or a list of them."""
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"register_op: argument 'name' must be a non-empty string, got {name!r}")
+    if not callable(fn):
+        raise TypeError(f"register_op: argument 'fn' must be callable, got {type(fn).__name__}")
+    CUSTOM[name] = OpDef(name, "custom", 0, lambda x, a: fn(NodeValue(x, a)))
+    return CUSTOM[name]
+
+
+def get_registered_op(name):
+    """tf.get_registered_op: the function registered for op `name`, or None."""
+    return CUSTOM.get(name)
+
+
+def deregister_op(name):
+    """tf.deregister_op: remove the custom function of op `name`."""
+    CUSTOM.pop(name, None)
+
+
+def coverage():
+    """(ops pytfweb maps, TensorFlow op names) for reports."""
+    return sorted(OPS)
