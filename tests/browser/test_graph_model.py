@@ -1,0 +1,77 @@
+"""Graph models on webgl in the page against the cpu backend here: the MobileNet-v1-like net
+(fused convolutions, depthwise, batch norm, pools, softmax) through predict, and the TF1
+control-flow LSTM (frames, TensorArrays) and the TF2 While LSTM through execute_async."""
+import asyncio
+import base64
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+import pytfweb as tf
+from tests.graph_models import mobilenet_v1, tf1_lstm, tf2_while_lstm
+
+_PAGE = '''
+import base64
+
+def load(a):
+    a = dict(a)
+    a["weightData"] = base64.b64decode(a["weightData"])
+    return tf.load_graph_model_sync(tf.io.from_memory(a))
+
+before = tf.memory()["num_tensors"]
+out = {}
+for name, case in cases.items():
+    model = load(case["artifacts"])
+    feeds = {k: tf.tensor(v["values"], v["shape"], "float32") for k, v in case["inputs"].items()}
+    if case["outputs"] is None:
+        got = [model.predict(feeds)]
+    else:
+        got = await model.execute_async(feeds, case["outputs"])
+    out[name] = [await t.array() for t in got]
+    tf.dispose(got)
+    tf.dispose(list(feeds.values()))
+    model.dispose()
+result = {"outputs": out, "leaked": tf.memory()["num_tensors"] - before, "backend": tf.get_backend()}
+'''
+
+CASES = {"mobilenet_v1": (mobilenet_v1, None), "tf1_lstm": (tf1_lstm, ["rnn/outputs", "rnn/final_h"]),
+         "tf2_while_lstm": (tf2_while_lstm, ["outputs", "final_h"])}
+
+
+def _cpu(artifacts, inputs, outputs):
+    """The outputs on the cpu backend here (in a thread: Playwright's event loop runs in this one)."""
+    tf.set_backend("cpu")
+    model = tf.load_graph_model_sync(tf.io.from_memory(artifacts))
+    feeds = {k: tf.tensor(v) for k, v in inputs.items()}
+    try:
+        if outputs is None:
+            got = [model.predict(feeds)]
+        else:
+            with ThreadPoolExecutor(1) as pool:
+                got = pool.submit(asyncio.run, model.execute_async(feeds, outputs)).result()
+        values = [t.numpy() for t in got]
+        tf.dispose(got)
+        return values
+    finally:
+        tf.dispose(list(feeds.values()))
+        model.dispose()
+
+
+def test_graph_models_on_webgl_match_cpu(run_py):
+    page_cases, expected = {}, {}
+    for name, (build, outputs) in CASES.items():
+        b, sig, inputs = build(np.random.default_rng(11))
+        artifacts = b.artifacts(signature=sig)
+        expected[name] = _cpu(artifacts, inputs, outputs)
+        sent = dict(artifacts, weightData=base64.b64encode(artifacts["weightData"]).decode("ascii"))
+        page_cases[name] = {"artifacts": sent, "outputs": outputs,
+                            "inputs": {k: {"values": v.ravel().tolist(), "shape": list(v.shape)}
+                                       for k, v in inputs.items()}}
+    result = run_py(_PAGE, cases=page_cases)
+    assert result["backend"] == "webgl"
+    assert result["leaked"] == 0
+    for name, want in expected.items():
+        got = result["outputs"][name]
+        assert len(got) == len(want), name
+        for k, (g, w) in enumerate(zip(got, want)):
+            np.testing.assert_allclose(np.asarray(g, np.float32), w, rtol=1e-4, atol=1e-5, err_msg=f"{name} output {k}")
