@@ -16,6 +16,8 @@ _DEFAULTS = {
     "WEBGL_MAX_DRAW_BUFFERS": 0,
     # tf.deprecation_warn warns while this is on (tf.disable_deprecation_warnings turns it off).
     "DEPRECATION_WARNINGS_ENABLED": True,
+    # graph models keep a copy of every node's outputs of the last run (GraphModel.get_intermediate_tensors).
+    "KEEP_INTERMEDIATE_TENSORS": False,
 }
 
 

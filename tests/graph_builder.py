@@ -312,3 +312,28 @@ def tfjs_array(rec):
     dtype = {"float32": np.float32, "int32": np.int32, "bool": np.bool_}.get(rec["dtype"], object)
     values = [float(v) if isinstance(v, str) and rec["dtype"] == "float32" else v for v in rec["values"]]
     return np.array(values, dtype=dtype).reshape(rec["shape"])
+
+
+_TEST_DATA = r"""
+const dir = process.cwd() + '/node_modules/@tensorflow/tfjs-converter/dist/executor/test_data/';
+(async () => {
+  const m = await import(dir + process.argv[1]);
+  const a = {...m[process.argv[2]]};
+  a.weightData = Buffer.from(new Uint8Array(a.weightData)).toString('base64');
+  process.stdout.write(JSON.stringify(a));
+})();
+"""
+
+
+def tfjs_test_model(module, export):
+    """One of the models TF.js's converter ships as test data (converted by the real converter),
+    as artifacts with weightData bytes."""
+    path = REPO / "node_modules/@tensorflow/tfjs-converter/dist/executor/test_data" / module
+    if shutil.which("node") is None or not path.is_file():
+        return None
+    proc = subprocess.run(["node", "-e", _TEST_DATA, module, export], capture_output=True, text=True, cwd=REPO,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    artifacts = json.loads(proc.stdout)
+    artifacts["weightData"] = base64.b64decode(artifacts["weightData"])
+    return artifacts

@@ -19,6 +19,7 @@ fresh reference to it), except the inputs given by the user and the model's weig
 never disposes.
 """
 from ..engine import ENGINE
+from ..environment import ENV
 from .ops import lookup
 
 _LOOP_OPS = ("Enter", "Exit", "NextIteration")
@@ -80,6 +81,11 @@ def _annotated(exc, node):
         return None
 
 
+def _context_id(ctx):
+    """A frame context as TF.js writes it: 'frame-iteration' per level, joined by '/'."""
+    return "/".join(f"{frame}-{it}" for frame, it in ctx)
+
+
 def _dispose_list(tensors, keep_ids):
     for t in tensors:
         if t is not None and id(t) not in keep_ids and not t.kept:
@@ -96,6 +102,7 @@ class GraphExecutor:
         self.model_resources = model_resources
         self.root = root or self
         self.plans = {}
+        self.intermediates = None  # {node name: [kept copies]} while tf.env() KEEP_INTERMEDIATE_TENSORS is on
         if root is None:
             self.functions = {}
             for name, fgraph in graph.functions.items():
@@ -242,8 +249,33 @@ class GraphExecutor:
         return self._outputs(node, result, x)
 
     # --- static execution -------------------------------------------------------------------------------
+    # --- debugging: TF.js's KEEP_INTERMEDIATE_TENSORS -------------------------------------------------
+    def dispose_intermediates(self):
+        for lst in (self.intermediates or {}).values():
+            for t in lst:
+                if t is not None:
+                    t.dispose()
+        self.intermediates = None
+
+    def _start_keeping(self, feeds):
+        """At the start of a top-level run: drop the last run's copies; with the flag on, start
+        keeping copies of the weights, the inputs and then every node's outputs."""
+        self.dispose_intermediates()
+        if ENV.get_bool("KEEP_INTERMEDIATE_TENSORS"):
+            self.intermediates = {}
+            for name, t in self.consts.items():
+                self._keep_copy(name, [t])
+            for name, ts in feeds.items():
+                self._keep_copy(name, ts)
+
+    def _keep_copy(self, name, tensors):
+        if self.root.intermediates is not None:
+            self.root.intermediates[name] = [ENGINE.keep(t.clone()) if t is not None else None for t in tensors]
+
     def execute(self, feeds, outputs, api="execute", rt=None):
         """Tensors for outputs [(node, index)], feeds {node name: [tensors by output index]}."""
+        if self.root is self and rt is None:
+            self._start_keeping(feeds)
         plan = self.plan(feeds, outputs, api)
         if plan.dynamic is not None:
             node = plan.dynamic
@@ -273,6 +305,7 @@ class GraphExecutor:
         for pos, node in enumerate(plan.order):
             x = [fetch(node.name, p, i) for p, i in node.inputs]
             values[node.name] = self._run_sync(node, x, rt)
+            self._keep_copy(node.name, values[node.name])
             for name in plan.free_after.get(pos, ()):
                 _dispose_list(values.pop(name), borrowed)
         results = []
@@ -287,6 +320,8 @@ class GraphExecutor:
         if plan.dynamic is None:
             return self.execute(feeds, outputs, api, rt)
         own_runtime = rt is None
+        if own_runtime and self.root is self:
+            self._start_keeping(feeds)
         rt = rt or Runtime(self.root)
         try:
             return await self._run_frames(plan, feeds, outputs, rt, api)
@@ -353,6 +388,7 @@ class GraphExecutor:
                     if key not in values:
                         x = [value(p, i, ctx) for p, i in node.inputs]
                         out = await self._run_async(node, x, rt)
+                        self._keep_copy(node.name if not store_ctx else f"{node.name}-{_context_id(store_ctx)}", out)
                         values[key] = out
                         readers = dict.fromkeys(c for i, t in enumerate(out) if t is not None
                                                 for c in node.consumers.get(i, ()) if c in used)

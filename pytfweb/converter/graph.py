@@ -113,11 +113,14 @@ class Attrs:
         return _text(value["s"])
 
     def dtype(self, name, default=_MISSING):
+        """The pytfweb dtype of a type attribute. A type pytfweb has no dtype for (DT_RESOURCE,
+        DT_VARIANT, quantized types) is None when a default is given (as TF.js reads it), else
+        a TypeError naming the node."""
         value = self.raw.get(name)
         if value is None or "type" not in value:
             return self._default(name, default)
         dtype = parse_dtype(value["type"])
-        if dtype is None:
+        if dtype is None and default is self._MISSING:
             raise TypeError(f"graph model: node '{self.node}' (op {self.op}): attribute '{name}' has the data type "
                             f"{value['type']}, which pytfweb does not support")
         return dtype

@@ -341,6 +341,16 @@ class GraphModel:
         """predict, awaited: for graphs with control flow."""
         return self._structured(await self.execute_async(inputs, self.output_nodes))
 
+    def get_intermediate_tensors(self):
+        """With tf.env().set("KEEP_INTERMEDIATE_TENSORS", True): {node name: [tensors]} of the last
+        run (weights, inputs and every node's outputs; inside loops 'name-frame-iteration'), kept
+        until the next run or dispose_intermediate_tensors()."""
+        return self.executor.intermediates if self.executor is not None else None
+
+    def dispose_intermediate_tensors(self):
+        if self.executor is not None:
+            self.executor.dispose_intermediates()
+
     # --- saving and disposal -----------------------------------------------------------------------------
     async def save(self, handler_or_url, config=None):
         """Save the model's artifacts (as loaded) through an IO handler or URL."""
@@ -357,6 +367,7 @@ class GraphModel:
 
     def dispose(self):
         """Release the weights, the lookup tables and the initializer's results."""
+        self.dispose_intermediate_tensors()
         ENGINE.dispose(list(self._consts.values()))
         self._consts.clear()
         for res in self._resources.values():

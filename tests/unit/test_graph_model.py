@@ -11,7 +11,7 @@ import pytest
 import pytfweb as tf
 from pytfweb.converter import ops as graph_ops
 from tests.graph_builder import (GraphBuilder, dt, dts, f, flag, func, i, ints, run_tfjs, s, shape, strs,
-                                 tensor_info, tfjs_array, tfjs_available)
+                                 tensor_info, tfjs_array, tfjs_available, tfjs_test_model)
 from tests.graph_models import mobilenet_v1, mobilenet_v2_block, numpy_lstm, tf1_lstm, tf2_while_lstm
 
 F32, I32, BOOL = dt("float32"), dt("int32"), dt("bool")
@@ -913,3 +913,102 @@ def test_inline_constant_values_and_model_version():
     z = model.execute(tf.tensor([1, 1, 1], dtype="int32"), "z")
     np.testing.assert_array_equal(z.numpy(), [3, 4, 5])
     assert set(model.weights) == {"k", "one"}
+
+
+# --- models converted by TF.js's real converter (its own test data) -----------------------------------
+def _real(module, export):
+    artifacts = tfjs_test_model(module, export)
+    if artifacts is None:
+        pytest.skip("node and node_modules/@tensorflow/tfjs-converter are needed for TF.js's test models")
+    return artifacts
+
+
+def test_converted_hash_table_model_with_initializer_and_resource_input():
+    """TF2 SavedModel with a StaticHashTable: the initializer graph fills the table and its output
+    (resource id 66) feeds the main graph's resource placeholder."""
+    artifacts = _real("hash_table_v2_model_loader.js", "HASH_TABLE_MODEL_V2")
+    model = tf.load_graph_model_sync(tf.io.from_memory(artifacts))
+    assert model.input_nodes == ["input", "unknown:0"] and model.output_nodes == ["output_0"]
+    words = tf.tensor(["a", "b", "c"])
+    y = asyncio.run(model.execute_async(words))
+    y2 = asyncio.run(model.execute_async({"input": words}, "Identity"))
+    rec = run_tfjs([{"artifacts": artifacts, "inputs": [np.array(["a", "b", "c"])], "mode": "executeAsync"}])[0]
+    np.testing.assert_array_equal(y.numpy(), tfjs_array(rec["outputsValues"][0]))
+    np.testing.assert_array_equal(y.numpy(), [0, 1, -1])
+    np.testing.assert_array_equal(y2.numpy(), y.numpy())
+    tf.dispose([y, y2, words])
+    model.dispose()
+    assert _num_tensors() == 0
+
+
+def test_converted_structured_outputs_model():
+    artifacts = _real("structured_outputs_model_loader.js", "STRUCTURED_OUTPUTS_MODEL")
+    model = tf.load_graph_model_sync(tf.io.from_memory(artifacts))
+    feeds = {"input1:0": np.float32([[1], [2]]), "input2:0": np.float32([[3], [4]]), "input3:0": np.float32([[5], [6]])}
+    out = model.predict(_tensors(feeds))
+    assert list(out) == ["a", "b", "c"] and model.model_version == "898.undefined"
+    rec = run_tfjs([{"artifacts": artifacts, "inputs": feeds}])[0]
+    for k, r in zip(out, rec["outputsValues"]):
+        _assert_close(out[k].numpy(), tfjs_array(r))
+
+
+def test_keep_intermediate_tensors_flag():
+    b, _, inputs = mobilenet_v1(rng_())
+    model = _load(b)
+    x = tf.tensor(inputs["input"])
+    y = model.predict(x)
+    assert model.get_intermediate_tensors() is None
+    tf.env().set("KEEP_INTERMEDIATE_TENSORS", True)
+    y2 = model.predict(x)
+    kept = model.get_intermediate_tensors()
+    assert {"input", "conv0/w", "pool/avg", "output"} <= set(kept)
+    np.testing.assert_array_equal(kept["output"][0].numpy(), y2.numpy())
+    tf.env().set("KEEP_INTERMEDIATE_TENSORS", False)
+    tb, sig, tin = tf1_lstm(rng_())
+    loop = _load(tb)
+    tf.env().set("KEEP_INTERMEDIATE_TENSORS", True)
+    feeds = _tensors(tin)
+    out = asyncio.run(loop.execute_async(feeds, "rnn/final_h"))
+    assert "rnn/while/Identity_h-rnn/while/while_context-3" in loop.get_intermediate_tensors()
+    for m in (model, loop):
+        m.dispose_intermediate_tensors()
+        assert m.get_intermediate_tensors() is None
+        m.dispose()
+    tf.dispose([x, y, y2, out, *feeds.values()])
+    assert _num_tensors() == 0
+
+
+def _tf1_cond():
+    """tf.compat.v1.cond: Switch on the predicate, each branch behind an Identity pivot, Merge."""
+    b = GraphBuilder()
+    x = b.placeholder("x", [-1])
+    p = b.placeholder("p", [], "bool")
+    sw = b.op("Switch", "cond/Switch", [x, p], T=F32)
+    pred_sw = b.op("Switch", "cond/pred_switch", [p, p], T=BOOL)
+    then_pivot = b.op("Identity", "cond/switch_t", [f"{pred_sw}:1"], T=BOOL)
+    else_pivot = b.op("Identity", "cond/switch_f", [f"{pred_sw}:0"], T=BOOL)
+    two = b.const("cond/two", np.float32(2), control=[then_pivot])
+    one = b.const("cond/one", np.float32(1), control=[else_pivot])
+    t = b.op("Mul", "cond/then", [f"{sw}:1", two], T=F32)
+    e = b.op("Sub", "cond/else", [f"{sw}:0", one], T=F32)
+    b.op("Merge", "cond/Merge", [e, t], T=F32, N=i(2))
+    b.op("Identity", "y", ["cond/Merge"], T=F32)
+    b.op("Identity", "which", ["cond/Merge:1"], T=I32)
+    return b
+
+
+def test_tf1_cond_switch_merge_matches_tfjs():
+    b = _tf1_cond()
+    model = _load(b)
+    x = tf.tensor([1.0, -2.0, 3.0])
+    for flag_ in (True, False):
+        p = tf.scalar(flag_)
+        y, which = asyncio.run(model.execute_async({"x": x, "p": p}, ["y", "which"]))
+        np.testing.assert_allclose(y.numpy(), [2, -4, 6] if flag_ else [0, -3, 2])
+        assert which.numpy() == (1 if flag_ else 0)
+        if tfjs_available():
+            rec = run_tfjs([{"artifacts": b.artifacts(), "inputs": {"x": x.numpy(), "p": np.bool_(flag_)},
+                             "outputs": ["y"], "mode": "executeAsync"}])[0]
+            np.testing.assert_allclose(tfjs_array(rec["outputsValues"][0]), y.numpy())
+        tf.dispose([y, which, p])
+    assert _num_tensors() == 1 + len(model.weights)
