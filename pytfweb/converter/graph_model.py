@@ -92,10 +92,13 @@ class GraphModel:
         if isinstance(metadata, dict):
             signature = metadata.get("signature", signature)
             self.structured_output_keys = metadata.get("structuredOutputKeys")
-        graph = parse_graph(topology, signature)
         init_graph = None
-        if isinstance(artifacts.model_initializer, dict) and artifacts.model_initializer.get("node"):
-            init_graph = parse_graph(artifacts.model_initializer)
+        try:
+            graph = parse_graph(topology, signature)
+            if isinstance(artifacts.model_initializer, dict) and artifacts.model_initializer.get("node"):
+                init_graph = parse_graph(artifacts.model_initializer)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"{api}{where}: {str(exc).removeprefix('graph model: ')}") from None
         weights = {}
         try:
             if artifacts.weight_specs:
@@ -397,9 +400,8 @@ def _const_value(node):
 
 
 def _source(url_or_handler):
-    if url_or_handler is None or isinstance(url_or_handler, str):
-        return url_or_handler
-    return type(url_or_handler).__name__
+    """The file or URL errors name (a handler names its files itself)."""
+    return url_or_handler if isinstance(url_or_handler, str) else getattr(url_or_handler, "path", None)
 
 
 # --- loaders -----------------------------------------------------------------------------------------------

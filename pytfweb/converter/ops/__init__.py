@@ -76,8 +76,3 @@ def get_registered_op(name):
 def deregister_op(name):
     """tf.deregister_op: remove the custom function of op `name`."""
     CUSTOM.pop(name, None)
-
-
-def coverage():
-    """(ops pytfweb maps, TensorFlow op names) for reports."""
-    return sorted(OPS)
