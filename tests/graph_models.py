@@ -180,7 +180,7 @@ def tf1_lstm(rng, steps=4, batch=2, n_in=3, n_hidden=5):
     return b, None, inputs
 
 
-def tf2_while_lstm(rng, steps=4, batch=2, n_in=3, n_hidden=5):
+def tf2_while_lstm(rng, steps=4, batch=2, n_in=3, n_hidden=5, while_op="StatelessWhile"):
     """TF2's functional loop: StatelessWhile(cond, body) over (i, n, h, c, inputs list, outputs list,
     kernel, bias), TensorLists for the sequence."""
     b = GraphBuilder()
@@ -215,7 +215,7 @@ def tf2_while_lstm(rng, steps=4, batch=2, n_in=3, n_hidden=5):
             ("c_out", "float32", f"{c2}:z:0"), ("xs_out", "variant", "xs"), ("ys_out", "variant", "set:output_handle:0"),
             ("w_out", "float32", "w"), ("b_out", "float32", "b")]
     b.function("while_body_11", args, outs, bb)
-    b.op("StatelessWhile", "while", [b.const("i0", np.int32(0)), "steps", h0, c0, tl_in, tl_out, W, B],
+    b.op(while_op, "while", [b.const("i0", np.int32(0)), "steps", h0, c0, tl_in, tl_out, W, B],
          T=dts(types), cond=func("while_cond_10"), body=func("while_body_11"), parallel_iterations=i(10),
          output_shapes={"list": {}})
     b.op("TensorListStack", "stack", ["while:5", b.const("elem_shape_stack", np.int32([-1, n_hidden]))],

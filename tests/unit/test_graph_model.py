@@ -10,7 +10,7 @@ import pytest
 
 import pytfweb as tf
 from pytfweb.converter import ops as graph_ops
-from tests.graph_builder import (GraphBuilder, dt, dts, f, flag, func, i, ints, run_tfjs, s, shape, strs,
+from tests.graph_builder import (REPO, GraphBuilder, dt, dts, f, flag, func, i, ints, run_tfjs, s, shape, strs,
                                  tensor_info, tfjs_array, tfjs_available, tfjs_test_model)
 from tests.graph_models import mobilenet_v1, mobilenet_v2_block, numpy_lstm, tf1_lstm, tf2_while_lstm
 
@@ -195,6 +195,9 @@ CASES = [
          [X(rnd(1, 5, 5, 2)), C(rnd(3, 3, 2, 1)), C(rnd(2))], {**conv(1), **fused(["BiasAdd", "Relu"], 1)}),
     case("Conv2DBackpropInput", "Conv2DBackpropInput", [C(np.int32([1, 4, 4, 2])), C(rnd(3, 3, 2, 3)),
                                                         X(rnd(1, 2, 2, 3))], conv(2)),
+    case("Conv1D", "Conv1D", [X(rnd(2, 7, 3)), C(rnd(3, 3, 4))], {"T": F32, "stride": i(2), "padding": s("SAME"),
+                                                                "data_format": s("NWC"), "dilation": i(1)}),
+    case("DepthwiseConv2d", "DepthwiseConv2d", [X(rnd(1, 5, 5, 2)), C(rnd(3, 3, 2, 1))], conv(1, "VALID")),
     case("Conv3D", "Conv3D", [X(rnd(1, 4, 4, 4, 2)), C(rnd(2, 2, 2, 2, 3))],
          {"T": F32, "strides": ints([1, 1, 1, 1, 1]), "padding": s("SAME"), "data_format": s("NDHWC"),
           "dilations": ints([1, 1, 1, 1, 1])}),
@@ -309,6 +312,8 @@ CASES = [
     case("OneHot_axis0", "OneHot", [X(np.int32([0, 2, 1])), C(np.int32(3)), C(np.float32(1)), C(np.float32(0))],
          {"T": F32, "TI": I32, "axis": i(0)}, peer=False,
          expect=lambda idx, d, on, off: [np.eye(3, dtype=np.float32)[idx].T]),
+    case("Ones", "Ones", [X(np.int32([2, 3]))], {"T": F32}),
+    case("Zeros", "Zeros", [X(np.int32([3]))], {"T": I32}),
     case("OnesLike", "OnesLike", [X(rnd(2, 3))], {"T": F32}),
     case("ZerosLike", "ZerosLike", [X(rint(2, 3))], {"T": I32}),
     case("Range", "Range", [C(np.int32(2)), X(np.int32(11)), C(np.int32(3))], {"Tidx": I32}),
@@ -357,6 +362,8 @@ CASES = [
          {"separator": s(" "), "ngram_widths": ints([2]), "left_pad": s(""), "right_pad": s(""), "pad_width": i(0),
           "preserve_short_sequences": flag(False), "Tsplits": I32}, n_out=2),
     # dynamic shapes (execute_async)
+    case("NonMaxSuppressionV2", "NonMaxSuppressionV2", [X(BOXES), X(SCORES), C(np.int32(3)), C(np.float32(0.5))],
+         {"T": F32}, mode="executeAsync"),
     case("NonMaxSuppressionV3", "NonMaxSuppressionV3", [X(BOXES), X(SCORES), C(np.int32(3)), C(np.float32(0.5)),
                                                         C(np.float32(0.0))], {"T": F32}, mode="executeAsync"),
     case("NonMaxSuppressionV4", "NonMaxSuppressionV4", [X(BOXES), X(SCORES), C(np.int32(5)), C(np.float32(0.5)),
@@ -383,7 +390,11 @@ CASES = [
     case("PlaceholderWithDefault", "PlaceholderWithDefault", [C(rnd(2, 2))], {"dtype": F32, "shape": shape([2, 2])},
          build=lambda b, ins: [b.op("Relu", "out", [b.op("PlaceholderWithDefault", "pwd", ins, dtype=F32,
                                                          shape=shape([2, 2]))], T=F32)]),
+    case("NoOp", "NoOp", [], {}),
     # ragged (TF.js 4.22 lists these but does not map them)
+    case("RaggedGather", "RaggedGather", [C(np.int32([0, 2, 3, 3])), X(np.float32([1, 2, 3])), C(np.int32([2, 0]))],
+         {"Tvalues": F32, "Tindices": I32, "Tsplits": I32, "PARAMS_RAGGED_RANK": i(1), "OUTPUT_RAGGED_RANK": i(1)},
+         n_out=2, peer=False, expect=lambda sp, v, ix: [np.int32([0, 0, 2]), np.float32([1, 2])]),
     case("RaggedRange", "RaggedRange", [X(np.int32([0, 5])), X(np.int32([3, 7])), C(np.int32([1, 1]))],
          {"T": I32, "Tsplits": I32}, n_out=2, peer=False,
          expect=lambda a, b, d: [np.int32([0, 3, 5]), np.int32([0, 1, 2, 5, 6])]),
@@ -466,12 +477,10 @@ def test_op_matches_tfjs(c, request):
 def test_op_coverage_is_tfjs_op_list():
     """Every TensorFlow op TF.js 4.22's converter lists (its op_list) has an executor here, except
     TF Decision Forests' three SimpleML ops."""
-    path = tf.__file__.rsplit("/", 2)[0] + "/node_modules/@tensorflow/tfjs-converter/dist/operations/op_list"
-    import glob
     import re
     names = set()
-    for p in glob.glob(path + "/*.js"):
-        names |= set(re.findall(r"'tfOpName': '([A-Za-z0-9_]+)'", open(p).read()))
+    for p in (REPO / "node_modules/@tensorflow/tfjs-converter/dist/operations/op_list").glob("*.js"):
+        names |= set(re.findall(r"'tfOpName': '([A-Za-z0-9_]+)'", p.read_text()))
     if not names:
         pytest.skip("node_modules/@tensorflow/tfjs-converter is needed for its op list")
     missing = names - set(graph_ops.OPS)
@@ -548,7 +557,11 @@ def test_model_matches_tfjs(name, tfjs_models):
     assert _num_tensors() == 0
 
 
-@pytest.mark.parametrize("fn", [tf1_lstm, tf2_while_lstm], ids=["tf1", "tf2"])
+def _tf2_stateful(rng):
+    return tf2_while_lstm(rng, while_op="While")
+
+
+@pytest.mark.parametrize("fn", [tf1_lstm, tf2_while_lstm, _tf2_stateful], ids=["tf1", "tf2", "tf2_While"])
 def test_lstm_loops_compute_the_lstm(fn):
     b, sig, inputs = fn(rng_())
     kernel, bias = (w[1] for w in b.weights if w[0] in ("rnn/kernel", "rnn/bias", "kernel", "bias"))
@@ -654,7 +667,7 @@ def test_custom_op_with_attributes():
         tf.deregister_op("ScaleBy")
 
 
-def _if_model():
+def _if_model(op="StatelessIf"):
     b = GraphBuilder()
     x = b.placeholder("x", [3])
     p = b.placeholder("p", [], "bool")
@@ -668,14 +681,15 @@ def _if_model():
     else_b.op("Slice", "first2", ["neg:y:0", else_b.const("begin", np.int32([0])), else_b.const("size", np.int32([2]))],
               T=F32, Index=I32)
     b.function("else_fn", [("a", "float32")], [("out", "float32", "first2:output:0")], else_b)
-    b.op("StatelessIf", "if", [p, x], Tcond=BOOL, Tin=dts(["float32"]), Tout=dts(["float32"]),
+    b.op(op, "if", [p, x], Tcond=BOOL, Tin=dts(["float32"]), Tout=dts(["float32"]),
          then_branch=func("then_fn"), else_branch=func("else_fn"), output_shapes={"list": {}})
     b.op("Identity", "out", ["if"], T=F32)
     return b
 
 
-def test_if_runs_the_branch_the_condition_picks():
-    model = _load(_if_model())
+@pytest.mark.parametrize("op", ["StatelessIf", "If"])
+def test_if_runs_the_branch_the_condition_picks(op):
+    model = _load(_if_model(op))
     x = tf.tensor([1.0, 5.0, 3.0])
     for cond, want in ((True, [5 + 1, 3 + 2]), (False, [-1, -5])):
         p = tf.scalar(cond)
@@ -683,7 +697,7 @@ def test_if_runs_the_branch_the_condition_picks():
         np.testing.assert_allclose(y.numpy(), want)
         tf.dispose([y, p])
     assert _num_tensors() == 1 + len(model.weights)
-    with pytest.raises(RuntimeError, match=r"node 'if' has the dynamic op 'StatelessIf'.*execute_async"):
+    with pytest.raises(RuntimeError, match=rf"node 'if' has the dynamic op '{op}'.*execute_async"):
         model.execute({"x": x, "p": tf.scalar(True)})
 
 
@@ -719,6 +733,15 @@ def test_tensor_list_and_tensor_array_ops():
     b.op("TensorListSplit", "split", [b.op("Reshape", "flat", [x, b.const("m1", np.int32([-1]))], T=F32), "m1",
                                       b.const("lens", np.int32([2, 4]))], element_dtype=F32)
     b.op("TensorListLength", "split_len", ["split"])
+    b.op("TensorListScatterV2", "scattered", [x, b.const("order", np.int32([2, 0, 1])), es, b.const("four", np.int32(4))],
+         element_dtype=F32)
+    b.op("TensorListGather", "scattered_g", ["scattered", b.const("first3", np.int32([0, 1, 2])), es], element_dtype=F32)
+    b.op("TensorListScatter", "scattered1", [x, b.const("order1", np.int32([1, 0, 2])), es], element_dtype=F32)
+    b.op("TensorListStack", "scattered1_s", ["scattered1", es], element_dtype=F32)
+    empty = b.op("EmptyTensorList", "empty", [b.const("es_rows", np.int32([-1, 2])), b.const("max2", np.int32(2))],
+                 element_dtype=F32)
+    b.op("TensorListPushBack", "one_more", [empty, b.op("Neg", "neg_x", [x], T=F32)], element_dtype=F32)
+    b.op("TensorListConcat", "empty_concat", ["one_more"], element_dtype=F32, element_shape=shape([-1, 2]))
     ta = b.op("TensorArrayV3", "ta", [b.const("three", np.int32(3))], dtype=F32, element_shape=shape(None),
               dynamic_size=flag(False), clear_after_read=flag(False), identical_element_shapes=flag(True),
               tensor_array_name=s("arr"))
@@ -726,11 +749,12 @@ def test_tensor_list_and_tensor_array_ops():
     b.op("TensorArraySizeV3", "ta_size", [ta, flow])
     b.op("TensorArrayConcatV3", "ta_concat", [ta, flow], dtype=F32)
     b.op("TensorArrayReadV3", "ta_read", [ta, b.const("one", np.int32(1)), flow], dtype=F32)
+    b.op("TensorArrayCloseV3", "ta_close", [ta, "^ta_read", "^ta_concat", "^ta_size"])
     model = _load(b)
     xv = np.float32([[1, 2], [3, 4], [5, 6]])
     xt = tf.tensor(xv)
     names = ["len", "stacked", "popped:1", "gathered", "concat", "resized_stack", "split_len", "ta_size", "ta_concat",
-             "ta_concat:1", "ta_read"]
+             "ta_concat:1", "ta_read", "scattered_g", "scattered1_s", "empty_concat", "empty_concat:1", "ta_close"]
     out = asyncio.run(model.execute_async({"x": xt}, names))
     got = dict(zip(names, (o.numpy() for o in out)))
     full = np.concatenate([xv, -xv[:1]])
@@ -743,33 +767,40 @@ def test_tensor_list_and_tensor_array_ops():
     np.testing.assert_array_equal(got["ta_concat"], xv)
     np.testing.assert_array_equal(got["ta_concat:1"], [1, 1, 1])
     np.testing.assert_array_equal(got["ta_read"], xv[1:2])
+    np.testing.assert_array_equal(got["scattered_g"], xv[[1, 2, 0]])
+    np.testing.assert_array_equal(got["scattered1_s"], xv[[1, 0, 2]])
+    np.testing.assert_array_equal(got["empty_concat"], -xv)
+    np.testing.assert_array_equal(got["empty_concat:1"], [3])
     tf.dispose(out)
     assert _num_tensors() == 1 + len(model.weights)
 
 
-def test_hash_table_lookup():
+@pytest.mark.parametrize("v", ["V2", "", "init"])
+def test_hash_table_lookup(v):
+    suffix = "V2" if v == "V2" else ""
+    importer = "InitializeTableV2" if v == "init" else f"LookupTableImport{suffix}"
     b = GraphBuilder()
-    table = b.op("HashTableV2", "table", key_dtype=dt("string"), value_dtype=I32, shared_name=s("t"),
+    table = b.op(f"HashTable{suffix}", "table", key_dtype=dt("string"), value_dtype=I32, shared_name=s("t"),
                  use_node_name_sharing=flag(False))
-    init = b.op("LookupTableImportV2", "import", [table, b.const("keys", np.array(["a", "b", "c"], dtype=object),
+    init = b.op(importer, "import", [table, b.const("keys", np.array(["a", "b", "c"], dtype=object),
                                                                  "string"),
                                                   b.const("vals", np.int32([10, 20, 30]))], Tin=dt("string"), Tout=I32)
-    b.op("LookupTableFindV2", "find", [table, b.placeholder("q", [-1], "string"), b.const("default", np.int32(-1))],
-         Tin=dt("string"), Tout=I32)
+    b.op(f"LookupTableFind{suffix}", "find", [table, b.placeholder("q", [-1], "string"),
+                                              b.const("default", np.int32(-1))], Tin=dt("string"), Tout=I32)
     b.nodes[-1]["input"].append(f"^{init}")
-    b.op("LookupTableSizeV2", "size", [table])
+    b.op(f"LookupTableSize{suffix}", "size", [table])
     b.nodes[-1]["input"].append(f"^{init}")
     model = _load(b)
     q = tf.tensor(["c", "z", "a"])
     found, size = asyncio.run(model.execute_async({"q": q}, ["find", "size"]))
     np.testing.assert_array_equal(found.numpy(), [30, -1, 10])
     assert size.numpy() == 3
-    with pytest.raises(RuntimeError, match="HashTableV2|LookupTable"):
+    with pytest.raises(RuntimeError, match="HashTable|LookupTable"):
         model.execute({"q": q}, ["find"])
     tf.dispose([found, size, q])
     model.dispose()
     assert _num_tensors() == 0
-    if tfjs_available():
+    if tfjs_available() and v == "V2":
         rec = run_tfjs([{"artifacts": b.artifacts(), "inputs": {"q": np.array(["c", "z", "a"])},
                          "outputs": ["find"], "mode": "executeAsync"}])[0]
         np.testing.assert_array_equal(tfjs_array(rec["outputsValues"][0]), [30, -1, 10])
@@ -1012,3 +1043,12 @@ def test_tf1_cond_switch_merge_matches_tfjs():
             np.testing.assert_allclose(tfjs_array(rec["outputsValues"][0]), y.numpy())
         tf.dispose([y, which, p])
     assert _num_tensors() == 1 + len(model.weights)
+
+
+def test_print_logs_and_passes_its_input(capsys):
+    b = GraphBuilder()
+    x = b.placeholder("x", [3])
+    b.op("Print", "p", [x, x], T=F32, U=dts(["float32"]), message=s("values:"), summarize=i(2), first_n=i(-1))
+    y = _load(b).execute(tf.tensor([1.0, 2.0, 3.0]))
+    np.testing.assert_array_equal(y.numpy(), [1, 2, 3])
+    assert "values: [1.0, 2.0]" in capsys.readouterr().out

@@ -91,8 +91,10 @@ def ta_split(x, a, rt):
 
 
 def ta_close(x, a, rt):
-    rt.get(x[0], TensorArray, a).close()
-    return []
+    ta = rt.get(x[0], TensorArray, a)
+    handle = ta.handle_copy()
+    ta.close()
+    return handle  # TensorFlow's op has no output; TF.js's gives the handle
 
 
 # --- TensorList ----------------------------------------------------------------------------------

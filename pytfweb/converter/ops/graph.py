@@ -54,5 +54,5 @@ OPS = table("graph", {
     "Size": (1, lambda x, a: tfo.scalar(x[0].size, "int32")),
     "Rank": (1, lambda x, a: tfo.scalar(x[0].rank, "int32")),
     "Print": (1, print_),
-    "NoOp": (0, lambda x, a: []),
+    "NoOp": (0, lambda x, a: tfo.scalar(1.0)),  # as TF.js: a value, so a leaf NoOp can be a default output
 })

@@ -15,8 +15,9 @@ def create(x, a, rt):
 
 
 async def import_(x, a, rt):
-    await rt.get(x[0], HashTable, a).import_(x[1], x[2])
-    return []
+    table_ = rt.get(x[0], HashTable, a)
+    await table_.import_(x[1], x[2])
+    return table_.handle_copy()  # TensorFlow's op has no output; TF.js's gives the handle
 
 
 async def find(x, a, rt):
