@@ -298,6 +298,8 @@ class Graph:
                            if not n.op.startswith("Placeholder") and n.op != "Const" and not n.input_refs]
         self.inputs = []
         self.outputs = []
+        self.input_names = []
+        self.output_names = []
         self.functions = {}
 
 
@@ -355,22 +357,28 @@ def parse_graph(graph_def, signature=None):
     graph = Graph(nodes)
     sig_in = _signature_names((signature or {}).get("inputs"))
     sig_out = _signature_names((signature or {}).get("outputs"))
+    # outputs / inputs: the nodes; output_names / input_names: what the user calls them (the
+    # signature key, else the node name), one entry per signature tensor
     if sig_out:
         for tensor_name, key in sig_out.items():
             node = nodes.get(split_output_name(tensor_name)[0])
             if node is not None:
                 node.signature_key = key
                 graph.outputs.append(node)
+                graph.output_names.append(key)
     else:
         graph.outputs = [n for n in nodes.values() if not n.children]
+        graph.output_names = [n.name for n in graph.outputs]
     if sig_in:
         for tensor_name, key in sig_in.items():
             node = nodes.get(split_output_name(tensor_name)[0])
             if node is not None:
                 node.signature_key = key
                 graph.inputs.append(node)
+                graph.input_names.append(key)
     else:
         graph.inputs = list(graph.placeholders)
+        graph.input_names = [n.name for n in graph.inputs]
     for fdef in (graph_def.get("library") or {}).get("function") or ():
         fn = parse_function(fdef)
         graph.functions[fn.name] = fn

@@ -139,11 +139,13 @@ class GraphModel:
 
     @property
     def input_nodes(self):
-        return [n.signature_key or n.name for n in self._graph().inputs]
+        """The inputs' names: signature keys when the model has a signature, else node names."""
+        return list(self._graph().input_names)
 
     @property
     def output_nodes(self):
-        return [n.signature_key or n.name for n in self._graph().outputs]
+        """The outputs' names: signature keys when the model has a signature, else node names."""
+        return list(self._graph().output_names)
 
     @property
     def inputs(self):
@@ -152,17 +154,19 @@ class GraphModel:
 
     @property
     def outputs(self):
-        sig = {v.get("name"): v for v in ((self.signature or {}).get("outputs") or {}).values() if isinstance(v, dict)}
+        """[TensorInfo(name, shape, dtype)]: from the signature when there is one, else from the
+        output nodes' attributes."""
+        graph = self._graph()
+        sig = (self.signature or {}).get("outputs") or {}
         out = []
-        for node in self._graph().outputs:
-            info = next((v for k, v in sig.items() if split_output_name(k)[0] == node.name), None)
-            if info is not None:
-                shape = parse_shape(info.get("tensorShape"))
-                dtype = parse_dtype(info.get("dtype"))
+        for node, key in zip(graph.outputs, graph.output_names):
+            info = sig.get(key)
+            if isinstance(info, dict):
+                shape, dtype = parse_shape(info.get("tensorShape")), parse_dtype(info.get("dtype"))
             else:
                 shape = node.attrs.shape("shape", None) if node.op.startswith("Placeholder") else None
-                dtype = next((node.attrs.dtype(k) for k in ("T", "dtype", "DstT", "out_type", "Tidx")
-                              if k in node.attrs.raw and "type" in node.attrs.raw[k]), None)
+                dtype = next((node.attrs.dtype(k, None) for k in ("T", "dtype", "DstT", "out_type", "Tidx")
+                              if "type" in node.attrs.raw.get(k, {})), None)
             out.append(TensorInfo(name=node.name, shape=shape, dtype=dtype))
         return out
 

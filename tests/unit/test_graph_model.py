@@ -1052,3 +1052,19 @@ def test_print_logs_and_passes_its_input(capsys):
     y = _load(b).execute(tf.tensor([1.0, 2.0, 3.0]))
     np.testing.assert_array_equal(y.numpy(), [1, 2, 3])
     assert "values: [1.0, 2.0]" in capsys.readouterr().out
+
+
+def test_signature_outputs_of_one_node():
+    """Two signature outputs reading outputs 0 and 1 of one node keep their own keys."""
+    b = GraphBuilder()
+    b.op("TopKV2", "StatefulPartitionedCall", [b.placeholder("x", [-1, 5]), b.const("k", np.int32(2))], T=F32,
+         sorted=flag(True))
+    sig = {"inputs": {"x": tensor_info("x:0", "float32", [-1, 5])},
+           "outputs": {"top_values": tensor_info("StatefulPartitionedCall:0", "float32", [-1, 2]),
+                       "top_indices": tensor_info("StatefulPartitionedCall:1", "int32", [-1, 2])}}
+    model = _load(b, sig)
+    assert model.output_nodes == ["top_values", "top_indices"]
+    assert [(o.dtype, o.shape) for o in model.outputs] == [("float32", [-1, 2]), ("int32", [-1, 2])]
+    values, indices = model.predict(tf.tensor([[1.0, 5.0, 3.0, 4.0, 2.0]]))
+    np.testing.assert_array_equal(values.numpy(), [[5, 4]])
+    np.testing.assert_array_equal(indices.numpy(), [[1, 3]])
