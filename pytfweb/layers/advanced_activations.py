@@ -16,6 +16,7 @@ def _number(value, arg, layer):
 class ReLU(Layer):
     """max(x, 0), clipped at max_value when one is given (ReLU(max_value=6) is relu6)."""
     class_name = "ReLU"
+    config_keys = ("max_value",)
 
     def __init__(self, max_value=None, **kwargs):
         super().__init__(**kwargs)
@@ -28,13 +29,11 @@ class ReLU(Layer):
         out = ops.relu(inputs)
         return out if self.max_value is None else ops.clip_by_value(out, 0, self.max_value)
 
-    def get_config(self):
-        return {**super().get_config(), "max_value": self.max_value}
-
 
 class LeakyReLU(Layer):
     """x for x >= 0, alpha * x otherwise (alpha 0.3 by default, as TF.js and Keras)."""
     class_name = "LeakyReLU"
+    config_keys = ("alpha",)
 
     def __init__(self, alpha=0.3, **kwargs):
         super().__init__(**kwargs)
@@ -44,13 +43,11 @@ class LeakyReLU(Layer):
     def call(self, inputs, training=False):
         return ops.leaky_relu(inputs, self.alpha)
 
-    def get_config(self):
-        return {**super().get_config(), "alpha": self.alpha}
-
 
 class PReLU(Layer):
     """Leaky ReLU with a learned alpha per element of a sample (shared along shared_axes)."""
     class_name = "PReLU"
+    config_keys = ("alpha_initializer", "alpha_regularizer", "alpha_constraint", "shared_axes")
 
     def __init__(self, alpha_initializer="zeros", alpha_regularizer=None, alpha_constraint=None, shared_axes=None,
                  **kwargs):
@@ -86,13 +83,11 @@ class PReLU(Layer):
     def call(self, inputs, training=False):
         return ops.prelu(inputs, self.alpha)
 
-    def get_config(self):
-        return {**super().get_config(), "shared_axes": self.shared_axes}
-
 
 class ELU(Layer):
     """x for x > 0, exp(x) - 1 otherwise. Only alpha = 1 (TF.js's limit)."""
     class_name = "ELU"
+    config_keys = ("alpha",)
 
     def __init__(self, alpha=1.0, **kwargs):
         super().__init__(**kwargs)
@@ -104,13 +99,11 @@ class ELU(Layer):
     def call(self, inputs, training=False):
         return ops.elu(inputs)
 
-    def get_config(self):
-        return {**super().get_config(), "alpha": self.alpha}
-
 
 class ThresholdedReLU(Layer):
     """x where x > theta, 0 elsewhere."""
     class_name = "ThresholdedReLU"
+    config_keys = ("theta",)
 
     def __init__(self, theta=1.0, **kwargs):
         super().__init__(**kwargs)
@@ -120,14 +113,12 @@ class ThresholdedReLU(Layer):
     def call(self, inputs, training=False):
         return ops.mul(inputs, ops.cast(ops.greater(inputs, self.theta), "float32"))
 
-    def get_config(self):
-        return {**super().get_config(), "theta": self.theta}
-
 
 class Softmax(Layer):
     """softmax along `axis`. As TF.js, the default axis is 1 (Keras's is -1; the same for the
     usual (batch, classes) input). A list of several axes normalizes over all of them."""
     class_name = "Softmax"
+    config_keys = ("axis",)
 
     def __init__(self, axis=1, **kwargs):
         super().__init__(**kwargs)
@@ -146,6 +137,3 @@ class Softmax(Layer):
             return ops.softmax(inputs, -1)
         # softmax over another axis: the same formula over that axis
         return ops.exp(ops.sub(inputs, ops.log_sum_exp(inputs, [axis], True)))
-
-    def get_config(self):
-        return {**super().get_config(), "axis": self.axis}

@@ -13,6 +13,11 @@ class Constraint:
     def get_class_name(self):
         return self.class_name
 
+    def get_config(self):
+        return {k: getattr(self, k) for k in self.config_keys}
+
+    config_keys = ()
+
 
 def _norms(w, axis):
     return ops.sqrt(ops.sum(ops.square(w), axis, True))
@@ -20,6 +25,7 @@ def _norms(w, axis):
 
 class MaxNorm(Constraint):
     class_name = "MaxNorm"
+    config_keys = ("max_value", "axis")
 
     def __init__(self, max_value=2, axis=0):
         self.max_value, self.axis = max_value, axis
@@ -32,6 +38,7 @@ class MaxNorm(Constraint):
 
 class UnitNorm(Constraint):
     class_name = "UnitNorm"
+    config_keys = ("axis",)
 
     def __init__(self, axis=0):
         self.axis = axis
@@ -49,6 +56,7 @@ class NonNeg(Constraint):
 
 class MinMaxNorm(Constraint):
     class_name = "MinMaxNorm"
+    config_keys = ("min_value", "max_value", "rate", "axis")
 
     def __init__(self, min_value=0.0, max_value=1.0, rate=1.0, axis=0):
         self.min_value, self.max_value, self.rate, self.axis = min_value, max_value, rate, axis
@@ -86,3 +94,11 @@ def get(identifier):
     if isinstance(identifier, str):
         return lookup(identifier, _BY_NAME, "constraint")()
     return lookup(identifier, _BY_NAME, "constraint")
+
+
+CLASSES = {c.class_name: c for c in (MaxNorm, UnitNorm, NonNeg, MinMaxNorm)}
+
+
+def class_for(name):
+    """The constraint class for a class_name in a model file, or None."""
+    return CLASSES.get(name)

@@ -100,6 +100,8 @@ def _bias_add(x, bias):
 class _BaseConv(Layer):
     """What every convolution shares: kernel_size, strides, padding, data_format, dilation,
     activation, bias (TF.js BaseConv)."""
+    config_keys = ("kernel_size", "strides", "padding", "data_format", "dilation_rate", "activation", "use_bias",
+                   "bias_initializer", "bias_regularizer", "activity_regularizer", "bias_constraint")
     rank = 2
     default_kernel_initializer = "glorot_normal"
 
@@ -154,14 +156,10 @@ class _BaseConv(Layer):
     def _fused_name(self):
         return _FUSABLE.get(self.activation)
 
-    def get_config(self):
-        return {**super().get_config(), "kernel_size": self.kernel_size, "strides": self.strides,
-                "padding": self.padding, "data_format": self.data_format, "dilation_rate": self.dilation_rate,
-                "activation": _activations.name_of(self.activation), "use_bias": self.use_bias}
-
 
 class _Conv(_BaseConv):
     """Convolutions that mix channels (Conv1D/2D/3D): kernel [*kernel_size, in, filters]."""
+    config_keys = ("filters", "kernel_initializer", "kernel_regularizer", "kernel_constraint")
 
     def __init__(self, filters=None, kernel_size=None, kernel_initializer=None, kernel_constraint=None,
                  kernel_regularizer=None, **kwargs):
@@ -212,10 +210,6 @@ class _Conv(_BaseConv):
             y = ops.conv3d(x, self.kernel, self.strides, self.padding, "NDHWC", self.dilation_rate)
         y = self.activation(_bias_add(y, self.bias))
         return to_channels_first(y, self.data_format)
-
-    def get_config(self):
-        return {**super().get_config(), "filters": self.filters,
-                "kernel_initializer": self.kernel_initializer.get_class_name()}
 
 
 class Conv1D(_Conv):
@@ -283,6 +277,7 @@ class DepthwiseConv2D(_BaseConv):
     """Each input channel convolved with its own depth_multiplier filters: kernel
     [kh, kw, in, depth_multiplier], output channels in * depth_multiplier."""
     class_name = "DepthwiseConv2D"
+    config_keys = ("depth_multiplier", "depthwise_initializer", "depthwise_regularizer", "depthwise_constraint")
     rank = 2
 
     def __init__(self, kernel_size=None, depth_multiplier=1, depthwise_initializer=None, depthwise_constraint=None,
@@ -330,9 +325,6 @@ class DepthwiseConv2D(_BaseConv):
                                      self.dilation_rate)
             y = self.activation(_bias_add(y, self.bias))
         return to_channels_first(y, self.data_format)
-
-    def get_config(self):
-        return {**super().get_config(), "depth_multiplier": self.depth_multiplier}
 
 
 class SeparableConv2D(_Conv):
@@ -389,15 +381,20 @@ class SeparableConv2D(_Conv):
             y = self.activation(_bias_add(ops.conv2d(y, self.pointwise_kernel, 1, "valid"), self.bias))
         return to_channels_first(y, self.data_format)
 
+    config_keys = ("depth_multiplier", "depthwise_initializer", "pointwise_initializer", "depthwise_regularizer",
+                   "pointwise_regularizer", "depthwise_constraint", "pointwise_constraint")
+
     def get_config(self):
-        config = {**super().get_config(), "depth_multiplier": self.depth_multiplier}
-        config.pop("kernel_initializer", None)
+        config = super().get_config()
+        for key in ("kernel_initializer", "kernel_regularizer", "kernel_constraint"):   # (its kernels are the two above)
+            config.pop(key, None)
         return config
 
 
 class Cropping2D(Layer):
     """Crop rows and columns: cropping = n, [rows, cols] or [[top, bottom], [left, right]]."""
     class_name = "Cropping2D"
+    config_keys = ("cropping", "data_format")
 
     def __init__(self, cropping=None, data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -435,13 +432,11 @@ class Cropping2D(Layer):
             begin[axis], size[axis] = a, inputs.shape[axis] - a - b
         return ops.slice(inputs, begin, size)
 
-    def get_config(self):
-        return {**super().get_config(), "cropping": self.cropping, "data_format": self.data_format}
-
 
 class UpSampling2D(Layer):
     """Repeat rows and columns size[0] and size[1] times ('nearest') or resize bilinearly."""
     class_name = "UpSampling2D"
+    config_keys = ("size", "data_format", "interpolation")
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
@@ -466,10 +461,6 @@ class UpSampling2D(Layer):
         size = [x.shape[1] * self.size[0], x.shape[2] * self.size[1]]
         resize = _image.resize_nearest_neighbor if self.interpolation == "nearest" else _image.resize_bilinear
         return to_channels_first(resize(x, size), self.data_format)
-
-    def get_config(self):
-        return {**super().get_config(), "size": self.size, "data_format": self.data_format,
-                "interpolation": self.interpolation}
 
 
 __all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose", "DepthwiseConv2D", "SeparableConv2D", "Cropping2D",

@@ -99,8 +99,7 @@ class ConvLSTM2DCell(LSTMCell):
                              f"defined. Found None (input shape {shape_str(input_shape)})")
         self.output_space(space, input_shape)   # a window that does not fit fails before any weight exists
         n = self.filters * _GATES
-        # TF.js names this weight 'recurrentKernel' here (LSTMCell's is 'recurrent_kernel')
-        self._add_weights(self.kernel_size + [input_dim, n], self.kernel_size + [self.filters, n], "recurrentKernel")
+        self._add_weights(self.kernel_size + [input_dim, n], self.kernel_size + [self.filters, n], "recurrent_kernel")
 
     def compute_output_shape(self, input_shape):
         """For [x, h, c] step shapes: [h', h', c'] shapes. For one 5-D sequence shape (TF.js's form):
@@ -190,6 +189,7 @@ class ConvLSTM2D(RNN):
     go_backwards and stateful states are RNN's; this class gives the states' 4-D shapes and steps
     in channels-last layout."""
     class_name = "ConvLSTM2D"
+    cell_class = ConvLSTM2DCell   # (for model files: the arguments the layer passes on to its cell)
 
     def __init__(self, filters=None, kernel_size=None, return_sequences=False, return_state=False,
                  go_backwards=False, stateful=False, unroll=False, name=None, trainable=True, input_shape=None,
@@ -244,10 +244,7 @@ class ConvLSTM2D(RNN):
         h, c = self.cell.step(xt, states[0], states[1], training)
         return h, [h, c]
 
-    def get_config(self):
-        cell = {k: v for k, v in self.cell.get_config().items()
-                if k not in ("name", "trainable", "dtype", "batch_input_shape")}
-        return {**super().get_config(), **cell}
+    cell_in_config = False
 
 
 __all__ = ["ConvLSTM2DCell", "ConvLSTM2D"]

@@ -18,6 +18,8 @@ def _positive_int(value, arg, layer):
 class Dense(Layer):
     """output = activation(dot(input, kernel) + bias), over the input's last axis."""
     class_name = "Dense"
+    config_keys = ("units", "activation", "use_bias", "kernel_initializer", "bias_initializer", "kernel_regularizer",
+                   "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint")
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", input_dim=None, kernel_constraint=None, bias_constraint=None,
@@ -64,13 +66,10 @@ class Dense(Layer):
             out = ops.add(out, self.bias)
         return self.activation(out)
 
-    def get_config(self):
-        return {**super().get_config(), "units": self.units, "activation": _activations.name_of(self.activation),
-                "use_bias": self.use_bias}
-
 
 class Activation(Layer):
     class_name = "Activation"
+    config_keys = ("activation",)
 
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
@@ -80,14 +79,12 @@ class Activation(Layer):
     def call(self, inputs, training=False):
         return self.activation(inputs)
 
-    def get_config(self):
-        return {**super().get_config(), "activation": _activations.name_of(self.activation)}
-
 
 class Dropout(Layer):
     """Zeroes a fraction `rate` of the inputs (scaling the rest by 1 / (1 - rate)) while
     training; the identity otherwise."""
     class_name = "Dropout"
+    config_keys = ("rate", "noise_shape", "seed")
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -104,9 +101,6 @@ class Dropout(Layer):
         if self.noise_shape is not None:
             noise_shape = [d if d is not None else inputs.shape[i] for i, d in enumerate(self.noise_shape)]
         return ops.dropout(inputs, self.rate, noise_shape, self.seed)
-
-    def get_config(self):
-        return {**super().get_config(), "rate": self.rate}
 
 
 class Flatten(Layer):
@@ -134,6 +128,7 @@ class Flatten(Layer):
 class Reshape(Layer):
     """Reshape each sample to target_shape (one dimension may be -1 or None: inferred)."""
     class_name = "Reshape"
+    config_keys = ("target_shape",)
 
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
@@ -162,13 +157,11 @@ class Reshape(Layer):
     def call(self, inputs, training=False):
         return ops.reshape(inputs, [inputs.shape[0]] + list(self._fix(inputs.shape[1:])))
 
-    def get_config(self):
-        return {**super().get_config(), "target_shape": self.target_shape}
-
 
 class Permute(Layer):
     """Permute the non-batch axes; dims is 1-based, as in Keras: dims=[2, 1] swaps them."""
     class_name = "Permute"
+    config_keys = ("dims",)
 
     def __init__(self, dims, **kwargs):
         super().__init__(**kwargs)
@@ -185,13 +178,11 @@ class Permute(Layer):
     def call(self, inputs, training=False):
         return ops.transpose(inputs, [0] + self.dims)
 
-    def get_config(self):
-        return {**super().get_config(), "dims": self.dims}
-
 
 class RepeatVector(Layer):
     """(batch, features) -> (batch, n, features)."""
     class_name = "RepeatVector"
+    config_keys = ("n",)
 
     def __init__(self, n, **kwargs):
         super().__init__(**kwargs)
@@ -204,21 +195,21 @@ class RepeatVector(Layer):
     def call(self, inputs, training=False):
         return ops.tile(ops.expand_dims(inputs, 1), [1, self.n, 1])
 
-    def get_config(self):
-        return {**super().get_config(), "n": self.n}
-
 
 class Embedding(Layer):
     """Integer indices -> rows of an (input_dim, output_dim) embedding matrix. With
     mask_zero=True, index 0 is padding: the layer's mask (compute_mask) is inputs != 0, which a
     model passes on to the layers after it (an RNN then skips the padded timesteps)."""
     class_name = "Embedding"
+    config_keys = ("input_dim", "output_dim", "embeddings_initializer", "embeddings_regularizer",
+                   "activity_regularizer", "embeddings_constraint", "mask_zero", "input_length")
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="random_uniform", embeddings_regularizer=None,
                  activity_regularizer=None, embeddings_constraint=None, mask_zero=False, input_length=None,
                  **kwargs):
         if input_length is not None and kwargs.get("input_shape") is None and kwargs.get("batch_input_shape") is None:
             kwargs["input_shape"] = list(input_length) if isinstance(input_length, (list, tuple)) else [input_length]
+        self.input_length = input_length
         super().__init__(**kwargs)
         self.input_dim = _positive_int(input_dim, "input_dim", "embedding")
         self.output_dim = _positive_int(output_dim, "output_dim", "embedding")
@@ -248,7 +239,3 @@ class Embedding(Layer):
         if not self.mask_zero:
             return None
         return ops.not_equal(inputs, 0)
-
-    def get_config(self):
-        return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim,
-                "mask_zero": self.mask_zero}

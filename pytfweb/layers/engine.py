@@ -101,7 +101,11 @@ def assign_checked(variables, values, arg, op, mismatch):
 
 class Layer:
     """Base class of every layer. Subclasses give build(input_shape) (make weights with
-    add_weight), call(inputs, training) on concrete tensors and compute_output_shape."""
+    add_weight), call(inputs, training) on concrete tensors and compute_output_shape.
+
+    config_keys names the constructor arguments get_config reads back from attributes of the same
+    names (with the inherited ones): TF.js's getConfig keys, which model files carry."""
+    config_keys = ()
 
     def __init__(self, name=None, trainable=True, input_shape=None, batch_input_shape=None, batch_size=None,
                  dtype=None, weights=None, input_dtype=None):
@@ -116,6 +120,7 @@ class Layer:
         self.outbound_nodes = []
         self._trainable_weights = []
         self._non_trainable_weights = []
+        self._weight_names = {}      # id(variable) -> the name given to add_weight ('kernel')
         self._regularized = []       # (weight, regularizer) pairs, for the training loss
         self._constraints = []       # (weight, constraint) pairs, applied after each update
         self._initial_weights = weights
@@ -131,10 +136,22 @@ class Layer:
         return getattr(type(self), "class_name", type(self).__name__)
 
     def get_config(self):
-        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        """The layer's constructor arguments as JSON-ready values (TF.js's getConfig, snake_case):
+        initializers, regularizers, constraints and sub-layers as {class_name, config}."""
+        from .serialization import config_value
+        config = {"name": self.name, "trainable": self.trainable}
         if self.batch_input_shape is not None:
             config["batch_input_shape"] = list(self.batch_input_shape)
+        config["dtype"] = self.dtype
+        for key in _config_keys(type(self)):
+            config[key] = config_value(key, getattr(self, key), self)
         return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """The layer a get_config() dict describes (nested objects given as {class_name, config})."""
+        from .serialization import layer_kwargs
+        return cls(**layer_kwargs(cls, config, custom_objects))
 
     def __repr__(self):
         return f"<{self.get_class_name()} name={self.name}>"
@@ -171,12 +188,15 @@ class Layer:
         """A tf.Variable named '<layer name>/<name>', initialised now."""
         dtype = dtype or self.dtype
         init = _initializers.get(initializer if initializer is not None else "glorot_uniform")
+        if _initializers.fast_init_active():   # the values are about to be overwritten (model loading)
+            init = _initializers.Zeros()
         value = init(list(shape), dtype)
         try:
             var = ENGINE.make_variable(value, trainable and self.trainable, _variable_name(f"{self.name}/{name}"))
         finally:
             value.dispose()
         (self._trainable_weights if trainable else self._non_trainable_weights).append(var)
+        self._weight_names[id(var)] = name
         regularizer = _regularizers.get(regularizer)
         if regularizer is not None:
             self._regularized.append((var, regularizer))
@@ -221,6 +241,7 @@ class Layer:
         for w in ws:
             w.dispose()
         self._trainable_weights, self._non_trainable_weights = [], []
+        self._weight_names = {}
         return len(ws)
 
     # --- what a subclass provides ---------------------------------------------------------------
@@ -402,8 +423,13 @@ class InputLayer(Layer):
                          batch_input_shape=batch_input_shape, batch_size=batch_size, dtype=dtype)
         self.trainable = False
         self.built = True
+        self.sparse = sparse
         out = SymbolicTensor(self.dtype, self.batch_input_shape, self, 0, 0, name=self.name)
         Node(self, [], [], [], [out], [out])
+
+    def get_config(self):
+        return {"batch_input_shape": list(self.batch_input_shape), "dtype": self.dtype, "sparse": self.sparse,
+                "name": self.name}
 
 
 def input(shape=None, batch_shape=None, name=None, dtype="float32", sparse=False):  # noqa: A001 - TF.js name
@@ -438,6 +464,16 @@ def _unaliased(out, inputs):
 
 def _is_shape_list(s):
     return isinstance(s, list) and len(s) > 0 and isinstance(s[0], (list, tuple))
+
+
+@functools.lru_cache(maxsize=None)
+def _config_keys(cls):
+    keys = []
+    for c in reversed(cls.__mro__):
+        for k in vars(c).get("config_keys", ()):
+            if k not in keys:
+                keys.append(k)
+    return tuple(keys)
 
 
 def _variable_name(name):

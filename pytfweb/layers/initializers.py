@@ -3,11 +3,31 @@
 An initializer is a callable object: init(shape, dtype='float32') -> Tensor. Layers accept an
 Initializer, a TF.js name ('glorotUniform'), a Keras name ('glorot_uniform') or a function.
 """
+import contextlib
 import math
 
 from .. import ops
 from ..engine import ENGINE
 from ._utils import lookup
+
+
+_fast_init = [0]
+
+
+@contextlib.contextmanager
+def fast_init():
+    """Within this block layers initialise new weights with zeros: a model being loaded gets its
+    values from the file, so drawing (and, for Orthogonal, factorising) random ones is wasted
+    (TF.js's fastWeightInitDuringBuild)."""
+    _fast_init[0] += 1
+    try:
+        yield
+    finally:
+        _fast_init[0] -= 1
+
+
+def fast_init_active():
+    return _fast_init[0] > 0
 
 
 class Initializer:
@@ -254,3 +274,22 @@ def get(identifier):
     if callable(identifier):
         return identifier
     raise TypeError(f"Unknown initializer {identifier!r}")
+
+
+# --- from model files: TF.js's and Keras's initializer class names -------------------------------------
+def _named(factory):
+    def make(seed=None, **_):
+        return factory(seed)
+    return make
+
+
+CLASSES = {c.class_name: c for c in (Zeros, Ones, Constant, RandomUniform, RandomNormal, TruncatedNormal, Identity,
+                                     VarianceScaling, Orthogonal)}
+# Keras writes these (TF.js writes them all as VarianceScaling); they take only a seed
+CLASSES.update(GlorotUniform=_named(glorot_uniform), GlorotNormal=_named(glorot_normal), HeUniform=_named(he_uniform),
+               HeNormal=_named(he_normal), LeCunUniform=_named(le_cun_uniform), LeCunNormal=_named(le_cun_normal))
+
+
+def class_for(name):
+    """The initializer class (or maker) for a class_name in a model file, or None."""
+    return CLASSES.get(name)

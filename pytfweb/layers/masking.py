@@ -8,6 +8,7 @@ class Masking(Layer):
     (compute_mask: some feature differs from mask_value, [batch, time]) goes through a model to
     the layers after this one (an RNN skips the masked timesteps)."""
     class_name = "Masking"
+    config_keys = ("mask_value",)
 
     def __init__(self, mask_value=0.0, **kwargs):
         super().__init__(**kwargs)
@@ -21,13 +22,11 @@ class Masking(Layer):
         keep = ops.any(ops.not_equal(inputs, self.mask_value), -1, True)
         return ops.mul(inputs, ops.cast(keep, inputs.dtype))
 
-    def get_config(self):
-        return {**super().get_config(), "mask_value": self.mask_value}
-
 
 class Rescaling(Layer):
     """inputs * scale + offset (cast to float32 first)."""
     class_name = "Rescaling"
+    config_keys = ("scale", "offset")
 
     def __init__(self, scale=None, offset=0, **kwargs):
         super().__init__(**kwargs)
@@ -39,6 +38,3 @@ class Rescaling(Layer):
     def call(self, inputs, training=False):
         x = inputs if inputs.dtype == "float32" else ops.cast(inputs, "float32")
         return ops.add(ops.mul(x, self.scale), self.offset)
-
-    def get_config(self):
-        return {**super().get_config(), "scale": self.scale, "offset": self.offset}

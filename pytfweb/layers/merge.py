@@ -94,6 +94,7 @@ class Average(_Merge):
 
 class Concatenate(_Merge):
     class_name = "Concatenate"
+    config_keys = ("axis",)
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
@@ -138,14 +139,12 @@ class Concatenate(_Merge):
             return ops.all(ops.concat(full, self.axis), -1)
         return ENGINE.tidy(combined)
 
-    def get_config(self):
-        return {**super().get_config(), "axis": self.axis}
-
 
 class Dot(_Merge):
     """The dot product of two batches of vectors along `axes` (an int or a pair), optionally
     l2-normalised first (cosine proximity). Inputs are rank 2 or 3, as in TF.js."""
     class_name = "Dot"
+    config_keys = ("axes", "normalize")
 
     def __init__(self, axes, normalize=False, **kwargs):
         super().__init__(**kwargs)
@@ -187,6 +186,3 @@ class Dot(_Merge):
         out = ops.mat_mul(a, b, transpose_a=(ax == 1), transpose_b=(bx == 2))
         shape = self.compute_output_shape([tuple(inputs[0].shape), tuple(inputs[1].shape)])
         return ops.reshape(out, [inputs[0].shape[0]] + [d for d in shape[1:]])
-
-    def get_config(self):
-        return {**super().get_config(), "axes": self.axes, "normalize": self.normalize}

@@ -144,7 +144,8 @@ class Model(Trainer, Layer):
 
     @property
     def weights(self):
-        return self._unique_weights("weights")
+        # TF.js's order (Container.weights): every trainable weight, then every non-trainable one
+        return self.trainable_weights + self.non_trainable_weights
 
     def get_weights(self, trainable_only=False):
         return self.trainable_weights if trainable_only else self.weights
@@ -227,6 +228,47 @@ class Model(Trainer, Layer):
             return outputs, [mask_of.get(t.id) for t in self.outputs]
         return outputs
 
+    # --- model files ---------------------------------------------------------------------------
+    def get_config(self):
+        from .serialization import functional_config
+        return functional_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from .serialization import functional_from_config
+        return functional_from_config(cls, config, custom_objects)
+
+    def to_json(self, return_string=True):
+        """TF.js's model.toJSON(): the model topology, as a JSON string (a dict with
+        return_string=False)."""
+        import json
+        from .serialization import model_to_topology
+        topology = model_to_topology(self)
+        return json.dumps(topology) if return_string else topology
+
+    async def save(self, handler_or_url, include_optimizer=False, trainable_only=False, quantization_bytes=None):
+        """await model.save(url or handler): TF.js's layers format (model.json and weight shards)
+        through any tf.io handler. quantization_bytes 1 (uint8) or 2 (float16) shrinks float32
+        weights. Returns the handler's SaveResult."""
+        from .saving import save_model
+        return await save_model(self, handler_or_url, include_optimizer, trainable_only, quantization_bytes)
+
+    def save_sync(self, handler_or_url, include_optimizer=False, trainable_only=False, quantization_bytes=None):
+        """model.save without awaiting, for handlers that need none (paths, file://, memory, http in
+        CPython)."""
+        from .saving import save_model_sync
+        return save_model_sync(self, handler_or_url, include_optimizer, trainable_only, quantization_bytes)
+
+    def get_named_weights(self, trainable_only=False):
+        """TF.js's getNamedWeights: [{name, tensor}] as model files name them."""
+        from .serialization import named_weights
+        return named_weights(self, trainable_only)
+
+    def load_weights(self, weights, strict=True):
+        """TF.js's loadWeights: assign {name: tensor} (names as get_named_weights gives them)."""
+        from .serialization import load_named_weights
+        load_named_weights(self, weights, strict, api="load_weights")
+
     # --- summary ---------------------------------------------------------------------------------
     def summary(self, line_length=None, positions=None, print_fn=print):
         """Print the TF.js summary table: layers, shapes, parameter counts."""
@@ -307,6 +349,15 @@ class Sequential(Model):
 
     def _is_sequential_like(self):
         return True
+
+    def get_config(self):
+        from .serialization import sequential_config
+        return sequential_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from .serialization import sequential_from_config
+        return sequential_from_config(cls, config, custom_objects)
 
 
 def _masks_list(mask, n):

@@ -17,6 +17,7 @@ def _rate(rate, layer):
 class GaussianNoise(Layer):
     """Adds zero-centred gaussian noise of standard deviation stddev."""
     class_name = "GaussianNoise"
+    config_keys = ("stddev",)
 
     def __init__(self, stddev=None, **kwargs):
         super().__init__(**kwargs)
@@ -30,13 +31,11 @@ class GaussianNoise(Layer):
             return inputs
         return ops.add(ops.random_normal(list(inputs.shape), 0, self.stddev), inputs)
 
-    def get_config(self):
-        return {**super().get_config(), "stddev": self.stddev}
-
 
 class GaussianDropout(Layer):
     """Multiplies by gaussian noise of mean 1 and stddev sqrt(rate / (1 - rate))."""
     class_name = "GaussianDropout"
+    config_keys = ("rate",)
 
     def __init__(self, rate=None, **kwargs):
         super().__init__(**kwargs)
@@ -49,14 +48,12 @@ class GaussianDropout(Layer):
         stddev = math.sqrt(self.rate / (1 - self.rate))
         return ops.mul(inputs, ops.random_normal(list(inputs.shape), 1, stddev))
 
-    def get_config(self):
-        return {**super().get_config(), "rate": self.rate}
-
 
 class AlphaDropout(Layer):
     """Dropout that keeps the mean and variance of SELU-activated inputs: dropped values are
     set to -alpha * scale, then everything is affinely corrected."""
     class_name = "AlphaDropout"
+    config_keys = ("rate",)
     _ALPHA = 1.6732632423543772848170429916717
     _SCALE = 1.0507009873554804934193349852946
 
@@ -78,9 +75,6 @@ class AlphaDropout(Layer):
         # -alpha_p, which breaks the mean and variance this layer exists to keep).
         x = ops.add(ops.mul(inputs, kept), ops.mul(ops.sub(1, kept), alpha_p))
         return ops.add(ops.mul(x, a), b)
-
-    def get_config(self):
-        return {**super().get_config(), "rate": self.rate}
 
 
 class SpatialDropout1D(Dropout):

@@ -27,6 +27,9 @@ def _batch_norm(x, mean, variance, beta, gamma, epsilon):
 
 class BatchNormalization(Layer):
     class_name = "BatchNormalization"
+    config_keys = ("axis", "momentum", "epsilon", "center", "scale", "beta_initializer", "gamma_initializer",
+                   "moving_mean_initializer", "moving_variance_initializer", "beta_regularizer", "gamma_regularizer",
+                   "beta_constraint", "gamma_constraint")
 
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
                  gamma_initializer="ones", moving_mean_initializer="zeros", moving_variance_initializer="ones",
@@ -99,14 +102,12 @@ class BatchNormalization(Layer):
             var.assign(ENGINE.tidy(lambda var=var, value=value: ops.sub(var, ops.mul(ops.sub(var, value), decay))))
         return out
 
-    def get_config(self):
-        return {**super().get_config(), "axis": self.axis, "momentum": self.momentum, "epsilon": self.epsilon,
-                "center": self.center, "scale": self.scale}
-
 
 class LayerNormalization(Layer):
     """Normalize each sample over `axis` (default the last), then scale by gamma and shift by beta."""
     class_name = "LayerNormalization"
+    config_keys = ("axis", "epsilon", "center", "scale", "beta_initializer", "gamma_initializer", "beta_regularizer",
+                   "gamma_regularizer")
 
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
                  gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None, **kwargs):
@@ -156,7 +157,3 @@ class LayerNormalization(Layer):
         if self.beta is not None:
             y = ops.add(y, fit(self.beta))
         return y
-
-    def get_config(self):
-        return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon, "center": self.center,
-                "scale": self.scale}

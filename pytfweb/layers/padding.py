@@ -16,6 +16,7 @@ def _pair(value, what):
 class ZeroPadding2D(Layer):
     """Zeros around rows and columns: padding = n, [rows, cols] or [[top, bottom], [left, right]]."""
     class_name = "ZeroPadding2D"
+    config_keys = ("padding", "data_format")
 
     def __init__(self, padding=None, data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -50,6 +51,3 @@ class ZeroPadding2D(Layer):
         for axis, p in zip(self._axes(), self.padding):
             pattern[axis] = list(p)
         return ops.pad(inputs, pattern)
-
-    def get_config(self):
-        return {**super().get_config(), "padding": self.padding, "data_format": self.data_format}

@@ -8,6 +8,7 @@ from .engine import InputSpec, Layer
 
 
 class _Pooling(Layer):
+    config_keys = ("pool_size", "padding", "strides", "data_format")
     rank = 2
     mode = "max"
 
@@ -47,10 +48,6 @@ class _Pooling(Layer):
         else:
             fn = ops.max_pool if self.mode == "max" else ops.avg_pool
         return fn(x, pool_size, strides, self.padding)
-
-    def get_config(self):
-        return {**super().get_config(), "pool_size": self.pool_size, "padding": self.padding,
-                "strides": self.strides, "data_format": self.data_format}
 
 
 class MaxPooling1D(_Pooling):

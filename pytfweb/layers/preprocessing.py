@@ -59,6 +59,7 @@ def _hw_shape(input_shape, height, width):
 
 class CenterCrop(Layer):
     class_name = "CenterCrop"
+    config_keys = ("height", "width")
 
     def __init__(self, height=None, width=None, **kwargs):
         super().__init__(**kwargs)
@@ -93,12 +94,10 @@ class CenterCrop(Layer):
     def compute_output_shape(self, input_shape):
         return _hw_shape(input_shape, self.height, self.width)
 
-    def get_config(self):
-        return {**super().get_config(), "height": self.height, "width": self.width}
-
 
 class Resizing(Layer):
     class_name = "Resizing"
+    config_keys = ("height", "width", "interpolation", "crop_to_aspect_ratio")
 
     def __init__(self, height=None, width=None, interpolation="bilinear", crop_to_aspect_ratio=False, **kwargs):
         super().__init__(**kwargs)
@@ -115,10 +114,6 @@ class Resizing(Layer):
     def compute_output_shape(self, input_shape):
         return _hw_shape(input_shape, self.height, self.width)
 
-    def get_config(self):
-        return {**super().get_config(), "height": self.height, "width": self.width,
-                "interpolation": self.interpolation, "crop_to_aspect_ratio": self.crop_to_aspect_ratio}
-
 
 _OUTPUT_MODES = {"multiHot": "multiHot", "multi_hot": "multiHot", "oneHot": "oneHot", "one_hot": "oneHot",
                  "count": "count"}
@@ -128,6 +123,7 @@ class CategoryEncoding(Layer):
     """Integer category ids -> multi-hot / one-hot / count vectors of length num_tokens.
     Counts can be weighted: apply(x, count_weights=w) (output_mode 'count' only)."""
     class_name = "CategoryEncoding"
+    config_keys = ("num_tokens", "output_mode")
 
     def __init__(self, num_tokens=None, output_mode="multiHot", **kwargs):
         super().__init__(**kwargs)
@@ -184,13 +180,11 @@ class CategoryEncoding(Layer):
         shape[-1] = self.num_tokens
         return tuple(shape)
 
-    def get_config(self):
-        return {**super().get_config(), "num_tokens": self.num_tokens, "output_mode": self.output_mode}
-
 
 class RandomWidth(Layer):
     """Resize the width by a factor drawn uniformly from [1 + lower, 1 + upper] on every call."""
     class_name = "RandomWidth"
+    config_keys = ("factor", "interpolation", "seed")
 
     def __init__(self, factor=None, interpolation="bilinear", seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -230,7 +224,3 @@ class RandomWidth(Layer):
 
     def compute_output_shape(self, input_shape):
         return _hw_shape(input_shape, input_shape[-3], None)
-
-    def get_config(self):
-        return {**super().get_config(), "factor": self.factor, "interpolation": self.interpolation,
-                "seed": self.seed}

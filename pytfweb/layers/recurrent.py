@@ -52,6 +52,10 @@ def _rate(value, name, layer):
 class RNNCell(Layer):
     """A cell: call([x_t, *states]) -> [output_t, *new_states]; state_size lists the states'
     sizes (the first is the output size)."""
+    config_keys = ("units", "activation", "use_bias", "kernel_initializer", "recurrent_initializer",
+                   "bias_initializer", "kernel_regularizer", "recurrent_regularizer", "bias_regularizer",
+                   "activity_regularizer", "kernel_constraint", "recurrent_constraint", "bias_constraint", "dropout",
+                   "recurrent_dropout")
     state_size = ()
 
     def __init__(self, units=None, activation="tanh", use_bias=True, kernel_initializer="glorot_normal",
@@ -142,10 +146,6 @@ class RNNCell(Layer):
         z = ops.add(ops.mat_mul(x, self.kernel), ops.mat_mul(h, self.recurrent_kernel))
         return ops.add(z, self.bias) if self.use_bias else z
 
-    def get_config(self):
-        return {**super().get_config(), "units": self.units, "use_bias": self.use_bias,
-                "dropout": self.dropout, "recurrent_dropout": self.recurrent_dropout}
-
 
 class SimpleRNNCell(RNNCell):
     """h_t = activation(x_t W + h_{t-1} U + b)."""
@@ -165,6 +165,7 @@ class SimpleRNNCell(RNNCell):
 class LSTMCell(RNNCell):
     """Gates i, f, c, o (in that order in the kernels and the bias)."""
     class_name = "LSTMCell"
+    config_keys = ("recurrent_activation", "unit_forget_bias", "implementation")
     gates = 4
 
     def __init__(self, units=None, recurrent_activation="hard_sigmoid", unit_forget_bias=False, implementation=None,
@@ -203,20 +204,19 @@ class LSTMCell(RNNCell):
         h = ops.mul(o, self.activation(c))
         return [h, h, c]
 
-    def get_config(self):
-        return {**super().get_config(), "unit_forget_bias": self.unit_forget_bias}
-
 
 class GRUCell(RNNCell):
     """Gates z, r, h (in that order); the reset gate applies before the recurrent kernel
     (TF.js's only formulation, resetAfter=false)."""
     class_name = "GRUCell"
+    config_keys = ("recurrent_activation", "implementation", "reset_after")
     gates = 3
 
     def __init__(self, units=None, recurrent_activation="hard_sigmoid", implementation=None, reset_after=False,
                  **kwargs):
         if reset_after:
             raise ValueError("GRUCell does not support reset_after parameter set to true.")
+        self.reset_after = reset_after
         super().__init__(units, **kwargs)
         self.recurrent_activation = _activations.get(recurrent_activation or "hard_sigmoid")
         self.implementation = implementation
@@ -246,6 +246,7 @@ class StackedRNNCells(Container):
     states flattened in reverse cell order ([h2, c2, h1, c1] for two LSTM cells), so that
     state_size[0] is the output size."""
     class_name = "StackedRNNCells"
+    config_keys = ("cells",)
 
     def __init__(self, cells=None, **kwargs):
         super().__init__(**kwargs)
@@ -289,10 +290,6 @@ class StackedRNNCells(Container):
             new_nested.append(list(out[1:]))
         return [x] + [s for cell_states in reversed(new_nested) for s in cell_states]
 
-    def get_config(self):
-        return {**super().get_config(),
-                "cells": [{"class_name": c.get_class_name(), "config": c.get_config()} for c in self.cells]}
-
 
 class RNN(Layer):
     """Runs a cell over the time axis of a [batch, time, features] input.
@@ -302,6 +299,18 @@ class RNN(Layer):
     tensor, marks the timesteps to skip. stateful=True keeps the last states (non-trainable
     variables, batch size fixed at build) as the next call's initial states."""
     class_name = "RNN"
+    config_keys = ("return_sequences", "return_state", "go_backwards", "stateful", "unroll", "cell")
+    cell_in_config = True
+
+    def get_config(self):
+        """TF.js's: the RNN's own arguments with the cell's spread in, and the cell itself unless the
+        layer makes its cell from those arguments (SimpleRNN, LSTM, GRU, ConvLSTM2D)."""
+        config = super().get_config()
+        cell = {k: v for k, v in self.cell.get_config().items()
+                if k not in ("name", "trainable", "dtype", "batch_input_shape")}
+        if not self.cell_in_config:
+            del config["cell"]
+        return {**cell, **config} if self.cell_in_config else {**config, **cell}
 
     def __init__(self, cell=None, return_sequences=False, return_state=False, go_backwards=False, stateful=False,
                  unroll=False, input_dim=None, input_length=None, **kwargs):
@@ -593,11 +602,6 @@ class RNN(Layer):
             mask = ops.cast(mask, "bool")
         return ops.unstack(ops.reshape(mask, list(mask.shape) + [1] * (x.rank - 2)), 1)
 
-    def get_config(self):
-        return {**super().get_config(), "return_sequences": self.return_sequences, "return_state": self.return_state,
-                "go_backwards": self.go_backwards, "stateful": self.stateful, "unroll": self.unroll,
-                "cell": {"class_name": self.cell.get_class_name(), "config": self.cell.get_config()}}
-
     def apply(self, inputs, training=False, initial_state=None, **kwargs):
         """Apply the layer (see Layer.apply); initial_state: one tensor per state (SymbolicTensors
         when inputs is one), which becomes extra inputs of the layer, as in TF.js."""
@@ -635,6 +639,8 @@ class _CellRNN(RNN):
     @property
     def units(self):
         return self.cell.units
+
+    cell_in_config = False   # the layer makes its cell from the arguments spread into its config
 
 
 class SimpleRNN(_CellRNN):

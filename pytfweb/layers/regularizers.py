@@ -54,3 +54,11 @@ def get(identifier):
     if isinstance(identifier, str):
         return lookup(identifier, _BY_NAME, "regularizer")()
     return lookup(identifier, _BY_NAME, "regularizer")
+
+
+CLASSES = {"L1L2": L1L2, "L1": lambda l1=0.01, **_: L1L2(l1=l1, l2=0), "L2": lambda l2=0.01, **_: L1L2(l1=0, l2=l2)}
+
+
+def class_for(name):
+    """The regularizer class for a class_name in a model file (TF.js's, and Keras's L1 / L2), or None."""
+    return CLASSES.get(name)

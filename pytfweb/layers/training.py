@@ -57,6 +57,7 @@ class Trainer:
     def __init__(self):
         self.optimizer = None
         self._optimizer_owned = False
+        self._compile_spec = None
         self.loss_functions = None
         self.metrics_names = []
         self._metric_fns = []        # (output index, name, fn)
@@ -87,6 +88,7 @@ class Trainer:
         self.optimizer, self._optimizer_owned = new, owned
         self.loss_functions = loss_fns
         self._metric_fns = metric_fns
+        self._compile_spec = (loss, metrics)   # what model.save(include_optimizer=True) writes
         many = len(self.outputs) > 1
         self.metrics_names = ["loss"] + ([f"{n}_loss" for n in self.output_names] if many else []) + \
             [name for _, name, _ in metric_fns]

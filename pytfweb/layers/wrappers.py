@@ -18,6 +18,7 @@ class _Wrapper(Container):
 class TimeDistributed(_Wrapper):
     """Apply layer to every temporal slice (axis 1) of a [batch, time, ...] input."""
     class_name = "TimeDistributed"
+    config_keys = ("layer",)
 
     def __init__(self, layer=None, **kwargs):
         if layer is None:
@@ -46,14 +47,11 @@ class TimeDistributed(_Wrapper):
         out = self.layer.call(flat, training)
         return ops.reshape(out, [b, t] + list(out.shape[1:]))
 
-    def get_config(self):
-        return {**super().get_config(), "layer": {"class_name": self.layer.get_class_name(),
-                                                   "config": self.layer.get_config()}}
-
 
 class Bidirectional(_Wrapper):
     """Run an RNN forward and backward over the sequence and merge the two outputs."""
     class_name = "Bidirectional"
+    config_keys = ("layer", "merge_mode")
 
     def __init__(self, layer=None, merge_mode="concat", **kwargs):
         from .recurrent import _CellRNN
@@ -72,6 +70,7 @@ class Bidirectional(_Wrapper):
                                           return_state=layer.return_state, go_backwards=not layer.go_backwards,
                                           stateful=layer.stateful, name=f"backward_{layer.name}",
                                           **layer._cell_args)
+        self.layer = layer   # unbuilt: what the config describes; the two copies hold the weights
         self.stateful = layer.stateful
         self.supports_masking = True
         self._inner_layers = [self.forward_layer, self.backward_layer]
@@ -136,6 +135,3 @@ class Bidirectional(_Wrapper):
         if self.return_state or self.merge_mode is None:
             return out + states
         return out[0]
-
-    def get_config(self):
-        return {**super().get_config(), "merge_mode": self.merge_mode}

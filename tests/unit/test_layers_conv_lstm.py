@@ -197,7 +197,7 @@ def test_shapes_params_and_names_as_tfjs():
     layer = tf.layers.conv_lstm2d(filters=4, kernel_size=3, input_shape=[5, 8, 8, 2], name="clstm")
     model = tf.sequential(layers=[layer])
     assert [(w.name, tuple(w.shape)) for w in layer.weights] == [
-        ("clstm/kernel", (3, 3, 2, 16)), ("clstm/recurrentKernel", (3, 3, 4, 16)), ("clstm/bias", (16,))]
+        ("clstm/kernel", (3, 3, 2, 16)), ("clstm/recurrent_kernel", (3, 3, 4, 16)), ("clstm/bias", (16,))]
     assert layer.count_params() == 3 * 3 * 2 * 16 + 3 * 3 * 4 * 16 + 16 == 880
     assert model.outputs[0].shape == (None, 6, 6, 4)
     inp = tf.input(shape=[None, 8, 8, 2])   # any number of timesteps
@@ -256,7 +256,7 @@ def test_defaults_and_config():
                                    "return_sequences")} == {
         "filters": 3, "kernel_size": [3, 1], "strides": [1, 2], "padding": "same", "data_format": "channels_first",
         "dilation_rate": [1, 1], "return_sequences": True}
-    assert config["cell"]["class_name"] == "ConvLSTM2DCell"
+    assert "cell" not in config and config["unit_forget_bias"] is False   # TF.js's: the cell's arguments spread in
     # the orthogonal recurrent kernel is orthogonal over its flattened [kh * kw * filters, 4 * filters] form
     layer.build((None, 2, 5, 5, 1))
     rk = layer.cell.recurrent_kernel.numpy().reshape(-1, 8)

@@ -1,0 +1,495 @@
+"""Layers and models to and from JSON configs in TF.js 4.22's layers format (tfjs-layers'
+toJSON / modelFromJSON / loadWeights), and tf.serialization.
+
+A layer's config is its get_config(): snake_case constructor arguments, with initializers,
+regularizers, constraints and sub-layers as {"class_name", "config"} (config_value). A config
+becomes a layer again through the class registry (every built-in layer class by its class_name,
+plus classes given to register_class or passed as custom_objects) and the class's from_config,
+which keeps only the arguments its constructor takes, as TF.js ignores unknown fields.
+
+Weights are named as TF.js names them, by structure rather than by variable name: a layer's
+weight is '<layer name>/<weight name>'; a TimeDistributed's inner weights take the wrapper's
+name, a Bidirectional's '<name>/forward_<...>/...', a stacked RNN's '<name>/RNNCell_<i>/...';
+a nested model's layers keep their own names. A model's weights are listed as TF.js lists them:
+every trainable weight, then every non-trainable one.
+
+A file is data: nothing in it is run. A Lambda layer (code) or an unknown class is refused with
+the layer's name.
+"""
+import contextlib
+import functools
+import inspect
+import json
+
+from ..engine import ENGINE
+from . import activations as _activations
+from ._utils import snake as _snake
+from .engine import InputLayer, Layer, assign_checked
+
+KERAS_VERSION = "tfjs-layers 4.22.0"
+BACKEND = "tensor_flow.js"
+
+_REGISTERED = {}        # registered name ('Custom>MyLayer' and 'MyLayer') -> class
+_REGISTERED_NAMES = {}  # class -> registered name
+
+
+# --- tf.serialization ----------------------------------------------------------------------------------
+def register_class(cls, pkg=None, name=None):
+    """tf.serialization.register_class: make cls loadable from model files by its class_name (a
+    class attribute, TF.js's static className). Returns cls, so it works as a decorator."""
+    class_name = getattr(cls, "class_name", None) if isinstance(cls, type) else None
+    if not isinstance(class_name, str) or not class_name:
+        raise ValueError(f"register_class: the class {getattr(cls, '__name__', cls)!r} must define a non-empty "
+                         f"string class attribute 'class_name' (TF.js's static className)")
+    if "class_name" not in vars(cls):
+        raise ValueError(f"register_class: {cls.__name__} inherits class_name '{class_name}' from a base class; "
+                         f"give it its own")
+    registered = f"{pkg or 'Custom'}>{name or class_name}"
+    _REGISTERED[class_name] = cls
+    _REGISTERED[registered] = cls
+    _REGISTERED_NAMES[cls] = registered
+    return cls
+
+
+def get_registered_name(cls):
+    """The name register_class gave cls ('Custom>Name'), else its class_name."""
+    return _REGISTERED_NAMES.get(cls, getattr(cls, "class_name", cls.__name__))
+
+
+class SerializationMap:
+    """TF.js's SerializationMap: the registered classes by name."""
+
+    @staticmethod
+    def get_map():
+        return SerializationMap()
+
+    @property
+    def class_name_map(self):
+        return {**_builtin_classes(), **_REGISTERED}
+
+    @staticmethod
+    def register(cls):
+        return register_class(cls)
+
+
+@functools.lru_cache(maxsize=None)
+def _builtin_layers():
+    from . import models  # noqa: F401 - the model classes register by being subclasses
+    from .. import layers  # noqa: F401 - every layer module imported
+    out = {}
+    stack = [Layer]
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        if "class_name" in vars(cls) and cls.__module__.startswith("pytfweb."):
+            out[cls.class_name] = cls
+    out["Functional"] = out["Model"]   # tf.keras 2.4+ names functional models so
+    return out
+
+
+def _builtin_classes():
+    return dict(_builtin_layers())
+
+
+# --- values --------------------------------------------------------------------------------------------
+def config_value(key, value, owner=None):
+    """value as JSON for a config: activations by name, objects with get_config as
+    {class_name, config}, tuples as lists."""
+    if isinstance(value, str):
+        for suffix, module in _OBJECT_KINDS:
+            if key.endswith(suffix):   # a name given to the constructor, written as the object it names
+                return config_value(key, module().get(value), owner)
+        # TF.js writes string values in Python style ('multiHot' -> 'multi_hot'), names as they are
+        return value if key == "name" else _snake(value)
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [config_value(key, v, owner) for v in value]
+    if isinstance(value, dict):
+        return {k: config_value(k, v, owner) for k, v in value.items()}
+    if hasattr(value, "get_config") and hasattr(value, "get_class_name"):
+        return {"class_name": value.get_class_name(), "config": value.get_config()}
+    if key.endswith("activation") and callable(value):
+        name = _activations.name_of(value)
+        if _activations.ACTIVATIONS.get(name) is value:
+            return name
+    where = f" of layer '{owner.name}'" if owner is not None and hasattr(owner, "name") else ""
+    raise ValueError(f"get_config: '{key}'{where} is {value!r}, which cannot be written to a model file (only "
+                     f"named activations and built-in or registered objects can)")
+
+
+def _kinds():
+    from . import constraints, initializers, regularizers
+    return initializers, regularizers, constraints
+
+
+_OBJECT_KINDS = (("_initializer", lambda: _kinds()[0]), ("_regularizer", lambda: _kinds()[1]),
+                 ("_constraint", lambda: _kinds()[2]))
+
+
+def serialize(obj):
+    """{class_name, config} of a layer, model, initializer, regularizer or constraint."""
+    return {"class_name": obj.get_class_name(), "config": obj.get_config()}
+
+
+@functools.lru_cache(maxsize=None)
+def _accepted_params(cls):
+    """The keyword arguments cls's constructor takes, following **kwargs up the bases (and into
+    the cell class of an RNN layer that builds its own cell); None when anything goes."""
+    names = set()
+    for c in cls.__mro__:
+        init = vars(c).get("__init__")
+        if init is None:
+            continue
+        params = inspect.signature(init).parameters.values()
+        names.update(p.name for p in params if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL))
+        if not any(p.kind is p.VAR_KEYWORD for p in params):
+            break
+        if c is Layer:
+            break
+    cell_class = getattr(cls, "cell_class", None)
+    if cell_class is not None:
+        names |= _accepted_params(cell_class)
+    names.discard("self")
+    return frozenset(names)
+
+
+def layer_kwargs(cls, config, custom_objects=None):
+    """Constructor keyword arguments from a layer config: nested objects deserialized, fields the
+    constructor does not take dropped."""
+    if not isinstance(config, dict):
+        raise ValueError(f"{cls.get_class_name(cls) if hasattr(cls, 'class_name') else cls.__name__}: a layer "
+                         f"config must be an object, got {type(config).__name__}")
+    accepted = _accepted_params(cls)
+    kwargs = {}
+    for key, value in config.items():
+        if key == "batch_shape":   # Keras 3's spelling
+            key = "batch_input_shape"
+        if key not in accepted:
+            continue
+        kwargs[key] = _value_from_config(key, value, custom_objects)
+    if "batch_input_shape" in kwargs and "input_shape" in kwargs:
+        kwargs.pop("input_shape")
+    return kwargs
+
+
+def _value_from_config(key, value, custom_objects):
+    from . import constraints, initializers, regularizers
+    if key in ("layer", "cell") and value is not None:
+        if isinstance(value, list):
+            return [deserialize_layer(v, custom_objects) for v in value]
+        return deserialize_layer(value, custom_objects)
+    if key == "cells" and value is not None:
+        return [deserialize_layer(v, custom_objects) for v in value]
+    if key == "dtype" and isinstance(value, dict):   # a Keras DTypePolicy
+        return (value.get("config") or {}).get("name", "float32")
+    if isinstance(value, dict) and "class_name" in value:
+        for suffix, module in (("_initializer", initializers), ("_regularizer", regularizers),
+                               ("_constraint", constraints)):
+            if key.endswith(suffix):
+                return _object_from_config(value, module, suffix[1:], custom_objects)
+    return value
+
+
+def _object_from_config(spec, module, kind, custom_objects):
+    name = spec["class_name"]
+    config = spec.get("config") or {}
+    cls = (custom_objects or {}).get(name) or _REGISTERED.get(name) or module.class_for(name)
+    if cls is None:
+        raise ValueError(f"Unknown {kind} class '{name}' in the model config (known: "
+                         f"{', '.join(sorted(module.CLASSES))}; register others with "
+                         f"tf.serialization.register_class)")
+    from_config = getattr(cls, "from_config", None)
+    if from_config is not None:
+        return from_config(config)
+    return cls(**config)
+
+
+# --- layers ---------------------------------------------------------------------------------------------
+_REFUSED = {"Lambda": "a Lambda layer is Python or JavaScript code, and code from a model file is never run"}
+
+
+def deserialize_layer(spec, custom_objects=None):
+    """The layer (or model) a {class_name, config} describes."""
+    if not isinstance(spec, dict) or "class_name" not in spec:
+        raise ValueError(f"A layer must be described as {{'class_name': ..., 'config': {{...}}}}, got "
+                         f"{json.dumps(spec)[:200] if _jsonable(spec) else type(spec).__name__}")
+    name = spec["class_name"]
+    config = spec.get("config") if spec.get("config") is not None else {}
+    layer_name = config.get("name") if isinstance(config, dict) else None
+    label = f"layer '{layer_name}' ({name})" if layer_name else f"a {name} layer"
+    if name in _REFUSED and not (custom_objects and name in custom_objects):
+        raise ValueError(f"Cannot load {label}: {_REFUSED[name]}. Rebuild that layer in Python (or register a "
+                         f"class for it with tf.serialization.register_class) and load the weights.")
+    cls = (custom_objects or {}).get(name) or _REGISTERED.get(name) or _builtin_layers().get(name)
+    if cls is None:
+        raise ValueError(f"Unknown layer class '{name}' for {label}. Register custom layers with "
+                         f"tf.serialization.register_class(cls) or pass custom_objects={{'{name}': cls}}.")
+    try:
+        layer = cls.from_config(config, custom_objects) if _takes_custom(cls) else cls.from_config(config)
+    except (TypeError, ValueError) as e:
+        if str(e).startswith(("Cannot load", "Unknown layer class", "Unknown ")):
+            raise
+        raise type(e)(f"Cannot build {label} from its config: {e}") from e
+    _track(layer)
+    return layer
+
+
+def _takes_custom(cls):
+    try:
+        return "custom_objects" in inspect.signature(cls.from_config).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _jsonable(v):
+    try:
+        json.dumps(v)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+_building = []   # stacks of layers made by the model_from_topology calls in progress
+
+
+def _track(layer):
+    if _building:
+        _building[-1].append(layer)
+
+
+@contextlib.contextmanager
+def _disposing_on_error():
+    """Dispose every layer made inside the block if the block fails (a broken file leaves no
+    weight behind)."""
+    made = []
+    _building.append(made)
+    try:
+        yield
+    except BaseException:
+        for layer in reversed(made):
+            try:
+                layer.dispose()
+            except Exception:   # noqa: BLE001 - already failing; free what can be freed
+                pass
+        raise
+    finally:
+        _building.pop()
+
+
+# --- models ---------------------------------------------------------------------------------------------
+def sequential_config(model):
+    return {"name": model.name, "layers": [serialize(layer) for layer in model.layers]}
+
+
+def sequential_from_config(cls, config, custom_objects=None):
+    layer_specs = config if isinstance(config, list) else config.get("layers")
+    if not isinstance(layer_specs, list):
+        raise ValueError("A Sequential config must have a 'layers' list")
+    name = None if isinstance(config, list) else config.get("name")
+    model = cls(name=name)
+    _track(model)
+    for spec in layer_specs:
+        model.add(deserialize_layer(spec, custom_objects))
+    return model
+
+
+def functional_config(model):
+    """TF.js's Container.getConfig: layers with their inbound nodes (node indices counted over the
+    nodes that belong to this model), input_layers and output_layers."""
+    own = {id(n) for n in model._nodes}
+    for x in model.inputs:
+        own.add(id(x.source_layer.inbound_nodes[x.node_index]))
+    index = {}   # (id(layer), original node index) -> index within this model
+
+    def node_key(layer, i):
+        if (id(layer), i) not in index:
+            kept = [j for j, n in enumerate(layer.inbound_nodes) if id(n) in own]
+            for k, j in enumerate(kept):
+                index[(id(layer), j)] = k
+        return index.get((id(layer), i), i)
+
+    layers = []
+    for layer in model.layers:
+        nodes = []
+        if not isinstance(layer, InputLayer):
+            for i, node in enumerate(layer.inbound_nodes):
+                if id(node) not in own:
+                    continue
+                nodes.append([[x.source_layer.name, node_key(x.source_layer, x.node_index), x.tensor_index, {}]
+                              for x in node.input_tensors])
+        layers.append({"name": layer.name, "class_name": layer.get_class_name(), "config": layer.get_config(),
+                       "inbound_nodes": nodes})
+    ends = lambda xs: [[x.source_layer.name, node_key(x.source_layer, x.node_index), x.tensor_index]  # noqa: E731
+                       for x in xs]
+    return {"name": model.name, "layers": layers, "input_layers": ends(model.inputs),
+            "output_layers": ends(model.outputs)}
+
+
+def functional_from_config(cls, config, custom_objects=None):
+    """Rebuild the graph: make every layer, then apply each to its inbound nodes' tensors as soon
+    as those exist (Keras's processing order, which tolerates layers listed before their inputs)."""
+    if not isinstance(config, dict) or not isinstance(config.get("layers"), list):
+        raise ValueError("A functional model config must have a 'layers' list")
+    made = {}        # layer name -> layer
+    outputs = {}     # (layer name, node index) -> output SymbolicTensors
+    pending = []     # [layer, remaining node specs, next node index]
+    for spec in config["layers"]:
+        layer = deserialize_layer(spec, custom_objects)
+        name = spec.get("name") or layer.name
+        if name in made:
+            raise ValueError(f"Model config: the layer name '{name}' is used twice")
+        made[name] = layer
+        if isinstance(layer, InputLayer):
+            outputs[(name, 0)] = layer.inbound_nodes[0].output_tensors
+        pending.append([layer, list(spec.get("inbound_nodes") or []), 0, name])
+
+    def tensor(ref, consumer):
+        if not isinstance(ref, (list, tuple)) or len(ref) < 3:
+            raise ValueError(f"Model config: layer '{consumer}' has a malformed inbound node entry {ref!r}")
+        src, node_index, tensor_index = ref[0], ref[1], ref[2]
+        if src not in made:
+            raise ValueError(f"Model config: layer '{consumer}' reads from '{src}', which is not a layer of the "
+                             f"model")
+        outs = outputs.get((src, node_index))
+        return None if outs is None else outs[tensor_index]
+
+    progress = True
+    while progress and any(p[1] for p in pending):
+        progress = False
+        for entry in pending:
+            layer, nodes, _, name = entry
+            while nodes:
+                node = nodes[0]
+                refs = node["args"] if isinstance(node, dict) else node   # a plain list in TF.js / Keras 2
+                xs = [tensor(r, name) for r in refs]
+                if any(x is None for x in xs):
+                    break
+                out = layer.apply(xs if len(xs) > 1 else xs[0])
+                outputs[(name, entry[2])] = out if isinstance(out, list) else [out]
+                entry[2] += 1
+                nodes.pop(0)
+                progress = True
+    stuck = [p[3] for p in pending if p[1]]
+    if stuck:
+        raise ValueError(f"Model config: cannot connect layer(s) {', '.join(stuck)}: their inputs never become "
+                         f"available (a cycle, or a reference to a node that does not exist)")
+
+    def ends(key):
+        refs = config.get(key) or []
+        if refs and not isinstance(refs[0], (list, tuple)):
+            refs = [refs]
+        xs = [tensor(r, key) for r in refs]
+        if any(x is None for x in xs):
+            raise ValueError(f"Model config: an entry of {key} names a node that does not exist: {refs!r}")
+        return xs
+
+    model = cls(ends("input_layers"), ends("output_layers"), name=config.get("name"))
+    _track(model)
+    return model
+
+
+def model_to_topology(model):
+    """The modelTopology of model.json, as TF.js's model.toJSON(null, false)."""
+    return {"class_name": model.get_class_name(), "config": model.get_config(), "keras_version": KERAS_VERSION,
+            "backend": BACKEND}
+
+
+def model_from_topology(topology, custom_objects=None):
+    """The model a modelTopology (TF.js's or Keras 2's JSON; a {"model_config": ...} wrapper is
+    accepted) describes, with freshly made (zero) weights. A bad config leaves nothing behind."""
+    from .initializers import fast_init
+    from .models import Model
+    if isinstance(topology, str):
+        topology = json.loads(topology)
+    if isinstance(topology, dict) and "model_config" in topology:
+        topology = topology["model_config"]
+    if not isinstance(topology, dict) or "class_name" not in topology:
+        raise ValueError("A model topology must be an object with 'class_name' and 'config'")
+    with _disposing_on_error(), fast_init():
+        model = deserialize_layer(topology, custom_objects)
+        if not isinstance(model, Model):
+            raise ValueError(f"The topology describes a {topology['class_name']} layer, not a model (Sequential "
+                             f"or Model)")
+    return model
+
+
+# --- weights --------------------------------------------------------------------------------------------
+def weight_names(model):
+    """{id(variable): the TF.js name of that weight} for every weight of model."""
+    out = {}
+    for layer in model.layers:
+        _name_weights(layer, layer.name, out)
+    return out
+
+
+def _name_weights(layer, scope, out):
+    from .models import Model
+    from .recurrent import RNN, StackedRNNCells
+    from .wrappers import Bidirectional, TimeDistributed
+    if isinstance(layer, Model):
+        for sub in layer.layers:
+            _name_weights(sub, sub.name, out)
+    elif isinstance(layer, Bidirectional):
+        for sub in (layer.forward_layer, layer.backward_layer):
+            _name_weights(sub, f"{scope}/{sub.name}", out)
+    elif isinstance(layer, TimeDistributed):
+        _name_weights(layer.layer, scope, out)
+    elif isinstance(layer, RNN):
+        if isinstance(layer.cell, StackedRNNCells):
+            for i, cell in enumerate(layer.cell.cells):
+                _name_weights(cell, f"{scope}/RNNCell_{i}", out)
+        else:
+            _name_weights(layer.cell, scope, out)
+    elif isinstance(layer, StackedRNNCells):
+        for i, cell in enumerate(layer.cells):
+            _name_weights(cell, f"{scope}/RNNCell_{i}", out)
+    else:
+        for var in layer._trainable_weights + layer._non_trainable_weights:
+            out[id(var)] = f"{scope}/{layer._weight_names.get(id(var), var.name)}"
+
+
+def named_weights(model, trainable_only=False):
+    """[{name, tensor}] in TF.js's order (trainable weights, then non-trainable ones)."""
+    names = weight_names(model)
+    weights = model.trainable_weights + ([] if trainable_only else model.non_trainable_weights)
+    out, seen = [], {}
+    for w in weights:
+        name = names[id(w)]
+        if name in seen:
+            raise ValueError(f"save: two weights of the model are both named '{name}' (layer names must be unique "
+                             f"across nested models for the file to say which is which)")
+        seen[name] = w
+        out.append({"name": name, "tensor": w})
+    return out
+
+
+def load_named_weights(model, weights, strict=True, source=None, api="load_layers_model"):
+    """Assign weights ({name: Tensor}) to the model's weights of the same names. strict: every
+    weight of the model must be in the file and every weight in the file must be used. Nothing is
+    assigned unless everything fits."""
+    where = f" ({source})" if source else ""
+    targets = named_weights(model)
+    names = {t["name"] for t in targets}
+    if strict:
+        extra = [n for n in weights if n not in names]
+        if extra:
+            raise ValueError(f"{api}{where}: the file has weight '{extra[0]}', which no layer of the model has "
+                             f"({len(extra)} unused; pass strict=False to ignore them)")
+        missing = [t["name"] for t in targets if t["name"] not in weights]
+        if missing:
+            raise ValueError(f"{api}{where}: weight '{missing[0]}' of the model is missing from the file "
+                             f"({len(missing)} missing; pass strict=False to keep their initial values)")
+    pairs = [(t, weights[t["name"]]) for t in targets if t["name"] in weights]
+    for t, value in pairs:
+        if value.dtype != t["tensor"].dtype:
+            raise TypeError(f"{api}{where}: weight '{t['name']}' is {value.dtype} in the file, but the model's "
+                            f"weight is {t['tensor'].dtype}")
+    assign_checked([t["tensor"] for t, _ in pairs], [v for _, v in pairs], "weights", api,
+                   lambda i, var, value: f"{api}{where}: weight '{pairs[i][0]['name']}' has shape "
+                                         f"{list(value.shape)} in the file, but the model expects "
+                                         f"{list(var.shape)}")
+
+
+def _dispose_all(tensors):
+    ENGINE.dispose(list(tensors))
