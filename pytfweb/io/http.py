@@ -1,0 +1,422 @@
+"""http:// and https:// (tf.io.http, TF.js's HTTPRequest): load a model.json and the weight files
+its weightsManifest names; save by POSTing a multipart form with a `model.json` part and a
+`model.weights.bin` part, as TF.js does.
+
+In the browser requests go through fetch (or the caller's fetch_func) and the weight files are
+fetched in parallel; in CPython they go through urllib: load_sync/save_sync block, load/save run
+the same requests in threads. on_progress(fraction) follows TF.js's weights loader: it is called
+as each weight response arrives (0 to 0.5) and as each body has been read (0.5 to 1).
+"""
+import asyncio
+import inspect
+import json
+import secrets
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from .artifacts import (SaveResult, artifacts_from_model_json, artifacts_from_model_json_async, artifacts_info,
+                        model_json_for)
+from .router import IN_BROWSER, register_load_router, register_save_router
+from .weights import manifest_specs
+
+OCTET_STREAM_MIME_TYPE = "application/octet-stream"
+JSON_TYPE = "application/json"
+MODEL_JSON_PART = "model.json"
+WEIGHTS_PART = "model.weights.bin"
+SCHEMES = ("http://", "https://")
+API = "tf.io.http"
+
+if IN_BROWSER:
+    import js
+    from pyodide.ffi import JsProxy, to_js
+else:
+    js = JsProxy = to_js = None
+
+
+class HTTPRequest:
+    """An IO handler for a model served over HTTP(S) (see tf.io.http)."""
+
+    DEFAULT_METHOD = "POST"
+
+    def __init__(self, path, request_init=None, weight_path_prefix=None, on_progress=None, fetch_func=None,
+                 weight_url_converter=None):
+        if not isinstance(path, str) or not path:
+            raise TypeError(f"{API}: argument 'path' must be a non-empty URL string, got {path!r}")
+        if fetch_func is not None and not callable(fetch_func):
+            raise TypeError(f"{API}: argument 'fetch_func' must be a function with the signature of fetch "
+                            f"(url, request_init), got {type(fetch_func).__name__}")
+        if request_init is not None and _init_get(request_init, "body") is not None:
+            raise ValueError(f"{API}: argument 'request_init' is expected to have no pre-existing body, but has one")
+        self.path = path
+        self.request_init = request_init
+        self.weight_path_prefix = weight_path_prefix
+        self.on_progress = on_progress
+        self.fetch_func = fetch_func
+        self.weight_url_converter = weight_url_converter
+
+    def __repr__(self):
+        return f"HTTPRequest({self.path!r})"
+
+    # --- load ----------------------------------------------------------------------------------------
+    async def load(self):
+        """The ModelArtifacts at self.path: model.json, then its weight files in parallel."""
+        reply = await self._fetch(self.path, self._init())
+        model_json = self._model_json(reply.status, await self._read(reply))
+        return await artifacts_from_model_json_async(model_json, self._load_weights)
+
+    def load_sync(self):
+        """load() without awaiting (CPython: urllib or a blocking fetch_func)."""
+        self._check_sync("load_sync", "load")
+        reply = self._fetch_sync(self.path, self._init())
+        model_json = self._model_json(reply.status, _read_sync(reply))
+        return artifacts_from_model_json(model_json, self._load_weights_sync)
+
+    def _model_json(self, status, body):
+        if not 200 <= status < 300:
+            raise ValueError(f"{API}: Request to {self.path} failed with status code {status}. Please verify this "
+                             f"URL points to the model JSON of the model to load.")
+        try:
+            model_json = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            hint = (" Your path contains a .pb file extension: .pb models are not supported, convert them to the "
+                    "TensorFlow.js JSON format." if self.path.endswith(".pb")
+                    else " Please make sure the server is serving valid JSON for this request.")
+            raise ValueError(f"{API}: Failed to parse model JSON of response from {self.path}.{hint}") from None
+        if not isinstance(model_json, dict) or (model_json.get("modelTopology") is None
+                                                and model_json.get("weightsManifest") is None):
+            raise ValueError(f"{API}: The JSON from HTTP path {self.path} contains neither model topology or "
+                             f"manifest for weights.")
+        return model_json
+
+    async def _load_weights(self, manifest):
+        specs, paths = manifest_specs(manifest, self.path)
+        urls = []
+        for p in paths:
+            url = self._weight_url(p)
+            urls.append(await url if inspect.isawaitable(url) else url)
+        init = self._init()
+        # As TF.js's loadWeightsAsArrayBuffer: every request at once, progress 0-0.5 as the
+        # responses arrive and 0.5-1 as their bodies have been read.
+        replies = await self._monitor([self._fetch(u, init) for u in urls], 0.0, 0.5)
+        for url, reply in zip(urls, replies):
+            self._check_weight_reply(url, reply.status)
+        buffers = await self._monitor([self._read(r) for r in replies], 0.5, 1.0)
+        return specs, b"".join(buffers)
+
+    def _load_weights_sync(self, manifest):
+        specs, paths = manifest_specs(manifest, self.path)
+        urls = [self._weight_url(p) for p in paths]
+        if any(inspect.isawaitable(u) for u in urls):
+            for u in urls:
+                getattr(u, "close", lambda: None)()
+            raise RuntimeError(f"{API}: weight_url_converter returned an awaitable; use await handler.load()")
+        init = self._init()
+        replies = []
+        try:
+            for i, url in enumerate(urls):
+                replies.append(self._fetch_sync(url, init))
+                self._check_weight_reply(url, replies[-1].status)
+                self._progress((i + 1) / len(urls) * 0.5)
+            buffers = []
+            for i, reply in enumerate(replies):
+                buffers.append(_read_sync(reply))
+                self._progress(0.5 + (i + 1) / len(urls) * 0.5)
+        finally:
+            for reply in replies:
+                reply.close()
+        return specs, b"".join(buffers)
+
+    def _weight_url(self, path):
+        if self.weight_url_converter is not None:
+            return self.weight_url_converter(path)
+        prefix, suffix = parse_url(self.path)
+        # TF.js joins by concatenation: the prefix (the model.json's directory, or
+        # weight_path_prefix) + the manifest's path + the model URL's query string.
+        return (self.weight_path_prefix or prefix) + path + suffix
+
+    def _check_weight_reply(self, url, status):
+        if not 200 <= status < 300:
+            raise ValueError(f"{API}: Request to {url} failed with status code {status}. It is a weight file "
+                             f"listed in the weightsManifest of {self.path}.")
+
+    async def _monitor(self, awaitables, start, end):
+        if not awaitables:
+            return []
+        n, done = len(awaitables), 0
+
+        async def one(aw):
+            nonlocal done
+            value = await aw
+            done += 1
+            if self.on_progress is not None:
+                result = self.on_progress(start + done / n * (end - start))
+                if inspect.isawaitable(result):
+                    await result
+            return value
+        return await _gather([one(a) for a in awaitables])
+
+    def _progress(self, fraction):
+        if self.on_progress is not None:
+            result = self.on_progress(fraction)
+            if inspect.isawaitable(result):
+                getattr(result, "close", lambda: None)()
+                raise RuntimeError(f"{API}: on_progress returned an awaitable; use await handler.load()")
+
+    # --- save ----------------------------------------------------------------------------------------
+    async def save(self, artifacts):
+        """POST (or request_init's method) a multipart form with model.json and model.weights.bin."""
+        model_json = self._model_json_for_save(artifacts)
+        if IN_BROWSER:
+            init = self._init(method=self.DEFAULT_METHOD)
+            init.body = _form_data(model_json, artifacts.weight_data)
+        else:
+            init = self._multipart_init(model_json, artifacts.weight_data)
+        reply = await self._fetch(self.path, init)
+        await self._read(reply)
+        return self._save_result(artifacts, reply)
+
+    def save_sync(self, artifacts):
+        """save() without awaiting (CPython)."""
+        self._check_sync("save_sync", "save")
+        model_json = self._model_json_for_save(artifacts)
+        reply = self._fetch_sync(self.path, self._multipart_init(model_json, artifacts.weight_data))
+        _read_sync(reply)
+        return self._save_result(artifacts, reply)
+
+    def _model_json_for_save(self, artifacts):
+        if isinstance(artifacts.model_topology, (bytes, bytearray, memoryview)):
+            raise ValueError(f"{API}: save() does not support saving model topology in binary formats yet")
+        manifest = [{"paths": ["./" + WEIGHTS_PART], "weights": artifacts.weight_specs}]
+        return model_json_for(artifacts, manifest)
+
+    def _multipart_init(self, model_json, weight_data):
+        body, content_type = encode_multipart(model_json, weight_data)
+        init = self._init(method=self.DEFAULT_METHOD)
+        init["headers"] = {**_headers(init), "Content-Type": content_type}
+        init["body"] = body
+        return init
+
+    def _save_result(self, artifacts, reply):
+        if not 200 <= reply.status < 300:
+            raise ValueError(f"{API}: save() to {self.path} failed due to HTTP response status {reply.status}.")
+        return SaveResult(artifacts_info(artifacts), responses=[reply.response])
+
+    # --- requests ------------------------------------------------------------------------------------
+    def _check_sync(self, name, async_name):
+        if IN_BROWSER:
+            raise RuntimeError(f"{API}: {name}() is not available in the browser (fetch is asynchronous); use "
+                               f"await handler.{async_name}()")
+
+    def _init(self, method=None):
+        """request_init for one request: a JS object in the browser, a dict in CPython."""
+        if IN_BROWSER:
+            init = js.Object.new()
+            if method is not None:
+                init.method = method
+            if isinstance(self.request_init, JsProxy):
+                return js.Object.assign(init, self.request_init)
+            if self.request_init:
+                js.Object.assign(init, to_js(self.request_init, dict_converter=js.Object.fromEntries,
+                                             create_pyproxies=False))
+            return init
+        init = {} if method is None else {"method": method}
+        init.update(self.request_init or {})
+        return init
+
+    async def _fetch(self, url, init):
+        if IN_BROWSER:
+            fetch = self.fetch_func if self.fetch_func is not None else js.fetch
+            response = fetch(url, init)
+            return _Reply(await response if inspect.isawaitable(response) else response)
+        if self.fetch_func is not None and inspect.iscoroutinefunction(self.fetch_func):
+            return _Reply(await self.fetch_func(url, init))
+        return await asyncio.to_thread(self._fetch_sync, url, init)
+
+    def _fetch_sync(self, url, init):
+        if self.fetch_func is None:
+            return _Reply(_urlopen(url, init))
+        response = self.fetch_func(url, init)
+        if inspect.isawaitable(response):
+            getattr(response, "close", lambda: None)()
+            raise RuntimeError(f"{API}: fetch_func returned an awaitable; use await handler.load() / save()")
+        return _Reply(response)
+
+    async def _read(self, reply):
+        if hasattr(reply.response, "arrayBuffer"):   # a fetch Response (JS)
+            return (await reply.response.arrayBuffer()).to_bytes()
+        return await asyncio.to_thread(_read_sync, reply)
+
+
+class _Reply:
+    """A response (urllib's, fetch's or fetch_func's) with its status read once."""
+
+    def __init__(self, response):
+        self.response = response
+        self.status = _status(response)
+
+    def close(self):
+        getattr(self.response, "close", lambda: None)()
+
+
+def _status(response):
+    for name in ("status", "status_code", "code"):
+        value = getattr(response, name, None)
+        if isinstance(value, int):
+            return value
+    ok = getattr(response, "ok", None)
+    if isinstance(ok, bool):
+        return 200 if ok else 500
+    raise TypeError(f"{API}: the response of fetch_func has no HTTP status (expected .status), got "
+                    f"{type(response).__name__}")
+
+
+def _read_sync(reply):
+    response = reply.response
+    try:
+        if hasattr(response, "read"):
+            data = response.read()
+        elif hasattr(response, "content"):
+            data = response.content
+        else:
+            raise TypeError(f"{API}: cannot read the body of a {type(response).__name__} response (expected "
+                            f".read() or .content)")
+        if inspect.isawaitable(data):
+            getattr(data, "close", lambda: None)()
+            raise RuntimeError(f"{API}: the response's read() returned an awaitable; use await handler.load()")
+        return bytes(data)
+    finally:
+        reply.close()
+
+
+def _init_get(init, key):
+    value = init.get(key) if isinstance(init, dict) else getattr(init, key, None)
+    return None if type(value).__name__ == "JsNull" else value
+
+
+def _headers(init):
+    headers = init.get("headers") or {}
+    return dict(headers.items() if hasattr(headers, "items") else headers)
+
+
+def _without_dot_segments(url):
+    """url with '.' and '..' path segments resolved, as fetch's URL parser does (TF.js's weight
+    URLs are often 'dir/' + './group1-shard1of1.bin')."""
+    parts = urllib.parse.urlsplit(url)
+    if "/." not in parts.path:
+        return url
+    return urllib.parse.urljoin(url, parts.path + (f"?{parts.query}" if parts.query else ""))
+
+
+def _urlopen(url, init):
+    data = init.get("body")
+    if data is not None and not isinstance(data, (bytes, bytearray)):
+        data = str(data).encode("utf-8")
+    request = urllib.request.Request(_without_dot_segments(url), data=data, headers=_headers(init), method=init.get("method"))
+    try:
+        return urllib.request.urlopen(request)
+    except urllib.error.HTTPError as e:
+        return e   # it is a response too: its status makes the error message
+    except (urllib.error.URLError, OSError) as e:
+        reason = getattr(e, "reason", e)
+        raise ValueError(f"{API}: Request to {url} failed: {reason}") from e
+
+
+async def _gather(coros):
+    """asyncio.gather that cancels the others when one fails."""
+    tasks = [asyncio.ensure_future(c) for c in coros]
+    try:
+        return await asyncio.gather(*tasks)
+    except BaseException:
+        for t in tasks:
+            t.cancel()
+        raise
+
+
+# --- the multipart body -------------------------------------------------------------------------------
+def _model_json_text(model_json):
+    if IN_BROWSER:
+        # JSON.stringify's text, as TF.js posts (its number formatting differs from Python's).
+        return js.JSON.stringify(js.JSON.parse(json.dumps(model_json)))
+    return json.dumps(model_json, separators=(",", ":"), ensure_ascii=False)
+
+
+def encode_multipart(model_json, weight_data, boundary=None):
+    """(body, content type) of the multipart/form-data TF.js's http handler posts: a file part
+    'model.json' (application/json) and, when there are weights, 'model.weights.bin'
+    (application/octet-stream)."""
+    boundary = boundary or "----pytfwebFormBoundary" + secrets.token_hex(8)
+    parts = [(MODEL_JSON_PART, JSON_TYPE, _model_json_text(model_json).encode("utf-8"))]
+    if weight_data is not None:
+        parts.append((WEIGHTS_PART, OCTET_STREAM_MIME_TYPE, bytes(weight_data)))
+    chunks = []
+    for name, ctype, data in parts:
+        chunks.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{name}"\r\n'
+                      f"Content-Type: {ctype}\r\n\r\n".encode("ascii"))
+        chunks.append(data)
+        chunks.append(b"\r\n")
+    chunks.append(f"--{boundary}--\r\n".encode("ascii"))
+    return b"".join(chunks), f"multipart/form-data; boundary={boundary}"
+
+
+def _blob(data, ctype):
+    u8 = js.Uint8Array.new(len(data))
+    u8.assign(data)
+    return js.Blob.new(js.Array.of(u8), js.JSON.parse(json.dumps({"type": ctype})))
+
+
+def _form_data(model_json, weight_data):
+    form = js.FormData.new()
+    form.append(MODEL_JSON_PART, _blob(_model_json_text(model_json).encode("utf-8"), JSON_TYPE), MODEL_JSON_PART)
+    if weight_data is not None:
+        form.append(WEIGHTS_PART, _blob(bytes(weight_data), OCTET_STREAM_MIME_TYPE), WEIGHTS_PART)
+    return form
+
+
+# --- URLs and routing ---------------------------------------------------------------------------------
+def parse_url(url):
+    """TF.js's parseUrl: (the URL up to its last '/', with the '/'; its query string when that
+    follows the last '/')."""
+    last_slash = url.rfind("/")
+    last_query = url.rfind("?")
+    suffix = url[last_query:] if last_query > last_slash else ""
+    return url[:last_slash] + "/", suffix
+
+
+def is_http_scheme(url):
+    return isinstance(url, str) and url.startswith(SCHEMES)
+
+
+def http(path, request_init=None, weight_path_prefix=None, on_progress=None, fetch_func=None,
+         weight_url_converter=None):
+    """An IO handler that loads a model over HTTP(S) and saves by POSTing it (tf.io.http).
+
+    path: the model.json URL (to load) or the URL to post to (to save). request_init: fetch's
+    RequestInit (method, headers, credentials, ...; a dict, or a JS object in the browser) used for
+    every request. weight_path_prefix: where the weight files are, instead of the model.json's
+    directory. on_progress(fraction): called as the weights arrive. fetch_func(url, request_init):
+    used instead of fetch (a Python or JS function; in CPython it returns a response with .status
+    and .read(), or is a coroutine function). weight_url_converter(path): the URL of each weight
+    file named in the manifest."""
+    return HTTPRequest(path, request_init, weight_path_prefix, on_progress, fetch_func, weight_url_converter)
+
+
+def browser_http_request(path, request_init=None, weight_path_prefix=None, on_progress=None, fetch_func=None,
+                         weight_url_converter=None):
+    """TF.js's browserHTTPRequest (deprecated there): the same as tf.io.http."""
+    return http(path, request_init, weight_path_prefix, on_progress, fetch_func, weight_url_converter)
+
+
+def _load_router(url, request_init=None, weight_path_prefix=None, on_progress=None, fetch_func=None,
+                 weight_url_converter=None, **_):
+    if not is_http_scheme(url):
+        return None
+    return HTTPRequest(url, request_init, weight_path_prefix, on_progress, fetch_func, weight_url_converter)
+
+
+def _save_router(url):
+    return HTTPRequest(url) if is_http_scheme(url) else None
+
+
+register_load_router(_load_router)
+register_save_router(_save_router)

@@ -1,0 +1,96 @@
+"""tf.io.list_models, copy_model, move_model, remove_model: TF.js's model management across the
+browser's stores (localstorage:// and indexeddb://, listed in that order as TF.js registers them).
+
+Each returns TF.js's ModelArtifactsInfo as a dict with its JSON keys (dateSaved an ISO string).
+In CPython there are no stores: list_models() gives {} (as TF.js under node) and a browser scheme
+raises a clear error.
+"""
+from . import browser_storage as _bs
+from .router import IN_BROWSER, get_load_handlers, get_save_handlers, load_artifacts, save_artifacts
+
+URL_SCHEME_SUFFIX = "://"
+_BROWSER_SCHEMES = {"localstorage": (_bs.local_storage_list_models, _bs.local_storage_remove_model),
+                    "indexeddb": (_bs.indexeddb_list_models, _bs.indexeddb_remove_model)}
+
+
+def _managers():
+    return _BROWSER_SCHEMES if IN_BROWSER else {}
+
+
+def _parse_url(url, api):
+    if not isinstance(url, str):
+        raise TypeError(f"{api}: expected a URL string such as 'indexeddb://my-model', got {type(url).__name__}")
+    if URL_SCHEME_SUFFIX not in url:
+        raise ValueError(f"{api}: The url string provided does not contain a scheme. Supported schemes are: "
+                         f"{','.join(_managers())}")
+    scheme, path = url.split(URL_SCHEME_SUFFIX, 1)
+    return scheme, path
+
+
+def _manager(scheme, api):
+    if not IN_BROWSER and scheme in _BROWSER_SCHEMES:
+        raise _bs.browser_only(scheme + URL_SCHEME_SUFFIX)
+    manager = _managers().get(scheme)
+    if manager is None:
+        raise ValueError(f"{api}: Cannot find model manager for scheme '{scheme}'")
+    return manager
+
+
+async def list_models():
+    """{URL: info} of every model saved in the browser's stores, e.g.
+    {'indexeddb://my-model': {'dateSaved': '2024-...Z', 'modelTopologyType': 'JSON', ...}}."""
+    out = {}
+    for scheme, (list_fn, _) in _managers().items():
+        for path, info in (await list_fn()).items():
+            out[scheme + URL_SCHEME_SUFFIX + path] = info
+    return out
+
+
+async def remove_model(url):
+    """Remove the model at url (indexeddb://NAME or localstorage://NAME); its info."""
+    scheme, path = _parse_url(url, "remove_model")
+    _, remove_fn = _manager(scheme, "remove_model")
+    return await remove_fn(path)
+
+
+async def copy_model(source_url, dest_url):
+    """Copy a model, within one store or between stores (or any load and save handlers, e.g.
+    indexeddb:// to http://); the info of the copy."""
+    return await _clone(source_url, dest_url, False, "copy_model")
+
+
+async def move_model(source_url, dest_url):
+    """Move a model (copy, then remove the source); the info of the moved model."""
+    return await _clone(source_url, dest_url, True, "move_model")
+
+
+def _one_handler(handlers, what, url, api):
+    if not handlers:
+        raise ValueError(f"{api}: Copying failed because no {what} handler is found for "
+                         f"{'source' if what == 'load' else 'destination'} URL {url}.")
+    if len(handlers) > 1:
+        raise ValueError(f"{api}: Copying failed because more than one ({len(handlers)}) {what} handlers for "
+                         f"{'source' if what == 'load' else 'destination'} URL {url}.")
+    return handlers[0]
+
+
+async def _clone(source_url, dest_url, delete_source, api):
+    if source_url == dest_url:
+        raise ValueError(f"{api}: Old path and new path are the same: '{source_url}'")
+    load_handler = _one_handler(get_load_handlers(source_url), "load", source_url, api)
+    save_handler = _one_handler(get_save_handlers(dest_url), "save", dest_url, api)
+    source_scheme, source_path = _parse_url(source_url, api)
+    remove_source = _manager(source_scheme, api)[1] if delete_source else None
+    # TF.js means to compare the two schemes here (its code compares the source with itself, so it
+    # always removes first): within one store the source goes before the save, so that both
+    # copies need not fit at once; across stores only after the save has succeeded.
+    same_medium = isinstance(dest_url, str) and dest_url.split(URL_SCHEME_SUFFIX, 1)[0] == source_scheme
+    artifacts = await load_artifacts(load_handler, api)
+    if remove_source is not None and same_medium:
+        await remove_source(source_path)
+    result = await save_artifacts(save_handler, artifacts, api)
+    if remove_source is not None and not same_medium:
+        await remove_source(source_path)
+    info = result.get("modelArtifactsInfo") if isinstance(result, dict) else getattr(result, "model_artifacts_info",
+                                                                                      None)
+    return None if info is None else _bs.info_to_json(info)
