@@ -21,7 +21,7 @@ class Dense(Layer):
     config_keys = ("units", "activation", "use_bias", "kernel_initializer", "bias_initializer", "kernel_regularizer",
                    "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint")
 
-    def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
+    def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_normal",
                  bias_initializer="zeros", input_dim=None, kernel_constraint=None, bias_constraint=None,
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None, **kwargs):
         if input_dim is not None and kwargs.get("input_shape") is None and kwargs.get("batch_input_shape") is None:

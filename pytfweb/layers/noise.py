@@ -81,7 +81,8 @@ class SpatialDropout1D(Dropout):
     """Dropout of whole channels: one draw per (sample, channel), shared along the steps."""
     class_name = "SpatialDropout1D"
 
-    def __init__(self, rate, seed=None, **kwargs):
+    def __init__(self, rate, seed=None, noise_shape=None, **kwargs):
+        # noise_shape (in its config, as TF.js writes it) is always [batch, 1, channels] here
         super().__init__(rate, None, seed, **kwargs)
         self.input_spec = InputSpec(ndim=3)
 

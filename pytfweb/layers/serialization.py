@@ -306,7 +306,7 @@ def functional_config(model):
         if (id(layer), i) not in index:
             kept = [j for j, n in enumerate(layer.inbound_nodes) if id(n) in own]
             for k, j in enumerate(kept):
-                index[(id(layer), j)] = k
+                index[(id(layer), j)] = k + _first_node(layer)
         return index.get((id(layer), i), i)
 
     layers = []
@@ -326,6 +326,13 @@ def functional_config(model):
             "output_layers": ends(model.outputs)}
 
 
+def _first_node(layer):
+    """The index files give a layer's first application: 1 for a model, whose node 0 is the one
+    TF.js and Keras make for the model itself (linking its own inputs to its outputs)."""
+    from .models import Model
+    return 1 if isinstance(layer, Model) else 0
+
+
 def functional_from_config(cls, config, custom_objects=None):
     """Rebuild the graph: make every layer, then apply each to its inbound nodes' tensors as soon
     as those exist (Keras's processing order, which tolerates layers listed before their inputs)."""
@@ -342,7 +349,7 @@ def functional_from_config(cls, config, custom_objects=None):
         made[name] = layer
         if isinstance(layer, InputLayer):
             outputs[(name, 0)] = layer.inbound_nodes[0].output_tensors
-        pending.append([layer, list(spec.get("inbound_nodes") or []), 0, name])
+        pending.append([layer, list(spec.get("inbound_nodes") or []), _first_node(layer), name])
 
     def tensor(ref, consumer):
         if not isinstance(ref, (list, tuple)) or len(ref) < 3:
