@@ -19,7 +19,7 @@ import datetime
 import json
 import math
 
-from .artifacts import ModelArtifacts, ModelArtifactsInfo, SaveResult, artifacts_from_model_json_async
+from .artifacts import ModelArtifacts, ModelArtifactsInfo, SaveResult, artifacts_from_model_json_async, model_json_for
 from .router import IN_BROWSER, register_load_router, register_save_router
 from .weights import manifest_specs
 
@@ -296,7 +296,7 @@ class BrowserIndexedDB:
     async def load(self):
         record = await _idb_read(MODEL_STORE_NAME, "get", self.model_path)
         if _nullish(record):
-            raise ValueError(f"Cannot find model with path '{self.model_path}' in IndexedDB.")
+            raise ValueError(f"load: Cannot find model with path '{self.model_path}' in IndexedDB.")
         model_js = record.modelArtifacts
         topology = getattr(model_js, "modelTopology", None)
         if not _nullish(topology) and js.Object.prototype.toString.call(topology) == "[object ArrayBuffer]":
@@ -317,7 +317,7 @@ async def indexeddb_remove_model(path):
     path = _strip(path, INDEXEDDB)
     record = await _idb_read(INFO_STORE_NAME, "get", path)
     if _nullish(record):
-        raise ValueError(f"Cannot find model with path '{path}' in IndexedDB.")
+        raise ValueError(f"remove_model: Cannot find model with path '{path}' in IndexedDB.")
     info = _from_js(record.modelArtifactsInfo)
     await _idb_write(f"removing model '{path}'", **{INFO_STORE_NAME: {"delete": path},
                                                     MODEL_STORE_NAME: {"delete": path}})
@@ -393,20 +393,20 @@ class BrowserLocalStorage:
         ls = _local_storage()
         info = _parse_item(ls, self.keys["info"])
         if info is None:
-            raise ValueError(f"In local storage, there is no model with name '{self.model_path}'")
+            raise ValueError(f"load: In local storage, there is no model with name '{self.model_path}'")
         if info.get("modelTopologyType") != "JSON":
-            raise ValueError("BrowserLocalStorage does not support loading non-JSON model topology yet.")
+            raise ValueError("load: BrowserLocalStorage does not support loading non-JSON model topology yet.")
         fields = {"modelTopology": _parse_item(ls, self.keys["topology"])}
         if fields["modelTopology"] is None:
-            raise ValueError(f"In local storage, the topology of model '{self.model_path}' is missing.")
+            raise ValueError(f"load: In local storage, the topology of model '{self.model_path}' is missing.")
         fields["weightSpecs"] = _parse_item(ls, self.keys["weight_specs"])
         if fields["weightSpecs"] is None:
-            raise ValueError(f"In local storage, the weight specs of model '{self.model_path}' are missing.")
+            raise ValueError(f"load: In local storage, the weight specs of model '{self.model_path}' are missing.")
         metadata = _parse_item(ls, self.keys["model_metadata"]) or {}
         fields.update({k: metadata.get(k) for k in _METADATA + _OPTIONAL_METADATA})
         weight_data = _get_item(ls, self.keys["weight_data"])
         if weight_data is None:
-            raise ValueError(f"In local storage, the binary weight values of model '{self.model_path}' are missing.")
+            raise ValueError(f"load: In local storage, the binary weight values of model '{self.model_path}' are missing.")
         return artifacts_from_json(fields, base64.b64decode(weight_data))
 
 
@@ -438,7 +438,7 @@ async def local_storage_remove_model(path):
     keys = _keys(path)
     info = _parse_item(ls, keys["info"])
     if info is None:
-        raise ValueError(f"Cannot find model at path '{path}'")
+        raise ValueError(f"remove_model: Cannot find model at path '{path}'")
     _remove_items(ls, keys)
     return info
 
@@ -462,7 +462,6 @@ class BrowserDownloads:
         return f"BrowserDownloads({self.model_json_file_name!r}, {self.weight_data_file_name!r})"
 
     async def save(self, artifacts):
-        from .artifacts import model_json_for
         document = getattr(js, "document", None)
         if _nullish(document):
             raise RuntimeError("Browser downloads are not supported in this environment since `document` is not "

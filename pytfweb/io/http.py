@@ -312,7 +312,8 @@ def _urlopen(url, init):
     data = init.get("body")
     if data is not None and not isinstance(data, (bytes, bytearray)):
         data = str(data).encode("utf-8")
-    request = urllib.request.Request(_without_dot_segments(url), data=data, headers=_headers(init), method=init.get("method"))
+    request = urllib.request.Request(_without_dot_segments(url), data=data, headers=_headers(init),
+                                     method=init.get("method"))
     try:
         return urllib.request.urlopen(request)
     except urllib.error.HTTPError as e:
