@@ -362,7 +362,7 @@ def test_downloads_and_browser_files(run_py, page_harness):
 
 
 # --- a page reload, and TensorFlow.js itself in the same origin -------------------------------------------------
-@pytest.fixture(scope="module")
+@pytest.fixture
 def own_page(browser, server):
     """A page in a browser context of its own (its storage starts empty and the shared page is not
     reloaded): the test saves, reloads it and reads back."""
@@ -410,6 +410,20 @@ for url in ("indexeddb://io-test/tfjs", "localstorage://io-test/tfjs"):
 out["copy"] = await tf.io.copy_model("localstorage://io-test/tfjs", "indexeddb://io-test/py-copy")
 out["py_save"] = plain(await load("indexeddb://io-test/persist"))
 out["py_save_ls"] = plain(await load("localstorage://io-test/persist"))
+# LayersModels both ways: tf.load_layers_model reads TF.js's model; TF.js will read this one.
+tf.set_backend("webgl")
+await tf.ready()
+x = tf.tensor([[0.5, -1.0], [2.0, 3.0]])
+for name, model in (("tfjs_model", await tf.load_layers_model("indexeddb://io-test/tfjs")),
+                    ("py_model", tf.sequential(layers=[tf.layers.dense(units=2, input_shape=[2], activation="tanh",
+                                                                         name="p1")]))):
+    y = model.predict(x)
+    out[name] = [v for row in await y.array() for v in row]
+    tf.dispose(y)
+    if name == "py_model":
+        await model.save("localstorage://io-test/py-model")
+    model.dispose()
+tf.dispose(x)
 result = out
 '''
 
@@ -428,8 +442,11 @@ async () => {
   const listed = await tf.io.listModels();
   out.listed = Object.fromEntries(Object.entries(listed).filter(([k]) => k.includes('io-test/'))
       .map(([k, v]) => [k, [v.modelTopologyBytes, v.weightSpecsBytes, v.weightDataBytes]]));
-  const model = await tf.loadLayersModel('indexeddb://io-test/py-copy');
-  out.predict = Array.from(await model.predict(tf.tensor2d([[0.5, -1], [2, 3]])).data());
+  const x = tf.tensor2d([[0.5, -1], [2, 3]]);
+  const copy = await tf.loadLayersModel('indexeddb://io-test/py-copy');
+  out.predict = Array.from(await copy.predict(x).data());
+  const pyModel = await tf.loadLayersModel('localstorage://io-test/py-model');
+  out.pyModelPredict = Array.from(await pyModel.predict(x).data());
   return out;
 }
 """
@@ -470,6 +487,8 @@ def test_a_reloaded_page_and_tfjs_share_the_stores(browser, server, own_page):
     assert back["listed"]["indexeddb://io-test/py-copy"] == copy["infoBytes"]
     assert py["copy"]["weightDataBytes"] == copy["infoBytes"][2]
     assert back["predict"] == pytest.approx(tfjs_saved["predict"], rel=1e-6)
+    assert py["tfjs_model"] == pytest.approx(tfjs_saved["predict"], rel=1e-5, abs=1e-6)
+    assert back["pyModelPredict"] == pytest.approx(py["py_model"], rel=1e-5, abs=1e-6)
 
 
 def test_unknown_handlers_in_the_page(run_py):

@@ -317,3 +317,24 @@ def test_copy_model_between_files_and_http(server, tmp_path):
     info = asyncio.run(tf.io.copy_model(f"file://{tmp_path}/m", f"{server.url}/upload"))
     assert info["weightDataBytes"] == len(a.weight_data) and info["modelTopologyType"] == "JSON"
     assert _parse_form(server.requests[-1])["model.weights.bin"][2] == a.weight_data
+
+
+def test_layers_model_saved_and_loaded_over_http(server):
+    """model.save_sync('http://...') posts the form; tf.load_layers_model(_sync) reads the same
+    files back from a URL: the same predictions."""
+    model = tf.sequential(layers=[tf.layers.dense(units=2, input_shape=[3], activation="tanh", name="d")])
+    model.save_sync(f"{server.url}/upload")
+    form = _parse_form(server.requests[-1])
+    server.files["/lm/model.json"] = form["model.json"][2]
+    server.files["/lm/model.weights.bin"] = form["model.weights.bin"][2]
+    url = f"{server.url}/lm/model.json"
+    loaded = [tf.load_layers_model_sync(url), asyncio.run(tf.load_layers_model(url))]
+    x = tf.tensor([[1.0, -2.0, 0.5]])
+    want = model.predict(x)
+    for m in loaded:
+        got = m.predict(x)
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+        tf.dispose(got)
+        m.dispose()
+    tf.dispose([x, want])
+    model.dispose()
