@@ -1,6 +1,6 @@
 """The `pytfweb` command.
 
-    pytfweb run [--backend webgl|cpu] SCRIPT.py [ARGS...]   run a script (webgl: in headless Chromium)
+    pytfweb run [--backend webgl|cpu] [--files DIR] SCRIPT.py [ARGS...]   run a script (webgl: in headless Chromium)
     pytfweb serve [--port N]                                 serve the web pages, Pyodide and the bundle
     pytfweb repl [--memory]                                  a Python REPL on webgl in headless Chromium
     pytfweb startup [--backend B] [--repeat N]               time page open -> Pyodide -> first result
@@ -16,6 +16,7 @@ def _parser():
     r = sub.add_parser("run", help="run a script on webgl in headless Chromium (Pyodide) or on cpu here")
     r.add_argument("--backend", choices=["webgl", "cpu"], default="webgl")
     r.add_argument("--verbose", action="store_true", help="show the page's console and the server's log")
+    r.add_argument("--files", metavar="DIR", help="webgl: serve DIR at /files/ (e.g. model files the script loads)")
     r.add_argument("script")
     r.add_argument("args", nargs=argparse.REMAINDER)
 
@@ -48,7 +49,7 @@ def main(argv=None):
     args = _parser().parse_args(argv)
     if args.command == "run":
         from .host.runner import run
-        return run(args.script, args.args, backend=args.backend, verbose=args.verbose)
+        return run(args.script, args.args, backend=args.backend, verbose=args.verbose, files=args.files)
     if args.command == "serve":
         from .host.server import Server
         try:

@@ -27,6 +27,7 @@ class Case(NamedTuple):
     js_body: str
     first_run: bool = False
     check: tuple = None
+    files: bool = False     # needs the model files of write_model_files() at /models/
 
 
 CASES = {
@@ -70,6 +71,16 @@ for _label, _first in (("first run", True), ("steady", False)):
         "model = mobilenetV1(); x = tf.randomUniform([1, 224, 224, 3], -1, 1);",
         "const y = model.predict(x); await y.data(); y.dispose();",
         first_run=_first, check=("params", "model.count_params()", "model.countParams()"))
+
+# Loading MobileNet v1 (16 MB of float32 weights in 4 MB shards, written by pytfweb in TF.js's layers
+# format before the pages open) over http:// from the bench's server, until the model is ready; both
+# sides load the same files, so TF.js reading them is also a check that they are TF.js's format.
+CASES["MobileNet v1 load (http, layers, 16 MB)"] = Case(
+    "",
+    "m = await tf.load_layers_model('/models/mobilenet_v1/model.json')\nm.dispose()",
+    "",
+    "const m = await tf.loadLayersModel('/models/mobilenet_v1/model.json'); m.dispose();",
+    files=True)
 
 _PY_CASE = '''
 import time as _time
@@ -186,10 +197,7 @@ def _run_case(py_page, js_page, name, case, runs):
 
 def run_webgl(runs=5, only=None, verbose=False):
     """Prints the table. `only`: run the cases whose name contains it (any case)."""
-    from .chromium import Browser
     from .paths import npm_package_dir
-    from .runner import startup_timings
-    from .server import Server
     tfjs = npm_package_dir("@tensorflow/tfjs")
     if tfjs is None:
         print("pytfweb bench: @tensorflow/tfjs is not installed (npm ci installs it as a dev dependency)")
@@ -206,7 +214,41 @@ def run_webgl(runs=5, only=None, verbose=False):
             print(f"{'case':44} {'pytfweb ms':>11} {'TF.js ms':>10} {'ratio':>7}", flush=True)
             header.append(True)
 
-    with Server(routes={"/tfjs/": tfjs / "dist"}, verbose=verbose) as server:
+    routes = {"/tfjs/": tfjs / "dist"}
+    tmp = None
+    if any(case.files for case in cases.values()):
+        import tempfile
+        tmp = tempfile.TemporaryDirectory(prefix="pytfweb-bench-")
+        routes["/models/"] = write_model_files(tmp.name)
+    try:
+        return _run_cases(cases, routes, runs, verbose, print_header)
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+
+
+def write_model_files(directory):
+    """MobileNet v1 (random weights) saved by pytfweb in TF.js's layers format under directory."""
+    import os
+
+    import pytfweb as tf
+    from .bench_models import mobilenet_v1
+    previous = tf.get_backend()
+    tf.set_backend("cpu")
+    model = mobilenet_v1()
+    try:
+        model.save_sync(os.path.join(directory, "mobilenet_v1"))
+    finally:
+        model.dispose()
+        tf.set_backend(previous)
+    return directory
+
+
+def _run_cases(cases, routes, runs, verbose, print_header):
+    from .chromium import Browser
+    from .runner import startup_timings
+    from .server import Server
+    with Server(routes=routes, verbose=verbose) as server:
         # First runs before anything else, each in its own Chromium: no program compiled by an
         # earlier case can be in the GPU process's cache.
         for name, case in cases.items():

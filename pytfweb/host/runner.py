@@ -3,6 +3,7 @@
 Same contract on both: sys.argv = [script, *args], top-level await allowed, output as it is
 written, exit status 0 / n for sys.exit(n) / 1 with the traceback on stderr.
 """
+import os
 import sys
 import time
 
@@ -14,7 +15,6 @@ def _fail(message):
 
 
 def run_cpu(script, args):
-    import os
     from .script import run_path, line_buffered_stdio
     import pytfweb as tf
     if not os.path.isfile(script):
@@ -25,7 +25,7 @@ def run_cpu(script, args):
     return run_path(script, args)
 
 
-def run_browser(script, args, backend="webgl", verbose=False):
+def run_browser(script, args, backend="webgl", verbose=False, files=None):
     try:
         with open(script, encoding="utf-8") as f:
             source = f.read()
@@ -38,7 +38,8 @@ def run_browser(script, args, backend="webgl", verbose=False):
     except ImportError:
         return _fail("the webgl backend needs playwright: pip install 'pytfweb[test]' or pip install playwright")
     try:
-        with Server(verbose=verbose) as server, Browser() as browser:
+        routes = {"/files/": files} if files else None
+        with Server(routes=routes, verbose=verbose) as server, Browser() as browser:
             try:
                 page, _ = browser.open(server.url, backend=backend, write=write_to_terminal, verbose=verbose)
             except PlaywrightError as exc:
@@ -59,10 +60,13 @@ def error_message(exc):
     return "\n".join(lines)
 
 
-def run(script, args, backend="webgl", verbose=False):
+def run(script, args, backend="webgl", verbose=False, files=None):
+    """files: a directory the page can fetch at /files/ (webgl); on cpu the script reads it directly."""
     if backend == "cpu":
         return run_cpu(script, args)
-    return run_browser(script, args, backend, verbose)
+    if files is not None and not os.path.isdir(files):
+        return _fail(f"--files {files}: no such directory")
+    return run_browser(script, args, backend, verbose, files)
 
 
 _FIRST_RESULT_JS = """

@@ -33,3 +33,13 @@ def test_cpu_bench_reports_overhead_over_numpy():
     r = _bench("--backend", "cpu", "--runs", "1")
     assert r.returncode == 0, r.stderr
     assert re.search(r"mat_mul 1024x1024\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d", r.stdout), r.stdout
+
+
+def test_model_load_case_reads_pytfweb_files_in_both_pages():
+    """Both pages load MobileNet v1, written by pytfweb in TF.js's layers format, over http://; TF.js's
+    own loadLayersModel reading them (an error there fails the run) checks the files' format."""
+    r = _bench("--only", "load (http", "--runs", "1")
+    assert r.returncode == 0, r.stderr
+    row = next(line for line in r.stdout.splitlines() if line.startswith("MobileNet v1 load"))
+    assert re.search(r"\d+\.\d\s+\d+\.\d\s+\d+\.\d\d$", row), row
+    assert "LEAK" not in r.stdout, r.stdout
