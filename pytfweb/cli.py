@@ -4,6 +4,7 @@
     pytfweb serve [--port N]                                 serve the web pages, Pyodide and the bundle
     pytfweb repl [--memory]                                  a Python REPL on webgl in headless Chromium
     pytfweb startup [--backend B] [--repeat N]               time page open -> Pyodide -> first result
+    pytfweb convert SRC DST [--quantize uint8|float16]       Keras .keras/.h5 <-> TF.js layers model
 """
 import argparse
 import sys
@@ -37,6 +38,12 @@ def _parser():
     o = sub.add_parser("ops", help="every TF.js 4.22 kernel and function, with its status here per backend")
     o.add_argument("--missing", action="store_true", help="list only what is missing")
     o.add_argument("--json", action="store_true", help="print the totals as JSON")
+
+    c = sub.add_parser("convert", help="convert a model between Keras files (.keras, .h5) and TF.js's layers format "
+                                       "(a directory)")
+    c.add_argument("src", help="a .keras or .h5 file, or a TF.js layers model (directory or model.json)")
+    c.add_argument("dst", help="a .keras or .h5 file, or a directory for a TF.js layers model")
+    c.add_argument("--quantize", choices=["uint8", "float16"], help="store float32 weights of a layers model so")
 
     t = sub.add_parser("startup", help="time how long a page takes to give a first pytfweb result")
     t.add_argument("--backend", default="webgl", help="backend to set; 'none' to only import pytfweb")
@@ -75,6 +82,9 @@ def main(argv=None):
     if args.command == "ops":
         from .coverage import main as coverage
         return coverage((["--missing"] if args.missing else []) + (["--json"] if args.json else []))
+    if args.command == "convert":
+        from .keras_convert import main as convert
+        return convert(args.src, args.dst, args.quantize)
     if args.command == "startup":
         from .host.runner import startup
         return startup(backend=None if args.backend == "none" else args.backend, repeat=args.repeat,

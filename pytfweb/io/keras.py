@@ -543,7 +543,7 @@ _K3_UNSAVABLE_ACTIVATIONS = {
     "gelu_new": "Keras 3 has no activation name for the tanh approximation of gelu"}
 _K3_INITIALIZER_NAMES = {"LeCunNormal": "LecunNormal", "LeCunUniform": "LecunUniform"}
 # Keys TF.js writes that Keras 3's constructors do not take, per class ('*': every class).
-_TFJS_ONLY_KEYS = {"*": ("batch_input_shape", "input_dim"), "LSTM": ("implementation",), "GRU": ("implementation",),
+_TFJS_ONLY_KEYS = {"*": ("batch_input_shape",), "LSTM": ("implementation",), "GRU": ("implementation",),
                    "LSTMCell": ("implementation",), "GRUCell": ("implementation",),
                    "Embedding": ("input_length",), "ConvLSTM2D": ("implementation",),
                    "ConvLSTM2DCell": ("implementation",)}
