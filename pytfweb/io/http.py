@@ -29,9 +29,12 @@ API = "tf.io.http"
 
 if IN_BROWSER:
     import js
-    from pyodide.ffi import JsProxy, to_js
+    from pyodide.ffi import JsException, JsProxy, to_js
 else:
     js = JsProxy = to_js = None
+
+    class JsException(Exception):
+        pass
 
 
 class HTTPRequest:
@@ -227,8 +230,11 @@ class HTTPRequest:
     async def _fetch(self, url, init):
         if IN_BROWSER:
             fetch = self.fetch_func if self.fetch_func is not None else js.fetch
-            response = fetch(url, init)
-            return _Reply(await response if inspect.isawaitable(response) else response)
+            try:
+                response = fetch(url, init)
+                return _Reply(await response if inspect.isawaitable(response) else response)
+            except JsException as e:   # a network or CORS failure: fetch rejects without a status
+                raise ValueError(f"{API}: Request to {url} failed: {e}") from None
         if self.fetch_func is not None and inspect.iscoroutinefunction(self.fetch_func):
             return _Reply(await self.fetch_func(url, init))
         return await asyncio.to_thread(self._fetch_sync, url, init)
@@ -245,6 +251,8 @@ class HTTPRequest:
     async def _read(self, reply):
         if hasattr(reply.response, "arrayBuffer"):   # a fetch Response (JS)
             return (await reply.response.arrayBuffer()).to_bytes()
+        if IN_BROWSER:   # Pyodide has no threads; a Python response from fetch_func is read here
+            return _read_sync(reply)
         return await asyncio.to_thread(_read_sync, reply)
 
 
@@ -385,6 +393,7 @@ def parse_url(url):
 
 
 def is_http_scheme(url):
+    """TF.js's isHTTPScheme: url starts with http:// or https://."""
     return isinstance(url, str) and url.startswith(SCHEMES)
 
 

@@ -225,6 +225,7 @@ out["prefix"] = plain(await tf.io.http(origin + "/io-test-http/only/model.json",
                                        weight_path_prefix=origin + "/io-test-http/m/").load())
 out["missing"] = await error_of(load(origin + "/io-test-http/none/model.json"))
 out["missing_shard"] = await error_of(load(origin + "/io-test-http/broken/model.json"))
+out["unreachable"] = await error_of(load("http://127.0.0.1:9/unreachable/model.json"))
 out["load_sync"] = error_of_call(tf.io.http(url).load_sync)
 a = make_artifacts()
 r = await tf.io.http(origin + "/io-test-http/upload", request_init={"headers": {"X-Test": "save"}}).save(a)
@@ -289,6 +290,8 @@ def test_http_load_and_save_in_the_page(run_py, page_harness):
         f"tf.io.http: Request to {origin}/io-test-http/none/model.json failed with status code 404")
     assert f"Request to {origin}/io-test-http/broken/./{names[0]} failed with status code 404" in out["missing_shard"][1]
     assert "load_sync() is not available in the browser" in out["load_sync"][1]
+    assert out["unreachable"][0] == "ValueError" and out["unreachable"][1].startswith(
+        "tf.io.http: Request to http://127.0.0.1:9/unreachable/model.json failed: ")
 
     (post,) = [r for r in seen if r["method"] == "POST" and r["path"] == "/io-test-http/upload"]
     assert post["headers"]["x-test"] == "save"
