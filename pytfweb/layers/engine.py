@@ -189,7 +189,7 @@ class Layer:
         dtype = dtype or self.dtype
         init = _initializers.get(initializer if initializer is not None else "glorot_uniform")
         if _initializers.fast_init_active():   # the values are about to be overwritten (model loading)
-            init = _initializers.Zeros()
+            init = _initializers.host_zeros
         value = init(list(shape), dtype)
         try:
             var = ENGINE.make_variable(value, trainable and self.trainable, _variable_name(f"{self.name}/{name}"))

@@ -30,6 +30,18 @@ def fast_init_active():
     return _fast_init[0] > 0
 
 
+def host_zeros(shape, dtype="float32"):
+    """Zeros held on the host: a backend uploads them only if they are used, and weights being
+    loaded are replaced first (on webgl a Fill shader per weight would write every texture)."""
+    import array
+    from ..dtypes import TYPECODES
+    typecode = TYPECODES.get(dtype)
+    if typecode is None or dtype == "complex64":
+        return ops.zeros(shape, dtype)
+    n = math.prod(shape)
+    return ops.tensor(array.array(typecode, bytes(n * array.array(typecode).itemsize)), shape, dtype)
+
+
 class Initializer:
     class_name = "Initializer"
 
