@@ -406,7 +406,8 @@ class BrowserLocalStorage:
         fields.update({k: metadata.get(k) for k in _METADATA + _OPTIONAL_METADATA})
         weight_data = _get_item(ls, self.keys["weight_data"])
         if weight_data is None:
-            raise ValueError(f"load: In local storage, the binary weight values of model '{self.model_path}' are missing.")
+            raise ValueError(f"load: In local storage, the binary weight values of model '{self.model_path}' are "
+                             f"missing.")
         return artifacts_from_json(fields, base64.b64decode(weight_data))
 
 
