@@ -152,7 +152,7 @@ class CategoryEncoding(Layer):
         if x.dtype != "int32":
             x = ops.cast(x, "int32")
         if x.size:
-            hi, lo = ops.max(x).numpy().item(), ops.min(x).numpy().item()
+            hi, lo = ops.max(x).array_sync(), ops.min(x).array_sync()   # (no numpy in the page)
             if not (hi < self.num_tokens and lo >= 0):
                 raise ValueError(f"Input values must be between 0 < values <= numTokens with "
                                  f"numTokens={self.num_tokens}")
@@ -217,7 +217,7 @@ class RandomWidth(Layer):
         height, width = x.shape[-3], x.shape[-2]
         factor = ops.random_uniform([1], 1.0 + self.width_lower, 1.0 + self.width_upper, "float32",
                                     self._next_seed())
-        new_width = math.floor(float(factor.numpy()[0]) * width + 0.5)   # JS Math.round
+        new_width = math.floor(float(factor.data_sync()[0]) * width + 0.5)   # JS Math.round
         if new_width < 1:
             raise ValueError(f"Layer {self.name}: the random width factor gives a width of {new_width}")
         return _resize(x, [height, new_width], self.interpolation)

@@ -13,94 +13,48 @@ import pytest
 
 import pytfweb as tf
 from pytfweb.layers import serialization
+from tests import layer_families as families
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TFJS = os.path.join(ROOT, "node_modules", "@tensorflow", "tfjs")
 
-# name: (TF.js layers, pytfweb layers, input shapes without batch, input dtype)
-CASES = {
-    "dense": ("[L.dense({units: 3, activation: 'relu', kernelRegularizer: 'l1l2', kernelConstraint: 'maxNorm', "
+# TF.js's construction of each family of tests/layer_families.py (the same layers, arguments and names)
+JS = {
+    "dense": "[L.dense({units: 3, activation: 'relu', kernelRegularizer: 'l1l2', kernelConstraint: 'maxNorm', "
               "biasInitializer: 'ones', inputShape: [4]}), L.dense({units: 2, useBias: false, activation: 'softmax'})]",
-              lambda L: [L.dense(units=3, activation="relu", kernel_regularizer="l1l2", kernel_constraint="maxNorm",
-                                 bias_initializer="ones", input_shape=[4]),
-                         L.dense(units=2, use_bias=False, activation="softmax")], [[4]], "float32"),
-    "core": ("[L.reshape({targetShape: [3, 4], inputShape: [12]}), L.permute({dims: [2, 1]}), L.flatten(), "
+    "core": "[L.reshape({targetShape: [3, 4], inputShape: [12]}), L.permute({dims: [2, 1]}), L.flatten(), "
              "L.repeatVector({n: 2}), L.activation({activation: 'tanh'}), L.dropout({rate: 0.3}), "
              "L.spatialDropout1d({rate: 0.2}), L.gaussianNoise({stddev: 0.1}), L.gaussianDropout({rate: 0.1}), "
              "L.alphaDropout({rate: 0.1}), L.masking({maskValue: 0}), L.rescaling({scale: 2, offset: 1})]",
-             lambda L: [L.reshape(target_shape=[3, 4], input_shape=[12]), L.permute(dims=[2, 1]), L.flatten(),
-                        L.repeat_vector(n=2), L.activation(activation="tanh"), L.dropout(rate=0.3),
-                        L.spatial_dropout1d(rate=0.2), L.gaussian_noise(stddev=0.1), L.gaussian_dropout(rate=0.1),
-                        L.alpha_dropout(rate=0.1), L.masking(mask_value=0), L.rescaling(scale=2, offset=1)],
-             [[12]], "float32"),
-    "activations": ("[L.reLU({maxValue: 0.5, inputShape: [6]}), L.leakyReLU({alpha: 0.2}), L.prelu({}), "
+    "activations": "[L.reLU({maxValue: 0.5, inputShape: [6]}), L.leakyReLU({alpha: 0.2}), L.prelu({}), "
                     "L.elu({}), L.thresholdedReLU({theta: 0.1}), L.softmax({axis: -1})]",
-                    lambda L: [L.re_lu(max_value=0.5, input_shape=[6]), L.leaky_re_lu(alpha=0.2), L.prelu(),
-                               L.elu(), L.thresholded_re_lu(theta=0.1), L.softmax(axis=-1)],
-                    [[6]], "float32"),
-    "conv2d": ("[L.conv2d({filters: 3, kernelSize: 3, strides: 2, padding: 'same', activation: 'relu', "
+    "conv2d": "[L.conv2d({filters: 3, kernelSize: 3, strides: 2, padding: 'same', activation: 'relu', "
                "inputShape: [9, 9, 2]}), L.depthwiseConv2d({kernelSize: 2, depthMultiplier: 2, useBias: false}), "
                "L.separableConv2d({filters: 2, kernelSize: 2, dilationRate: 1, padding: 'same'}), "
                "L.conv2dTranspose({filters: 2, kernelSize: 3, strides: 2}), L.cropping2D({cropping: [[1, 0], [0, 1]]}), "
                "L.zeroPadding2d({padding: [[1, 2], [0, 1]]}), L.upSampling2d({size: [2, 1]}), "
                "L.maxPooling2d({poolSize: 2}), L.averagePooling2d({poolSize: [2, 1], strides: 1}), "
                "L.batchNormalization({momentum: 0.9, epsilon: 0.01}), L.globalMaxPooling2d({})]",
-               lambda L: [L.conv2d(filters=3, kernel_size=3, strides=2, padding="same", activation="relu",
-                                   input_shape=[9, 9, 2]),
-                          L.depthwise_conv2d(kernel_size=2, depth_multiplier=2, use_bias=False),
-                          L.separable_conv2d(filters=2, kernel_size=2, dilation_rate=1, padding="same"),
-                          L.conv2d_transpose(filters=2, kernel_size=3, strides=2),
-                          L.cropping2d(cropping=[[1, 0], [0, 1]]), L.zero_padding2d(padding=[[1, 2], [0, 1]]),
-                          L.up_sampling2d(size=[2, 1]), L.max_pooling2d(pool_size=2),
-                          L.average_pooling2d(pool_size=[2, 1], strides=1),
-                          L.batch_normalization(momentum=0.9, epsilon=0.01), L.global_max_pooling2d()],
-               [[9, 9, 2]], "float32"),
-    "conv1d3d": ("[L.conv1d({filters: 4, kernelSize: 2, padding: 'same', dilationRate: 2, inputShape: [8, 3]}), "
+    "conv1d3d": "[L.conv1d({filters: 4, kernelSize: 2, padding: 'same', dilationRate: 2, inputShape: [8, 3]}), "
                  "L.maxPooling1d({poolSize: 2}), L.averagePooling1d({poolSize: 2, padding: 'same'}), "
                  "L.globalAveragePooling1d({}), L.reshape({targetShape: [2, 2, 1, 1]}), "
                  "L.conv3d({filters: 2, kernelSize: 1}), L.conv3dTranspose({filters: 1, kernelSize: 2}), "
                  "L.maxPooling3d({poolSize: 1}), L.averagePooling3d({poolSize: 1}), L.flatten(), "
                  "L.layerNormalization({epsilon: 0.01})]",
-                 lambda L: [L.conv1d(filters=4, kernel_size=2, padding="same", dilation_rate=2, input_shape=[8, 3]),
-                            L.max_pooling1d(pool_size=2), L.average_pooling1d(pool_size=2, padding="same"),
-                            L.global_average_pooling1d(), L.reshape(target_shape=[2, 2, 1, 1]),
-                            L.conv3d(filters=2, kernel_size=1), L.conv3d_transpose(filters=1, kernel_size=2),
-                            L.max_pooling3d(pool_size=1), L.average_pooling3d(pool_size=1), L.flatten(),
-                            L.layer_normalization(epsilon=0.01)],
-                 [[8, 3]], "float32"),
-    "recurrent": ("[L.masking({maskValue: 0, inputShape: [5, 3]}), L.simpleRNN({units: 3, returnSequences: true}), "
+    "recurrent": "[L.masking({maskValue: 0, inputShape: [5, 3]}), L.simpleRNN({units: 3, returnSequences: true}), "
                   "L.lstm({units: 2, returnSequences: true, recurrentActivation: 'sigmoid', unitForgetBias: true}), "
                   "L.gru({units: 2, returnSequences: true, goBackwards: true}), "
                   "L.rnn({cell: [L.lstmCell({units: 3}), L.gruCell({units: 2})], returnSequences: true}), "
                   "L.rnn({cell: L.simpleRNNCell({units: 2}), returnSequences: true}), "
                   "L.bidirectional({layer: L.lstm({units: 2, returnSequences: true, name: 'bi_lstm'}), mergeMode: 'ave'}), "
                   "L.timeDistributed({layer: L.dense({units: 3})}), L.globalMaxPooling1d({})]",
-                  lambda L: [L.masking(mask_value=0, input_shape=[5, 3]),
-                             L.simple_rnn(units=3, return_sequences=True),
-                             L.lstm(units=2, return_sequences=True, recurrent_activation="sigmoid",
-                                    unit_forget_bias=True),
-                             L.gru(units=2, return_sequences=True, go_backwards=True),
-                             L.rnn(cell=[L.lstm_cell(units=3), L.gru_cell(units=2)], return_sequences=True),
-                             L.rnn(cell=L.simple_rnn_cell(units=2), return_sequences=True),
-                             L.bidirectional(layer=L.lstm(units=2, return_sequences=True, name="bi_lstm"), merge_mode="ave"),
-                             L.time_distributed(layer=L.dense(units=3)), L.global_max_pooling1d()],
-                  [[5, 3]], "float32"),
-    "conv_lstm": ("[L.convLstm2d({filters: 2, kernelSize: 2, padding: 'same', returnSequences: false, "
+    "conv_lstm": "[L.convLstm2d({filters: 2, kernelSize: 2, padding: 'same', returnSequences: false, "
                   "inputShape: [3, 4, 4, 1]}), L.globalAveragePooling2d({})]",
-                  lambda L: [L.conv_lstm2d(filters=2, kernel_size=2, padding="same", return_sequences=False,
-                                           input_shape=[3, 4, 4, 1]), L.global_average_pooling2d()],
-                  [[3, 4, 4, 1]], "float32"),
-    "embedding": ("[L.embedding({inputDim: 10, outputDim: 3, inputLength: 4, maskZero: true}), "
+    "embedding": "[L.embedding({inputDim: 10, outputDim: 3, inputLength: 4, maskZero: true}), "
                   "L.lstm({units: 2})]",
-                  lambda L: [L.embedding(input_dim=10, output_dim=3, input_length=4, mask_zero=True),
-                             L.lstm(units=2)], [[4]], "int32"),
-    "preprocessing": ("[L.resizing({height: 6, width: 4, inputShape: [8, 8, 2]}), "
+    "preprocessing": "[L.resizing({height: 6, width: 4, inputShape: [8, 8, 2]}), "
                       "L.centerCrop({height: 4, width: 4}), L.flatten()]",
-                      lambda L: [L.resizing(height=6, width=4, input_shape=[8, 8, 2]),
-                                 L.center_crop(height=4, width=4), L.flatten()], [[8, 8, 2]], "float32"),
-    "category_encoding": ("[L.categoryEncoding({numTokens: 6, outputMode: 'countVectorizer', inputShape: [4]})]",
-                          lambda L: [L.category_encoding(num_tokens=6, output_mode="count", input_shape=[4])],
-                          [[4]], "int32"),
+    "category_encoding": "[L.categoryEncoding({numTokens: 6, outputMode: 'countVectorizer', inputShape: [4]})]",
 }
 
 _FUNCTIONAL_JS = """() => {
@@ -116,32 +70,12 @@ _FUNCTIONAL_JS = """() => {
 }"""
 
 
-def _functional_py():
-    L = tf.layers
-    a, b = tf.input(shape=[4], name="a"), tf.input(shape=[4], name="b")
-    shared = L.dense(units=4, name="shared")
-    sa, sb = shared.apply(a), shared.apply(b)
-    merged = [layer.apply([sa, sb]) for layer in (L.add(name="add"), L.multiply(name="mul"), L.average(name="avg"),
-                                                   L.maximum(name="max"), L.minimum(name="min"))]
-    cat = L.concatenate(axis=-1, name="cat").apply(merged)
-    dot = L.dot(axes=1, normalize=True, name="dot").apply([sa, sb])
-    inner = tf.sequential([L.dense(units=2, input_shape=[20], name="inner_dense")], name="inner")
-    return tf.model(inputs=[a, b], outputs=[inner.apply(cat), dot], name="functional")
-
-
-def _sequential_py(name):
-    layers = CASES[name][1](tf.layers)
-    for i, layer in enumerate(layers):   # the same names as the TF.js side, so weight names match
-        layer.name = f"{name}_{i}"
-    return tf.sequential(layers, name=name)
-
-
 def _build_py(name):
-    return _functional_py() if name == "functional" else _sequential_py(name)
+    return families.build(tf, name)
 
 
 def _shapes(name):
-    return ([[4], [4]], "float32") if name == "functional" else (CASES[name][2], CASES[name][3])
+    return families.input_spec(name)
 
 
 _NODE = r"""
@@ -202,7 +136,7 @@ function predict(m, shapes, dtype) {
 })().catch(e => { console.error(e.stack || e); process.exit(1); });
 """
 
-NAMES = list(CASES) + ["functional"]
+NAMES = families.NAMES
 # TF.js 4.22 cannot run these in a model (Resizing hands resizeBilinear a rank-1 tensor; CenterCrop and
 # CategoryEncoding record their output shape as their input shape), so they are checked here only
 TFJS_NAMES = [n for n in NAMES if n not in ("preprocessing", "category_encoding")]
@@ -216,7 +150,7 @@ def _spec():
         if name == "functional":
             out[name]["functional"] = _FUNCTIONAL_JS
         else:
-            out[name]["layers"] = CASES[name][0]
+            out[name]["layers"] = JS[name]
     return out
 
 
