@@ -327,3 +327,14 @@ def test_memory_and_callback_handlers_and_async_forms(tmp_path):
     _assert_same(_predict(loaded, [[1, 3]]), _predict(model, [[1, 3]]), atol=0)
     model.dispose()
     loaded.dispose()
+
+
+def test_a_weight_whose_shape_disagrees_with_the_topology_names_file_and_weight(tmp_path):
+    j = _saved(tmp_path)
+    j["modelTopology"]["config"]["layers"][0]["config"]["units"] = 4   # d1/kernel [2, 3] in the file
+    _dump(tmp_path, j)
+    before = tf.memory()["num_tensors"]
+    with pytest.raises(ValueError, match=r"\(.*model.json\): weight 'd1/kernel' has shape \[2, 3\] in the file, "
+                                         r"but the model expects \[2, 4\]"):
+        tf.load_layers_model_sync(str(tmp_path / "model.json"))
+    assert tf.memory()["num_tensors"] == before
