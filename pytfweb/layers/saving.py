@@ -98,24 +98,28 @@ def save_model_sync(model, handler_or_url, include_optimizer=False, trainable_on
 
 
 # --- load -------------------------------------------------------------------------------------------
-def _handler(path_or_handler, api, on_progress, request_init, weight_path_prefix, fetch_func):
+def _handler(path_or_handler, api, on_progress, request_init, weight_path_prefix, fetch_func, weight_url_converter):
     return _router.resolve_load_handler(path_or_handler, api, on_progress=on_progress, request_init=request_init,
-                                        weight_path_prefix=weight_path_prefix, fetch_func=fetch_func)
+                                        weight_path_prefix=weight_path_prefix, fetch_func=fetch_func,
+                                        weight_url_converter=weight_url_converter)
 
 
 async def load_layers_model(path_or_handler, strict=True, on_progress=None, request_init=None,
-                            weight_path_prefix=None, fetch_func=None, custom_objects=None):
-    """await tf.load_layers_model(url or handler): a model from TF.js's layers format."""
-    handler = _handler(path_or_handler, "load_layers_model", on_progress, request_init, weight_path_prefix, fetch_func)
+                            weight_path_prefix=None, fetch_func=None, custom_objects=None, weight_url_converter=None):
+    """await tf.load_layers_model(url or handler): a model from TF.js's layers format. The options
+    are TF.js's LoadOptions (they reach the handler a URL string routes to); custom_objects maps
+    class names to classes not registered with tf.serialization.register_class."""
+    handler = _handler(path_or_handler, "load_layers_model", on_progress, request_init, weight_path_prefix, fetch_func,
+                       weight_url_converter)
     artifacts = await _router.load_artifacts(handler, "load_layers_model")
     return model_from_artifacts(artifacts, strict, _source(path_or_handler), custom_objects)
 
 
 def load_layers_model_sync(path_or_handler, strict=True, on_progress=None, request_init=None,
-                           weight_path_prefix=None, fetch_func=None, custom_objects=None):
+                           weight_path_prefix=None, fetch_func=None, custom_objects=None, weight_url_converter=None):
     """tf.load_layers_model without awaiting, for handlers that need none (files, memory, urllib)."""
     handler = _handler(path_or_handler, "load_layers_model_sync", on_progress, request_init, weight_path_prefix,
-                       fetch_func)
+                       fetch_func, weight_url_converter)
     artifacts = _router.load_artifacts_sync(handler, "load_layers_model_sync")
     return model_from_artifacts(artifacts, strict, _source(path_or_handler), custom_objects)
 
