@@ -153,6 +153,17 @@ _K3_ACTIVATIONS = {"silu": "swish"}
 _K3_MISMATCHED_ACTIVATIONS = {
     "hard_sigmoid": "Keras 3's hard_sigmoid is relu6(x + 3) / 6, while TF.js's (and tf.keras 2's) is "
                     "clip(0.2 x + 0.5, 0, 1)"}
+# Layers Keras computes otherwise than TF.js (and so pytfweb): refused both ways rather than run differently.
+def _mismatched_layer(cls, config):
+    if cls == "Resizing":
+        return ("Keras's Resizing samples at half-pixel centres, TF.js's (and pytfweb's) aligns the corners, so "
+                "the two resize differently")
+    if cls == "UpSampling2D" and config.get("interpolation", "nearest") != "nearest":
+        return ("Keras's bilinear UpSampling2D samples at half-pixel centres, TF.js's (and pytfweb's) does not, so "
+                "the two resize differently (interpolation='nearest' is the same in both)")
+    return None
+
+
 _DTYPES = {"float32": "float32", "float16": "float32", "bfloat16": "float32", "float64": "float32",
            "mixed_float16": "float32", "mixed_bfloat16": "float32", "half": "float32", "float": "float32",
            "double": "float32", "int32": "int32", "int64": "int32", "int16": "int32", "int8": "int32",
@@ -326,12 +337,14 @@ class _FromKeras:
         cls = self.class_of(entry, where)
         if cls in _MODEL_CLASSES:
             return self.model(entry, where)
-        return {"class_name": cls, "config": self.layer_config(cls, entry.get("config") or {}, where)}
+        return {"class_name": cls, "config": self.layer_config(cls, entry.get("config") or {}, where, nested=True)}
 
-    def layer_config(self, cls, config, where):
+    def layer_config(self, cls, config, where, nested=False):
         if not isinstance(config, dict):
             self.fail(where, f"the config of a {cls} layer must be an object, got {_short(config)}")
         label = f"layer '{config.get('name', '?')}' ({cls})"
+        if nested:   # named from its outer layer: 'layer 'bidirectional' (Bidirectional) > layer 'forward_lstm' (LSTM)'
+            label = f"{where} '{config.get('name', '?')}' ({cls})"
         out = {}
         for key, value in config.items():
             if key in ("module", "registered_name", "shared_object_id", "build_config"):
@@ -354,6 +367,9 @@ class _FromKeras:
                              "reset_after=False to load it here")
         if cls == "Bidirectional":
             self._check_backward(out, label)
+        reason = _mismatched_layer(cls, out)
+        if reason:
+            self.fail(label, f"cannot be loaded: {reason}")
         self._cls_options(cls, out, label)
         return out
 
@@ -383,9 +399,13 @@ class _FromKeras:
             if key in accepted or key in ("layer", "cell", "cells"):
                 continue
             value = config[key]
-            if key == "zero_output_for_mask" and value and not self.masking:
-                del config[key]   # only masked timesteps would show it
-                continue
+            if key == "zero_output_for_mask" and value:
+                if not self.masking or not config.get("return_sequences"):
+                    del config[key]   # only the outputs at masked timesteps show it
+                    continue
+                self.fail(label, "zero_output_for_mask=True (as Keras's Bidirectional sets it) gives zeros at masked "
+                                 "timesteps, while pytfweb's RNNs (as TF.js's) repeat the last output there; the "
+                                 "model masks its input and returns sequences, so its outputs would differ")
             if key in _NEUTRAL and _neutral(key, value):
                 del config[key]
                 continue
@@ -546,7 +566,8 @@ _K3_INITIALIZER_NAMES = {"LeCunNormal": "LecunNormal", "LeCunUniform": "LecunUni
 _TFJS_ONLY_KEYS = {"*": ("batch_input_shape",), "LSTM": ("implementation",), "GRU": ("implementation",),
                    "LSTMCell": ("implementation",), "GRUCell": ("implementation",),
                    "Embedding": ("input_length",), "ConvLSTM2D": ("implementation",),
-                   "ConvLSTM2DCell": ("implementation",)}
+                   "ConvLSTM2DCell": ("implementation",),
+                   "SpatialDropout1D": ("trainable", "noise_shape")}   # Keras 3's takes rate, seed, name, dtype
 # A generic RNN's TF.js config repeats its cell's options beside 'cell'; Keras 3 takes only these.
 _K3_RNN_KEYS = ("name", "trainable", "dtype", "cell", "return_sequences", "return_state", "go_backwards",
                 "stateful", "unroll", "zero_output_for_mask", "activity_regularizer")
@@ -619,6 +640,9 @@ class _ToKeras:
     def layer_config(self, cls, config, layer, where):
         if cls == "ThresholdedReLU":
             self.fail(where, "Keras 3 has no ThresholdedReLU layer (write it as ReLU(threshold=theta) in Keras)")
+        reason = _mismatched_layer(cls, config)
+        if reason:
+            self.fail(where, f"cannot be saved for Keras: {reason}")
         drop = set(_TFJS_ONLY_KEYS["*"]) | set(_TFJS_ONLY_KEYS.get(cls, ()))
         if cls == "InputLayer":
             drop.discard("batch_input_shape")
@@ -693,7 +717,10 @@ class _ToKeras:
             entry = self.layer_entry(layer, entries, here)
             nodes = kept[id(layer)]
             if layer.get_class_name() != "InputLayer" and nodes:
-                entry["build_config"] = {"input_shape": _shapes(nodes[0].input_shapes)}
+                shapes = nodes[0].input_shapes
+                if layer.get_class_name() in _RNN_CLASSES + ("Bidirectional",):
+                    shapes = shapes[:1]   # initial states are keyword arguments in Keras, not inputs
+                entry["build_config"] = {"input_shape": _shapes(shapes)}
             entry["name"] = layer.name
             entry["inbound_nodes"] = [] if layer.get_class_name() == "InputLayer" else [
                 self.node(layer, node, reindex) for node in nodes]
