@@ -174,7 +174,60 @@ def masked():
     return model, [x]
 
 
-MODELS = {"cnn": cnn, "rnn": rnn, "graph": graph, "assorted": assorted, "masked": masked}
+def _rand(*shape, seed=0):
+    return np.random.default_rng(seed).random(shape, dtype="float32")
+
+
+def _seq(*layers, shape):
+    return lambda: (keras.Sequential([keras.Input(shape)] + [f() for f in layers]),
+                    [_rand(2, *shape, seed=len(layers))])
+
+
+def states():
+    """An LSTM fed initial states from inputs, and one returning its states."""
+    inp, h0, c0 = keras.Input((4, 3)), keras.Input((2,)), keras.Input((2,))
+    seq = L.LSTM(2, return_sequences=True)(inp, initial_state=[h0, c0])
+    out, h, c = L.LSTM(2, return_state=True)(seq)
+    return keras.Model([inp, h0, c0], [out, h, c]), [_rand(2, 4, 3), _rand(2, 2, seed=1), _rand(2, 2, seed=2)]
+
+
+def bidirectional_merges():
+    inp = keras.Input((4, 3))
+    outs = [L.Bidirectional(L.LSTM(2, return_sequences=True), merge_mode=m)(inp) for m in ("sum", "mul", "ave")]
+    fwd, bwd = L.Bidirectional(L.GRU(2, reset_after=False), merge_mode=None)(inp)
+    return keras.Model(inp, outs + [fwd, bwd]), [_rand(2, 4, 3)]
+
+
+def embedding_mask():
+    model = keras.Sequential([keras.Input((5,)), L.Embedding(10, 3, mask_zero=True),
+                              L.SimpleRNN(2, return_sequences=True), L.Bidirectional(L.LSTM(2))])
+    return model, [np.array([[1, 2, 0, 0, 0], [3, 4, 5, 6, 0]], "float32")]
+
+
+MODELS = {
+    "cnn": cnn, "rnn": rnn, "graph": graph, "assorted": assorted, "masked": masked, "states": states,
+    "bidirectional": bidirectional_merges, "embedding_mask": embedding_mask,
+    "conv3d": _seq(lambda: L.Conv3D(2, 2), L.MaxPooling3D, lambda: L.AveragePooling3D(1), L.Flatten,
+                   shape=(4, 6, 6, 3)),
+    "conv_lstm": _seq(lambda: L.ConvLSTM2D(2, 3, padding="same", return_sequences=True),
+                      lambda: L.TimeDistributed(L.Conv2D(2, 3)), lambda: L.TimeDistributed(L.Flatten()),
+                      shape=(3, 5, 5, 2)),
+    "stacked_cells": _seq(lambda: L.RNN([L.LSTMCell(3), L.SimpleRNNCell(2)], return_sequences=True),
+                          lambda: L.RNN(L.GRUCell(2, reset_after=False)), shape=(4, 3)),
+    "noise": _seq(lambda: L.SpatialDropout1D(0.2), lambda: L.GaussianNoise(0.1), lambda: L.GaussianDropout(0.1),
+                  lambda: L.AlphaDropout(0.1), L.GlobalMaxPooling1D, lambda: L.Rescaling(2.0, 1.0), shape=(4, 3)),
+    "normalization": _seq(lambda: L.BatchNormalization(center=False), lambda: L.BatchNormalization(scale=False),
+                          lambda: L.LayerNormalization(center=False), lambda: L.Dense(2), shape=(5,)),
+    "depthwise": _seq(lambda: L.DepthwiseConv2D(3, depth_multiplier=2, strides=2, padding="same"),
+                      lambda: L.SeparableConv2D(3, 2, depth_multiplier=2), lambda: L.CenterCrop(2, 2),
+                      shape=(6, 6, 2)),
+    "options": _seq(lambda: L.Dense(4, kernel_regularizer="l2", bias_regularizer=keras.regularizers.L1L2(0.1, 0.2),
+                                    kernel_constraint=keras.constraints.MaxNorm(2.0), kernel_initializer="he_normal",
+                                    activation="relu6"),
+                    lambda: L.Dense(4, activation="softsign", trainable=False),
+                    lambda: L.BatchNormalization(trainable=False), lambda: L.Dense(4, activation="mish"),
+                    lambda: L.Dense(3, activation="log_softmax"), shape=(5,)),
+}
 
 
 @pytest.mark.parametrize("ext", [".keras", ".h5"])
@@ -244,7 +297,81 @@ def pt_graph():
             [rng.random((2, 4), dtype="float32"), rng.random((2, 4), dtype="float32")])
 
 
-PT_MODELS = {"cnn": pt_cnn, "rnn": pt_rnn, "graph": pt_graph}
+def _pt_seq(*layers, shape, ints=None):
+    def make():
+        model = tf.sequential()
+        for i, f in enumerate(layers):
+            model.add(f(input_shape=list(shape)) if i == 0 else f())
+        x = (np.random.default_rng(9).integers(0, ints, (2, *shape)).astype("float32") if ints
+             else _rand(2, *shape, seed=len(layers)))
+        return model, [x]
+    return make
+
+
+def pt_states():
+    Lt = tf.layers
+    inp, h0, c0 = tf.input(shape=[4, 3]), tf.input(shape=[2]), tf.input(shape=[2])
+    seq = Lt.lstm(units=2, return_sequences=True, recurrent_activation="sigmoid").apply(inp, initial_state=[h0, c0])
+    outs = [Lt.bidirectional(layer=Lt.gru(units=2, recurrent_activation="sigmoid", return_sequences=True),
+                             merge_mode=m).apply(seq) for m in ("sum", "ave")]
+    outs += Lt.bidirectional(layer=Lt.simple_rnn(units=2), merge_mode=None).apply(seq)
+    return tf.model(inputs=[inp, h0, c0], outputs=outs), [_rand(2, 4, 3), _rand(2, 2, seed=1), _rand(2, 2, seed=2)]
+
+
+def pt_merges():
+    Lt = tf.layers
+    a, b = tf.input(shape=[4]), tf.input(shape=[4])
+    x = Lt.dense(units=4, activation="relu6").apply(a)
+    y = Lt.dense(units=4, activation="softsign").apply(b)
+    outs = [Lt.maximum().apply([x, y]), Lt.minimum().apply([x, y]), Lt.average().apply([x, y]),
+            Lt.dot(axes=1).apply([x, y]), Lt.dot(axes=1, normalize=True).apply([x, y]), Lt.concatenate().apply([x, y])]
+    return tf.model(inputs=[a, b], outputs=outs), [_rand(2, 4), _rand(2, 4, seed=1)]
+
+
+def pt_nested_sequential():
+    inner = tf.sequential([tf.layers.dense(units=3, input_shape=[4], activation="tanh"), tf.layers.dense(units=2)])
+    return tf.sequential([inner, tf.layers.dense(units=1)]), [_rand(2, 4)]
+
+
+PT_MODELS = {
+    "cnn": pt_cnn, "rnn": pt_rnn, "graph": pt_graph, "states": pt_states, "merges": pt_merges,
+    "nested_sequential": pt_nested_sequential,
+    "conv3d": _pt_seq(lambda **k: tf.layers.conv3d(filters=2, kernel_size=2, **k),
+                      lambda: tf.layers.max_pooling3d(pool_size=2), lambda: tf.layers.flatten(), shape=(4, 6, 6, 3)),
+    "conv_lstm": _pt_seq(lambda **k: tf.layers.conv_lstm2d(filters=2, kernel_size=3, padding="same",
+                                                           recurrent_activation="sigmoid", return_sequences=True, **k),
+                         lambda: tf.layers.time_distributed(layer=tf.layers.conv2d(filters=2, kernel_size=3)),
+                         lambda: tf.layers.time_distributed(layer=tf.layers.flatten()), shape=(3, 5, 5, 2)),
+    "stacked_cells": _pt_seq(
+        lambda **k: tf.layers.rnn(cell=[tf.layers.lstm_cell(units=3, recurrent_activation="sigmoid"),
+                                        tf.layers.simple_rnn_cell(units=2)], return_sequences=True, **k),
+        lambda: tf.layers.rnn(cell=tf.layers.gru_cell(units=2, recurrent_activation="sigmoid")), shape=(4, 3)),
+    "noise": _pt_seq(lambda **k: tf.layers.spatial_dropout1d(rate=0.2, **k), lambda: tf.layers.gaussian_noise(stddev=0.1),
+                     lambda: tf.layers.gaussian_dropout(rate=0.1), lambda: tf.layers.alpha_dropout(rate=0.1),
+                     lambda: tf.layers.global_max_pooling1d(), lambda: tf.layers.rescaling(scale=2.0, offset=1.0),
+                     shape=(4, 3)),
+    "convolutions": _pt_seq(
+        lambda **k: tf.layers.conv2d_transpose(filters=3, kernel_size=2, strides=2, **k),
+        lambda: tf.layers.cropping2d(cropping=[[1, 1], [2, 0]]), lambda: tf.layers.up_sampling2d(size=[2, 2]),
+        lambda: tf.layers.re_lu(max_value=2.0), lambda: tf.layers.depthwise_conv2d(kernel_size=3, depth_multiplier=2),
+        lambda: tf.layers.separable_conv2d(filters=3, kernel_size=2), lambda: tf.layers.zero_padding2d(padding=[[1, 0], [0, 2]]),
+        lambda: tf.layers.conv2d(filters=4, kernel_size=3, strides=2, activation="elu"),
+        lambda: tf.layers.global_max_pooling2d(), lambda: tf.layers.dense(units=12),
+        lambda: tf.layers.reshape(target_shape=[2, 6]), lambda: tf.layers.permute(dims=[2, 1]),
+        lambda: tf.layers.conv1d(filters=4, kernel_size=2, activation="swish"),
+        lambda: tf.layers.max_pooling1d(pool_size=2), lambda: tf.layers.flatten(), lambda: tf.layers.repeat_vector(n=2),
+        lambda: tf.layers.global_average_pooling1d(), lambda: tf.layers.softmax(), lambda: tf.layers.elu(),
+        lambda: tf.layers.activation(activation="selu"), shape=(6, 6, 2)),
+    "options": _pt_seq(
+        lambda **k: tf.layers.dense(units=4, kernel_regularizer=tf.regularizers.l2(), kernel_initializer="heNormal",
+                                    kernel_constraint=tf.constraints.max_norm(max_value=2.0), **k),
+        lambda: tf.layers.batch_normalization(trainable=False), lambda: tf.layers.prelu(),
+        lambda: tf.layers.leaky_re_lu(alpha=0.1), lambda: tf.layers.layer_normalization(), shape=(5,)),
+    "embedding_mask": _pt_seq(lambda **k: tf.layers.embedding(input_dim=10, output_dim=3, mask_zero=True, **k),
+                              lambda: tf.layers.simple_rnn(units=2, return_sequences=True), shape=(5,), ints=10),
+    "category_encoding": _pt_seq(lambda **k: tf.layers.category_encoding(num_tokens=5, output_mode="multiHot", **k),
+                                 shape=(3,), ints=5),
+}
 
 
 @pytest.mark.parametrize("ext", [".keras", ".h5"])
@@ -572,3 +699,68 @@ def test_config_translation_matches_tfjs_topology_shape():
                                            "config": {"scale": 1.0, "mode": "fan_avg", "distribution": "uniform",
                                                       "seed": None}}
     assert dense["dtype"] == "float32" and "quantization_config" not in dense and "module" not in json.dumps(topology)
+
+
+def test_layers_keras_computes_otherwise_are_refused(tmp_path):
+    cases = [
+        (keras.Sequential([keras.Input((8, 8, 3)), L.Resizing(4, 4)]), "Resizing.*half-pixel"),
+        (keras.Sequential([keras.Input((4, 4, 2)), L.UpSampling2D(2, interpolation="bilinear")]), "half-pixel"),
+        (keras.Sequential([keras.Input((4, 3)), L.Masking(), L.Bidirectional(L.LSTM(2, return_sequences=True))]),
+         r"layer '\w+' \(Bidirectional\) > layer 'forward_\w+' \(LSTM\): zero_output_for_mask"),
+    ]
+    for i, (km, match) in enumerate(cases):
+        for ext in (".keras", ".h5"):
+            path = tmp_path / f"diff{i}{ext}"
+            km.save(str(path))
+            _fails(path, match)
+    saves = [
+        (tf.sequential([tf.layers.thresholded_re_lu(input_shape=[3])]), "ThresholdedReLU"),
+        (tf.sequential([tf.layers.resizing(height=2, width=2, input_shape=[4, 4, 1])]), "half-pixel"),
+        (tf.sequential([tf.layers.dense(units=2, activation="gelu_new", input_shape=[3])]), "gelu"),
+    ]
+    for model, match in saves:
+        with pytest.raises(ValueError, match=match):
+            kf.save_keras(model, str(tmp_path / "s.keras"))
+        model.dispose()
+    assert not (tmp_path / "s.keras").exists()
+
+
+def _write_tf_keras2_h5(model, path):
+    """An .h5 file as tf.keras 2.x wrote them: the TF.js / Keras 2 topology as model_config (node
+    lists, dtype strings, nested models' calls from node 1), names like 'dense/kernel:0', byte strings."""
+    from pytfweb.layers import serialization
+    topology = serialization.model_to_topology(model)
+    with h5py.File(path, "w") as f:
+        f.attrs["keras_version"] = b"2.15.0"
+        f.attrs["backend"] = b"tensorflow"
+        f.attrs["model_config"] = json.dumps({"class_name": topology["class_name"],
+                                              "config": topology["config"]}).encode()
+        root = f.create_group("model_weights")
+        root.attrs["layer_names"] = np.array([layer.name.encode() for layer in model.layers])
+        for layer in model.layers:
+            group = root.create_group(layer.name)
+            weights = list(layer.trainable_weights) + list(layer.non_trainable_weights)
+            names = [f"{layer.name}/w{i}/{w.name.split('/')[-1]}:0" for i, w in enumerate(weights)]
+            group.attrs["weight_names"] = np.array([n.encode() for n in names]) if names else np.asarray([])
+            for n, w in zip(names, weights):
+                group.create_dataset(n, data=w.numpy())
+
+
+@pytest.mark.parametrize("name", ["rnn_hard_sigmoid", "graph", "cnn"])
+def test_tf_keras_2_h5_files_load(tmp_path, name):
+    if name == "rnn_hard_sigmoid":   # TF.js's and tf.keras 2's hard_sigmoid agree
+        model = tf.sequential([tf.layers.lstm(units=3, input_shape=[4, 2], return_sequences=True),
+                               tf.layers.gru(units=2), tf.layers.dense(units=2)])
+        xs = [_rand(2, 4, 2)]
+    else:
+        model, xs = PT_MODELS[name]()
+    _randomize_pytfweb(model)
+    want = _predict(model, xs)
+    path = tmp_path / "tf2.h5"
+    _write_tf_keras2_h5(model, str(path))
+    before = _num_tensors()
+    loaded = kf.load_keras_model(str(path))
+    _assert_close(_predict(loaded, xs), want)
+    loaded.dispose()
+    assert _num_tensors() == before
+    model.dispose()
