@@ -54,6 +54,7 @@ _ZIP_BOMB_RATIO = 1000
 _MODEL_CLASSES = {"Functional": "Model", "Model": "Model", "Sequential": "Sequential"}
 _LAMBDA_CLASSES = ("Lambda", "TFOpLambda", "SlicingOpLambda")
 _RNN_CLASSES = ("SimpleRNN", "LSTM", "GRU", "RNN", "ConvLSTM2D")
+_GLOBAL_POOLING = ("GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D")
 
 
 def _h5py(api):
@@ -412,17 +413,35 @@ class _FromKeras:
             self.fail(label, f"option {key}={value!r} is not supported by pytfweb's {cls} (as TF.js's has no such "
                              f"option)")
 
-    def layer_entry(self, entry, functional, where):
+    def layer_entries(self, entry, functional, where):
+        """The TF.js entries of one Keras layer entry: one, or two for a global pooling with
+        keepdims=True (TF.js has no keepdims): the pooling, renamed '<name>_pool', then a Reshape
+        to the kept shape under the layer's own name, which the rest of the graph reads from."""
         cls = self.class_of(entry, where)
         if cls in _MODEL_CLASSES:
             out = self.model(entry, where)
         else:
-            out = {"class_name": cls, "config": self.layer_config(cls, entry.get("config") or {}, where)}
+            config = dict(entry.get("config") or {})
+            kept = None
+            if cls in _GLOBAL_POOLING and config.pop("keepdims", False):
+                rank = 1 if cls.endswith("1D") else 2
+                kept = [-1] + [1] * rank if config.get("data_format") == "channels_first" else [1] * rank + [-1]
+            out = {"class_name": cls, "config": self.layer_config(cls, config, where)}
+        name = entry.get("name", out["config"].get("name")) if functional else out["config"].get("name")
         if functional:
-            name = entry.get("name", out["config"].get("name"))
             out["name"] = name
             out["inbound_nodes"] = self.nodes(entry.get("inbound_nodes") or [], f"layer '{name}' ({cls})")
-        return out
+        if cls in _MODEL_CLASSES or kept is None:
+            return [out]
+        pool = f"{name}_pool"
+        out["config"]["name"] = pool
+        reshape = {"class_name": "Reshape", "config": {"name": name, "trainable": out["config"].get("trainable", True),
+                                                       "target_shape": kept}}
+        if functional:
+            out["name"] = pool
+            reshape["name"] = name
+            reshape["inbound_nodes"] = [[[pool, i, 0, {}]] for i in range(len(out["inbound_nodes"]))]
+        return [out, reshape]
 
     # --- graphs -------------------------------------------------------------------------------------
     def _keras_tensors(self, value, where, strict):
@@ -497,7 +516,7 @@ class _FromKeras:
                         self.fail(here, "an InputLayer after other layers of a Sequential model")
                     input_config = self.layer_config("InputLayer", e.get("config") or {}, f"{here} > layer {i}")
                     continue
-                layers.append(self.layer_entry(e, False, f"{here} > layer {i}"))
+                layers.extend(self.layer_entries(e, False, f"{here} > layer {i}"))
             if not layers:
                 self.fail(here, "a Sequential model with no layers")
             first = layers[0]["config"]
@@ -513,7 +532,7 @@ class _FromKeras:
         self.models.append({_entry_name(e) for e in entries
                             if isinstance(e, dict) and e.get("class_name") in _MODEL_CLASSES})
         try:
-            layers = [self.layer_entry(e, True, f"{here} > layer {i}") for i, e in enumerate(entries)]
+            layers = [t for i, e in enumerate(entries) for t in self.layer_entries(e, True, f"{here} > layer {i}")]
             keras3_nodes = any(isinstance(n, dict) for e in entries if isinstance(e, dict)
                                for n in (e.get("inbound_nodes") or []))
             return {"class_name": "Model",

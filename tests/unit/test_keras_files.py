@@ -204,8 +204,21 @@ def embedding_mask():
     return model, [np.array([[1, 2, 0, 0, 0], [3, 4, 5, 6, 0]], "float32")]
 
 
+def keepdims():
+    """Global pooling with keepdims=True (MobileNet's head), which TF.js lacks: pooling + Reshape here."""
+    inp = keras.Input((6, 6, 3))
+    x = L.Conv2D(4, 3)(inp)
+    x = L.GlobalAveragePooling2D(keepdims=True, name="gap")(x)
+    a = L.Flatten()(L.Conv2D(2, 1)(x))
+    seq = keras.Sequential([keras.Input((5, 3)), L.GlobalMaxPooling1D(keepdims=True), L.Flatten()])
+    rng = np.random.default_rng(10)
+    inp2 = keras.Input((5, 3))
+    return keras.Model([inp, inp2], [a, seq(inp2)]), [rng.random((2, 6, 6, 3), dtype="float32"),
+                                                      rng.random((2, 5, 3), dtype="float32")]
+
+
 MODELS = {
-    "cnn": cnn, "rnn": rnn, "graph": graph, "assorted": assorted, "masked": masked, "states": states,
+    "cnn": cnn, "keepdims": keepdims, "rnn": rnn, "graph": graph, "assorted": assorted, "masked": masked, "states": states,
     "bidirectional": bidirectional_merges, "embedding_mask": embedding_mask,
     "conv3d": _seq(lambda: L.Conv3D(2, 2), L.MaxPooling3D, lambda: L.AveragePooling3D(1), L.Flatten,
                    shape=(4, 6, 6, 3)),
@@ -240,7 +253,7 @@ def test_keras_models_load_and_predict_as_keras(tmp_path, name, ext):
     want = _outputs(km.predict(xs if len(xs) > 1 else xs[0], verbose=0))
     before = _num_tensors()
     model = tf.load_keras_model(path) if hasattr(tf, "load_keras_model") else kf.load_keras_model(path)
-    assert len(model.layers) == len(km.layers)
+    assert len(model.layers) == len(km.layers) + (name == "keepdims")   # + the Reshape of keepdims=True
     assert model.count_params() == km.count_params()
     _assert_close(_predict(model, xs), want)
     model.dispose()
