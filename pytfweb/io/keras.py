@@ -196,6 +196,7 @@ class _FromKeras:
         self.classes = _layer_classes()
         self.masking = False   # whether a layer of the model makes a mask (zero_output_for_mask matters then)
         self.models = [set()]  # per functional config being read: the names of its nested models
+        self.tensor_shapes = {}  # layer name -> the shape of its output, where Keras 3 recorded it
 
     def fail(self, where, msg):
         raise ValueError(f"{self.api}: {self.source}: {where}{': ' if where else ''}{msg}")
@@ -424,8 +425,7 @@ class _FromKeras:
             config = dict(entry.get("config") or {})
             kept = None
             if cls in _GLOBAL_POOLING and config.pop("keepdims", False):
-                rank = 1 if cls.endswith("1D") else 2
-                kept = [-1] + [1] * rank if config.get("data_format") == "channels_first" else [1] * rank + [-1]
+                kept = self._kept_shape(cls, config, entry)
             out = {"class_name": cls, "config": self.layer_config(cls, config, where)}
         name = entry.get("name", out["config"].get("name")) if functional else out["config"].get("name")
         if functional:
@@ -443,7 +443,36 @@ class _FromKeras:
             reshape["inbound_nodes"] = [[[pool, i, 0, {}]] for i in range(len(out["inbound_nodes"]))]
         return [out, reshape]
 
+    def _kept_shape(self, cls, config, entry):
+        """The shape (without batch) a global pooling with keepdims=True gives: from the shape Keras
+        recorded for its input (build_config) or its output (a consumer's keras tensor); -1 for the
+        channels when neither is in the file (pytfweb infers it; TF.js's Reshape would not)."""
+        rank = 1 if cls.endswith("1D") else 2
+        first = config.get("data_format") == "channels_first"
+        out = self.tensor_shapes.get(_entry_name(entry))
+        if isinstance(out, list) and len(out) == rank + 2:
+            return list(out[1:])
+        shape = (entry.get("build_config") or {}).get("input_shape")
+        channels = shape[1 if first else -1] if isinstance(shape, list) and len(shape) == rank + 2 else None
+        channels = channels if isinstance(channels, int) else -1
+        return [channels] + [1] * rank if first else [1] * rank + [channels]
+
     # --- graphs -------------------------------------------------------------------------------------
+    def _record_shapes(self, value):
+        """Remember the shapes Keras 3 records in keras tensors, by producing layer."""
+        if isinstance(value, dict):
+            if value.get("class_name") == "__keras_tensor__":
+                cfg = value.get("config") or {}
+                history = cfg.get("keras_history")
+                if isinstance(history, list) and history and isinstance(history[0], str):
+                    self.tensor_shapes.setdefault(history[0], cfg.get("shape"))
+                return
+            for v in value.values():
+                self._record_shapes(v)
+        elif isinstance(value, list):
+            for v in value:
+                self._record_shapes(v)
+
     def _keras_tensors(self, value, where, strict):
         if isinstance(value, dict) and value.get("class_name") == "__keras_tensor__":
             history = (value.get("config") or {}).get("keras_history")
@@ -529,6 +558,9 @@ class _FromKeras:
                                     "weights' shapes are unknown")
             return {"class_name": "Sequential", "config": {"name": name, "layers": layers}}
         entries = config["layers"]
+        for e in entries:
+            if isinstance(e, dict):
+                self._record_shapes(e.get("inbound_nodes"))
         self.models.append({_entry_name(e) for e in entries
                             if isinstance(e, dict) and e.get("class_name") in _MODEL_CLASSES})
         try:
@@ -1328,6 +1360,25 @@ def _build(topology, custom_objects, api, source):
         raise ValueError(f"{api}: {source}: the model config lacks the key {e}") from e
 
 
+def _settle_kept_shapes(model):
+    """Write the inferred size into the Reshapes that stand for keepdims=True (layer_entries) now
+    that the graph knows it: TF.js's Reshape cannot infer a size while the batch size is unknown, so
+    a model saved from here for TF.js needs it written out."""
+    from ..layers.models import Model
+    for layer in model.layers:
+        if isinstance(layer, Model):
+            _settle_kept_shapes(layer)
+            continue
+        if layer.get_class_name() != "Reshape" or -1 not in layer.target_shape or not layer.inbound_nodes:
+            continue
+        node = layer.inbound_nodes[0]
+        if [x.name for x in node.inbound_layers] != [f"{layer.name}_pool"]:
+            continue
+        shape = node.output_shapes[0][1:]
+        if all(isinstance(d, int) and d > 0 for d in shape):
+            layer.target_shape = list(shape)
+
+
 def load_keras_model(path, custom_objects=None, compile=True):  # noqa: A002 - Keras's argument name
     """A pytfweb model from a Keras file: a Keras 3 `.keras` archive or a legacy `.h5`
     (tf.keras 2 or Keras 3). compile=True compiles it as its training config says, when that has
@@ -1375,6 +1426,7 @@ def load_keras_model(path, custom_objects=None, compile=True):  # noqa: A002 - K
                     compile_args = (tc["optimizer_config"], tc["loss"], tc.get("metrics"))
         model = _build(topology, custom_objects, api, path)
         try:
+            _settle_kept_shapes(model)
             plan = _keras3_plan(model, config, h5, h5.fail) if kind == "keras" else _legacy_plan(model, h5, h5.fail)
             _assign(plan, h5.fail)
             if compile and compile_args is not None:

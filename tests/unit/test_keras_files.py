@@ -17,6 +17,7 @@ keras = pytest.importorskip("keras")
 h5py = pytest.importorskip("h5py")
 
 import pytfweb as tf  # noqa: E402
+from pytfweb import keras_convert as kc  # noqa: E402
 from pytfweb.io import keras as kf  # noqa: E402
 from pytfweb.layers.saving import load_layers_model_sync  # noqa: E402
 
@@ -777,3 +778,48 @@ def test_tf_keras_2_h5_files_load(tmp_path, name):
     loaded.dispose()
     assert _num_tensors() == before
     model.dispose()
+
+
+_TFJS = os.path.join(os.path.dirname(__file__), "..", "..", "node_modules", "@tensorflow", "tfjs")
+_NODE_PREDICT = r"""
+const [tfjs, dir] = process.argv.slice(1);
+const tf = require(tfjs), fs = require('fs'), path = require('path');
+const handler = {load: async () => {
+  const j = JSON.parse(fs.readFileSync(path.join(dir, 'model.json'), 'utf8'));
+  const specs = [], bufs = [];
+  for (const g of j.weightsManifest) { specs.push(...g.weights); for (const p of g.paths) bufs.push(fs.readFileSync(path.join(dir, p))); }
+  const all = Buffer.concat(bufs);
+  return {modelTopology: j.modelTopology, weightSpecs: specs, format: j.format,
+          weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.length)};
+}};
+(async () => {
+  await tf.setBackend('cpu');
+  const inputs = JSON.parse(fs.readFileSync(0, 'utf8'));
+  const m = await tf.loadLayersModel(handler);
+  const xs = inputs.map(x => tf.tensor(x.values, x.shape));
+  let ys = m.predict(xs.length === 1 ? xs[0] : xs);
+  ys = Array.isArray(ys) ? ys : [ys];
+  process.stdout.write(JSON.stringify(ys.map(y => ({shape: y.shape, values: Array.from(y.dataSync())}))));
+})().catch(e => { console.error(e.stack || e); process.exit(1); });
+"""
+
+
+@pytest.mark.parametrize("name", ["cnn", "keepdims", "rnn", "graph"])
+def test_converted_keras_models_run_in_tfjs(tmp_path, name):
+    """Keras file -> pytfweb convert -> TensorFlow.js 4.22 (under node) predicts as Keras."""
+    import shutil
+    import subprocess
+    if not os.path.isdir(_TFJS) or shutil.which("node") is None:
+        pytest.skip("node and node_modules/@tensorflow/tfjs (npm ci) are needed to run TensorFlow.js")
+    km, xs = MODELS[name]()
+    _randomize_keras(km)
+    src = str(tmp_path / f"{name}.keras")
+    km.save(src)
+    want = _outputs(km.predict(xs if len(xs) > 1 else xs[0], verbose=0))
+    kc.convert(src, str(tmp_path / "web"), print_fn=None)
+    payload = json.dumps([{"shape": list(x.shape), "values": x.ravel().tolist()} for x in xs])
+    r = subprocess.run(["node", "-e", _NODE_PREDICT, os.path.abspath(_TFJS), str(tmp_path / "web")], input=payload,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    got = [np.asarray(y["values"], "float32").reshape(y["shape"]) for y in json.loads(r.stdout)]
+    _assert_close(got, want)
