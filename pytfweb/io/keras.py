@@ -127,6 +127,7 @@ _NEUTRAL = {
     "antialias": False, "negative_slope": 0.0, "threshold": 0.0, "data_format": "channels_last",
     "dilation_rate": 1, "noise_shape": None, "beta_constraint": None, "gamma_constraint": None, "mask_zero": False,
     "zero_output_for_mask": False, "activity_regularizer": None, "implementation": _ANY, "input_length": None,
+    "autocast": True,
 }
 
 _VARIANCE_SCALING = {"GlorotUniform": (1.0, "fan_avg", "uniform"), "GlorotNormal": (1.0, "fan_avg", "normal"),
@@ -194,6 +195,8 @@ class _FromKeras:
         self.api, self.source, self.keras3 = api, source, keras3
         self.custom = dict(custom_objects or {})
         self.classes = _layer_classes()
+        from ..layers.serialization import _REGISTERED
+        self.registered = _REGISTERED   # tf.serialization.register_class's classes load by class name too
         self.masking = False   # whether a layer of the model makes a mask (zero_output_for_mask matters then)
         self.models = [set()]  # per functional config being read: the names of its nested models
         self.tensor_shapes = {}  # layer name -> the shape of its output, where Keras 3 recorded it
@@ -206,14 +209,12 @@ class _FromKeras:
         if not isinstance(entry, dict) or not isinstance(entry.get("class_name"), str):
             self.fail(where, f"expected a layer entry {{'class_name': ..., 'config': {{...}}}}, got {_short(entry)}")
         cls = entry["class_name"]
-        name = (entry.get("config") or {}).get("name", entry.get("name", "?")) if isinstance(
-            entry.get("config"), dict) else entry.get("name", "?")
-        label = f"layer '{name}' ({cls})"
+        label = f"layer '{_entry_name(entry) or '?'}' ({cls})"
         if cls in _LAMBDA_CLASSES:
             self.fail(label, "is a Lambda layer, whose function is Python code stored in the file; pytfweb reads "
                              "model files as data and never runs code from them. Rebuild the model without Lambda "
                              "(write the function as a Layer subclass and pass it in custom_objects)")
-        if cls in self.custom or cls in _MODEL_CLASSES:
+        if cls in self.custom or cls in _MODEL_CLASSES or cls in self.registered:
             return cls
         module = entry.get("module")
         registered = entry.get("registered_name")
@@ -391,7 +392,7 @@ class _FromKeras:
     def _cls_options(self, cls, config, label):
         """Keep the options the pytfweb class takes; drop Keras-only ones that hold the value that
         behaves as pytfweb does; anything else is an error naming the option."""
-        klass = self.custom.get(cls) or self.classes.get(cls)
+        klass = self.custom.get(cls) or self.registered.get(cls) or self.classes.get(cls)
         if klass is None or not inspect.isclass(klass):
             return
         accepted = _accepted(klass)

@@ -823,3 +823,35 @@ def test_converted_keras_models_run_in_tfjs(tmp_path, name):
     assert r.returncode == 0, r.stderr[-3000:]
     got = [np.asarray(y["values"], "float32").reshape(y["shape"]) for y in json.loads(r.stdout)]
     _assert_close(got, want)
+
+
+def test_custom_layers_through_custom_objects_or_registration(tmp_path):
+    @keras.saving.register_keras_serializable(package="mine")
+    class Doubler(L.Layer):
+        def call(self, x):
+            return x * 2
+    km = keras.Sequential([keras.Input((2,)), L.Dense(3), Doubler(name="doubler")])
+    _randomize_keras(km)
+    path = str(tmp_path / "custom.keras")
+    km.save(path)
+    x = _rand(2, 2)
+    want = _outputs(km.predict(x, verbose=0))
+
+    class PtTwice(tf.layers.Layer):
+        class_name = "Doubler"
+
+        def call(self, inputs, training=False):
+            return inputs * 2
+    model = kf.load_keras_model(path, custom_objects={"Doubler": PtTwice})
+    _assert_close(_predict(model, [x]), want)
+    model.dispose()
+    from pytfweb.layers import serialization
+    tf.serialization.register_class(PtTwice, pkg="test")
+    try:
+        model = kf.load_keras_model(path)
+        _assert_close(_predict(model, [x]), want)
+        model.dispose()
+    finally:
+        for key in ("Doubler", "test>Doubler"):
+            serialization._REGISTERED.pop(key, None)
+        serialization._REGISTERED_NAMES.pop(PtTwice, None)
