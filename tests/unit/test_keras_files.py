@@ -6,7 +6,6 @@ import io
 import json
 import os
 import sys
-import warnings
 import zipfile
 
 import numpy as np
@@ -219,7 +218,8 @@ def keepdims():
 
 
 MODELS = {
-    "cnn": cnn, "keepdims": keepdims, "rnn": rnn, "graph": graph, "assorted": assorted, "masked": masked, "states": states,
+    "cnn": cnn, "keepdims": keepdims, "rnn": rnn, "graph": graph, "assorted": assorted, "masked": masked,
+    "states": states,
     "bidirectional": bidirectional_merges, "embedding_mask": embedding_mask,
     "conv3d": _seq(lambda: L.Conv3D(2, 2), L.MaxPooling3D, lambda: L.AveragePooling3D(1), L.Flatten,
                    shape=(4, 6, 6, 3)),
@@ -360,7 +360,8 @@ PT_MODELS = {
         lambda **k: tf.layers.rnn(cell=[tf.layers.lstm_cell(units=3, recurrent_activation="sigmoid"),
                                         tf.layers.simple_rnn_cell(units=2)], return_sequences=True, **k),
         lambda: tf.layers.rnn(cell=tf.layers.gru_cell(units=2, recurrent_activation="sigmoid")), shape=(4, 3)),
-    "noise": _pt_seq(lambda **k: tf.layers.spatial_dropout1d(rate=0.2, **k), lambda: tf.layers.gaussian_noise(stddev=0.1),
+    "noise": _pt_seq(lambda **k: tf.layers.spatial_dropout1d(rate=0.2, **k),
+                     lambda: tf.layers.gaussian_noise(stddev=0.1),
                      lambda: tf.layers.gaussian_dropout(rate=0.1), lambda: tf.layers.alpha_dropout(rate=0.1),
                      lambda: tf.layers.global_max_pooling1d(), lambda: tf.layers.rescaling(scale=2.0, offset=1.0),
                      shape=(4, 3)),
@@ -368,7 +369,8 @@ PT_MODELS = {
         lambda **k: tf.layers.conv2d_transpose(filters=3, kernel_size=2, strides=2, **k),
         lambda: tf.layers.cropping2d(cropping=[[1, 1], [2, 0]]), lambda: tf.layers.up_sampling2d(size=[2, 2]),
         lambda: tf.layers.re_lu(max_value=2.0), lambda: tf.layers.depthwise_conv2d(kernel_size=3, depth_multiplier=2),
-        lambda: tf.layers.separable_conv2d(filters=3, kernel_size=2), lambda: tf.layers.zero_padding2d(padding=[[1, 0], [0, 2]]),
+        lambda: tf.layers.separable_conv2d(filters=3, kernel_size=2),
+        lambda: tf.layers.zero_padding2d(padding=[[1, 0], [0, 2]]),
         lambda: tf.layers.conv2d(filters=4, kernel_size=3, strides=2, activation="elu"),
         lambda: tf.layers.global_max_pooling2d(), lambda: tf.layers.dense(units=12),
         lambda: tf.layers.reshape(target_shape=[2, 6]), lambda: tf.layers.permute(dims=[2, 1]),
@@ -787,7 +789,10 @@ const tf = require(tfjs), fs = require('fs'), path = require('path');
 const handler = {load: async () => {
   const j = JSON.parse(fs.readFileSync(path.join(dir, 'model.json'), 'utf8'));
   const specs = [], bufs = [];
-  for (const g of j.weightsManifest) { specs.push(...g.weights); for (const p of g.paths) bufs.push(fs.readFileSync(path.join(dir, p))); }
+  for (const g of j.weightsManifest) {
+    specs.push(...g.weights);
+    for (const p of g.paths) bufs.push(fs.readFileSync(path.join(dir, p)));
+  }
   const all = Buffer.concat(bufs);
   return {modelTopology: j.modelTopology, weightSpecs: specs, format: j.format,
           weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.length)};
