@@ -21,8 +21,7 @@ Layouts (what Keras 3.x writes, and so what is read and written here):
 Keras 3 configs are translated to TF.js's (tf.keras 2) topology and built by
 serialization.model_from_topology; the weights go onto layer.weights in order, each checked for
 shape and kind before any is assigned. Files are data: no pickle, no eval, no code. A Lambda layer
-or an unknown class is an error, and so is an option pytfweb cannot honour (GRU's reset_after,
-Conv2D's groups, Keras 3's hard_sigmoid, which is not TF.js's). h5py is needed (CPython); Pyodide
+or an unknown class is an error, and so is an option pytfweb cannot honour (Conv2D's groups, Keras 3's hard_sigmoid, which is not TF.js's). h5py is needed (CPython); Pyodide
 has none, so there convert first with `pytfweb convert`.
 """
 import datetime
@@ -364,10 +363,6 @@ class _FromKeras:
             out["alpha"] = out.pop("negative_slope")
         if cls in ("Masking",) or (cls == "Embedding" and out.get("mask_zero")):
             self.masking = True
-        if cls in ("GRU", "GRUCell") and out.get("reset_after"):
-            self.fail(label, "reset_after=True (Keras's default GRU) is not supported: pytfweb's GRU, as TF.js's, "
-                             "applies the reset gate before the recurrent kernel. Build the GRU with "
-                             "reset_after=False to load it here")
         if cls == "Bidirectional":
             self._check_backward(out, label)
         reason = _mismatched_layer(cls, out)

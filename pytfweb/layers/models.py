@@ -259,6 +259,12 @@ class Model(Trainer, Layer):
         from .saving import save_model_sync
         return save_model_sync(self, handler_or_url, include_optimizer, trainable_only, quantization_bytes)
 
+    def save_keras(self, path):
+        """Write the model as a Keras file: Keras 3's .keras archive or a legacy .h5, by path's
+        extension (CPython, h5py). Returns the path."""
+        from ..io.keras import save_keras
+        return save_keras(self, path)
+
     def get_named_weights(self, trainable_only=False):
         """TF.js's getNamedWeights: [{name, tensor}] as model files name them."""
         from .serialization import named_weights

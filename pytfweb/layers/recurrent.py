@@ -127,9 +127,12 @@ class RNNCell(Layer):
         self.recurrent_kernel = self.add_weight(recurrent_name, recurrent_shape, None, self.recurrent_initializer,
                                                 self.recurrent_regularizer, True, self.recurrent_constraint)
         if self.use_bias:
-            self.bias = self.add_weight("bias", [n], None, self._bias_initializer(), self.bias_regularizer, True,
-                                        self.bias_constraint)
+            self.bias = self.add_weight("bias", self._bias_shape(n), None, self._bias_initializer(),
+                                        self.bias_regularizer, True, self.bias_constraint)
         self.built = True
+
+    def _bias_shape(self, n):
+        return [n]
 
     def compute_output_shape(self, input_shape):
         batch = input_shape[0][0] if isinstance(input_shape[0], (list, tuple)) else input_shape[0]
@@ -206,17 +209,17 @@ class LSTMCell(RNNCell):
 
 
 class GRUCell(RNNCell):
-    """Gates z, r, h (in that order); the reset gate applies before the recurrent kernel
-    (TF.js's only formulation, resetAfter=false)."""
+    """Gates z, r, h (in that order). TF.js's formulation (reset_after=False) applies the reset gate
+    before the recurrent kernel; reset_after=True (Keras's default, which TF.js refuses) applies it
+    after, with separate input and recurrent biases (bias shape [2, 3 * units]), so GRUs from Keras
+    files load."""
     class_name = "GRUCell"
     config_keys = ("recurrent_activation", "implementation", "reset_after")
     gates = 3
 
     def __init__(self, units=None, recurrent_activation="hard_sigmoid", implementation=None, reset_after=False,
                  **kwargs):
-        if reset_after:
-            raise ValueError("GRUCell does not support reset_after parameter set to true.")
-        self.reset_after = reset_after
+        self.reset_after = bool(reset_after)
         super().__init__(units, **kwargs)
         self.recurrent_activation = _activations.get(recurrent_activation or "hard_sigmoid")
         self.implementation = implementation
@@ -225,19 +228,33 @@ class GRUCell(RNNCell):
     def state_size(self):
         return (self.units,)
 
+    def _bias_shape(self, n):
+        return [2, n] if self.reset_after else [n]   # reset_after: a row for the input, one for the recurrence
+
     def call(self, inputs, training=False):
         x, (h,) = self._split_inputs(inputs)
         x, h = self._drop(x, h, training)
-        mx = ops.mat_mul(x, self.kernel)
-        if self.use_bias:
-            mx = ops.add(mx, self.bias)
-        rk1, rk2 = ops.split(self.recurrent_kernel, [2 * self.units, self.units], 1)
-        xz, xr, xh = ops.split(mx, 3, 1)
-        rz, rr = ops.split(ops.mat_mul(h, rk1), 2, 1)
-        z = self.recurrent_activation(ops.add(xz, rz))
-        r = self.recurrent_activation(ops.add(xr, rr))
-        hh = self.activation(ops.add(xh, ops.mat_mul(ops.mul(r, h), rk2)))
-        out = ops.add(ops.mul(z, h), ops.mul(ops.sub(1, z), hh))
+        if self.reset_after:
+            mx, mh = ops.mat_mul(x, self.kernel), ops.mat_mul(h, self.recurrent_kernel)
+            if self.use_bias:
+                bx, bh = ops.unstack(self.bias)
+                mx, mh = ops.add(mx, bx), ops.add(mh, bh)
+            xz, xr, xh = ops.split(mx, 3, 1)
+            hz, hr, hh = ops.split(mh, 3, 1)
+            z = self.recurrent_activation(ops.add(xz, hz))
+            r = self.recurrent_activation(ops.add(xr, hr))
+            candidate = self.activation(ops.add(xh, ops.mul(r, hh)))
+        else:
+            mx = ops.mat_mul(x, self.kernel)
+            if self.use_bias:
+                mx = ops.add(mx, self.bias)
+            rk1, rk2 = ops.split(self.recurrent_kernel, [2 * self.units, self.units], 1)
+            xz, xr, xh = ops.split(mx, 3, 1)
+            rz, rr = ops.split(ops.mat_mul(h, rk1), 2, 1)
+            z = self.recurrent_activation(ops.add(xz, rz))
+            r = self.recurrent_activation(ops.add(xr, rr))
+            candidate = self.activation(ops.add(xh, ops.mat_mul(ops.mul(r, h), rk2)))
+        out = ops.add(ops.mul(z, h), ops.mul(ops.sub(1, z), candidate))
         return [out, out]
 
 

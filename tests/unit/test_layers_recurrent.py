@@ -244,7 +244,6 @@ def test_errors():
     assert_raises(ValueError, lambda: tf.layers.rnn(), "cell")
     assert_raises(ValueError, lambda: tf.layers.lstm(units=2, stateful=True).apply(tf.input(shape=[3, 2])),
                   "stateful", "batch size")
-    assert_raises(ValueError, lambda: tf.layers.gru_cell(units=2, reset_after=True), "reset_after")
     cell = tf.layers.lstm_cell(units=2)
     cell.build((None, 3))
     xs = [tf.zeros([1, 3]), tf.zeros([1, 2])]
@@ -317,3 +316,26 @@ def test_bidirectional_last_output_and_errors(rng):
                   "Invalid merge mode")
     assert_raises(NotImplementedError, lambda: tf.layers.bidirectional(layer=tf.layers.dense(units=2)), "only")
     xt.dispose()
+
+
+def test_gru_reset_after_is_keras_formulation():
+    """reset_after=True (Keras's default; TF.js refuses it): the reset gate scales the recurrent
+    product, and input and recurrence have their own bias rows."""
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(2, 4, 3)).astype(np.float32)
+    layer = tf.layers.gru(units=2, reset_after=True, recurrent_activation="sigmoid", return_sequences=True)
+    layer.build((None, 4, 3))
+    k, rk, b = (rng.normal(size=w.shape).astype(np.float32) for w in layer.weights)
+    assert b.shape == (2, 6)
+    layer.set_weights([k, rk, b])
+    got = layer.apply(tf.tensor(x))
+    sig = lambda v: 1 / (1 + np.exp(-v))  # noqa: E731
+    h, want = np.zeros((2, 2), np.float32), []
+    for t in range(4):
+        mx, mh = x[:, t] @ k + b[0], h @ rk + b[1]
+        z, r = sig(mx[:, :2] + mh[:, :2]), sig(mx[:, 2:4] + mh[:, 2:4])
+        h = z * h + (1 - z) * np.tanh(mx[:, 4:] + r * mh[:, 4:])
+        want.append(h)
+    np.testing.assert_allclose(got.numpy(), np.stack(want, 1), rtol=1e-5, atol=1e-6)
+    got.dispose()
+    layer.dispose()
