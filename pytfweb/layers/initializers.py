@@ -32,14 +32,14 @@ def fast_init_active():
 
 def host_zeros(shape, dtype="float32"):
     """Zeros held on the host: a backend uploads them only if they are used, and weights being
-    loaded are replaced first (on webgl a Fill shader per weight would write every texture)."""
+    loaded are replaced first (on webgl a Fill shader per weight would write every texture). One
+    allocation, handed to the backend as is."""
     import array
     from ..dtypes import TYPECODES
     typecode = TYPECODES.get(dtype)
     if typecode is None or dtype == "complex64":
         return ops.zeros(shape, dtype)
-    n = math.prod(shape)
-    return ops.tensor(array.array(typecode, bytes(n * array.array(typecode).itemsize)), shape, dtype)
+    return ENGINE.make_tensor(array.array(typecode, [0]) * math.prod(shape), tuple(shape), dtype)
 
 
 class Initializer:

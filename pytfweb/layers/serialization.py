@@ -235,6 +235,7 @@ def deserialize_layer(spec, custom_objects=None):
     return layer
 
 
+@functools.lru_cache(maxsize=None)
 def _takes_custom(cls):
     try:
         return "custom_objects" in inspect.signature(cls.from_config).parameters
