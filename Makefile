@@ -12,7 +12,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: all setup chromium test test-unit test-browser demo serve startup clean
+.PHONY: all setup chromium test test-unit test-browser demo serve startup clean parity-refs
 
 all: test
 
@@ -45,6 +45,11 @@ test-unit: $(VENV)/.pytfweb-stamp
 
 test-browser: setup
 	$(VPY) -m pytest tests/browser $(PYTEST_ARGS)
+
+# TF.js 4.22's answers to tests/parity/cases (build/parity/references.json; the parity tests also
+# make it when it is missing or stale)
+parity-refs: node_modules/.pytfweb-stamp $(VENV)/.pytfweb-stamp
+	$(VPY) -m tests.parity.generate
 
 demo: setup
 	$(VENV)/bin/pytfweb run examples/demo.py

@@ -99,7 +99,12 @@ def _tensor_nd(rank):
     return make
 
 
-tensor1d, tensor2d, tensor3d, tensor4d, tensor5d, tensor6d = (_tensor_nd(r) for r in range(1, 7))
+_tensor1d_with_shape, tensor2d, tensor3d, tensor4d, tensor5d, tensor6d = (_tensor_nd(r) for r in range(1, 7))
+
+
+def tensor1d(values, dtype=None):
+    """A rank-1 tensor (tf.tensor1d(values, dtype): TF.js's tensor1d takes no shape)."""
+    return _tensor1d_with_shape(values, None, dtype)
 
 
 def _filled(shape, value, dtype, op):

@@ -1,0 +1,58 @@
+"""TF.js 4.22's answers to every parity case: `python -m tests.parity.generate` (or `make parity-refs`)
+runs tests/parity/tfjs_run.js under node on the cases and writes build/parity/references.json. A build
+product, not committed: the tests regenerate it when the cases or the runner change."""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from .cases import all_cases
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+OUT = os.path.join(ROOT, "build", "parity", "references.json")
+TFJS = os.path.join(ROOT, "node_modules", "@tensorflow", "tfjs")
+
+
+def _digest(cases):
+    h = hashlib.sha256(json.dumps(cases, sort_keys=True).encode())
+    with open(os.path.join(HERE, "tfjs_run.js"), "rb") as f:
+        h.update(f.read())
+    return h.hexdigest()
+
+
+def references(cases=None):
+    """{case id: TF.js's result}, regenerated when stale."""
+    cases = all_cases() if cases is None else cases
+    digest = _digest(cases)
+    if os.path.exists(OUT):
+        with open(OUT, encoding="utf-8") as f:
+            data = json.load(f)
+        if data.get("digest") == digest:
+            return data["results"]
+    if shutil.which("node") is None or not os.path.isdir(TFJS):
+        raise RuntimeError("node and node_modules/@tensorflow/tfjs are needed to make the parity references "
+                           "(make setup installs them)")
+    r = subprocess.run(["node", os.path.join(HERE, "tfjs_run.js"), TFJS], input=json.dumps(cases),
+                       capture_output=True, text=True, timeout=1800)
+    if r.returncode != 0:
+        raise RuntimeError(f"tfjs_run.js failed:\n{r.stderr[-3000:]}")
+    results = json.loads(r.stdout)
+    os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    with open(OUT, "w", encoding="utf-8") as f:
+        json.dump({"digest": digest, "results": results}, f)
+    return results
+
+
+def main():
+    cases = all_cases()
+    results = references(cases)
+    errors = sum("error" in r for r in results.values())
+    print(f"{len(cases)} cases, {len({c['fn'] for c in cases})} functions, TF.js raises in {errors}: {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
