@@ -104,6 +104,9 @@ _tensor1d_with_shape, tensor2d, tensor3d, tensor4d, tensor5d, tensor6d = (_tenso
 
 def tensor1d(values, dtype=None):
     """A rank-1 tensor (tf.tensor1d(values, dtype): TF.js's tensor1d takes no shape)."""
+    if dtype is not None and not isinstance(dtype, str):
+        raise TypeError(f"tensor1d: argument 'dtype' must be a dtype name such as 'int32', got {dtype!r} "
+                        f"(TF.js's tensor1d(values, dtype) takes no shape)")
     return _tensor1d_with_shape(values, None, dtype)
 
 

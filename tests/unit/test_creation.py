@@ -183,10 +183,14 @@ def test_tensor_nd_checks_rank(rank):
     shape = tuple(range(1, rank + 1))
     values = np.arange(math.prod(shape), dtype=np.float32).reshape(shape)
     assert make(values.tolist()).shape == shape
+    assert_raises(ValueError, lambda: make([[[[[[[1]]]]]]]), f"tensor{rank}d", "rank")
+    if rank == 1:   # TF.js's tensor1d(values, dtype): no shape
+        assert make([1, 2], "int32").dtype == "int32"
+        assert_raises(TypeError, lambda: make([1, 2], [2]), "tensor1d", "'dtype'", "no shape")
+        return
     assert make(values.reshape(-1).tolist(), list(shape)).shape == shape
     assert make(values.reshape(-1).tolist(), shape, "int32").dtype == "int32"
     wrong = (1,) * (rank + 1)
-    assert_raises(ValueError, lambda: make([[[[[[[1]]]]]]]), f"tensor{rank}d", "rank")
     assert_raises(ValueError, lambda: make([1], wrong), f"tensor{rank}d", "'shape'")
 
 
