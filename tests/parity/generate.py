@@ -41,8 +41,10 @@ def references(cases=None):
         raise RuntimeError(f"tfjs_run.js failed:\n{r.stderr[-3000:]}")
     results = json.loads(r.stdout)
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w", encoding="utf-8") as f:
+    tmp = f"{OUT}.{os.getpid()}.tmp"   # several test runs may regenerate at once
+    with open(tmp, "w", encoding="utf-8") as f:
         json.dump({"digest": digest, "results": results}, f)
+    os.replace(tmp, OUT)
     return results
 
 
