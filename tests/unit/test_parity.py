@@ -29,7 +29,7 @@ def test_every_deviation_is_in_the_readme():
     assert not missing, "deviations the README does not list:\n" + "\n".join(missing)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['family']}:{c['id']}" for c in CASES])
 def test_matches_tfjs_on_cpu(refs, case):
     before = tf.memory()["num_tensors"]
     got = runner.run_case(tf, case, NAMES)
