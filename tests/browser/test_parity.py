@@ -21,7 +21,7 @@ PAGE = '''
 ns = {"__name__": "parity_runner"}
 exec(runner_src, ns)
 start = tf.memory().num_tensors
-results = ns["run_cases"](tf, cases, names)
+results = await ns["run_cases_async"](tf, cases, names)
 {"results": results, "left": tf.memory().num_tensors - start}
 '''
 

@@ -2,6 +2,8 @@
 browser test runs this file's source in the page, on webgl.
 
 run_cases(tf, cases, python_names) -> {id: {"outputs": ..., "grads": ...} or {"error": message}}
+run_cases_async: the same, awaiting what TF.js's *Async functions return (on webgl they need the
+page's event loop); run_case_async does one case.
 compare(reference, result, tol) -> None, or a message saying what differs.
 """
 import math
@@ -112,6 +114,39 @@ def run_case(tf, c, python_names):
 
 def run_cases(tf, cases, python_names):
     return {c["id"]: run_case(tf, c, python_names) for c in cases}
+
+
+async def run_case_async(tf, c, python_names):
+    """run_case, awaiting the result of a TF.js *Async function (no tidy scope can span an await:
+    every tensor made here is disposed at the end; no gradients)."""
+    if not c["fn"].endswith("Async"):
+        return run_case(tf, c, python_names)
+    out, held = {}, []
+    try:
+        fn = resolve(tf, c["fn"], python_names)
+        args = [decode(tf, a) for a in c["args"]]
+        kwargs = {k: decode(tf, v) for k, v in (c.get("kwargs") or {}).items()}
+        held += [args, kwargs]
+        if c.get("opts"):
+            kwargs.update({_snake(k): decode(tf, v) for k, v in c["opts"].items()})
+        result = await fn(*args, **kwargs)
+        held.append(result)
+        out["outputs"] = encode(tf, result)
+        if c.get("opts"):
+            opts = decode(tf, c["opts"])
+            held.append(opts)
+            result = await fn(*args, opts)
+            held.append(result)
+            out["outputs_opts_dict"] = encode(tf, result)
+    except Exception as e:   # noqa: BLE001 - reported per case
+        out = {"error": f"{type(e).__name__}: {e}"[:300]}
+    finally:
+        tf.dispose(held)
+    return out
+
+
+async def run_cases_async(tf, cases, python_names):
+    return {c["id"]: await run_case_async(tf, c, python_names) for c in cases}
 
 
 def _close(a, b, rtol, atol):

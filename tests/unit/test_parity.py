@@ -1,6 +1,7 @@
 """TF.js parity on the cpu backend: every case of tests/parity/cases, called with TF.js's positional
 order (and options as keyword arguments and as one dict), gives TF.js 4.22's shapes, dtypes, values
 and gradients (references made by TF.js itself under node: tests/parity/generate.py)."""
+import asyncio
 import json
 import os
 
@@ -32,7 +33,10 @@ def test_every_deviation_is_in_the_readme():
 @pytest.mark.parametrize("case", CASES, ids=[f"{c['family']}:{c['id']}" for c in CASES])
 def test_matches_tfjs_on_cpu(refs, case):
     before = tf.memory()["num_tensors"]
-    got = runner.run_case(tf, case, NAMES)
+    if case["fn"].endswith("Async"):
+        got = asyncio.run(runner.run_case_async(tf, case, NAMES))
+    else:
+        got = runner.run_case(tf, case, NAMES)
     assert tf.memory()["num_tensors"] == before, "tensors leaked"
     problem = runner.check(case, refs[case["id"]], got, "cpu")
     assert problem is None, f"{case['fn']}{json.dumps(case['args'])[:200]}: {problem}"
