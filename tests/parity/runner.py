@@ -188,6 +188,9 @@ def compare(ref, got, backend="cpu", tol=None, where=""):
                 return m
         return None
     if isinstance(ref, dict) and "float" not in ref:
+        # TF.js's result objects have camelCase keys, pytfweb's named tuples snake_case fields
+        ref = {_snake(k): v for k, v in ref.items()}
+        got = {_snake(k): v for k, v in got.items()} if isinstance(got, dict) else got
         if not isinstance(got, dict) or set(got) != set(ref):
             gk = sorted(got) if isinstance(got, dict) else type(got).__name__
             return f"{where}: expected keys {sorted(ref)}, got {gk}"
