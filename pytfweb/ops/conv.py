@@ -23,6 +23,7 @@ Unlike TF.js, the backprop kernels take dilations too, so convolutions with dila
 gradients (TF.js asserts they are 1).
 """
 from ..engine import ENGINE, op
+from ..tensor import Tensor
 from . import conv_util
 from .creation import convert_to_tensor
 from .elementwise import cast
@@ -55,6 +56,20 @@ def _float(x, arg, name):
     return x if x.dtype == "float32" else cast(x, "float32")
 
 
+def _float_only(x, arg, name):
+    """As TF.js's convertToTensor(x, arg, name, 'float32'): values become float32, a tensor of
+    another dtype is refused (conv2d, conv1d, depthwise_conv2d, separable_conv2d)."""
+    if isinstance(x, Tensor) and x.dtype != "float32":
+        raise TypeError(f"{name}: argument '{arg}' must be a float32 tensor, got a {x.dtype} tensor")
+    return convert_to_tensor(x, arg, name, "float32")
+
+
+def _in_dtype_of(y, x):
+    """TF.js's Conv3D and Dilation2D write into a buffer of x's dtype: an int32 x gives an int32
+    result (the float sums truncated)."""
+    return cast(y, "int32") if x.dtype == "int32" else y
+
+
 def _batched(x, rank, name, arg="x"):
     """x with a batch axis: rank - 1 gets one of size 1. (tensor, whether one was added)."""
     if x.rank == rank - 1:
@@ -83,8 +98,8 @@ def _check_channels(got, want, name, what="depth of input"):
 def prepare_conv2d(name, x, filter, strides, pad, data_format, dilations, dim_rounding_mode, depthwise=False):
     """The checks and conversions conv2d, depthwise_conv2d and their fused forms share:
     (x4d, filter, reshaped, attrs, ConvInfo)."""
-    x = _float(x, "x", name)
-    filter = _float(filter, "filter", name)
+    x = _float_only(x, "x", name)
+    filter = _float_only(filter, "filter", name)
     x4, added = _batched(x, 4, name)
     _check_rank(filter, 4, name, "filter")
     fmt = conv_util.convert_conv2d_data_format(data_format, name)
@@ -110,8 +125,8 @@ def conv2d(x, filter, strides, pad, data_format="NHWC", dilations=(1, 1), dim_ro
 def conv1d(x, filter, stride, pad, data_format="NWC", dilation=1, dim_rounding_mode=None):
     """tf.conv1d: x [b, w, in] (or [w, in]), filter [fw, in, out]; a conv2d of height 1."""
     name = "conv1d"
-    x = _float(x, "x", name)
-    filter = _float(filter, "filter", name)
+    x = _float_only(x, "x", name)
+    filter = _float_only(filter, "filter", name)
     x3, added = _batched(x, 3, name)
     _check_rank(filter, 3, name, "filter")
     if data_format != "NWC":
@@ -144,9 +159,9 @@ def separable_conv2d(x, depthwise_filter, pointwise_filter, strides, pad, dilati
     name = "separable_conv2d"
     if data_format != "NHWC":
         raise ValueError(f"{name}: argument 'data_format' must be 'NHWC' (NCHW is not supported), got {data_format!r}")
-    x = _float(x, "x", name)
-    depthwise_filter = _float(depthwise_filter, "depthwise_filter", name)
-    pointwise_filter = _float(pointwise_filter, "pointwise_filter", name)
+    x = _float_only(x, "x", name)
+    depthwise_filter = _float_only(depthwise_filter, "depthwise_filter", name)
+    pointwise_filter = _float_only(pointwise_filter, "pointwise_filter", name)
     x4, added = _batched(x, 4, name)
     _check_rank(depthwise_filter, 4, name, "depthwise_filter")
     _check_rank(pointwise_filter, 4, name, "pointwise_filter")
@@ -165,7 +180,8 @@ def separable_conv2d(x, depthwise_filter, pointwise_filter, strides, pad, dilati
 def conv3d(x, filter, strides, pad, data_format="NDHWC", dilations=(1, 1, 1)):
     """tf.conv3d: x [b, d, h, w, in] (or unbatched), filter [fd, fh, fw, in, out]."""
     name = "conv3d"
-    x = _float(x, "x", name)
+    x_in = convert_to_tensor(x, "x", name)
+    x = _float(x_in, "x", name)
     filter = _float(filter, "filter", name)
     x5, added = _batched(x, 5, name)
     _check_rank(filter, 5, name, "filter")
@@ -175,7 +191,7 @@ def conv3d(x, filter, strides, pad, data_format="NDHWC", dilations=(1, 1, 1)):
     strides, dilations, pad = conv_util.check_conv_args(name, strides, dilations, pad, 3)
     attrs = {"strides": strides, "pad": pad, "dilations": dilations}
     conv_util.compute_conv3d_info(x5.shape, filter.shape, strides, dilations, pad, op=name)
-    return _unbatched(ENGINE.run_kernel("Conv3D", [x5, filter], attrs), added)
+    return _in_dtype_of(_unbatched(ENGINE.run_kernel("Conv3D", [x5, filter], attrs), added), x_in)
 
 
 def _output_shape(output_shape, rank, name):
@@ -232,7 +248,8 @@ def dilation2d(x, filter, strides, pad, dilations=(1, 1), data_format="NHWC"):
     """tf.dilation2d: grayscale morphological dilation, max over the window of x + filter;
     x [b, h, w, c] (or unbatched), filter [fh, fw, c]."""
     name = "dilation2d"
-    x = _float(x, "x", name)
+    x_in = convert_to_tensor(x, "x", name)
+    x = _float(x_in, "x", name)
     filter = _float(filter, "filter", name)
     x4, added = _batched(x, 4, name)
     _check_rank(filter, 3, name, "filter")
@@ -245,7 +262,7 @@ def dilation2d(x, filter, strides, pad, dilations=(1, 1), data_format="NHWC"):
     strides, dilations, pad = conv_util.check_conv_args(name, strides, dilations, pad, 2, need_one=False)
     conv_util.compute_dilation2d_info(x4.shape, filter.shape, strides, pad, dilations, name)
     attrs = {"strides": strides, "pad": pad, "dilations": dilations}
-    return _unbatched(ENGINE.run_kernel("Dilation2D", [x4, filter], attrs), added)
+    return _in_dtype_of(_unbatched(ENGINE.run_kernel("Dilation2D", [x4, filter], attrs), added), x_in)
 
 
 # --- backprop ops (what the gradients and the transposed convolutions run) ----------------------

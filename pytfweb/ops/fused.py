@@ -13,6 +13,8 @@ separate ops (their gradients are the ones that count), so the fused kernels' gr
 ever see 'linear' (and 'relu', which they support too). Unlike TF.js, tf.fused.mat_mul computes
 in float32 for every input dtype.
 """
+import re
+
 from ..engine import ENGINE, op
 from ..shapes import broadcast_shapes
 from . import elementwise as ew
@@ -22,6 +24,12 @@ from .shape import reshape
 __all__ = ["mat_mul", "conv2d", "depthwise_conv2d"]
 
 ACTIVATIONS = ("linear", "relu", "relu6", "elu", "sigmoid", "leakyrelu", "prelu")
+
+
+def _options(fn, first):
+    """TF.js's fused ops take one object ({x, filter, strides, pad, ...}): called with a dict as
+    the first argument, its (camelCase or snake_case) keys become keyword arguments."""
+    return fn(**{re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", k).lower(): v for k, v in first.items()})
 
 
 def _prelu(x, alpha):
@@ -109,9 +117,14 @@ def _unfused(y, bias, activation, prelu_weights, alpha, channels_first):
 
 
 @op
-def mat_mul(a, b, transpose_a=False, transpose_b=False, bias=None, activation="linear",
+def mat_mul(a, b=None, transpose_a=False, transpose_b=False, bias=None, activation="linear",
             prelu_activation_weights=None, leakyrelu_alpha=0.2):
-    """tf.fused.mat_mul: activation(a @ b + bias) in one kernel (batch axes broadcast)."""
+    """tf.fused.mat_mul: activation(a @ b + bias) in one kernel (batch axes broadcast); the
+    arguments may also come as TF.js's one object, mat_mul({"a": ..., "b": ..., ...})."""
+    if isinstance(a, dict):
+        return _options(mat_mul, a)
+    if b is None:
+        raise TypeError("fused.mat_mul: argument 'b' is missing")
     from .matmul import mat_mul as unfused_mat_mul
     name = "fused.mat_mul"
     activation = _check_activation(activation, name)
@@ -161,18 +174,25 @@ def _fused_conv(name, kernel, unfused, depthwise, x, filter, strides, pad, data_
 
 
 @op
-def conv2d(x, filter, strides, pad, data_format="NHWC", dilations=(1, 1), dim_rounding_mode=None, bias=None,
-           activation="linear", prelu_activation_weights=None, leakyrelu_alpha=0.2):
-    """tf.fused.conv2d: activation(conv2d(x, filter) + bias) in one kernel."""
+def conv2d(x, filter=None, strides=None, pad=None, data_format="NHWC", dilations=(1, 1), dim_rounding_mode=None,
+           bias=None, activation="linear", prelu_activation_weights=None, leakyrelu_alpha=0.2):
+    """tf.fused.conv2d: activation(conv2d(x, filter) + bias) in one kernel; the arguments may
+    also come as TF.js's one object, conv2d({"x": ..., "filter": ..., "strides": ..., ...})."""
+    if isinstance(x, dict):
+        return _options(conv2d, x)
     from .conv import conv2d as unfused
     return _fused_conv("fused.conv2d", "FusedConv2D", unfused, False, x, filter, strides, pad, data_format,
                        dilations, dim_rounding_mode, bias, activation, prelu_activation_weights, leakyrelu_alpha)
 
 
 @op
-def depthwise_conv2d(x, filter, strides, pad, data_format="NHWC", dilations=(1, 1), dim_rounding_mode=None,
-                     bias=None, activation="linear", prelu_activation_weights=None, leakyrelu_alpha=0.2):
-    """tf.fused.depthwise_conv2d: activation(depthwise_conv2d(x, filter) + bias) in one kernel."""
+def depthwise_conv2d(x, filter=None, strides=None, pad=None, data_format="NHWC", dilations=(1, 1),
+                     dim_rounding_mode=None, bias=None, activation="linear", prelu_activation_weights=None,
+                     leakyrelu_alpha=0.2):
+    """tf.fused.depthwise_conv2d: activation(depthwise_conv2d(x, filter) + bias) in one kernel;
+    the arguments may also come as one dict, as conv2d's."""
+    if isinstance(x, dict):
+        return _options(depthwise_conv2d, x)
     from .conv import depthwise_conv2d as unfused
     return _fused_conv("fused.depthwise_conv2d", "FusedDepthwiseConv2D", unfused, True, x, filter, strides, pad,
                        data_format, dilations, dim_rounding_mode, bias, activation, prelu_activation_weights,

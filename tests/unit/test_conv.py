@@ -167,7 +167,9 @@ def test_conv1d_unbatched_nchw_and_int_inputs():
     assert_tensor(dnchw, np.moveaxis(conv(x4, w4[..., :2], (1, 1), "valid", (1, 1), True), -1, 1),
                   rtol=1e-4, atol=1e-4)
     assert_tensor(tf.conv2d(x4[0], w4, 1, "valid"), conv(x4[:1], w4, (1, 1), "valid", (1, 1))[0], rtol=1e-4, atol=1e-4)
-    ints = tf.conv2d(tf.ones([1, 3, 3, 1], "int32"), tf.ones([2, 2, 1, 1], "int32"), 1, "valid")
+    with pytest.raises(TypeError, match="float32"):   # TF.js: conv2d takes float32 tensors only
+        tf.conv2d(tf.ones([1, 3, 3, 1], "int32"), tf.ones([2, 2, 1, 1], "int32"), 1, "valid")
+    ints = tf.conv2d([[[[1], [1], [1]]] * 3], tf.ones([2, 2, 1, 1]), 1, "valid")   # values become float32
     assert_tensor(ints, np.full((1, 2, 2, 1), 4.0), "float32")
 
 

@@ -1,0 +1,144 @@
+"""Convolutions: conv1d/2d/3d, transposed, depthwise, separable, dilation2d and the fused forms:
+strides, pads (same, valid, numbers, explicit), dilations, data formats, dim rounding, unbatched
+inputs, int32 inputs, gradients and the inputs TF.js rejects."""
+import math
+
+from ..spec import T, case, wave
+
+
+def W(*shape, scale=1.0, dtype="float32", shift=0):   # noqa: N802 - reads as a type in case lists
+    n = math.prod(shape)
+    vals = [math.sin(i + 1 + shift) * scale for i in range(n)]
+    if dtype == "int32":
+        vals = [int(round(v * 3)) for v in vals]
+    return T(vals, list(shape), dtype)
+
+
+X = W(1, 4, 4, 2)
+F = W(2, 2, 2, 3, shift=5)
+DEPTHWISE_NCHW = ("with data_format 'NCHW' TF.js 4.22's kernels read the input as NHWC anyway (a wrong shape, "
+                  "NaN values); pytfweb convolves channels-first input as channels-first")
+EXPLICIT = [[0, 0], [1, 0], [0, 2], [0, 0]]
+
+CASES = [
+    # conv2d
+    case("tf.conv2d", X, F, 1, "valid", grad=True),
+    case("tf.conv2d", X, F, 1, "same", grad=True),
+    case("tf.conv2d", X, F, 2, "same", grad=True),
+    case("tf.conv2d", X, F, [2, 1], "valid", grad=True),
+    case("tf.conv2d", W(2, 5, 5, 2), F, 1, "valid", "NHWC", 2, grad=True),
+    case("tf.conv2d", W(2, 5, 5, 2), F, 1, "same", "NHWC", [2, 1], grad=True),
+    case("tf.conv2d", X, F, 1, 1, grad=True),
+    case("tf.conv2d", X, F, 2, 1, "NHWC", 1, "round", grad=True),
+    case("tf.conv2d", X, F, 2, 1, "NHWC", 1, "floor"),
+    case("tf.conv2d", X, F, 2, 1, "NHWC", 1, "ceil"),
+    case("tf.conv2d", X, F, 1, EXPLICIT, grad=True),
+    case("tf.conv2d", W(4, 4, 2), F, 1, "same", grad=True),
+    case("tf.conv2d", W(1, 2, 4, 3), F, 1, "same", "NCHW", grad=True),
+    case("tf.conv2d", W(2, 2, 3, 3), F, [1, 2], "valid", "NCHW", grad=True),
+    case("tf.conv2d", W(1, 3, 3, 2, dtype="int32"), W(2, 2, 2, 1, dtype="int32"), 1, "valid"),
+    case("tf.conv2d", T([float("nan"), float("inf"), 1, 2], [1, 2, 2, 1]), T([1, 1, 1, 1], [2, 2, 1, 1]), 1, "same"),
+    case("tf.conv2d", T([], [0, 3, 3, 2]), F, 1, "same"),
+    case("tf.conv2d", W(1, 3, 3, 1), W(3, 3, 1, 1), 1, "valid", grad=True),
+    case("tf.conv2d", W(4, 4), F, 1, "same", error=True),                      # rank 2 x
+    case("tf.conv2d", X, W(2, 2, 3, 3), 1, "same", error=True),                # channel mismatch
+    case("tf.conv2d", X, W(2, 2, 2), 1, "same", error=True),                   # filter rank 3
+    case("tf.conv2d", X, F, 2, "same", "NHWC", 2, error=True),                 # strides and dilations > 1
+    case("tf.conv2d", X, F, 1, "same", "NHWC", 1, "round", error=True),        # rounding with a string pad
+    case("tf.conv2d", X, F, 1, 1.5, "NHWC", 1, "round", error=True),           # rounding with a fraction
+    case("tf.conv2d", X, F, 1, "full", error=True),
+    # conv1d
+    case("tf.conv1d", W(1, 6, 2), W(2, 2, 3), 1, "valid", grad=True),
+    case("tf.conv1d", W(2, 6, 2), W(3, 2, 1), 2, "same", grad=True),
+    case("tf.conv1d", W(6, 2), W(2, 2, 3), 1, "same", grad=True),
+    case("tf.conv1d", W(1, 7, 2), W(2, 2, 2), 1, "valid", "NWC", 2, grad=True),
+    case("tf.conv1d", W(1, 7, 2), W(2, 2, 2), 2, 1, "NWC", 1, "floor", grad=True),
+    case("tf.conv1d", W(1, 6, 2, dtype="int32"), W(2, 2, 3, dtype="int32"), 1, "valid"),
+    case("tf.conv1d", W(1, 6, 2), W(2, 3, 3), 1, "valid", error=True),
+    case("tf.conv1d", W(1, 6, 2), W(2, 2, 3), 1, "valid", "NCW", error=True),
+    case("tf.conv1d", W(1, 6, 2), W(2, 2, 3), 2, "valid", "NWC", 2, error=True),
+    case("tf.conv1d", W(6), W(2, 2, 3), 1, "valid", error=True),
+    # conv3d
+    case("tf.conv3d", W(1, 3, 3, 3, 2), W(2, 2, 2, 2, 2, shift=3), 1, "valid", grad=True),
+    case("tf.conv3d", W(1, 3, 4, 3, 1), W(2, 2, 2, 1, 2, shift=3), 2, "same", grad=True),
+    case("tf.conv3d", W(3, 3, 3, 1), W(2, 1, 2, 1, 1, shift=3), [1, 2, 1], "same", grad=True),
+    case("tf.conv3d", W(1, 4, 4, 4, 1), W(2, 2, 2, 1, 1, shift=3), 1, "valid", "NDHWC", 2),
+    case("tf.conv3d", W(1, 3, 3, 3, 1, dtype="int32"), W(2, 2, 2, 1, 1, dtype="int32"), 1, "valid"),
+    case("tf.conv3d", W(1, 2, 2, 2, 1, dtype="int32"), W(1, 1, 1, 1, 1, scale=0.7), 1, "valid"),
+    case("tf.conv3d", W(1, 3, 3, 3, 2), W(2, 2, 2, 1, 2), 1, "valid", error=True),
+    case("tf.conv3d", W(1, 3, 3, 3, 1), W(2, 2, 2, 1, 2), 1, "valid", "NCDHW", error=True),
+    case("tf.conv3d", W(1, 3, 3, 3, 1), W(2, 2, 2, 1, 2), 2, "valid", "NDHWC", 2, error=True),
+    # conv2dTranspose
+    case("tf.conv2dTranspose", W(1, 2, 2, 3), W(2, 2, 2, 3, shift=4), [1, 3, 3, 2], 1, "valid", grad=True),
+    case("tf.conv2dTranspose", W(1, 2, 2, 3), W(2, 2, 2, 3, shift=4), [1, 4, 4, 2], 2, "same", grad=True),
+    case("tf.conv2dTranspose", W(3, 4, 3), W(3, 3, 1, 3, shift=4), [3, 4, 1], 1, "same", grad=True),
+    case("tf.conv2dTranspose", W(1, 2, 2, 1, dtype="int32"), W(2, 2, 1, 1, dtype="int32"), [1, 3, 3, 1], 1, "valid"),
+    case("tf.conv2dTranspose", W(1, 2, 2, 1), W(2, 2, 1, 1), [1, 4, 4, 1], 2, 0, "round", grad=True),
+    case("tf.conv2dTranspose", W(1, 2, 2, 1), W(2, 2, 1, 1), [1, 5, 5, 1], 2, "valid", error=True),
+    case("tf.conv2dTranspose", W(1, 2, 2, 3), W(2, 2, 2, 2), [1, 3, 3, 2], 1, "valid", error=True),
+    case("tf.conv2dTranspose", W(1, 2, 2, 3), W(2, 2, 2, 3), [1, 3, 3, 1], 1, "valid", error=True),
+    # conv3dTranspose
+    case("tf.conv3dTranspose", W(1, 2, 2, 2, 2), W(2, 2, 2, 1, 2, shift=2), [1, 3, 3, 3, 1], 1, "valid", grad=True),
+    case("tf.conv3dTranspose", W(1, 2, 2, 2, 1), W(2, 2, 2, 2, 1, shift=2), [1, 4, 4, 4, 2], 2, "same", grad=True),
+    case("tf.conv3dTranspose", W(2, 2, 2, 1), W(1, 1, 1, 2, 1), [2, 2, 2, 2], 1, "same"),
+    case("tf.conv3dTranspose", W(1, 2, 2, 2, 2), W(2, 2, 2, 1, 3), [1, 3, 3, 3, 1], 1, "valid", error=True),
+    # depthwiseConv2d
+    case("tf.depthwiseConv2d", X, W(2, 2, 2, 2, shift=7), 1, "valid", grad=True),
+    case("tf.depthwiseConv2d", X, W(3, 3, 2, 1, shift=7), 2, "same", grad=True),
+    case("tf.depthwiseConv2d", W(5, 5, 2), W(2, 2, 2, 2, shift=7), 1, "same", "NHWC", 2, grad=True),
+    case("tf.depthwiseConv2d", X, W(2, 2, 2, 1), 2, 1, "NHWC", 1, "ceil", grad=True),
+    case("tf.depthwiseConv2d", X, W(2, 2, 2, 1), 1, EXPLICIT, grad=True),
+    case("tf.depthwiseConv2d", W(1, 2, 4, 4), W(2, 2, 2, 2), 1, "same", "NCHW", deviation=DEPTHWISE_NCHW),
+    case("tf.depthwiseConv2d", W(1, 3, 3, 2, dtype="int32"), W(2, 2, 2, 1, dtype="int32"), 1, "valid"),
+    case("tf.depthwiseConv2d", X, W(2, 2, 3, 1), 1, "valid", error=True),
+    case("tf.depthwiseConv2d", X, W(2, 2, 2, 1), 2, "valid", "NHWC", 2, error=True),
+    # separableConv2d
+    case("tf.separableConv2d", X, W(2, 2, 2, 2, shift=1), W(1, 1, 4, 3, shift=2), 1, "valid", grad=True),
+    case("tf.separableConv2d", W(5, 5, 2), W(2, 2, 2, 1), W(1, 1, 2, 2), 1, "same", 2, grad=True),
+    case("tf.separableConv2d", X, W(2, 2, 2, 1), W(1, 1, 2, 2), [2, 2], "same", [1, 1], "NHWC", grad=True),
+    case("tf.separableConv2d", X, W(2, 2, 2, 1), W(1, 1, 2, 2), 1, "same", 1, "NCHW", error=True),
+    case("tf.separableConv2d", W(1, 3, 3, 1, dtype="int32"), W(2, 2, 1, 1), W(1, 1, 1, 1), 1, "same", error=True),
+    case("tf.separableConv2d", X, W(2, 2, 2, 1), W(1, 1, 3, 2), 1, "same", error=True),
+    case("tf.separableConv2d", X, W(2, 2, 2, 1), W(2, 1, 2, 2), 1, "same", error=True),
+    # dilation2d
+    case("tf.dilation2d", X, W(2, 2, 2, shift=3), 1, "valid", grad=True),
+    case("tf.dilation2d", X, W(2, 2, 2, shift=3), 2, "same", grad=True),
+    case("tf.dilation2d", W(5, 5, 1), W(2, 2, 1), 1, "same", 2, grad=True),
+    case("tf.dilation2d", W(1, 5, 5, 1), W(2, 2, 1), 2, "valid", [2, 1], grad=True),
+    case("tf.dilation2d", W(1, 3, 3, 1, dtype="int32"), W(2, 2, 1, dtype="int32"), 1, "same"),
+    case("tf.dilation2d", W(1, 3, 3, 1, dtype="int32"), W(2, 2, 1, scale=0.6), 1, "same"),
+    case("tf.dilation2d", X, W(2, 2, 3), 1, "same", error=True),
+    case("tf.dilation2d", X, W(2, 2, 2), 1, "same", 1, "NCHW", error=True),
+    # tf.fused: options as one object
+    case("tf.fused.conv2d", opts={"x": X, "filter": F, "strides": 1, "pad": "same"}),
+    case("tf.fused.conv2d", opts={"x": X, "filter": F, "strides": 1, "pad": "valid", "bias": W(3),
+                                  "activation": "relu"}),
+    case("tf.fused.conv2d", opts={"x": X, "filter": F, "strides": 2, "pad": "same", "bias": W(1),
+                                  "activation": "relu6"}),
+    case("tf.fused.conv2d", opts={"x": W(4, 4, 2), "filter": F, "strides": 1, "pad": "same", "bias": W(3),
+                                  "activation": "elu"}),
+    case("tf.fused.conv2d", opts={"x": X, "filter": F, "strides": 1, "pad": "same", "activation": "sigmoid"}),
+    case("tf.fused.conv2d", opts={"x": X, "filter": F, "strides": 1, "pad": "valid", "bias": W(3),
+                                  "activation": "leakyrelu", "leakyreluAlpha": 0.3}),
+    case("tf.fused.conv2d", opts={"x": X, "filter": F, "strides": 1, "pad": "valid", "activation": "prelu",
+                                  "preluActivationWeights": W(3, scale=0.5)}),
+    case("tf.fused.conv2d", opts={"x": W(1, 2, 4, 3), "filter": F, "strides": 1, "pad": "same",
+                                  "dataFormat": "NCHW", "bias": W(3), "activation": "relu"}),
+    case("tf.fused.conv2d", opts={"x": W(2, 5, 5, 2), "filter": F, "strides": 1, "pad": "same",
+                                  "dilations": 2, "bias": W(3)}),
+    case("tf.fused.conv2d", opts={"x": X, "filter": F, "strides": 2, "pad": 1, "dimRoundingMode": "floor"}),
+    case("tf.fused.conv2d", opts={"x": X, "filter": F, "strides": 1, "pad": "same", "bias": W(2)}, error=True),
+    case("tf.fused.conv2d", opts={"x": X, "filter": F, "strides": 1, "pad": "same", "activation": "tanh"},
+         error=True),
+    case("tf.fused.depthwiseConv2d", opts={"x": X, "filter": W(2, 2, 2, 2), "strides": 1, "pad": "same"}),
+    case("tf.fused.depthwiseConv2d", opts={"x": X, "filter": W(2, 2, 2, 2), "strides": 1, "pad": "valid",
+                                           "bias": W(4), "activation": "relu"}),
+    case("tf.fused.depthwiseConv2d", opts={"x": W(4, 4, 2), "filter": W(3, 3, 2, 1), "strides": 2, "pad": "same",
+                                           "bias": W(2), "activation": "leakyrelu"}),
+    case("tf.fused.depthwiseConv2d", opts={"x": X, "filter": W(2, 2, 2, 1), "strides": 1, "pad": "same",
+                                           "activation": "prelu", "preluActivationWeights": W(2, scale=0.3)}),
+    case("tf.fused.depthwiseConv2d", opts={"x": X, "filter": W(2, 2, 2, 1), "strides": 1, "pad": "same",
+                                           "dilations": 2, "bias": W(1), "activation": "elu"}),
+    case("tf.fused.depthwiseConv2d", opts={"x": X, "filter": W(2, 2, 3, 1), "strides": 1, "pad": "same"},
+         error=True),
+]
