@@ -12,17 +12,24 @@ int insideCount(int start, int taps, int dilation, int size) {
 }
 
 // @program max_accumulator
-// The first maximum wins on ties and the first NaN beats everything (as the reductions).
+// As TF.js's pool loop (v > best, best starting at -Infinity): the first maximum wins on ties,
+// NaN never wins; nothing above -Infinity leaves bestAt at -1. With LAST_ON_TIES (TF.js's
+// maxPool3d positions, v >= best) the last maximum wins and -Infinity counts.
 float best = 0.0;
 int bestAt = -1;
 void take(float v, int at) {
-  if (bestAt < 0 || v > best || (isNaN(v) && !isNaN(best))) {
+#ifdef LAST_ON_TIES
+  if (bestAt < 0 ? v >= -INFINITY : v >= best) {
+#else
+  if (bestAt < 0 ? v > -INFINITY : v > best) {
+#endif
     best = v;
     bestAt = at;
   }
 }
 
 // @program avg_accumulator
+// A window with no position inside the input gives 0 / 0 = NaN, as TF.js's cpu backend.
 float total = 0.0;
 float count = 0.0;
 void take(float v, int at) {

@@ -14,10 +14,15 @@ int reduce_Prod_int(int acc, int v) { return acc * v; }
 float reduce_Max(float acc, float v) { return isNaN(acc) || v <= acc ? acc : v; }
 float reduce_Min(float acc, float v) { return isNaN(acc) || v >= acc ? acc : v; }
 
-// Candidate tests of ArgMax/ArgMin: candidates come in index order, so a strict test keeps
-// the first index on ties; the first NaN beats everything (numpy's argmax and argmin).
-bool better_ArgMax(float v, float best) { return !isNaN(best) && (isNaN(v) || v > best); }
-bool better_ArgMin(float v, float best) { return !isNaN(best) && (isNaN(v) || v < best); }
+// Candidate tests of ArgMax/ArgMin, TF.js's scan made associative: candidates come in index
+// order, so a strict test keeps the first index on ties; a NaN at index 0 beats everything,
+// a NaN elsewhere loses to every number.
+bool better_ArgMax(float v, float best, int bestIndex) {
+  return isNaN(best) ? bestIndex != 0 && !isNaN(v) : v > best;
+}
+bool better_ArgMin(float v, float best, int bestIndex) {
+  return isNaN(best) ? bestIndex != 0 && !isNaN(v) : v < best;
+}
 
 // @program float_values
 #define ACC float
@@ -62,7 +67,7 @@ void main() {
     if (start + i >= IN_SIZE) break;
     int candidate = CANDIDATE(row, start + i);
     float v = getXFlat(inputIndex(row, candidate));
-    if (BETTER(v, bestValue)) {
+    if (BETTER(v, bestValue, best)) {
       best = candidate;
       bestValue = v;
     }

@@ -7,7 +7,9 @@
   Cumsum   the cumulative sum of dy run the other way: cumsum(dy, axis, exclusive, not reverse)
            (TF.js then transposes it by the axis permutation, which gives a wrong result or
            shape for any axis but the last: not done here)
-  Cumprod, Bincount, DenseBincount   none, as in TF.js
+  Cumprod  TensorFlow's: cumsum(dy * y, axis, exclusive, not reverse) / x, 0 where x is 0
+           (TF.js has none; the true gradient there is not 0)
+  Bincount, DenseBincount   none, as in TF.js
 """
 from .. import ops
 from ..kernels import register_gradient
@@ -32,3 +34,11 @@ def _add_n_grad(dy, node):
 def _cumsum_grad(dy, node):
     attrs = node.attrs
     return [ops.cumsum(dy, attrs["axis"], attrs["exclusive"], not attrs["reverse"])]
+
+
+@register_gradient("Cumprod", save_inputs=True, save_outputs=True)
+def _cumprod_grad(dy, node):
+    attrs = node.attrs
+    (x,), (y,) = node.x, node.y
+    return [lambda: ops.div_no_nan(ops.cumsum(ops.mul(dy, y), attrs["axis"], attrs["exclusive"],
+                                              not attrs["reverse"]), x)]

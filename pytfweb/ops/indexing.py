@@ -38,6 +38,7 @@ from ..shapes import size_of, strides_of
 from ..tensor import Tensor
 from .creation import convert_to_tensor
 from .creation import tensor as _new_tensor
+from .elementwise import cast
 from .shape import axis_of, int_list, is_int
 
 __all__ = ["gather_nd", "scatter_nd", "tensor_scatter_update", "mirror_pad", "depth_to_space",
@@ -246,9 +247,12 @@ def broadcast_args(s0, s1):
 @op
 def unsorted_segment_sum(x, segment_ids, num_segments):
     """tf.unsorted_segment_sum: sums of the slices of x with equal segment ids; the ids' shape
-    is a prefix of x's; ids outside [0, num_segments) are dropped."""
+    is a prefix of x's; ids outside [0, num_segments) are dropped. bool sums count as int32
+    (TF.js's sumOutType, as on its webgl backend)."""
     name = "unsorted_segment_sum"
     x = convert_to_tensor(x, "x", name)
+    if x.dtype == "bool":
+        x = cast(x, "int32")
     ids = _int_indices(segment_ids, name, "segment_ids")
     if not is_int(num_segments):
         raise TypeError(f"{name}: argument 'num_segments' must be an int, got {type(num_segments).__name__}")

@@ -129,7 +129,15 @@ def _vector_norm(x, ord, axis):
         return reduction.max(ew.abs(x), axis)
     if ord == -math.inf:
         return reduction.min(ew.abs(x), axis)
-    return ew.sqrt(reduction.sum(ew.square(x), axis))   # TF.js: pow(abs(x), 2), the same values
+    return _sqrt(reduction.sum(ew.square(x), axis))   # TF.js: pow(abs(x), 2), the same values
+
+
+def _sqrt(x):
+    # TF.js's sqrt takes float32 tensors only, so its euclidean norms of int32 tensors fail
+    if x.dtype != "float32":
+        raise TypeError(f"norm: the euclidean norm needs a float32 tensor (TF.js's sqrt refuses others), "
+                        f"got {x.dtype}")
+    return ew.sqrt(x)
 
 
 def _matrix_norm(x, ord, rows, cols):
@@ -137,7 +145,7 @@ def _matrix_norm(x, ord, rows, cols):
     largest row sum (TF.js's formulas, with the axis left after the first reduction adjusted)."""
     _check_ord(ord, _MATRIX_ORDS, "matrix")
     if ord in ("euclidean", "fro"):
-        return ew.sqrt(reduction.sum(ew.square(x), [rows, cols]))
+        return _sqrt(reduction.sum(ew.square(x), [rows, cols]))
     if ord == 1:
         return reduction.max(reduction.sum(ew.abs(x), rows), cols - (cols > rows))
     extreme = reduction.max if ord == math.inf else reduction.min

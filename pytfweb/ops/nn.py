@@ -7,8 +7,8 @@ Kernel contracts (every backend):
   OneHot      int32 indices, attrs {"depth": int >= 1, "on_value": float, "off_value": float,
               "dtype": str}; output shape indices.shape + [depth]; an index outside
               [0, depth) gives a row of off_value.
-softmax and log_softmax accept any axis (TF.js only the last): the op moves that axis last
-with a transpose, runs the kernel and moves it back.
+softmax and log_softmax work along the last axis only, as TF.js's (another axis is an error);
+softmax takes float32 tensors only (TF.js's), log_softmax reads int32 and bool as float32.
 """
 from typing import NamedTuple
 
@@ -25,46 +25,41 @@ __all__ = ["softmax", "log_softmax", "log_sum_exp", "moments", "one_hot"]
 
 def _float_input(x, arg, op_name):
     # As the 'float' elementwise ops (exp, log): int32 and bool are read as float32.
-    # TF.js's softmax refuses non-float32 tensors instead.
     x = convert_to_tensor(x, arg, op_name)
     return x if x.dtype == "float32" else ew.cast(x, "float32")
 
 
-# The kernels directly: tf.reshape/tf.transpose live in ops/shape.py, written in parallel.
+# The kernel directly: tf.reshape lives in ops/shape.py, written in parallel.
 def _reshape(x, shape):
     return ENGINE.run_kernel("Reshape", [x], {"shape": list(shape)})
 
 
-def _transpose(x, perm):
-    return ENGINE.run_kernel("Transpose", [x], {"perm": list(perm)})
-
-
 def _last_axis_kernel(kernel, attr, op_name, arg, logits, axis):
-    """Run a kernel that works on the last axis along any axis of logits."""
-    logits = _float_input(logits, arg, op_name)
+    """Run a kernel that works on the last axis of logits (TF.js supports no other)."""
     rank = logits.rank
     if rank == 0:
         raise ValueError(f"{op_name}: argument '{arg}' must have rank >= 1, got a rank-0 tensor")
     axis = normalize_axis(axis, rank, op_name, attr)
     last = rank - 1
-    if axis == last:
-        return ENGINE.run_kernel(kernel, [logits], {attr: last})
-    # Swapping axis and the last one is its own inverse, so the same perm moves it back.
-    perm = list(range(rank))
-    perm[axis], perm[last] = last, axis
-    out = ENGINE.run_kernel(kernel, [_transpose(logits, perm)], {attr: last})
-    return _transpose(out, perm)
+    if axis != last:
+        raise ValueError(f"{op_name}: only the last axis is supported (as in TF.js): logits have rank {rank}, "
+                         f"{attr} is {axis}")
+    return ENGINE.run_kernel(kernel, [logits], {attr: last})
 
 
 @op
 def softmax(logits, dim=-1):
-    """tf.softmax: exp(logits) / sum(exp(logits)) along dim (any axis; TF.js: only the last)."""
+    """tf.softmax: exp(logits) / sum(exp(logits)) along dim, the last axis; float32 logits."""
+    logits = convert_to_tensor(logits, "logits", "softmax", "float32")
+    if logits.dtype != "float32":
+        raise TypeError(f"softmax: argument 'logits' must be a float32 tensor, got {logits.dtype}")
     return _last_axis_kernel("Softmax", "dim", "softmax", "logits", logits, dim)
 
 
 @op
 def log_softmax(logits, axis=-1):
-    """tf.log_softmax: logits - log_sum_exp(logits) along axis (any axis; TF.js: only the last)."""
+    """tf.log_softmax: logits - log_sum_exp(logits) along axis, the last axis; float32 output."""
+    logits = _float_input(logits, "logits", "log_softmax")
     return _last_axis_kernel("LogSoftmax", "axis", "log_softmax", "logits", logits, axis)
 
 

@@ -11,14 +11,16 @@ one entry per spatial axis:
 Output position o of a spatial axis reads input positions o * stride - pad + k * dilation for
 k in [0, filter_size); positions outside the input are skipped (not zeros). The output is
 [batch, *out_size, channels].
-  MaxPool, MaxPool3D   x float32 or int32 -> x.dtype; a NaN in a window wins.
+  MaxPool, MaxPool3D   x float32 or int32 -> x.dtype; as TF.js, NaN never wins, and a window
+                       with nothing above -Infinity gives -Infinity (0 in int32).
   AvgPool, AvgPool3D   x float32 -> float32: the mean of the window's positions inside the
-                       input (0 for a window with none).
+                       input (for a window with none, as TF.js: NaN in 2-D, 0 in 3-D).
   MaxPoolWithArgmax    x float32 -> [result, indexes (int32)]; attrs also
                        {"include_batch_in_index": bool}. The index of the maximum flattened
                        in x, ((b * H + h) * W + w) * C + c, without the b term unless asked.
   MaxPoolGrad, MaxPool3DGrad   inputs dy, x -> float32 of x's shape: each dy goes to its
-                       window's maximum (the first one on ties, as the argmax above).
+                       window's maximum (as TF.js: the first one on ties in 2-D, as the argmax
+                       above; the last one in 3-D).
   AvgPoolGrad, AvgPool3DGrad   inputs dy; attrs also {"x_shape": [...]} -> float32 of x_shape:
                        each dy spread evenly over its window's positions inside the input.
 TF.js's MaxPoolGrad also takes the pool's output and AvgPoolGrad the input (for its shape);
@@ -80,11 +82,13 @@ def _max_pool(op_name, kernel, spatial, x, filter_size, strides, pad, dim_roundi
 
 
 def _avg_pool(op_name, kernel, spatial, x, filter_size, strides, pad, dim_rounding_mode, dilations=1):
-    # As TF.js: the mean is taken in float32 and cast back to x's dtype (int32 truncates).
+    # As TF.js (convertToTensor(x, 'x', op, 'float32')): values become float32, a tensor of
+    # another dtype is refused.
+    if isinstance(x, Tensor) and x.dtype != "float32":
+        raise TypeError(f"{op_name}: argument 'x' must be a float32 tensor, got a {x.dtype} tensor")
     x, added = _input(x, op_name, spatial, "float32")
     info = pool_info(op_name, x.shape, filter_size, strides, dilations, pad, dim_rounding_mode)
-    y = ENGINE.run_kernel(kernel, [x if x.dtype == "float32" else cast(x, "float32")], kernel_attrs(info))
-    return _unbatched(y if x.dtype == "float32" else cast(y, x.dtype), added)
+    return _unbatched(ENGINE.run_kernel(kernel, [x], kernel_attrs(info)), added)
 
 
 @op
@@ -102,9 +106,11 @@ def avg_pool(x, filter_size, strides, pad, dim_rounding_mode=None):
 
 @op
 def max_pool3d(x, filter_size, strides, pad, dim_rounding_mode=None, data_format="NDHWC"):
-    """tf.max_pool3d: the maximum of each window of x ([batch,] depth, height, width, channels)."""
+    """tf.max_pool3d: the maximum of each window of x ([batch,] depth, height, width, channels),
+    float32 whatever x's dtype (as TF.js)."""
     _check_data_format(data_format, "max_pool3d")
-    return _max_pool("max_pool3d", "MaxPool3D", 3, x, filter_size, strides, pad, dim_rounding_mode)
+    y = _max_pool("max_pool3d", "MaxPool3D", 3, x, filter_size, strides, pad, dim_rounding_mode)
+    return y if y.dtype == "float32" else cast(y, "float32")   # TF.js's MaxPool3D returns float32
 
 
 @op

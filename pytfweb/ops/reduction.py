@@ -7,9 +7,12 @@ and return the input's dtype; the ops below cast first so that this holds:
   mean       int32/bool -> float32 (the kernel only ever sees float32)
   max, min   dtype kept, bool included (max = any, min = all, as TF.js's cpu backend does)
   all, any   input must be bool
-Reducing an empty axis gives the reduction's identity: 0, 1, -inf/+inf (int32: its min/max),
-NaN for mean, True for all, False for any. max/min propagate NaN.
-ArgMax, ArgMin take attrs {"axis": non-negative int} and return int32 (ties: first index).
+Reducing an empty axis gives what TF.js 4.22's cpu backend gives: 0 for sum and mean, 1 for
+prod, NaN for float32 max/min (int32 and bool: 0), False for any; all gives True (TF.js: False,
+see README's deviations). max/min propagate NaN.
+ArgMax, ArgMin take attrs {"axis": non-negative int} and return int32: TF.js's scan, which keeps
+the first value unless a later one is strictly better, so ties give the first index, a NaN at
+index 0 wins and NaN elsewhere never does; an empty axis gives 0.
 """
 from ..dtypes import sum_out_type
 from ..engine import ENGINE, op
@@ -21,10 +24,12 @@ __all__ = ["sum", "mean", "prod", "max", "min", "all", "any", "arg_max", "arg_mi
 
 
 def reduction_axes(axis, rank, op_name):
-    """axis (None, int or sequence) as the kernel's sorted list of non-negative axes.
-    shapes.normalize_axis accepts axis 0/-1 on a rank-0 tensor; nothing is reduced then."""
-    axes = normalize_axes(axis, rank, op_name)
-    return axes if rank else []
+    """axis (None, int or sequence) as the kernel's sorted list of non-negative axes. A rank-0
+    tensor has no axis to name (TF.js's parseAxisParam: axis 0 is out of range [-0, 0))."""
+    if rank == 0 and axis is not None and (not isinstance(axis, (list, tuple)) or len(axis)):
+        raise ValueError(f"{op_name}: argument 'axis' = {axis!r} is out of range for a rank-0 tensor "
+                         f"(it has no axes)")
+    return normalize_axes(axis, rank, op_name)
 
 
 def _check_keep_dims(keep_dims, op_name):
@@ -97,19 +102,16 @@ def _arg_reduce(kernel, op_name, x, axis):
     if x.rank == 0:
         raise ValueError(f"{op_name}: argument 'x' must have rank >= 1, got a rank-0 tensor")
     axis = normalize_axis(axis, x.rank, op_name)
-    if x.shape[axis] == 0:
-        raise ValueError(f"{op_name}: argument 'x' has no elements along axis {axis} "
-                         f"(shape {list(x.shape)})")
     return ENGINE.run_kernel(kernel, [x], {"axis": axis})
 
 
 @op
 def arg_max(x, axis=0):
-    """tf.arg_max: int32 indices of the maxima along axis (first on ties, first NaN wins)."""
+    """tf.arg_max: int32 indices of the maxima along axis (first on ties; NaN only at index 0)."""
     return _arg_reduce("ArgMax", "arg_max", x, axis)
 
 
 @op
 def arg_min(x, axis=0):
-    """tf.arg_min: int32 indices of the minima along axis (first on ties, first NaN wins)."""
+    """tf.arg_min: int32 indices of the minima along axis (first on ties; NaN only at index 0)."""
     return _arg_reduce("ArgMin", "arg_min", x, axis)

@@ -11,7 +11,7 @@ def _floats(*shape, scale=3.0):
 def test_softmax_and_log_softmax(compare_with_cpu):
     x, v, cube = _floats(4, 7), _floats(5), _floats(2, 3, 4)
     compare_with_cpu("""lambda x, v, cube: [tf.softmax(x), tf.log_softmax(x), tf.softmax(v),
-        tf.log_softmax(v), tf.softmax(cube, 1), tf.log_softmax(cube, 0), tf.softmax(tf.reshape(v, [5, 1]))]""",
+        tf.log_softmax(v), tf.softmax(cube, 2), tf.log_softmax(cube, -1), tf.softmax(tf.reshape(v, [5, 1]))]""",
                      [x, v, cube])
 
 

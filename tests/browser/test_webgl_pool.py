@@ -28,7 +28,8 @@ def test_pool_3d_int_and_edges(compare_with_cpu):
     i = rng.integers(-50, 50, size=(1, 4, 4, 2)).astype(np.int32)
     e = np.array([1.0, np.nan, -np.inf, 3.0, np.inf, -2.0, 0.5, -1.0, np.nan], np.float32).reshape(1, 3, 3, 1)
     compare_with_cpu("""lambda v, i, e: [tf.max_pool3d(v, 2, 1, 'same'), tf.avg_pool3d(v, [2, 3, 2], [1, 2, 1], 'valid'),
-        tf.max_pool3d(v[0], [3, 1, 2], 2, 'same'), tf.max_pool(i, 2, 1, 'valid'), tf.avg_pool(i, 2, 2, 'same'),
+        tf.max_pool3d(v[0], [3, 1, 2], 2, 'same'), tf.max_pool(i, 2, 1, 'valid'), tf.avg_pool(tf.cast(i, 'float32'), 2, 2, 'same'),
+        tf.avg_pool(e, 1, 1, [[0, 0], [0, 0], [3, 0], [0, 0]]), tf.max_pool3d(i[None], 2, 1, 'same'),
         tf.max_pool(e, 2, 1, 'valid'), tf.avg_pool(e, 2, 1, 'same'),
         tf.max_pool(e, 1, 1, [[0, 0], [0, 0], [3, 0], [0, 0]])]""", [v, i, e])
 

@@ -26,7 +26,7 @@ def test_ranks_and_unit_dims(compare_with_cpu):
     s = np.float32(2.5)
     v = _floats(7)
     x4 = _floats(2, 1, 3, 1)
-    compare_with_cpu("""lambda s, v, x4: [tf.sum(s), tf.max(s, 0), tf.mean(v), tf.min(v, keep_dims=True),
+    compare_with_cpu("""lambda s, v, x4: [tf.sum(s), tf.max(s, []), tf.mean(v), tf.min(v, keep_dims=True),
         tf.sum(x4, [1, 3]), tf.sum(x4, [1, 3], keep_dims=True), tf.max(x4, [0, 2]), tf.mean(x4, [0, 1, 3]),
         tf.sum(x4, [])]""", [s, v, x4])
 
@@ -91,6 +91,17 @@ def test_arg_max_long_axis_keeps_the_first_tie(compare_with_cpu):
     x[:, 123] = 100
     x[1, 5] = -1
     compare_with_cpu("lambda x: [tf.arg_max(x, 1), tf.arg_min(x, 1)]", [x])
+
+
+def test_arg_max_nan_across_passes(compare_with_cpu):
+    """TF.js's scan: a NaN wins only at index 0, also when it opens a later pass's window."""
+    x = _floats(4, 700)
+    x[0, 0] = np.nan          # wins
+    x[1, 27] = np.nan         # the start of the second window (27 values a window): loses
+    x[1, 30] = 50.0
+    x[2, ::27] = np.nan       # every window starts with NaN, index 0 too
+    x[3, 1:] = np.nan         # only index 0 is a number
+    compare_with_cpu("lambda x: [tf.arg_max(x, 1), tf.arg_min(x, 1), tf.arg_max(x[:, 1:], 1)]", [x])
 
 
 @pytest.mark.parametrize("op", ["tf.sum(x)", "tf.mean(x, 0)", "tf.arg_max(x)"])

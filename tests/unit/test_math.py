@@ -148,11 +148,15 @@ def test_cumsum_gradients():
     np.testing.assert_allclose(dx, _np_cumulative(np.cumsum, 0, dy, 0, True, True), rtol=1e-6)
 
 
-def test_cumprod_has_no_gradient_as_in_tfjs():
-    assert get_gradient("Cumprod") is None
-    x = tf.tensor([1.0, 2.0])
-    with pytest.raises(ValueError, match="no gradient function is registered for kernel 'Cumprod'"):
-        tf.grad(lambda t: tf.sum(tf.cumprod(t)))(x)
+def test_cumprod_gradient_as_tensorflows():
+    # TF.js has none; TensorFlow's: cumsum(dy * y) run the other way, divided by x (0 where x is 0)
+    assert get_gradient("Cumprod") is not None
+    x = np.float32([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]])
+    for axis, exclusive, reverse in ((0, False, False), (1, False, False), (1, True, False), (1, False, True),
+                                     (-1, True, True)):
+        assert numeric_gradient_error(lambda t: tf.cumprod(t, axis, exclusive, reverse), [x]) < 1e-2
+    g = tf.grad(lambda t: tf.sum(tf.cumprod(t)))(tf.tensor([2.0, 3.0, 4.0]))
+    assert_tensor(g, [1 + 3 + 12, 2 + 8, 6])
 
 
 # --- norm -------------------------------------------------------------------------------------------------
@@ -190,7 +194,9 @@ def test_norm_scalars_keep_dims_dtypes_and_euclidean_norm():
     assert_tensor(tf.euclidean_norm(x), np.linalg.norm(x))
     assert_tensor(tf.euclidean_norm(x, 1, True), np.linalg.norm(x, axis=1, keepdims=True))
     i = np.int32([[3, -4], [1, 2]])
-    assert_tensor(tf.norm(i), np.linalg.norm(i), "float32")
+    # TF.js's sqrt takes float32 only, so its euclidean norm of an int32 tensor fails
+    assert_raises(TypeError, lambda: tf.norm(i), "norm", "float32")
+    assert_tensor(tf.norm(i.astype(np.float32)), np.linalg.norm(i), "float32")
     assert_tensor(tf.norm(i, 1, 1), [7, 3], "int32")      # sum of |x|: int32 stays int32, as TF.js
     assert_tensor(tf.norm(EDGE_FLOATS[:-1], math.inf), np.inf)
     assert_tensor(tf.norm([np.nan, 1.0]), np.nan)

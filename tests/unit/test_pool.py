@@ -106,22 +106,23 @@ def test_unbatched_inputs_and_dtypes():
     assert_tensor(tf.avg_pool3d(x3, 2, 1, "valid"), reference_pool(x3[None], [2] * 3, [1] * 3, "valid", "avg")[0])
     ints = rng.integers(-20, 20, size=(1, 4, 4, 2)).astype(np.int32)
     assert_tensor(tf.max_pool(ints, 2, 2, "valid"), reference_pool(ints, [2, 2], [2, 2], "valid", "max"), "int32")
-    # as TF.js: the mean in float32, cast back to int32 (truncated)
-    mean = reference_pool(ints, [2, 2], [1, 1], "valid", "avg").astype(np.float32)
-    assert_tensor(tf.avg_pool(tf.tensor(ints), 2, 1, "valid"), np.trunc(mean).astype(np.int32), "int32")
-    assert tf.avg_pool([[[[1.0]]]], 1, 1, "valid").dtype == "float32"
+    # as TF.js: avg_pool takes float32 tensors only (values become float32); max_pool3d gives float32
+    with pytest.raises(TypeError, match="float32"):
+        tf.avg_pool(tf.tensor(ints), 2, 1, "valid")
+    assert tf.avg_pool([[[[1]]]], 1, 1, "valid").dtype == "float32"
+    assert tf.max_pool3d(tf.tensor(ints[None]), 1, 1, "valid").dtype == "float32"
     assert tf.max_pool(tf.zeros([0, 4, 4, 2]), 2, 2, "same").shape == (0, 2, 2, 2)
 
 
 def test_edge_values():
     x = np.array([1.0, np.nan, -np.inf, 3.0, np.inf, -2.0, 0.5, -1.0, np.nan], np.float32).reshape(1, 3, 3, 1)
-    # a NaN in a window wins (as tf.max); infinities are values like any other
-    assert_tensor(tf.max_pool(x, 2, 1, "valid"), np.array([np.nan, np.nan, np.inf, np.nan]).reshape(1, 2, 2, 1))
+    # as TF.js's pool loop (value > best from -Infinity): NaN never wins a max; it spreads in a mean
+    assert_tensor(tf.max_pool(x, 2, 1, "valid"), np.array([np.inf, np.inf, np.inf, np.inf]).reshape(1, 2, 2, 1))
     assert_tensor(tf.avg_pool(x, 2, 1, "valid"), np.array([np.nan, np.nan, np.inf, np.nan]).reshape(1, 2, 2, 1))
-    # explicit padding can leave a window with nothing inside: -inf for max, 0 for avg
+    # explicit padding can leave a window with nothing inside: -inf for max, NaN (0 / 0) for avg
     far = [[0, 0], [0, 0], [3, 0], [0, 0]]
-    assert_tensor(tf.max_pool(x, 1, 1, far)[0, 0, :, 0], [-np.inf, -np.inf, -np.inf, 1.0, np.nan, -np.inf])
-    assert_tensor(tf.avg_pool(x, 1, 1, far)[0, 0, :, 0], [0, 0, 0, 1.0, np.nan, -np.inf])
+    assert_tensor(tf.max_pool(x, 1, 1, far)[0, 0, :, 0], [-np.inf, -np.inf, -np.inf, 1.0, -np.inf, -np.inf])
+    assert_tensor(tf.avg_pool(x, 1, 1, far)[0, 0, :, 0], [np.nan, np.nan, np.nan, 1.0, np.nan, -np.inf])
 
 
 def tfjs_input():

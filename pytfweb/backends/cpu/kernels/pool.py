@@ -34,28 +34,27 @@ def _gather(x, index):
     return x[(slice(None), *index, slice(None))]
 
 
-def _lowest(dtype):
-    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
-
-
 def _out_shape(x, attrs):
     return (x.shape[0], *attrs["out_size"], x.shape[-1])
 
 
-def _max_and_positions(x, attrs):
-    """(maxima, window offsets of the maxima, -1 for a window with no position in x). The first
-    maximum wins on ties and the first NaN beats everything, as in the reductions."""
+def _max_and_positions(x, attrs, last_on_ties=False):
+    """(maxima, window offsets of the maxima, -1 for a window with no position in x). As TF.js's
+    pool loop (value > best, best starting at -Infinity): the first maximum wins on ties, NaN never
+    wins, a window with nothing above -Infinity gives -Infinity (0 in int32, as TF.js stores it).
+    last_on_ties: TF.js's maxPool3d positions (value >= best): the last maximum wins, -Infinity counts."""
     shape = _out_shape(x, attrs)
-    best = np.full(shape, _lowest(x.dtype), x.dtype)
+    best = np.full(shape, -np.inf, np.float64 if x.dtype.kind != "f" else x.dtype)
     where = np.full(shape, -1, np.int64)
-    if 0 in shape or 0 in x.shape:
-        return best, where
-    for flat, index, valid in _offsets(attrs, x.shape[1:-1]):
-        v = _gather(x, index)
-        with np.errstate(invalid="ignore"):
-            better = valid & ((where < 0) | (v > best) | (np.isnan(v) & ~np.isnan(best)))
-        best = np.where(better, v, best)
-        where = np.where(better, flat, where)
+    if 0 not in shape and 0 not in x.shape:
+        for flat, index, valid in _offsets(attrs, x.shape[1:-1]):
+            v = _gather(x, index)
+            with np.errstate(invalid="ignore"):
+                better = valid & ((v >= best) if last_on_ties else (v > best))
+            best = np.where(better, v, best)
+            where = np.where(better, flat, where)
+    if x.dtype.kind != "f":
+        best = np.where(where < 0, 0, best).astype(x.dtype)
     return best, where
 
 
@@ -82,9 +81,14 @@ def avg_pool(backend, inputs, attrs):
     v = backend.values(x)
     total = np.zeros(_out_shape(v, attrs), np.float32)
     if total.size and v.size:
-        for _, index, valid in _offsets(attrs, v.shape[1:-1]):
-            total += np.where(valid, _gather(v, index), np.float32(0))
-    return backend.output(total / np.maximum(_window_counts(attrs, v.shape[1:-1]), 1), "float32")
+        with np.errstate(invalid="ignore"):   # inf + -inf
+            for _, index, valid in _offsets(attrs, v.shape[1:-1]):
+                total += np.where(valid, _gather(v, index), np.float32(0))
+    counts = _window_counts(attrs, v.shape[1:-1])
+    if len(attrs["filter_size"]) == 3:
+        counts = np.maximum(counts, 1)   # a window with no position in x: 0 in 3-D, NaN (0 / 0) in 2-D, as TF.js
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return backend.output(total / counts, "float32")
 
 
 def _scatter(dx, attrs, values_at):
@@ -105,7 +109,8 @@ def _scatter(dx, attrs, values_at):
 def max_pool_grad(backend, inputs, attrs):
     dy, x = inputs
     dy_v, x_v = backend.values(dy), backend.values(x)
-    _, where = _max_and_positions(x_v, attrs)
+    # TF.js's maxPool3d gradient sends dy to the last maximum of a window, its maxPool's to the first
+    _, where = _max_and_positions(x_v, attrs, last_on_ties=len(attrs["filter_size"]) == 3)
     dx = np.zeros(x.shape, np.float32)
     return backend.output(_scatter(dx, attrs, lambda flat, valid: np.where(valid & (where == flat), dy_v, 0)),
                           "float32")

@@ -4,22 +4,27 @@ import numpy as np
 from ....kernels import register_kernel
 
 
-def _extreme(v, biggest):
-    """The identity of min (biggest=True) or max over v's dtype, so empty axes reduce cleanly."""
-    if v.dtype.kind == "b":
-        return biggest
-    if v.dtype.kind == "f":
-        return np.inf if biggest else -np.inf
-    info = np.iinfo(v.dtype)
-    return info.max if biggest else info.min
-
-
-def _mean(v, axes, keep):
+def _count(v, axes):
     count = 1
     for a in axes:
         count *= v.shape[a]
-    # an empty axis gives 0/0 = NaN
-    return np.sum(v, axis=axes, keepdims=keep, dtype=v.dtype) / np.float32(count)
+    return count
+
+
+def _extreme(np_fn):
+    """max or min; over an empty axis TF.js's cpu backend reads a value that is not there:
+    NaN in a Float32Array, 0 in an Int32Array or Uint8Array."""
+    def reduce(v, axes, keep):
+        if _count(v, axes) == 0:
+            shape = [1 if a in axes else d for a, d in enumerate(v.shape) if keep or a not in axes]
+            return np.full(shape, np.nan if v.dtype.kind == "f" else 0, v.dtype)
+        return np_fn(v, axis=axes, keepdims=keep)
+    return reduce
+
+
+def _mean(v, axes, keep):
+    # an empty axis gives 0, as TF.js's (which sums x / count)
+    return np.sum(v, axis=axes, keepdims=keep, dtype=v.dtype) / np.float32(_count(v, axes) or 1)
 
 
 REDUCERS = {
@@ -29,8 +34,8 @@ REDUCERS = {
     "Prod": lambda v, axes, keep: np.prod(v, axis=axes, keepdims=keep, dtype=v.dtype),
     "Mean": _mean,
     # np.max/np.min propagate NaN, as TF.js does
-    "Max": lambda v, axes, keep: np.max(v, axis=axes, keepdims=keep, initial=_extreme(v, False)),
-    "Min": lambda v, axes, keep: np.min(v, axis=axes, keepdims=keep, initial=_extreme(v, True)),
+    "Max": _extreme(np.max),
+    "Min": _extreme(np.min),
     "All": lambda v, axes, keep: np.all(v, axis=axes, keepdims=keep),
     "Any": lambda v, axes, keep: np.any(v, axis=axes, keepdims=keep),
 }
@@ -49,13 +54,21 @@ for _name, _reducer in REDUCERS.items():
     register_kernel(_name, "cpu", _reduction_kernel(_reducer))
 
 
-def _arg_kernel(np_arg):
+def _arg_kernel(np_arg, worst):
     def kernel(backend, inputs, attrs):
         (x,) = inputs
-        # numpy returns the first index on ties, and the first NaN if there is one
-        return backend.output(np_arg(backend.values(x), axis=attrs["axis"]), "int32")
+        v, axis = backend.values(x), attrs["axis"]
+        if v.shape[axis] == 0:   # TF.js: index 0
+            return backend.output(np.zeros(v.shape[:axis] + v.shape[axis + 1:], np.int32), "int32")
+        # TF.js's scan keeps the first value unless a later one is strictly better: ties give
+        # the first index, a NaN at index 0 wins, NaN elsewhere never does.
+        nan = np.isnan(v) if v.dtype.kind == "f" else None
+        if nan is None or not nan.any():
+            return backend.output(np_arg(v, axis=axis), "int32")
+        out = np.where(np.take(nan, 0, axis=axis), 0, np_arg(np.where(nan, worst, v), axis=axis))
+        return backend.output(out.astype(np.int32), "int32")
     return kernel
 
 
-register_kernel("ArgMax", "cpu", _arg_kernel(np.argmax))
-register_kernel("ArgMin", "cpu", _arg_kernel(np.argmin))
+register_kernel("ArgMax", "cpu", _arg_kernel(np.argmax, -np.inf))
+register_kernel("ArgMin", "cpu", _arg_kernel(np.argmin, np.inf))

@@ -54,22 +54,24 @@ def _constant(backend, value, shape, dtype):
     return TensorInfo(backend.write(values, shape, dtype), tuple(shape), dtype)
 
 
-# Float32's and int32's lowest: the maximum of a window with no position inside x (explicit
-# padding can make one). Its mean is 0 and its argmax -1.
-_LOWEST = {"float32": float("-inf"), "int32": -2**31}
+# The maximum of a window with no position inside x (explicit padding can make one), as TF.js:
+# -Infinity (0 once stored in int32). Its mean is NaN (0 / 0) and its argmax -1.
+_LOWEST = {"float32": float("-inf"), "int32": 0}
 
 
 def _glsl_float(v):
+    if v != v:
+        return "NAN"
     return "-INFINITY" if v == float("-inf") else repr(float(v))
 
 
-def _pool(backend, x, attrs, accumulator, position, result, dtype, empty):
+def _pool(backend, x, attrs, accumulator, position, result, dtype, empty, **flags):
     """One pooling program; `empty` is the output for windows that hold no position of x,
-    written directly when x has no values to read at all."""
+    written directly when x has no values to read at all; flags are more #defines."""
     out_shape = _out_shape(attrs, x.shape)
     if size_of(x.shape) == 0 and size_of(out_shape):
         return _constant(backend, empty, out_shape, dtype)
-    code = (_geometry(attrs, x.shape) + defines(POSITION=position, RESULT=result, EMPTY=_glsl_float(empty)) +
+    code = (_geometry(attrs, x.shape) + defines(POSITION=position, RESULT=result, EMPTY=_glsl_float(empty), **flags) +
             _section(accumulator + "_accumulator") + _section("pool"))
     return _run(backend, code, ("x",), [x], out_shape, dtype)
 
@@ -78,9 +80,10 @@ def _max_values(backend, x, attrs):
     return _pool(backend, x, attrs, "max", "k", "bestAt < 0 ? EMPTY : best", x.dtype, _LOWEST[x.dtype])
 
 
-def _max_positions(backend, x, attrs, position="k"):
+def _max_positions(backend, x, attrs, position="k", last_on_ties=False):
     """int32: where each window's maximum is (its offset in the window, or `position`)."""
-    return _pool(backend, x, attrs, "max", position, "float(bestAt)", "int32", -1)
+    flags = {"LAST_ON_TIES": 1} if last_on_ties else {}
+    return _pool(backend, x, attrs, "max", position, "float(bestAt)", "int32", -1, **flags)
 
 
 def _max_pool(backend, inputs, attrs):
@@ -88,7 +91,9 @@ def _max_pool(backend, inputs, attrs):
 
 
 def _avg_pool(backend, inputs, attrs):
-    return _pool(backend, inputs[0], attrs, "avg", "k", "total / max(count, 1.0)", "float32", 0.0)
+    # a window with no position in x: NaN (0 / 0) in 2-D, 0 in 3-D, as TF.js's cpu backend
+    empty = float("nan") if len(attrs["filter_size"]) == 2 else 0.0
+    return _pool(backend, inputs[0], attrs, "avg", "k", "count > 0.0 ? total / count : EMPTY", "float32", empty)
 
 
 def _pool_grad(backend, term, names, inputs, attrs, x_shape):
@@ -99,7 +104,8 @@ def _pool_grad(backend, term, names, inputs, attrs, x_shape):
 
 def _max_pool_grad(backend, inputs, attrs):
     dy, x = inputs
-    positions = _max_positions(backend, x, attrs)
+    # TF.js's maxPool3d gradient sends dy to the last maximum of a window, its maxPool's to the first
+    positions = _max_positions(backend, x, attrs, last_on_ties=len(attrs["filter_size"]) == 3)
     dx = _pool_grad(backend, "max", ("dy", "positions"), [dy, positions], attrs, x.shape)
     backend.dispose_data(positions.data_id)
     return dx

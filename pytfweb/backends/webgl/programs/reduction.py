@@ -120,12 +120,10 @@ def reduce_passes(backend, x, combine, axes, out_shape, divisor=1):
 
 
 def _identity(kernel, dtype):
-    """What reducing no values gives, as on the cpu backend."""
+    """What reducing no values gives, as on the cpu backend (TF.js's answers, but all's True)."""
     if kernel in ("Max", "Min"):
-        lowest, highest = {"float32": (-math.inf, math.inf), "int32": (-2**31, 2**31 - 1),
-                           "bool": (0, 1)}[dtype]
-        return lowest if kernel == "Max" else highest
-    return {"Sum": 0, "Prod": 1, "Mean": math.nan, "All": 1, "Any": 0}[kernel]
+        return math.nan if dtype == "float32" else 0
+    return {"Sum": 0, "Prod": 1, "Mean": 0, "All": 1, "Any": 0}[kernel]
 
 
 def _reduction_kernel(kernel):
@@ -159,8 +157,9 @@ def _arg_kernel(kernel):
         axis = attrs["axis"]
         out_shape = x.shape[:axis] + x.shape[axis + 1:]
         outer, inner = _rows(x.shape, [axis])
-        if outer == 0:
-            return TensorInfo(backend.write(array.array("i"), out_shape, "int32"), out_shape, "int32")
+        if outer == 0 or inner == 0:   # an empty axis gives index 0, as TF.js
+            values = array.array("i", [0]) * outer
+            return TensorInfo(backend.write(values, out_shape, "int32"), out_shape, "int32")
         head = f"{shader_source.function('reduction.glsl', better)}#define BETTER {better}\n" + \
             _index_function(x.shape, [axis])
         body = _section("arg_reduce")
