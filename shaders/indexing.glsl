@@ -111,8 +111,8 @@ void main() {
 // One compare-and-swap step of a bitonic sort of indices into x [batch, n] (TF.js's
 // SwapProgram, after "Bitonic Top K", Shanbhag et al. 2018): pairs (i, i + inc) in groups of
 // 2 * inc, ordered descending or ascending in alternate runs of `dir`. Positions past n hold
-// -infinity; equal values order by index, lower first. On the first pass (no indices yet)
-// index i is i itself.
+// -infinity; equal values order by index, lower first; NaN counts as the largest value. On the
+// first pass (no indices yet) index i is i itself.
 void main() {
   ivec2 c = getOutputCoords();
   int batch = c.x;
@@ -124,7 +124,9 @@ void main() {
   float x0 = i0 < n ? getX(batch, i0) : -INFINITY;
   float x1 = i1 < n ? getX(batch, i1) : -INFINITY;
   bool reverse = elem % (2 * dir) >= dir;
-  bool greater = x0 > x1 || (x0 == x1 && i1 > i0);
+  bool nan0 = isNaN(x0);
+  bool nan1 = isNaN(x1);
+  bool greater = nan0 ? (!nan1 || i1 > i0) : !nan1 && (x0 > x1 || (x0 == x1 && i1 > i0));
   if (reverse == greater) {
     int t = i0;
     i0 = i1;
@@ -145,5 +147,5 @@ void main() {
   int i1 = firstPass == 1 ? i + k : toInt(getIndices(batch, i + k));
   float x0 = getX(batch, i0);
   float x1 = i1 < n ? getX(batch, i1) : x0;
-  setOutput(x0 >= x1 ? float(i0) : float(i1));
+  setOutput(isNaN(x0) || (!isNaN(x1) && x0 >= x1) ? float(i0) : float(i1));
 }

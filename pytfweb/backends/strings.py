@@ -330,10 +330,11 @@ KERNELS = {
 }
 
 # Kernels besides these that take string inputs: they only move values (TF.js runs them on
-# strings). On cpu they are the generic numpy kernels on object arrays; on webgl only the
-# data-sharing ones (Identity, Reshape, ExpandDims) can, the others are shaders and refuse.
+# strings). On cpu they are the generic numpy kernels on object arrays; on webgl the
+# data-sharing ones (Identity, Reshape, ExpandDims) share, Unique reads back, and the shaders
+# move positions (on_positions).
 MOVING_KERNELS = ("Identity", "Reshape", "ExpandDims", "Slice", "StridedSlice", "GatherV2", "Concat",
-                  "Pack", "Unpack", "SplitV", "Tile", "Transpose", "Reverse")
+                  "Pack", "Unpack", "SplitV", "Tile", "Transpose", "Reverse", "GatherNd", "Unique")
 STRING_KERNELS.update(KERNELS, MOVING_KERNELS)
 
 
@@ -341,3 +342,29 @@ def register(backend_name):
     """Register the string kernels for a backend (each backend's kernel package calls this)."""
     for name, fn in KERNELS.items():
         register_kernel(name, backend_name, fn)
+
+
+def on_positions(fn):
+    """A kernel that moves values (shaders on webgl), run for string tensors on positions: each
+    string input becomes an int32 tensor numbering its values (across all inputs), the kernel
+    moves those numbers as it moves any numbers, and the outputs are looked up in the strings
+    again. (TF.js's webgl backend runs these kernels for strings on the CPU.)"""
+    def kernel(backend, inputs, attrs):
+        if not any(t.dtype == "string" for t in inputs):
+            return fn(backend, inputs, attrs)
+        pool, moved, temps = [], [], []
+        for t in inputs:
+            if t.dtype == "string":
+                values = backend.read_sync(t.data_id)
+                t = _out(backend, _ints(range(len(pool), len(pool) + len(values))), t.shape, "int32")
+                pool.extend(values)
+                temps.append(t)
+            moved.append(t)
+        outs = fn(backend, moved, attrs)
+        single = isinstance(outs, TensorInfo)
+        result = [_out(backend, [pool[int(i)] for i in backend.read_sync(o.data_id)], o.shape, "string")
+                  for o in ([outs] if single else outs)]
+        for data_id in {t.data_id for t in temps} | {o.data_id for o in ([outs] if single else outs)}:
+            backend.dispose_data(data_id)
+        return result[0] if single else result
+    return kernel

@@ -13,9 +13,9 @@ from ..tensor import Tensor
 
 # Ops that take string tensors (TF.js converts their inputs as 'string_or_numeric'): they only
 # move values. Every other op refuses a string argument, as TF.js's convertToTensor does.
-STRING_OPS = frozenset({"reshape", "expand_dims", "squeeze", "unstack", "split", "slice", "strided_slice",
-                        "getitem", "gather", "concat", "stack", "tile", "transpose", "reverse", "clone", "cast",
-                        "print", "variable", "Variable.assign"})
+STRING_OPS = frozenset({"reshape", "expand_dims", "squeeze", "unstack", "slice", "strided_slice",
+                        "getitem", "concat", "stack", "tile", "clone", "cast", "gather_nd", "unique",
+                        "ensure_shape", "print", "variable", "Variable.assign"})
 
 
 def convert_to_tensor(x, arg, op, dtype=None):

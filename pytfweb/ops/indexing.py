@@ -26,13 +26,17 @@ Kernel contract (every backend). The ops validate and resolve every argument; ke
                        attrs {"side": "left" | "right"}; output int32 [batch, m] (a binary
                        search with < or <=, as TF.js: a NaN value gives 0).
   TopK                 x of rank >= 1; attrs {"k": 0 <= k <= last axis, "sorted": bool};
-                       outputs values and int32 indices (largest first, ties: lower index first).
+                       outputs values and int32 indices (largest first, ties: lower index first,
+                       NaN the largest value).
   Unique               x of rank >= 1; attrs {"axis": int in [0, rank)}; outputs the distinct
                        slices along axis in order of first appearance, and int32 indices [shape[axis]].
   Diag                 output x.shape + x.shape, x on the diagonal.
 """
 import math
 
+from collections import namedtuple
+
+from ..dtypes import upcast
 from ..engine import ENGINE, op
 from ..shapes import size_of, strides_of
 from ..tensor import Tensor
@@ -174,7 +178,9 @@ def depth_to_space(x, block_size, data_format="NHWC"):
     block_size spatial blocks."""
     name = "depth_to_space"
     data_format = _choice(data_format, ("NHWC", "NCHW"), name, "data_format")
-    x = convert_to_tensor(x, "x", name)
+    x = convert_to_tensor(x, "x", name, "float32")
+    if x.dtype != "float32":   # as TF.js's convertToTensor(x, 'x', 'depthToSpace', 'float32')
+        raise TypeError(f"{name}: argument 'x' must be a float32 tensor, got {x.dtype}")
     if x.rank != 4:
         raise ValueError(f"{name}: argument 'x' must have rank 4, got shape {list(x.shape)}")
     if not is_int(block_size):
@@ -278,9 +284,9 @@ def search_sorted(sorted_sequence, values, side="left"):
     for arg, t in (("sorted_sequence", seq), ("values", vals)):
         if t.rank < 1:
             raise ValueError(f"{name}: argument '{arg}' must have rank >= 1, got a scalar")
-    if seq.dtype != vals.dtype or seq.dtype == "bool":
-        raise TypeError(f"{name}: arguments 'sorted_sequence' and 'values' must share a numeric dtype, got "
-                        f"{seq.dtype} and {vals.dtype}")
+    if seq.dtype != vals.dtype:   # TF.js compares the numbers whatever their dtypes
+        common = upcast(seq.dtype, vals.dtype)
+        seq, vals = cast(seq, common), cast(vals, common)
     n, m = seq.shape[-1], vals.shape[-1]
     rows = seq.size // n if n else 0
     if (vals.size // m if m else 0) != rows or (n == 0 and seq.size) or (m == 0 and vals.size):
@@ -312,8 +318,6 @@ def top_k(x, k=1, sorted=True):  # noqa: A002 - TF.js name
     x = convert_to_tensor(x, "x", name)
     if x.rank == 0:
         raise ValueError(f"{name}: argument 'x' must have rank >= 1, got a scalar")
-    if x.dtype == "bool":
-        raise TypeError(f"{name}: argument 'x' must be float32 or int32, got bool")
     if not is_int(k):
         raise TypeError(f"{name}: argument 'k' must be an int, got {type(k).__name__}")
     k = k.__index__()
@@ -323,15 +327,8 @@ def top_k(x, k=1, sorted=True):  # noqa: A002 - TF.js name
     return ValuesIndices(values, indices)
 
 
-class ValuesIndices(tuple):
-    """(values, indices), also readable as .values and .indices (TF.js returns {values, indices})."""
-    __slots__ = ()
-
-    def __new__(cls, values, indices):
-        return super().__new__(cls, (values, indices))
-
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
+# (values, indices), also readable as .values and .indices (TF.js returns {values, indices}).
+ValuesIndices = namedtuple("ValuesIndices", "values indices")
 
 
 @op
@@ -359,6 +356,8 @@ def meshgrid(x=None, y=None, indexing="xy"):
     """tf.meshgrid: coordinate matrices from two vectors (flattened); 'xy' gives [len(y),
     len(x)] grids, 'ij' gives [len(x), len(y)]."""
     name = "meshgrid"
+    if isinstance(indexing, dict):   # TF.js's options object {indexing}
+        indexing = indexing.get("indexing", "xy")
     if indexing not in ("xy", "ij"):
         raise TypeError(f"{name}: argument 'indexing' must be 'xy' or 'ij', got {indexing!r}")
     if x is None:

@@ -53,8 +53,8 @@ def _make_concat(rank):
     name = f"concat{rank}d"
 
     def checked(tensors):
-        # Converted as tf.concat converts (strings allowed, one dtype), then rank-checked.
-        out = _tensor_list(tensors, "concat")
+        # Converted as tf.concat converts, then rank-checked.
+        out = _tensor_list(tensors, "concat", same_dtype=False)
         for i, t in enumerate(out):
             _of_rank(t, rank, name, f"tensors[{i}]")
         return out

@@ -73,16 +73,16 @@ def _new_axis(axis, rank, name):
     return axis % (rank + 1)
 
 
-def _tensor_list(tensors, name):
+def _tensor_list(tensors, name, same_dtype=True):
     """TF.js convertToTensorArray: values convert to the dtype of the first Tensor in the list;
-    then every entry must share one dtype."""
+    then (same_dtype) every entry must share one dtype."""
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
         raise TypeError(f"{name}: argument 'tensors' must be a list of tensors, got {type(tensors).__name__}")
     if not tensors:
         raise ValueError(f"{name}: argument 'tensors' must contain at least one tensor, got an empty list")
     dtype = next((t.dtype for t in tensors if isinstance(t, Tensor)), None)
     out = [convert_to_tensor(t, f"tensors[{i}]", name, dtype) for i, t in enumerate(tensors)]
-    for i, t in enumerate(out):
+    for i, t in enumerate(out if same_dtype else ()):
         if t.dtype != out[0].dtype:
             raise TypeError(f"{name}: all tensors must have the same dtype; tensors[{i}] is {t.dtype}, "
                             f"tensors[0] is {out[0].dtype}")
@@ -128,8 +128,9 @@ def squeeze(x, axis=None):
 # --- moving data ------------------------------------------------------------------------
 
 @op
-def transpose(x, perm=None):
-    """tf.transpose: permute the axes (default: reverse them)."""
+def transpose(x, perm=None, conjugate=False):
+    """tf.transpose: permute the axes (default: reverse them); conjugate=True also conjugates a
+    complex64 x (other dtypes ignore it)."""
     name = "transpose"
     x = convert_to_tensor(x, "x", name)
     identity = list(range(x.rank))
@@ -140,17 +141,27 @@ def transpose(x, perm=None):
         if sorted(perm) != identity:
             raise ValueError(f"{name}: argument 'perm' must be a permutation of {identity} for a tensor of "
                              f"rank {x.rank}, got {perm}")
-    if perm == identity:
-        return ENGINE.run_kernel("Identity", [x])
-    return ENGINE.run_kernel("Transpose", [x], {"perm": perm})
+    out = ENGINE.run_kernel("Identity" if perm == identity else "Transpose", [x],
+                            {} if perm == identity else {"perm": perm})
+    if conjugate and x.dtype == "complex64":
+        from .elementwise import neg
+        from .spectral import complex as complex_, imag, real
+        out = complex_(real(out), neg(imag(out)))
+    return out
 
 
 @op
 def concat(tensors, axis=0):
-    """tf.concat: join tensors along an existing axis; a single tensor is returned as a clone."""
+    """tf.concat: join tensors along an existing axis; a single tensor is returned as a clone.
+    Tensors of other dtypes are cast to the first one's, as TF.js's kernels copy their values
+    into the first tensor's typed array (string and complex64 tensors only join their own kind)."""
     name = "concat"
-    tensors = _tensor_list(tensors, name)
+    tensors = _tensor_list(tensors, name, same_dtype=False)
     first = tensors[0]
+    for i, t in enumerate(tensors):
+        if t.dtype != first.dtype and ({t.dtype, first.dtype} & {"string", "complex64"}):
+            raise TypeError(f"{name}: cannot join a {t.dtype} tensor (tensors[{i}]) with {first.dtype} "
+                            f"tensors[0]")
     if len(tensors) == 1:
         return ENGINE.run_kernel("Identity", [first])
     axis = axis_of(axis, first, name)
@@ -169,6 +180,9 @@ def concat(tensors, axis=0):
         return zeros(out_shape, first.dtype)
     if len(non_empty) == 1:
         return ENGINE.run_kernel("Identity", non_empty)
+    if any(t.dtype != first.dtype for t in non_empty):
+        from .elementwise import cast
+        non_empty = [cast(t, first.dtype) for t in non_empty]
     return ENGINE.run_kernel("Concat", non_empty, {"axis": axis})
 
 

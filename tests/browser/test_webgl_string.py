@@ -83,7 +83,7 @@ def test_string_tensors_stay_cpu_side_on_webgl(run_py):
 @pytest.mark.parametrize("code, fragment", [
     ("tf.add(t, t)", "string"),
     ("tf.exp(t)", "exp"),
-    ("tf.transpose(t)", "shader"),          # a shape kernel that is a shader on webgl
+    ("tf.transpose(t)", "string"),          # TF.js's transpose takes numeric tensors only
     ("tf.cast(t, 'float32')", "cast"),
     ("tf.string.string_to_hash_bucket_fast(t, 0)", "num_buckets"),
 ])
@@ -95,3 +95,33 @@ def test_shader_kernels_refuse_strings_and_nothing_leaks(run_py, code, fragment)
     assert run_py(setup + "try:\n    " + code + "\nexcept Exception:\n    pass\n"
                   "after = tf.memory()\nresult = [after.num_tensors - before.num_tensors, after.num_bytes - before.num_bytes,"
                   " tf.add(tf.scalar(1), 2).array_sync()]") == [0, 0, 3]
+
+
+_MOVING = r'''
+t = tf.tensor([["a", "bb", "c"], ["d", "ee", "f"]])
+before = tf.memory()
+idx = tf.tensor([[1, 1]], dtype="int32")
+flat = tf.reshape(t, [6])
+outs = [tf.slice(t, [0, 1], [2, 2]), tf.strided_slice(t, [1, 2], [2, 0], [1, -1]), tf.concat([t, t], 1),
+        tf.stack([t, t], 2), *tf.unstack(t, 1), tf.tile(t, [2, 1]), tf.gather_nd(t, idx),
+        *tf.unique(flat), t[1, ::-1]]
+result = [o.array_sync() for o in outs]
+mid = tf.memory()
+tf.dispose(outs + [idx, flat])
+after = tf.memory()
+result = {"values": result, "gpu": [mid.num_bytes_in_gpu - before.num_bytes_in_gpu,
+                                    after.num_textures_in_use - before.num_textures_in_use],
+          "left": [after.num_tensors - before.num_tensors, after.num_bytes - before.num_bytes]}
+'''
+
+
+def test_kernels_that_move_values_take_strings_on_webgl(run_py):
+    # shaders there: they move the strings' positions, and the strings never reach a texture
+    r = run_py(_MOVING)
+    assert r["values"] == [[["bb", "c"], ["ee", "f"]], [["f", "ee"]], [["a", "bb", "c", "a", "bb", "c"],
+                           ["d", "ee", "f", "d", "ee", "f"]],
+                           [[["a", "a"], ["bb", "bb"], ["c", "c"]], [["d", "d"], ["ee", "ee"], ["f", "f"]]],
+                           ["a", "d"], ["bb", "ee"], ["c", "f"],
+                           [["a", "bb", "c"], ["d", "ee", "f"], ["a", "bb", "c"], ["d", "ee", "f"]], ["ee"],
+                           ["a", "bb", "c", "d", "ee", "f"], [0, 1, 2, 3, 4, 5], ["f", "ee", "d"]]
+    assert r["gpu"] == [8, 0] and r["left"] == [0, 0]   # only gather_nd's int32 indices reach a texture

@@ -71,8 +71,8 @@ def test_rank_wrapper_details():
     assert_raises(ValueError, lambda: tf.pad2d([[1]], [[0, 1]]), "pad2d", "paddings")
     assert_raises(ValueError, lambda: tf.pad1d([1], [[0, 1], [1, 1]]), "pad1d", "paddings")
     assert_raises(ValueError, lambda: tf.slice2d([[1, 2]], [0, 1], [1, 5]), "slice", "size[1]")
-    a, b = tf.zeros([1, 1]), tf.zeros([1, 1], "int32")
-    assert_raises(TypeError, lambda: tf.concat2d([a, b]), "concat", "dtype")
+    a, b = tf.zeros([1, 1]), tf.tensor([["x"]])
+    assert_raises(TypeError, lambda: tf.concat2d([a, b]), "concat", "string")
     tf.dispose([a, b])
 
 

@@ -152,17 +152,25 @@ def test_concat_of_one_tensor_is_a_clone():
     assert y.array_sync() == [[1, 2]]
 
 
+def test_concat_of_mixed_dtypes_takes_the_first_ones():
+    # TF.js's kernels copy every input into the first tensor's typed array
+    got = tf.concat([tf.tensor([1, 2], dtype="int32"), tf.tensor([2.7, -1.5])])
+    assert got.dtype == "int32" and got.array_sync() == [1, 2, 2, -1]
+    got = tf.concat([tf.tensor([0.5]), tf.tensor([True, False])])
+    assert got.dtype == "float32" and got.array_sync() == [0.5, 1, 0]
+
+
 def test_concat_errors():
     a, b = tf.ones([2, 3]), tf.ones([2, 4])
-    b_int = tf.ones([2, 3], "int32")
+    strs = tf.tensor([["x"], ["y"]])
     assert_raises(ValueError, lambda: tf.concat([], 0), "concat", "'tensors'", "at least one")
     assert_raises(TypeError, lambda: tf.concat(a, 0), "concat", "'tensors'", "list")
     assert_raises(ValueError, lambda: tf.concat([a, b], 0), "concat", "tensors[1]", "[2, 4]", "axis 0")
     assert_raises(ValueError, lambda: tf.concat([a, np.ones(6)], 0), "concat", "tensors[1]", "rank")
     assert_raises(ValueError, lambda: tf.concat([a, b], 2), "concat", "'axis' = 2")
     assert_raises(ValueError, lambda: tf.concat([1.0, 2.0]), "concat", "'x'", "scalar")
-    assert_raises(TypeError, lambda: tf.concat([a, b_int], 1), "concat", "dtype",
-                  "tensors[1] is int32")
+    assert_raises(TypeError, lambda: tf.concat([a, strs], 1), "concat", "string",
+                  "tensors[1]")
     assert_raises(TypeError, lambda: tf.concat([a, "b"], 1), "concat", "'tensors[1]'")
     assert_raises(ValueError, lambda: tf.concat([a, [[1.0, 2.0]]], 0), "concat", "tensors[1]")
 

@@ -153,8 +153,12 @@ def top_k(backend, inputs, attrs):
     (x,) = inputs
     k = attrs["k"]
     v = backend.values(x)
-    # A stable sort of the negated values: largest first, equal values in index order.
-    order = np.argsort(-v.astype(np.float64), axis=-1, kind="stable")[..., :k]
+    # A stable sort of the negated values: largest first, equal values in index order; NaN
+    # counts as the largest value.
+    neg = -v.astype(np.float64)
+    nan = np.isnan(neg)
+    order = np.lexsort((np.where(nan, 0.0, neg), ~nan), axis=-1)[..., :k] if nan.any() \
+        else np.argsort(neg, axis=-1, kind="stable")[..., :k]
     values = np.take_along_axis(v, order, axis=-1)
     return [backend.output(values, x.dtype), backend.output(order, "int32")]
 
@@ -164,16 +168,18 @@ def unique(backend, inputs, attrs):
     (x,) = inputs
     axis = attrs["axis"]
     v = np.moveaxis(backend.values(x), axis, 0)
-    rows = v.reshape(v.shape[0], -1)
-    # Rows keyed by their bytes, NaN and -0 made canonical (TF.js keys values by their string).
+    rows = v.reshape(v.shape[0], int(np.prod(v.shape[1:])))
+    # Rows keyed by their bytes (strings: by their values), NaN and -0 made canonical (TF.js
+    # keys values by their string).
     if rows.dtype.kind == "f":
         rows = rows.astype(np.float64) + 0.0
         rows[np.isnan(rows)] = np.nan
+    keys = [tuple(row) if rows.dtype == object else row.tobytes() for row in rows]
     slot, order = {}, []
-    for i, row in enumerate(rows):
-        if slot.setdefault(row.tobytes(), len(order)) == len(order):
+    for i, key in enumerate(keys):
+        if slot.setdefault(key, len(order)) == len(order):
             order.append(i)
-    indices = np.array([slot[row.tobytes()] for row in rows], np.int32)
+    indices = np.array([slot[key] for key in keys], np.int32)
     values = np.moveaxis(v[np.array(order, np.int64)], 0, axis)
     return [backend.output(values, x.dtype), backend.output(indices, "int32")]
 

@@ -301,9 +301,11 @@ def unique(backend, inputs, attrs):
     inner = size_of(x.shape[axis + 1:])
     values = backend.read_sync(x.data_id)
 
+    strings = x.dtype == "string"
+
     def key(i):
         # TF.js keys a slice by the string of its values: NaN equals NaN, -0 equals 0.
-        return tuple("nan" if v != v else v + 0 for o in range(outer)
+        return tuple(v if strings else "nan" if v != v else v + 0 for o in range(outer)
                      for v in values[(o * count + i) * inner:(o * count + i + 1) * inner])
     slot, order, indices = {}, [], []
     for i in range(count):
@@ -311,13 +313,14 @@ def unique(backend, inputs, attrs):
         if j == len(order):
             order.append(i)
         indices.append(j)
-    out = array.array(values.typecode)
+    out = [] if strings else array.array(values.typecode)
     for o in range(outer):
         for i in order:
             start = (o * count + i) * inner
             out.extend(values[start:start + inner])
     out_shape = x.shape[:axis] + (len(order),) + x.shape[axis + 1:]
-    return [_constant(backend, out, out_shape, x.dtype), _constant(backend, indices, (count,), "int32")]
+    values = TensorInfo(backend.write(out, out_shape, x.dtype), out_shape, x.dtype)
+    return [values, _constant(backend, indices, (count,), "int32")]
 
 
 @register_kernel("BroadcastArgs", "webgl")

@@ -1,6 +1,14 @@
 """The string kernels on webgl: as in TF.js's webgl backend they run on the CPU, in pure Python
 (backends/strings.py, shared with cpu): string tensors are never uploaded, their values stay
-in TexData.values as a list of str. An int32 input (StringNGrams' splits) is read back."""
+in TexData.values as a list of str. An int32 input (StringNGrams' splits) is read back.
+
+The kernels that only move values are shaders here; given string tensors they move the values'
+positions instead (strings.on_positions), so strings go where TF.js's webgl backend takes them."""
+from ....kernels import get_kernel, register_kernel
 from ... import strings
 
 strings.register("webgl")
+
+for _name in strings.MOVING_KERNELS:
+    if _name not in ("Identity", "Reshape", "ExpandDims", "Unique") and get_kernel(_name, "webgl") is not None:
+        register_kernel(_name, "webgl", strings.on_positions(get_kernel(_name, "webgl")))
