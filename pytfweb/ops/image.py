@@ -42,8 +42,9 @@ import bisect
 import math
 
 from ..engine import ENGINE, op
+from ..tensor import Tensor
 from . import elementwise as ew
-from .creation import convert_to_tensor, range as _range, scalar, tensor, tensor1d
+from .creation import convert_to_tensor, range as _range, scalar, tensor, tensor1d, zeros
 from .matmul import mat_mul
 from .nn import one_hot
 from .reduction import arg_max, max as reduce_max, sum as reduce_sum
@@ -81,14 +82,23 @@ def _number(v, arg, name):
     return float(v)
 
 
-def _size2(v, arg, name):
-    """[height, width], positive ints."""
+def _size2(v, arg, name, least=1):
+    """[height, width], ints >= least."""
     size = int_list(v, name, arg)
     if len(size) != 2:
         raise ValueError(f"{name}: argument '{arg}' must be [height, width], got {size}")
-    if min(size) < 1:
-        raise ValueError(f"{name}: argument '{arg}' must hold positive ints, got {size}")
+    if min(size) < least:
+        what = "positive" if least == 1 else "non-negative"
+        raise ValueError(f"{name}: argument '{arg}' must hold {what} ints, got {size}")
     return size
+
+
+def _float_image(x, arg, name, ranks):
+    """As TF.js's convertToTensor(x, arg, name, 'float32'): values become float32, a tensor of
+    another dtype is refused."""
+    if isinstance(x, Tensor) and x.dtype != "float32":
+        raise TypeError(f"{name}: argument '{arg}' must be a float32 tensor, got a {x.dtype} tensor")
+    return _image(x, arg, name, ranks, "float32")
 
 
 def _choice(v, arg, name, options):
@@ -109,13 +119,16 @@ def _as_batch(images):
 def _resize(kernel, name, images, size, align_corners, half_pixel_centers):
     images = _image(images, "images", name, (3, 4))
     _numeric(images, "images", name)
-    size = _size2(size, "size", name)
+    size = _size2(size, "size", name, least=0)   # as TF.js, a size of 0 gives an empty result
     _flag(align_corners, "align_corners", name)
     _flag(half_pixel_centers, "half_pixel_centers", name)
     if align_corners and half_pixel_centers:
         raise ValueError(f"{name}: arguments 'align_corners' and 'half_pixel_centers' cannot both be True")
     if 0 in images.shape[-3:-1]:
         raise ValueError(f"{name}: argument 'images' has no pixels to resize (shape {list(images.shape)})")
+    if 0 in size:   # nothing to compute
+        return zeros(images.shape[:-3] + tuple(size) + images.shape[-1:],
+                     "float32" if kernel == "ResizeBilinear" else images.dtype)
     batch, squeeze = _as_batch(images)
     out = ENGINE.run_kernel(kernel, [batch], {"size": size, "align_corners": align_corners,
                                               "half_pixel_centers": half_pixel_centers})
@@ -166,7 +179,7 @@ def crop_and_resize(image, boxes, box_ind, crop_size, method="bilinear", extrapo
 @op
 def flip_left_right(image):
     """tf.image.flip_left_right: image [batch, height, width, channels] mirrored along its width."""
-    image = _image(image, "image", "flip_left_right", (4,), "float32")
+    image = _float_image(image, "image", "flip_left_right", (4,))
     return ENGINE.run_kernel("FlipLeftRight", [image])
 
 
@@ -188,7 +201,7 @@ def rotate_with_offset(image, radians, fill_value=0, center=0.5):
     """tf.image.rotate_with_offset: image [batch, height, width, channels] rotated by radians
     around center (a fraction of width and height, or [x, y]); uncovered pixels get fill_value."""
     name = "rotate_with_offset"
-    image = _image(image, "image", name, (4,), "float32")
+    image = _float_image(image, "image", name, (4,))
     if isinstance(center, (list, tuple)):
         if len(center) != 2:
             raise ValueError(f"{name}: argument 'center' must be a number or [x, y], got {list(center)}")
@@ -254,18 +267,18 @@ def rgb_to_grayscale(image):
 
 
 @op
-def threshold(image, method="binary", inverse=False, threshold_value=0.5):
+def threshold(image, method="binary", inverted=False, thresh_value=0.5):
     """tf.image.threshold: int32 [height, width, 1], 255 where the image (its luma, for RGB) is
-    above threshold_value * 255, or above Otsu's threshold with method 'otsu', 0 elsewhere;
-    inverse swaps them (at or below)."""
+    above thresh_value * 255, or above Otsu's threshold with method 'otsu', 0 elsewhere;
+    inverted swaps them (at or below)."""
     name = "threshold"
     image = _image(image, "image", name, (3,))
     if image.shape[2] not in (1, 3):
         raise ValueError(f"{name}: argument 'image' must have 1 or 3 channels, got shape {list(image.shape)}")
     _numeric(image, "image", name)
     _choice(method, "method", name, ("binary", "otsu"))
-    _flag(inverse, "inverse", name)
-    value = _number(threshold_value, "threshold_value", name)
+    _flag(inverted, "inverted", name)
+    value = _number(thresh_value, "thresh_value", name)
     if image.shape[2] == 3:
         r, g, b = split(image, [1, 1, 1], -1)
         gray = ew.add(ew.add(ew.mul(r, _LUMA[0]), ew.mul(g, _LUMA[1])), ew.mul(b, _LUMA[2]))
@@ -275,7 +288,7 @@ def threshold(image, method="binary", inverse=False, threshold_value=0.5):
         level = _otsu(gray, image.shape[0] * image.shape[1])
     else:
         level = ew.mul(tensor1d([value], dtype="float32"), 255)
-    above = ew.less_equal(gray, level) if inverse else ew.greater(gray, level)
+    above = ew.less_equal(gray, level) if inverted else ew.greater(gray, level)
     return ew.cast(ew.mul(above, 255), "int32")
 
 

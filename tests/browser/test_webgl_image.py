@@ -55,7 +55,7 @@ def test_crop_flip_rotate(compare_with_cpu):
         tf.image.crop_and_resize(image, boxes, box_ind, [3, 4], m, -3.5) for m in ('bilinear', 'nearest')] + [
         tf.image.crop_and_resize(image, boxes, box_ind, [1, 1]),
         tf.image.crop_and_resize(image, tf.zeros([0, 4]), tf.zeros([0], 'int32'), [3, 4]),
-        tf.image.flip_left_right(image), tf.image.flip_left_right(tf.cast(rgba, 'int32')),
+        tf.image.flip_left_right(image), tf.image.flip_left_right(tf.cast(tf.cast(rgba, 'int32'), 'float32')),
         tf.image.rotate_with_offset(image, 0.7, 2.5), tf.image.rotate_with_offset(image, -1.3, 0, [0.2, 0.7]),
         tf.image.rotate_with_offset(rgba, 2.2, [1, 2, 3], 0.4)]""", [image, boxes, box_ind, rgba])
 

@@ -144,7 +144,9 @@ def test_flip_left_right():
     assert_tensor(tf.image.flip_left_right(x), x[:, :, ::-1], "float32")
     assert numeric_gradient_error(tf.image.flip_left_right, [tf.tensor(x)]) < 1e-3
     i = np.arange(24, dtype=np.int32).reshape(1, 2, 4, 3)
-    assert_tensor(tf.image.flip_left_right(tf.tensor(i)), i[:, :, ::-1], "int32")
+    with pytest.raises(TypeError, match="float32"):   # as TF.js: float32 tensors only
+        tf.image.flip_left_right(tf.tensor(i))
+    assert_tensor(tf.image.flip_left_right(i), i[:, :, ::-1], "float32")   # values become float32
 
 
 def ref_rotate(x, radians, fill, center):
@@ -334,7 +336,7 @@ def test_errors():
         (ValueError, lambda: tf.image.resize_bilinear(np.zeros((3, 3), np.float32), [2, 2]), "resize_bilinear",
          "images", "rank"),
         (ValueError, lambda: tf.image.resize_bilinear(x4, [2]), "resize_bilinear", "size"),
-        (ValueError, lambda: tf.image.resize_nearest_neighbor(x4, [0, 2]), "resize_nearest_neighbor", "size"),
+        (ValueError, lambda: tf.image.resize_nearest_neighbor(x4, [-1, 2]), "resize_nearest_neighbor", "size"),
         (TypeError, lambda: tf.image.resize_bilinear(x4, [2.5, 2]), "resize_bilinear", "size"),
         (ValueError, lambda: tf.image.resize_bilinear(x4, [2, 2], True, True), "align_corners", "half_pixel_centers"),
         (TypeError, lambda: tf.image.resize_nearest_neighbor(np.zeros((1, 2, 2, 1), np.bool_), [2, 2]), "images",
