@@ -10,12 +10,12 @@ from .slicing import gather
 __all__ = ["frame", "hamming_window", "hann_window", "stft"]
 
 
-def _positive_int(v, name, arg):
+def _positive_int(v, name, arg, least=1):
     if isinstance(v, bool) or isinstance(v, Tensor) or not hasattr(v, "__index__"):
         raise TypeError(f"{name}: argument '{arg}' must be an int, got {type(v).__name__}")
     v = v.__index__()
-    if v < 1:
-        raise ValueError(f"{name}: argument '{arg}' must be positive, got {v}")
+    if v < least:
+        raise ValueError(f"{name}: argument '{arg}' must be {'positive' if least == 1 else 'non-negative'}, got {v}")
     return v
 
 
@@ -61,14 +61,14 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0):
     signal = convert_to_tensor(signal, "signal", name)
     if signal.rank != 1:
         raise ValueError(f"{name}: argument 'signal' must be 1D, got shape {list(signal.shape)}")
-    frame_length = _positive_int(frame_length, name, "frame_length")
+    frame_length = _positive_int(frame_length, name, "frame_length", least=0)   # as TF.js: 0 gives empty frames
     frame_step = _positive_int(frame_step, name, "frame_step")
     if not isinstance(pad_end, bool):
         raise TypeError(f"{name}: argument 'pad_end' must be a bool, got {type(pad_end).__name__}")
     size = signal.shape[0]
     starts = _frame_starts(size, frame_length, frame_step, pad_end)
     if not starts:
-        return zeros([0, frame_length], signal.dtype)
+        return zeros([0, frame_length], "float32")   # as TF.js's tensor2d([], [0, frameLength])
     overhang = starts[-1] + frame_length - size
     if overhang > 0:
         signal = pad(signal, [[0, overhang]], pad_value)

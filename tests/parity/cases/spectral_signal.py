@@ -1,0 +1,59 @@
+"""tf.spectral and tf.signal: rfft (lengths, fft_length cropping and padding, batches), frame,
+the windows and stft. The complex inputs fft, ifft and irfft need cannot be written as case
+arguments (TF.js and pytfweb both refuse to build a complex64 tensor from values), so those three
+have only the cases TF.js rejects here."""
+import math
+
+from ..spec import T, case
+
+WINDOW_1 = "a window of length 1 is [1] (TF.js 4.22 divides 0 by 0 and gives [NaN])"
+
+
+def W(*shape, scale=1.0, shift=0):   # noqa: N802 - reads as a type in case lists
+    n = math.prod(shape)
+    return T([math.sin(i + 1 + shift) * scale for i in range(n)], list(shape))
+
+
+CASES = []
+for ns in ("tf.spectral.", "tf."):
+    CASES += [
+        case(ns + "rfft", W(8)),
+        case(ns + "rfft", W(5)),
+        case(ns + "rfft", W(3, 6)),
+        case(ns + "rfft", W(2, 2, 4)),
+        case(ns + "rfft", W(6), 4),
+        case(ns + "rfft", W(2, 5), 8),
+        case(ns + "rfft", W(1)),
+        case(ns + "rfft", T([1, 2, 3, 4], dtype="int32"), error=True),
+        case(ns + "rfft", T(1.0, []), error=True),
+        case(ns + "fft", W(4), error=True),
+        case(ns + "ifft", W(4), error=True),
+        case(ns + "irfft", W(4), error=True),
+    ]
+CASES += [
+    # frame(signal, frameLength, frameStep, padEnd, padValue)
+    case("tf.signal.frame", W(10), 4, 2),
+    case("tf.signal.frame", W(10), 4, 3),
+    case("tf.signal.frame", W(10), 4, 3, True),
+    case("tf.signal.frame", W(10), 4, 3, True, 7),
+    case("tf.signal.frame", W(3), 4, 1),
+    case("tf.signal.frame", W(3), 4, 1, True, -1),
+    case("tf.signal.frame", W(8), 8, 8),
+    case("tf.signal.frame", T([1, 2, 3, 4, 5], dtype="int32"), 2, 2, True, 9),
+    case("tf.signal.frame", W(10), 0, 2),
+    case("tf.signal.frame", T([1, 2], dtype="int32"), 3, 1),
+    # hannWindow, hammingWindow
+    case("tf.signal.hannWindow", 1, deviation=WINDOW_1),
+    case("tf.signal.hannWindow", 2),
+    case("tf.signal.hannWindow", 7),
+    case("tf.signal.hannWindow", 8),
+    case("tf.signal.hammingWindow", 1, deviation=WINDOW_1),
+    case("tf.signal.hammingWindow", 5),
+    case("tf.signal.hammingWindow", 8),
+    # stft(signal, frameLength, frameStep, fftLength, windowFn)
+    case("tf.signal.stft", W(16), 8, 4),
+    case("tf.signal.stft", W(16), 6, 3),
+    case("tf.signal.stft", W(16), 5, 5, 8),
+    case("tf.signal.stft", W(16), 8, 8, 16),
+    case("tf.signal.stft", W(9), 4, 2, 4),
+]
