@@ -87,15 +87,21 @@ def _flatten(values, out):
 def _coerce(v, dtype, op, arg="values"):
     if not _is_scalar(v):
         raise TypeError(f"{op}: argument '{arg}' must hold numbers or booleans, got {type(v).__name__} ({v!r})")
-    if dtype == "bool":
-        if v in (0, 1):
-            return int(v)
-        raise ValueError(f"{op}: argument '{arg}': a bool tensor accepts True/False or 0/1, got {v!r}")
+    if dtype == "bool":   # TF.js toTypedArray: Math.round(v) !== 0 (NaN is true)
+        return int(not math.floor(float(v) + 0.5) == 0) if math.isfinite(v) else 1
     if dtype == "int32":
         if isinstance(v, float) and not math.isfinite(v):
             return 0  # TF.js Int32Array conversion
         return _wrap_int32(int(v))
     return float(v)
+
+
+def fill_value(v, dtype, op, arg="value"):
+    """v as TF.js's typed-array fill() stores it (tf.fill, pad's constant): a bool tensor's byte
+    is v truncated (0.5 is false), an int32 wraps as _coerce does."""
+    if dtype == "bool" and _is_scalar(v) and not isinstance(v, bool):
+        v = math.isfinite(v) and int(v) % 256 != 0
+    return _coerce(v, dtype, op, arg)
 
 
 def _wrap_int32(i):
@@ -114,11 +120,8 @@ def to_flat(values, dtype, op="tensor", arg="values"):
         arr = np.ascontiguousarray(values).reshape(-1)
         if dtype == "int32" and arr.dtype.kind == "f":
             arr = np.nan_to_num(arr, nan=0, posinf=0, neginf=0)
-        if dtype == "bool" and arr.dtype.kind != "b":
-            ok = np.isin(arr, (0, 1))
-            if not ok.all():
-                raise ValueError(f"{op}: argument '{arg}': a bool tensor accepts True/False or 0/1, "
-                                 f"got {arr[~ok][0].item()!r}")
+        if dtype == "bool" and arr.dtype.kind != "b":   # TF.js: Math.round(v) !== 0 (NaN is true)
+            arr = np.floor(arr.astype(np.float64) + 0.5) != 0
         return arr.astype(_NP_DTYPES[dtype], copy=False), arr.size
     if isinstance(values, memoryview):
         values = values.cast("B").cast(values.format) if values.ndim != 1 else values

@@ -113,7 +113,11 @@ def tensor1d(values, dtype=None):
 def _filled(shape, value, dtype, op):
     # A kernel, not host values: on webgl a shader writes the texture, nothing is uploaded.
     shape = check_shape(shape, op)
-    v = _conv._coerce(value, dtype, op, "value")
+    if dtype == "string":   # strings never reach a kernel that makes values
+        if not isinstance(value, str):
+            raise TypeError(f"{op}: a string tensor is filled with a str, got {type(value).__name__}")
+        return ENGINE.make_tensor([value] * size_of(shape), shape, "string")
+    v = _conv.fill_value(value, dtype, op, "value")
     return ENGINE.run_kernel("Fill", [], {"shape": shape, "value": v, "dtype": dtype})
 
 
@@ -162,6 +166,17 @@ def range(start, stop=None, step=1, dtype="float32"):  # noqa: A001 - TF.js name
     if stop < start and step == 1:
         step = -1  # TF.js: range(5, 0) counts down
     n = max(0, math.ceil((stop - start) / step))
+    if dtype == "int32" and n:
+        # TF.js fills an Int32Array with values[i] = values[i - 1] + step: each value truncated
+        # as it is stored, so a fractional start is truncated first and a fractional step
+        # accumulates truncated sums.
+        if step != int(step):
+            values, v = [], _conv._coerce(start, "int32", op)
+            for _ in builtins_range(n):
+                values.append(v)
+                v = _conv._coerce(v + step, "int32", op)
+            return ENGINE.make_tensor(array.array("i", values), (n,), "int32")
+        start, step = _conv._coerce(start, "int32", op), int(step)
     return ENGINE.run_kernel("Range", [], {"start": start, "step": step, "size": n, "dtype": dtype})
 
 
@@ -189,6 +204,8 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
         if v < 0:
             raise ValueError(f"eye: argument '{arg}' must be non-negative, got {v}")
     batch = check_shape(batch_shape, op, "batch_shape") if batch_shape is not None else ()
+    if len(batch) > 3:   # as TF.js
+        raise ValueError(f"eye: argument 'batch_shape' may have at most 3 dimensions, got {list(batch)}")
     one = [0] * (num_rows * num_columns)
     for i in builtins_range(min(num_rows, num_columns)):
         one[i * num_columns + i] = 1

@@ -268,7 +268,7 @@ def pad(x, paddings, constant_value=0):
     if isinstance(constant_value, Tensor) or not _conv._is_scalar(constant_value):
         raise TypeError(f"{name}: argument 'constant_value' must be a number, got {type(constant_value).__name__}")
     # The value as x's typed array would store it (TF.js fills the output buffer with it).
-    value = _conv._coerce(constant_value, x.dtype, name)
+    value = _conv.fill_value(constant_value, x.dtype, name, "constant_value")
     return ENGINE.run_kernel("PadV2", [x], {"paddings": pairs, "constant_value": value})
 
 

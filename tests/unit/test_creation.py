@@ -157,13 +157,18 @@ def test_bool_accepts_true_false_and_zero_one(values):
     assert tf.tensor(values, dtype="bool").array_sync() == [bool(v) for v in values]
 
 
-@pytest.mark.parametrize("values", [[2], [0, 0.5], [-1], [float("nan")], np.array([0, 2]), np.array([0.5])])
-def test_bool_rejects_other_numbers(values):
-    assert_raises(ValueError, lambda: tf.tensor(values, dtype="bool"), "tensor", "bool", "0/1")
+@pytest.mark.parametrize("values, want", [([2], [True]), ([0, 0.5, 0.49], [False, True, False]), ([-1], [True]),
+                                          ([-0.5, float("nan")], [False, True]), (np.array([0, 2]), [False, True]),
+                                          (np.array([0.5, -0.4]), [True, False])])
+def test_bool_from_other_numbers_rounds_as_tfjs(values, want):
+    # TF.js's toTypedArray: Math.round(v) !== 0
+    assert tf.tensor(values, dtype="bool").array_sync() == want
 
 
-def test_fill_with_bool_rejects_other_numbers():
-    assert_raises(ValueError, lambda: tf.fill([2], 2, "bool"), "fill", "'value'")
+def test_fill_with_bool_truncates_as_a_typed_array():
+    # TF.js fills a Uint8Array: 0.5 is stored as 0
+    assert tf.fill([2], 2, "bool").array_sync() == [True, True]
+    assert tf.fill([1], 0.5, "bool").array_sync() == [False]
 
 
 # --- scalar and tensorNd ---------------------------------------------------------------------

@@ -124,7 +124,6 @@ def test_buffer_errors():
     assert_raises(ValueError, lambda: b.get(2, 0), "get", "out of range")
     assert_raises(ValueError, lambda: b.set(1, 0, 3), "set", "out of range")
     assert_raises(ValueError, lambda: b.set(1, 0), "set", "coordinates (1)", "rank (2)")
-    assert_raises(ValueError, lambda: tf.buffer([1], "bool").set(2, 0), "TensorBuffer.set", "bool")
 
 
 def test_tensor_buffer_and_buffer_sync():

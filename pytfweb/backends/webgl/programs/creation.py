@@ -1,10 +1,19 @@
 """Fill, ZerosLike, OnesLike, Range, LinSpace as shaders: the values are drawn, not uploaded."""
-from ....kernels import register_kernel
+import array
+
+from ....dtypes import TYPECODES
+from ....kernels import TensorInfo, register_kernel
+from ....shapes import size_of
 from .. import shader_source
 from .program import Program
 
 
 def _fill(backend, shape, value, dtype):
+    if dtype == "complex64":   # a float32 real part and a zero imaginary part
+        return backend.make_complex(_fill(backend, shape, value, "float32"), _fill(backend, shape, 0.0, "float32"))
+    if len(shape) > 6:         # past the shaders' ranks: host values (they upload if a shader reads them)
+        values = array.array(TYPECODES[dtype], [value]) * size_of(shape)
+        return TensorInfo(backend.write(values, tuple(shape), dtype), tuple(shape), dtype)
     code = shader_source.program("creation.glsl", "fill")
     return backend.run(Program("fill", (), shape, code, (("value", "float"),)), [], dtype, (float(value),))
 
