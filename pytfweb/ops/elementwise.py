@@ -440,7 +440,8 @@ def where(condition, a=None, b=None):
         raise TypeError(f"where: argument 'condition' must be a bool tensor, got {condition.dtype}")
     a = _operand(a, "a", op, b)
     b = _operand(b, "b", op, a)
-    if a.dtype != b.dtype:
-        raise TypeError(f"where: arguments 'a' and 'b' must have the same dtype, got {a.dtype} and {b.dtype}")
     broadcast_shapes(broadcast_shapes(condition.shape, a.shape, op), b.shape, op)
+    if a.dtype != b.dtype:   # TF.js's Select writes upcastType(a.dtype, b.dtype)
+        dtype = upcast(a.dtype, b.dtype)
+        a, b = cast(a, dtype), cast(b, dtype)
     return ENGINE.run_kernel("Select", [condition, a, b])

@@ -232,7 +232,7 @@ def test_failed_ops_release_converted_inputs():
     assert_no_leak(lambda: tf.add([1.0, 2.0], [1.0, 2.0, 3.0]))
     assert_no_leak(lambda: tf.logical_and([1.0, 2.0], [True, False]))
     i = tf.tensor([1], dtype="int32")
-    assert_no_leak(lambda: tf.where([True], [1.0], i))
+    assert_no_leak(lambda: tf.where([True, False, True], [1.0, 2.0], i))
 
 
 # --- cast and where ---------------------------------------------------------------------
@@ -262,7 +262,8 @@ def test_where(rng):
     assert_tensor(ints, [1, 0], "int32")
     floats, i = tf.ones([2]), tf.tensor([1], dtype="int32")
     assert_raises(TypeError, lambda: tf.where(floats, [1.0, 2.0], [3.0, 4.0]), "where", "'condition'")
-    assert_raises(TypeError, lambda: tf.where([True], [1.0], i), "where", "'a'", "'b'")
+    mixed = tf.where([True, False], [1.5, 2.5], i)   # TF.js: the upcast of a's and b's dtypes
+    assert_tensor(mixed, [1.5, 1.0], "float32")
     assert_raises(ValueError, lambda: tf.where([True, False, True], [1.0, 2.0], [1.0, 2.0]), "where")
 
 

@@ -141,6 +141,9 @@ CASES = [
     case("tf.where", T([True, False], dtype=B), T(["a", "b"], dtype=S), T(["c", "d"], dtype=S), error=True),
     case("tf.where", T([False, True], dtype=B), T([NAN, 1.0]), T([2.0, INF])),
     case("tf.where", T([], [0], B), T([], [0]), T([], [0])),
+    case("tf.where", T([True, False], dtype=B), F([2]), N([2]), grad=True),
+    case("tf.where", T([True, False], dtype=B), N([2], 5), T([True, False], dtype=B)),
+    case("tf.where", T([False, True], dtype=B), T([True, True], dtype=B), T([0.5, -1.5])),
     case("tf.where", T([1.0, 0.0]), F([2]), F([2]), error=True),
     case("tf.where", T([True, False, True], dtype=B), F([2]), F([2]), error=True),
     # whereAsync(condition)
