@@ -39,8 +39,9 @@ def upcast(a, b):
 
 
 def sum_out_type(dtype):
-    """TF.js sumOutType: sums of bool count as int32."""
-    return "int32" if dtype == "bool" else dtype
+    """TF.js sumOutType: upcast_type(dtype, 'int32') (sums of bool count as int32; a string
+    dtype raises, as there)."""
+    return upcast(dtype, "int32")
 
 
 def bytes_for(size, dtype):

@@ -1,6 +1,8 @@
 // Elementwise binary ops: `float op_<Kernel>(float a, float b)`, one per TF.js kernel name.
 // `op_<Kernel>_int` is used instead when the operands are int32 (exact integer semantics).
 
+bool isInfinite(float x) { return (floatBitsToUint(x) & 0x7fffffffu) == 0x7f800000u; }
+
 float op_Add(float a, float b) { return a + b; }
 float op_Sub(float a, float b) { return a - b; }
 float op_Multiply(float a, float b) { return a * b; }
@@ -16,9 +18,17 @@ float op_FloorDiv_int(float a, float b) {
   return float(q);
 }
 
+// JS's a % b (C fmod): the remainder with a's sign; a finite a keeps itself against an infinite b.
+float jsRemainder(float a, float b) {
+  if (isInfinite(b) && !isInfinite(a)) return a;
+  return a - b * trunc(a / b);
+}
+
+// TF.js's mod: the remainder, moved to b's sign where the signs differ ((r + b) % b).
 float op_Mod(float a, float b) {
-  float r = a - b * floor(a / b);
-  return r;
+  float r = jsRemainder(a, b);
+  if ((a < 0.0 && b < 0.0) || (a >= 0.0 && b >= 0.0)) return r;
+  return jsRemainder(r + b, b);
 }
 
 float op_Mod_int(float a, float b) {
@@ -30,15 +40,26 @@ float op_Mod_int(float a, float b) {
   return float(r);
 }
 
+// JS Math.pow, special values included (GLSL pow is undefined for a <= 0 and at infinities).
 float op_Pow(float a, float b) {
+  if (isNaN(b)) return NAN;
   if (b == 0.0) return 1.0;
-  if (isNaN(a) || isNaN(b)) return NAN;
-  // GLSL pow is undefined for a < 0; integer exponents have a defined sign
-  float r = pow(abs(a), b);
-  if (a < 0.0) {
-    if (floor(b) != b) return NAN;
-    if (mod(b, 2.0) != 0.0) r = -r;
+  if (isNaN(a)) return NAN;
+  float m = abs(a);
+  if (isInfinite(b)) {
+    if (m == 1.0) return NAN;
+    return (m > 1.0) == (b > 0.0) ? INFINITY : 0.0;
   }
+  bool integer = floor(b) == b;
+  float r;
+  if (isInfinite(a) || m == 0.0) {
+    r = (b > 0.0) == isInfinite(a) ? INFINITY : 0.0;
+  } else {
+    if (a < 0.0 && !integer) return NAN;
+    r = pow(m, b);
+  }
+  bool negative = (floatBitsToUint(a) & 0x80000000u) != 0u;   // -0 counts
+  if (negative && integer && mod(b, 2.0) != 0.0) r = -r;      // odd integer powers keep the sign
   return r;
 }
 
@@ -68,8 +89,6 @@ float op_Less(float a, float b) { return float(a < b); }
 float op_LessEqual(float a, float b) { return float(a <= b); }
 float op_LogicalAnd(float a, float b) { return float(a != 0.0 && b != 0.0); }
 float op_LogicalOr(float a, float b) { return float(a != 0.0 || b != 0.0); }
-
-bool isInfinite(float x) { return (floatBitsToUint(x) & 0x7fffffffu) == 0x7f800000u; }
 
 float op_Atan2(float a, float b) {
   if (isNaN(a) || isNaN(b)) return NAN;

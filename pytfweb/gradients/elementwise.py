@@ -111,7 +111,7 @@ def _pow_base(dy, a, b, y):
 
 
 def _pow_exponent(dy, a, b, y):
-    log_a = ops.where(ops.greater(a, 0), ops.log(a), 0.0)
+    log_a = ops.where(ops.greater(a, 0), ops.log(_float(a)), 0.0)
     return ops.mul(dy, ops.mul(y, log_a))
 
 

@@ -2,16 +2,25 @@
 kernels by each backend (cpu: the row's numpy function; webgl: the GLSL of the kernel's name
 in shaders/unary_ops.glsl or shaders/binary_ops.glsl).
 
-Dtype kinds:
-  unary  'float'   -> int32/bool inputs are cast to float32; output float32
-         'numeric' -> float32 and int32 kept; bool cast to int32
-         'bool'    -> input must be bool; output bool
-         'test'    -> any dtype kept (is_nan and the like); output bool
-  binary 'arith'   -> operands upcast (bool counts as int32); output that dtype
-         'float'   -> operands cast to float32; output float32
-         'compare' -> operands upcast; output bool
-         'logical' -> operands must be bool; output bool
-         'bitwise' -> operands must be int32; output int32
+Dtype kinds (TF.js's rules, which differ from op to op):
+  unary  'float'    -> float32 tensors only (TF.js rejects int32/bool tensors; plain values
+                       are parsed as float32); output float32
+         'to_float' -> any numeric dtype in (int32/bool cast to float32); output float32
+         'numeric'  -> float32 and int32 kept (exact int32 kernels); a bool input is computed
+                       as int32 and the result returned as bool
+         'same'     -> dtype kept, computed in float32: an int32 or bool input gets the float32
+                       result truncated into its own dtype (as TF.js's typed arrays store it)
+         'bool'     -> input must be bool; output bool
+         'test'     -> any dtype kept (is_nan and the like); output bool
+  binary 'arith'    -> operands upcast; output that dtype. Two bool operands are computed as
+                       int32; the result is bool for the kernels in BOOL_RESULT, else int32
+         'same'     -> operands upcast, computed in float32 (atan2); int32/bool operands get
+                       the result truncated into their dtype
+         'floor'    -> operands upcast; output int32 whatever they are (floor_div: NaN and
+                       infinities give 0, large values wrap, as TF.js's Int32Array)
+         'compare'  -> operands upcast (two strings compare too); output bool
+         'logical'  -> operands must be bool; output bool
+         'bitwise'  -> operands must be int32; output int32
 
 TF.js ops without a kernel of their own (log_sigmoid, logical_xor, div_no_nan) are composites
 at the end of this module, built from these rows as TF.js builds them.
@@ -20,6 +29,7 @@ from typing import Callable, NamedTuple
 
 from ..dtypes import upcast
 from ..engine import ENGINE, op
+from ..kernels import STRING_KERNELS
 from ..shapes import broadcast_shapes
 from ..tensor import Tensor
 from .creation import convert_to_tensor, zeros_like
@@ -83,40 +93,40 @@ UNARY = [
     Unary("square", "Square", "numeric", lambda np, x: x * x),
     Unary("relu", "Relu", "numeric", lambda np, x: np.where(x < 0, 0, x).astype(x.dtype)),
     Unary("relu6", "Relu6", "numeric", lambda np, x: np.where(x < 0, 0, np.where(x > 6, 6, x)).astype(x.dtype)),
-    Unary("exp", "Exp", "float", lambda np, x: np.exp(x)),
+    Unary("exp", "Exp", "to_float", lambda np, x: np.exp(x)),
     Unary("log", "Log", "float", lambda np, x: np.log(x)),
-    Unary("log1p", "Log1p", "float", lambda np, x: np.log1p(x)),
+    Unary("log1p", "Log1p", "same", lambda np, x: np.log1p(x)),
     Unary("sqrt", "Sqrt", "float", lambda np, x: np.sqrt(x)),
     Unary("rsqrt", "Rsqrt", "float", lambda np, x: 1 / np.sqrt(x)),
-    Unary("reciprocal", "Reciprocal", "float", lambda np, x: 1 / x),
+    Unary("reciprocal", "Reciprocal", "same", lambda np, x: 1 / x),
     Unary("elu", "Elu", "float", lambda np, x: np.where(x >= 0, x, np.expm1(np.minimum(x, 0)))),
-    Unary("selu", "Selu", "float", _selu),
+    Unary("selu", "Selu", "same", _selu),
     Unary("sigmoid", "Sigmoid", "float", _sigmoid),
     Unary("tanh", "Tanh", "float", lambda np, x: np.tanh(x)),
-    Unary("softplus", "Softplus", "float", _softplus),
+    Unary("softplus", "Softplus", "same", _softplus),
     Unary("sin", "Sin", "float", lambda np, x: np.sin(x)),
     Unary("cos", "Cos", "float", lambda np, x: np.cos(x)),
     Unary("floor", "Floor", "float", lambda np, x: np.floor(x)),
     Unary("ceil", "Ceil", "float", lambda np, x: np.ceil(x)),
-    Unary("round", "Round", "float", lambda np, x: np.round(x)),
+    Unary("round", "Round", "same", lambda np, x: np.round(x)),
     Unary("logical_not", "LogicalNot", "bool", lambda np, x: np.logical_not(x)),
-    Unary("leaky_relu", "LeakyRelu", "float", lambda np, x, alpha: np.where(x < 0, alpha * x, x), ("alpha",)),
+    Unary("leaky_relu", "LeakyRelu", "to_float", lambda np, x, alpha: np.where(x < 0, alpha * x, x), ("alpha",)),
     Unary("clip_by_value", "ClipByValue", "numeric",
           lambda np, x, clip_value_min, clip_value_max:
           np.where(np.isnan(x), x, np.minimum(np.maximum(x, clip_value_min), clip_value_max)).astype(x.dtype)
           if x.dtype.kind == "f" else np.clip(x, clip_value_min, clip_value_max),
           ("clip_value_min", "clip_value_max")),
-    Unary("acos", "Acos", "float", lambda np, x: np.arccos(x)),
-    Unary("acosh", "Acosh", "float", lambda np, x: np.arccosh(x)),
-    Unary("asin", "Asin", "float", lambda np, x: np.arcsin(x)),
-    Unary("asinh", "Asinh", "float", lambda np, x: np.arcsinh(x)),
-    Unary("atan", "Atan", "float", lambda np, x: np.arctan(x)),
-    Unary("atanh", "Atanh", "float", lambda np, x: np.arctanh(x)),
+    Unary("acos", "Acos", "same", lambda np, x: np.arccos(x)),
+    Unary("acosh", "Acosh", "same", lambda np, x: np.arccosh(x)),
+    Unary("asin", "Asin", "same", lambda np, x: np.arcsin(x)),
+    Unary("asinh", "Asinh", "same", lambda np, x: np.arcsinh(x)),
+    Unary("atan", "Atan", "same", lambda np, x: np.arctan(x)),
+    Unary("atanh", "Atanh", "same", lambda np, x: np.arctanh(x)),
     Unary("cosh", "Cosh", "float", lambda np, x: np.cosh(x)),
-    Unary("sinh", "Sinh", "float", lambda np, x: np.sinh(x)),
+    Unary("sinh", "Sinh", "same", lambda np, x: np.sinh(x)),
     Unary("tan", "Tan", "float", lambda np, x: np.tan(x)),
-    Unary("erf", "Erf", "float", _erf),
-    Unary("expm1", "Expm1", "float", lambda np, x: np.expm1(x)),
+    Unary("erf", "Erf", "to_float", _erf),
+    Unary("expm1", "Expm1", "same", lambda np, x: np.expm1(x)),
     Unary("is_nan", "IsNan", "test", lambda np, x: np.isnan(x)),
     Unary("is_inf", "IsInf", "test", lambda np, x: np.isinf(x)),
     Unary("is_finite", "IsFinite", "test", lambda np, x: np.isfinite(x)),
@@ -124,25 +134,35 @@ UNARY = [
 ]
 
 
+def to_int32(np, v):
+    """Float values stored as int32 the way a JS Int32Array stores them (ToInt32): truncated
+    toward zero, NaN and infinities 0, values beyond int32 wrapped modulo 2^32."""
+    v = np.trunc(np.where(np.isfinite(v), v, 0).astype(np.float64))
+    return np.fmod(v, 4294967296.0).astype(np.int64).astype(np.int32)
+
+
 def _floor_div(np, a, b):
-    if a.dtype.kind == "f":
-        return np.floor(a / b)
+    if a.dtype.kind == "f":   # TF.js's FloorDiv returns int32 for float operands too
+        return to_int32(np, np.floor(a / b))
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.floor_divide(a, b)
     return np.where(b == 0, 0, out)
 
 
 def _mod(np, a, b):
-    if a.dtype.kind == "f":
-        return np.mod(a, b)
+    if a.dtype.kind == "f":   # TF.js: r = a % b, then (r + b) % b where the signs differ
+        r = np.fmod(a, b)
+        same = ((a < 0) & (b < 0)) | ((a >= 0) & (b >= 0))
+        return np.where(same, r, np.fmod(r + b, b))
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.mod(a, b)
     return np.where(b == 0, 0, out)
 
 
 def _pow(np, a, b):
-    if a.dtype.kind == "f":
-        return np.power(a, b)
+    if a.dtype.kind == "f":   # JS Math.pow: NaN for a NaN exponent, and for (+-1) ** +-Infinity
+        undefined = np.isnan(b) | ((np.abs(a) == 1) & np.isinf(b))
+        return np.where(undefined, np.float32("nan"), np.power(a, b))
     # integer powers as TF.js computes them: Math.pow in float64, then truncated to int32
     with np.errstate(all="ignore"):
         out = np.power(a.astype(np.float64), b.astype(np.float64))
@@ -154,7 +174,7 @@ BINARY = [
     Binary("sub", "Sub", "arith", lambda np, a, b: a - b),
     Binary("mul", "Multiply", "arith", lambda np, a, b: a * b),
     Binary("div", "RealDiv", "arith", lambda np, a, b: a / b),
-    Binary("floor_div", "FloorDiv", "arith", _floor_div),
+    Binary("floor_div", "FloorDiv", "floor", _floor_div),
     Binary("mod", "Mod", "arith", _mod),
     Binary("pow", "Pow", "arith", _pow),
     Binary("maximum", "Maximum", "arith", lambda np, a, b: np.maximum(a, b)),
@@ -168,15 +188,24 @@ BINARY = [
     Binary("less_equal", "LessEqual", "compare", lambda np, a, b: a <= b),
     Binary("logical_and", "LogicalAnd", "logical", lambda np, a, b: np.logical_and(a, b)),
     Binary("logical_or", "LogicalOr", "logical", lambda np, a, b: np.logical_or(a, b)),
-    Binary("atan2", "Atan2", "float", lambda np, a, b: np.arctan2(a, b)),
+    Binary("atan2", "Atan2", "same", lambda np, a, b: np.arctan2(a, b)),
     Binary("bitwise_and", "BitwiseAnd", "bitwise", lambda np, a, b: np.bitwise_and(a, b)),
 ]
+
+
+# Arithmetic kernels whose two bool operands give a bool result in TF.js (their values, computed
+# here as int32, are 0 or 1). Maximum, Minimum and FloorDiv give int32 there; Add and Sub give
+# bool tensors holding 2 or 255, which pytfweb does not copy (README, Deviations): int32 instead.
+BOOL_RESULT = {"Multiply", "RealDiv", "Mod", "Pow", "SquaredDifference"}
+
 
 def out_dtype(row, in_dtype):
     """The dtype a table kernel returns for operands of in_dtype (every backend uses this)."""
     if row.kind in ("bool", "test", "compare", "logical"):
         return "bool"
-    return "float32" if row.kind == "float" else in_dtype
+    if row.kind == "floor":
+        return "int32"
+    return "float32" if row.kind in ("float", "to_float") else in_dtype
 
 
 # Kernels that gradients use, not ops of their own: registered on every backend like the rows
@@ -185,6 +214,10 @@ GRADIENT_KERNELS = [
     # TF.js's EluGrad(dy, y): dy where y >= 0, else dy * (y + 1) (= dy * e^x)
     Binary("elu_grad", "EluGrad", "arith", lambda np, dy, y: np.where(y < 0, dy * (y + 1), dy)),
 ]
+
+# TF.js compares two string tensors too (by the strings' order); their values stay host-side on
+# every backend, so the engine lets strings into these kernels.
+STRING_KERNELS.update(r.kernel for r in BINARY if r.kind == "compare")
 
 UNARY_BY_KERNEL = {r.kernel: r for r in UNARY}
 BINARY_BY_KERNEL = {r.kernel: r for r in BINARY}
@@ -206,24 +239,48 @@ def cast(x, dtype):
 
 
 def _unary_input(row, x):
-    x = convert_to_tensor(x, "x", row.name)
+    """x converted for row's kernel, and the dtype the op then returns if it differs from the
+    kernel's (None otherwise): TF.js's dtype rules, by the row's kind."""
+    x = convert_to_tensor(x, "x", row.name, "float32" if row.kind == "float" and not isinstance(x, Tensor)
+                          else None)
     if x.dtype == "string":   # as TF.js: numeric ops refuse strings (a str value becomes one)
         raise TypeError(f"{row.name}: argument 'x' must be a numeric tensor, got a string tensor")
     if row.kind == "float" and x.dtype != "float32":
-        return cast(x, "float32"), True
-    if row.kind == "numeric" and x.dtype == "bool":
-        return cast(x, "int32"), True
+        raise TypeError(f"{row.name}: argument 'x' must be a float32 tensor, got {x.dtype}")
     if row.kind == "bool" and x.dtype != "bool":
         raise TypeError(f"{row.name}: argument 'x' must be a bool tensor, got {x.dtype}")
-    return x, False
+    if row.kernel in _REFUSES_BOOL and x.dtype == "bool":
+        raise TypeError(f"{row.name}: argument 'x' must be a float32 or int32 tensor, got bool")
+    if row.kind == "to_float" and x.dtype != "float32":
+        return cast(x, "float32"), None
+    if row.kind == "numeric" and x.dtype == "bool":
+        return cast(x, "int32"), "bool"
+    if row.kind == "same" and x.dtype != "float32":
+        return cast(x, "float32"), x.dtype
+    return x, None
+
+
+# Unary kernels TF.js refuses bool tensors for (its erf takes float32 and int32 only).
+_REFUSES_BOOL = {"Erf"}
+
+
+def result_as(y, dtype):
+    """A kernel's result y returned as dtype (None: as it is): int32 truncates, as TF.js's typed
+    arrays store a float result; bool goes through int32 (a bool result of TF.js's is the
+    truncated value in a Uint8Array)."""
+    if dtype is None or y.dtype == dtype:
+        return y
+    if dtype == "bool" and y.dtype == "float32":
+        y = cast(y, "int32")
+    return cast(y, dtype)
 
 
 @op
 def run_unary(row, x, attrs=None):
-    x, _ = _unary_input(row, x)  # a cast copy is disposed with the op's scope
+    x, dtype = _unary_input(row, x)  # a cast copy is disposed with the op's scope
     if x.dtype == "complex64" and row.kernel == "Abs":
         return ENGINE.run_kernel("ComplexAbs", [x])   # TF.js abs: the magnitude (float32)
-    return ENGINE.run_kernel(row.kernel, [x], attrs)
+    return result_as(ENGINE.run_kernel(row.kernel, [x], attrs), dtype)
 
 
 def _operand(v, arg, op, other):
@@ -232,6 +289,8 @@ def _operand(v, arg, op, other):
     if isinstance(v, Tensor):
         v.throw_if_disposed(op)
         return v
+    if isinstance(other, Tensor) and other.dtype == "string" and isinstance(v, str):
+        return convert_to_tensor(v, arg, op, "string")
     if isinstance(other, Tensor) and isinstance(v, (int, float)) and not isinstance(v, bool):
         if other.dtype == "int32" and isinstance(v, int):
             return convert_to_tensor(v, arg, op, "int32")
@@ -249,6 +308,9 @@ def binary_operands(row_name, kind, a, b):
     an op's scope: the conversions and casts it makes are disposed with that scope."""
     a = _operand(a, "a", row_name, b)
     b = _operand(b, "b", row_name, a)
+    if kind == "compare" and a.dtype == b.dtype == "string":   # TF.js compares strings as they are
+        broadcast_shapes(a.shape, b.shape, row_name)
+        return a, b, []
     for arg, t in (("a", a), ("b", b)):
         if t.dtype == "string":   # as TF.js: numeric ops refuse strings
             raise TypeError(f"{row_name}: argument '{arg}' must be a numeric tensor, got a string tensor")
@@ -261,9 +323,11 @@ def binary_operands(row_name, kind, a, b):
                 raise TypeError(f"{row_name}: argument '{arg}' must be a tensor of dtype {required}, "
                                 f"got {t.dtype}")
         return a, b, temps
-    dtype = "float32" if kind == "float" else upcast(a.dtype, b.dtype)
-    if dtype == "bool" and kind == "arith":
+    dtype = upcast(a.dtype, b.dtype)
+    if dtype == "bool" and kind in ("arith", "floor"):
         dtype = "int32"
+    elif kind in ("same", "float"):   # 'float': both cast to float32 (prelu)
+        dtype = "float32"
     if a.dtype != dtype:
         a = cast(a, dtype)
         temps.append(a)
@@ -273,10 +337,26 @@ def binary_operands(row_name, kind, a, b):
     return a, b, temps
 
 
+def binary_result_dtype(row, a, b):
+    """The dtype TF.js returns where it differs from the kernel's for these operands (None
+    otherwise): bool for two bools (BOOL_RESULT), and the operands' dtype for 'same' rows."""
+    if "string" in (a.dtype, b.dtype):
+        return None
+    dtype = upcast(a.dtype, b.dtype)
+    if row.kind == "same" and dtype != "float32":
+        return dtype
+    if dtype == "bool" and row.kernel in BOOL_RESULT:
+        return "bool"
+    return None
+
+
 @op
 def run_binary(row, a, b):
+    a = _operand(a, "a", row.name, b)
+    b = _operand(b, "b", row.name, a)
+    dtype = binary_result_dtype(row, a, b)
     a, b, _ = binary_operands(row.name, row.kind, a, b)
-    return _binary_kernel(row, a, b)
+    return result_as(_binary_kernel(row, a, b), dtype)
 
 
 def _binary_kernel(row, a, b):
@@ -287,18 +367,18 @@ def _binary_kernel(row, a, b):
 
 def _ready_dtype(kind, dtype):
     """Whether operands of this dtype go to the kernel unconverted."""
-    if kind == "arith":
+    if kind in ("arith", "floor"):
         return dtype != "bool"
-    if kind == "float":
+    if kind == "same":
         return dtype == "float32"
     if kind in _REQUIRED_DTYPE:
         return dtype == _REQUIRED_DTYPE[kind]
-    return kind == "compare"
+    return kind == "compare" and dtype != "string"
 
 
 def _make_unary(row):
-    ready = {"float": ("float32",), "numeric": ("float32", "int32"), "bool": ("bool",),
-             "test": ("float32", "int32", "bool")}[row.kind]
+    ready = {"float": ("float32",), "to_float": ("float32",), "same": ("float32",),
+             "numeric": ("float32", "int32"), "bool": ("bool",), "test": ("float32", "int32", "bool")}[row.kind]
 
     def op(x):
         # Fast path: a live tensor of the right dtype needs no conversion, hence no scope.
@@ -341,6 +421,12 @@ def clip_by_value(x, clip_value_min, clip_value_max):
     if clip_value_min > clip_value_max:
         raise ValueError(f"clip_by_value: clip_value_min ({clip_value_min}) must be <= "
                          f"clip_value_max ({clip_value_max})")
+    if clip_value_min == clip_value_max:   # as TF.js: a fill of that value (NaN included)
+        from .creation import fill
+        x = convert_to_tensor(x, "x", "clip_by_value")
+        if x.dtype == "string":
+            raise TypeError("clip_by_value: argument 'x' must be a numeric tensor, got a string tensor")
+        return fill(x.shape, clip_value_min, x.dtype)
     return run_unary(UNARY_BY_KERNEL["ClipByValue"], x,
                      {"clip_value_min": clip_value_min, "clip_value_max": clip_value_max})
 
@@ -352,8 +438,9 @@ def step(x, alpha=0.0):
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
         raise TypeError(f"step: argument 'alpha' must be a number, got {type(alpha).__name__}")
     row = UNARY_BY_KERNEL["Step"]
-    x, _ = _unary_input(row, x)
-    return ENGINE.run_kernel(row.kernel, [x], {"alpha": float(int(alpha) if x.dtype == "int32" else alpha)})
+    x, dtype = _unary_input(row, x)
+    y = ENGINE.run_kernel(row.kernel, [x], {"alpha": float(int(alpha) if x.dtype == "int32" else alpha)})
+    return result_as(y, dtype)
 
 
 @op
@@ -377,9 +464,14 @@ def bitwise_and(x, y):
 @op
 def log_sigmoid(x):
     """tf.log_sigmoid: log(sigmoid(x)) as -softplus(-x) (no overflow), with TF.js's gradient
-    dy * sigmoid(-x) rather than the chain through softplus."""
-    x, _ = _unary_input(UNARY_BY_KERNEL["Softplus"], convert_to_tensor(x, "x", "log_sigmoid"))
+    dy * sigmoid(-x) rather than the chain through softplus. int32 and bool keep their dtype, each
+    step truncated, as TF.js's neg(softplus(neg(x))) gives them."""
+    x = convert_to_tensor(x, "x", "log_sigmoid")
     neg, softplus, sigmoid, mul = _ops["neg"], _ops["softplus"], _ops["sigmoid"], _ops["mul"]
+    if x.dtype != "float32":
+        if x.dtype == "string":
+            raise TypeError("log_sigmoid: argument 'x' must be a numeric tensor, got a string tensor")
+        return neg(softplus(neg(x)))
 
     def forward():
         return [neg(softplus(neg(x)))], [x]
@@ -404,9 +496,13 @@ def logical_xor(a, b):
 def div_no_nan(a, b):
     """tf.div_no_nan: a / b, but 0 where b is 0 (int32 operands floor, as tf.div). As in TF.js,
     where(b == 0, 0, a / b): the gradient to a where b is 0 is then 0 / 0 (NaN), as there."""
+    row = BINARY_BY_KERNEL["RealDiv"]
+    a = _operand(a, "a", "div_no_nan", b)
+    b = _operand(b, "b", "div_no_nan", a)
+    dtype = binary_result_dtype(row, a, b)   # two bools give bool, as TF.js's div does
     a, b, _ = binary_operands("div_no_nan", "arith", a, b)
-    quotient = _binary_kernel(BINARY_BY_KERNEL["RealDiv"], a, b)
-    return where(_ops["equal"](b, 0), zeros_like(quotient), quotient)
+    quotient = _binary_kernel(row, a, b)
+    return result_as(where(_ops["equal"](b, 0), zeros_like(quotient), quotient), dtype)
 
 
 # Exported with the table's ops (ops/__init__.py takes _ops).

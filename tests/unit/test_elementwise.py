@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import pytfweb as tf
-from pytfweb.ops.elementwise import BINARY, UNARY
+from pytfweb.ops.elementwise import BINARY, BOOL_RESULT, UNARY
 
 from .helpers import (ALL_SHAPES, BROADCAST_PAIRS, EDGE_FLOATS, assert_no_leak, assert_raises, assert_tensor,
                       rand)
@@ -52,6 +52,23 @@ def _int_pow(a, b):
     return np.where(np.isfinite(out), np.trunc(out), 0).astype(np.int32)
 
 
+def _to_int32(v):
+    # a float stored into an Int32Array: truncated, NaN/Infinity 0, wrapped modulo 2^32
+    v = np.trunc(np.where(np.isfinite(v), v, 0).astype(np.float64))
+    return np.fmod(v, 2.0 ** 32).astype(np.int64).astype(np.int32)
+
+
+def _js_mod(a, b):
+    # TF.js: r = a % b (fmod), then (r + b) % b where the signs differ
+    r = np.fmod(a, b)
+    return np.where(((a < 0) & (b < 0)) | ((a >= 0) & (b >= 0)), r, np.fmod(r + b, b))
+
+
+def _js_pow(a, b):
+    # JS Math.pow: NaN for a NaN exponent and for (+-1) ** +-Infinity, where C's pow gives 1
+    return np.where(np.isnan(b) | ((np.abs(a) == 1) & np.isinf(b)), np.nan, np.power(a, b))
+
+
 def _int_div(fn):
     # int32 division by zero gives 0 (TF.js: NaN/Infinity stored into an Int32Array)
     return lambda a, b: np.where(b == 0, 0, fn(a, np.where(b == 0, 1, b)))
@@ -62,9 +79,9 @@ BINARY_REF = {
     "sub": (np.subtract, None),
     "mul": (np.multiply, None),
     "div": (np.divide, _int_div(np.floor_divide)),  # TF.js: int32 div floors
-    "floor_div": (lambda a, b: np.floor(a / b), _int_div(np.floor_divide)),
-    "mod": (np.mod, _int_div(np.mod)),
-    "pow": (np.power, _int_pow),
+    "floor_div": (lambda a, b: _to_int32(np.floor(a / b)), _int_div(np.floor_divide)),   # int32 always
+    "mod": (_js_mod, _int_div(np.mod)),
+    "pow": (_js_pow, _int_pow),
     "maximum": (np.maximum, None),
     "minimum": (np.minimum, None),
     "squared_difference": (lambda a, b: (a - b) ** 2, None),
@@ -80,14 +97,21 @@ BINARY_REF = {
 
 
 def ref_unary(row, x):
-    """(expected values, expected dtype) for row applied to the numpy array x."""
+    """(expected values, expected dtype) for row applied to the numpy array x, by TF.js's dtype
+    rules (the row's kind): 'float' rows take float32 only (see test_unary_random)."""
     if row.kind == "bool":
         return UNARY_REF[row.name](x), "bool"
-    if row.kind == "float" or x.dtype.kind == "f":
+    if row.kind in ("float", "to_float") or x.dtype.kind == "f":
         with np.errstate(all="ignore"):
             return UNARY_REF[row.name](x.astype(np.float64)), "float32"
-    out = UNARY_REF[row.name](x.astype(np.int64))   # numeric rows on int32 (bool read as int32)
-    return out.astype(np.int32), "int32"
+    dtype = "bool" if x.dtype == np.bool_ else "int32"
+    if row.kind == "same":   # computed in float, the result truncated into the input's dtype
+        with np.errstate(all="ignore"):
+            out = UNARY_REF[row.name](x.astype(np.float64))
+        out = np.where(np.isfinite(out), np.trunc(out), 0).astype(np.int64)
+    else:                    # numeric rows on int32 (bool computed as int32, returned as bool)
+        out = UNARY_REF[row.name](x.astype(np.int64))
+    return (out != 0, dtype) if dtype == "bool" else (out.astype(np.int32), dtype)
 
 
 def ref_binary(row, a, b):
@@ -97,6 +121,8 @@ def ref_binary(row, a, b):
     if a.dtype.kind == "f":
         with np.errstate(all="ignore"):
             out = float_fn(a, b)
+        if row.kind == "floor":
+            return out, "int32"
         return out, "bool" if row.kind == "compare" else "float32"
     a, b = a.astype(np.int32), b.astype(np.int32)
     with np.errstate(all="ignore"):
@@ -117,6 +143,11 @@ def test_unary_random(row, rng):
     for dtype in dtypes:
         for shape in ALL_SHAPES:
             x = rand(rng, shape, dtype, low=0.1 if row.name in ("log", "sqrt", "rsqrt") else -5)
+            if row.kind == "float" and dtype != "float32":   # TF.js: float32 tensors only
+                t = tf.tensor(x)
+                assert_raises(TypeError, lambda: getattr(tf, row.name)(t), row.name, "float32")
+                t.dispose()
+                continue
             expected, out_dtype = ref_unary(row, x)
             y = getattr(tf, row.name)(tf.tensor(x))
             assert_tensor(y, expected, out_dtype)
@@ -190,10 +221,13 @@ def test_binary_int32_division_by_zero_and_bool_operands(row):
     b = np.array([0, 2, 0, -2], np.int32)
     expected, _ = ref_binary(row, a, b)
     assert_tensor(getattr(tf, row.name)(tf.tensor(a), tf.tensor(b)), expected, "int32")
-    # bool operands of arithmetic count as int32
+    # bool operands of arithmetic are computed as int32; TF.js returns bool for some kernels
     t, f = np.array([True, True, False]), np.array([True, False, True])
     expected, _ = ref_binary(row, t.astype(np.int32), f.astype(np.int32))
-    assert_tensor(getattr(tf, row.name)(t, f), expected, "int32")
+    if row.kernel in BOOL_RESULT:
+        assert_tensor(getattr(tf, row.name)(t, f), expected != 0, "bool")
+    else:
+        assert_tensor(getattr(tf, row.name)(t, f), expected, "int32")
 
 
 def test_binary_dtype_promotion():

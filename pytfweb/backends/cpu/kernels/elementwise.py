@@ -2,7 +2,7 @@
 import numpy as np
 
 from ....kernels import register_kernel
-from ....ops.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
+from ....ops.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype, to_int32
 from ..backend import NP_DTYPES
 from ...shared import register_shared_kernels
 
@@ -44,7 +44,7 @@ def cast(backend, inputs, attrs):
         out = v != 0
     elif dtype == "int32" and v.dtype.kind == "f":
         with np.errstate(invalid="ignore"):
-            out = np.where(np.isfinite(v), np.trunc(v), 0).astype(np.int64).astype(np.int32)
+            out = to_int32(np, v)   # as Int32Array.from: truncated, NaN/inf 0, wrapped
     else:
         out = v.astype(NP_DTYPES[dtype])
     return backend.output(out, dtype)

@@ -13,8 +13,9 @@ def prelu(backend, inputs, attrs):
 @register_kernel("AddN", "cpu")
 def add_n(backend, inputs, attrs):
     total = backend.values(inputs[0]).copy()
-    for t in inputs[1:]:
-        total += backend.values(t)   # int32 wraps, like Int32Array
+    with np.errstate(all="ignore"):   # inf + -inf is NaN, as in TF.js
+        for t in inputs[1:]:
+            total += backend.values(t)   # int32 wraps, like Int32Array
     return backend.output(total, inputs[0].dtype)
 
 

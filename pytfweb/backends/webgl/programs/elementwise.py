@@ -1,7 +1,10 @@
 """Every elementwise kernel from the tables in ops/elementwise.py, plus Cast and Select."""
-from ....kernels import register_kernel
+import array
+import operator
+
+from ....kernels import TensorInfo, register_kernel
 from ....ops.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
-from ....shapes import broadcast_shapes
+from ....shapes import broadcast_shapes, size_of, strides_of
 from ...shared import register_shared_kernels
 from .. import shader_source
 from .program import Program
@@ -39,11 +42,39 @@ def _unary_kernel(row):
     return kernel
 
 
+_STRING_COMPARE = {"Equal": operator.eq, "NotEqual": operator.ne, "Greater": operator.gt,
+                   "GreaterEqual": operator.ge, "Less": operator.lt, "LessEqual": operator.le}
+
+
+def _flat_index(shape, out_shape):
+    """For each flat index of out_shape, the flat index of the broadcast operand of shape."""
+    pad = len(out_shape) - len(shape)
+    strides = strides_of(shape)
+    steps = [0] * pad + [st if d != 1 else 0 for d, st in zip(shape, strides)]
+    index = [0]
+    for d, st in zip(out_shape, steps):
+        index = [i + k * st for i in index for k in range(d)]
+    return index if size_of(out_shape) else []
+
+
+def _compare_strings(backend, row, a, b):
+    """Two string tensors compared (TF.js compares strings too): their values never live in a
+    texture, so this runs host-side, as the string kernels do."""
+    out_shape = broadcast_shapes(a.shape, b.shape, row.name)
+    av, bv = backend.read_sync(a.data_id), backend.read_sync(b.data_id)
+    fn = _STRING_COMPARE[row.kernel]
+    values = array.array("B", [fn(av[i], bv[j]) for i, j in zip(_flat_index(a.shape, out_shape),
+                                                                _flat_index(b.shape, out_shape))])
+    return TensorInfo(backend.write(values, out_shape, "bool"), out_shape, "bool")
+
+
 def _binary_kernel(row):
     codes = {}
 
     def kernel(backend, inputs, attrs):
         a, b = inputs
+        if a.dtype == "string":
+            return _compare_strings(backend, row, a, b)
         variant = "op_" + row.kernel
         if a.dtype == "int32" and shader_source.function("binary_ops.glsl", variant + "_int") is not None:
             variant += "_int"
