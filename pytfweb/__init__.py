@@ -18,6 +18,7 @@ from . import train
 from .train import (AdadeltaOptimizer, AdagradOptimizer, AdamaxOptimizer, AdamOptimizer, MomentumOptimizer,
                     Optimizer, RMSPropOptimizer, SGDOptimizer)
 from .ops import fused, image, linalg, losses, signal, spectral  # noqa: F401  (TF.js sub-namespaces)
+from .ops import tfmath as math  # noqa: F401  (tf.math: TF.js's confusion_matrix)
 from .ops import string  # noqa: F401  (tf.string)
 from .ops import sparse  # noqa: F401  (tf.sparse)
 from . import browser  # noqa: F401  (tf.browser)
@@ -88,7 +89,7 @@ def print(x, verbose=False):  # noqa: A001 - TF.js name
 # `from .ops import *` also brings in the op-family modules (creation, matmul, shape, ...), which
 # would shadow TF.js names (tf.matmul a module beside tf.mat_mul): drop them. TF.js's own
 # sub-namespaces stay when the ops package provides them.
-_NAMESPACES = ("image", "linalg", "signal", "spectral", "losses", "fused", "string", "sparse", "browser")
+_NAMESPACES = ("image", "linalg", "signal", "spectral", "losses", "fused", "string", "sparse", "browser", "math")
 for _name, _value in list(globals().items()):
     if (isinstance(_value, _types.ModuleType) and _value.__name__.startswith(__name__ + ".ops.")
             and _name not in _NAMESPACES):

@@ -2,7 +2,8 @@
 
 Kernel contract: Einsum takes one or more tensors of one dtype (float32 or int32) and attrs
 {"equation": the equation without whitespace}, already checked against the tensors' shapes by
-`einsum_plan`. Output: the shape of the output subscripts, the inputs' dtype.
+`einsum_plan`. Output: the shape of the output subscripts, the inputs' dtype. bool operands
+are counted as int32 and, as in TF.js, the result is bool again where no label is summed.
 
 TF.js's subset: an explicit '->', subscripts are letters, no '...', no label repeated within
 one term. Beyond TF.js, any number of operands is accepted (TF.js stops at two), and terms
@@ -107,5 +108,8 @@ def einsum(equation, *tensors):
     if not tensors:
         raise ValueError(f"{name}: at least one tensor is needed after argument 'equation'")
     xs = [convert_to_tensor(t, f"tensors[{i}]", name) for i, t in enumerate(tensors)]
-    einsum_plan(equation, [x.shape for x in xs], name)   # validates; kernels plan again
-    return ENGINE.run_kernel("Einsum", _common_dtype(xs), {"equation": re.sub(r"\s", "", equation)})
+    plan = einsum_plan(equation, [x.shape for x in xs], name)   # validates; kernels plan again
+    out = ENGINE.run_kernel("Einsum", _common_dtype(xs), {"equation": re.sub(r"\s", "", equation)})
+    if not plan.summed_axes and all(x.dtype == "bool" for x in xs):
+        out = cast(out, "bool")   # TF.js: products of bools stay bool; only sums count as int32
+    return out

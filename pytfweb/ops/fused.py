@@ -10,15 +10,17 @@ Output: activation(product + bias).
 
 As TF.js: while a gradient is being recorded, an activation other than 'linear' is applied by
 separate ops (their gradients are the ones that count), so the fused kernels' gradients only
-ever see 'linear' (and 'relu', which they support too). Unlike TF.js, tf.fused.mat_mul computes
-in float32 for every input dtype.
+ever see 'linear' (and 'relu', which they support too). tf.fused.mat_mul of int32 (or bool)
+matrices runs as separate ops (_int_mat_mul).
 """
 import re
 
+from ..dtypes import upcast
 from ..engine import ENGINE, op
 from ..shapes import broadcast_shapes
 from . import elementwise as ew
 from .conv import _float, _unbatched, prepare_conv2d
+from .creation import convert_to_tensor
 from .shape import reshape
 
 __all__ = ["mat_mul", "conv2d", "depthwise_conv2d"]
@@ -116,6 +118,18 @@ def _unfused(y, bias, activation, prelu_weights, alpha, channels_first):
     return _APPLY[activation](y, w, alpha)
 
 
+def _int_mat_mul(y, bias, activation, prelu_weights, alpha):
+    """tf.fused.mat_mul of int32 (or bool) matrices, with ops: as TF.js, the product, an int32
+    bias and the linear, relu and relu6 activations stay int32; prelu and leakyrelu give
+    float32, and so do elu and sigmoid (TF.js truncates those to int32: README's deviations)."""
+    if bias is not None:
+        y = ew.add(y, convert_to_tensor(bias, "bias", "fused.mat_mul"))
+    if activation in ("linear", "relu", "relu6"):
+        return _APPLY[activation](y, None, alpha)
+    w = None if activation != "prelu" else _float(prelu_weights, "prelu_activation_weights", "fused.mat_mul")
+    return _APPLY[activation](ew.cast(y, "float32"), w, alpha)
+
+
 @op
 def mat_mul(a, b=None, transpose_a=False, transpose_b=False, bias=None, activation="linear",
             prelu_activation_weights=None, leakyrelu_alpha=0.2):
@@ -129,6 +143,10 @@ def mat_mul(a, b=None, transpose_a=False, transpose_b=False, bias=None, activati
     name = "fused.mat_mul"
     activation = _check_activation(activation, name)
     alpha = _alpha(leakyrelu_alpha, name)
+    a, b = convert_to_tensor(a, "a", name), convert_to_tensor(b, "b", name)
+    if upcast(a.dtype, b.dtype) != "float32":
+        return _int_mat_mul(unfused_mat_mul(a, b, transpose_a, transpose_b), bias, activation,
+                            prelu_activation_weights, alpha)
     a, b = _float(a, "a", name), _float(b, "b", name)
     if not _should_fuse(activation):
         y = unfused_mat_mul(a, b, transpose_a, transpose_b)

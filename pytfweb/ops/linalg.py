@@ -4,7 +4,7 @@ from ..engine import ENGINE, op
 from ..tensor import Tensor
 from . import elementwise as _ew
 from .creation import convert_to_tensor, eye, range as _range, scalar, tensor2d, zeros_like
-from .elementwise import cast, where
+from .elementwise import where
 from .matmul import mat_mul
 from .reduction import sum as _sum
 from .shape import concat, reshape, split, squeeze, stack, transpose, unstack
@@ -74,7 +74,10 @@ def _vectors(xs, name):
             raise ValueError(f"{name}: argument 'xs' must hold at least one vector")
     if len(vs) > vs[0].shape[0]:
         raise ValueError(f"{name}: the number of vectors ({len(vs)}) exceeds their length ({vs[0].shape[0]})")
-    return [v if v.dtype == "float32" else cast(v, "float32") for v in vs]
+    for v in vs:
+        if v.dtype != "float32":   # TF.js: its norm's sqrt takes float32 tensors only
+            raise TypeError(f"{name}: argument 'xs' must hold float32 values, got {v.dtype}")
+    return vs
 
 
 @op
@@ -140,8 +143,8 @@ def qr(x, full_matrices=False):
         raise ValueError(f"{name}: argument 'x' must have rank >= 2, got rank {x.rank} (shape {list(x.shape)})")
     if not isinstance(full_matrices, bool):
         raise TypeError(f"{name}: argument 'full_matrices' must be a bool, got {type(full_matrices).__name__}")
-    if x.dtype != "float32":
-        x = cast(x, "float32")
+    if x.dtype != "float32":   # TF.js: its norm's sqrt takes float32 tensors only
+        raise TypeError(f"{name}: argument 'x' must be a float32 tensor, got {x.dtype}")
     if x.rank == 2:
         return list(_qr2d(x, full_matrices))
     m, n = x.shape[-2:]

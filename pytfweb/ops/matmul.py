@@ -78,11 +78,13 @@ def dot(t1, t2):
 
 @op
 def outer_product(v1, v2):
-    """tf.outer_product: the matrix v1[i] * v2[j] of two vectors."""
+    """tf.outer_product: the matrix v1[i] * v2[j] of two vectors (bool for two bool vectors)."""
     name = "outer_product"
     v1 = convert_to_tensor(v1, "v1", name)
     v2 = convert_to_tensor(v2, "v2", name)
     if v1.rank != 1 or v2.rank != 1:
         raise ValueError(f"{name}: arguments 'v1' and 'v2' must be of rank 1, got ranks {v1.rank} "
                          f"(shape {list(v1.shape)}) and {v2.rank} (shape {list(v2.shape)})")
-    return mat_mul(_reshape(v1, [v1.size, 1]), _reshape(v2, [1, v2.size]))
+    out = mat_mul(_reshape(v1, [v1.size, 1]), _reshape(v2, [1, v2.size]))
+    # TF.js: bool vectors give a bool matrix (each value a product of two bools)
+    return cast(out, "bool") if v1.dtype == v2.dtype == "bool" else out

@@ -56,7 +56,8 @@ def test_einsum_dtypes_and_whitespace():
     b = np.arange(3, dtype=np.int32)
     assert_tensor(tf.einsum("ij, j -> i", a, b), a @ b, "int32")
     assert_tensor(tf.einsum("ij,j->i", a, b.astype(np.float32)), (a @ b).astype(np.float32), "float32")
-    assert_tensor(tf.einsum("i,i->i", [True, False], [True, True]), [1, 0], "int32")
+    assert_tensor(tf.einsum("i,i->i", [True, False], [True, True]), [True, False], "bool")   # TF.js: no sum, bool
+    assert_tensor(tf.einsum("i,i->", [True, False], [True, True]), 1, "int32")   # a sum counts as int32
     assert_tensor(tf.einsum("ij,jk->ik", np.zeros((2, 0), np.float32), np.zeros((0, 3), np.float32)),
                   np.zeros((2, 3)), "float32")
 
