@@ -2,6 +2,8 @@
 from ..spec import T, case, seq, wave
 
 INF, NAN = float("inf"), float("nan")
+PY_INT = ("a Python int beside an int32 tensor is taken as int32 (so `x * 2` stays int32), where TF.js, whose "
+          "numbers carry no int/float distinction, parses every number as float32 and returns float32")
 BOOL_SUM = ("two bool tensors give an int32 sum or difference, where TF.js returns a bool tensor holding 2 "
             "(true + true) or 255 (false - true), values no bool can hold")
 
@@ -68,6 +70,14 @@ CASES += [
     case("tf.squaredDifference", T([[1.0, 5.0], [3.0, 2.0]]), T([2.0, 4.0]), grad=True),
     case("tf.atan2", T([0.0, -0.0, 0.0, -0.0, 1.0, -1.0, INF, -INF, INF]), T([0.0, 0.0, -0.0, -0.0, INF, -INF, INF, 1.0, -INF])),
     case("tf.atan2", T([True, False, True], dtype="bool"), T([False, True, True], dtype="bool")),
+]
+
+# Python numbers beside a tensor
+CASES += [
+    case("tf.add", T([1, 2], dtype="int32"), 2, deviation=PY_INT),
+    case("tf.mul", T([1, 2], dtype="int32"), 2.5),
+    case("tf.sub", 3.5, T([1, 2], dtype="int32")),
+    case("tf.maximum", T([1.5, -2.0]), 0),
 ]
 
 # addN(tensors): same shape and dtype
