@@ -38,9 +38,11 @@ void main() {
 }
 
 // @program lrn
+// pow is exp2(y * log2(x)) on some GPUs, which loses a NaN norm (a NaN within the radius).
 void main() {
   ivec4 c = getOutputCoords();
-  setOutput(getX(c.x, c.y, c.z, c.w) * pow(lrnNorm(c.x, c.y, c.z, c.w), -beta));
+  float norm = lrnNorm(c.x, c.y, c.z, c.w);
+  setOutput(getX(c.x, c.y, c.z, c.w) * (isNaN(norm) ? norm : pow(norm, -beta)));
 }
 
 // @program lrn_grad

@@ -312,8 +312,8 @@ def moving_average(v, x, decay, step=None, zero_debias=True):
 
 async def in_top_k_async(predictions, targets, k=1):
     """tf.in_top_k_async: for each row of predictions (over its last axis), whether targets' index
-    is among the k largest values (ties: the lower index ranks first). Reads both back, as TF.js;
-    a bool tensor of targets' shape."""
+    is among the k largest values (ties: the lower index ranks first; NaN ranks above numbers).
+    Reads both back, as TF.js; a bool tensor of targets' shape."""
     name = "in_top_k_async"
     made = []
     try:
@@ -334,7 +334,9 @@ async def in_top_k_async(predictions, targets, k=1):
     hits = []
     for row, target in enumerate(wanted):
         vals = values[row * last:(row + 1) * last]
-        ranked = sorted(range(last), key=lambda i: -vals[i])  # stable: ties keep index order
+        # stable: ties keep index order; NaN ranks above every number (TF.js's comparison is
+        # inconsistent for NaN, its order there undefined), as in top_k
+        ranked = sorted(range(last), key=lambda i: (not math.isnan(vals[i]), -vals[i]))
         hits.append(int(target in ranked[:k]))
     return tensor(hits, t.shape, "bool")
 

@@ -22,7 +22,7 @@ import random
 
 from ..engine import ENGINE, op
 from .creation import clone, convert_to_tensor, random_uniform
-from .elementwise import add, cast, div, floor, mul
+from .elementwise import add, cast, div, floor, mul, rsqrt, sub
 from .shape import is_int
 
 __all__ = ["batch_norm", "batch_norm2d", "batch_norm3d", "batch_norm4d", "local_response_normalization",
@@ -33,6 +33,13 @@ def _float(x, arg, op_name):
     x = convert_to_tensor(x, arg, op_name)
     if x.dtype == "bool":
         raise TypeError(f"{op_name}: argument '{arg}' must be a float32 or int32 tensor, got bool")
+    return x if x.dtype == "float32" else cast(x, "float32")
+
+
+def _as_float32(x, arg, op_name):
+    # batch_norm and local_response_normalization read int32 and bool as float32 (TF.js writes
+    # the result in x's dtype, truncated: README's deviations)
+    x = convert_to_tensor(x, arg, op_name)
     return x if x.dtype == "float32" else cast(x, "float32")
 
 
@@ -52,9 +59,9 @@ def _as_4d(shape):
 def _batch_norm(op_name, x, mean, variance, offset, scale, variance_epsilon, ranks=None):
     """batch_norm; ranks (for batch_norm2d/3d/4d) are the ranks x must have and the parameters
     may have."""
-    x = _float(x, "x", op_name)
+    x = _as_float32(x, "x", op_name)
     params = {"mean": mean, "variance": variance, "offset": offset, "scale": scale}
-    params = {k: _float(v, k, op_name) for k, v in params.items() if v is not None}
+    params = {k: _as_float32(v, k, op_name) for k, v in params.items() if v is not None}
     if ranks is not None:
         if x.rank != ranks[0]:
             raise ValueError(f"{op_name}: argument 'x' must be of rank {ranks[0]}, got rank {x.rank}")
@@ -65,14 +72,17 @@ def _batch_norm(op_name, x, mean, variance, offset, scale, variance_epsilon, ran
         if p.rank != params["mean"].rank:
             raise ValueError(f"{op_name}: arguments 'mean' and '{k}' must have the same rank, got shapes "
                              f"{list(params['mean'].shape)} and {list(p.shape)}")
-    if x.rank > 4:
-        raise ValueError(f"{op_name}: argument 'x' must have rank <= 4, got rank {x.rank}")
-    shape4 = _as_4d(x.shape)
+    shape4 = _as_4d(x.shape) if x.rank <= 4 else list(x.shape)
     for k, p in params.items():
-        if p.rank > 4 or any(d not in (1, want) for d, want in zip(reversed(p.shape), reversed(shape4))):
+        if p.rank > len(shape4) or any(d not in (1, want) for d, want in zip(reversed(p.shape), reversed(shape4))):
             raise ValueError(f"{op_name}: argument '{k}' of shape {list(p.shape)} does not broadcast to 'x' "
                              f"of shape {list(x.shape)}")
     epsilon = _number(variance_epsilon, "variance_epsilon", op_name)
+    if x.rank > 4:   # beyond the kernel's rank 4: the same formula with ops
+        y = mul(sub(x, params["mean"]), rsqrt(add(params["variance"], epsilon)))
+        if "scale" in params:
+            y = mul(y, params["scale"])
+        return add(y, params["offset"]) if "offset" in params else y
     inputs = [ENGINE.run_kernel("Reshape", [x], {"shape": shape4}), params["mean"], params["variance"]]
     inputs += [params[k] for k in ("offset", "scale") if k in params]
     attrs = {"variance_epsilon": epsilon, "has_offset": "offset" in params, "has_scale": "scale" in params}
@@ -83,7 +93,7 @@ def _batch_norm(op_name, x, mean, variance, offset, scale, variance_epsilon, ran
 @op
 def batch_norm(x, mean, variance, offset=None, scale=None, variance_epsilon=0.001):
     """tf.batch_norm: (x - mean) * scale / sqrt(variance + variance_epsilon) + offset, float32;
-    the parameters broadcast to x (of rank <= 4)."""
+    the parameters broadcast to x (ranks <= 4 run the FusedBatchNorm kernel, higher ones ops)."""
     return _batch_norm("batch_norm", x, mean, variance, offset, scale, variance_epsilon)
 
 
@@ -106,7 +116,7 @@ def local_response_normalization(x, depth_radius=5, bias=1, alpha=1, beta=0.5):
     """tf.local_response_normalization: x / (bias + alpha * sum(x^2 over the depth_radius
     nearest channels on each side)) ** beta, for x of rank 3 or 4 (channels last), float32."""
     name = "local_response_normalization"
-    x = _float(x, "x", name)
+    x = _as_float32(x, "x", name)
     if x.rank not in (3, 4):
         raise ValueError(f"{name}: argument 'x' must be of rank 3 or 4, got rank {x.rank}")
     if not is_int(depth_radius):
