@@ -127,6 +127,7 @@ CASES = [
     case("tf.unstack", F([2, 3]), 1, grad=True),
     case("tf.unstack", F([2, 3, 2]), -1, grad=True),
     case("tf.unstack", N([3])),
+    case("tf.unstack", F([1, 2]), 0, grad=True),
     case("tf.unstack", T([True, False], [2, 1], B), 1),
     case("tf.unstack", T(["a", "b"], [2], S)),
     case("tf.unstack", T([], [2, 0])),
@@ -282,8 +283,8 @@ CASES = [
     case("tf.batchToSpaceND", F([3, 1, 1, 1]), [2, 2], [[0, 0], [0, 0]], error=True),
     case("tf.batchToSpaceND", F([4, 1, 1, 1]), [2, 2], [[0, 0]], error=True),
     # depthToSpace(x, blockSize, dataFormat?)
-    case("tf.depthToSpace", F([1, 1, 1, 4]), 2),
-    case("tf.depthToSpace", F([1, 2, 2, 8]), 2, "NHWC"),
+    case("tf.depthToSpace", F([1, 1, 1, 4]), 2, grad=True),
+    case("tf.depthToSpace", F([1, 2, 2, 8]), 2, "NHWC", grad=True),
     case("tf.depthToSpace", F([2, 1, 2, 9]), 3),
     case("tf.depthToSpace", N([1, 1, 1, 4]), 2, error=True),
     case("tf.depthToSpace", F([1, 8, 2, 2]), 2, "NCHW", deviation=DEV_DEPTH_TO_SPACE),

@@ -64,7 +64,8 @@ def gather_nd(backend, inputs, attrs):
     strides = [size_of(params.shape[j + 1:k]) for j in range(k)]
     code = defines(SLICE_DIM=k, ND_SHAPE=_array_literal(params.shape[:k]),
                    ND_STRIDES=_array_literal(strides)) + _section("gather_nd")
-    program = Program("gather_nd", ("x", "indices"), (count, slice_size), code)
+    # params' leading shape is baked into the code: it belongs in the key (the views alone do not fix it)
+    program = Program(f"gather_nd:{list(params.shape[:k])}", ("x", "indices"), (count, slice_size), code)
     x2 = _view(params, (size_of(params.shape[:k]), slice_size))
     return share(backend.run(program, [x2, _view(indices, (count, k))], params.dtype), out_shape)
 
@@ -84,7 +85,8 @@ def _scatter(backend, indices, updates, shape, base):
     else:
         names.append("base")
         ins.append(_view(base, (slices, slice_size)))
-    key = "scatter_sum" if base is None else "scatter_update"
+    # the output's leading shape is baked into the code: it belongs in the key
+    key = f"{'scatter_sum' if base is None else 'scatter_update'}:{list(shape[:k])}"
     program = Program(key, tuple(names), (slices, slice_size), defines(**macros) + _section("scatter"))
     return share(backend.run(program, ins, updates.dtype), shape)
 
