@@ -102,3 +102,17 @@ result = [plain, errors, tf.memory().num_tensors - before]
     assert plain == [[[0, 0], [1, 1]], [[1.5, 0.25, -0.75]], [1, 3], [0, 2]]
     assert not {k: v for k, v in errors.items() if not v < 1e-3}, errors
     assert leaked == 0
+
+
+def test_nd_programs_with_equal_views_and_other_strides(run_py):
+    # gather_nd / scatter_nd bake the leading shape into the shader: [2, 3] and [3, 2] give the
+    # same views ([6, 1], indices [2, 2]) and must not share a compiled program
+    got = run_py("""
+i = tf.tensor([[1, 0], [0, 1]], dtype="int32")
+a = tf.gather_nd(tf.reshape(tf.range(0, 6), [2, 3]), i).array_sync()
+b = tf.gather_nd(tf.reshape(tf.range(0, 6), [3, 2]), i).array_sync()
+c = tf.scatter_nd(i, tf.tensor([1.0, 2.0]), [2, 3]).array_sync()
+d = tf.scatter_nd(i, tf.tensor([1.0, 2.0]), [3, 2]).array_sync()
+result = [a, b, c, d]
+""")
+    assert got == [[3, 1], [2, 1], [[0, 2, 0], [1, 0, 0]], [[0, 2], [1, 0], [0, 0]]]
