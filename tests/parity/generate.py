@@ -35,8 +35,12 @@ def references(cases=None):
     if shutil.which("node") is None or not os.path.isdir(TFJS):
         raise RuntimeError("node and node_modules/@tensorflow/tfjs are needed to make the parity references "
                            "(make setup installs them)")
-    r = subprocess.run(["node", os.path.join(HERE, "tfjs_run.js"), TFJS], input=json.dumps(cases),
-                       capture_output=True, text=True, timeout=1800)
+    try:
+        r = subprocess.run(["node", os.path.join(HERE, "tfjs_run.js"), TFJS], input=json.dumps(cases),
+                           capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:   # all cases take seconds: a case sends TF.js into an endless loop
+        raise RuntimeError("tfjs_run.js ran for 10 minutes: a case makes TF.js loop forever (seen: frame with a "
+                           "step of 0); run the families one at a time to find it") from None
     if r.returncode != 0:
         raise RuntimeError(f"tfjs_run.js failed:\n{r.stderr[-3000:]}")
     results = json.loads(r.stdout)

@@ -135,6 +135,11 @@ CASES += [
     case("tf.image.nonMaxSuppressionWithScore", BOXES, SCORES, 4, 0.4, 0.4, 1.0),
     case("tf.image.nonMaxSuppressionWithScore", BOXES, SCORES, 3, 1.0, -INF, 0.0),
     case("tf.image.nonMaxSuppressionPadded", BOXES, SCORES, 6),
+    # the *Async forms (awaited by the runner) give the same answers
+    case("tf.image.nonMaxSuppressionAsync", BOXES, SCORES, 6, 0.3),
+    case("tf.image.nonMaxSuppressionAsync", BOXES, SCORES, 6, 1.5, error=True),
+    case("tf.image.nonMaxSuppressionWithScoreAsync", BOXES, SCORES, 6, 0.5, 0.0, 0.5),
+    case("tf.image.nonMaxSuppressionPaddedAsync", BOXES, SCORES, 8, 0.3, 0.0, True),
     case("tf.image.nonMaxSuppressionPadded", BOXES, SCORES, 8, 0.3, 0.0, True),
     case("tf.image.nonMaxSuppressionPadded", BOXES, SCORES, 8, 0.3, 0.0, False),
     case("tf.image.nonMaxSuppressionPadded", BOXES, SCORES, 2, 0.5, 0.55, True),

@@ -42,6 +42,11 @@ CASES += [
     case("tf.signal.frame", T([1, 2, 3, 4, 5], dtype="int32"), 2, 2, True, 9),
     case("tf.signal.frame", W(10), 0, 2),
     case("tf.signal.frame", T([1, 2], dtype="int32"), 3, 1),
+    # cosineWindow(windowLength, a, b): what the windows are made of (length 1: 0 / 0 in TF.js, and here)
+    case("tf.cosineWindow", 5, 0.5, 0.5),
+    case("tf.cosineWindow", 4, 0.54, 0.46),
+    case("tf.cosineWindow", 1, 0.5, 0.5),
+    case("tf.cosineWindow", 0, 0.5, 0.5),
     # hannWindow, hammingWindow
     case("tf.signal.hannWindow", 1, deviation=WINDOW_1),
     case("tf.signal.hannWindow", 2),
