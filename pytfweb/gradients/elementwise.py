@@ -120,6 +120,12 @@ def _sum_of_squares(a, b):
     return ops.add(ops.square(a), ops.square(b))
 
 
+def _floored_quotient(a, b):
+    # int32 division already floors (and floor takes only float32, as TF.js's)
+    q = ops.div(a, b)
+    return ops.floor(q) if q.dtype == "float32" else q
+
+
 def _div_numerator(dy, a, b, y):
     return ops.div(dy, _float(b))
 
@@ -138,7 +144,7 @@ BINARY_GRADS = {
     "RealDiv": (True, False, _div_numerator, _div_denominator),
     "FloorDiv": (True, False, _div_numerator, _div_denominator),
     "Mod": (True, False, lambda dy, a, b, y: dy,
-            lambda dy, a, b, y: ops.mul(dy, ops.neg(ops.floor(ops.div(a, b))))),
+            lambda dy, a, b, y: ops.mul(dy, ops.neg(_floored_quotient(a, b)))),
     "Pow": (True, True, _pow_base, _pow_exponent),
     "Maximum": (True, False, lambda dy, a, b, y: _masked(dy, ops.greater_equal(a, b)),
                 lambda dy, a, b, y: _masked(dy, ops.less(a, b))),

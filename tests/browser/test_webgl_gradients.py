@@ -55,7 +55,7 @@ checks = {
     "mat_mul": (lambda a, b: tf.mat_mul(a, b, False, True), [m, tf.reshape(tf.concat([r, p]), [2, 3])]),
     "mat_mul batch": (lambda a, b: tf.mat_mul(a, b, True, False), [tf.reshape(m, [2, 3, 1]), tf.reshape(p, [3, 1])]),
     "softmax": (tf.softmax, [m]),
-    "log_softmax": (lambda t: tf.log_softmax(t, 0), [m]),
+    "log_softmax": (lambda t: tf.log_softmax(t, -1), [m]),
 }
 result = {name: numeric_gradient_error(f, xs) for name, (f, xs) in checks.items()}
 '''
@@ -187,7 +187,7 @@ def test_nn_gradients_match_cpu(compare_with_cpu):
     idx = np.int32([0, 2, 1])
     compare_with_cpu("""lambda x, big, w, idx: [
         tf.grad(tf.softmax)(x, w), tf.grad(tf.log_softmax)(x, w),
-        tf.grad(lambda t: tf.softmax(t, 1))(x, w), tf.grad(lambda t: tf.log_softmax(t, 0))(x, w),
+        tf.grad(lambda t: tf.softmax(t, -1))(x, w), tf.grad(lambda t: tf.log_softmax(t, 2))(x, w),
         tf.grad(lambda t: tf.sum(tf.softmax(t) * tf.tensor([1.0, 2.0, 3.0])))(big),
         tf.grad(lambda t: tf.sum(tf.log_softmax(t)))(big),
         tf.grad(lambda t: tf.sum(tf.log_sum_exp(t, 2)))(x),
