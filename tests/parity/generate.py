@@ -54,7 +54,8 @@ def references(cases=None):
 
 # The op namespaces the parity suite is meant to cover, and the tf.* names that are not ops (engine,
 # backends, models, gradients' own machinery: tested elsewhere)
-OP_NAMESPACES = ("tf", "image", "linalg", "signal", "spectral", "losses", "sparse", "string", "fused", "math")
+OP_NAMESPACES = ("tf", "image", "linalg", "signal", "spectral", "losses", "sparse", "string", "fused", "math",
+                 "metrics")
 NOT_OPS = set("""backend copyRegisteredKernels customGrad deprecationWarn deregisterOp disableDeprecationWarnings
 dispose disposeVariables enableDebugMode enableProdMode engine env findBackend findBackendFactory forceHalfFloat
 getBackend getGradient getKernel getKernelsForBackend grad grads input keep loadGraphModel loadGraphModelSync
