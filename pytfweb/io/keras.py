@@ -256,15 +256,18 @@ class _FromKeras:
                              f"{', '.join(sorted(ACTIVATIONS))})")
         return name
 
+    def _class_and_config(self, value, where, key, what):
+        """(class name, config) of a Keras object given by name or as {'class_name', 'config'}."""
+        if isinstance(value, str):
+            return value, {}
+        if isinstance(value, dict) and isinstance(value.get("class_name"), str):
+            return value["class_name"], value.get("config") or {}
+        self.fail(where, f"{key} must be {what} {{'class_name', 'config'}}, got {_short(value)}")
+
     def initializer(self, value, where, key):
         if value is None:
             return None
-        if isinstance(value, str):
-            cls, cfg = value, {}
-        elif isinstance(value, dict) and isinstance(value.get("class_name"), str):
-            cls, cfg = value["class_name"], value.get("config") or {}
-        else:
-            self.fail(where, f"{key} must be an initializer {{'class_name', 'config'}}, got {_short(value)}")
+        cls, cfg = self._class_and_config(value, where, key, "an initializer")
         cls = _INITIALIZER_ALIASES.get(cls, cls)
         seed = cfg.get("seed") if isinstance(cfg.get("seed"), int) else None
         if cls in _VARIANCE_SCALING:
@@ -288,12 +291,7 @@ class _FromKeras:
     def regularizer(self, value, where, key):
         if value is None:
             return None
-        if isinstance(value, str):
-            cls, cfg = value, {}
-        elif isinstance(value, dict) and isinstance(value.get("class_name"), str):
-            cls, cfg = value["class_name"], value.get("config") or {}
-        else:
-            self.fail(where, f"{key} must be a regularizer {{'class_name', 'config'}}, got {_short(value)}")
+        cls, cfg = self._class_and_config(value, where, key, "a regularizer")
         kind = cls.lower().replace("_", "")
         if kind not in ("l1", "l2", "l1l2"):
             self.fail(where, f"{key}: regularizer '{cls}' is not supported (L1, L2 and L1L2 are)")
@@ -305,12 +303,7 @@ class _FromKeras:
     def constraint(self, value, where, key):
         if value is None:
             return None
-        if isinstance(value, str):
-            cls, cfg = value, {}
-        elif isinstance(value, dict) and isinstance(value.get("class_name"), str):
-            cls, cfg = value["class_name"], value.get("config") or {}
-        else:
-            self.fail(where, f"{key} must be a constraint {{'class_name', 'config'}}, got {_short(value)}")
+        cls, cfg = self._class_and_config(value, where, key, "a constraint")
         cls = _CONSTRAINT_ALIASES.get(cls, cls)
         if cls not in _CONSTRAINT_KEYS:
             self.fail(where, f"{key}: constraint '{cls}' is not supported (known: {', '.join(_CONSTRAINT_KEYS)})")
@@ -650,6 +643,14 @@ class _ToKeras:
         if not isinstance(name, str):
             self.fail(where, f"{key} must be an activation name to be saved, got {_short(value)}")
         return _K3_ACTIVATION_NAMES.get(name, name)
+
+    def _class_and_config(self, value, where, key, what):
+        """(class name, config) of a Keras object given by name or as {'class_name', 'config'}."""
+        if isinstance(value, str):
+            return value, {}
+        if isinstance(value, dict) and isinstance(value.get("class_name"), str):
+            return value["class_name"], value.get("config") or {}
+        self.fail(where, f"{key} must be {what} {{'class_name', 'config'}}, got {_short(value)}")
 
     def initializer(self, value, where, key):
         if value is None:
