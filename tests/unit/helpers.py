@@ -1,5 +1,9 @@
 """Shared helpers for unit tests: random inputs and comparisons against numpy."""
+import os
+import shutil
+
 import numpy as np
+import pytest
 
 import pytfweb as tf
 
@@ -93,3 +97,22 @@ def gradients_at(f, *arrays, dy=None):
     result = [g.numpy() for g in gs]
     tf.dispose([xs, gs, dy_t])
     return result
+
+
+# --- TensorFlow.js under node, the peer of the model-file tests ------------------------------------------
+TFJS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "node_modules",
+                    "@tensorflow", "tfjs")
+
+
+def need_tfjs():
+    """Skip when node or the npm TF.js package is missing (make setup installs both, so CI never skips)."""
+    if not os.path.isdir(TFJS) or shutil.which("node") is None:
+        pytest.skip("node and node_modules/@tensorflow/tfjs (npm ci) are needed to run TensorFlow.js")
+
+
+def assert_same_outputs(ours, theirs, atol=1e-5):
+    """Two lists of {shape, values} (predictions of the same model here and in TF.js) agree."""
+    assert len(ours) == len(theirs)
+    for o, t in zip(ours, theirs):
+        assert o["shape"] == t["shape"]
+        np.testing.assert_allclose(o["values"], t["values"], atol=atol, rtol=1e-4)

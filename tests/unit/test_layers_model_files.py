@@ -4,7 +4,6 @@ the optimizer state travels with include_optimizer; broken files give clear erro
 tensor behind."""
 import json
 import os
-import shutil
 import subprocess
 
 import numpy as np
@@ -12,13 +11,7 @@ import pytest
 
 import pytfweb as tf
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TFJS = os.path.join(ROOT, "node_modules", "@tensorflow", "tfjs")
-
-
-def _need_node():
-    if not os.path.isdir(TFJS) or shutil.which("node") is None:
-        pytest.skip("node and node_modules/@tensorflow/tfjs (npm ci) are needed to run TensorFlow.js")
+from tests.unit.helpers import TFJS, assert_same_outputs as _assert_same, need_tfjs as _need_node
 
 
 # Inputs both sides compute the same way: sin(0), sin(1), ... in the input's shape (ints: i % 10).
@@ -152,13 +145,6 @@ def _predict(model, shapes, dtypes=None):
     out = [{"shape": list(y.shape), "values": y.numpy().ravel().tolist()} for y in ys]
     tf.dispose(xs + ys)
     return out
-
-
-def _assert_same(ours, theirs, atol=1e-5):
-    assert len(ours) == len(theirs)
-    for o, t in zip(ours, theirs):
-        assert o["shape"] == t["shape"]
-        np.testing.assert_allclose(o["values"], t["values"], atol=atol, rtol=1e-4)
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,6 @@ TF.js saved loads here and predicts what TF.js predicted; a model saved here loa
 predicts what pytfweb predicted; and a save -> load round trip here gives the same config, weights
 and predictions. Custom classes go through tf.serialization.register_class."""
 import json
-import os
-import shutil
 import subprocess
 
 import numpy as np
@@ -14,9 +12,7 @@ import pytest
 import pytfweb as tf
 from pytfweb.layers import serialization
 from tests import layer_families as families
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TFJS = os.path.join(ROOT, "node_modules", "@tensorflow", "tfjs")
+from tests.unit.helpers import TFJS, assert_same_outputs as _assert_same, need_tfjs
 
 # TF.js's construction of each family of tests/layer_families.py (the same layers, arguments and names)
 JS = {
@@ -155,35 +151,21 @@ def _spec():
 
 
 def _node(mode, directory):
-    if not os.path.isdir(TFJS) or shutil.which("node") is None:
-        pytest.skip("node and node_modules/@tensorflow/tfjs (npm ci) are needed to run TensorFlow.js")
+    need_tfjs()
     r = subprocess.run(["node", "-e", _NODE, TFJS, mode, str(directory)], input=json.dumps(_spec()),
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     return json.loads(r.stdout)
 
 
-def _input(shape, dtype):
-    n = int(np.prod(shape))
-    v = (np.arange(n) * 7) % 6 if dtype == "int32" else np.sin(np.arange(n) + 1)
-    return np.asarray(v, dtype=dtype).reshape(shape)
-
-
 def _predict(model, name):
-    shapes, dtype = _shapes(name)
-    xs = [tf.tensor(_input([2] + s, dtype)) for s in shapes]
+    values, dtype = families.inputs(name)
+    xs = [tf.tensor(v, dtype=dtype) for v in values]
     ys = model.predict(xs[0] if len(xs) == 1 else xs)
     ys = ys if isinstance(ys, list) else [ys]
     out = [{"shape": list(y.shape), "values": y.numpy().ravel().tolist()} for y in ys]
     tf.dispose(xs + ys)
     return out
-
-
-def _assert_same(ours, theirs, atol=1e-5):
-    assert len(ours) == len(theirs)
-    for o, t in zip(ours, theirs):
-        assert o["shape"] == t["shape"]
-        np.testing.assert_allclose(o["values"], t["values"], atol=atol, rtol=1e-4)
 
 
 @pytest.fixture(scope="module")
