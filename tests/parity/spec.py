@@ -52,6 +52,23 @@ def wave(n, scale=1.0):
     return [math.sin(i + 1) * scale for i in range(n)]
 
 
+def sines(shape, scale=1.0, shift=0, offset=0.0, dtype="float32", int_scale=1.0):
+    """A tensor of shape holding sin(i + 1 + shift) * scale + offset (int32: those rounded after
+    multiplying by int_scale): deterministic values that are not all alike."""
+    n = math.prod(shape)
+    vals = [math.sin(i + 1 + shift) * scale + offset for i in range(n)]
+    if dtype == "int32":
+        vals = [int(round(v * int_scale)) for v in vals]
+    return T(vals, list(shape), dtype)
+
+
+def ramp(shape, start=1.0, dtype="float32"):
+    """A tensor of shape holding start, start + 1, ..."""
+    n = math.prod(shape)
+    vals = list(range(start, start + n)) if dtype == "int32" else seq(n, start)
+    return T(vals, list(shape), dtype)
+
+
 def _encode(v):
     if isinstance(v, float) and not math.isfinite(v):
         return {"float": "NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity")}

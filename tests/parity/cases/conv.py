@@ -1,17 +1,11 @@
 """Convolutions: conv1d/2d/3d, transposed, depthwise, separable, dilation2d and the fused forms:
 strides, pads (same, valid, numbers, explicit), dilations, data formats, dim rounding, unbatched
 inputs, int32 inputs, gradients and the inputs TF.js rejects."""
-import math
-
-from ..spec import T, case, wave
+from ..spec import T, case, sines
 
 
-def W(*shape, scale=1.0, dtype="float32", shift=0):   # noqa: N802 - reads as a type in case lists
-    n = math.prod(shape)
-    vals = [math.sin(i + 1 + shift) * scale for i in range(n)]
-    if dtype == "int32":
-        vals = [int(round(v * 3)) for v in vals]
-    return T(vals, list(shape), dtype)
+def W(*shape, **kw):   # noqa: N802 - reads as a type in case lists
+    return sines(shape, int_scale=3, **kw)
 
 
 X = W(1, 4, 4, 2)

@@ -1,6 +1,6 @@
 """Tensor creation beyond creation.py's basics: every positional form, dtype and edge of oneHot,
 range, linspace, eye, zeros/ones(-like), fill, diag, complex/real/imag and tensor..tensor6d/scalar."""
-from ..spec import T, case, seq
+from ..spec import T, case, ramp
 
 I = "int32"
 B = "bool"
@@ -15,11 +15,8 @@ DEV_IMAG = 'TF.js crashes on a tensor that is not complex64 (it reads parts the 
 DEV_TENSOR = 'TF.js does not check that nested values are rectangular and returns a tensor holding fewer values than its shape; pytfweb raises ValueError.'
 
 
-def F(shape, start=1.0):
-    n = 1
-    for d in shape:
-        n *= d
-    return T(seq(n, start), shape)
+def F(shape, start=1.0):   # noqa: N802
+    return ramp(shape, start)
 
 
 CASES = [

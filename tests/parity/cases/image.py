@@ -2,9 +2,7 @@
 conversions, rotate_with_offset, threshold, transform and the non-max suppressions: dtypes,
 unbatched inputs, fill values, edge boxes, gradients and the inputs TF.js rejects. (The *Async
 forms return coroutines in pytfweb, which the runner does not await: they are not cases here.)"""
-import math
-
-from ..spec import T, case
+from ..spec import T, case, sines
 
 NAN, INF = float("nan"), float("inf")
 NEAREST_GRAD = ("with half_pixel_centers TF.js 4.22's gradient maps dy back without the half-pixel offset, to pixels "
@@ -13,12 +11,8 @@ TRANSFORM_BATCH = ("TF.js 4.22's cpu kernel returns after the first image of a b
                    "fill_value; pytfweb transforms every image")
 
 
-def W(*shape, scale=1.0, dtype="float32", shift=0, offset=0.0):   # noqa: N802 - reads as a type in case lists
-    n = math.prod(shape)
-    vals = [math.sin(i + 1 + shift) * scale + offset for i in range(n)]
-    if dtype == "int32":
-        vals = [int(round(v)) for v in vals]
-    return T(vals, list(shape), dtype)
+def W(*shape, **kw):   # noqa: N802 - reads as a type in case lists
+    return sines(shape, **kw)
 
 
 IMG = W(1, 3, 4, 2)

@@ -1,16 +1,13 @@
 """tf.losses: every loss with and without weights (scalar, per-row, full), each reduction
 (0 NONE, 1 MEAN, 2 SUM, 3 SUM_BY_NONZERO_WEIGHTS), their own options (axis, delta, epsilon,
 label smoothing), int32 labels, zero weights, gradients and the inputs TF.js rejects."""
-import math
-
-from ..spec import T, case
+from ..spec import T, case, sines
 
 NONE, MEAN, SUM, NONZERO = 0, 1, 2, 3
 
 
-def W(*shape, scale=1.0, shift=0, offset=0.0):   # noqa: N802 - reads as a type in case lists
-    n = math.prod(shape)
-    return T([math.sin(i + 1 + shift) * scale + offset for i in range(n)], list(shape))
+def W(*shape, **kw):   # noqa: N802 - reads as a type in case lists
+    return sines(shape, **kw)
 
 
 L = W(2, 3)

@@ -1,9 +1,7 @@
 """Pooling: max/avg in 2-D and 3-D, max_pool_with_argmax and tf.pool: window sizes, strides,
 pads (same, valid, numbers with dim rounding), dilations, unbatched inputs, dtypes, NaN,
 gradients and the inputs TF.js rejects."""
-import math
-
-from ..spec import T, case
+from ..spec import T, case, sines
 
 NAN, INF = float("nan"), float("inf")
 AVG_GRAD = ("where padding or dim_rounding_mode cuts a window at the input's edge, TF.js 4.22's gradient divides "
@@ -18,12 +16,8 @@ POOL_TYPE = ("TF.js 4.22 max-pools for any pooling_type other than 'avg' (a miss
              "only 'max' and 'avg'")
 
 
-def W(*shape, scale=1.0, dtype="float32", shift=0):   # noqa: N802 - reads as a type in case lists
-    n = math.prod(shape)
-    vals = [math.sin(i + 1 + shift) * scale for i in range(n)]
-    if dtype == "int32":
-        vals = [int(round(v * 5)) for v in vals]
-    return T(vals, list(shape), dtype)
+def W(*shape, **kw):   # noqa: N802 - reads as a type in case lists
+    return sines(shape, int_scale=5, **kw)
 
 
 X = W(1, 4, 4, 2)

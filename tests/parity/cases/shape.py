@@ -1,6 +1,6 @@
 """Shape ops in TF.js's positional forms: reshape, expand/squeeze, concat/stack/split, tile, pad,
 reverse, transpose, broadcasting and block rearrangements."""
-from ..spec import T, case, seq, wave
+from ..spec import T, case, ramp, sines
 
 I = "int32"
 B = "bool"
@@ -8,26 +8,16 @@ S = "string"
 NAN, INF = float("nan"), float("inf")
 
 
-def F(shape, start=1.0):
-    """A float32 tensor of the given shape holding start, start + 1, ..."""
-    n = 1
-    for d in shape:
-        n *= d
-    return T(seq(n, start), shape)
+def F(shape, start=1.0):   # noqa: N802
+    return ramp(shape, start)
 
 
-def N(shape, start=0):
-    n = 1
-    for d in shape:
-        n *= d
-    return T(list(range(start, start + n)), shape, I)
+def N(shape, start=0):   # noqa: N802
+    return ramp(shape, start, "int32")
 
 
-def W(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return T(wave(n), shape)
+def W(shape, scale=1.0):   # noqa: N802
+    return sines(shape, scale)
 
 
 DEV_MIRROR_PAD_GRAD = "TF.js's gradient takes only the slice of dy over the unpadded input and drops the mirrored copies' contributions; pytfweb adds them (the true gradient)."

@@ -1,5 +1,5 @@
 """Slicing, gathering, scattering, masks, sets, top-k and sorted searches in TF.js's positional forms."""
-from ..spec import T, case, seq, wave
+from ..spec import T, case, ramp, sines
 
 I = "int32"
 B = "bool"
@@ -8,25 +8,16 @@ NAN, INF = float("nan"), float("inf")
 IMAX, IMIN = 2147483647, -2147483648
 
 
-def F(shape, start=1.0):
-    n = 1
-    for d in shape:
-        n *= d
-    return T(seq(n, start), shape)
+def F(shape, start=1.0):   # noqa: N802
+    return ramp(shape, start)
 
 
-def N(shape, start=0):
-    n = 1
-    for d in shape:
-        n *= d
-    return T(list(range(start, start + n)), shape, I)
+def N(shape, start=0):   # noqa: N802
+    return ramp(shape, start, "int32")
 
 
-def W(shape, scale=1.0):
-    n = 1
-    for d in shape:
-        n *= d
-    return T(wave(n, scale), shape)
+def W(shape, scale=1.0):   # noqa: N802
+    return sines(shape, scale)
 
 
 DEV_SLICE = 'TF.js accepts a begin past the end of an axis and returns a tensor with a negative dimension; pytfweb raises ValueError.'

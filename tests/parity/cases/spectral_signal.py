@@ -2,16 +2,13 @@
 the windows and stft. The complex inputs fft, ifft and irfft need cannot be written as case
 arguments (TF.js and pytfweb both refuse to build a complex64 tensor from values), so those three
 have only the cases TF.js rejects here."""
-import math
-
-from ..spec import T, case
+from ..spec import T, case, sines
 
 WINDOW_1 = "a window of length 1 is [1] (TF.js 4.22 divides 0 by 0 and gives [NaN])"
 
 
-def W(*shape, scale=1.0, shift=0):   # noqa: N802 - reads as a type in case lists
-    n = math.prod(shape)
-    return T([math.sin(i + 1 + shift) * scale for i in range(n)], list(shape))
+def W(*shape, **kw):   # noqa: N802 - reads as a type in case lists
+    return sines(shape, **kw)
 
 
 CASES = []
