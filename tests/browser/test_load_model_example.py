@@ -4,14 +4,8 @@ and predicts what the cpu backend predicts from the same files read from disk.""
 import re
 import subprocess
 import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _pytfweb_cmd():
-    exe = Path(sys.executable).parent / "pytfweb"
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", "pytfweb.cli"]
+from tests.browser.test_examples import REPO, _pytfweb_cmd
 
 
 def _run(cmd):
