@@ -21,7 +21,6 @@ import functools
 import inspect
 import json
 
-from ..engine import ENGINE
 from . import activations as _activations
 from ._utils import snake as _snake
 from .engine import InputLayer, Layer, assign_checked
@@ -65,7 +64,7 @@ class SerializationMap:
 
     @property
     def class_name_map(self):
-        return {**_builtin_classes(), **_REGISTERED}
+        return {**_builtin_layers(), **_REGISTERED}
 
     @staticmethod
     def register(cls):
@@ -85,10 +84,6 @@ def _builtin_layers():
             out[cls.class_name] = cls
     out["Functional"] = out["Model"]   # tf.keras 2.4+ names functional models so
     return out
-
-
-def _builtin_classes():
-    return dict(_builtin_layers())
 
 
 # --- values --------------------------------------------------------------------------------------------
@@ -497,7 +492,3 @@ def load_named_weights(model, weights, strict=True, source=None, api="load_layer
                    lambda i, var, value: f"{api}{where}: weight '{pairs[i][0]['name']}' has shape "
                                          f"{list(value.shape)} in the file, but the model expects "
                                          f"{list(var.shape)}")
-
-
-def _dispose_all(tensors):
-    ENGINE.dispose(list(tensors))
