@@ -25,75 +25,92 @@ from . import callbacks, constraints, initializers, metrics, regularizers  # noq
 from .core import Activation, Dense, Dropout, Embedding, Flatten, Permute, RepeatVector, Reshape
 from .engine import InputLayer, InputSpec, Layer, Node, SymbolicTensor
 from .engine import input as _input
+from ._utils import takes_options
 from .merge import Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply
 from .models import Model, Sequential
 
 
+@takes_options
 def dense(units, **kwargs):
     return Dense(units, **kwargs)
 
 
+@takes_options
 def activation(activation, **kwargs):  # noqa: F811 - TF.js's argument name
     return Activation(activation, **kwargs)
 
 
+@takes_options
 def dropout(rate, **kwargs):
     return Dropout(rate, **kwargs)
 
 
+@takes_options
 def flatten(**kwargs):
     return Flatten(**kwargs)
 
 
+@takes_options
 def reshape(target_shape, **kwargs):
     return Reshape(target_shape, **kwargs)
 
 
+@takes_options
 def permute(dims, **kwargs):
     return Permute(dims, **kwargs)
 
 
+@takes_options
 def repeat_vector(n, **kwargs):
     return RepeatVector(n, **kwargs)
 
 
+@takes_options
 def embedding(input_dim, output_dim, **kwargs):
     return Embedding(input_dim, output_dim, **kwargs)
 
 
+@takes_options
 def add(**kwargs):
     return Add(**kwargs)
 
 
+@takes_options
 def multiply(**kwargs):
     return Multiply(**kwargs)
 
 
+@takes_options
 def average(**kwargs):
     return Average(**kwargs)
 
 
+@takes_options
 def maximum(**kwargs):
     return Maximum(**kwargs)
 
 
+@takes_options
 def minimum(**kwargs):
     return Minimum(**kwargs)
 
 
+@takes_options
 def concatenate(axis=-1, **kwargs):
     return Concatenate(axis, **kwargs)
 
 
+@takes_options
 def dot(axes, normalize=False, **kwargs):
     return Dot(axes, normalize, **kwargs)
 
 
+@takes_options
 def input_layer(input_shape=None, batch_size=None, batch_input_shape=None, dtype="float32", name=None):
     return InputLayer(input_shape, batch_size, batch_input_shape, dtype, name=name)
 
 
-input = _input  # noqa: A001 - TF.js has tf.layers.input beside tf.input
+input = takes_options(_input)  # noqa: A001 - TF.js has tf.layers.input beside tf.input
 
 
 # --- convolutional, pooling, normalization, padding, activation, noise layers -----------------
@@ -109,82 +126,102 @@ from .pooling import (AveragePooling1D, AveragePooling2D, AveragePooling3D, Glob
                       MaxPooling3D)
 
 
+@takes_options
 def conv1d(filters=None, kernel_size=None, **kwargs):
     return Conv1D(filters, kernel_size, **kwargs)
 
 
+@takes_options
 def conv2d(filters=None, kernel_size=None, **kwargs):
     return Conv2D(filters, kernel_size, **kwargs)
 
 
+@takes_options
 def conv2d_transpose(filters=None, kernel_size=None, **kwargs):
     return Conv2DTranspose(filters, kernel_size, **kwargs)
 
 
+@takes_options
 def conv3d(filters=None, kernel_size=None, **kwargs):
     return Conv3D(filters, kernel_size, **kwargs)
 
 
+@takes_options
 def conv3d_transpose(filters=None, kernel_size=None, **kwargs):
     return Conv3DTranspose(filters, kernel_size, **kwargs)
 
 
+@takes_options
 def depthwise_conv2d(kernel_size=None, **kwargs):
     return DepthwiseConv2D(kernel_size, **kwargs)
 
 
+@takes_options
 def separable_conv2d(filters=None, kernel_size=None, **kwargs):
     return SeparableConv2D(filters, kernel_size, **kwargs)
 
 
+@takes_options
 def cropping2d(cropping=None, **kwargs):
     return Cropping2D(cropping, **kwargs)
 
 
+@takes_options
 def up_sampling2d(**kwargs):
     return UpSampling2D(**kwargs)
 
 
+@takes_options
 def zero_padding2d(**kwargs):
     return ZeroPadding2D(**kwargs)
 
 
+@takes_options
 def max_pooling1d(**kwargs):
     return MaxPooling1D(**kwargs)
 
 
+@takes_options
 def max_pooling2d(**kwargs):
     return MaxPooling2D(**kwargs)
 
 
+@takes_options
 def max_pooling3d(**kwargs):
     return MaxPooling3D(**kwargs)
 
 
+@takes_options
 def average_pooling1d(**kwargs):
     return AveragePooling1D(**kwargs)
 
 
+@takes_options
 def average_pooling2d(**kwargs):
     return AveragePooling2D(**kwargs)
 
 
+@takes_options
 def average_pooling3d(**kwargs):
     return AveragePooling3D(**kwargs)
 
 
+@takes_options
 def global_average_pooling1d(**kwargs):
     return GlobalAveragePooling1D(**kwargs)
 
 
+@takes_options
 def global_average_pooling2d(**kwargs):
     return GlobalAveragePooling2D(**kwargs)
 
 
+@takes_options
 def global_max_pooling1d(**kwargs):
     return GlobalMaxPooling1D(**kwargs)
 
 
+@takes_options
 def global_max_pooling2d(**kwargs):
     return GlobalMaxPooling2D(**kwargs)
 
@@ -196,58 +233,72 @@ avg_pooling1d, avg_pooling2d, avg_pooling3d = average_pooling1d, average_pooling
 global_max_pool1d, global_max_pool2d = global_max_pooling1d, global_max_pooling2d
 
 
+@takes_options
 def batch_normalization(**kwargs):
     return BatchNormalization(**kwargs)
 
 
+@takes_options
 def layer_normalization(**kwargs):
     return LayerNormalization(**kwargs)
 
 
+@takes_options
 def re_lu(**kwargs):
     return ReLU(**kwargs)
 
 
+@takes_options
 def leaky_re_lu(**kwargs):
     return LeakyReLU(**kwargs)
 
 
+@takes_options
 def prelu(**kwargs):
     return PReLU(**kwargs)
 
 
+@takes_options
 def elu(**kwargs):
     return ELU(**kwargs)
 
 
+@takes_options
 def softmax(**kwargs):
     return Softmax(**kwargs)
 
 
+@takes_options
 def thresholded_re_lu(**kwargs):
     return ThresholdedReLU(**kwargs)
 
 
+@takes_options
 def gaussian_noise(stddev=None, **kwargs):
     return GaussianNoise(stddev, **kwargs)
 
 
+@takes_options
 def gaussian_dropout(rate=None, **kwargs):
     return GaussianDropout(rate, **kwargs)
 
 
+@takes_options
 def alpha_dropout(rate=None, **kwargs):
     return AlphaDropout(rate, **kwargs)
 
 
+@takes_options
 def spatial_dropout1d(rate=None, **kwargs):
     return SpatialDropout1D(rate, **kwargs)
 
 
+@takes_options
 def masking(**kwargs):
     return Masking(**kwargs)
 
 
+@takes_options
 def rescaling(scale=None, **kwargs):
     return Rescaling(scale, **kwargs)
 
@@ -256,30 +307,37 @@ def rescaling(scale=None, **kwargs):
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell  # noqa: E402
 
 
+@takes_options
 def simple_rnn_cell(units=None, **kwargs):
     return SimpleRNNCell(units, **kwargs)
 
 
+@takes_options
 def lstm_cell(units=None, **kwargs):
     return LSTMCell(units, **kwargs)
 
 
+@takes_options
 def gru_cell(units=None, **kwargs):
     return GRUCell(units, **kwargs)
 
 
+@takes_options
 def rnn(cell=None, **kwargs):
     return RNN(cell, **kwargs)
 
 
+@takes_options
 def simple_rnn(units=None, **kwargs):
     return SimpleRNN(units, **kwargs)
 
 
+@takes_options
 def lstm(units=None, **kwargs):
     return LSTM(units, **kwargs)
 
 
+@takes_options
 def gru(units=None, **kwargs):
     return GRU(units, **kwargs)
 
@@ -288,10 +346,12 @@ def gru(units=None, **kwargs):
 from .wrappers import Bidirectional, TimeDistributed  # noqa: E402
 
 
+@takes_options
 def time_distributed(layer=None, **kwargs):
     return TimeDistributed(layer, **kwargs)
 
 
+@takes_options
 def bidirectional(layer=None, merge_mode="concat", **kwargs):
     return Bidirectional(layer, merge_mode, **kwargs)
 
@@ -300,18 +360,22 @@ def bidirectional(layer=None, merge_mode="concat", **kwargs):
 from .preprocessing import CategoryEncoding, CenterCrop, RandomWidth, Resizing  # noqa: E402
 
 
+@takes_options
 def center_crop(height=None, width=None, **kwargs):
     return CenterCrop(height, width, **kwargs)
 
 
+@takes_options
 def resizing(height=None, width=None, **kwargs):
     return Resizing(height, width, **kwargs)
 
 
+@takes_options
 def category_encoding(num_tokens=None, **kwargs):
     return CategoryEncoding(num_tokens, **kwargs)
 
 
+@takes_options
 def random_width(factor=None, **kwargs):
     return RandomWidth(factor, **kwargs)
 
@@ -319,6 +383,7 @@ def random_width(factor=None, **kwargs):
 from .recurrent import StackedRNNCells  # noqa: E402
 
 
+@takes_options
 def stacked_rnn_cells(cells=None, **kwargs):
     return StackedRNNCells(cells, **kwargs)
 
@@ -327,9 +392,11 @@ def stacked_rnn_cells(cells=None, **kwargs):
 from .convolutional_recurrent import ConvLSTM2D, ConvLSTM2DCell  # noqa: E402
 
 
+@takes_options
 def conv_lstm2d(filters=None, kernel_size=None, **kwargs):
     return ConvLSTM2D(filters, kernel_size, **kwargs)
 
 
+@takes_options
 def conv_lstm2d_cell(filters=None, kernel_size=None, **kwargs):
     return ConvLSTM2DCell(filters, kernel_size, **kwargs)

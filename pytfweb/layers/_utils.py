@@ -1,4 +1,5 @@
 """Small helpers shared by the layers package: unique names, shape formatting, name lookup."""
+import functools
 import re
 
 from ..engine import ENGINE
@@ -18,6 +19,17 @@ def snake(name):
     name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
     name = re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
     return name if not name.startswith("_") else "private" + name
+
+
+def takes_options(factory):
+    """TF.js's factories take one object of options; so do these: factory({"units": 3,
+    "inputShape": [4]}) is factory(units=3, input_shape=[4]) (keys in camelCase or snake_case)."""
+    @functools.wraps(factory)
+    def wrapped(*args, **kwargs):
+        if len(args) == 1 and isinstance(args[0], dict) and not kwargs:
+            return factory(**{snake(k): v for k, v in args[0].items()})
+        return factory(*args, **kwargs)
+    return wrapped
 
 
 def shape_str(shape):

@@ -1,7 +1,7 @@
 """tf.constraints: projections applied to a weight after each optimizer step (tfjs-layers
 constraints.ts). Keras applies them after the update; so does fit() here."""
 from .. import ops
-from ._utils import epsilon, lookup
+from ._utils import epsilon, lookup, takes_options
 
 
 class Constraint:
@@ -9,6 +9,10 @@ class Constraint:
 
     def __call__(self, w):
         raise NotImplementedError
+
+    def apply(self, w):
+        """w projected by the constraint (TF.js's name for calling it)."""
+        return self(w)
 
     def get_class_name(self):
         return self.class_name
@@ -68,18 +72,22 @@ class MinMaxNorm(Constraint):
         return ops.mul(w, ops.div(desired, ops.add(norms, epsilon())))
 
 
+@takes_options
 def max_norm(max_value=2, axis=0):
     return MaxNorm(max_value, axis)
 
 
+@takes_options
 def unit_norm(axis=0):
     return UnitNorm(axis)
 
 
+@takes_options
 def non_neg():
     return NonNeg()
 
 
+@takes_options
 def min_max_norm(min_value=0.0, max_value=1.0, rate=1.0, axis=0):
     return MinMaxNorm(min_value, max_value, rate, axis)
 

@@ -8,7 +8,7 @@ import math
 
 from .. import ops
 from ..engine import ENGINE
-from ._utils import lookup
+from ._utils import lookup, takes_options
 
 
 _fast_init = [0]
@@ -208,62 +208,77 @@ def _float_only(init, dtype):
 
 
 # --- factories: TF.js's tf.initializers.* in snake_case ----------------------------------------
+@takes_options
 def zeros():
     return Zeros()
 
 
+@takes_options
 def ones():
     return Ones()
 
 
+@takes_options
 def constant(value):
     return Constant(value)
 
 
+@takes_options
 def random_uniform(minval=-0.05, maxval=0.05, seed=None):
     return RandomUniform(minval, maxval, seed)
 
 
+@takes_options
 def random_normal(mean=0.0, stddev=0.05, seed=None):
     return RandomNormal(mean, stddev, seed)
 
 
+@takes_options
 def truncated_normal(mean=0.0, stddev=0.05, seed=None):
     return TruncatedNormal(mean, stddev, seed)
 
 
+@takes_options
 def identity(gain=1.0):
     return Identity(gain)
 
 
+@takes_options
 def variance_scaling(scale=1.0, mode="fan_in", distribution="normal", seed=None):
     return VarianceScaling(scale, mode, distribution, seed)
 
 
+@takes_options
 def glorot_uniform(seed=None):
     return VarianceScaling(1.0, "fan_avg", "uniform", seed)
 
 
+@takes_options
 def glorot_normal(seed=None):
     return VarianceScaling(1.0, "fan_avg", "normal", seed)
 
 
+@takes_options
 def he_uniform(seed=None):
     return VarianceScaling(2.0, "fan_in", "uniform", seed)
 
 
+@takes_options
 def he_normal(seed=None):
     return VarianceScaling(2.0, "fan_in", "normal", seed)
 
 
+@takes_options
 def le_cun_uniform(seed=None):
     return VarianceScaling(1.0, "fan_in", "uniform", seed)
 
 
+@takes_options
 def le_cun_normal(seed=None):
     return VarianceScaling(1.0, "fan_in", "normal", seed)
 
 
+@takes_options
 def orthogonal(gain=1.0, seed=None):
     return Orthogonal(gain, seed)
 

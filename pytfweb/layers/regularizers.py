@@ -1,6 +1,6 @@
 """tf.regularizers: weight penalties added to the training loss (tfjs-layers regularizers.ts)."""
 from .. import ops
-from ._utils import lookup
+from ._utils import lookup, takes_options
 
 
 class Regularizer:
@@ -8,6 +8,10 @@ class Regularizer:
 
     def __call__(self, x):
         raise NotImplementedError
+
+    def apply(self, x):
+        """The penalty for x (TF.js's name for calling the regularizer)."""
+        return self(x)
 
     def get_class_name(self):
         return self.class_name
@@ -32,14 +36,17 @@ class L1L2(Regularizer):
         return {"l1": self.l1, "l2": self.l2}
 
 
+@takes_options
 def l1l2(l1=0.01, l2=0.01):
     return L1L2(l1, l2)
 
 
+@takes_options
 def l1(l1=0.01):  # noqa: E743 - TF.js name
     return L1L2(l1=l1, l2=0)
 
 
+@takes_options
 def l2(l2=0.01):
     return L1L2(l1=0, l2=l2)
 

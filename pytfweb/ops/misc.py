@@ -226,7 +226,8 @@ def buffer(shape, dtype="float32", values=None):
 @op
 def rand(shape, rand_function, dtype=None):
     """tf.rand: a tensor of shape whose values are rand_function() called once per element
-    (converted as TF.js's typed arrays convert them: int32 truncates)."""
+    (stored as TF.js stores them in a typed array: int32 truncates, a bool is its number truncated
+    to a byte, != 0)."""
     name = "rand"
     shape = check_shape(shape, name)
     dtype = "float32" if dtype is None else check_dtype(dtype, name)
@@ -234,7 +235,7 @@ def rand(shape, rand_function, dtype=None):
         raise TypeError(f"{name}: argument 'dtype' must be float32, int32 or bool, got {dtype!r}")
     if not callable(rand_function):
         raise TypeError(f"{name}: argument 'rand_function' must be callable, got {type(rand_function).__name__}")
-    values = array.array(TYPECODES[dtype], [_conv._coerce(rand_function(), dtype, name, "rand_function")
+    values = array.array(TYPECODES[dtype], [_conv.fill_value(rand_function(), dtype, name, "rand_function")
                                             for _ in range(size_of(shape))])
     return ENGINE.make_tensor(values, shape, dtype)
 

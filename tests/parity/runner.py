@@ -6,6 +6,7 @@ run_cases_async: the same, awaiting what TF.js's *Async functions return (on web
 page's event loop); run_case_async does one case.
 compare(reference, result, tol) -> None, or a message saying what differs.
 """
+import inspect
 import math
 import re
 
@@ -28,6 +29,27 @@ def _num(v):
     return float(v["float"]) if isinstance(v, dict) and "float" in v else v
 
 
+def _snake(key):
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key).lower()
+
+
+def make_function(tf, f):
+    """A function argument (spec.fn_arg): the same deterministic function tfjs_run.js makes."""
+    if f["fn"] == "counter":   # start, start + step, ... modulo mod
+        start, step, mod = f["params"]
+        k = [0]
+
+        def counter():
+            v = start + step * k[0]
+            k[0] += 1
+            return math.fmod(v, mod) if mod else v
+        return counter
+    if f["fn"] == "basicLSTMCell":   # a basic_lstm_cell with its weights bound, as multi_rnn_cell takes it
+        forget_bias, kernel, bias = [decode(tf, p) for p in f["params"]]
+        return lambda data, c, h: tf.basic_lstm_cell(forget_bias, kernel, bias, data, c, h)
+    raise ValueError(f"unknown function argument {f['fn']}")
+
+
 def decode(tf, v):
     if isinstance(v, list):
         return [decode(tf, x) for x in v]
@@ -36,6 +58,10 @@ def decode(tf, v):
             return tf.tensor([_num(x) for x in v["tensor"]], v["shape"], v["dtype"])
         if "float" in v:
             return _num(v)
+        if "bytes" in v:
+            return bytes(v["bytes"])
+        if "fn" in v:
+            return make_function(tf, v)
         return {k: decode(tf, x) for k, x in v.items()}
     return v
 
@@ -52,12 +78,14 @@ def encode(tf, v):
         values = list(values) if v.dtype == "string" else [_enc_num(float(x) if v.dtype in ("float32", "complex64")
                                                                      else int(x)) for x in values]
         return {"tensor": values, "shape": list(v.shape), "dtype": v.dtype}
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return {"bytes": list(bytes(v))}
     if hasattr(v, "_asdict"):
         return {k: encode(tf, x) for k, x in v._asdict().items()}
     if isinstance(v, (list, tuple)):
         return [encode(tf, x) for x in v]
     if isinstance(v, dict):
-        return {k: encode(tf, x) for k, x in v.items()}
+        return {k: encode(tf, x) for k, x in v.items() if x is not None}
     if isinstance(v, bool):
         return v
     return _enc_num(float(v)) if isinstance(v, float) else v
@@ -67,44 +95,147 @@ def _first(tf, out):
     if isinstance(out, tf.Tensor):
         return out
     if hasattr(out, "_asdict"):
-        return list(out._asdict().values())[0]
+        return _first(tf, list(out._asdict().values())[0])
     if isinstance(out, dict):
-        return list(out.values())[0]
-    return out[0]
+        return _first(tf, list(out.values())[0])
+    return _first(tf, out[0])
 
 
-def _snake(key):
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key).lower()
+def _float_indices(tf, args):
+    return [i for i, a in enumerate(args) if isinstance(a, tf.Tensor) and a.dtype == "float32"]
+
+
+def _path(obj, path):
+    """obj.a.b for TF.js's property path 'a.b' (camelCase read as snake_case)."""
+    for part in path.split("."):
+        obj = getattr(obj, _snake(part))
+    return obj
+
+
+def _layer_weight(tf, shape, j, scale, offset):
+    """spec.layer_case's deterministic weights: weight j holds sin(i + 1 + 3j) * scale + offset."""
+    n = math.prod(shape)
+    return tf.tensor([math.sin(i + 1 + 3 * j) * scale + offset for i in range(n)], list(shape))
+
+
+def _optimizer_loss(tf, variables):
+    """spec.optimizer_case's loss: the sum over variables of sum(v^2 / 2 + sin(3 v))."""
+    return tf.add_n([tf.sum(tf.add(tf.mul(tf.square(v), 0.5), tf.sin(tf.mul(v, 3)))) for v in variables])
+
+
+def _nothing():
+    return None
+
+
+def build(tf, c, fn, args, kwargs):
+    """What case c computes, as tfjs_run.js's build: (value, (inputs, function of them) for the
+    gradient or None, cleanup). Without `use` the value is fn's result; otherwise fn's result is
+    used as spec.py's apply / props / stats / layer / optimizer say."""
+    use = c.get("use")
+    if not use:
+        idx = _float_indices(tf, args)
+
+        def f(*xs):
+            a = list(args)
+            for j, x in zip(idx, xs):
+                a[j] = x
+            return _first(tf, fn(*a, **kwargs))
+        return fn(*args, **kwargs), ([args[j] for j in idx], f), _nothing
+    obj = fn(*args, **kwargs)
+    kind = use["kind"]
+    if kind == "apply":
+        return obj.apply(*[decode(tf, a) for a in use["args"]]), None, _nothing
+    if kind == "props":
+        return {p: _path(obj, p) for p in use["props"]}, None, _nothing
+    if kind == "stats":   # a random initializer's draw: shape, dtype, mean and standard deviation
+        t = obj.apply(*[decode(tf, a) for a in use["args"]])
+        m = tf.moments(t)
+        return ({"shape": list(t.shape), "dtype": t.dtype, "mean": m.mean.data_sync()[0],
+                 "std": math.sqrt(m.variance.data_sync()[0])}, None, _nothing)
+    if kind == "layer":
+        try:
+            inputs = decode(tf, use["inputs"])
+            call_kwargs = {_snake(k): v for k, v in decode(tf, use.get("call") or {}).items()}
+            tf.dispose(obj.apply(inputs, **call_kwargs))   # builds it
+            shapes = [list(w.shape) for w in obj.get_weights()]
+            given = decode(tf, use["weights"]) if use.get("weights") else None
+            obj.set_weights(given or [_layer_weight(tf, s, j, use["scale"], use["offset"]) for j, s in enumerate(shapes)])
+            many = isinstance(inputs, list)
+            xs = inputs if many else [inputs]
+            idx = _float_indices(tf, xs)
+
+            def f(*ys):
+                a = list(xs)
+                for j, y in zip(idx, ys):
+                    a[j] = y
+                return _first(tf, obj.apply(a if many else a[0], **call_kwargs))
+            value = {"output": obj.apply(inputs, **call_kwargs), "weight_shapes": shapes}
+            return value, ([xs[j] for j in idx], f), obj.dispose
+        except BaseException:
+            obj.dispose()
+            raise
+    if kind == "optimizer":
+        variables = []
+
+        def cleanup():
+            obj.dispose()
+            tf.dispose(variables)
+        try:
+            variables += [tf.variable(decode(tf, v), True, f"{c['id']}/v{j}") for j, v in enumerate(use["vars"])]
+            costs = []
+            for _ in range(use["steps"]):
+                if use.get("grads"):
+                    obj.apply_gradients({v.name: decode(tf, g) for v, g in zip(variables, use["grads"])})
+                else:
+                    costs.append(obj.minimize(lambda: _optimizer_loss(tf, variables), True, variables))
+            value = {"variables": [v.clone() for v in variables], "costs": costs, "weights": obj.get_weights()}
+            return value, None, cleanup
+        except BaseException:
+            cleanup()
+            raise
+    raise ValueError(f"unknown use {kind}")
+
+
+def is_async(c):
+    """Whether the case's TF.js function returns a Promise (its pytfweb twin may return an awaitable)."""
+    return c["fn"].endswith("Async") or bool(c.get("awaits"))
+
+
+def _arguments(tf, c):
+    args = [decode(tf, a) for a in c["args"]]
+    kwargs = {k: decode(tf, v) for k, v in (c.get("kwargs") or {}).items()}
+    if c.get("opts"):
+        kwargs.update({_snake(k): decode(tf, v) for k, v in c["opts"].items()})
+    return args, kwargs
+
+
+def _grads(tf, grad):
+    xs, f = grad
+    y = f(*xs)
+    dy = tf.tensor([math.sin(i + 1) for i in range(y.size)], list(y.shape), y.dtype)
+    return encode(tf, tf.grads(f)(xs, dy))
 
 
 def run_case(tf, c, python_names):
-    def call(fn, args, kwargs):
-        return fn(*args, **kwargs)
-
     out = {}
     try:
         fn = resolve(tf, c["fn"], python_names)
 
         def body():
-            args = [decode(tf, a) for a in c["args"]]
-            kwargs = {k: decode(tf, v) for k, v in (c.get("kwargs") or {}).items()}
-            if c.get("opts"):
-                kwargs.update({_snake(k): decode(tf, v) for k, v in c["opts"].items()})
-            result = call(fn, args, kwargs)
-            out["outputs"] = encode(tf, result)
+            args, kwargs = _arguments(tf, c)
+            value, grad, cleanup = build(tf, c, fn, args, kwargs)
+            try:
+                out["outputs"] = encode(tf, value)
+                if c.get("grad"):
+                    out["grads"] = _grads(tf, grad)
+            finally:
+                cleanup()
             if c.get("opts"):   # the same options as one dict, as TF.js users write them
-                out["outputs_opts_dict"] = encode(tf, fn(*args, decode(tf, c["opts"])))
-            if c.get("grad"):
-                idx = [i for i, a in enumerate(args) if isinstance(a, tf.Tensor) and a.dtype == "float32"]
-                y = _first(tf, result)
-                dy = tf.tensor([math.sin(i + 1) for i in range(y.size)], list(y.shape), y.dtype)
-
-                def f(*xs):
-                    a = list(args)
-                    for j, x in zip(idx, xs):
-                        a[j] = x
-                    return _first(tf, call(fn, a, kwargs))
-                out["grads"] = encode(tf, tf.grads(f)([args[j] for j in idx], dy))
+                value, _, cleanup = build(tf, c, fn, args + [decode(tf, c["opts"])], {})
+                try:
+                    out["outputs_opts_dict"] = encode(tf, value)
+                finally:
+                    cleanup()
             return None
         tf.tidy(body)
     except Exception as e:   # noqa: BLE001 - reported per case
@@ -117,27 +248,23 @@ def run_cases(tf, cases, python_names):
 
 
 async def run_case_async(tf, c, python_names):
-    """run_case, awaiting the result of a TF.js *Async function (no tidy scope can span an await:
-    every tensor made here is disposed at the end; no gradients)."""
-    if not c["fn"].endswith("Async"):
+    """run_case, awaiting what a function that returns a Promise in TF.js returns (no tidy scope
+    can span an await: every tensor made here is disposed at the end; no gradients)."""
+    if not is_async(c):
         return run_case(tf, c, python_names)
     out, held = {}, []
     try:
         fn = resolve(tf, c["fn"], python_names)
-        args = [decode(tf, a) for a in c["args"]]
-        kwargs = {k: decode(tf, v) for k, v in (c.get("kwargs") or {}).items()}
+        args, kwargs = _arguments(tf, c)
         held += [args, kwargs]
-        if c.get("opts"):
-            kwargs.update({_snake(k): decode(tf, v) for k, v in c["opts"].items()})
-        result = await fn(*args, **kwargs)
-        held.append(result)
-        out["outputs"] = encode(tf, result)
-        if c.get("opts"):
-            opts = decode(tf, c["opts"])
-            held.append(opts)
-            result = await fn(*args, opts)
+        forms = [(args, kwargs)] + ([(args + [decode(tf, c["opts"])], {})] if c.get("opts") else [])
+        for key, (a, k) in zip(("outputs", "outputs_opts_dict"), forms):
+            held.append(a)
+            result = fn(*a, **k)
+            if inspect.isawaitable(result):
+                result = await result
             held.append(result)
-            out["outputs_opts_dict"] = encode(tf, result)
+            out[key] = encode(tf, result)
     except Exception as e:   # noqa: BLE001 - reported per case
         out = {"error": f"{type(e).__name__}: {e}"[:300]}
     finally:

@@ -10,6 +10,22 @@ T(values, shape=None, dtype="float32") is a tensor argument (values flat or nest
 as float("nan") etc.). grad=True also compares the gradients with respect to every float32 tensor
 argument, for an upstream gradient dy = sin(i + 1) in the output's shape (the first output when there
 are several). error=True marks a case TF.js rejects: pytfweb must raise too.
+
+The namespaces that are not ops make objects; `use` says what a case does with the object its function
+returns, the same way in tfjs_run.js and runner.py (the helpers below write it):
+    applied(fn, ..., to=args)      obj.apply(*args): an initializer, a regularizer, a constraint
+    drawn(fn, ..., to=args)        shape, dtype, mean and standard deviation of obj.apply(*args): an
+                                   unseeded random initializer (TF.js draws with Math.random)
+    props(fn, ..., props=[...])    attributes of the object (TF.js's camelCase paths, 'a.b')
+    layer_case(fn, inputs, opts)   a tf.layers factory: the layer is built on inputs, its weights set
+                                   to deterministic values (weight j: sin(i + 1 + 3j) * scale + offset,
+                                   or the given ones), then applied again (inference mode unless call=
+                                   says otherwise): its output and weight shapes, gradient w.r.t. inputs
+    optimizer_case(fn, ..., vars=) a tf.train optimizer takes steps on variables holding vars, by
+                                   minimize() of sum(v^2 / 2 + sin(3 v)) or applyGradients(grads): the
+                                   variables, costs and the optimizer's getWeights() after them
+fn_arg(name, *params) is a function argument both sides build alike: 'counter' (start, step, mod:
+start + k * step modulo mod) or 'basicLSTMCell' (forgetBias, lstmKernel, lstmBias bound).
 """
 import math
 
@@ -20,7 +36,8 @@ def T(values, shape=None, dtype="float32"):   # noqa: N802 - reads as a type in 
     return {"tensor": _flat(values), "shape": _shape(values) if shape is None else list(shape), "dtype": dtype}
 
 
-def case(fn, *args, kwargs=None, opts=None, grad=False, error=False, tol=None, name=None, deviation=None):
+def case(fn, *args, kwargs=None, opts=None, grad=False, error=False, tol=None, name=None, deviation=None, use=None,
+         awaits=False):
     """One call of TF.js function `fn` ('tf.add', 'tf.image.resizeBilinear', ...). deviation: where
     pytfweb deliberately differs, the reason, word for word as README's "Deviations from TF.js" lists
     it; such a case is not compared (the test checks that the README carries the reason)."""
@@ -39,7 +56,43 @@ def case(fn, *args, kwargs=None, opts=None, grad=False, error=False, tol=None, n
         out["tol"] = tol
     if deviation:
         out["deviation"] = deviation
+    if use:
+        out["use"] = _encode(use)
+    if awaits:   # TF.js returns a Promise
+        out["awaits"] = True
     return out
+
+
+def fn_arg(name, *params):
+    return {"fn": name, "params": [_encode(p) for p in params]}
+
+
+def applied(fn, *args, to=(), **kw):
+    return case(fn, *args, use={"kind": "apply", "args": list(to)}, **kw)
+
+
+def drawn(fn, *args, to=(), **kw):
+    return case(fn, *args, use={"kind": "stats", "args": list(to)}, **kw)
+
+
+def props(fn, *args, props=(), **kw):
+    return case(fn, *args, use={"kind": "props", "props": list(props)}, **kw)
+
+
+def layer_case(fn, inputs, opts=None, call=None, weights=None, scale=0.5, offset=0.0, **kw):
+    use = {"kind": "layer", "inputs": inputs, "scale": scale, "offset": offset}
+    if call:
+        use["call"] = call
+    if weights:
+        use["weights"] = weights
+    return case(fn, opts=opts, use=use, **kw)
+
+
+def optimizer_case(fn, *args, vars, steps=3, grads=None, **kw):   # noqa: A002 - reads as the problem's variables
+    use = {"kind": "optimizer", "vars": list(vars), "steps": steps}
+    if grads:
+        use["grads"] = list(grads)
+    return case(fn, *args, use=use, **kw)
 
 
 def seq(n, start=1.0, step=1.0):
@@ -76,6 +129,8 @@ def _encode(v):
         return [_encode(x) for x in v]
     if isinstance(v, dict) and "tensor" in v:
         return {**v, "tensor": [_encode(x) for x in v["tensor"]]}
+    if isinstance(v, dict):
+        return {k: _encode(x) for k, x in v.items()}
     return v
 
 

@@ -1,5 +1,7 @@
 // Runs the parity cases (JSON on stdin) in TensorFlow.js (cpu backend, under node) and prints what each
 // gives: outputs (shape, dtype, values) and, for grad cases, the gradients; or the error it throws.
+// A case with `use` makes something of the object its function returns (spec.py: apply, props, stats,
+// layer, optimizer); runner.py does the same in pytfweb.
 // Usage: node tfjs_run.js <path of @tensorflow/tfjs>
 const tf = require(process.argv[2]);
 
@@ -7,13 +9,25 @@ function num(v) {
   if (v && typeof v === 'object' && 'float' in v) return Number(v.float);
   return v;
 }
+// a function argument (spec.fn_arg): the same deterministic function on both sides
+function makeFunction(f) {
+  if (f.fn === 'counter') {   // start, start + step, ... modulo mod
+    const [start, step, mod] = f.params;
+    let k = 0;
+    return () => { const v = start + step * k++; return mod ? v % mod : v; };
+  }
+  if (f.fn === 'basicLSTMCell') {   // a basicLSTMCell with its weights bound, as multiRNNCell takes it
+    const [forgetBias, kernel, bias] = f.params.map(decode);
+    return (data, c, h) => tf.basicLSTMCell(forgetBias, kernel, bias, data, c, h);
+  }
+  throw new Error(`unknown function argument ${f.fn}`);
+}
 function decode(v) {
   if (Array.isArray(v)) return v.map(decode);
-  if (v && typeof v === 'object' && 'tensor' in v) {
-    const vals = v.tensor.map(num);
-    return tf.tensor(v.dtype === 'string' ? vals : vals, v.shape, v.dtype);
-  }
+  if (v && typeof v === 'object' && 'tensor' in v) return tf.tensor(v.tensor.map(num), v.shape, v.dtype);
   if (v && typeof v === 'object' && 'float' in v) return num(v);
+  if (v && typeof v === 'object' && 'bytes' in v) return new Uint8Array(v.bytes).buffer;
+  if (v && typeof v === 'object' && 'fn' in v) return makeFunction(v);
   if (v && typeof v === 'object') {
     const o = {};
     for (const [k, x] of Object.entries(v)) o[k] = decode(x);
@@ -32,10 +46,11 @@ function encode(v) {
     else values = Array.from(v.dataSync()).map(encNum);
     return {tensor: values, shape: v.shape, dtype: v.dtype};
   }
+  if (v instanceof ArrayBuffer) return {bytes: Array.from(new Uint8Array(v))};
   if (Array.isArray(v)) return v.map(encode);
   if (v && typeof v === 'object') {
     const o = {};
-    for (const [k, x] of Object.entries(v)) o[k] = encode(x);
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) o[k] = encode(x);
     return o;
   }
   return encNum(v);
@@ -48,8 +63,75 @@ function resolve(path) {
 }
 function first(out) {
   if (out instanceof tf.Tensor) return out;
-  if (Array.isArray(out)) return out[0];
-  return Object.values(out)[0];
+  if (Array.isArray(out)) return first(out[0]);
+  return first(Object.values(out)[0]);
+}
+function floatIndices(args) {
+  const idx = [];
+  args.forEach((a, i) => { if (a instanceof tf.Tensor && a.dtype === 'float32') idx.push(i); });
+  return idx;
+}
+// spec.layer_case's deterministic weights: weight j holds sin(i + 1 + 3j) * scale + offset
+function layerWeight(shape, j, scale, offset) {
+  const n = shape.reduce((a, b) => a * b, 1);
+  return tf.tensor(Array.from({length: n}, (_, i) => Math.sin(i + 1 + 3 * j) * scale + offset), shape);
+}
+// spec.optimizer_case's loss: the sum over variables of sum(v^2 / 2 + sin(3 v))
+function optimizerLoss(vars) {
+  return tf.addN(vars.map(v => tf.sum(tf.add(tf.mul(tf.square(v), 0.5), tf.sin(tf.mul(v, 3))))));
+}
+
+// What the case computes: {value, grad: [inputs, function of them] or null, cleanup}
+async function build(c, fn, args) {
+  const use = c.use;
+  if (!use) {
+    const idx = floatIndices(args);
+    const f = (...xs) => { const a = args.slice(); idx.forEach((j, k) => { a[j] = xs[k]; }); return first(fn(...a)); };
+    return {value: await fn(...args), grad: [idx.map(j => args[j]), f], cleanup: () => {}};
+  }
+  const obj = fn(...args);
+  if (use.kind === 'apply') return {value: obj.apply(...use.args.map(decode)), grad: null, cleanup: () => {}};
+  if (use.kind === 'props') {
+    const o = {};
+    for (const p of use.props) o[p] = p.split('.').reduce((x, k) => x[k], obj);
+    return {value: o, grad: null, cleanup: () => {}};
+  }
+  if (use.kind === 'stats') {   // a random initializer's draw: shape, dtype, mean and standard deviation
+    const t = obj.apply(...use.args.map(decode));
+    const m = tf.moments(t);
+    return {value: {shape: t.shape, dtype: t.dtype, mean: m.mean.dataSync()[0], std: Math.sqrt(m.variance.dataSync()[0])},
+            grad: null, cleanup: () => {}};
+  }
+  if (use.kind === 'layer') {
+    const inputs = decode(use.inputs);
+    const callArgs = use.call ? decode(use.call) : {};
+    tf.dispose(obj.apply(inputs, callArgs));   // builds it
+    const shapes = obj.getWeights().map(w => w.shape);
+    const given = use.weights ? decode(use.weights) : null;
+    const ws = given || shapes.map((s, j) => layerWeight(s, j, use.scale, use.offset));
+    obj.setWeights(ws);
+    tf.dispose(ws);
+    const many = Array.isArray(inputs);
+    const xs = many ? inputs : [inputs];
+    const idx = floatIndices(xs);
+    const f = (...ys) => { const a = xs.slice(); idx.forEach((j, k) => { a[j] = ys[k]; }); return first(obj.apply(many ? a : a[0], callArgs)); };
+    return {value: {output: obj.apply(inputs, callArgs), weight_shapes: shapes}, grad: [idx.map(j => xs[j]), f],
+            cleanup: () => obj.dispose()};
+  }
+  if (use.kind === 'optimizer') {
+    const vars = use.vars.map((v, j) => tf.variable(decode(v), true, `${c.id}/v${j}`));
+    const cleanup = () => { obj.dispose(); tf.dispose(vars); };
+    try {
+      const costs = [];
+      for (let s = 0; s < use.steps; s++) {
+        if (use.grads) obj.applyGradients(Object.fromEntries(vars.map((v, j) => [v.name, decode(use.grads[j])])));
+        else costs.push(obj.minimize(() => optimizerLoss(vars), true, vars));
+      }
+      const weights = await obj.getWeights();
+      return {value: {variables: vars.map(v => v.clone()), costs, weights}, grad: null, cleanup};
+    } catch (e) { cleanup(); throw e; }
+  }
+  throw new Error(`unknown use ${use.kind}`);
 }
 
 (async () => {
@@ -58,31 +140,26 @@ function first(out) {
   const results = {};
   for (const c of cases) {
     const r = {};
+    let cleanup = () => {};
     try {
       const fn = resolve(c.fn);
       const args = c.args.map(decode);
       if (c.opts) args.push(decode(c.opts));
-      let out = fn(...args);
-      if (out && typeof out.then === 'function') out = await out;
-      r.outputs = encode(out);
+      const b = await build(c, fn, args);
+      cleanup = b.cleanup;
+      r.outputs = encode(b.value);
       if (c.grad) try {
-        const idx = [];
-        args.forEach((a, i) => { if (a instanceof tf.Tensor && a.dtype === 'float32') idx.push(i); });
-        const y = first(out);
-        const n = y.size;
-        const dy = tf.tensor(Array.from({length: n}, (_, i) => Math.sin(i + 1)), y.shape, y.dtype);
-        const f = (...xs) => {
-          const a = args.slice();
-          idx.forEach((j, k) => { a[j] = xs[k]; });
-          return first(fn(...a));
-        };
-        r.grads = encode(tf.grads(f)(idx.map(j => args[j]), dy));
+        const [xs, f] = b.grad;
+        const y = f(...xs);
+        const dy = tf.tensor(Array.from({length: y.size}, (_, i) => Math.sin(i + 1)), y.shape, y.dtype);
+        r.grads = encode(tf.grads(f)(xs, dy));
       } catch (e) {
         r.grad_error = String(e.message || e).slice(0, 300);   // TF.js cannot differentiate this case
       }
     } catch (e) {
       r.error = String(e.message || e).slice(0, 300);
     }
+    try { cleanup(); } catch (e) { /* a layer TF.js could not build has nothing to free */ }
     results[c.id] = r;
   }
   process.stdout.write(JSON.stringify(results));

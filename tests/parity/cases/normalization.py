@@ -1,7 +1,7 @@
 """Normalization and small recurrent/statistics helpers: batchNorm (2d/3d/4d),
-localResponseNormalization, movingAverage, inTopKAsync, basicLSTMCell. (multiRNNCell takes
-functions as its cells, which a JSON case cannot carry.)"""
-from ..spec import T, case, seq, wave
+localResponseNormalization, movingAverage, inTopKAsync, basicLSTMCell, multiRNNCell (its cells are
+basicLSTMCells with bound weights, spec.fn_arg)."""
+from ..spec import T, case, fn_arg, seq, wave
 
 INF, NAN = float("inf"), float("nan")
 
@@ -147,4 +147,17 @@ CASES += [
     case("tf.basicLSTMCell", T(1.0, []), KERNEL, BIAS, T(wave(4), [2, 2]), C, H, error=True),
     case("tf.basicLSTMCell", T(1.0, []), T(wave(30), [5, 6]), BIAS, DATA, C, H, error=True),
     case("tf.basicLSTMCell", T(1.0, []), KERNEL, BIAS, T(wave(3), [3]), C, H, error=True),
+]
+
+# --- multiRNNCell(lstmCells, data, c, h): each cell's new h is the next cell's data ----------------
+CELL1 = fn_arg("basicLSTMCell", T(1.0, []), KERNEL, BIAS)                       # input 3 -> units 2
+CELL2 = fn_arg("basicLSTMCell", T(0.5, []), T(wave(32, 0.4), [4, 8]), T(wave(8, 0.2), [8]))   # 2 -> 2
+CELL3 = fn_arg("basicLSTMCell", T(0.0, []), T(wave(40, 0.3), [4, 10]), T(wave(10, 0.1), [10]))  # 2 -> ...
+H2 = T([0.3, -0.1, 0.2, 0.0], [2, 2])
+CASES += [
+    case("tf.multiRNNCell", [CELL1], DATA, [C], [H], grad=True),
+    case("tf.multiRNNCell", [CELL1, CELL2], DATA, [C, H2], [H, H2], grad=True),
+    case("tf.multiRNNCell", [CELL1, CELL2], T(wave(3), [1, 3]), [T([0.5, -0.5], [1, 2]), T([0.0, 0.1], [1, 2])],
+         [T([0.1, 0.2], [1, 2]), T([0.2, 0.3], [1, 2])]),
+    case("tf.multiRNNCell", [CELL1, CELL3], DATA, [C, H2], [H, H2], error=True),   # kernel [4, 10]: 10 is not 4 * units
 ]

@@ -1,7 +1,8 @@
 """Seeded random ops: TF.js draws with seedrandom (alea) and its own normal / gamma samplers;
 pytfweb's prng reproduces them, so shapes, dtypes and values are compared. tf.rand takes a
-JS function and is not a case here. multinomial's cases have certain outcomes (see below)."""
-from ..spec import T, case
+function: its cases give a counter (spec.fn_arg), which both sides call once per element in order.
+multinomial's cases have certain outcomes (see below)."""
+from ..spec import T, case, fn_arg
 
 CASES = [
     case("tf.randomUniform", [2, 3], 0, 1, "float32", 7),
@@ -37,4 +38,20 @@ CASES = [
     case("tf.dropout", T([[1.0, 2, 3], [4, 5, 6]]), 0, None, 9),
     case("tf.dropout", T([1.0, 2]), 1.5, None, 1, error=True),
     case("tf.dropout", T([1, 2], dtype="int32"), 0.5, None, 1, error=True),
+]
+
+RAND_BOOL = ("`tf.rand`: with dtype 'bool' TF.js stores each number in a Uint8Array, so -1 gives a bool tensor "
+             "holding 255, a value no bool can hold; pytfweb stores true (as it does for 1.4, which TF.js truncates to 1)")
+# rand(shape, randFunction, dtype): the function is a counter start + k * step (modulo mod)
+CASES += [
+    case("tf.rand", [2, 3], fn_arg("counter", 0.0, 0.37, 1.0)),
+    case("tf.rand", [4], fn_arg("counter", 0.5, 0.0, 0)),
+    case("tf.rand", [2, 2], fn_arg("counter", -2.5, 1.3, 0), "float32"),
+    case("tf.rand", [5], fn_arg("counter", -2.5, 1.3, 0), "int32"),       # Int32Array truncates
+    case("tf.rand", [5], fn_arg("counter", 0.0, 0.45, 0), "bool"),        # Uint8Array: truncates
+    case("tf.rand", [3], fn_arg("counter", -1.0, -1.0, 0), "bool", deviation=RAND_BOOL),
+    case("tf.rand", [3], fn_arg("counter", 3e9, 1.0, 0), "int32"),        # ToInt32 wraps
+    case("tf.rand", [0, 2], fn_arg("counter", 1.0, 1.0, 0)),
+    case("tf.rand", [2], fn_arg("counter", 1.0, 1.0, 0), "string", error=True),
+    case("tf.rand", [-1, 2], fn_arg("counter", 1.0, 1.0, 0), error=True),
 ]
