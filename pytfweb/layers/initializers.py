@@ -48,7 +48,7 @@ class Initializer:
     def __call__(self, shape, dtype="float32"):
         return ENGINE.tidy(lambda: self.apply(list(shape), dtype))
 
-    def apply(self, shape, dtype):
+    def apply(self, shape, dtype="float32"):
         raise NotImplementedError
 
     def get_config(self):
@@ -61,14 +61,14 @@ class Initializer:
 class Zeros(Initializer):
     class_name = "Zeros"
 
-    def apply(self, shape, dtype):
+    def apply(self, shape, dtype="float32"):
         return ops.zeros(shape, dtype)
 
 
 class Ones(Initializer):
     class_name = "Ones"
 
-    def apply(self, shape, dtype):
+    def apply(self, shape, dtype="float32"):
         return ops.ones(shape, dtype)
 
 
@@ -80,8 +80,9 @@ class Constant(Initializer):
             raise TypeError(f"constant: 'value' must be a number, got {type(value).__name__}")
         self.value = value
 
-    def apply(self, shape, dtype):
-        return ops.fill(shape, self.value, dtype)
+    def apply(self, shape, dtype="float32"):
+        # as TF.js: value (a float32 scalar) times ones of dtype, so int32 and bool give float32
+        return ops.mul(ops.scalar(self.value, "float32"), ops.ones(shape, dtype))
 
     def get_config(self):
         return {"value": self.value}
@@ -93,7 +94,7 @@ class RandomUniform(Initializer):
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
         self.minval, self.maxval, self.seed = minval, maxval, seed
 
-    def apply(self, shape, dtype):
+    def apply(self, shape, dtype="float32"):
         return ops.random_uniform(shape, self.minval, self.maxval, dtype, self.seed)
 
     def get_config(self):
@@ -106,8 +107,8 @@ class RandomNormal(Initializer):
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         self.mean, self.stddev, self.seed = mean, stddev, seed
 
-    def apply(self, shape, dtype):
-        _float_only(self, dtype)
+    def apply(self, shape, dtype="float32"):
+        _normal_dtype(self, dtype)
         return ops.random_normal(shape, self.mean, self.stddev, dtype, self.seed)
 
     def get_config(self):
@@ -117,8 +118,8 @@ class RandomNormal(Initializer):
 class TruncatedNormal(RandomNormal):
     class_name = "TruncatedNormal"
 
-    def apply(self, shape, dtype):
-        _float_only(self, dtype)
+    def apply(self, shape, dtype="float32"):
+        _normal_dtype(self, dtype)
         return ops.truncated_normal(shape, self.mean, self.stddev, dtype, self.seed)
 
 
@@ -128,11 +129,11 @@ class Identity(Initializer):
     def __init__(self, gain=1.0):
         self.gain = gain
 
-    def apply(self, shape, dtype):
+    def apply(self, shape, dtype="float32"):
         if len(shape) != 2 or shape[0] != shape[1]:
             raise ValueError(f"Identity matrix initializer can only be used for 2D square matrices, "
                              f"got shape {list(shape)}")
-        return ops.mul(ops.eye(shape[0], dtype=dtype), self.gain)
+        return ops.mul(ops.eye(shape[0]), self.gain)   # float32 whatever dtype, as TF.js
 
     def get_config(self):
         return {"gain": self.gain}
@@ -157,20 +158,21 @@ class VarianceScaling(Initializer):
         if scale < 0:
             raise ValueError(f"scale must be a positive float. Got: {scale}")
         mode = {v: k for k, v in self._MODES.items()}.get(mode, mode)   # accept TF.js's 'fanIn'
+        distribution = "truncated_normal" if distribution == "truncatedNormal" else distribution
         if mode not in self._MODES:
             raise ValueError(f"variance_scaling: unknown mode {mode!r}; expected fan_in, fan_out or fan_avg")
         if distribution not in ("normal", "uniform", "truncated_normal"):
             raise ValueError(f"variance_scaling: unknown distribution {distribution!r}; expected normal or uniform")
         self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
 
-    def apply(self, shape, dtype):
+    def apply(self, shape, dtype="float32"):
         fan_in, fan_out = compute_fans(shape)
         fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}[self.mode]
         scale = self.scale / max(1, fan)
         if self.distribution == "uniform":
             limit = math.sqrt(3 * scale)
             return ops.random_uniform(shape, -limit, limit, dtype, self.seed)
-        _float_only(self, dtype)
+        _normal_dtype(self, dtype)
         # As TF.js: a truncated normal with the untruncated standard deviation.
         return ops.truncated_normal(shape, 0, math.sqrt(scale), dtype, self.seed)
 
@@ -184,7 +186,7 @@ class Orthogonal(Initializer):
     def __init__(self, gain=1.0, seed=None):
         self.gain, self.seed = gain, seed
 
-    def apply(self, shape, dtype):
+    def apply(self, shape, dtype="float32"):
         if len(shape) < 2:
             raise ValueError(f"orthogonal: shape must be at least 2D, got {list(shape)}")
         rows, cols = math.prod(shape[:-1]), shape[-1]
@@ -202,8 +204,9 @@ class Orthogonal(Initializer):
         return {"gain": self.gain, "seed": self.seed}
 
 
-def _float_only(init, dtype):
-    if dtype != "float32":
+def _normal_dtype(init, dtype):
+    """TF.js's normal initializers draw float32 or int32 (rounded) values only."""
+    if dtype not in ("float32", "int32"):
         raise TypeError(f"{init.class_name} does not support dtype {dtype}")
 
 
