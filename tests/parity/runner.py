@@ -188,7 +188,9 @@ def build(tf, c, fn, args, kwargs):
                     obj.apply_gradients({v.name: decode(tf, g) for v, g in zip(variables, use["grads"])})
                 else:
                     costs.append(obj.minimize(lambda: _optimizer_loss(tf, variables), True, variables))
-            value = {"variables": [v.clone() for v in variables], "costs": costs, "weights": obj.get_weights()}
+            value = {"variables": [v.clone() for v in variables], "costs": costs}
+            if use["slots"]:
+                value["weights"] = [[w["name"], w["tensor"]] for w in obj.get_weights()]
             return value, None, cleanup
         except BaseException:
             cleanup()

@@ -24,6 +24,7 @@ returns, the same way in tfjs_run.js and runner.py (the helpers below write it):
     optimizer_case(fn, ..., vars=) a tf.train optimizer takes steps on variables holding vars, by
                                    minimize() of sum(v^2 / 2 + sin(3 v)) or applyGradients(grads): the
                                    variables, costs and the optimizer's getWeights() after them
+                                   (as [name, tensor] pairs)
 fn_arg(name, *params) is a function argument both sides build alike: 'counter' (start, step, mod:
 start + k * step modulo mod) or 'basicLSTMCell' (forgetBias, lstmKernel, lstmBias bound).
 """
@@ -88,8 +89,9 @@ def layer_case(fn, inputs, opts=None, call=None, weights=None, scale=0.5, offset
     return case(fn, opts=opts, use=use, **kw)
 
 
-def optimizer_case(fn, *args, vars, steps=3, grads=None, **kw):   # noqa: A002 - reads as the problem's variables
-    use = {"kind": "optimizer", "vars": list(vars), "steps": steps}
+def optimizer_case(fn, *args, vars, steps=3, grads=None, slots=True, **kw):   # noqa: A002 - the problem's variables
+    """slots=False: TF.js's optimizer has no getWeights() (Adamax)."""
+    use = {"kind": "optimizer", "vars": list(vars), "steps": steps, "slots": slots}
     if grads:
         use["grads"] = list(grads)
     return case(fn, *args, use=use, **kw)

@@ -127,8 +127,9 @@ async function build(c, fn, args) {
         if (use.grads) obj.applyGradients(Object.fromEntries(vars.map((v, j) => [v.name, decode(use.grads[j])])));
         else costs.push(obj.minimize(() => optimizerLoss(vars), true, vars));
       }
-      const weights = await obj.getWeights();
-      return {value: {variables: vars.map(v => v.clone()), costs, weights}, grad: null, cleanup};
+      const value = {variables: vars.map(v => v.clone()), costs};
+      if (use.slots) value.weights = (await obj.getWeights()).map(w => [w.name, w.tensor]);
+      return {value, grad: null, cleanup};
     } catch (e) { cleanup(); throw e; }
   }
   throw new Error(`unknown use ${use.kind}`);
