@@ -7,6 +7,7 @@ from . import activations as _activations
 from . import initializers as _initializers
 from .engine import InputSpec, Layer
 from ._utils import shape_str
+from .convolutional import normalize_data_format
 
 
 def _positive_int(value, arg, layer):
@@ -120,7 +121,7 @@ class Flatten(Layer):
         return (input_shape[0], math.prod(rest))
 
     def call(self, inputs, training=False):
-        if self.data_format == "channels_first" and inputs.rank > 1:
+        if normalize_data_format(self.data_format, "Flatten") == "channels_first" and inputs.rank > 1:
             inputs = ops.transpose(inputs, [0] + list(range(2, inputs.rank)) + [1])
         return ops.reshape(inputs, [inputs.shape[0], -1])
 

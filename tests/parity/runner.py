@@ -62,6 +62,9 @@ def decode(tf, v):
             return bytes(v["bytes"])
         if "fn" in v:
             return make_function(tf, v)
+        if "make" in v:   # spec.sub_layer
+            ns, name = v["py"]
+            return getattr(getattr(tf, ns), name)(decode(tf, v["opts"]))
         return {k: decode(tf, x) for k, x in v.items()}
     return v
 

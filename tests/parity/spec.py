@@ -25,6 +25,7 @@ returns, the same way in tfjs_run.js and runner.py (the helpers below write it):
                                    minimize() of sum(v^2 / 2 + sin(3 v)) or applyGradients(grads): the
                                    variables, costs and the optimizer's getWeights() after them
                                    (as [name, tensor] pairs)
+sub_layer(fn, opts) is a layer argument (a wrapper's layer, an RNN's cell) made by factory fn.
 fn_arg(name, *params) is a function argument both sides build alike: 'counter' (start, step, mod:
 start + k * step modulo mod) or 'basicLSTMCell' (forgetBias, lstmKernel, lstmBias bound).
 """
@@ -66,6 +67,17 @@ def case(fn, *args, kwargs=None, opts=None, grad=False, error=False, tol=None, n
 
 def fn_arg(name, *params):
     return {"fn": name, "params": [_encode(p) for p in params]}
+
+
+def sub_layer(fn, opts=None):
+    """A layer made by factory fn ('tf.layers.lstm') with TF.js's options, as an argument."""
+    import json
+    import os
+    ns, name = fn.split(".")[1:]
+    api = os.path.join(os.path.dirname(__file__), "..", "..", "pytfweb", "data", "tfjs-4.22-api.json")
+    with open(api, encoding="utf-8") as f:
+        py = json.load(f)["python_names"][ns][name]
+    return {"make": fn, "py": [ns, py], "opts": _encode(opts or {})}
 
 
 def applied(fn, *args, to=(), **kw):

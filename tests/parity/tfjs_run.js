@@ -28,6 +28,7 @@ function decode(v) {
   if (v && typeof v === 'object' && 'float' in v) return num(v);
   if (v && typeof v === 'object' && 'bytes' in v) return new Uint8Array(v.bytes).buffer;
   if (v && typeof v === 'object' && 'fn' in v) return makeFunction(v);
+  if (v && typeof v === 'object' && 'make' in v) return resolve(v.make)(decode(v.opts));   // spec.sub_layer
   if (v && typeof v === 'object') {
     const o = {};
     for (const [k, x] of Object.entries(v)) o[k] = decode(x);

@@ -15,6 +15,9 @@ def W(*shape, **kw):   # noqa: N802 - reads as a type in case lists
     return sines(shape, **kw)
 
 
+NEAREST_BATCH_GRAD = ("`tf.image.resize_nearest_neighbor`: for a batch of more than one image TF.js 4.22's gradient "
+                      "(cpu backend) adds dy to the wrong images' pixels; pytfweb's gradient is the forward's derivative")
+
 IMG = W(1, 3, 4, 2)
 PIX = W(2, 3, 3, 3, scale=100, offset=120, dtype="int32")
 BOXES = T([[0, 0, 1, 1], [0, 0, 0.9, 0.9], [0.5, 0.5, 1, 1], [0, 0.1, 0.4, 0.6], [0.45, 0.5, 0.95, 1.0],
@@ -45,6 +48,9 @@ for fn in ("tf.image.resizeBilinear", "tf.image.resizeNearestNeighbor"):
         case(fn, W(3, 4), [2, 2], error=True),
         case(fn, IMG, [2], error=True),
         case(fn, IMG, [2, 2], True, True, error=True),
+        # a batch of several images
+        case(fn, W(2, 3, 2, 2), [6, 4], grad=True, deviation=fn.endswith("Neighbor") and NEAREST_BATCH_GRAD or None),
+        case(fn, W(2, 3, 2, 2), [4, 5], True, grad=True, deviation=fn.endswith("Neighbor") and NEAREST_BATCH_GRAD or None),
     ]
 CASES += [
     # cropAndResize(image, boxes, boxInd, cropSize, method, extrapolationValue)

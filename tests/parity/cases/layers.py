@@ -1,0 +1,202 @@
+"""tf.layers: every layer factory, constructed with TF.js's options (as keyword arguments and as one
+dict), built on a small input, its weights set to deterministic values (spec.layer_case), then applied
+in inference mode: output shapes, dtypes and values, weight shapes and the gradient with respect to
+the inputs are compared with TF.js's. Layers that are random in training are identities here."""
+from ..spec import T, layer_case, props, ramp, sines, sub_layer
+
+L = "tf.layers."
+X2 = sines([2, 5], 1.5)                     # [batch, features]
+X3 = sines([2, 4, 3], 1.2)                  # [batch, steps, features]
+X4 = sines([2, 5, 5, 2], 1.0, shift=1)      # [batch, h, w, channels]
+X5 = sines([1, 4, 4, 4, 2], 1.0, shift=2)   # [batch, d, h, w, channels]
+X5T = sines([2, 3, 4, 4, 1], 1.0, shift=3)  # [batch, time, h, w, channels]
+XA, XB = sines([2, 3], 1.0), sines([2, 3], 2.0, shift=5)
+IDS = T([[1, 0, 3, 2], [4, 4, 0, 1]], dtype="int32")
+IMG = ramp([1, 6, 6, 2])
+CAUSAL = ("`tf.layers.conv1d`: TF.js 4.22 refuses padding 'causal' (not implemented in its conv1dWithBias); "
+          "pytfweb pads the start of the sequence, as Keras does")
+NEAREST_BATCH_GRAD = ("`tf.layers.up_sampling2d`: for a batch of more than one image TF.js 4.22's gradient (that of "
+                      "resizeNearestNeighbor) adds dy to the wrong images' pixels; pytfweb's gradient is the forward's "
+                      "derivative")
+BN_AXIS = ("`tf.layers.batch_normalization`: with an axis other than the last, TF.js 4.22's batchNorm kernel reads the "
+           "moving statistics by flat index modulo their size, normalizing values by other channels' statistics; "
+           "pytfweb uses each value's own channel")
+SOFTMAX_AXIS = "`tf.layers.softmax`: TF.js 4.22 refuses an axis other than the last; pytfweb takes any axis"
+RESET_AFTER = ("`tf.layers.gru`: TF.js 4.22 refuses reset_after=True; pytfweb implements it (Keras's default GRU), so "
+               "Keras files with it load")
+CELL_APPLY = ("`tf.layers.simple_rnn_cell`, `lstm_cell`, `gru_cell`, `conv_lstm2d_cell`, `stacked_rnn_cells`: TF.js "
+              "4.22 cannot apply a cell by itself (building it on [inputs, states] fails: it expects one shape); pytfweb builds it from the "
+              "inputs and returns [output, new states]. Their values are compared inside tf.layers.rnn")
+BN = {"scale": 0.25, "offset": 1.0}         # positive weights: a variance must not be negative
+
+
+def cell(fn, **opts):
+    return sub_layer(L + fn, opts)
+
+
+CASES = [
+    # --- core
+    layer_case(L + "dense", X2, {"units": 3}, grad=True),
+    layer_case(L + "dense", X3, {"units": 2, "activation": "tanh", "useBias": False}, grad=True),
+    layer_case(L + "dense", X2, {"units": 4, "activation": "relu", "kernelInitializer": "zeros",
+                                 "biasInitializer": "ones"}),
+    layer_case(L + "activation", X2, {"activation": "softplus"}, grad=True),
+    layer_case(L + "activation", X2, {"activation": "hardSigmoid"}),
+    layer_case(L + "activation", X2, {"activation": "selu"}),
+    layer_case(L + "activation", X2, {"activation": "nope"}, error=True),
+    layer_case(L + "dropout", X2, {"rate": 0.5}),
+    layer_case(L + "dropout", X2, {"rate": 0.5, "seed": 1}, call={"training": True}, name="layers.dropout_training"),
+    layer_case(L + "flatten", X4, grad=True),
+    layer_case(L + "flatten", X3, {"dataFormat": "channelsFirst"}),
+    layer_case(L + "reshape", X2, {"targetShape": [5, 1]}),
+    layer_case(L + "reshape", X3, {"targetShape": [-1, 2]}, grad=True),
+    layer_case(L + "reshape", X3, {"targetShape": [5, -1]}, error=True),
+    layer_case(L + "permute", X3, {"dims": [2, 1]}, grad=True),
+    layer_case(L + "permute", X4, {"dims": [3, 1, 2]}),
+    layer_case(L + "permute", X3, {"dims": [0, 1]}, error=True),
+    layer_case(L + "repeatVector", X2, {"n": 3}, grad=True),
+    layer_case(L + "embedding", IDS, {"inputDim": 5, "outputDim": 3}),
+    layer_case(L + "embedding", IDS, {"inputDim": 5, "outputDim": 2, "maskZero": True}),
+    layer_case(L + "masking", T([[[0.0, 0.0], [1.0, 2.0]], [[3.0, 0.0], [0.0, 0.0]]]), {"maskValue": 0}),
+    layer_case(L + "rescaling", X2, {"scale": 2.5, "offset": -1}, grad=True),
+    layer_case(L + "rescaling", IMG, {"scale": 1 / 255}),
+    # --- merge
+    layer_case(L + "add", [XA, XB], grad=True),
+    layer_case(L + "add", [XA, XB, sines([2, 3], 0.5)]),
+    layer_case(L + "add", [XA, sines([2, 4])], error=True),
+    layer_case(L + "average", [XA, XB], grad=True),
+    layer_case(L + "maximum", [XA, XB], grad=True),
+    layer_case(L + "minimum", [XA, XB], grad=True),
+    layer_case(L + "multiply", [XA, XB], grad=True),
+    layer_case(L + "concatenate", [XA, sines([2, 2])], grad=True),
+    layer_case(L + "concatenate", [X3, sines([2, 1, 3])], {"axis": 1}),
+    layer_case(L + "dot", [XA, XB], {"axes": 1}, grad=True),
+    layer_case(L + "dot", [XA, XB], {"axes": -1, "normalize": True}, grad=True),
+    layer_case(L + "dot", [X3, sines([2, 4, 2])], {"axes": [1, 1]}),
+    # --- convolutional
+    layer_case(L + "conv1d", X3, {"filters": 2, "kernelSize": 2}, grad=True),
+    layer_case(L + "conv1d", X3, {"filters": 3, "kernelSize": 3, "padding": "same", "strides": 2,
+                                  "activation": "relu"}),
+    layer_case(L + "conv1d", X3, {"filters": 2, "kernelSize": 2, "dilationRate": 2, "padding": "causal"},
+               deviation=CAUSAL),
+    layer_case(L + "conv2d", X4, {"filters": 3, "kernelSize": 3}, grad=True),
+    layer_case(L + "conv2d", X4, {"filters": 2, "kernelSize": [2, 3], "strides": 2, "padding": "same",
+                                  "useBias": False}),
+    layer_case(L + "conv2d", X4, {"filters": 2, "kernelSize": 2, "dilationRate": 2}),
+    layer_case(L + "conv2d", X4, {"filters": 2, "kernelSize": 2, "dataFormat": "channelsFirst"}),
+    layer_case(L + "conv2dTranspose", X4, {"filters": 2, "kernelSize": 3}, grad=True),
+    layer_case(L + "conv2dTranspose", X4, {"filters": 1, "kernelSize": 2, "strides": 2, "padding": "same"}),
+    layer_case(L + "conv3d", X5, {"filters": 2, "kernelSize": 2}, grad=True),
+    layer_case(L + "conv3d", X5, {"filters": 1, "kernelSize": 3, "padding": "same", "strides": 2}),
+    layer_case(L + "conv3dTranspose", X5, {"filters": 2, "kernelSize": 2}, grad=True),
+    layer_case(L + "conv3dTranspose", X5, {"filters": 1, "kernelSize": 2, "strides": 2, "padding": "same"}),
+    layer_case(L + "depthwiseConv2d", X4, {"kernelSize": 3}, grad=True),
+    layer_case(L + "depthwiseConv2d", X4, {"kernelSize": 2, "depthMultiplier": 2, "strides": 2, "padding": "same"}),
+    layer_case(L + "separableConv2d", X4, {"filters": 3, "kernelSize": 2}, grad=True),
+    layer_case(L + "separableConv2d", X4, {"filters": 2, "kernelSize": 3, "depthMultiplier": 2, "padding": "same"}),
+    layer_case(L + "cropping2D", X4, {"cropping": 1}, grad=True),
+    layer_case(L + "cropping2D", X4, {"cropping": [[1, 0], [2, 1]]}),
+    layer_case(L + "upSampling2d", X4, {"size": [2, 3]}, grad=True, deviation=NEAREST_BATCH_GRAD),
+    layer_case(L + "upSampling2d", sines([1, 3, 3, 2]), {"size": [2, 3]}, grad=True),
+    layer_case(L + "upSampling2d", X4, {"size": [2, 2], "interpolation": "bilinear"}),
+    layer_case(L + "zeroPadding2d", X4, {"padding": 1}, grad=True),
+    layer_case(L + "zeroPadding2d", X4, {"padding": [[1, 0], [0, 2]]}),
+    # --- pooling (and TF.js's aliases)
+    layer_case(L + "maxPooling1d", X3, {"poolSize": 2}, grad=True),
+    layer_case(L + "maxPool1d", X3, {"poolSize": 3, "strides": 1, "padding": "same"}),
+    layer_case(L + "averagePooling1d", X3, {"poolSize": 2}, grad=True),
+    layer_case(L + "avgPool1d", X3, {"poolSize": 3, "strides": 1, "padding": "same"}),
+    layer_case(L + "avgPooling1d", X3, {"poolSize": 2, "strides": 1}),
+    layer_case(L + "maxPooling2d", X4, {"poolSize": 2}, grad=True),
+    layer_case(L + "maxPool2d", X4, {"poolSize": [2, 3], "strides": 1, "padding": "same"}),
+    layer_case(L + "averagePooling2d", X4, {"poolSize": 2}, grad=True),
+    layer_case(L + "avgPool2d", X4, {"poolSize": 3, "strides": 2, "padding": "same"}),
+    layer_case(L + "avgPooling2d", X4, {"poolSize": [2, 2], "strides": [1, 2]}),
+    layer_case(L + "maxPooling3d", X5, {"poolSize": 2}, grad=True),
+    layer_case(L + "averagePooling3d", X5, {"poolSize": 2}, grad=True),
+    layer_case(L + "avgPool3d", X5, {"poolSize": [2, 1, 2], "strides": 1}),
+    layer_case(L + "avgPooling3d", X5, {"poolSize": 3, "strides": 2, "padding": "same"}),
+    layer_case(L + "globalAveragePooling1d", X3, grad=True),
+    layer_case(L + "globalAveragePooling2d", X4, {"dataFormat": "channelsLast"}, grad=True),
+    layer_case(L + "globalAveragePooling2d", X4, {"dataFormat": "channelsFirst"}),
+    layer_case(L + "globalMaxPooling1d", X3, grad=True),
+    layer_case(L + "globalMaxPool1d", X3),
+    layer_case(L + "globalMaxPooling2d", X4, {"dataFormat": "channelsLast"}, grad=True),
+    layer_case(L + "globalMaxPool2d", X4, {"dataFormat": "channelsFirst"}),
+    # --- normalization
+    layer_case(L + "batchNormalization", X4, grad=True, **BN),
+    layer_case(L + "batchNormalization", X3, {"axis": 1, "epsilon": 0.01}, deviation=BN_AXIS, **BN),
+    layer_case(L + "batchNormalization", X3, {"axis": 2, "epsilon": 0.01}, **BN),
+    layer_case(L + "batchNormalization", X2, {"center": False, "scale": False}, **BN),
+    layer_case(L + "layerNormalization", X3, grad=True),
+    layer_case(L + "layerNormalization", X4, {"axis": [1, 2], "epsilon": 0.1}),
+    layer_case(L + "layerNormalization", X2, {"center": False}),
+    # --- advanced activations
+    layer_case(L + "elu", X2, grad=True),
+    layer_case(L + "elu", X2, {"alpha": 0.5}, error=True),   # TF.js: only the default alpha
+    layer_case(L + "leakyReLU", X2, grad=True),
+    layer_case(L + "leakyReLU", X2, {"alpha": 0.1}),
+    layer_case(L + "prelu", X2, grad=True),
+    layer_case(L + "prelu", X4, {"sharedAxes": [1, 2]}),
+    layer_case(L + "reLU", X2, grad=True),
+    layer_case(L + "reLU", X2, {"maxValue": 0.5}),
+    layer_case(L + "softmax", X2, grad=True),
+    layer_case(L + "softmax", X3, {"axis": 1}, deviation=SOFTMAX_AXIS),
+    layer_case(L + "thresholdedReLU", X2, grad=True),
+    layer_case(L + "thresholdedReLU", X2, {"theta": 0.5}),
+    # --- noise (identities in inference)
+    layer_case(L + "alphaDropout", X2, {"rate": 0.3}),
+    layer_case(L + "gaussianDropout", X2, {"rate": 0.3}),
+    layer_case(L + "gaussianNoise", X2, {"stddev": 0.3}),
+    layer_case(L + "spatialDropout1d", X3, {"rate": 0.3}),
+    # --- recurrent
+    layer_case(L + "simpleRNN", X3, {"units": 2}, grad=True),
+    layer_case(L + "simpleRNN", X3, {"units": 3, "returnSequences": True, "activation": "relu"}),
+    layer_case(L + "simpleRNN", X3, {"units": 2, "returnState": True, "goBackwards": True}),
+    layer_case(L + "lstm", X3, {"units": 2}, grad=True),
+    layer_case(L + "lstm", X3, {"units": 3, "returnSequences": True, "returnState": True}),
+    layer_case(L + "lstm", X3, {"units": 2, "unitForgetBias": True, "recurrentActivation": "sigmoid",
+                                "goBackwards": True}),
+    layer_case(L + "gru", X3, {"units": 2}, grad=True),
+    layer_case(L + "gru", X3, {"units": 3, "returnSequences": True, "returnState": True}),
+    layer_case(L + "gru", X3, {"units": 2, "resetAfter": True}, deviation=RESET_AFTER),
+    layer_case(L + "rnn", X3, {"cell": cell("simpleRNNCell", units=2)}, grad=True),
+    layer_case(L + "rnn", X3, {"cell": cell("lstmCell", units=2), "returnSequences": True}),
+    layer_case(L + "rnn", X3, {"cell": cell("gruCell", units=2), "returnState": True}),
+    layer_case(L + "rnn", X3, {"cell": [cell("lstmCell", units=3), cell("gruCell", units=2)]}, grad=True),
+    layer_case(L + "rnn", X3, {"cell": cell("stackedRNNCells", cells=[cell("simpleRNNCell", units=2),
+                                                                       cell("lstmCell", units=2)]),
+                               "returnSequences": True}),
+    layer_case(L + "simpleRNNCell", [X2, sines([2, 2])], {"units": 2}, deviation=CELL_APPLY),
+    layer_case(L + "lstmCell", [X2, sines([2, 2]), sines([2, 2], shift=2)], {"units": 2}, deviation=CELL_APPLY),
+    layer_case(L + "gruCell", [X2, sines([2, 2])], {"units": 2}, deviation=CELL_APPLY),
+    layer_case(L + "stackedRNNCells", [X2, sines([2, 3]), sines([2, 2])],   # states: the last cell's first
+               {"cells": [cell("simpleRNNCell", units=2), cell("simpleRNNCell", units=3)]}, deviation=CELL_APPLY),
+    layer_case(L + "convLstm2d", X5T, {"filters": 2, "kernelSize": 2}, grad=True),
+    layer_case(L + "convLstm2d", X5T, {"filters": 1, "kernelSize": 3, "padding": "same", "returnSequences": True}),
+    layer_case(L + "convLstm2dCell", [sines([2, 4, 4, 1]), sines([2, 3, 3, 2]), sines([2, 3, 3, 2], shift=1)],
+               {"filters": 2, "kernelSize": 2}, deviation=CELL_APPLY),
+    # --- wrappers
+    layer_case(L + "bidirectional", X3, {"layer": cell("lstm", units=2)}, grad=True),
+    layer_case(L + "bidirectional", X3, {"layer": cell("gru", units=2, returnSequences=True), "mergeMode": "sum"}),
+    layer_case(L + "bidirectional", X3, {"layer": cell("simpleRNN", units=2), "mergeMode": "ave"}),
+    layer_case(L + "bidirectional", X3, {"layer": cell("simpleRNN", units=2), "mergeMode": "mul"}),
+    layer_case(L + "timeDistributed", X3, {"layer": cell("dense", units=2)}, grad=True),
+    layer_case(L + "timeDistributed", X5T, {"layer": cell("conv2d", filters=1, kernelSize=2)}),
+    # --- preprocessing
+    layer_case(L + "categoryEncoding", T([[0, 2, 2, 1], [3, 3, 0, 0]], dtype="int32"), {"numTokens": 4}),
+    layer_case(L + "categoryEncoding", T([1, 3, 0], dtype="int32"), {"numTokens": 4, "outputMode": "oneHot"}),
+    layer_case(L + "categoryEncoding", T([[0, 2, 2, 1], [3, 3, 0, 0]], dtype="int32"),
+               {"numTokens": 4, "outputMode": "count"}),
+    layer_case(L + "categoryEncoding", T([[0, 5]], dtype="int32"), {"numTokens": 4}, error=True),
+    layer_case(L + "centerCrop", IMG, {"height": 4, "width": 2}),
+    layer_case(L + "centerCrop", IMG, {"height": 8, "width": 8}),
+    layer_case(L + "resizing", IMG, {"height": 3, "width": 4}),
+    layer_case(L + "resizing", IMG, {"height": 9, "width": 4, "interpolation": "nearest"}),
+    layer_case(L + "randomWidth", IMG, {"factor": 0.5, "seed": 1}),
+    # --- inputs
+    props(L + "input", opts={"shape": [3, 2]}, props=["shape", "dtype"]),
+    props(L + "input", opts={"batchShape": [4, 3], "dtype": "int32"}, props=["shape", "dtype"]),
+    props(L + "inputLayer", opts={"inputShape": [5]}, props=["batchInputShape", "dtype"]),
+    props(L + "inputLayer", opts={"batchInputShape": [2, 5], "dtype": "int32"}, props=["batchInputShape", "dtype"]),
+]
