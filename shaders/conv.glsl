@@ -113,26 +113,41 @@ void productCoords(out int r, out int col) {
 // k = ((kd * FILTER_H + kh) * FILTER_W + kw) * OUT_CHANNELS + d2: the dy value that reads
 // that position through tap (kd, kh, kw), or 0 where none does.
 
-// @program backprop_input_value
-float aValue(int batch, int row, int k) {
+// @program backprop_input_position
+// The output position that reads position row of x through filter tap kk (kk: k without the
+// channel), and its batch; false where none does.
+bool readerPosition(int row, int kk, out int b, out ivec3 o) {
   int pw = row % IN_W;
   int t = row / IN_W;
   int ph = t % IN_H;
   t /= IN_H;
   int pd = t % IN_D;
-  int b = t / IN_D;
-  int d2 = k % OUT_CHANNELS;
-  int kk = k / OUT_CHANNELS;
+  b = t / IN_D;
   int kw = kk % FILTER_W;
   kk /= FILTER_W;
   ivec3 tap = ivec3(kk / FILTER_H, kk % FILTER_H, kw);
   ivec3 n = ivec3(pd, ph, pw) + ivec3(PAD_D, PAD_H, PAD_W) - tap * ivec3(DIL_D, DIL_H, DIL_W);
   ivec3 stride = ivec3(STRIDE_D, STRIDE_H, STRIDE_W);
-  ivec3 o = n / stride;
-  if (any(lessThan(n, ivec3(0))) || o * stride != n || any(greaterThanEqual(o, ivec3(OUT_D, OUT_H, OUT_W)))) {
-    return 0.0;
-  }
-  return DY(b, o, d2);
+  o = n / stride;
+  return !(any(lessThan(n, ivec3(0))) || o * stride != n || any(greaterThanEqual(o, ivec3(OUT_D, OUT_H, OUT_W))));
+}
+
+// @program backprop_input_value
+float aValue(int batch, int row, int k) {
+  int b;
+  ivec3 o;
+  return readerPosition(row, k / OUT_CHANNELS, b, o) ? DY(b, o, k % OUT_CHANNELS) : 0.0;
+}
+
+// @program backprop_input_values
+// OUT_CHANNELS a multiple of 4: k .. k+3 are four channels of one tap.
+#define A_VALUES
+vec4 aValues(int batch, int row, int k) {
+  int b;
+  ivec3 o;
+  int d2 = k % OUT_CHANNELS;
+  return readerPosition(row, k / OUT_CHANNELS, b, o)
+      ? vec4(DY(b, o, d2), DY(b, o, d2 + 1), DY(b, o, d2 + 2), DY(b, o, d2 + 3)) : vec4(0.0);
 }
 
 // @program backprop_input_coords
@@ -141,6 +156,62 @@ void productCoords(out int r, out int col) {
   ivec3 p;
   outputPosition(b, p, col);
   r = ((b * IN_D + p.x) * IN_H + p.y) * IN_W + p.z;
+}
+
+// --- Conv2DBackpropFilter, Conv3DBackpropFilterV2 as split packed products: dw = dy^T im2col(x) ---
+// The sum runs over every output position (batch included), POSITIONS of them: the product is
+// split into batches of CHUNK positions whose partial sums the unpack program adds.
+// A(split, d2, k): dy at position split * CHUNK + k, channel d2; B(split, k, n): x at the input
+// position that position reads through tap n / IN_CHANNELS, channel n % IN_CHANNELS (im2col's
+// value); C(d2, n) = dw(tap, d1, d2) with n = tap * IN_CHANNELS + d1.
+
+// @program backprop_filter_dy
+// DY_ROWS (channels last): dy viewed as [POSITIONS, OUT_CHANNELS], as it lies.
+#define A_VALUES
+float dyAt(int pos, int d2) {
+  if (pos >= POSITIONS) return 0.0;
+#ifdef DY_ROWS
+  return getDy(pos, d2);
+#else
+  int ow = pos % OUT_W;
+  int t = pos / OUT_W;
+  int oh = t % OUT_H;
+  t /= OUT_H;
+  return DY(t / OUT_D, ivec3(t % OUT_D, oh, ow), d2);
+#endif
+}
+
+vec4 aValues(int batch, int row, int k) {
+  int pos = batch * CHUNK + k;
+  return vec4(dyAt(pos, row), dyAt(pos + 1, row), dyAt(pos + 2, row), dyAt(pos + 3, row));
+}
+
+// @program backprop_filter_x
+float bValue(int batch, int k, int n) {
+  int pos = batch * CHUNK + k;
+  int b;
+  ivec3 p = patchPosition(pos, n / IN_CHANNELS, b);
+  return pos >= POSITIONS || outside(p) ? 0.0 : X(b, p, n % IN_CHANNELS);
+}
+
+// @program backprop_filter_x4
+// IN_CHANNELS a multiple of 4: n .. n+3 are four channels of one tap.
+#define B_VALUES
+vec4 bValues(int batch, int k, int n) {
+  int pos = batch * CHUNK + k;
+  int b;
+  ivec3 p = patchPosition(pos, n / IN_CHANNELS, b);
+  int d1 = n % IN_CHANNELS;
+  return pos >= POSITIONS || outside(p) ? vec4(0.0)
+       : vec4(X(b, p, d1), X(b, p, d1 + 1), X(b, p, d1 + 2), X(b, p, d1 + 3));
+}
+
+// @program backprop_filter_coords
+// The unpack program's output is the filter's 5D view [FILTER_D, FILTER_H, FILTER_W, IN, OUT].
+void productCoords(out int r, out int col) {
+  ivec5 c = getOutputCoords();
+  r = c.u;
+  col = ((c.x * FILTER_H + c.y) * FILTER_W + c.z) * IN_CHANNELS + c.w;
 }
 
 // --- DepthwiseConv2dNative, channels last, multiplier 1, packed (programs/conv.py) ----------------

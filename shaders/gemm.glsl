@@ -10,9 +10,13 @@
 //   a4: texel (r, q) of the grid [A_BATCHES * A_ROWS, Q] holds A(batch, row, 4q .. 4q+3),
 //       r = batch * A_ROWS + row; FOLD grid rows share a texture row (FOLD * Q texels wide)
 //       when the grid is taller than a texture may be.
-//   b4: texel (batch * KPAD + k, c) holds B(batch, k, 4c .. 4c+3).
+//   b4: B's matrices are tiles of KPAD x N4 texels, stacked B_STACK to a column of tiles, the
+//       columns side by side (one column where B_BATCHES * KPAD fits a texture's height): texel
+//       ((batch / B_STACK) * N4 + c, (batch % B_STACK) * KPAD + k) holds B(batch, k, 4c .. 4c+3).
 //   the outputs: texel (rb, c) of output t holds C rows BLOCK_ROWS rb + t, columns 4c .. 4c+3,
 //       the rows counted as in a4 (batch * A_ROWS + row).
+// A split product (a long K cut into SPLITS batches of partial sums, as for a filter's gradient)
+// is summed by the unpack program.
 
 // @program pack_a
 // Python adds M, K, Q, A_ROWS, A_BATCHES, FOLD and `float aValue(int batch, int row, int k)`,
@@ -38,24 +42,28 @@ void main() {
 }
 
 // @program pack_b
-// Python adds N, K, KPAD and `float bValue(int batch, int k, int n)`.
+// Python adds N, N4, K, KPAD, B_BATCHES, B_STACK and `float bValue(int batch, int k, int n)`, or
+// defines B_VALUES and `vec4 bValues(int batch, int k, int n)` (n .. n+3; zero past N).
+#ifndef B_VALUES
+vec4 bValues(int batch, int k, int n) {
+  return vec4(bValue(batch, k, n),
+              n + 1 < N ? bValue(batch, k, n + 1) : 0.0,
+              n + 2 < N ? bValue(batch, k, n + 2) : 0.0,
+              n + 3 < N ? bValue(batch, k, n + 3) : 0.0);
+}
+#endif
+
 void main() {
   ivec2 t = ivec2(gl_FragCoord.xy);
-  int batch = t.y / KPAD;
-  int k = t.y - batch * KPAD;
-  int n = 4 * t.x;
-  if (k >= K) {
-    outColor = vec4(0.0);
-    return;
-  }
-  outColor = vec4(bValue(batch, k, n),
-                  n + 1 < N ? bValue(batch, k, n + 1) : 0.0,
-                  n + 2 < N ? bValue(batch, k, n + 2) : 0.0,
-                  n + 3 < N ? bValue(batch, k, n + 3) : 0.0);
+  int stack = t.x / N4;
+  int inStack = t.y / KPAD;
+  int k = t.y - inStack * KPAD;
+  int batch = stack * B_STACK + inStack;
+  outColor = k < K && batch < B_BATCHES ? bValues(batch, k, 4 * (t.x - stack * N4)) : vec4(0.0);
 }
 
 // @program gemm
-// Python adds A_ROWS, Q, KPAD, FOLD and `int aBatch(int batch)`, `int bBatch(int batch)`:
+// Python adds A_ROWS, Q, KPAD, N4, B_STACK, FOLD and `int aBatch(int batch)`, `int bBatch(int batch)`:
 // which of A's and B's matrices an output batch multiplies (batch dimensions broadcast).
 ivec2 aPosition(int r) {
   int fold = r / FOLD;
@@ -67,7 +75,9 @@ void main() {
   int first = BLOCK_ROWS * int(gl_FragCoord.y);
   int batch = first / A_ROWS;
   int aRow = aBatch(batch) * A_ROWS + first - batch * A_ROWS;
-  int bRow = bBatch(batch) * KPAD;
+  int bb = bBatch(batch);
+  int stack = bb / B_STACK;
+  ivec2 bTile = ivec2(stack * N4 + col, (bb - stack * B_STACK) * KPAD);
   ivec2 p0 = aPosition(aRow), p1 = aPosition(aRow + 1), p2 = aPosition(aRow + 2), p3 = aPosition(aRow + 3);
   vec4 c0 = vec4(0.0), c1 = vec4(0.0), c2 = vec4(0.0), c3 = vec4(0.0);
 #if BLOCK_ROWS == 8
@@ -75,10 +85,10 @@ void main() {
   vec4 c4 = vec4(0.0), c5 = vec4(0.0), c6 = vec4(0.0), c7 = vec4(0.0);
 #endif
   for (int q = 0; q < Q; q++) {
-    int k = bRow + 4 * q;
+    ivec2 k = bTile + ivec2(0, 4 * q);
     // Columns: B's rows k .. k+3, so b * a sums a.x * row k + ... + a.w * row k+3.
-    mat4 b = mat4(texelFetch(b4, ivec2(col, k), 0), texelFetch(b4, ivec2(col, k + 1), 0),
-                  texelFetch(b4, ivec2(col, k + 2), 0), texelFetch(b4, ivec2(col, k + 3), 0));
+    mat4 b = mat4(texelFetch(b4, k, 0), texelFetch(b4, k + ivec2(0, 1), 0),
+                  texelFetch(b4, k + ivec2(0, 2), 0), texelFetch(b4, k + ivec2(0, 3), 0));
     ivec2 dq = ivec2(q, 0);
     c0 += b * texelFetch(a4, p0 + dq, 0);
     c1 += b * texelFetch(a4, p1 + dq, 0);
@@ -106,26 +116,42 @@ void main() {
 // @program unpack
 // The product as a tensor (an ordinary one-value-per-texel program; the fused epilogue may
 // redefine setOutput). Python adds `void productCoords(out int r, out int col)`: the row
-// (batch * A_ROWS + row for a product) and column of the value this fragment writes. The
-// packed depthwise convolution (conv.glsl) writes the same layout and unpacks with this too.
+// (batch * A_ROWS + row for a product) and column of the value this fragment writes, and for a
+// split product SPLITS and A_ROWS: the value is the sum of the SPLITS batches' (rows r,
+// r + A_ROWS, ...). The packed depthwise convolution (conv.glsl) writes the same layout and
+// unpacks with this too.
+#ifndef SPLITS
+#define SPLITS 1
+#endif
+
+// Branches, not ?: selects, which SwiftShader evaluates on both sides: neighbouring fragments
+// mostly share t, so one fetch runs per fragment.
+vec4 block(int t, ivec2 p) {
+  if (t == 0) return texelFetch(c0, p, 0);
+  if (t == 1) return texelFetch(c1, p, 0);
+  if (t == 2) return texelFetch(c2, p, 0);
+#if BLOCK_ROWS == 8
+  if (t == 3) return texelFetch(c3, p, 0);
+  if (t == 4) return texelFetch(c4, p, 0);
+  if (t == 5) return texelFetch(c5, p, 0);
+  if (t == 6) return texelFetch(c6, p, 0);
+  return texelFetch(c7, p, 0);
+#else
+  return texelFetch(c3, p, 0);
+#endif
+}
+
 void main() {
   int r, col;
   productCoords(r, col);
   // shifts and masks: r and col are not negative, and SwiftShader divides lane by lane
   ivec2 p = ivec2(col >> 2, BLOCK_ROWS == 8 ? r >> 3 : r >> 2);
   int t = r & (BLOCK_ROWS - 1);
-  // Branches, not ?: selects, which SwiftShader evaluates on both sides: neighbouring fragments
-  // mostly share t, so one fetch runs per fragment.
-  vec4 v;
-  if (t == 0) v = texelFetch(c0, p, 0);
-  else if (t == 1) v = texelFetch(c1, p, 0);
-  else if (t == 2) v = texelFetch(c2, p, 0);
-  else if (t == 3) v = texelFetch(c3, p, 0);
-#if BLOCK_ROWS == 8
-  else if (t == 4) v = texelFetch(c4, p, 0);
-  else if (t == 5) v = texelFetch(c5, p, 0);
-  else if (t == 6) v = texelFetch(c6, p, 0);
-  else v = texelFetch(c7, p, 0);
+  vec4 v = block(t, p);
+#if SPLITS > 1
+  for (int s = 1; s < SPLITS; s++) {
+    v += block(t, p + ivec2(0, s * (A_ROWS / BLOCK_ROWS)));
+  }
 #endif
   setOutput(v[col & 3]);
 }

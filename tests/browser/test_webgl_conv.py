@@ -3,6 +3,7 @@ compared with cpu's and a few checked numerically in the page.
 
 Several ops per compare_with_cpu call: each shape compiles its own shaders, slowly on SwiftShader."""
 import numpy as np
+import pytest
 
 rng = np.random.default_rng(31)
 
@@ -162,3 +163,65 @@ def test_packed_backprop_input(compare_with_cpu, run_py):
         tf.grad(lambda a: tf.sum(tf.conv3d(a, vw, 1, 'same') ** 2))(v),
         tf.conv2d_transpose(t, w, [2, 9, 8, 8], 2, 'same')]""", [x, w, v, vw, t], rtol=1e-4, atol=1e-3)
     assert run_py(count) > before
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered")  # numpy, on inf - inf in the reference
+def test_packed_backprop_filter(compare_with_cpu, run_py):
+    """Conv2DBackpropFilter / Conv3DBackpropFilterV2 run as split products (dy^T im2col(x), summed
+    over batches of gemm rows: conv.glsl's backprop_filter_*): four channels at once or one,
+    output channels not a multiple of 4, strides, dilations, explicit padding, NCHW, 3D, sums
+    over several splits (the last one partial), NaN and infinities."""
+    x, w = floats(2, 9, 8, 8), floats(3, 3, 8, 12)           # 144 positions: one split
+    big, bw = floats(5, 17, 15, 3), floats(5, 3, 3, 6)      # 1275 positions: two splits, 3 channels
+    v, vw = floats(1, 6, 7, 6, 4), floats(2, 3, 2, 4, 8)
+    edge = x.copy()
+    edge[0, 1, 1, 0], edge[1, 4, 3, 5] = np.nan, np.inf
+    count = "result = sum(1 for key in tf.backend().programs if str(key[0]).startswith('gemm:pack_b:backprop_filter'))"
+    before = run_py(count)
+    compare_with_cpu("""lambda x, w, big, bw, v, vw, edge: [
+        tf.grad(lambda f: tf.sum(tf.conv2d(x, f, 1, 'same') ** 2))(w),
+        tf.grad(lambda f: tf.sum(tf.conv2d(x, f, 2, 'valid') ** 2))(w),
+        tf.grad(lambda f: tf.sum(tf.conv2d(x, f, 1, 'same', dilations=2) ** 2))(w),
+        tf.grad(lambda f: tf.sum(tf.conv2d(x, f, 1, [[0, 0], [2, 1], [0, 3], [0, 0]]) ** 2))(w),
+        tf.grad(lambda f: tf.sum(tf.conv2d(tf.transpose(x, [0, 3, 1, 2]), f, [2, 1], 'same', 'NCHW') ** 2))(w),
+        tf.grad(lambda f: tf.sum(tf.conv2d(big, f, 1, 'valid') ** 2))(bw),
+        tf.grad(lambda f: tf.sum(tf.conv2d(big, f, [1, 2], 'same') * big[:, :, ::2, :1]))(bw),
+        tf.grad(lambda f: tf.sum(tf.conv3d(v, f, [1, 2, 1], 'same') ** 2))(vw),
+        tf.grad(lambda f: tf.sum(tf.conv2d(edge, f, 1, 'same')))(w)]""",
+                     [x, w, big, bw, v, vw, edge], rtol=1e-4, atol=2e-3)
+    assert run_py(count) > before
+
+
+def test_products_past_a_small_texture_limit(run_py):
+    """Under a texture limit of 64: a filter gradient's splits shrink to 64 positions, and B's
+    packed matrices, too many to stack in one column of the texture, lie in columns side by side
+    (a batched product too)."""
+    x, w = floats(2, 9, 8, 8), floats(3, 3, 8, 12)
+    a, b = floats(10, 16, 24), floats(10, 24, 16)
+    out = run_py("""
+from pytfweb.backends.webgl.backend import WebGLBackend
+old = tf.env().get("WEBGL_MAX_TEXTURE_SIZE")
+tf.env().set("WEBGL_MAX_TEXTURE_SIZE", 64)
+tf.copy_registered_kernels("webgl", "webgl-small")
+tf.register_backend("webgl-small", WebGLBackend)
+tf.set_backend("webgl-small")
+try:
+    xt, wt = tf.tensor(x), tf.tensor(w)
+    dw = tf.grad(lambda f: tf.sum(tf.conv2d(xt, f, 1, 'same') ** 2))(wt)
+    c = tf.mat_mul(tf.tensor(a), tf.tensor(b))
+    grads = sum(1 for key in tf.backend().programs if str(key[0]).startswith('gemm:pack_b:backprop_filter'))
+    result = [dw.array_sync(), c.array_sync(), grads]
+finally:
+    tf.set_backend("webgl")
+    tf.remove_backend("webgl-small")
+    tf.env().set("WEBGL_MAX_TEXTURE_SIZE", old)
+""", x=x.tolist(), w=w.tolist(), a=a.tolist(), b=b.tolist())
+    dw, c, grads = out
+    assert grads == 1
+    np.testing.assert_allclose(c, a @ b, rtol=1e-5, atol=1e-4)
+    y = np.zeros((2, 9, 8, 12), np.float32)
+    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    patches = np.stack([padded[:, i:i + 9, j:j + 8, :] for i in range(3) for j in range(3)], axis=3)
+    y = np.einsum("bhwtc,tcd->bhwd", patches, w.reshape(9, 8, 12))
+    want = np.einsum("bhwtc,bhwd->tcd", patches, 2 * y).reshape(3, 3, 8, 12)
+    np.testing.assert_allclose(dw, want, rtol=1e-4, atol=1e-2)

@@ -173,8 +173,10 @@ def _packed_backprop_input(backend, info, dy, f):
     if p is None:
         return None
     geometry = _defines(info, output=False)
-    a = gemm.Operand(f"backprop_input:{geometry}", ("dy",), [_view(dy, _as5d(dy.shape, info.channels_last))],
-                     geometry + _sections("backprop_input_value"), 1)
+    values = "backprop_input_values" if info.out_channels % 4 == 0 else "backprop_input_value"
+    a = gemm.Operand(f"backprop_input:{values}:{geometry}", ("dy",),
+                     [_view(dy, _as5d(dy.shape, info.channels_last))],
+                     geometry + _sections("backprop_input_position", values), 1)
     oc = info.out_channels
     b = gemm.Operand(f"filter_t:{oc}", ("W",), [_view(f, (taps, info.in_channels, oc))],
                      f"float bValue(int batch, int k, int n) {{ return getW(k / {oc}, n, k % {oc}); }}\n", 1)
@@ -198,9 +200,44 @@ def _backprop_input(backend, kernel, inputs, attrs, depthwise):
     return _view(out, info.in_shape)
 
 
+#: Output positions (batch included) per split of a filter gradient's product: a split's
+#: partial sums are one batch of the product, so more fragments share a long sum.
+FILTER_GRAD_CHUNK = 1024
+
+
+def _packed_backprop_filter(backend, info, x, dy):
+    """Conv2DBackpropFilter/Conv3DBackpropFilterV2 as a split product (gemm.py), dw = dy^T
+    im2col(x) summed over every output position, or None where that does not apply."""
+    positions = size_of(info.out_shape) // info.out_channels
+    # a split's packed dy is CHUNK / 4 texels wide and its packed x CHUNK high
+    splits = -(-positions // min(FILTER_GRAD_CHUNK, backend.ctx.max_texture_size // 4 * 4))
+    chunk = 4 * -(-positions // (4 * splits))
+    n = size_of(info.filter_shape[:-1])
+    p = gemm.plan(backend, info.out_channels, n, chunk, splits, splits, splits)
+    if p is None:
+        return None
+    last = info.channels_last
+    geometry = (_defines(info, output=False) + f"#define POSITIONS {positions}\n#define CHUNK {chunk}\n"
+                + ("#define DY_ROWS\n" if last else ""))
+    dy_view = _view(dy, (positions, info.out_channels) if last else _as5d(dy.shape, False))
+    a = gemm.Operand(f"backprop_filter_dy:{geometry}", ("dy",), [dy_view],
+                     geometry + _sections("backprop_filter_dy"), splits)
+    values = "backprop_filter_x4" if info.in_channels % 4 == 0 else "backprop_filter_x"
+    b = gemm.Operand(f"{values}:{geometry}", ("x",), [_view(x, _as5d(x.shape, last))],
+                     geometry + _sections("im2col_position", values), splits)
+    batches = "int aBatch(int batch) { return batch; }\nint bBatch(int batch) { return batch; }\n"
+    return gemm.product(backend, p, a, b, batches, _filter5d(info.filter_shape),
+                        _defines(info, output=False) + _sections("backprop_filter_coords"),
+                        keep_b=False, splits=splits)
+
+
 def _backprop_filter(backend, kernel, inputs, attrs, depthwise):
     x, dy = inputs
     info = conv_info_for(kernel, x.shape, attrs["filter_shape"], attrs)
+    if not depthwise:
+        out = _packed_backprop_filter(backend, info, x, dy)
+        if out is not None:
+            return _view(out, info.filter_shape)
     last = info.channels_last
     code = _defines(info, depthwise) + _sections("conv_backprop_filter")
     out = _run(backend, kernel, code, ("x", "dy"), [_view(x, _as5d(x.shape, last)), _view(dy, _as5d(dy.shape, last))],

@@ -4,10 +4,13 @@ im2col products): four draws, GLSL in shaders/gemm.glsl.
 1. pack_a: A into RGBA texels, four consecutive k per texel (any A: a transposed view, a
    convolution's image patches, ... the caller gives `aValue`);
 2. pack_b: B into RGBA texels, four consecutive columns per texel (kept with B's data for the
-   next product with the same B: weights are packed once);
+   next product with the same B: weights are packed once), its matrices tiled side by side where
+   stacking them would pass the texture height;
 3. gemm: each fragment an 8x4 block of the product (4x4 where fewer than eight render targets
    exist), into eight (four) RGBA render targets;
-4. unpack: the product as an ordinary tensor, where a fused bias and activation are applied.
+4. unpack: the product as an ordinary tensor, where a fused bias and activation are applied and a
+   split product's partial sums are added (a long K cut into batches: more fragments at work, and
+   each operand's grid within the texture limits; the filter gradients use it).
 
 One value per fragment with two fetches per multiply-add (the plain programs) costs SwiftShader
 and GPUs alike far more than this: measured on this machine's SwiftShader, 1024x1024 products
@@ -27,9 +30,9 @@ MIN_WORK = 1 << 15
 
 
 class Operand:
-    """How pack_a or pack_b reads one side: GLSL defining aValue/aValues or bValue over the
-    inputs `names` (bound to `views`), `key` naming that code, `batches` its matrices. B has one
-    input, which its packed form is derived from alone (WebGLBackend.derived_data keeps it)."""
+    """How pack_a or pack_b reads one side: GLSL defining aValue/aValues or bValue/bValues over
+    the inputs `names` (bound to `views`), `key` naming that code, `batches` its matrices. B has
+    one input, which its packed form is derived from alone (WebGLBackend.derived_data keeps it)."""
     __slots__ = ("key", "names", "views", "code", "batches")
 
     def __init__(self, key, names, views, code, batches):
@@ -39,7 +42,8 @@ class Operand:
 class Plan:
     """The padded sizes and texture grids of one product, or None from plan() when the packed
     path does not apply (too small, or a grid past the texture size)."""
-    __slots__ = ("m", "n", "k", "a_rows", "q", "kpad", "n4", "fold", "out_batches", "block_rows")
+    __slots__ = ("m", "n", "k", "a_rows", "q", "kpad", "n4", "fold", "out_batches", "block_rows",
+                 "b_batches", "b_stack", "b_columns")
 
 
 def _ceil_div(a, b):
@@ -65,8 +69,12 @@ def plan(backend, m, n, k, a_batches, b_batches, out_batches):
     p.n4 = _ceil_div(n, 4)
     a_grid_rows = a_batches * p.a_rows
     p.fold = _ceil_div(a_grid_rows, limit)
-    if (p.fold * p.q > limit or p.n4 > limit or b_batches * p.kpad > limit
-            or out_batches * p.a_rows // rows > limit):
+    p.b_batches = b_batches
+    p.b_stack = min(b_batches, limit // p.kpad)
+    if p.b_stack == 0:
+        return None
+    p.b_columns = _ceil_div(b_batches, p.b_stack)
+    if p.fold * p.q > limit or p.b_columns * p.n4 > limit or out_batches * p.a_rows // rows > limit:
         return None
     return p
 
@@ -81,40 +89,51 @@ def _pack(backend, section, operand, defines, grid):
     return backend.run_packed(program, operand.views)[0]
 
 
-def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None):
+def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None, keep_b=True, splits=1):
     """The product of operands a and b under plan p as a float32 tensor of out_shape.
 
     batch_code defines `int aBatch(int batch)` and `int bBatch(int batch)`; coords_code
     `void productCoords(out int r, out int col)` for the unpack program (whose output shape
-    is out_shape); epilogue: (names, views, code, uniforms, values) of a fused bias/activation."""
+    is out_shape); epilogue: (names, views, code, uniforms, values) of a fused bias/activation.
+    splits > 1: a split product (plan out_batches == splits): unpack sums its batches, and out_shape
+    and coords_code are those of one batch. keep_b=False: B's packed form is not kept (B is not a
+    weight but an activation or a gradient, used once)."""
     a_grid_rows = a.batches * p.a_rows
     a4 = _pack(backend, "pack_a", a,
                _defines(M=p.m, K=p.k, Q=p.q, A_ROWS=p.a_rows, A_BATCHES=a.batches, FOLD=p.fold),
                (_ceil_div(a_grid_rows, p.fold), p.fold * p.q))
     temps = [a4]
     try:
-        # B is most often weights, used again and again: its packed form is kept with its data.
-        b_defines = _defines(N=p.n, K=p.k, KPAD=p.kpad)
-        b4 = backend.derived_data(b.views[0].data_id, ("gemm:pack_b", b.key, b_defines, tuple(b.views[0].shape)),
-                                  lambda: _pack(backend, "pack_b", b, b_defines, (b.batches * p.kpad, p.n4)))
-        code = (_defines(A_ROWS=p.a_rows, Q=p.q, KPAD=p.kpad, FOLD=p.fold, BLOCK_ROWS=p.block_rows) + batch_code
-                + shader_source.program(_FILE, "gemm"))
+        b_defines = _defines(N=p.n, N4=p.n4, K=p.k, KPAD=p.kpad, B_BATCHES=p.b_batches, B_STACK=p.b_stack)
+
+        def pack_b():
+            return _pack(backend, "pack_b", b, b_defines, (p.b_stack * p.kpad, p.b_columns * p.n4))
+        if keep_b:
+            # B is most often weights, used again and again: its packed form is kept with its data.
+            b4 = backend.derived_data(b.views[0].data_id,
+                                      ("gemm:pack_b", b.key, b_defines, tuple(b.views[0].shape)), pack_b)
+        else:
+            b4 = pack_b()
+            temps.append(b4)
+        code = (_defines(A_ROWS=p.a_rows, Q=p.q, KPAD=p.kpad, N4=p.n4, B_STACK=p.b_stack, FOLD=p.fold,
+                         BLOCK_ROWS=p.block_rows) + batch_code + shader_source.program(_FILE, "gemm"))
         grid = (p.out_batches * p.a_rows // p.block_rows, p.n4)
         blocks = backend.run_packed(Program(f"gemm:product:{code}", ("a4", "b4"), grid, code,
                                             packed_outputs=p.block_rows), [a4, b4])
         temps.extend(blocks)
-        return unpack(backend, blocks, out_shape, _defines(A_ROWS=p.a_rows) + coords_code, epilogue)
+        return unpack(backend, blocks, out_shape, _defines(A_ROWS=p.a_rows) + coords_code, epilogue, splits)
     finally:
         for t in temps:
             backend.dispose_data(t.data_id)
 
 
-def unpack(backend, blocks, out_shape, coords_code, epilogue=None):
+def unpack(backend, blocks, out_shape, coords_code, epilogue=None, splits=1):
     """4 or 8 RGBA outputs laid out as the gemm program's (output t, texel (rb, c): rows
     len(blocks) rb + t, columns 4c .. 4c+3) as a float32 tensor of out_shape; coords_code defines
-    `void productCoords(out int r, out int col)`. The caller disposes blocks."""
+    `void productCoords(out int r, out int col)` (and A_ROWS when splits > 1: the value at r is
+    the sum of those at r, r + A_ROWS, ..., one per split). The caller disposes blocks."""
     names = tuple(f"c{i}" for i in range(len(blocks)))
-    views, code, uniforms, values = list(blocks), _defines(BLOCK_ROWS=len(blocks)), (), ()
+    views, code, uniforms, values = list(blocks), _defines(BLOCK_ROWS=len(blocks), SPLITS=splits), (), ()
     if epilogue is not None:
         extra_names, extra_views, epilogue_code, uniforms, values = epilogue
         code += epilogue_code
