@@ -72,6 +72,28 @@ for _label, _first in (("first run", True), ("steady", False)):
         "const y = model.predict(x); await y.data(); y.dispose();",
         first_run=_first, check=("params", "model.count_params()", "model.countParams()"))
 
+# One training step (forward, gradients, adam update, the loss read back) as users run it:
+# model.train_on_batch on a compiled model (categorical cross-entropy, adam), random images and
+# one-hot labels. BatchNormalization trains on batch statistics, so its gradients are inside.
+_LABELS_PY = "y = tf.tidy(lambda: tf.one_hot(tf.tensor1d([i % 10 for i in range({n})], 'int32'), {c}))"
+_LABELS_JS = ("y = tf.tidy(() => tf.oneHot(tf.tensor1d(Array.from({{length: {n}}}, (_, i) => i % 10), 'int32'),"
+              " {c}));")
+for _label, _py_model, _js_model, _shape, _classes in (
+        ("convnet (2 conv, pool, dense) 32x28x28x1", "small_convnet()", "smallConvnet()",
+         [32, 28, 28, 1], 10),
+        ("MobileNet v1 0.25 8x128x128x3", "mobilenet_v1(0.25, 128)", "mobilenetV1(0.25, 128)",
+         [8, 128, 128, 3], 1000)):
+    _n = _shape[0]
+    CASES[f"train step: {_label}"] = Case(
+        f"from pytfweb.host.bench_models import {_py_model.split('(')[0]}\n"
+        f"model = {_py_model}; model.compile(optimizer='adam', loss='categoricalCrossentropy')\n"
+        f"x = tf.random_uniform({_shape}, seed=1); " + _LABELS_PY.format(n=_n, c=_classes),
+        "await model.train_on_batch(x, y)",
+        f"model = {_js_model}; model.compile({{optimizer: 'adam', loss: 'categoricalCrossentropy'}});\n"
+        f"x = tf.randomUniform({_shape}); " + _LABELS_JS.format(n=_n, c=_classes),
+        "await model.trainOnBatch(x, y);",
+        check=("params", "model.count_params()", "model.countParams()"))
+
 # Loading MobileNet v1 (16 MB of float32 weights in 4 MB shards, written by pytfweb in TF.js's layers
 # format before the pages open) over http:// from the bench's server, until the model is ready; both
 # sides load the same files, so TF.js reading them is also a check that they are TF.js's format.
@@ -81,6 +103,9 @@ CASES["MobileNet v1 load (http, layers, 16 MB)"] = Case(
     "",
     "const m = await tf.loadLayersModel('/models/mobilenet_v1/model.json'); m.dispose();",
     files=True)
+
+# The width of the case column
+_W = max(44, *map(len, CASES))
 
 _PY_CASE = '''
 import time as _time
@@ -164,7 +189,7 @@ def _open_pages(browser, url, verbose):
 def _run_case(py_page, js_page, name, case, runs):
     """Times one case in the two pages and prints its row."""
     if not _has(py_page, case.py_setup + case.py_body):
-        print(f"{name:44} {'n/a':>11} {'':>10} {'':>7}   (op not in pytfweb yet)", flush=True)
+        print(f"{name:{_W}} {'n/a':>11} {'':>10} {'':>7}   (op not in pytfweb yet)", flush=True)
         return
     notes = []
     try:
@@ -191,7 +216,7 @@ def _run_case(py_page, js_page, name, case, runs):
     if py_left or js_left:
         notes.append(f"LEAK: tensors left pytfweb {py_left}, TF.js {js_left}")
     p, j = statistics.median(py_times), statistics.median(js_times)
-    print(f"{name:44} {p:11.1f} {j:10.1f} {p / j:7.2f}" + (f"   ({'; '.join(notes)})" if notes else ""),
+    print(f"{name:{_W}} {p:11.1f} {j:10.1f} {p / j:7.2f}" + (f"   ({'; '.join(notes)})" if notes else ""),
           flush=True)
 
 
@@ -211,7 +236,7 @@ def run_webgl(runs=5, only=None, verbose=False):
                 "() => pytfweb.pyodide.runPython('import pytfweb as tf; tf.backend().renderer')")
             print(f"pytfweb bench: headless Chromium, WebGL renderer: {renderer}; median of {runs} timed runs "
                   "after one warm-up (first-run cases: one run, in a fresh Chromium)")
-            print(f"{'case':44} {'pytfweb ms':>11} {'TF.js ms':>10} {'ratio':>7}", flush=True)
+            print(f"{'case':{_W}} {'pytfweb ms':>11} {'TF.js ms':>10} {'ratio':>7}", flush=True)
             header.append(True)
 
     routes = {"/tfjs/": tfjs / "dist"}
@@ -270,7 +295,7 @@ def _run_cases(cases, routes, runs, verbose, print_header):
                 first.append(t["first_result"])
                 pyodide_alone.append(t["pyodide"])
             p, j = statistics.median(first), statistics.median(pyodide_alone)
-            print(f"{'cold start: first result vs Pyodide alone':44} {p:11.0f} {j:10.0f} {p / j:7.2f}"
+            print(f"{'cold start: first result vs Pyodide alone':{_W}} {p:11.0f} {j:10.0f} {p / j:7.2f}"
                   "   (second column: Pyodide ready, not TF.js)")
     return 0
 

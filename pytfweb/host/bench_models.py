@@ -2,7 +2,9 @@
 CPython and in Pyodide. Each has a JavaScript twin in web/bench_models.js, built from TF.js's
 tf.layers, that `pytfweb bench` runs in the same browser: change the two together.
 
-    mobilenet_v1()   MobileNet v1 1.0, 224x224x3 in, 1000 classes out: 4,253,864 parameters
+    mobilenet_v1()         MobileNet v1 1.0, 224x224x3 in, 1000 classes out: 4,253,864 parameters
+    mobilenet_v1(0.25, 128)  MobileNet v1 0.25 at 128x128x3 (the training bench): 475,544 parameters
+    small_convnet()        TF.js's MNIST tutorial convnet, 28x28x1 in, 10 classes out
 """
 import pytfweb as tf
 
@@ -32,19 +34,34 @@ MOBILENET_V1_BLOCKS = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2)
                        (512, 1), (512, 1), (1024, 2), (1024, 1)]
 
 
-def mobilenet_v1(classes=1000, dropout=1e-3):
-    """MobileNet v1 1.0 (alpha 1.0, 224x224x3), the Keras / TF.js architecture with random weights: a
-    3x3 convolution, 13 depthwise-separable blocks (depthwise 3x3 -> batch_normalization -> relu6 ->
-    pointwise 1x1 -> batch_normalization -> relu6), global average pooling, dropout, a 1x1
-    convolution to the classes and a softmax. 4,253,864 parameters, as Keras's MobileNet(alpha=1.0)."""
-    inputs = tf.input(shape=[224, 224, 3], name="input_1")
-    x = _conv_block(inputs, 32, strides=2)
+def mobilenet_v1(alpha=1.0, size=224, classes=1000, dropout=1e-3):
+    """MobileNet v1 (width alpha, size x size x 3 in), the Keras / TF.js architecture with random
+    weights: a 3x3 convolution, 13 depthwise-separable blocks (depthwise 3x3 -> batch_normalization ->
+    relu6 -> pointwise 1x1 -> batch_normalization -> relu6), global average pooling, dropout, a 1x1
+    convolution to the classes and a softmax. Alpha 1.0: 4,253,864 parameters, as Keras's
+    MobileNet(alpha=1.0)."""
+    inputs = tf.input(shape=[size, size, 3], name="input_1")
+    x = _conv_block(inputs, int(32 * alpha), strides=2)
     for block_id, (filters, strides) in enumerate(MOBILENET_V1_BLOCKS, start=1):
-        x = _depthwise_conv_block(x, filters, strides, block_id)
+        x = _depthwise_conv_block(x, int(filters * alpha), strides, block_id)
     x = tf.layers.global_average_pooling2d(name="global_average_pooling2d").apply(x)
-    x = tf.layers.reshape(target_shape=[1, 1, 1024], name="reshape_1").apply(x)
+    x = tf.layers.reshape(target_shape=[1, 1, int(1024 * alpha)], name="reshape_1").apply(x)
     x = tf.layers.dropout(rate=dropout, name="dropout").apply(x)
     x = tf.layers.conv2d(filters=classes, kernel_size=1, padding="same", name="conv_preds").apply(x)
     x = tf.layers.reshape(target_shape=[classes], name="reshape_2").apply(x)
     outputs = tf.layers.activation(activation="softmax", name="predictions").apply(x)
-    return tf.model(inputs=inputs, outputs=outputs, name="mobilenet_1.00_224")
+    return tf.model(inputs=inputs, outputs=outputs, name=f"mobilenet_{alpha:.2f}_{size}")
+
+
+def small_convnet():
+    """The convnet of TF.js's MNIST tutorial: conv 5x5 (8) -> max pool -> conv 5x5 (16) -> max pool
+    -> flatten -> dense softmax (10), on 28x28x1 images."""
+    return tf.sequential(layers=[
+        tf.layers.conv2d(input_shape=[28, 28, 1], kernel_size=5, filters=8, activation="relu",
+                         kernel_initializer="varianceScaling"),
+        tf.layers.max_pooling2d(pool_size=2, strides=2),
+        tf.layers.conv2d(kernel_size=5, filters=16, activation="relu", kernel_initializer="varianceScaling"),
+        tf.layers.max_pooling2d(pool_size=2, strides=2),
+        tf.layers.flatten(),
+        tf.layers.dense(units=10, activation="softmax", kernel_initializer="varianceScaling"),
+    ])
