@@ -34,6 +34,16 @@ class ModelArtifacts:
         self.model_initializer = model_initializer
         self.initializer_signature = initializer_signature
 
+    @classmethod
+    def from_dict(cls, fields, api):
+        """ModelArtifacts from TF.js's artifacts object: a dict with modelTopology, weightSpecs,
+        weightData, ... keys (camelCase, or snake_case)."""
+        fields = {"".join("_" + ch.lower() if ch.isupper() else ch for ch in k): v for k, v in fields.items()}
+        unknown = set(fields) - set(cls.FIELDS)
+        if unknown:
+            raise ValueError(f"{api}: unknown model artifacts fields {sorted(unknown)}")
+        return cls(**fields)
+
     def __repr__(self):
         n = len(self.weight_specs or ())
         size = len(self.weight_data) if self.weight_data is not None else 0
@@ -90,6 +100,8 @@ def _json_bytes(value):
 
 def artifacts_info(artifacts):
     """TF.js's getModelArtifactsInfoForJSON: sizes of the topology, the specs and the weights."""
+    if isinstance(artifacts, dict):
+        artifacts = ModelArtifacts.from_dict(artifacts, "get_model_artifacts_info_for_json")
     if isinstance(artifacts.model_topology, (bytes, bytearray)):
         raise ValueError("artifacts_info: expected a JSON model topology, got bytes")
     return ModelArtifactsInfo(

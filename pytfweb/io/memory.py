@@ -46,20 +46,9 @@ def _artifacts(model_artifacts, weight_specs, weight_data, training_config, api)
     if isinstance(model_artifacts, dict) and ("modelTopology" in model_artifacts or "model_topology" in model_artifacts
                                               or "weightSpecs" in model_artifacts):
         # TF.js's one-argument form: an artifacts object written with TF.js's (or our) key names.
-        fields = {_snake(k): v for k, v in model_artifacts.items()}
-        unknown = set(fields) - set(ModelArtifacts.FIELDS)
-        if unknown:
-            raise ValueError(f"{api}: unknown model artifacts fields {sorted(unknown)}")
-        return ModelArtifacts(**fields)
+        return ModelArtifacts.from_dict(model_artifacts, api)
     return ModelArtifacts(model_topology=model_artifacts, weight_specs=weight_specs, weight_data=weight_data,
                           training_config=training_config)
-
-
-def _snake(key):
-    out = []
-    for ch in key:
-        out.append("_" + ch.lower() if ch.isupper() else ch)
-    return "".join(out)
 
 
 def from_memory(model_artifacts, weight_specs=None, weight_data=None, training_config=None):

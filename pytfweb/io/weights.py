@@ -7,6 +7,7 @@ value = q * scale + min (the tfjs converter's affine scheme, with min nudged so 
 float16. This module works without numpy (array.array / struct) and uses numpy when present.
 """
 import array
+import collections
 import math
 import struct
 import sys
@@ -28,9 +29,13 @@ def _where(source):
 
 
 # --- encoding -----------------------------------------------------------------------------------
+EncodedWeights = collections.namedtuple("EncodedWeights", "data specs")
+EncodedWeights.__doc__ = "What encode_weights returns: TF.js's {data, specs}, also a (data, specs) pair."
+
+
 def encode_weights(tensors, group=None, quantization=None):
-    """(bytes, specs) for tensors: a dict name -> Tensor, or a list of (name, Tensor) pairs or of
-    {"name", "tensor"} dicts (TF.js's NamedTensor). quantization None | 'uint8' | 'uint16' |
+    """EncodedWeights(data: bytes, specs) for tensors: a dict name -> Tensor, or a list of (name,
+    Tensor) pairs or of {"name", "tensor"} dicts (TF.js's NamedTensor). quantization None | 'uint8' | 'uint16' |
     'float16' applies to float32 weights; other dtypes are stored as they are."""
     if quantization is not None and quantization not in QUANTIZATION_DTYPES:
         raise ValueError(f"encode_weights: argument 'quantization' must be one of {QUANTIZATION_DTYPES} or None, "
@@ -51,7 +56,7 @@ def encode_weights(tensors, group=None, quantization=None):
         if group is not None:
             spec["group"] = group
         specs.append(spec)
-    return b"".join(chunks), specs
+    return EncodedWeights(b"".join(chunks), specs)
 
 
 def _named_pairs(tensors):

@@ -1,0 +1,56 @@
+"""tf.io's pure helpers: weights encoded to bytes and specs and decoded back (quantized ones too),
+byte buffers concatenated, the specs of a weights manifest, URL schemes and the artifacts info of a
+model.json. (Loading and saving through handlers is checked against TF.js in test_io_weights.py and
+test_layers_model_files.py.)"""
+import struct
+
+from ..spec import T, case, props, sines
+
+IO = "tf.io."
+
+
+def B(*values, fmt="<f"):   # noqa: N802 - reads as a type in case lists
+    """bytes of values packed little-endian, as {'bytes': [...]}, the form both runners read."""
+    return {"bytes": list(struct.pack(f"{fmt[0]}{len(values)}{fmt[1:]}", *values))}
+
+
+F = sines([2, 3], 1.5)
+I32 = T([1, -2, 300000], dtype="int32")
+BOOL = T([True, False, True, True], dtype="bool")
+STR = T(["a", "hello", ""], dtype="string")
+SPECS = [{"name": "w", "shape": [2, 2], "dtype": "float32"}, {"name": "i", "shape": [2], "dtype": "int32"},
+         {"name": "b", "shape": [3], "dtype": "bool"}]
+DATA = {"bytes": B(1.5, -2.0, 0.25, 8.0)["bytes"] + B(7, -9, fmt="<i")["bytes"] + [1, 0, 1]}
+MANIFEST = [{"paths": ["group1-shard1of1.bin"], "weights": SPECS[:2]},
+            {"paths": ["group2-shard1of1.bin"], "weights": SPECS[2:]}]
+
+CASES = [
+    case(IO + "encodeWeights", {"w": F, "i": I32, "b": BOOL}, awaits=True),
+    case(IO + "encodeWeights", {"s": STR, "w": F}, awaits=True),
+    case(IO + "encodeWeights", {"w": F}, "layer1", awaits=True),
+    case(IO + "encodeWeights", {"c": T([1.0], dtype="complex64")}, awaits=True, error=True),
+    case(IO + "decodeWeights", DATA, SPECS),
+    case(IO + "decodeWeights", B(1.0, 2.0), [{"name": "a", "shape": [], "dtype": "float32"},
+                                             {"name": "b", "shape": [1], "dtype": "float32"}]),
+    case(IO + "decodeWeights", {"bytes": [0, 128, 255, 64]},
+         [{"name": "q", "shape": [4], "dtype": "float32",
+           "quantization": {"dtype": "uint8", "scale": 0.5, "min": -1.0}}]),
+    case(IO + "decodeWeights", {"bytes": list(struct.pack("<3H", 0, 1000, 65535))},
+         [{"name": "q", "shape": [3], "dtype": "float32",
+           "quantization": {"dtype": "uint16", "scale": 0.01, "min": 2.0}}]),
+    case(IO + "decodeWeights", {"bytes": list(struct.pack("<3e", 1.5, -0.25, 65504.0))},
+         [{"name": "h", "shape": [3], "dtype": "float32", "quantization": {"dtype": "float16"}}]),
+    case(IO + "decodeWeights", {"bytes": list(struct.pack("<I", 1) + b"a" + struct.pack("<I", 3) + b"xyz")},
+         [{"name": "s", "shape": [2], "dtype": "string"}]),
+    case(IO + "concatenateArrayBuffers", [B(1.0), {"bytes": [1, 2, 3]}, {"bytes": []}]),
+    case(IO + "concatenateArrayBuffers", []),
+    case(IO + "getWeightSpecs", MANIFEST),
+    case(IO + "isHTTPScheme", "http://example.org/model.json"),
+    case(IO + "isHTTPScheme", "https://example.org/model.json"),
+    case(IO + "isHTTPScheme", "file:///tmp/model.json"),
+    case(IO + "isHTTPScheme", "indexeddb://m"),
+    props(IO + "getModelArtifactsInfoForJSON",
+          {"modelTopology": {"class_name": "Sequential", "config": {"layers": []}}, "weightSpecs": SPECS,
+           "weightData": DATA, "format": "layers-model"},
+          props=["modelTopologyType", "modelTopologyBytes", "weightSpecsBytes", "weightDataBytes"]),
+]
