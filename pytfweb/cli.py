@@ -2,6 +2,7 @@
 
     pytfweb run [--backend webgl|cpu] [--files DIR] SCRIPT.py [ARGS...]   run a script (webgl: in headless Chromium)
     pytfweb serve [--port N]                                 serve the web pages, Pyodide and the bundle
+    pytfweb build-web OUTDIR [--app SCRIPT.py] [--worker]    a static site (any static server can host it)
     pytfweb repl [--memory]                                  a Python REPL on webgl in headless Chromium
     pytfweb startup [--backend B] [--repeat N]               time page open -> Pyodide -> first result
     pytfweb convert SRC DST [--quantize uint8|float16]       Keras .keras/.h5 <-> TF.js layers model
@@ -24,6 +25,11 @@ def _parser():
     s = sub.add_parser("serve", help="serve web/, Pyodide (/pyodide/) and the bundle (/pytfweb.zip)")
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--quiet", action="store_true", help="do not log requests")
+
+    w = sub.add_parser("build-web", help="write a static site: pages, loader, bundle and Pyodide's files")
+    w.add_argument("outdir")
+    w.add_argument("--app", metavar="SCRIPT", help="the index page runs this script (a text/python block)")
+    w.add_argument("--worker", action="store_true", help="run the app in a Web Worker (the page stays responsive)")
 
     q = sub.add_parser("repl", help="a Python REPL with tf imported, on webgl in headless Chromium (Pyodide)")
     q.add_argument("--memory", action="store_true", help="print tf.memory() after each entry")
@@ -71,6 +77,9 @@ def main(argv=None):
         except KeyboardInterrupt:
             pass
         return 0
+    if args.command == "build-web":
+        from .host.site import main as build_web
+        return build_web(args.outdir, args.app, args.worker)
     if args.command == "repl":
         from .host.repl import repl
         return repl(show_memory=args.memory, verbose=args.verbose)

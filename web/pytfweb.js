@@ -1,35 +1,60 @@
 /*
- * pytfweb.js: load Pyodide and pytfweb into a page, then run its <script type="text/python"> blocks.
+ * pytfweb.js: Pyodide and pytfweb in a web page, or in a Web Worker (the same file is the worker's
+ * script), then the page's <script type="text/python"> blocks.
  *
  *   <script src="pytfweb.js"></script>
- *   <script type="text/python">
+ *   <script type="text/python" output="out">
  *     import pytfweb as tf
- *     print(tf.add(tf.tensor([1, 2]), 1).array_sync())
+ *     print(await tf.add(tf.tensor([1, 2]), 1).array())
  *   </script>
+ *   <script type="text/python" worker>
+ *     model = ...; await model.fit(xs, ys, epochs=20)      # off the page's thread
+ *   </script>
+ *   <pre id="out"></pre>
  *
- * A page with Python blocks loads by itself (options from data-* attributes of this script tag:
- * data-backend, data-index-url, data-bundle-url). Or call it yourself:
+ * Blocks run in document order, each once, with top-level await and with `tf` imported; plain
+ * blocks share one namespace on the page's thread, `worker` blocks share one in the page's worker
+ * (pytfweb.worker()). A block with src="file.py" runs that file. output="ID" sends what the block
+ * prints to the element ID as well as to the console (lines printed while the block runs).
+ * An error does not stop the next block: its Python traceback goes to the console (console.error),
+ * to a "pytfweb:error" event on the document ({error, element}) and, when the loader's tag has
+ * data-show-errors, into the page (a <pre class="pytfweb-error"> after the block, or in its output
+ * element).
  *
- *   const py = await pytfweb.load({indexURL, backend: 'webgl', bundleURL});
+ * Options (data-* attributes of the loader's tag, or pytfweb.load(options)):
+ *   indexURL / data-index-url    Pyodide's files (default: pyodide/ beside this file; a CDN works too)
+ *   bundleURL / data-bundle-url  the zip of the pytfweb package (default: pytfweb.zip beside this file)
+ *   backend / data-backend       the backend to set ('webgl'; null or "none": only import pytfweb)
+ *   showErrors / data-show-errors  show tracebacks in the page
+ *   stdout, stderr               a function called with each line, or a Pyodide handler object
+ *                                ({write}, {raw}, {batched}); default console.log / console.error
  *
- * indexURL: where Pyodide's files are (default: /pyodide/ of the server that served this file;
- *           a CDN such as https://cdn.jsdelivr.net/pyodide/v314.0.7/full/ works too).
- * bundleURL: the zip of the pytfweb package (default: pytfweb.zip beside this file).
- * backend: the backend to set ('webgl'); null to only import pytfweb.
- * stdout, stderr: a function called with each line, or a Pyodide handler object ({write}, {raw},
- *           {batched}); default console.log / console.error.
+ * JS API:
+ *   await pytfweb.ready                 Pyodide ready on this thread and the page's blocks run (starts
+ *                                       loading when nothing has); resolves to the Pyodide object
+ *   await pytfweb.load(options)         the same, with options (the first call's options win)
+ *   await pytfweb.runPython(code)       run code in the page's namespace; its last expression's value
+ *   const w = pytfweb.worker()          the page's worker (new pytfweb.Worker(options) for another)
+ *     await w.ready                     Pyodide and pytfweb loaded in the worker
+ *     await w.runPython(code, {x: ...}) run code there; variables in, last expression's value out
+ *     w.on(kind, fn)                    messages the worker's Python posts with
+ *                                       pytfweb.browser.worker.post(kind, data)
+ *   pytfweb.tensor(typedArray, shape, dtype)   a tensor to send; tensors come back in this form
+ *                                       ({__pytfweb_tensor__, data, shape, dtype}), buffers transferred
  *
- * Errors (loading, or a Python block) are printed with console.error and dispatched on the document
- * as a "pytfweb:error" event whose detail is {error, element}.
- *
- * After load, pytfweb.timings holds milliseconds since the page's time origin (navigation start):
- * pyodide (Pyodide ready), bundle (unpacked), imported (import pytfweb done), backend (backend set),
- * scripts (Python blocks done).
+ * pytfweb.timings holds milliseconds since this thread's time origin: pyodide (Pyodide ready),
+ * bundle (unpacked), imported (import pytfweb done), backend (backend set), scripts (blocks done).
  */
 (function () {
   "use strict";
-  const thisScript = document.currentScript;
-  const base = thisScript && thisScript.src ? new URL(".", thisScript.src).href : new URL(".", location.href).href;
+  // Pyodide runs only in module workers: the page starts this file as one ({type: "module"}).
+  const IN_WORKER = typeof document === "undefined" && typeof WorkerGlobalScope !== "undefined";
+  const thisScript = IN_WORKER ? null : document.currentScript;
+  const scriptURL = IN_WORKER ? self.location.href
+    : (thisScript && thisScript.src) || new URL("pytfweb.js", location.href).href;
+  const base = new URL(".", scriptURL).href;
+
+  // --- shared: loading ---------------------------------------------------------------------
 
   function loadScript(src) {
     return new Promise((resolve, reject) => {
@@ -41,16 +66,6 @@
     });
   }
 
-  function dedent(code) {
-    const lines = code.replace(/\r\n?/g, "\n").split("\n");
-    let indent = Infinity;
-    for (const line of lines) {
-      if (line.trim()) indent = Math.min(indent, line.match(/^[ \t]*/)[0].length);
-    }
-    if (!isFinite(indent)) indent = 0;
-    return lines.map((l) => l.slice(indent)).join("\n");
-  }
-
   function setStream(py, which, handler) {
     if (handler === undefined) return;
     const set = which === "stdout" ? py.setStdout : py.setStderr;
@@ -58,20 +73,9 @@
     else set(handler || {});
   }
 
-  const api = {
-    pyodide: null,
-    timings: {},
-    _loading: null,
-    _ran: new WeakSet(),
-  };
-
-  api.load = function load(options) {
-    if (!api._loading) api._loading = doLoad(options || {});
-    return api._loading;
-  };
-
-  async function doLoad(opts) {
-    const t = api.timings;
+  /* Pyodide, the bundle unpacked into site-packages, `import pytfweb as tf` in the main
+   * namespace, the backend set: the same steps on the page's thread and in a worker. */
+  async function loadCore(opts, t) {
     const indexURL = new URL(opts.indexURL || "pyodide/", base).href.replace(/\/?$/, "/");
     const bundleURL = new URL(opts.bundleURL || "pytfweb.zip", base).href;
     const backend = "backend" in opts ? opts.backend : "webgl";
@@ -81,7 +85,13 @@
       return r.arrayBuffer();
     });
     bundle.catch(() => {});  // awaited below; this only keeps an early failure from being "unhandled"
-    if (typeof globalThis.loadPyodide !== "function") await loadScript(indexURL + "pyodide.js");
+    if (typeof globalThis.loadPyodide === "function") {
+      // already there (the page loaded it itself)
+    } else if (IN_WORKER) {
+      globalThis.loadPyodide = (await import(indexURL + "pyodide.mjs")).loadPyodide;
+    } else {
+      await loadScript(indexURL + "pyodide.js");
+    }
     const py = await globalThis.loadPyodide({ indexURL });
     t.pyodide = performance.now();
     setStream(py, "stdout", opts.stdout);
@@ -100,56 +110,428 @@
                               { filename: "<pytfweb.js>" });
     }
     t.backend = performance.now();
-    api.pyodide = py;
+    return py;
+  }
 
+  function dedent(code) {
+    const lines = code.replace(/\r\n?/g, "\n").split("\n");
+    let indent = Infinity;
+    for (const line of lines) {
+      if (line.trim()) indent = Math.min(indent, line.match(/^[ \t]*/)[0].length);
+    }
+    if (!isFinite(indent)) indent = 0;
+    return lines.map((l) => l.slice(indent)).join("\n");
+  }
+
+  /* A Python error's text from the first frame of the user's code on (Pyodide's own frames
+   * left out), or the whole text when that frame is not found. */
+  function traceback(error, filename) {
+    const text = String(error && error.message !== undefined ? error.message : error);
+    const head = "Traceback (most recent call last):\n";
+    const at = filename ? text.indexOf(`  File "${filename}"`) : -1;
+    return text.startsWith(head) && at > 0 ? head + text.slice(at) : text;
+  }
+
+  async function runCode(py, code, filename) {
+    try {
+      return await py.runPythonAsync(dedent(code), { filename });
+    } catch (err) {
+      const e = new Error(traceback(err, filename));
+      e.pythonType = err && err.type;
+      throw e;
+    }
+  }
+
+  /* Python values to structured-clone-able ones; tensors as pytfweb.tensor markers. */
+  function toPlain(value) {
+    if (value && typeof value.toJs === "function") {
+      const out = value.toJs({ dict_converter: Object.fromEntries });
+      if (value.destroy) value.destroy();
+      return out;
+    }
+    return value;
+  }
+
+  function transferables(value, out, depth) {
+    out = out || [];
+    if (!value || typeof value !== "object" || (depth || 0) > 32) return out;
+    if (ArrayBuffer.isView(value)) {
+      if (!out.includes(value.buffer)) out.push(value.buffer);
+      return out;
+    }
+    for (const k in value) transferables(value[k], out, (depth || 0) + 1);
+    return out;
+  }
+
+  function tensor(data, shape, dtype) {
+    if (!ArrayBuffer.isView(data)) data = Float32Array.from(data);
+    dtype = dtype || (data instanceof Int32Array ? "int32" : data instanceof Uint8Array ? "bool" : "float32");
+    return { __pytfweb_tensor__: true, data, shape: shape ? Array.from(shape) : [data.length], dtype };
+  }
+
+  // --- the worker's side -----------------------------------------------------------------------
+
+  if (IN_WORKER) {
+    const timings = {};
+    let py = null, module = null, current = null, queue = Promise.resolve();
+    const post = (msg, transfer) => self.postMessage(msg, transfer || []);
+    const line = (type) => (text) => post({ type, id: current, text });
+
+    async function init(opts) {
+      try {
+        py = await loadCore(Object.assign({}, opts, { stdout: line("stdout"), stderr: line("stderr") }), timings);
+        module = py.pyimport("pytfweb.browser.worker");
+        post({ type: "ready", timings });
+      } catch (err) {
+        post({ type: "failed", message: String(err && err.message || err) });
+      }
+    }
+
+    async function run(msg) {
+      current = msg.id;
+      const filename = msg.filename || `<worker ${msg.id}>`;
+      try {
+        const value = toPlain(await module.run(dedent(msg.code), filename, msg.variables || {}));
+        post({ type: "result", id: msg.id, value }, transferables(value));
+      } catch (err) {
+        post({ type: "exception", id: msg.id, message: traceback(err, filename) });
+      } finally {
+        current = null;
+      }
+    }
+
+    self.onmessage = (e) => {
+      const msg = e.data;
+      if (msg.type === "init") queue = init(msg.options || {});
+      else if (msg.type === "run") queue = queue.then(() => run(msg));  // one run at a time, in order
+    };
+    self.pytfweb = { timings, tensor };
+    return;
+  }
+
+  // --- the page's side ---------------------------------------------------------------------------
+
+  const api = {
+    pyodide: null,
+    timings: {},
+    tensor,
+    _loading: null,
+    _core: null,
+    _ran: new WeakSet(),
+    _output: null,      // the element the running block prints to, if any
+  };
+
+  function datasetOptions() {
+    const d = (thisScript && thisScript.dataset) || {};
+    const opts = {};
+    if (d.backend !== undefined) opts.backend = d.backend === "none" ? null : d.backend;
+    if (d.indexUrl) opts.indexURL = d.indexUrl;
+    if (d.bundleUrl) opts.bundleURL = d.bundleUrl;
+    if (d.showErrors !== undefined) opts.showErrors = d.showErrors !== "false";
+    return opts;
+  }
+
+  function appendText(el, text) {
+    if (el) el.appendChild(document.createTextNode(text));
+  }
+
+  api.load = function load(options) {
+    if (!api._loading) api._loading = doLoad(options || datasetOptions());
+    return api._loading;
+  };
+
+  Object.defineProperty(api, "ready", { get: () => api.load(), enumerable: true });
+
+  async function doLoad(opts) {
+    api._options = opts;
+    const t = api.timings;
+    const o = Object.assign({}, opts);
+    if (o.stdout === undefined) o.stdout = (s) => { console.log(s); appendText(api._output, s + "\n"); };
+    if (o.stderr === undefined) o.stderr = (s) => { console.error(s); appendText(api._output, s + "\n"); };
+    api._core = loadCore(o, t);
+    const py = await api._core;
+    api.pyodide = py;
     await api.runScripts();
     t.scripts = performance.now();
     document.dispatchEvent(new CustomEvent("pytfweb:ready", { detail: py }));
     return py;
   }
 
-  /* Run the page's <script type="text/python"> blocks (each once), in document order, with
-   * top-level await; an error is printed and the next block still runs. */
+  /* Run code in the page's namespace (after loading, without waiting for the page's blocks). */
+  api.runPython = async function runPython(code, filename) {
+    if (!api._core) api.load();
+    const py = await api._core;
+    return toPlain(await runCode(py, code, filename || "<runPython>"));
+  };
+
+  function blockSource(el) {
+    if (!el.hasAttribute("src")) return Promise.resolve(el.textContent);
+    return fetch(el.src).then((r) => {
+      if (!r.ok) throw new Error(`pytfweb: ${el.src}: HTTP ${r.status}`);
+      return r.text();
+    });
+  }
+
+  function blockName(el, n) {
+    return el.getAttribute("src") || (el.id ? `<script id=${el.id}>` : `<script ${n}>`);
+  }
+
+  function outputOf(el) {
+    const id = el.getAttribute("output");
+    return id ? document.getElementById(id) : null;
+  }
+
+  /* Run the page's plain <script type="text/python"> blocks (each once) in document order. */
   api.runScripts = async function runScripts() {
     const py = api.pyodide;
     const blocks = document.querySelectorAll('script[type="text/python"]');
     let n = 0;
     for (const el of blocks) {
       n += 1;
-      if (api._ran.has(el)) continue;
+      if (el.hasAttribute("worker") || api._ran.has(el)) continue;
       api._ran.add(el);
-      let code = el.textContent;
-      let filename = el.id ? `<script id=${el.id}>` : `<script ${n}>`;
+      const filename = blockName(el, n);
+      api._output = outputOf(el);
       try {
-        if (el.src) {
-          const r = await fetch(el.src);
-          if (!r.ok) throw new Error(`pytfweb: ${el.src}: HTTP ${r.status}`);
-          code = await r.text();
-          filename = el.getAttribute("src");
-        }
-        await py.runPythonAsync(dedent(code), { filename });
+        await runCode(py, await blockSource(el), filename);
       } catch (err) {
         reportError(err, el);
+      } finally {
+        api._output = null;
       }
     }
   };
 
-  /* Errors go to the console and, as a "pytfweb:error" event ({error, element}), to the document. */
+  /* An error: to the console, to a "pytfweb:error" event and, with showErrors, into the page. */
   function reportError(error, element) {
-    console.error(String(error && error.message ? error.message : error));
+    const text = String(error && error.message ? error.message : error);
+    console.error(text);
+    const show = (api._options && api._options.showErrors) ||
+                 (thisScript && thisScript.dataset && thisScript.dataset.showErrors !== undefined);
+    if (show) {
+      const pre = document.createElement("pre");
+      pre.className = "pytfweb-error";
+      pre.style.cssText = "color:#b00;background:#fff4f4;border-left:3px solid #b00;padding:.5em;" +
+                          "white-space:pre-wrap;font:12px ui-monospace,monospace";
+      pre.textContent = text;
+      const out = element && outputOf(element);
+      if (out) out.appendChild(pre);
+      else if (element && element.parentNode) element.parentNode.insertBefore(pre, element.nextSibling);
+      else document.body.prepend(pre);
+    }
     document.dispatchEvent(new CustomEvent("pytfweb:error", { detail: { error, element } }));
   }
+
+  // --- worker mode (the page's side) ----------------------------------------------------------------
+
+  class PyWorker {
+    constructor(options) {
+      const opts = Object.assign({}, datasetOptions(), options || {});
+      for (const k of ["stdout", "stderr", "showErrors"]) delete opts[k];  // functions do not cross
+      this.worker = new Worker(scriptURL, { type: "module" });
+      this._calls = new Map();
+      this._outputs = new Map();
+      this._handlers = {};
+      this._next = 1;
+      this.timings = null;
+      this.ready = new Promise((resolve, reject) => { this._readyCallbacks = [resolve, reject]; });
+      this.ready.catch(() => {});
+      this.worker.onmessage = (e) => this._message(e.data);
+      this.worker.onerror = (e) => this._readyCallbacks[1](new Error(`pytfweb worker: ${e.message}`));
+      this.worker.postMessage({ type: "init", options: opts });
+    }
+
+    _message(msg) {
+      if (msg.type === "ready") {
+        this.timings = msg.timings;
+        this._readyCallbacks[0](this);
+      } else if (msg.type === "failed") {
+        this._readyCallbacks[1](new Error(msg.message));
+      } else if (msg.type === "stdout" || msg.type === "stderr") {
+        (msg.type === "stdout" ? console.log : console.error)(msg.text);
+        appendText(this._outputs.get(msg.id), msg.text + "\n");
+      } else if (msg.type === "result" || msg.type === "exception") {
+        const call = this._calls.get(msg.id);
+        this._calls.delete(msg.id);
+        this._outputs.delete(msg.id);
+        if (msg.type === "result") call.resolve(msg.value);
+        else call.reject(new Error(msg.message));
+      } else if (msg.type === "vis") {
+        vis(msg);
+      } else if (msg.type === "post") {
+        for (const fn of this._handlers[msg.kind] || []) fn(msg.data, msg.kind);
+        for (const fn of this._handlers["*"] || []) fn(msg.data, msg.kind);
+      }
+    }
+
+    /* Run code in the worker's namespace; variables (plain values, typed arrays, pytfweb.tensor
+     * markers) become Python variables first. Resolves to the last expression's value. */
+    runPython(code, variables, options) {
+      const id = this._next++;
+      const o = options || {};
+      if (o.output) this._outputs.set(id, o.output);
+      const msg = { type: "run", id, code, filename: o.filename, variables: variables || {} };
+      return new Promise((resolve, reject) => {
+        this._calls.set(id, { resolve, reject });
+        this.worker.postMessage(msg, o.transfer || []);
+      });
+    }
+
+    on(kind, fn) {
+      (this._handlers[kind] = this._handlers[kind] || []).push(fn);
+      return this;
+    }
+
+    terminate() {
+      this.worker.terminate();
+    }
+  }
+
+  api.Worker = PyWorker;
+  api._worker = null;
+  api.worker = function worker(options) {
+    if (!api._worker) api._worker = new PyWorker(options);
+    return api._worker;
+  };
+
+  /* Run the page's <script type="text/python" worker> blocks in the page's worker, in order. */
+  api.runWorkerScripts = async function runWorkerScripts() {
+    const blocks = document.querySelectorAll('script[type="text/python"][worker]');
+    if (!blocks.length) return;
+    const w = api.worker();
+    try {
+      await w.ready;
+    } catch (err) {
+      reportError(err, null);
+      return;
+    }
+    let n = 0;
+    for (const el of document.querySelectorAll('script[type="text/python"]')) {
+      n += 1;
+      if (!el.hasAttribute("worker") || api._ran.has(el)) continue;
+      api._ran.add(el);
+      const filename = blockName(el, n);
+      try {
+        await w.runPython(await blockSource(el), {}, { filename, output: outputOf(el) });
+      } catch (err) {
+        reportError(err, el);
+      }
+    }
+    document.dispatchEvent(new CustomEvent("pytfweb:worker-done", { detail: w }));
+  };
+
+  // --- tf.vis: what Python draws (on this thread, or posted from a worker) ---------------------------
+
+  const VISOR_CSS = `
+  #pytfweb-visor{position:fixed;top:0;right:0;bottom:0;width:min(36rem,92vw);overflow:auto;z-index:2147483000;
+    background:#fafafa;border-left:1px solid #ccc;box-shadow:-2px 0 8px rgba(0,0,0,.15);
+    font:13px/1.4 system-ui,sans-serif;color:#222;padding:0 .8rem .8rem}
+  #pytfweb-visor[hidden]{display:none}
+  #pytfweb-visor header{display:flex;align-items:center;gap:.5rem;position:sticky;top:0;background:#fafafa;
+    padding:.5rem 0;border-bottom:1px solid #ddd}
+  #pytfweb-visor header .title{font-weight:600;flex:1}
+  #pytfweb-visor .tabs button{border:0;background:none;padding:.2rem .5rem;cursor:pointer}
+  #pytfweb-visor .tabs button.active{border-bottom:2px solid #1f77b4}
+  #pytfweb-visor .surface h3{font-size:13px;margin:.8rem 0 .3rem}
+  #pytfweb-visor-toggle{position:fixed;right:.5rem;bottom:.5rem;z-index:2147483001}`;
+
+  const visor = {
+    el: null,
+    tabs: {},
+    current: null,
+    make() {
+      if (visor.el) return visor.el;
+      const style = document.createElement("style");
+      style.textContent = VISOR_CSS;
+      document.head.appendChild(style);
+      const el = document.createElement("aside");
+      el.id = "pytfweb-visor";
+      el.innerHTML = '<header><span class="title">Visor</span><span class="tabs"></span>' +
+                     '<button class="close" title="hide (`)">×</button></header><div class="body"></div>';
+      el.querySelector(".close").onclick = () => visor.set(false);
+      document.body.appendChild(el);
+      const btn = document.createElement("button");
+      btn.id = "pytfweb-visor-toggle";
+      btn.textContent = "visor";
+      btn.title = "show or hide the visor (`)";
+      btn.onclick = () => visor.set(el.hidden);
+      document.body.appendChild(btn);
+      document.addEventListener("keydown", (e) => {
+        if (e.key === "`" && !/^(INPUT|TEXTAREA)$/.test(e.target.tagName)) visor.set(el.hidden);
+      });
+      visor.el = el;
+      return el;
+    },
+    set(open) {
+      visor.make().hidden = !open;
+    },
+    tab(name) {
+      const el = visor.make();
+      if (!visor.tabs[name]) {
+        const b = document.createElement("button");
+        b.textContent = name;
+        b.onclick = () => visor.show(name);
+        el.querySelector(".tabs").appendChild(b);
+        const page = document.createElement("div");
+        page.className = "tab";
+        page.dataset.tab = name;
+        el.querySelector(".body").appendChild(page);
+        visor.tabs[name] = { button: b, page };
+        if (!visor.current) visor.show(name);
+        else page.hidden = true;
+      }
+      return visor.tabs[name].page;
+    },
+    show(name) {
+      for (const [n, t] of Object.entries(visor.tabs)) {
+        t.page.hidden = n !== name;
+        t.button.classList.toggle("active", n === name);
+      }
+      visor.current = name;
+    },
+    surface(name, tabName) {
+      const page = visor.tab(tabName || "Visor");
+      let s = [...page.children].find((c) => c.dataset.name === name);
+      if (!s) {
+        s = document.createElement("section");
+        s.className = "surface";
+        s.dataset.name = name;
+        s.innerHTML = "<h3></h3><div class=\"draw-area\"></div>";
+        s.querySelector("h3").textContent = name;
+        page.appendChild(s);
+      }
+      return s.querySelector(".draw-area");
+    },
+  };
+
+  /* msg: {op: "draw", target, html} | {op: "visor", action: "open"|"close"|"toggle"|"is_open"} */
+  function vis(msg) {
+    if (msg.op === "visor") {
+      const el = visor.make();
+      if (msg.action === "toggle") visor.set(el.hidden);
+      else if (msg.action === "open" || msg.action === "close") visor.set(msg.action === "open");
+      return !el.hidden;
+    }
+    const t = msg.target;
+    let el;
+    if (t && typeof t === "object" && t.name !== undefined) el = visor.surface(String(t.name), t.tab);
+    else if (typeof t === "string") el = document.getElementById(t) || document.querySelector(t);
+    else el = t;
+    if (!el) throw new Error(`tf.vis: no element ${JSON.stringify(t)} in the page`);
+    el.innerHTML = msg.html;
+    return true;
+  }
+  api._vis = vis;
+  api.visor = visor;
 
   window.pytfweb = api;
 
   function autoLoad() {
-    if (api._loading || !document.querySelector('script[type="text/python"]')) return;
-    const d = (thisScript && thisScript.dataset) || {};
-    const opts = {};
-    if (d.backend !== undefined) opts.backend = d.backend === "none" ? null : d.backend;
-    if (d.indexUrl) opts.indexURL = d.indexUrl;
-    if (d.bundleUrl) opts.bundleURL = d.bundleUrl;
-    api.load(opts).catch((err) => reportError(err, null));
+    const blocks = [...document.querySelectorAll('script[type="text/python"]')];
+    if (blocks.some((b) => b.hasAttribute("worker"))) api.runWorkerScripts();
+    if (!api._loading && blocks.some((b) => !b.hasAttribute("worker"))) {
+      api.load().catch((err) => reportError(err, null));
+    }
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", autoLoad);
   else setTimeout(autoLoad, 0);

@@ -1,0 +1,112 @@
+"""`pytfweb build-web OUTDIR [--app script.py]`: a static site that any static server or CDN can
+host, laid out as `pytfweb serve` serves it, so that pages work the same from both:
+
+    OUTDIR/pytfweb.js        the loader (also the worker's script)
+    OUTDIR/pytfweb.zip       the package and its shaders (host.bundle)
+    OUTDIR/pyodide/          Pyodide's core files from the npm package
+    OUTDIR/index.html        a page running the app (--app) in a text/python block, or the demo
+    OUTDIR/app.py            the app's script (--app)
+    OUTDIR/...               the other pages of web/ (REPL, examples/)
+
+Try it: pytfweb build-web build/site --app examples/demo.py && python -m http.server -d build/site
+"""
+import html
+import shutil
+from pathlib import Path
+
+from . import paths
+from .bundle import build_bundle
+
+#: Pyodide's files a page needs (the npm package's core; no extra wheels are shipped).
+PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json", "package.json")
+
+#: web/ files that need more than the site holds (the benchmark needs TensorFlow.js from npm).
+LEFT_OUT = ("bench.html", "bench_models.js")
+
+APP_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<link rel="icon" href="data:,">
+<style>
+  body {{ font: 15px/1.5 system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; padding: 0 1rem; }}
+  #output {{ font: 13px/1.4 ui-monospace, monospace; white-space: pre-wrap; background: #f6f6f6;
+            padding: .6rem; min-height: 3rem; }}
+  #status {{ color: #666; }}
+</style>
+<script src="pytfweb.js" data-show-errors></script>
+<script>
+  document.addEventListener("pytfweb:{done}", () => {{
+    document.getElementById("status").textContent = "Done.";
+  }});
+  document.addEventListener("pytfweb:error", () => {{
+    const s = document.getElementById("status");
+    s.textContent = "The script failed (traceback below and in the console).";
+    s.style.color = "#b00";
+  }});
+</script>
+</head>
+<body>
+<h1>{title}</h1>
+<p id="status">Loading Pyodide and pytfweb&hellip;</p>
+<div id="charts"></div>
+<pre id="output"></pre>
+<script type="text/python" src="{src}" output="output"{worker}></script>
+</body>
+</html>
+"""
+
+
+def app_page(src, title, worker=False):
+    """The index page of an app: one text/python block running src, printing into #output."""
+    return APP_PAGE.format(title=html.escape(title), src=html.escape(src), worker=" worker" if worker else "",
+                           done="worker-done" if worker else "ready")
+
+
+def build_web(outdir, app=None, worker=False, pyodide_dir=None, web_dir=None):
+    """Write the site into outdir (created; files of an earlier build are replaced). Returns the
+    list of files written, relative to outdir."""
+    out = Path(outdir)
+    web = Path(web_dir) if web_dir else paths.web_dir()
+    pyodide = Path(pyodide_dir) if pyodide_dir else paths.pyodide_dir()
+    if app is not None and not Path(app).is_file():
+        raise FileNotFoundError(f"--app {app}: no such file")
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+
+    def put(rel, data=None, src=None):
+        target = out / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if src is not None:
+            shutil.copyfile(src, target)
+        else:
+            target.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+        written.append(rel)
+
+    for path in sorted(web.rglob("*")):
+        rel = path.relative_to(web).as_posix()
+        if path.is_file() and rel not in LEFT_OUT and "__pycache__" not in rel:
+            put(rel, src=path)
+    for name in PYODIDE_FILES:
+        if (pyodide / name).is_file():
+            put(f"pyodide/{name}", src=pyodide / name)
+    put("pytfweb.zip", build_bundle())
+    if app is not None:
+        put("app.py", src=app)
+        put("index.html", app_page("app.py", Path(app).name, worker))
+    return written
+
+
+def main(outdir, app=None, worker=False):
+    try:
+        files = build_web(outdir, app, worker)
+    except FileNotFoundError as exc:
+        print(f"pytfweb build-web: {exc}")
+        return 1
+    size = sum((Path(outdir) / f).stat().st_size for f in files)
+    print(f"pytfweb build-web: {len(files)} files, {size / 1e6:.1f} MB in {outdir}")
+    print(f"Try it: python -m http.server --directory {outdir} 8000   then open http://127.0.0.1:8000/")
+    return 0
