@@ -23,6 +23,7 @@ from .ops import string  # noqa: F401  (tf.string)
 from .ops import sparse  # noqa: F401  (tf.sparse)
 from . import browser  # noqa: F401  (tf.browser)
 from . import io  # noqa: F401  (tf.io)
+from . import util  # noqa: F401  (tf.util)
 from .ops import __dict__ as _ops_ns
 from . import layers
 from .layers import callbacks, constraints, initializers, metrics, regularizers  # noqa: F401  (TF.js namespaces)

@@ -52,10 +52,12 @@ def references(cases=None):
     return results
 
 
-# The op namespaces the parity suite is meant to cover, and the tf.* names that are not ops (engine,
-# backends, models, gradients' own machinery: tested elsewhere)
+# The namespaces of TF.js 4.22's API the parity suite is meant to cover: the ops, then the layers API
+# (initializers, regularizers, constraints, layers, train) and the helpers (io, util, data); and the tf.*
+# names that are not ops (engine, backends, models, gradients' own machinery: tested elsewhere)
 OP_NAMESPACES = ("tf", "image", "linalg", "signal", "spectral", "losses", "sparse", "string", "fused", "math",
                  "metrics")
+NAMESPACES = OP_NAMESPACES + ("initializers", "regularizers", "constraints", "layers", "train", "io", "util", "data")
 NOT_OPS = set("""backend copyRegisteredKernels customGrad deprecationWarn deregisterOp disableDeprecationWarnings
 dispose disposeVariables enableDebugMode enableProdMode engine env findBackend findBackendFactory forceHalfFloat
 getBackend getGradient getKernel getKernelsForBackend grad grads input keep loadGraphModel loadGraphModelSync
@@ -65,23 +67,45 @@ train unregisterGradient unregisterKernel valueAndGrad valueAndGrads variable va
 enclosingPowerOfTwo""".split())
 
 
-def coverage(cases):
-    """(functions with a case, the op functions of the API list without one)."""
+def _listed():
+    """{namespace: [TF.js path of each function the suite should cover]}."""
     with open(os.path.join(ROOT, "pytfweb", "data", "tfjs-4.22-api.json"), encoding="utf-8") as f:
         names = json.load(f)["python_names"]
+    return {ns: [f"tf.{n}" if ns == "tf" else f"tf.{ns}.{n}" for n in names.get(ns, {})
+                 if not (ns == "tf" and n in NOT_OPS)] for ns in NAMESPACES}
+
+
+def coverage(cases, namespaces=OP_NAMESPACES):
+    """(functions with a case, the functions of `namespaces` in the API list without one)."""
     covered = {c["fn"] for c in cases}
-    wanted = [f"tf.{n}" if ns == "tf" else f"tf.{ns}.{n}" for ns in OP_NAMESPACES for n in names.get(ns, {})
-              if not (ns == "tf" and n in NOT_OPS)]
-    return sorted(covered), [w for w in wanted if w not in covered]
+    listed = _listed()
+    return sorted(covered), [w for ns in namespaces for w in listed[ns] if w not in covered]
+
+
+def coverage_by_namespace(cases):
+    """[(namespace, functions with a case, functions listed, cases, the functions without a case)]."""
+    covered = {c["fn"] for c in cases}
+    out = []
+    for ns, wanted in _listed().items():
+        n_cases = sum(c["fn"] in wanted for c in cases)
+        out.append((ns, sum(w in covered for w in wanted), len(wanted), n_cases, [w for w in wanted if w not in covered]))
+    return out
 
 
 def main():
     cases = all_cases()
     results = references(cases)
     errors = sum("error" in r for r in results.values())
-    covered, missing = coverage(cases)
-    print(f"{len(cases)} cases, {len(covered)} functions, TF.js raises in {errors}: {OUT}")
-    print(f"op functions of TF.js 4.22's API without a case ({len(missing)}): {' '.join(missing)}")
+    rows = coverage_by_namespace(cases)
+    print(f"{len(cases)} cases, TF.js raises in {errors}: {OUT}")
+    print(f"{'namespace':<13} {'covered':>7} / listed  cases")
+    for ns, n_cov, n_listed, n_cases, _ in rows:
+        print(f"{ns:<13} {n_cov:>7} / {n_listed:<6} {n_cases:>5}")
+    print(f"{'total':<13} {sum(r[1] for r in rows):>7} / {sum(r[2] for r in rows):<6} "
+          f"{sum(r[3] for r in rows):>5}")
+    for ns, _, _, _, missing in rows:
+        if missing:
+            print(f"without a case in {ns} ({len(missing)}): {' '.join(missing)}")
     return 0
 
 

@@ -6,6 +6,7 @@ run_cases_async: the same, awaiting what TF.js's *Async functions return (on web
 page's event loop); run_case_async does one case.
 compare(reference, result, tol) -> None, or a message saying what differs.
 """
+import array
 import inspect
 import math
 import re
@@ -81,8 +82,10 @@ def encode(tf, v):
         values = list(values) if v.dtype == "string" else [_enc_num(float(x) if v.dtype in ("float32", "complex64")
                                                                      else int(x)) for x in values]
         return {"tensor": values, "shape": list(v.shape), "dtype": v.dtype}
-    if isinstance(v, (bytes, bytearray, memoryview)):
-        return {"bytes": list(bytes(v))}
+    if isinstance(v, (bytes, bytearray, memoryview)) or (isinstance(v, array.array) and v.typecode == "B"):
+        return {"bytes": list(bytes(v))}   # as tfjs_run.js encodes ArrayBuffers and Uint8Arrays
+    if isinstance(v, array.array):
+        return [_enc_num(x) for x in v]
     if hasattr(v, "_asdict"):
         return {k: encode(tf, x) for k, x in v._asdict().items()}
     if isinstance(v, (list, tuple)):
@@ -111,7 +114,7 @@ def _float_indices(tf, args):
 def _path(obj, path):
     """obj.a.b for TF.js's property path 'a.b' (camelCase read as snake_case)."""
     for part in path.split("."):
-        obj = getattr(obj, _snake(part))
+        obj = (obj[part] if part in obj else obj[_snake(part)]) if isinstance(obj, dict) else getattr(obj, _snake(part))
     return obj
 
 

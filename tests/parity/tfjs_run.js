@@ -26,7 +26,7 @@ function decode(v) {
   if (Array.isArray(v)) return v.map(decode);
   if (v && typeof v === 'object' && 'tensor' in v) return tf.tensor(v.tensor.map(num), v.shape, v.dtype);
   if (v && typeof v === 'object' && 'float' in v) return num(v);
-  if (v && typeof v === 'object' && 'bytes' in v) return new Uint8Array(v.bytes).buffer;
+  if (v && typeof v === 'object' && 'bytes' in v) return v.buffer ? new Uint8Array(v.bytes).buffer : new Uint8Array(v.bytes);
   if (v && typeof v === 'object' && 'fn' in v) return makeFunction(v);
   if (v && typeof v === 'object' && 'make' in v) return resolve(v.make)(decode(v.opts));   // spec.sub_layer
   if (v && typeof v === 'object') {
@@ -47,7 +47,8 @@ function encode(v) {
     else values = Array.from(v.dataSync()).map(encNum);
     return {tensor: values, shape: v.shape, dtype: v.dtype};
   }
-  if (v instanceof ArrayBuffer) return {bytes: Array.from(new Uint8Array(v))};
+  if (v instanceof ArrayBuffer || v instanceof Uint8Array) return {bytes: Array.from(new Uint8Array(v))};
+  if (ArrayBuffer.isView(v)) return Array.from(v).map(encNum);   // other typed arrays
   if (Array.isArray(v)) return v.map(encode);
   if (v && typeof v === 'object') {
     const o = {};
@@ -149,7 +150,7 @@ async function build(c, fn, args) {
       if (c.opts) args.push(decode(c.opts));
       const b = await build(c, fn, args);
       cleanup = b.cleanup;
-      r.outputs = encode(b.value);
+      r.outputs = b.value === undefined ? null : encode(b.value);
       if (c.grad) try {
         const [xs, f] = b.grad;
         const y = f(...xs);

@@ -53,4 +53,8 @@ CASES = [
           {"modelTopology": {"class_name": "Sequential", "config": {"layers": []}}, "weightSpecs": SPECS,
            "weightData": DATA, "format": "layers-model"},
           props=["modelTopologyType", "modelTopologyBytes", "weightSpecsBytes", "weightDataBytes"]),
+    props(IO + "getModelArtifactsForJSONSync",
+          {"modelTopology": {"class_name": "Sequential"}, "format": "layers-model", "generatedBy": "x",
+           "weightsManifest": MANIFEST}, SPECS, DATA,
+          props=["modelTopology", "format", "generatedBy", "weightSpecs", "weightData"]),
 ]
