@@ -22,6 +22,7 @@ from .ops import tfmath as math  # noqa: F401  (tf.math: TF.js's confusion_matri
 from .ops import string  # noqa: F401  (tf.string)
 from .ops import sparse  # noqa: F401  (tf.sparse)
 from . import browser  # noqa: F401  (tf.browser)
+from . import vis  # noqa: F401  (tf.vis: charts, as tfjs-vis)
 from . import io  # noqa: F401  (tf.io)
 from . import util  # noqa: F401  (tf.util)
 from .ops import __dict__ as _ops_ns
@@ -90,7 +91,7 @@ def print(x, verbose=False):  # noqa: A001 - TF.js name
 # `from .ops import *` also brings in the op-family modules (creation, matmul, shape, ...), which
 # would shadow TF.js names (tf.matmul a module beside tf.mat_mul): drop them. TF.js's own
 # sub-namespaces stay when the ops package provides them.
-_NAMESPACES = ("image", "linalg", "signal", "spectral", "losses", "fused", "string", "sparse", "browser", "math")
+_NAMESPACES = ("image", "linalg", "signal", "spectral", "losses", "fused", "string", "sparse", "browser", "math", "vis")
 for _name, _value in list(globals().items()):
     if (isinstance(_value, _types.ModuleType) and _value.__name__.startswith(__name__ + ".ops.")
             and _name not in _NAMESPACES):
