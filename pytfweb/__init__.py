@@ -91,7 +91,7 @@ def print(x, verbose=False):  # noqa: A001 - TF.js name
 # `from .ops import *` also brings in the op-family modules (creation, matmul, shape, ...), which
 # would shadow TF.js names (tf.matmul a module beside tf.mat_mul): drop them. TF.js's own
 # sub-namespaces stay when the ops package provides them.
-_NAMESPACES = ("image", "linalg", "signal", "spectral", "losses", "fused", "string", "sparse", "browser", "math", "vis")
+_NAMESPACES = ("image", "linalg", "signal", "spectral", "losses", "fused", "string", "sparse", "browser", "math")
 for _name, _value in list(globals().items()):
     if (isinstance(_value, _types.ModuleType) and _value.__name__.startswith(__name__ + ".ops.")
             and _name not in _NAMESPACES):
