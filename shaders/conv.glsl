@@ -223,9 +223,11 @@ void productCoords(out int r, out int col) {
 // DEPTHWISE_ROW: the unrolled taps of one filter row (input column j = 0 .. SPAN-1 at
 // iw0 + j, added with weights w[kw] to the outputs t with t * STRIDE_W + kw * DIL_W = j).
 
-// @program depthwise_packed
-// Channels past IN_CHANNELS read the last one (no branch per channel: SwiftShader's compiler
-// all but hangs on the many branches of long unrolled rows) and get zero weights.
+// The packed depthwise programs read four channels c .. c+3 at once. Channels past IN_CHANNELS
+// read the last one (no branch per channel: SwiftShader's compiler all but hangs on the many
+// branches of long unrolled rows) and get zero weights.
+
+// @program depthwise_x_at
 vec4 xAt(int b, int h, int w, int c) {
   if (w < 0 || w >= IN_W) return vec4(0.0);
   ivec3 p = ivec3(0, h, w);
@@ -233,6 +235,15 @@ vec4 xAt(int b, int h, int w, int c) {
               X(b, p, min(c + 2, IN_CHANNELS - 1)), X(b, p, min(c + 3, IN_CHANNELS - 1)));
 }
 
+// @program depthwise_dy_at
+vec4 dyAt(int b, int h, int w, int c) {
+  if (w < 0 || w >= OUT_W) return vec4(0.0);
+  ivec3 p = ivec3(0, h, w);
+  return vec4(DY(b, p, c), DY(b, p, min(c + 1, IN_CHANNELS - 1)),
+              DY(b, p, min(c + 2, IN_CHANNELS - 1)), DY(b, p, min(c + 3, IN_CHANNELS - 1)));
+}
+
+// @program depthwise_w_at
 vec4 wAt(int kh, int kw, int c) {
   ivec3 k = ivec3(0, kh, kw);
   vec4 inside = vec4(lessThan(ivec4(c) + ivec4(0, 1, 2, 3), ivec4(IN_CHANNELS)));
@@ -240,9 +251,21 @@ vec4 wAt(int kh, int kw, int c) {
                        W(k, min(c + 2, IN_CHANNELS - 1), 0), W(k, min(c + 3, IN_CHANNELS - 1), 0));
 }
 
+// @program depthwise_block
+// The fragment's first channel c and grid row rb: BLOCK_FOLD grid rows share a texture row
+// (BLOCK_FOLD * BLOCK_COLUMNS texels wide) where the grid is taller than a texture may be.
+// Fragments past the last grid row compute values that nothing reads.
+void blockPosition(out int c, out int rb) {
+  int x = int(gl_FragCoord.x);
+  int fold = x / BLOCK_COLUMNS;
+  c = 4 * (x - fold * BLOCK_COLUMNS);
+  rb = int(gl_FragCoord.y) * BLOCK_FOLD + fold;
+}
+
+// @program depthwise_packed
 void main() {
-  int c = 4 * int(gl_FragCoord.x);
-  int rb = int(gl_FragCoord.y);
+  int c, rb;
+  blockPosition(c, rb);
   int ow4 = rb % OUT_W4;
   int t = rb / OUT_W4;
   int oh = t % OUT_H;
@@ -268,6 +291,87 @@ void productCoords(out int r, out int col) {
   ivec3 p;
   outputPosition(b, p, col);
   r = (b * OUT_H + p.y) * OUT_W4 * 4 + p.z;
+}
+
+// --- DepthwiseConv2dNativeBackpropInput, channels last, multiplier 1, packed ----------------------
+// As depthwise_packed, for dx: each fragment computes four channels at four neighbouring input
+// columns iw0 .. iw0+3 (iw0 = 4 iw4) into four render targets, grid row rb = (b * IN_H + ih) *
+// IN_W4 + iw4. Column iw0 + t receives dy at output column (iw0 + t + PAD_W - kw DIL_W) / STRIDE_W
+// through tap kw where that divides; STRIDE_W divides 4, so which taps meet which dy column
+// depends on t and kw alone: Python unrolls one filter row as DEPTHWISE_BACK_ROW (dy column
+// ow0 + j, ow0 = iw0 / STRIDE_W, added with weights w[kw] to the columns t that read it there).
+
+// @program depthwise_backprop_input_packed
+void main() {
+  int c, rb;
+  blockPosition(c, rb);
+  int iw4 = rb % IN_W4;
+  int t = rb / IN_W4;
+  int ih = t % IN_H;
+  int b = t / IN_H;
+  int ow0 = 4 * iw4 / STRIDE_W;
+  vec4 acc0 = vec4(0.0), acc1 = vec4(0.0), acc2 = vec4(0.0), acc3 = vec4(0.0);
+  for (int kh = 0; kh < FILTER_H; kh++) {
+    int nh = ih + PAD_H - kh * DIL_H;
+    int oh = nh / STRIDE_H;
+    if (nh >= 0 && oh * STRIDE_H == nh && oh < OUT_H) {
+      vec4 v;
+      DEPTHWISE_BACK_ROW
+    }
+  }
+  outColor = acc0;
+  outColor1 = acc1;
+  outColor2 = acc2;
+  outColor3 = acc3;
+}
+
+// @program depthwise_backprop_input_coords
+void productCoords(out int r, out int col) {
+  int b;
+  ivec3 p;
+  outputPosition(b, p, col);
+  r = (b * IN_H + p.y) * IN_W4 * 4 + p.z;
+}
+
+// --- DepthwiseConv2dNativeBackpropFilter, channels last, multiplier 1, split and packed ----------
+// Fragment (c4, split * FILTER_TAPS + tap): four channels of one tap's gradient summed over ROWS_PER_SPLIT
+// rows (b, oh) of dy into one RGBA texel (more fragments at work than one per filter value over
+// the whole batch); depthwise_backprop_filter_sum then adds the SPLITS partial sums.
+
+// @program depthwise_backprop_filter_packed
+void main() {
+  int c = 4 * int(gl_FragCoord.x);
+  int r = int(gl_FragCoord.y);
+  int split = r / FILTER_TAPS;
+  int tap = r - split * FILTER_TAPS;
+  int kh = tap / FILTER_W;
+  int kw = tap - kh * FILTER_W;
+  int first = split * ROWS_PER_SPLIT;
+  int last = min(first + ROWS_PER_SPLIT, BATCH * OUT_H);
+  int iw0 = kw * DIL_W - PAD_W;
+  vec4 acc = vec4(0.0);
+  for (int row = first; row < last; row++) {
+    int oh = row % OUT_H;
+    int b = row / OUT_H;
+    int ih = oh * STRIDE_H - PAD_H + kh * DIL_H;
+    if (ih < 0 || ih >= IN_H) continue;
+    for (int ow = 0; ow < OUT_W; ow++) {
+      acc += xAt(b, ih, iw0 + ow * STRIDE_W, c) * dyAt(b, oh, ow, c);
+    }
+  }
+  outColor = acc;
+}
+
+// @program depthwise_backprop_filter_sum
+// The output is the filter's 5D view [1, FILTER_H, FILTER_W, IN_CHANNELS, 1].
+void main() {
+  ivec5 c = getOutputCoords();
+  ivec2 p = ivec2(c.w >> 2, c.y * FILTER_W + c.z);
+  float acc = 0.0;
+  for (int s = 0; s < SPLITS; s++) {
+    acc += texelFetch(partials, p + ivec2(0, s * FILTER_TAPS), 0)[c.w & 3];
+  }
+  setOutput(acc);
 }
 
 // --- gradient with respect to the input: Conv2DBackpropInput, Conv3DBackpropInputV2, -----------

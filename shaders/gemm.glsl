@@ -118,10 +118,14 @@ void main() {
 // redefine setOutput). Python adds `void productCoords(out int r, out int col)`: the row
 // (batch * A_ROWS + row for a product) and column of the value this fragment writes, and for a
 // split product SPLITS and A_ROWS: the value is the sum of the SPLITS batches' (rows r,
-// r + A_ROWS, ...). The packed depthwise convolution (conv.glsl) writes the same layout and
-// unpacks with this too.
+// r + A_ROWS, ...). The packed depthwise convolutions (conv.glsl) write the same layout and
+// unpack with this too, their grid folded where it is taller than a texture may be: block row rb
+// at texel row rb / BLOCK_FOLD, shifted by (rb % BLOCK_FOLD) * BLOCK_COLUMNS texels.
 #ifndef SPLITS
 #define SPLITS 1
+#endif
+#ifndef BLOCK_FOLD
+#define BLOCK_FOLD 1
 #endif
 
 // Branches, not ?: selects, which SwiftShader evaluates on both sides: neighbouring fragments
@@ -145,7 +149,12 @@ void main() {
   int r, col;
   productCoords(r, col);
   // shifts and masks: r and col are not negative, and SwiftShader divides lane by lane
-  ivec2 p = ivec2(col >> 2, BLOCK_ROWS == 8 ? r >> 3 : r >> 2);
+  int rb = BLOCK_ROWS == 8 ? r >> 3 : r >> 2;
+#if BLOCK_FOLD > 1
+  ivec2 p = ivec2((rb % BLOCK_FOLD) * BLOCK_COLUMNS + (col >> 2), rb / BLOCK_FOLD);
+#else
+  ivec2 p = ivec2(col >> 2, rb);
+#endif
   int t = r & (BLOCK_ROWS - 1);
   vec4 v = block(t, p);
 #if SPLITS > 1

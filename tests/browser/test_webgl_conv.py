@@ -5,6 +5,8 @@ Several ops per compare_with_cpu call: each shape compiles its own shaders, slow
 import numpy as np
 import pytest
 
+import pytfweb as tf
+
 rng = np.random.default_rng(31)
 
 
@@ -195,9 +197,14 @@ def test_packed_backprop_filter(compare_with_cpu, run_py):
 def test_products_past_a_small_texture_limit(run_py):
     """Under a texture limit of 64: a filter gradient's splits shrink to 64 positions, and B's
     packed matrices, too many to stack in one column of the texture, lie in columns side by side
-    (a batched product too)."""
+    (a batched product too); the packed depthwise programs fold their grids of 108 rows."""
     x, w = floats(2, 9, 8, 8), floats(3, 3, 8, 12)
     a, b = floats(10, 16, 24), floats(10, 24, 16)
+    dx, dw = floats(4, 9, 10, 6), floats(3, 3, 6, 1)
+    depthwise = "lambda a, f: [tf.depthwise_conv2d(a, f, 1, 'same'), *tf.grads(lambda a, f: " \
+                "tf.sum(tf.depthwise_conv2d(a, f, 1, 'same') ** 2))([a, f])]"
+    tf.set_backend("cpu")
+    depthwise_want = [t.numpy() for t in eval(depthwise)(tf.tensor(dx), tf.tensor(dw))]  # noqa: S307
     out = run_py("""
 from pytfweb.backends.webgl.backend import WebGLBackend
 old = tf.env().get("WEBGL_MAX_TEXTURE_SIZE")
@@ -207,21 +214,54 @@ tf.register_backend("webgl-small", WebGLBackend)
 tf.set_backend("webgl-small")
 try:
     xt, wt = tf.tensor(x), tf.tensor(w)
-    dw = tf.grad(lambda f: tf.sum(tf.conv2d(xt, f, 1, 'same') ** 2))(wt)
+    dw_grad = tf.grad(lambda f: tf.sum(tf.conv2d(xt, f, 1, 'same') ** 2))(wt)
     c = tf.mat_mul(tf.tensor(a), tf.tensor(b))
     grads = sum(1 for key in tf.backend().programs if str(key[0]).startswith('gemm:pack_b:backprop_filter'))
-    result = [dw.array_sync(), c.array_sync(), grads]
+    folded = eval(depthwise)(tf.tensor(dx), tf.tensor(dw))
+    packed = sum(1 for key in tf.backend().programs
+                 if str(key[0]).startswith('conv:depthwise') and 'BLOCK_FOLD 2' in str(key[0]))
+    result = [dw_grad.array_sync(), c.array_sync(), grads, [t.array_sync() for t in folded], packed]
 finally:
     tf.set_backend("webgl")
     tf.remove_backend("webgl-small")
     tf.env().set("WEBGL_MAX_TEXTURE_SIZE", old)
-""", x=x.tolist(), w=w.tolist(), a=a.tolist(), b=b.tolist())
-    dw, c, grads = out
-    assert grads == 1
+""", x=x.tolist(), w=w.tolist(), a=a.tolist(), b=b.tolist(), dx=dx.tolist(), dw=dw.tolist(), depthwise=depthwise)
+    dw_grad, c, grads, folded, packed = out
+    assert grads == 1 and packed == 2    # the forward and the input gradient, folded
+    for got, want in zip(folded, depthwise_want):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
     np.testing.assert_allclose(c, a @ b, rtol=1e-5, atol=1e-4)
     y = np.zeros((2, 9, 8, 12), np.float32)
     padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
     patches = np.stack([padded[:, i:i + 9, j:j + 8, :] for i in range(3) for j in range(3)], axis=3)
     y = np.einsum("bhwtc,tcd->bhwd", patches, w.reshape(9, 8, 12))
     want = np.einsum("bhwtc,bhwd->tcd", patches, 2 * y).reshape(3, 3, 8, 12)
-    np.testing.assert_allclose(dw, want, rtol=1e-4, atol=1e-2)
+    np.testing.assert_allclose(dw_grad, want, rtol=1e-4, atol=1e-2)
+
+
+def test_packed_depthwise_gradients(compare_with_cpu, run_py):
+    """Depthwise gradients (channels last, multiplier 1) on the packed programs: the input's four
+    channels at four columns per fragment for column strides 1, 2 and 4 (3: the one-value program),
+    the filter's four channels per fragment summed over splits of the batch's rows; dilations,
+    explicit and 'same' padding, widths not a multiple of 4, 6 channels (padding in a texel), NaN
+    and infinity."""
+    x, w = floats(2, 9, 10, 6), floats(3, 3, 6, 1)
+    x8, w8 = floats(1, 7, 13, 8), floats(2, 5, 8, 1)
+    edge = x.copy()
+    edge[0, 1, 1, 0], edge[1, 4, 3, 5] = np.nan, np.inf
+    count = ("result = [sum(1 for key in tf.backend().programs if str(key[0]).startswith(f'conv:depthwise_{p}'))"
+             " for p in ('backprop_input_packed', 'backprop_filter_packed')]")
+    before = run_py(count)
+    compare_with_cpu("""lambda x, w, x8, w8, edge: [
+        tf.grads(lambda a, f: tf.sum(tf.depthwise_conv2d(a, f, 1, 'same') ** 2))([x, w]),
+        tf.grads(lambda a, f: tf.sum(tf.depthwise_conv2d(a, f, 2, 'valid') ** 2))([x, w]),
+        tf.grads(lambda a, f: tf.sum(tf.depthwise_conv2d(a, f, [2, 1], 'same') ** 2))([x, w]),
+        tf.grads(lambda a, f: tf.sum(tf.depthwise_conv2d(a, f, 1, 'same', dilations=2) ** 2))([x, w]),
+        tf.grads(lambda a, f: tf.sum(tf.depthwise_conv2d(a, f, 1, 'valid') ** 2))([x8, w8]),
+        tf.grads(lambda a, f: tf.sum(tf.depthwise_conv2d(a, f, 4, 'same') ** 2))([x8, w8]),
+        tf.grads(lambda a, f: tf.sum(tf.depthwise_conv2d(a, f, 3, 'same') ** 2))([x8, w8]),
+        tf.grads(lambda a, f: tf.sum(tf.depthwise_conv2d(a, f, 1, [[0, 0], [1, 2], [3, 0], [0, 0]]) ** 2))([x8, w8]),
+        tf.grads(lambda a, f: tf.sum(tf.depthwise_conv2d(a, f, 1, 'same')))([edge, w])]""",
+                     [x, w, x8, w8, edge], rtol=1e-4, atol=2e-3)
+    after = run_py(count)
+    assert after[0] >= before[0] + 7 and after[1] >= before[1] + 8

@@ -117,20 +117,33 @@ def _depthwise_row(info):
     return "#define DEPTHWISE_ROW " + " ".join(lines) + "\n"
 
 
+def _block_grid(backend, info, size):
+    """(texel grid, #defines) of a packed depthwise program whose fragments compute four channels
+    at four neighbouring columns of a [batch, *size, channels] image (conv.glsl's depthwise_block),
+    or None where it does not fit the texture limits."""
+    limit = backend.ctx.max_texture_size
+    c4 = -(-info.in_channels // 4)
+    rows = info.batch_size * size[0] * -(-size[1] // 4)
+    fold = -(-rows // limit)
+    if fold * c4 > limit or backend.ctx.max_draw_buffers < 4:
+        return None
+    return (-(-rows // fold), fold * c4), f"#define BLOCK_FOLD {fold}\n#define BLOCK_COLUMNS {c4}\n"
+
+
 def _packed_depthwise(backend, info, x, f, epilogue):
     """DepthwiseConv2dNative (2D, channels last, multiplier 1) with conv.glsl's
     depthwise_packed, or None where that does not apply."""
     if not info.channels_last or len(info.in_size) != 2 or info.filter_shape[-1] != 1:
         return None
-    limit = backend.ctx.max_texture_size
-    out_w4, c4 = -(-info.out_size[1] // 4), -(-info.in_channels // 4)
-    rows = info.batch_size * info.out_size[0] * out_w4
-    if rows > limit or c4 > limit or backend.ctx.max_draw_buffers < 4:
+    block = _block_grid(backend, info, info.out_size)
+    if block is None:
         return None
-    out_w4_define = f"#define OUT_W4 {out_w4}\n"
+    grid, block_defines = block
+    out_w4_define = f"#define OUT_W4 {-(-info.out_size[1] // 4)}\n" + block_defines
     code = _defines(info, True, output=False) + out_w4_define + _depthwise_row(info)
-    program = Program(f"conv:depthwise_packed:{code}", ("x", "W"), (rows, c4),
-                      code + _sections("depthwise_packed"), packed_outputs=4)
+    program = Program(f"conv:depthwise_packed:{code}", ("x", "W"), grid,
+                      code + _sections("depthwise_x_at", "depthwise_w_at", "depthwise_block", "depthwise_packed"),
+                      packed_outputs=4)
     blocks = backend.run_packed(program, [_view(x, _as5d(x.shape, True)), _view(f, _filter5d(f.shape))])
     try:
         return gemm.unpack(backend, blocks, _as5d(info.out_shape, True),
@@ -185,13 +198,56 @@ def _packed_backprop_input(backend, info, dy, f):
                         _defines(info) + _sections("backprop_input_coords"))
 
 
+def _depthwise_back_row(info):
+    """DEPTHWISE_BACK_ROW of conv.glsl's depthwise_backprop_input_packed: one filter row's taps
+    for the four columns a fragment writes, unrolled by the dy column they read."""
+    stride, dil, fw, pad = info.strides[-1], info.dilations[-1], info.filter_size[-1], info.pad_before[-1]
+    lines = [f"vec4 w{kw} = wAt(kh, {kw}, c);" for kw in range(fw)]
+    reads = {}
+    for t in range(4):
+        for kw in range(fw):
+            n = t + pad - kw * dil
+            if n % stride == 0:
+                reads.setdefault(n // stride, []).append((t, kw))
+    for j, uses in sorted(reads.items()):
+        lines.append(f"v = dyAt(b, oh, ow0 + ({j}), c);")
+        lines.extend(f"acc{t} += v * w{kw};" for t, kw in uses)
+    return "#define DEPTHWISE_BACK_ROW " + " ".join(lines) + "\n"
+
+
+def _packed_depthwise_backprop_input(backend, info, dy, f):
+    """DepthwiseConv2dNativeBackpropInput (2D, channels last, multiplier 1, a column stride that
+    divides 4) with conv.glsl's depthwise_backprop_input_packed, or None where that does not apply."""
+    if (not info.channels_last or len(info.in_size) != 2 or info.filter_shape[-1] != 1
+            or 4 % info.strides[-1] != 0):
+        return None
+    block = _block_grid(backend, info, info.in_size)
+    if block is None:
+        return None
+    grid, block_defines = block
+    in_w4_define = f"#define IN_W4 {-(-info.in_size[1] // 4)}\n" + block_defines
+    code = _defines(info, True, output=False) + in_w4_define + _depthwise_back_row(info)
+    program = Program(f"conv:depthwise_backprop_input_packed:{code}", ("dy", "W"), grid,
+                      code + _sections("depthwise_dy_at", "depthwise_w_at", "depthwise_block",
+                                       "depthwise_backprop_input_packed"),
+                      packed_outputs=4)
+    blocks = backend.run_packed(program, [_view(dy, _as5d(dy.shape, True)), _view(f, _filter5d(f.shape))])
+    try:
+        # unpack's output is x's 5D view: outputPosition gives x's coordinates
+        return gemm.unpack(backend, blocks, _as5d(info.in_shape, True),
+                           _defines(info, True) + in_w4_define + _sections("depthwise_backprop_input_coords"))
+    finally:
+        for t in blocks:
+            backend.dispose_data(t.data_id)
+
+
 def _backprop_input(backend, kernel, inputs, attrs, depthwise):
     dy, f = inputs
     info = conv_info_for(kernel, attrs["input_shape"], f.shape, attrs)
-    if not depthwise:
-        out = _packed_backprop_input(backend, info, dy, f)
-        if out is not None:
-            return _view(out, info.in_shape)
+    packed = _packed_depthwise_backprop_input if depthwise else _packed_backprop_input
+    out = packed(backend, info, dy, f)
+    if out is not None:
+        return _view(out, info.in_shape)
     last = info.channels_last
     code = _defines(info, depthwise) + _sections("depthwise_back_tap" if depthwise else "dense_back_tap",
                                                  "conv_backprop_input")
@@ -231,13 +287,39 @@ def _packed_backprop_filter(backend, info, x, dy):
                         keep_b=False, splits=splits)
 
 
+def _packed_depthwise_backprop_filter(backend, info, x, dy):
+    """DepthwiseConv2dNativeBackpropFilter (2D, channels last, multiplier 1) with conv.glsl's
+    depthwise_backprop_filter_packed and _sum, or None where that does not apply."""
+    if not info.channels_last or len(info.in_size) != 2 or info.filter_shape[-1] != 1:
+        return None
+    out_h, out_w = info.out_size
+    rows_per_split = max(1, FILTER_GRAD_CHUNK // out_w)
+    splits = -(-info.batch_size * out_h // rows_per_split)
+    taps, c4 = size_of(info.filter_size), -(-info.in_channels // 4)
+    limit = backend.ctx.max_texture_size
+    if splits * taps > limit or c4 > limit:
+        return None
+    geometry = _defines(info, True, output=False) + f"#define FILTER_TAPS {taps}\n"
+    code = geometry + f"#define ROWS_PER_SPLIT {rows_per_split}\n"
+    program = Program(f"conv:depthwise_backprop_filter_packed:{code}", ("x", "dy"), (splits * taps, c4),
+                      code + _sections("depthwise_x_at", "depthwise_dy_at", "depthwise_backprop_filter_packed"),
+                      packed_outputs=1)
+    (partials,) = backend.run_packed(program, [_view(x, _as5d(x.shape, True)), _view(dy, _as5d(dy.shape, True))])
+    try:
+        code = geometry + f"#define SPLITS {splits}\n" + _sections("depthwise_backprop_filter_sum")
+        return _run(backend, "depthwise_backprop_filter_sum", code, ("partials",), [partials],
+                    _filter5d(info.filter_shape))
+    finally:
+        backend.dispose_data(partials.data_id)
+
+
 def _backprop_filter(backend, kernel, inputs, attrs, depthwise):
     x, dy = inputs
     info = conv_info_for(kernel, x.shape, attrs["filter_shape"], attrs)
-    if not depthwise:
-        out = _packed_backprop_filter(backend, info, x, dy)
-        if out is not None:
-            return _view(out, info.filter_shape)
+    packed = _packed_depthwise_backprop_filter if depthwise else _packed_backprop_filter
+    out = packed(backend, info, x, dy)
+    if out is not None:
+        return _view(out, info.filter_shape)
     last = info.channels_last
     code = _defines(info, depthwise) + _sections("conv_backprop_filter")
     out = _run(backend, kernel, code, ("x", "dy"), [_view(x, _as5d(x.shape, last)), _view(dy, _as5d(dy.shape, last))],
