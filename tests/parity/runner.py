@@ -48,6 +48,26 @@ def make_function(tf, f):
     if f["fn"] == "basicLSTMCell":   # a basic_lstm_cell with its weights bound, as multi_rnn_cell takes it
         forget_bias, kernel, bias = [decode(tf, p) for p in f["params"]]
         return lambda data, c, h: tf.basic_lstm_cell(forget_bias, kernel, bias, data, c, h)
+    if f["fn"] == "scale":
+        k = f["params"][0]
+        return lambda x: tf.mul(x, k) if isinstance(x, tf.Tensor) else x * k
+    if f["fn"] == "above":
+        k = f["params"][0]
+        return lambda x: x > k
+    if f["fn"] == "range":   # a generator function of 0 .. n - 1, or of {xs: [i, i + 1], ys: i} with pairs
+        n, pairs = f["params"]
+
+        def gen():
+            for i in range(n):
+                yield {"xs": [i, i + 1], "ys": i} if pairs else i
+        return gen
+    if f["fn"] == "countdown":   # a tf.data.func function: {value: 0, done: False}, ... n - 1, then done
+        n, i = f["params"][0], [0]
+
+        def step():
+            i[0] += 1
+            return {"value": i[0] - 1, "done": False} if i[0] <= n else {"value": None, "done": True}
+        return step
     raise ValueError(f"unknown function argument {f['fn']}")
 
 
@@ -63,9 +83,9 @@ def decode(tf, v):
             return bytes(v["bytes"])
         if "fn" in v:
             return make_function(tf, v)
-        if "make" in v:   # spec.sub_layer
+        if "make" in v:   # spec.made
             ns, name = v["py"]
-            return getattr(getattr(tf, ns), name)(decode(tf, v["opts"]))
+            return getattr(getattr(tf, ns), name)(*[decode(tf, a) for a in v["args"]])
         return {k: decode(tf, x) for k, x in v.items()}
     return v
 
@@ -271,6 +291,12 @@ async def run_case_async(tf, c, python_names):
             result = fn(*a, **k)
             if inspect.isawaitable(result):
                 result = await result
+            if c.get("use", {}).get("kind") == "chain":   # methods called in turn, what they return awaited
+                for step in c["use"]["calls"]:
+                    attr = getattr(result, _snake(step[0]))
+                    result = attr if len(step) == 1 else attr(*[decode(tf, x) for x in step[1]])
+                    if inspect.isawaitable(result):
+                        result = await result
             held.append(result)
             out[key] = encode(tf, result)
     except Exception as e:   # noqa: BLE001 - reported per case

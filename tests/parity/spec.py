@@ -17,6 +17,7 @@ returns, the same way in tfjs_run.js and runner.py (the helpers below write it):
     drawn(fn, ..., to=args)        shape, dtype, mean and standard deviation of obj.apply(*args): an
                                    unseeded random initializer (TF.js draws with Math.random)
     props(fn, ..., props=[...])    attributes of the object (TF.js's camelCase paths, 'a.b')
+    chain(fn, ..., calls=[...])    methods called in turn on the object, each result awaited (tf.data)
     layer_case(fn, inputs, opts)   a tf.layers factory: the layer is built on inputs, its weights set
                                    to deterministic values (weight j: sin(i + 1 + 3j) * scale + offset,
                                    or the given ones), then applied again (inference mode unless call=
@@ -25,7 +26,8 @@ returns, the same way in tfjs_run.js and runner.py (the helpers below write it):
                                    minimize() of sum(v^2 / 2 + sin(3 v)) or applyGradients(grads): the
                                    variables, costs and the optimizer's getWeights() after them
                                    (as [name, tensor] pairs)
-sub_layer(fn, opts) is a layer argument (a wrapper's layer, an RNN's cell) made by factory fn.
+made(fn, *args) is an argument that function fn makes (a dataset to zip); sub_layer(fn, opts) a layer
+(a wrapper's layer, an RNN's cell) that factory fn makes.
 fn_arg(name, *params) is a function argument both sides build alike: 'counter' (start, step, mod:
 start + k * step modulo mod) or 'basicLSTMCell' (forgetBias, lstmKernel, lstmBias bound).
 """
@@ -69,15 +71,28 @@ def fn_arg(name, *params):
     return {"fn": name, "params": [_encode(p) for p in params]}
 
 
-def sub_layer(fn, opts=None):
-    """A layer made by factory fn ('tf.layers.lstm') with TF.js's options, as an argument."""
+def made(fn, *args):
+    """An argument that is what TF.js function fn ('tf.data.array') returns for args (pytfweb's twin
+    of fn makes it on the Python side)."""
     import json
     import os
     ns, name = fn.split(".")[1:]
     api = os.path.join(os.path.dirname(__file__), "..", "..", "pytfweb", "data", "tfjs-4.22-api.json")
     with open(api, encoding="utf-8") as f:
         py = json.load(f)["python_names"][ns][name]
-    return {"make": fn, "py": [ns, py], "opts": _encode(opts or {})}
+    return {"make": fn, "py": [ns, py], "args": [_encode(a) for a in args]}
+
+
+def sub_layer(fn, opts=None):
+    """A layer made by factory fn ('tf.layers.lstm') with TF.js's options, as an argument."""
+    return made(fn, opts or {})
+
+
+def chain(fn, *args, calls=(), **kw):
+    """fn's result, then each of calls in turn on what the last gave: (name, [args]) calls a method,
+    (name,) reads a property; what a call returns is awaited (TF.js's Promises, pytfweb's coroutines)."""
+    return case(fn, *args, use={"kind": "chain", "calls": [list(c[:1]) + ([list(c[1])] if len(c) > 1 else [])
+                                                           for c in calls]}, awaits=True, **kw)
 
 
 def applied(fn, *args, to=(), **kw):

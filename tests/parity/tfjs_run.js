@@ -20,6 +20,17 @@ function makeFunction(f) {
     const [forgetBias, kernel, bias] = f.params.map(decode);
     return (data, c, h) => tf.basicLSTMCell(forgetBias, kernel, bias, data, c, h);
   }
+  if (f.fn === 'scale') { const [k] = f.params; return x => (x instanceof tf.Tensor ? tf.mul(x, k) : x * k); }
+  if (f.fn === 'above') { const [k] = f.params; return x => x > k; }
+  if (f.fn === 'range') {   // a generator function of 0 .. n - 1, or of {xs: [i, i + 1], ys: i} with pairs
+    const [n, pairs] = f.params;
+    return function* () { for (let i = 0; i < n; i++) yield pairs ? {xs: [i, i + 1], ys: i} : i; };
+  }
+  if (f.fn === 'countdown') {   // a tf.data.func function: {value: 0, done: false}, ... n - 1, then done
+    const [n] = f.params;
+    let i = 0;
+    return () => (i < n ? {value: i++, done: false} : {value: null, done: true});
+  }
   throw new Error(`unknown function argument ${f.fn}`);
 }
 function decode(v) {
@@ -28,7 +39,7 @@ function decode(v) {
   if (v && typeof v === 'object' && 'float' in v) return num(v);
   if (v && typeof v === 'object' && 'bytes' in v) return v.buffer ? new Uint8Array(v.bytes).buffer : new Uint8Array(v.bytes);
   if (v && typeof v === 'object' && 'fn' in v) return makeFunction(v);
-  if (v && typeof v === 'object' && 'make' in v) return resolve(v.make)(decode(v.opts));   // spec.sub_layer
+  if (v && typeof v === 'object' && 'make' in v) return resolve(v.make)(...v.args.map(decode));   // spec.made
   if (v && typeof v === 'object') {
     const o = {};
     for (const [k, x] of Object.entries(v)) o[k] = decode(x);
@@ -133,6 +144,14 @@ async function build(c, fn, args) {
       if (use.slots) value.weights = (await obj.getWeights()).map(w => [w.name, w.tensor]);
       return {value, grad: null, cleanup};
     } catch (e) { cleanup(); throw e; }
+  }
+  if (use.kind === 'chain') {   // methods called (and properties read) in turn, awaiting what they return
+    let x = obj;
+    for (const [name, callArgs] of use.calls) {
+      x = callArgs === undefined ? x[name] : x[name](...callArgs.map(decode));
+      if (x && typeof x.then === 'function') x = await x;
+    }
+    return {value: x, grad: null, cleanup: () => {}};
   }
   throw new Error(`unknown use ${use.kind}`);
 }

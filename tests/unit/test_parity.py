@@ -33,7 +33,7 @@ def test_every_deviation_is_in_the_readme():
 @pytest.mark.parametrize("case", CASES, ids=[f"{c['family']}:{c['id']}" for c in CASES])
 def test_matches_tfjs_on_cpu(refs, case):
     before = tf.memory()["num_tensors"]
-    if case["fn"].endswith("Async"):
+    if runner.is_async(case):
         got = asyncio.run(runner.run_case_async(tf, case, NAMES))
     else:
         got = runner.run_case(tf, case, NAMES)
