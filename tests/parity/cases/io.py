@@ -1,10 +1,10 @@
 """tf.io's pure helpers: weights encoded to bytes and specs and decoded back (quantized ones too),
 byte buffers concatenated, the specs of a weights manifest, URL schemes and the artifacts info of a
-model.json. (Loading and saving through handlers is checked against TF.js in test_io_weights.py and
+model.json, the artifacts a memory handler loads. (Loading and saving through files, http and browser storage is checked against TF.js in test_io_weights.py and
 test_layers_model_files.py.)"""
 import struct
 
-from ..spec import T, case, props, sines
+from ..spec import T, case, chain, props, sines
 
 IO = "tf.io."
 
@@ -21,6 +21,8 @@ STR = T(["a", "hello", ""], dtype="string")
 SPECS = [{"name": "w", "shape": [2, 2], "dtype": "float32"}, {"name": "i", "shape": [2], "dtype": "int32"},
          {"name": "b", "shape": [3], "dtype": "bool"}]
 DATA = {"bytes": B(1.5, -2.0, 0.25, 8.0)["bytes"] + B(7, -9, fmt="<i")["bytes"] + [1, 0, 1]}
+ARTIFACTS = {"modelTopology": {"class_name": "Sequential", "config": {"layers": []}}, "weightSpecs": SPECS,
+             "weightData": DATA, "format": "layers-model"}
 MANIFEST = [{"paths": ["group1-shard1of1.bin"], "weights": SPECS[:2]},
             {"paths": ["group2-shard1of1.bin"], "weights": SPECS[2:]}]
 
@@ -58,3 +60,7 @@ CASES = [
            "weightsManifest": MANIFEST}, SPECS, DATA,
           props=["modelTopology", "format", "generatedBy", "weightSpecs", "weightData"]),
 ]
+# an artifacts handler in memory: load() gives the artifacts back (awaited)
+CASES += [chain(IO + fn, ARTIFACTS, calls=[("load", []), (field,)])
+          for fn in ("fromMemory", "fromMemorySync")
+          for field in ("modelTopology", "weightSpecs", "weightData", "format")]
