@@ -1,7 +1,7 @@
 """tf.io's pure helpers: weights encoded to bytes and specs and decoded back (quantized ones too),
-byte buffers concatenated, the specs of a weights manifest, URL schemes and the artifacts info of a
-model.json, the artifacts a memory handler loads. (Loading and saving through files, http and browser storage is checked against TF.js in test_io_weights.py and
-test_layers_model_files.py.)"""
+byte buffers concatenated, the specs of a weights manifest, URL schemes, the artifacts info of a
+model.json and the artifacts a memory handler loads. (Loading and saving through files, http and
+browser storage is checked against TF.js in test_io_weights.py and test_layers_model_files.py.)"""
 import struct
 
 from ..spec import T, case, chain, props, sines
