@@ -202,7 +202,10 @@
 
     self.onmessage = (e) => {
       const msg = e.data;
-      if (msg.type === "init") queue = init(msg.options || {});
+      if (msg.type === "init") {
+        self.pytfweb.pageURL = msg.page;
+        queue = init(msg.options || {});
+      }
       else if (msg.type === "run") queue = queue.then(() => run(msg));  // one run at a time, in order
     };
     self.pytfweb = { timings, tensor };
@@ -338,7 +341,7 @@
       this.ready.catch(() => {});
       this.worker.onmessage = (e) => this._message(e.data);
       this.worker.onerror = (e) => this._readyCallbacks[1](new Error(`pytfweb worker: ${e.message}`));
-      this.worker.postMessage({ type: "init", options: opts });
+      this.worker.postMessage({ type: "init", options: opts, page: location.href });
     }
 
     _message(msg) {

@@ -16,7 +16,7 @@ import array
 from ..environment import IS_BROWSER
 from ..tensor import Tensor
 
-__all__ = ["in_worker", "post", "run", "to_message", "from_message"]
+__all__ = ["in_worker", "page_url", "post", "run", "to_message", "from_message"]
 
 MARK = "__pytfweb_tensor__"
 _TYPED = {"float32": ("Float32Array", "f"), "int32": ("Int32Array", "i"), "bool": ("Uint8Array", "B")}
@@ -28,6 +28,15 @@ def in_worker():
         return False
     import js
     return not hasattr(js, "document") and hasattr(js, "postMessage")
+
+
+def page_url():
+    """The address of the page (in its worker too, where js.location is the worker script's);
+    None in CPython."""
+    if not IS_BROWSER:
+        return None
+    import js
+    return str(js.pytfweb.pageURL) if in_worker() else str(js.location.href)
 
 
 def _typed_array(values, dtype):
@@ -96,8 +105,12 @@ def from_message(value):
     if getattr(value, MARK, False):
         import pytfweb as tf
         dtype = str(value.dtype)
-        return tf.tensor(value.data.to_py().cast(_TYPED[dtype][1]) if dtype != "bool" else list(value.data.to_py()),
-                         list(value.shape.to_py()), dtype)
+        if dtype not in _TYPED:
+            raise TypeError(f"worker: a tensor sent from the page must be float32, int32 or bool, got {dtype}")
+        flat = value.data.to_py() if js.ArrayBuffer.isView(value.data) else list(value.data.to_py())
+        if dtype == "bool" or getattr(flat, "format", None) != _TYPED[dtype][1]:
+            flat = array.array(_TYPED[dtype][1], [int(bool(v)) if dtype == "bool" else v for v in flat])
+        return tf.tensor(flat, list(value.shape.to_py()), dtype)
     return {k: from_message(getattr(value, k)) for k in js.Object.keys(value)}
 
 

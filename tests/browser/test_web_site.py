@@ -1,14 +1,19 @@
 """The static site of `pytfweb build-web`, served by a plain static server (python -m http.server,
-started here on a free port), used as a person uses it: a page with <script> tags.
+started here on a free port), used as a person uses it: a page with <script> tags, the worker
+mode, and tf.vis charts checked on screenshots (build/screenshots/).
 
 One site and one static server for the module; the session's Chromium (conftest); one page per test.
 """
 import socket
+import struct
 import subprocess
 import sys
 import time
 import urllib.request
+import zlib
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pytfweb.host.browser_config import TIMEOUTS
@@ -128,3 +133,178 @@ def test_script_tags_output_errors_and_js_api(page, static_url):
     assert page.evaluate("pytfweb.runPython('{\"a\": [1, 2]}')") == {"a": [1, 2]}
     err = page.evaluate("pytfweb.runPython('nope').then(() => 'no error', (e) => e.message)")
     assert err.startswith("Traceback") and "NameError: name 'nope' is not defined" in err
+
+
+# --- worker mode and tf.vis: web/examples/train.html -------------------------------------------
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+FIT_SECONDS = 5
+
+
+def decode_png(data):
+    """RGB(A) 8-bit PNG bytes (Chromium's screenshots) -> uint8 array [height, width, 3]."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, head = 8, b"", None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+        if kind == b"IHDR":
+            head = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+    w, h, depth, color, _, _, interlace = head
+    assert depth == 8 and color in (2, 6) and interlace == 0, head
+    bpp = 3 if color == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    out = np.zeros((h, stride), np.uint8)
+    prev = bytearray(stride)
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if f == 1:
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 255
+        elif f == 2:
+            line = bytearray((np.frombuffer(line, np.uint8) + np.frombuffer(prev, np.uint8)).tobytes())
+        elif f == 3:
+            for i in range(stride):
+                left = line[i - bpp] if i >= bpp else 0
+                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 255
+        elif f == 4:
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        out[y] = np.frombuffer(line, np.uint8)
+        prev = line
+    return out.reshape(h, w, bpp)[:, :, :3]
+
+
+def near(img, rgb, tol=40):
+    return np.abs(img.astype(int) - np.array(rgb)).sum(axis=2) <= tol
+
+
+def check_chart(img, box, name):
+    """A line chart on a screenshot: drawn at all, dark axes along the plot area's bottom and
+    left edges, and a curve in the first series' colour inside the plot area, across its width."""
+    x, y, w, h = (int(round(v)) for v in box)
+    assert (img.min(axis=2) < 200).mean() > 0.01, f"{name}: the screenshot is blank"
+    dark = img.max(axis=2) < 110
+    bottom = max(dark[y + h + d, x:x + w].mean() for d in (-2, -1, 0, 1, 2))
+    left = max(dark[y:y + h, x + d].mean() for d in (-2, -1, 0, 1, 2))
+    assert bottom > 0.9, f"{name}: no x axis along the bottom of the plot area ({bottom:.2f} of it dark)"
+    assert left > 0.9, f"{name}: no y axis along the left of the plot area ({left:.2f} of it dark)"
+    inside = img[y + 1:y + h - 2, x + 3:x + w]
+    curve = near(inside, (0x1f, 0x77, 0xb4))
+    cols, rows = np.nonzero(curve.any(axis=0))[0], np.nonzero(curve.any(axis=1))[0]
+    assert curve.sum() > 50, f"{name}: no curve in the plot area ({curve.sum()} pixels of the series colour)"
+    assert cols.max() - cols.min() > 0.6 * w, f"{name}: the curve spans only {cols.max() - cols.min()} of {w} px"
+    assert rows.max() - rows.min() > 5, f"{name}: the curve is flat: not drawn from the data"
+    return {"curve_pixels": int(curve.sum()), "x_span": int(cols.max() - cols.min()),
+            "y_span": int(rows.max() - rows.min())}
+
+
+_BOXES_JS = """() => {
+  const root = document.getElementById("charts").getBoundingClientRect();
+  return [...document.querySelectorAll("#charts rect.plot-area")].map((r) => {
+    const b = r.getBoundingClientRect();
+    return [b.x - root.x, b.y - root.y, b.width, b.height];
+  });
+}"""
+
+_FRAMES_JS = """() => {
+  const s = trainStats;
+  const f = s.frames.filter((t) => t >= s.fitStart && t <= s.fitEnd);
+  const ticks = [s.fitStart, ...f, s.fitEnd];
+  let gap = 0;
+  for (let i = 1; i < ticks.length; i++) gap = Math.max(gap, ticks[i] - ticks[i - 1]);
+  return {frames: f.length, ms: s.fitEnd - s.fitStart, max_gap_ms: gap, fit: s.fit, predictions: s.predictions};
+}"""
+
+
+@pytest.fixture(scope="module")
+def training(browser, static_url):
+    """web/examples/train.html on the static site: train.py in a worker for FIT_SECONDS s. Gives
+    the page, the screenshots taken while it trained and after, and the frame counts."""
+    page = browser.new_page()
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    errors = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.goto(static_url + f"examples/train.html?seconds={FIT_SECONDS}")
+    page.wait_for_function("trainStats.fitStart !== null", timeout=TIMEOUTS["load"])
+    # live: once the batch curve has a few points, and before fit has ended
+    page.wait_for_function("(() => { const p = document.querySelector('#charts path.series');"
+                           " return p && p.getAttribute('d').split('L').length >= 6; })()", timeout=60_000)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    live_png = page.locator("#charts").screenshot(path=str(SCREENSHOTS / "train_live_charts.png"))
+    live_boxes = page.evaluate(_BOXES_JS)
+    still_training = page.evaluate("trainStats.fitEnd === null")
+    page.wait_for_function("document.getElementById('status').textContent === 'Done.' || "
+                           "document.querySelector('.pytfweb-error') !== null", timeout=TIMEOUTS["call"])
+    result = {"page": page, "errors": errors, "live_png": live_png, "live_boxes": live_boxes,
+              "still_training": still_training, "frames": page.evaluate(_FRAMES_JS),
+              "done_png": page.screenshot(path=str(SCREENSHOTS / "train_done.png"), full_page=True)}
+    yield result
+    page.close()
+
+
+def test_worker_keeps_the_page_answering_during_fit(training):
+    assert training["errors"] == [] and training["page"].query_selector(".pytfweb-error") is None
+    f = training["frames"]
+    print("requestAnimationFrame during the worker's fit:", f)
+    assert f["ms"] >= FIT_SECONDS * 1000 * 0.9, f"the fit was meant to last {FIT_SECONDS} s: {f}"
+    fps = f["frames"] / (f["ms"] / 1000)
+    # The page's thread is free: frames keep coming (60 a second when idle). A fit on the page's
+    # thread that does not yield stops them for its whole length.
+    assert fps >= 20, f"only {fps:.1f} frames a second while the worker trained: {f}"
+    assert f["max_gap_ms"] < 500, f"the page stalled for {f['max_gap_ms']:.0f} ms while the worker trained: {f}"
+    assert f["fit"]["epochs"] >= 2
+
+
+def test_live_charts_on_screenshots(training):
+    assert training["still_training"], "the 'live' screenshot was taken after fit had ended"
+    live = decode_png(training["live_png"])
+    boxes = training["live_boxes"]
+    assert len(boxes) == 4           # loss and acc, per batch and per epoch
+    print("live batch-loss chart:", check_chart(live, boxes[0], "loss (batch), during fit"))
+    done = training["page"]
+    end_png = done.locator("#charts").screenshot()
+    end_boxes = done.evaluate(_BOXES_JS)
+    end = decode_png(end_png)
+    for box, name in zip(end_boxes, ["loss (batch)", "acc (batch)", "loss (epoch)", "acc (epoch)"]):
+        print(name, check_chart(end, box, name + ", after fit"))
+
+
+def test_predictions_drawn_on_the_canvas_and_visor(training):
+    page = training["page"]
+    assert training["frames"]["predictions"] == 12
+    canvas = decode_png(page.locator("#predictions").screenshot())
+    first = canvas[4:52, 8:56]                       # image 0: 48 x 48 grey pixels from to_pixels
+    assert first.std() > 20 and (first[:, :, 0] == first[:, :, 1]).all()
+    assert page.locator("#pytfweb-visor").is_visible()
+    assert page.locator("#pytfweb-visor section[data-name='Summary'] svg").count() == 1
+    assert "conv2d" in page.locator("#pytfweb-visor section[data-name='Summary']").inner_text().lower()
+    page.keyboard.press("`")                          # the visor toggles
+    assert not page.locator("#pytfweb-visor").is_visible()
+    page.keyboard.press("`")
+    assert page.locator("#pytfweb-visor").is_visible()
+
+
+def test_worker_tensors_cross_as_typed_arrays(training):
+    page = training["page"]
+    out = page.evaluate("""async () => {
+      const w = pytfweb.worker();
+      const r = await w.runPython("y = x * 2 + tf.ones([2, 2]); y",
+                                  {x: pytfweb.tensor(new Float32Array([1, 2, 3, 4]), [2, 2])});
+      const i = await w.runPython("[tf.cast(y, 'int32'), {'n': 3}]");
+      const err = await w.runPython("1 / 0").then(() => "no error", (e) => e.message);
+      return {isF32: r.data instanceof Float32Array, values: Array.from(r.data), shape: r.shape, dtype: r.dtype,
+              isI32: i[0].data instanceof Int32Array, ints: Array.from(i[0].data), n: i[1].n, err};
+    }""")
+    assert out["isF32"] and out["values"] == [3, 5, 7, 9] and out["shape"] == [2, 2] and out["dtype"] == "float32"
+    assert out["isI32"] and out["ints"] == [3, 5, 7, 9] and out["n"] == 3
+    assert out["err"].startswith("Traceback") and "ZeroDivisionError" in out["err"]
