@@ -6,6 +6,8 @@ training=True) and moves moving_mean / moving_variance toward them, as TF.js doe
 moving -= (moving - batch value) * (1 - momentum). Otherwise (predict, evaluate, a direct
 call) it uses the moving statistics.
 """
+import math
+
 from .. import ops
 from ..engine import ENGINE
 from . import constraints as _constraints
@@ -23,6 +25,51 @@ def _batch_norm(x, mean, variance, beta, gamma, epsilon):
     if gamma is not None:
         y = ops.mul(y, gamma)
     return y if beta is None else ops.add(y, beta)
+
+
+def _normalize_in_training(x, gamma, beta, reduction, epsilon, fit):
+    """(y, mean, variance): x normalized with its moments over `reduction`, then scaled and
+    shifted, taped as one node whose gradient is the closed form
+
+        dx = a dy - a s1 / n - xc a r^2 s2 / n,   dgamma = r s2,   dbeta = s1
+        (xc = x - mean, r = 1 / sqrt(variance + epsilon), a = gamma r,
+         s1 = sum(dy), s2 = sum(dy xc) over `reduction`, n values per channel)
+
+    rather than the gradients of moments and batch_norm composed: the same values (rounded
+    otherwise) in 7 passes over x-sized tensors and 4 reductions, where the composed gradients
+    take about 18 and 5. The backward pass computes the moments again from x, with ops, so a
+    gradient of this gradient is taped to x as well."""
+    inputs = [t for t in (x, gamma, beta) if t is not None]
+    stats = []
+
+    def forward():
+        def run():
+            mean, variance = ops.moments(x, reduction)
+            return [_batch_norm(x, fit(mean), fit(variance), fit(beta), fit(gamma), epsilon), mean, variance]
+        y, mean, variance = ENGINE.tidy(run)
+        stats.extend([mean, variance])
+        return [y], [x] + ([gamma] if gamma is not None else [])
+
+    def grad_fn(dy, node):
+        x, *saved = node.x
+        n = math.prod(x.shape[axis] for axis in reduction)
+        xc = ops.sub(x, ops.mean(x, reduction, keep_dims=True))
+        r = ops.rsqrt(ops.add(ops.mean(ops.square(xc), reduction, keep_dims=True), epsilon))
+        s1 = ops.sum(dy, reduction, keep_dims=True)
+        s2 = ops.sum(ops.mul(dy, xc), reduction, keep_dims=True)
+        a = ops.mul(fit(saved[0]), r) if saved else r
+        # the factors per channel first, then dy a + xc b + c over x-sized tensors
+        b = ops.mul(ops.mul(a, ops.square(r)), ops.mul(s2, -1 / n))
+        c = ops.mul(a, ops.mul(s1, -1 / n))
+        grads = [ops.add(ops.add(ops.mul(dy, a), ops.mul(xc, b)), c)]
+        if gamma is not None:
+            grads.append(ops.reshape(ops.mul(s2, r), gamma.shape))
+        if beta is not None:
+            grads.append(ops.reshape(s1, beta.shape))
+        return grads
+
+    (y,) = ENGINE.run_custom_gradient(forward, inputs, grad_fn)
+    return y, stats[0], stats[1]
 
 
 class BatchNormalization(Layer):
@@ -95,8 +142,7 @@ class BatchNormalization(Layer):
         if not training:
             return _batch_norm(x, fit(self.moving_mean), fit(self.moving_variance), fit(self.beta),
                                   fit(self.gamma), self.epsilon)
-        mean, variance = ops.moments(x, reduction)
-        out = _batch_norm(x, fit(mean), fit(variance), fit(self.beta), fit(self.gamma), self.epsilon)
+        out, mean, variance = _normalize_in_training(x, self.gamma, self.beta, reduction, self.epsilon, fit)
         decay = 1 - self.momentum
         for var, value in ((self.moving_mean, mean), (self.moving_variance, variance)):
             var.assign(ENGINE.tidy(lambda var=var, value=value: ops.sub(var, ops.mul(ops.sub(var, value), decay))))

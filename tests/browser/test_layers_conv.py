@@ -147,3 +147,46 @@ def test_every_layer_kind_matches_cpu(run_py):
     assert len(page) == len(here)
     for i, (p, h) in enumerate(zip(page, here)):
         np.testing.assert_allclose(np.asarray(p), h, rtol=1e-3, atol=1e-4, err_msg=f"output {i}")
+
+
+BN_TRAINING = '''
+def bn_training_grads(tf, x, w, gamma, beta, axis):
+    """dx, dgamma, dbeta of sum(BatchNormalization(x, training) * w), and the second-order
+    d/dx sum(dx^2)."""
+    n = len(gamma)
+    layer = tf.layers.batch_normalization(axis=axis, weights=[gamma, beta, [0.0] * n, [1.0] * n])
+    xt, wt = tf.tensor(x), tf.tensor(w)
+    def loss(a):
+        return tf.sum(layer.apply(a, training=True) * wt)
+    dx = tf.grad(loss)(xt)
+    _, params = tf.variable_grads(lambda: loss(xt), [layer.gamma, layer.beta])
+    second = tf.grad(lambda a: tf.sum(tf.grad(loss)(a) ** 2))(xt)
+    out = [t.array_sync() for t in [dx, params[layer.gamma.name], params[layer.beta.name], second]]
+    tf.dispose([xt, wt, dx, second, *params.values()])
+    layer.dispose()
+    return out
+'''
+
+
+def test_batch_normalization_training_gradients_match_cpu(run_py):
+    """BatchNormalization's closed-form training gradient (layers/normalization.py) on webgl
+    against cpu: the input's, gamma's and beta's, channels last and on axis 1, and a second
+    order gradient."""
+    rng = np.random.default_rng(8)
+    cases = [(rng.normal(size=(4, 5, 3, 6)) * 2 + 1, -1), (rng.normal(size=(3, 4, 5)), 1)]
+    for x, axis in cases:
+        x = x.astype(np.float32)
+        w = rng.normal(size=x.shape).astype(np.float32)
+        gamma, beta = rng.normal(size=x.shape[axis]).tolist(), rng.normal(size=x.shape[axis]).tolist()
+        args = dict(x=x.tolist(), w=w.tolist(), gamma=gamma, beta=beta, axis=axis)
+        page = run_py(BN_TRAINING + "result = bn_training_grads(tf, x, w, gamma, beta, axis)", **args)
+        previous = tf.get_backend()
+        tf.set_backend("cpu")
+        try:
+            ns = {}
+            exec(BN_TRAINING, ns)  # noqa: S102 - the test's own code
+            here = ns["bn_training_grads"](tf, **args)
+        finally:
+            tf.set_backend(previous)
+        for name, p, h in zip(("dx", "dgamma", "dbeta", "second order"), page, here):
+            np.testing.assert_allclose(np.asarray(p), np.asarray(h), rtol=1e-3, atol=1e-3, err_msg=f"axis {axis}: {name}")

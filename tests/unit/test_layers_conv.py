@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import pytfweb as tf
-from tests.unit.helpers import assert_raises, assert_tensor
+from tests.unit.helpers import assert_gradients_match_numeric, assert_raises, assert_tensor
 
 
 def _apply(layer, x, training=False):
@@ -269,6 +269,43 @@ def test_batch_normalization_other_axis(rng):
     out = _apply(layer, x, training=True)
     mu, var = x.mean((0, 2), keepdims=True), x.var((0, 2), keepdims=True)
     assert_tensor(out, (x - mu) / np.sqrt(var + 1e-3) * gamma[:, None], rtol=1e-3, atol=1e-4)
+
+
+@pytest.mark.parametrize("shape, axis, center, scale", [((6, 5), -1, True, True), ((2, 4, 3, 5), -1, True, True),
+                                                       ((2, 4, 3, 5), 1, False, True), ((2, 3, 2, 2, 4), -1, True, False),
+                                                       ((3, 4), 0, True, True)])
+def test_batch_normalization_training_gradient_is_that_of_moments_and_batch_norm(rng, shape, axis, center, scale):
+    """The layer's closed-form training gradient equals the gradient of the composed ops it
+    replaces (moments, normalize, scale, shift), for x and the parameters, and so does a
+    gradient of that gradient; and it matches centred differences."""
+    x = tf.tensor(_f32(rng, *shape) * 3 + 1)
+    w = tf.tensor(_f32(rng, *shape))
+    c = shape[axis]
+    layer = tf.layers.batch_normalization(axis=axis, center=center, scale=scale,
+                                          weights=[_f32(rng, c) for _ in range(center + scale)]
+                                          + [np.zeros(c, np.float32), np.ones(c, np.float32)])
+    layer.apply(x)   # built: its weights exist
+    params = [p for p in (layer.gamma, layer.beta) if p is not None]
+    reduction = [i for i in range(len(shape)) if i != axis % len(shape)]
+    target = [c if i == axis % len(shape) else 1 for i in range(len(shape))]
+
+    def composed(a, *ps):
+        ps = list(ps)
+        mean, variance = tf.moments(a, reduction, True)
+        y = (a - mean) * tf.rsqrt(variance + layer.epsilon)
+        y = y * tf.reshape(ps.pop(0), target) if scale else y
+        y = y + tf.reshape(ps.pop(0), target) if center else y
+        return tf.sum(y * w)
+
+    def ours(a, *ps):
+        return tf.sum(layer.apply(a, training=True) * w)
+
+    for got, want in zip(tf.grads(ours)([x, *params]), tf.grads(composed)([x, *params])):
+        assert_tensor(got, want.numpy(), rtol=1e-4, atol=1e-5)
+    second = tf.grad(lambda a: tf.sum(tf.grad(ours)(a) ** 2))(x)
+    assert_tensor(second, tf.grad(lambda a: tf.sum(tf.grad(lambda z: composed(z, *params))(a) ** 2))(x).numpy(),
+                  rtol=1e-3, atol=1e-5)
+    assert_gradients_match_numeric(ours, x.numpy())
 
 
 def test_batch_normalization_moving_statistics_move_during_fit(rng):
