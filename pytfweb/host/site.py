@@ -12,6 +12,7 @@ Try it: pytfweb build-web build/site --app examples/demo.py && python -m http.se
 """
 import html
 import shutil
+import sys
 from pathlib import Path
 
 from . import paths
@@ -104,7 +105,7 @@ def main(outdir, app=None, worker=False):
     try:
         files = build_web(outdir, app, worker)
     except FileNotFoundError as exc:
-        print(f"pytfweb build-web: {exc}")
+        print(f"pytfweb build-web: {exc}", file=sys.stderr)
         return 1
     size = sum((Path(outdir) / f).stat().st_size for f in files)
     print(f"pytfweb build-web: {len(files)} files, {size / 1e6:.1f} MB in {outdir}")

@@ -46,6 +46,22 @@ broken()
 </script>
 <script type="text/python" output="third">
 print("after the error, total is still", total.array_sync())
+import js
+tf.vis.render.barchart("bars", {"a": 3, "b": 1})
+tf.vis.render.linechart(js.document.getElementById("line"), [1.0, 0.5, 0.25])
+tf.vis.show.model_summary(tf.vis.visor().surface("Summary", tab="Model"),
+                          tf.sequential(layers=[tf.layers.dense(units=2, input_shape=[3])]))
+</script>
+<div id="bars"></div><div id="line"></div>
+<pre id="w1"></pre><pre id="w2"></pre>
+<script type="text/python" worker output="w1">
+from pytfweb.browser import worker
+print("worker", worker.in_worker(), tf.get_backend())
+</script>
+<script type="text/python" worker output="w2">
+def fails():
+    raise ValueError("from the worker")
+fails()
 </script>
 </body></html>
 '''
@@ -133,6 +149,16 @@ def test_script_tags_output_errors_and_js_api(page, static_url):
     assert page.evaluate("pytfweb.runPython('{\"a\": [1, 2]}')") == {"a": [1, 2]}
     err = page.evaluate("pytfweb.runPython('nope').then(() => 'no error', (e) => e.message)")
     assert err.startswith("Traceback") and "NameError: name 'nope' is not defined" in err
+    # tf.vis on the page's thread: by element id, by JS element, into a visor surface
+    assert page.locator("#bars svg.tfvis rect.bar").count() == 2
+    assert page.locator("#line svg.tfvis path.series").count() == 1
+    assert page.locator("#pytfweb-visor section[data-name='Summary'] svg.tfvis").count() == 1
+    # worker blocks: their output element, and their traceback in the page
+    page.wait_for_function("document.querySelector('#w2 .pytfweb-error') !== null", timeout=TIMEOUTS["load"])
+    assert page.text_content("#w1") == "worker True webgl\n"
+    shown = page.text_content("#w2 .pytfweb-error")
+    assert shown.startswith("Traceback") and 'File "<script 5>", line 3, in fails' in shown
+    assert shown.rstrip().endswith("ValueError: from the worker")
 
 
 # --- worker mode and tf.vis: web/examples/train.html -------------------------------------------
