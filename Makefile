@@ -12,7 +12,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: all setup chromium test test-unit test-browser demo serve startup clean parity-refs
+.PHONY: all setup chromium test test-unit test-browser demo serve site startup clean parity-refs
 
 all: test
 
@@ -56,6 +56,11 @@ demo: setup
 
 serve: setup
 	$(VENV)/bin/pytfweb serve
+
+# A static site (the demo page, the REPL, examples/train.html) that any static server can host:
+#   python3 -m http.server --directory build/site 8000
+site: node_modules/.pytfweb-stamp $(VENV)/.pytfweb-stamp
+	$(VENV)/bin/pytfweb build-web build/site
 
 startup: setup
 	$(VENV)/bin/pytfweb startup

@@ -70,8 +70,8 @@ def main(argv=None):
         except (FileNotFoundError, OSError) as exc:
             print(f"pytfweb serve: {exc}", file=sys.stderr)
             return 1
-        print(f"Serving pytfweb at {server.url} (demo: {server.url}index.html, REPL: {server.url}repl.html); "
-              "Ctrl-C stops.", flush=True)
+        print(f"Serving pytfweb at {server.url} (demo: {server.url}index.html, REPL: {server.url}repl.html, "
+              f"training in a worker: {server.url}examples/train.html); Ctrl-C stops.", flush=True)
         try:
             server.serve_forever()
         except KeyboardInterrupt:
