@@ -3,7 +3,7 @@
 The page sends code with variables (`pytfweb.worker().runPython(code, {x: ...})`); `run` executes
 it in the worker's main namespace (where `tf` is imported) with top-level await and returns the
 value of its last expression. Values cross as structured clones: numbers, strings, lists, dicts,
-typed arrays, and tensors as {"__pytfweb_tensor__": true, "data": TypedArray, "shape", "dtype"}
+typed arrays (other Python objects as their repr), and tensors as {"__pytfweb_tensor__": true, "data": TypedArray, "shape", "dtype"}
 (pytfweb.tensor(data, shape, dtype) on the page makes one). `post(kind, data)` sends a message to
 the page's handlers (`w.on(kind, fn)`).
 
@@ -63,7 +63,14 @@ def _plain(value, read):
         return _typed_array(array.array("B", bytes(value)), "bool")
     if isinstance(value, array.array):
         return _typed_array(value, {"f": "float32", "i": "int32"}.get(value.typecode, "float32"))
-    return value
+    if value is None or isinstance(value, (bool, int, float, str)) or _is_js(value):
+        return value
+    return repr(value)          # a model, a function...: its repr, as the REPL would show it
+
+
+def _is_js(value):
+    from pyodide.ffi import JsProxy
+    return isinstance(value, JsProxy)
 
 
 def _to_js(value):

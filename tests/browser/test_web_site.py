@@ -328,9 +328,11 @@ def test_worker_tensors_cross_as_typed_arrays(training):
                                   {x: pytfweb.tensor(new Float32Array([1, 2, 3, 4]), [2, 2])});
       const i = await w.runPython("[tf.cast(y, 'int32'), {'n': 3}]");
       const err = await w.runPython("1 / 0").then(() => "no error", (e) => e.message);
+      const obj = await w.runPython("model");
       return {isF32: r.data instanceof Float32Array, values: Array.from(r.data), shape: r.shape, dtype: r.dtype,
-              isI32: i[0].data instanceof Int32Array, ints: Array.from(i[0].data), n: i[1].n, err};
+              isI32: i[0].data instanceof Int32Array, ints: Array.from(i[0].data), n: i[1].n, err, obj};
     }""")
     assert out["isF32"] and out["values"] == [3, 5, 7, 9] and out["shape"] == [2, 2] and out["dtype"] == "float32"
     assert out["isI32"] and out["ints"] == [3, 5, 7, 9] and out["n"] == 3
     assert out["err"].startswith("Traceback") and "ZeroDivisionError" in out["err"]
+    assert "Sequential" in out["obj"]                 # train.py's model, as its repr
