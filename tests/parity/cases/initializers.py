@@ -69,5 +69,5 @@ CASES = [
     drawn(I + "truncatedNormal", opts={"stddev": 1}, to=([200, 200],), tol=stats_tol(0.88)),
     drawn(I + "glorotUniform", to=([200, 200],), tol=stats_tol(0.0707)),
     drawn(I + "heNormal", to=([200, 200],), tol=stats_tol(0.088)),
-    drawn(I + "orthogonal", opts={"gain": 1}, to=([200, 200],), tol=stats_tol(0.0707)),
+    drawn(I + "orthogonal", opts={"gain": 1}, to=([64, 64],), tol=(0.0, 0.02)),   # seeded cases check its values
 ]
