@@ -27,6 +27,7 @@ RESET_AFTER = ("`tf.layers.gru`: TF.js 4.22 refuses reset_after=True; pytfweb im
 CELL_APPLY = ("`tf.layers.simple_rnn_cell`, `lstm_cell`, `gru_cell`, `conv_lstm2d_cell`, `stacked_rnn_cells`: TF.js "
               "4.22 cannot apply a cell by itself (building it on [inputs, states] fails: it expects one shape); pytfweb builds it from the "
               "inputs and returns [output, new states]. Their values are compared inside tf.layers.rnn")
+MASK = T([[True, True, False, True], [True, False, False, False]], dtype="bool")
 BN = {"scale": 0.25, "offset": 1.0}         # positive weights: a variance must not be negative
 
 
@@ -194,6 +195,23 @@ CASES = [
     layer_case(L + "resizing", IMG, {"height": 3, "width": 4}),
     layer_case(L + "resizing", IMG, {"height": 9, "width": 4, "interpolation": "nearest"}),
     layer_case(L + "randomWidth", IMG, {"factor": 0.5, "seed": 1}),
+    # --- training mode, masks and initial states (call options)
+    layer_case(L + "batchNormalization", X4, call={"training": True}, name="layers.batchNormalization_training",
+               grad=True, **BN),
+    layer_case(L + "batchNormalization", X3, {"momentum": 0.5}, call={"training": True},
+               name="layers.batchNormalization_training", **BN),
+    layer_case(L + "spatialDropout1d", X3, {"rate": 0.5, "seed": 3}, call={"training": True},
+               name="layers.spatialDropout1d_training"),
+    layer_case(L + "lstm", X3, {"units": 2, "returnSequences": True}, call={"mask": MASK}, name="layers.lstm_masked"),
+    layer_case(L + "gru", X3, {"units": 2}, call={"mask": MASK}, name="layers.gru_masked"),
+    layer_case(L + "simpleRNN", X3, {"units": 2, "returnSequences": True}, call={"mask": MASK},
+               name="layers.simpleRNN_masked"),
+    layer_case(L + "simpleRNN", X3, {"units": 2}, call={"initialState": [sines([2, 2], 0.5)]},
+               name="layers.simpleRNN_initial_state", grad=True),
+    layer_case(L + "lstm", X3, {"units": 2}, call={"initialState": [sines([2, 2], 0.5), sines([2, 2], 0.3, shift=2)]},
+               name="layers.lstm_initial_state"),
+    layer_case(L + "bidirectional", X3, {"layer": cell("lstm", units=2, returnSequences=True)}, call={"mask": MASK},
+               name="layers.bidirectional_masked"),
     # --- inputs
     props(L + "input", opts={"shape": [3, 2]}, props=["shape", "dtype"]),
     props(L + "input", opts={"batchShape": [4, 3], "dtype": "int32"}, props=["shape", "dtype"]),
