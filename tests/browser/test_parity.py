@@ -22,7 +22,7 @@ ns = {"__name__": "parity_runner"}
 exec(runner_src, ns)
 start = tf.memory().num_tensors
 results = await ns["run_cases_async"](tf, cases, names)
-{"results": results, "left": tf.memory().num_tensors - start}
+{"results": results, "left": tf.memory().num_tensors - start, "backend": tf.get_backend()}
 '''
 
 
@@ -35,6 +35,7 @@ def refs():
 def test_family_matches_tfjs_on_webgl(run_py, refs, family):
     cases = [c for c in CASES if c["family"] == family]
     page = run_py(PAGE, runner_src=RUNNER_SRC, cases=cases, names=NAMES)
+    assert page["backend"] == "webgl", f"the page ran the cases on {page['backend']}"
     assert page["left"] == 0, "tensors leaked in the page"
     problems = []
     for c in cases:
