@@ -88,7 +88,8 @@ def coverage_by_namespace(cases):
     out = []
     for ns, wanted in _listed().items():
         n_cases = sum(c["fn"] in wanted for c in cases)
-        out.append((ns, sum(w in covered for w in wanted), len(wanted), n_cases, [w for w in wanted if w not in covered]))
+        missing = [w for w in wanted if w not in covered]
+        out.append((ns, len(wanted) - len(missing), len(wanted), n_cases, missing))
     return out
 
 

@@ -185,7 +185,8 @@ def build(tf, c, fn, args, kwargs):
             tf.dispose(obj.apply(inputs, **call_kwargs))   # builds it
             shapes = [list(w.shape) for w in obj.get_weights()]
             given = decode(tf, use["weights"]) if use.get("weights") else None
-            obj.set_weights(given or [_layer_weight(tf, s, j, use["scale"], use["offset"]) for j, s in enumerate(shapes)])
+            obj.set_weights(given or [_layer_weight(tf, s, j, use["scale"], use["offset"])
+                                      for j, s in enumerate(shapes)])
             many = isinstance(inputs, list)
             xs = inputs if many else [inputs]
             idx = _float_indices(tf, xs)

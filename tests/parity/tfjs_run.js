@@ -37,7 +37,10 @@ function decode(v) {
   if (Array.isArray(v)) return v.map(decode);
   if (v && typeof v === 'object' && 'tensor' in v) return tf.tensor(v.tensor.map(num), v.shape, v.dtype);
   if (v && typeof v === 'object' && 'float' in v) return num(v);
-  if (v && typeof v === 'object' && 'bytes' in v) return v.buffer ? new Uint8Array(v.bytes).buffer : new Uint8Array(v.bytes);
+  if (v && typeof v === 'object' && 'bytes' in v) {   // a Uint8Array, or with "buffer" its ArrayBuffer
+    const bytes = new Uint8Array(v.bytes);
+    return v.buffer ? bytes.buffer : bytes;
+  }
   if (v && typeof v === 'object' && 'fn' in v) return makeFunction(v);
   if (v && typeof v === 'object' && 'make' in v) return resolve(v.make)(...v.args.map(decode));   // spec.made
   if (v && typeof v === 'object') {
@@ -127,7 +130,11 @@ async function build(c, fn, args) {
     const many = Array.isArray(inputs);
     const xs = many ? inputs : [inputs];
     const idx = floatIndices(xs);
-    const f = (...ys) => { const a = xs.slice(); idx.forEach((j, k) => { a[j] = ys[k]; }); return first(obj.apply(many ? a : a[0], callArgs)); };
+    const f = (...ys) => {
+      const a = xs.slice();
+      idx.forEach((j, k) => { a[j] = ys[k]; });
+      return first(obj.apply(many ? a : a[0], callArgs));
+    };
     return {value: {output: obj.apply(inputs, callArgs), weight_shapes: shapes}, grad: [idx.map(j => xs[j]), f],
             cleanup: () => obj.dispose()};
   }

@@ -16,7 +16,8 @@ def W(*shape, **kw):   # noqa: N802 - reads as a type in case lists
 
 
 NEAREST_BATCH_GRAD = ("`tf.image.resize_nearest_neighbor`: for a batch of more than one image TF.js 4.22's gradient "
-                      "(cpu backend) adds dy to the wrong images' pixels; pytfweb's gradient is the forward's derivative")
+                      "(cpu backend) adds dy to the wrong images' pixels; pytfweb's gradient is the forward's "
+                      "derivative")
 
 IMG = W(1, 3, 4, 2)
 PIX = W(2, 3, 3, 3, scale=100, offset=120, dtype="int32")
@@ -49,8 +50,9 @@ for fn in ("tf.image.resizeBilinear", "tf.image.resizeNearestNeighbor"):
         case(fn, IMG, [2], error=True),
         case(fn, IMG, [2, 2], True, True, error=True),
         # a batch of several images
-        case(fn, W(2, 3, 2, 2), [6, 4], grad=True, deviation=fn.endswith("Neighbor") and NEAREST_BATCH_GRAD or None),
-        case(fn, W(2, 3, 2, 2), [4, 5], True, grad=True, deviation=fn.endswith("Neighbor") and NEAREST_BATCH_GRAD or None),
+        case(fn, W(2, 3, 2, 2), [6, 4], grad=True, deviation=NEAREST_BATCH_GRAD if fn.endswith("Neighbor") else None),
+        case(fn, W(2, 3, 2, 2), [4, 5], True, grad=True,
+             deviation=NEAREST_BATCH_GRAD if fn.endswith("Neighbor") else None),
     ]
 CASES += [
     # cropAndResize(image, boxes, boxInd, cropSize, method, extrapolationValue)

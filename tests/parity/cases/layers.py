@@ -25,8 +25,8 @@ SOFTMAX_AXIS = "`tf.layers.softmax`: TF.js 4.22 refuses an axis other than the l
 RESET_AFTER = ("`tf.layers.gru`: TF.js 4.22 refuses reset_after=True; pytfweb implements it (Keras's default GRU), so "
                "Keras files with it load")
 CELL_APPLY = ("`tf.layers.simple_rnn_cell`, `lstm_cell`, `gru_cell`, `conv_lstm2d_cell`, `stacked_rnn_cells`: TF.js "
-              "4.22 cannot apply a cell by itself (building it on [inputs, states] fails: it expects one shape); pytfweb builds it from the "
-              "inputs and returns [output, new states]. Their values are compared inside tf.layers.rnn")
+              "4.22 cannot apply a cell by itself (building it on [inputs, states] fails: it expects one shape); "
+              "pytfweb builds it from the inputs and returns [output, new states]. Their values are compared inside tf.layers.rnn")
 MASK = T([[True, True, False, True], [True, False, False, False]], dtype="bool")
 BN = {"scale": 0.25, "offset": 1.0}         # positive weights: a variance must not be negative
 

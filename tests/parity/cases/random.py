@@ -41,7 +41,8 @@ CASES = [
 ]
 
 RAND_BOOL = ("`tf.rand`: with dtype 'bool' TF.js stores each number in a Uint8Array, so -1 gives a bool tensor "
-             "holding 255, a value no bool can hold; pytfweb stores true (as it does for 1.4, which TF.js truncates to 1)")
+             "holding 255, a value no bool can hold; pytfweb stores true (as it does for 1.4, which TF.js "
+             "truncates to 1)")
 # rand(shape, randFunction, dtype): the function is a counter start + k * step (modulo mod)
 CASES += [
     case("tf.rand", [2, 3], fn_arg("counter", 0.0, 0.37, 1.0)),
