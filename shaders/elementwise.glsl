@@ -20,6 +20,17 @@ void main() {
   setOutput(OP(getAAtOutCoords(), getBAtOutCoords()));
 }
 
+// @program binary_scalar_a
+// A is a one-value tensor still on the CPU side, given as the uniform scalarA (no upload).
+void main() {
+  setOutput(OP(scalarA, getBAtOutCoords()));
+}
+
+// @program binary_scalar_b
+void main() {
+  setOutput(OP(getAAtOutCoords(), scalarB));
+}
+
 // @program select
 void main() {
   setOutput(getConditionAtOutCoords() != 0.0 ? getAAtOutCoords() : getBAtOutCoords());

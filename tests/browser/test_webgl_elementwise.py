@@ -70,7 +70,8 @@ def binary_inputs(row, shapes, dtype):
 
 @pytest.mark.parametrize("row", BINARY, ids=lambda r: r.kernel)
 def test_binary_broadcasting(compare_with_cpu, row):
-    for shapes in [((2, 3, 4), (2, 3, 4)), ((4, 1, 3), (2, 1)), ((), (3,))]:
+    # (), (1, 1): one-value operands on either side, taken as uniforms (elementwise.py)
+    for shapes in [((2, 3, 4), (2, 3, 4)), ((4, 1, 3), (2, 1)), ((), (3,)), ((2, 3), (1, 1))]:
         compare_with_cpu(f"lambda a, b: tf.{row.name}(a, b)", binary_inputs(row, shapes, "float32"), **TOLERANCE)
 
 
@@ -122,3 +123,34 @@ def test_python_operators(compare_with_cpu):
     i = RNG.integers(1, 5, size=(3,)).astype(np.int32)
     compare_with_cpu("lambda x, i: [x + 1, 2 - x, x * x, x / 3, x // 2, x % 1.5, x ** 2, -x, abs(x), "
                      "x < 0, x >= 1, i * 2, i / 2, i // 2, -i]", [x, i], **TOLERANCE)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered")  # numpy, on 0 * inf
+def test_one_value_operands_as_uniforms(run_py):
+    """A finite one-value operand still on the CPU side reaches the binary program as a uniform:
+    never uploaded, the same results as through a texture; NaN and infinities (and values already
+    in a texture) go as textures."""
+    out = run_py("""
+be = tf.backend()
+x = tf.tensor([[1.5, -2.0, 0.0], [4.0, -0.5, 3.0]])
+i = tf.tensor([7, -7, 9], dtype='int32')
+two, nan, three = tf.scalar(2.0), tf.scalar(float('nan')), tf.tensor([[3]], dtype='int32')
+ys = [x * two, two - x, x / 4, tf.pow(x, 2), tf.maximum(x, 0.5), x < 1, i // three, i % three, x + nan, x * float('inf')]
+uploaded = [be.store[t.data_id].texture is not None for t in (two, three, nan)]
+two_through_texture = tf.neg(two)                   # a unary use of two uploads it ...
+uploaded_two = be.store[two.data_id].texture is not None
+again = x * two                                      # ... and the binary kernel then reads its texture
+result = [[y.array_sync() for y in ys], uploaded, uploaded_two, again.array_sync()]
+tf.dispose(ys + [x, i, two, nan, three, two_through_texture, again])
+""")
+    ys, uploaded, uploaded_two, again = out
+    x = np.float32([[1.5, -2.0, 0.0], [4.0, -0.5, 3.0]])
+    i = np.int32([7, -7, 9])
+    three = np.int32([[3]])
+    want = [x * 2, 2 - x, x / 4, x ** 2, np.maximum(x, 0.5), x < 1, i // three, i % three, x + np.nan, x * np.inf]
+    for got, w in zip(ys, want):
+        np.testing.assert_allclose(np.asarray(got, dtype=np.float64), np.asarray(w, dtype=np.float64),
+                                   rtol=1e-6, equal_nan=True)
+    assert uploaded == [False, False, True]    # 2 and 3 as uniforms; NaN through a texture
+    assert uploaded_two
+    np.testing.assert_allclose(again, x * 2)

@@ -1,5 +1,6 @@
 """Every elementwise kernel from the tables in ops/elementwise.py, plus Cast and Select."""
 import array
+import math
 import operator
 
 from ....kernels import TensorInfo, register_kernel
@@ -68,6 +69,19 @@ def _compare_strings(backend, row, a, b):
     return TensorInfo(backend.write(values, out_shape, "bool"), out_shape, "bool")
 
 
+def _host_scalar(backend, t):
+    """The value of a one-value tensor whose value is still only on the CPU side (a Python number
+    made a tensor, say), if it is finite; else None. A program takes it as a uniform, which spares
+    a texture and its upload: training steps make hundreds of such constants."""
+    if size_of(t.shape) != 1:
+        return None
+    d = backend.store[t.data_id]
+    if d.texture is not None or d.complex_parts is not None or d.values is None:
+        return None
+    v = float(d.values[0])
+    return v if math.isfinite(v) else None
+
+
 def _binary_kernel(row):
     codes = {}
 
@@ -78,13 +92,21 @@ def _binary_kernel(row):
         variant = "op_" + row.kernel
         if a.dtype == "int32" and shader_source.function("binary_ops.glsl", variant + "_int") is not None:
             variant += "_int"
-        code = codes.get(variant)
-        if code is None:
-            code = codes[variant] = _code("binary_ops.glsl", variant,
-                                          shader_source.program("elementwise.glsl", "binary"))
         out_shape = broadcast_shapes(a.shape, b.shape, row.name)
         dtype = out_dtype(row, a.dtype)
-        return backend.run(Program("binary:" + variant, ("a", "b"), out_shape, code), inputs, dtype)
+        body, names, operands, values = "binary", ("a", "b"), inputs, ()
+        for i, side in ((1, "b"), (0, "a")):
+            value = _host_scalar(backend, inputs[i])
+            if value is not None:
+                body, names, operands, values = f"binary_scalar_{side}", ("b",) if i == 0 else ("a",), \
+                    [inputs[1 - i]], (value,)
+                break
+        code = codes.get((variant, body))
+        if code is None:
+            code = codes[variant, body] = _code("binary_ops.glsl", variant, shader_source.program("elementwise.glsl", body))
+        uniforms = ((f"scalar{body[-1].upper()}", "float"),) if values else ()
+        return backend.run(Program(f"binary:{variant}:{body}", names, out_shape, code, uniforms), operands, dtype,
+                           values)
     return kernel
 
 
