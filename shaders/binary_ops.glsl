@@ -109,3 +109,8 @@ float op_BitwiseAnd(float a, float b) { return float(toInt(a) & toInt(b)); }
 
 // EluGrad(dy, y): the gradient of elu from its output.
 float op_EluGrad(float dy, float y) { return y < 0.0 ? dy * (y + 1.0) : dy; }
+
+// ReluGrad(dy, x), Relu6Grad(dy, x): dy where relu (relu6) passes x on, else 0 (NaN x: 0).
+float op_ReluGrad(float dy, float x) { return x > 0.0 ? dy : 0.0; }
+
+float op_Relu6Grad(float dy, float x) { return x > 0.0 && x <= 6.0 ? dy : 0.0; }

@@ -57,8 +57,9 @@ def _float(t):
 FROM_INPUT = {
     "Abs": lambda dy, x, _: ops.where(ops.greater(x, 0), dy, ops.neg(dy)),
     "Square": lambda dy, x, _: ops.mul(ops.mul(dy, x), 2.0),
-    "Relu": lambda dy, x, _: _masked(dy, ops.greater(x, 0)),
-    "Relu6": lambda dy, x, _: _masked(dy, ops.logical_and(ops.greater(x, 0), ops.less_equal(x, 6))),
+    # one pass each (TF.js: a comparison or three, then a select)
+    "Relu": lambda dy, x, _: ENGINE.run_kernel("ReluGrad", [dy, _float(x)]),
+    "Relu6": lambda dy, x, _: ENGINE.run_kernel("Relu6Grad", [dy, _float(x)]),
     "Log": lambda dy, x, _: ops.div(dy, x),
     "Log1p": lambda dy, x, _: ops.div(dy, ops.add(x, 1.0)),
     "Reciprocal": lambda dy, x, _: ops.div(dy, ops.neg(ops.square(x))),
@@ -222,3 +223,15 @@ def _elu_grad_grad(ddx, node):
     negative = ops.less(y, 0.0)
     return [ENGINE.run_kernel("EluGrad", [ddx, y]),
             ops.where(negative, ops.mul(ddx, dy), ops.zeros_like(y))]
+
+
+def _masked_grad_grad(kernel):
+    """ReluGrad/Relu6Grad(dy, x) is dy masked by x: linear in dy, flat in x."""
+    def grad(ddx, node):
+        x = node.x[1]
+        return [ENGINE.run_kernel(kernel, [ddx, x]), ops.zeros_like(x)]
+    return grad
+
+
+for _kernel in ("ReluGrad", "Relu6Grad"):
+    register_gradient(_kernel, _masked_grad_grad(_kernel), save_inputs=True)

@@ -213,6 +213,11 @@ def out_dtype(row, in_dtype):
 GRADIENT_KERNELS = [
     # TF.js's EluGrad(dy, y): dy where y >= 0, else dy * (y + 1) (= dy * e^x)
     Binary("elu_grad", "EluGrad", "arith", lambda np, dy, y: np.where(y < 0, dy * (y + 1), dy)),
+    # pytfweb's own (TF.js composes these from comparisons and a select: two or four passes over x)
+    # ReluGrad(dy, x): dy where x > 0, else 0; Relu6Grad(dy, x): dy where 0 < x <= 6, else 0
+    Binary("relu_grad", "ReluGrad", "arith", lambda np, dy, x: np.where(x > 0, dy, np.zeros_like(dy))),
+    Binary("relu6_grad", "Relu6Grad", "arith",
+           lambda np, dy, x: np.where((x > 0) & (x <= 6), dy, np.zeros_like(dy))),
 ]
 
 # TF.js compares two string tensors too (by the strings' order); their values stay host-side on

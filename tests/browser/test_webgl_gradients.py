@@ -122,6 +122,18 @@ def test_unary_gradients_match_cpu(compare_with_cpu):
     compare_with_cpu("lambda x, w: [tf.grad(tf.sin)(x, w), tf.grad(tf.cos)(x, w)]", [x, w], rtol=0, atol=3e-4)
 
 
+def test_relu_gradient_kernels_match_cpu(compare_with_cpu):
+    """ReluGrad/Relu6Grad (one pass each): kinks, NaN x, infinite and NaN dy, int32 x, and the
+    second-order gradient."""
+    x = np.float32([-1.0, 0.0, 0.5, 6.0, 7.0, np.nan, 3.0, -0.0])
+    dy = np.float32([np.inf, np.inf, np.nan, -np.inf, np.nan, 1.0, -2.0, 5.0])
+    i = np.int32([-2, 0, 3, 6, 9, 1, -1, 4])
+    compare_with_cpu("""lambda x, dy, i: [tf.grad(f)(x, dy) for f in (tf.relu, tf.relu6)] + [
+        tf.grad(lambda t: f(tf.cast(t, 'int32')))(i, dy) for f in (tf.relu, tf.relu6)] + [
+        tf.grad(lambda a: tf.sum(tf.grad(lambda z: tf.sum(f(z) ** 2))(a)))(x) for f in (tf.relu, tf.relu6)]""",
+                     [x, dy, i])
+
+
 def test_binary_gradients_with_broadcasting_match_cpu(compare_with_cpu):
     a, b = away(2, 3), away(3, low=0.5)
     a[0, 0] = b[0]                      # a tie: maximum and minimum give it to a

@@ -287,6 +287,18 @@ def test_values_at_kinks_follow_tfjs():
         assert grads_of(op, x)[0].tolist() == [0] * 5
 
 
+def test_relu_gradient_kernels_have_second_order_gradients():
+    """ReluGrad/Relu6Grad (one pass each) are linear in dy and flat in x: d/dx of sum(relu(x)^2)'s
+    gradient is 2 where the op passes x on; NaN and infinite dy stay where the mask holds."""
+    x = tf.tensor(np.float32([-1.0, 0.0, 0.5, 6.0, 7.0, np.nan]))
+    for op, mask in ((tf.relu, [0, 0, 1, 1, 1, 0]), (tf.relu6, [0, 0, 1, 1, 0, 0])):
+        second = tf.grad(lambda a: tf.sum(tf.grad(lambda z: tf.sum(op(z) ** 2))(a)))(x)
+        np.testing.assert_array_equal(second.numpy(), 2 * np.float32(mask))
+        dy = tf.tensor(np.float32([np.inf, np.inf, np.nan, -np.inf, np.nan, 1.0]))
+        got = tf.grad(lambda a: tf.sum(op(a) * dy))(x).numpy()
+        np.testing.assert_array_equal(got, np.where(np.array(mask, bool), dy.numpy(), 0))
+
+
 def test_maximum_and_minimum_ties_go_to_a():
     a = np.float32([1.0, 2.0, 3.0])
     b = np.float32([1.0, 5.0, 0.0])
