@@ -1,5 +1,6 @@
 """tf.data (the module is pytfweb.datasets: pytfweb/data/ holds package data): TF.js's datasets
-(tfjs-data), for the sources that need no browser device or file: array, zip, generator and func. A
+(tfjs-data): array, zip, generator, func, csv (CSVDataset: URLs, files, bytes), and in the page the
+browser devices microphone and webcam (iterators over getUserMedia streams). A
 Dataset is a recipe: each iterator() (a coroutine, as TF.js's) replays it from the start. Iterators
 are TF.js's LazyIterators: `await it.next()` gives {"value": ..., "done": bool}. `async for x in
 dataset` walks a dataset; to_array() collects one (awaited).
@@ -9,15 +10,17 @@ leaf over the batch (tensors with tf.stack, numbers, strings and lists with tf.t
 {"xs": ..., "ys": ...} batches to {"xs": batch, "ys": batch}, as TF.js's deepBatchConcat. shuffle(seed)
 draws with TF.js's seeded Alea generator in its order, so a seeded shuffle gives TF.js's order.
 """
+import asyncio
 import inspect
 import math
+import re
 
 from . import ops
 from .engine import ENGINE
 from .prng import Alea, seed_string
 from .tensor import Tensor
 
-__all__ = ["Dataset", "LazyIterator", "array", "zip", "generator", "func"]
+__all__ = ["Dataset", "LazyIterator", "CSVDataset", "array", "zip", "generator", "func", "csv"]
 
 _DONE = {"value": None, "done": True}
 
@@ -442,6 +445,316 @@ def func(f):
     async def iterator_fn():
         return _Function(f)
     return Dataset(iterator_fn)
+
+
+# --- csv ---------------------------------------------------------------------------------------------
+_CSV = "tf.data.csv"
+_CSV_OPTIONS = {"has_header", "column_names", "column_configs", "configured_columns_only", "delimiter",
+                "delim_whitespace"}
+_JS_SPACE = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009" \
+            "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_JS_DECIMAL = re.compile(r"[+-]?(?:Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
+_JS_RADIX = re.compile(r"0(?:([xX])[0-9a-fA-F]+|([oO])[0-7]+|([bB])[01]+)")
+
+
+def _js_number(text):
+    """JavaScript's Number(text) for a string: a float, or None where JS gives NaN."""
+    t = text.strip(_JS_SPACE)
+    if not t:
+        return 0.0
+    if _JS_DECIMAL.fullmatch(t):
+        return float(t.replace("Infinity", "inf"))
+    m = _JS_RADIX.fullmatch(t)
+    if m:
+        return float(int(t[2:], 16 if m.group(1) else 8 if m.group(2) else 2))
+    return None
+
+
+def _snake_key(key):
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key).lower()
+
+
+def _csv_options(csv_config, options):
+    """TF.js's CSVConfig (camelCase or snake_case keys, as one dict and/or keyword arguments)."""
+    if csv_config is not None and not isinstance(csv_config, dict):
+        raise TypeError(f"{_CSV}: argument 'csv_config' must be a dict of options, got {type(csv_config).__name__}")
+    merged = {_snake_key(k): v for k, v in {**(csv_config or {}), **options}.items()}
+    unknown = sorted(set(merged) - _CSV_OPTIONS)
+    if unknown:
+        raise TypeError(f"{_CSV}: unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(_CSV_OPTIONS))}")
+    return merged
+
+
+class _ColumnConfig:
+    """One column's config: required, dtype, default, is_label (TF.js's ColumnConfig; keys in
+    camelCase or snake_case). `default` unset and `default` None differ, as TF.js's undefined and null."""
+    _KEYS = {"required", "dtype", "default", "is_label"}
+
+    def __init__(self, name, config):
+        if not isinstance(config, dict):
+            raise TypeError(f"{_CSV}: columnConfigs[{name!r}] must be a dict, got {type(config).__name__}")
+        c = {_snake_key(k): v for k, v in config.items()}
+        unknown = sorted(set(c) - self._KEYS)
+        if unknown:
+            raise TypeError(f"{_CSV}: columnConfigs[{name!r}]: unknown key(s) {', '.join(unknown)}; known: required, "
+                            f"dtype, default, isLabel")
+        self.required, self.dtype = bool(c.get("required")), c.get("dtype")
+        self.has_default, self.default = "default" in c, c.get("default")
+        self.is_label = bool(c.get("is_label"))
+
+
+class CSVDataset(Dataset):
+    """TF.js's CSVDataset: the rows of CSV text from a source, each a dict {column: value} (with label
+    columns, {"xs": features, "ys": labels}). Values are numbers (float; int32 columns floor them to
+    int, bool columns give 1 or 0) or strings; an empty field is None unless its column has a default.
+    Each iterator() reads the source again, as TF.js's. See tf.data.csv for the options."""
+
+    def __init__(self, source, csv_config=None, **options):
+        super().__init__(self._iterator, None)
+        cfg = _csv_options(csv_config, options)
+        self.source = source
+        self.has_header = cfg.get("has_header") is not False
+        names = cfg.get("column_names")
+        if names is not None and (not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names)):
+            raise TypeError(f"{_CSV}: option 'column_names' must be a list of strings, got {names!r}")
+        self.full_column_names = list(names) if names is not None else None
+        configs = cfg.get("column_configs")
+        if configs is not None and not isinstance(configs, dict):
+            raise TypeError(f"{_CSV}: option 'column_configs' must be a dict {{column: config}}, got "
+                            f"{type(configs).__name__}")
+        self.column_configs = None if configs is None else {k: _ColumnConfig(k, v) for k, v in configs.items()}
+        self.configured_columns_only = bool(cfg.get("configured_columns_only"))
+        self.column_names_validated = False
+        self.delim_whitespace = bool(cfg.get("delim_whitespace"))
+        if self.delim_whitespace:
+            if cfg.get("delimiter") is not None:
+                raise ValueError("Delimiter should not be provided when delimWhitespace is true.")
+            self.delimiter = " "
+        else:
+            self.delimiter = cfg.get("delimiter") or ","
+        if not isinstance(self.delimiter, str):
+            raise TypeError(f"{_CSV}: option 'delimiter' must be a string, got {type(self.delimiter).__name__}")
+
+    async def column_names(self):
+        """The names of the columns the rows hold (configured_columns_only: those of column_configs),
+        reading the header line when there is one (awaited, as TF.js's columnNames())."""
+        if not self.column_names_validated:
+            await self._set_column_names()
+        return list(self.column_configs) if self.configured_columns_only and self.column_configs is not None \
+            else list(self.full_column_names)
+
+    async def _lines(self):
+        """The source's lines: UTF-8 text split at '\n', a '\r' before it dropped, no empty last line."""
+        data = await _read_source(self.source)
+        text = data.decode("utf-8", errors="replace")
+        if text.startswith("\ufeff"):   # as the browser's TextDecoder
+            text = text[1:]
+        lines = text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+    async def _set_column_names(self):
+        from_file = None
+        if self.has_header:
+            lines = await self._lines()
+            if not lines:
+                raise ValueError("No data was found for CSV parsing.")
+            from_file = self._parse_row(lines[0], False)
+        if self.full_column_names is None and from_file is None:
+            raise ValueError("Column names must be provided if there is no header line.")
+        if self.full_column_names is not None and from_file is not None \
+                and len(from_file) != len(self.full_column_names):
+            raise ValueError(f"The length of provided columnNames ({len(self.full_column_names)}) does not match the "
+                             f"length of the header line read from file ({len(from_file)}).")
+        if self.full_column_names is None:
+            self.full_column_names = from_file
+        counts = {}
+        for n in self.full_column_names:
+            counts[n] = counts.get(n, 0) + 1
+        duplicates = [n for n, k in counts.items() if k > 1]
+        if duplicates:
+            raise ValueError("Duplicate column names found: " + ",".join(duplicates))
+        for key in self.column_configs or {}:
+            if key not in self.full_column_names:
+                raise ValueError(f'The key "{key}" provided in columnConfigs does not match any of the column names '
+                                 f'({",".join(self.full_column_names)}).')
+        self.column_names_validated = True
+
+    async def _iterator(self):
+        if not self.column_names_validated:
+            await self._set_column_names()
+        lines = await self._lines()
+        return _Rows(lines[1:] if self.has_header else lines, self._make_data_element)
+
+    def _make_data_element(self, line):
+        values = self._parse_row(line)
+        features, labels = {}, {}
+        for i, key in enumerate(self.full_column_names):
+            config = self.column_configs.get(key) if self.column_configs else None
+            if self.configured_columns_only and config is None:
+                continue
+            value = values[i]
+            if value == "":
+                if config is not None and config.has_default:
+                    parsed = config.default
+                elif config is not None and (config.required or config.is_label):
+                    raise ValueError(f"Required column {key} is empty in this line: {line}")
+                else:
+                    parsed = None
+            else:
+                number = _js_number(value)
+                dtype = config.dtype if config is not None else None
+                if number is None:
+                    parsed = self._boolean(value) if dtype == "bool" else value
+                elif dtype == "int32":
+                    parsed = math.floor(number) if math.isfinite(number) else number
+                elif dtype == "bool":
+                    parsed = self._boolean(value)
+                else:
+                    parsed = number
+            (labels if config is not None and config.is_label else features)[key] = parsed
+        return {"xs": features, "ys": labels} if labels else features
+
+    @staticmethod
+    def _boolean(value):
+        return 1 if value == "1" or value.lower() == "true" else 0
+
+    def _parse_row(self, line, validate_element_count=True):
+        """The fields of one line, with TF.js's quoting rules: a field that starts with '"' runs to the
+        next '"' followed by the delimiter (or the end), and keeps any quotes inside it as they are
+        (TF.js does not unescape '""'); with delim_whitespace, runs of spaces are one delimiter."""
+        result, offset, state = [], 0, "out"
+        delim, quote = self.delimiter, '"'
+        for i, ch in enumerate(line):
+            if state == "out":
+                if ch == quote:
+                    offset, state = i + 1, "quote"
+                elif ch == delim:
+                    offset = i + 1
+                    if not (delim == " " and self.delim_whitespace):
+                        result.append("")
+                else:
+                    offset, state = i, "field"
+            elif state == "field":
+                if ch == delim:
+                    result.append(line[offset:i])
+                    offset, state = i + 1, "out"
+            elif state == "quote":
+                if ch == quote:
+                    state = "quote_after_quote"
+            elif state == "quote_after_quote":
+                if ch == delim:
+                    result.append(line[offset:i - 1])
+                    offset, state = i + 1, "out"
+                elif ch == quote:
+                    state = "quote"
+                else:
+                    state = "within_quote_in_quote"
+            elif ch == quote:   # within_quote_in_quote
+                state = "quote"
+        result.append(line[offset:len(line) - 1] if state == "quote_after_quote" else line[offset:])
+        if validate_element_count and len(result) != len(self.full_column_names):
+            raise ValueError(f"Invalid row in csv file. Should have {len(self.full_column_names)} elements in a row, "
+                             f"but got {','.join(result)}")
+        return result
+
+
+class _Rows(LazyIterator):
+    def __init__(self, lines, make):
+        self.lines, self.make, self.trav = lines, make, 0
+
+    async def next(self):
+        if self.trav >= len(self.lines):
+            return dict(_DONE)
+        self.trav += 1
+        return {"value": self.make(self.lines[self.trav - 1]), "done": False}
+
+
+def csv(source, csv_config=None, **options):
+    """A CSVDataset of the CSV text at source (TF.js's tf.data.csv).
+
+    source: a URL (fetched in the page; read with urllib in CPython: http, https, data:), 'file://'
+    + a path (a local file in CPython, a file of Pyodide's file system in the page), in CPython a path
+    without a scheme, a urllib.request.Request or (in the page) a JS Request; also the CSV bytes
+    themselves (bytes, bytearray, memoryview; in the page a JS Uint8Array, ArrayBuffer, Blob or File).
+    Options (csv_config, a dict with TF.js's camelCase keys, or keyword arguments in snake_case):
+    has_header (True: the first line names the columns), column_names (a list; required without a
+    header), column_configs ({column: {"required", "dtype", "default", "isLabel"}}; label columns
+    make each row {"xs": features, "ys": labels}), configured_columns_only, delimiter (','),
+    delim_whitespace (runs of spaces separate fields). The rows are read when iterated (awaited)."""
+    return CSVDataset(source, csv_config, **options)
+
+
+async def _read_source(source):
+    """The bytes of a csv source (see csv)."""
+    from .io.router import IN_BROWSER
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source)
+    if IN_BROWSER and not isinstance(source, str):
+        import js
+        if hasattr(source, "arrayBuffer"):   # Blob, File
+            return (await source.arrayBuffer()).to_bytes()
+        if hasattr(source, "url") and hasattr(source, "method"):   # a Request
+            return await _fetch_js(source, source.url)
+        if hasattr(source, "byteLength"):   # a typed array (its bytes), an ArrayBuffer
+            view = js.Uint8Array.new(source.buffer, source.byteOffset, source.byteLength) \
+                if hasattr(source, "buffer") else js.Uint8Array.new(source)
+            return view.to_bytes()
+    if isinstance(source, str):
+        if source.startswith("file://") or (not IN_BROWSER and not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", source)):
+            path = source[7:] if source.startswith("file://") else source
+            try:
+                with open(path, "rb") as f:
+                    return f.read()
+            except OSError as e:
+                raise ValueError(f"{_CSV}: cannot read {source}: {e.strerror or e}") from None
+        if IN_BROWSER:
+            return await _fetch_js(source, source)
+        return await asyncio.to_thread(_fetch_urllib, source)
+    import urllib.error
+    import urllib.request
+    if isinstance(source, urllib.request.Request):
+        return await asyncio.to_thread(_fetch_urllib, source)
+    raise TypeError(f"{_CSV}: argument 'source' must be a URL or path string, a Request or bytes, got "
+                    f"{type(source).__name__}")
+
+
+async def _fetch_js(request, url):
+    import js
+    from pyodide.ffi import JsException
+    try:
+        response = await js.fetch(request)
+        if not response.ok:
+            raise ValueError(f"{_CSV}: request to {url} failed: {response.status} {response.statusText}")
+        return (await response.arrayBuffer()).to_bytes()
+    except JsException as e:   # a network or CORS failure: fetch rejects without a status
+        raise ValueError(f"{_CSV}: request to {url} failed: {e}") from None
+
+
+def _fetch_urllib(request):
+    """The body at a URL (or urllib Request) through io.http's urllib helper; data: and file: URLs
+    have no HTTP status (taken as 200)."""
+    import urllib.request
+    from .io.http import _urlopen
+    url = request if isinstance(request, str) else request.full_url
+    if isinstance(request, str):
+        response = _urlopen(request, {}, api=_CSV)
+    else:
+        try:
+            response = urllib.request.urlopen(request)
+        except urllib.error.HTTPError as e:
+            response = e
+        except (urllib.error.URLError, OSError) as e:
+            raise ValueError(f"{_CSV}: Request to {url} failed: {getattr(e, 'reason', e)}") from e
+    try:
+        status = getattr(response, "status", None) or 200
+        body = response.read()
+    finally:
+        response.close()
+    if not 200 <= status < 300:
+        raise ValueError(f"{_CSV}: Request to {url} failed: {status} {getattr(response, 'reason', '')}".rstrip())
+    return body
 
 
 # --- helpers -------------------------------------------------------------------------------------

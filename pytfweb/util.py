@@ -1,8 +1,9 @@
 """tf.util: TF.js's utility functions that mean something in Python, in snake_case. Typed arrays are
-array.array (float32 'f', int32 'i', bool 'B'), byte strings are bytes. Not here: fetch, now's
-platform choice aside, repeated_try, finger_print64 and hex_to_long (TF.js's Long), which serve its
-own internals. The shuffles and rand_uniform draw from Python's random module, as TF.js's from
-Math.random."""
+array.array (float32 'f', int32 'i', bool 'B'), byte strings are bytes. finger_print64 and
+hex_to_long return Python ints where TF.js returns Long objects (unsigned 64-bit, the value
+Long.toString gives). Not here: fetch and repeated_try, which serve TF.js's own internals (pytfweb's
+io and tf.data use fetch in the page and urllib in CPython directly). The shuffles and rand_uniform
+draw from Python's random module, as TF.js's from Math.random."""
 import array
 import builtins
 import inspect
@@ -17,8 +18,8 @@ from .shapes import size_of
 __all__ = ["arrays_equal", "arrays_equal_with_null", "assert_non_negative_integer_dimensions", "assert_non_null",
            "assert_shapes_match", "bytes_from_string_array", "bytes_per_element", "check_conversion_for_errors",
            "clamp", "compute_strides", "convert_backend_values_and_array_buffer", "create_scalar_value",
-           "create_shuffled_indices", "decode_string", "dist_squared", "encode_string", "flatten",
-           "get_array_from_d_type", "get_typed_array_from_d_type", "has_encoding_loss", "index_to_loc", "infer_dtype",
+           "create_shuffled_indices", "decode_string", "dist_squared", "encode_string", "finger_print64", "flatten",
+           "get_array_from_d_type", "get_typed_array_from_d_type", "has_encoding_loss", "hex_to_long", "index_to_loc", "infer_dtype",
            "infer_from_implicit_shape", "is_boolean", "is_function", "is_int", "is_number", "is_promise",
            "is_scalar_shape", "is_string", "is_typed_array", "is_valid_dtype", "loc_to_index",
            "make_ones_typed_array", "make_zeros_nested_typed_array", "make_zeros_typed_array", "nearest_divisor",
@@ -224,6 +225,69 @@ def right_pad(a, size):
 def now():
     """Milliseconds from an arbitrary point, high resolution."""
     return time.perf_counter() * 1000
+
+
+# --- 64-bit hashes (TF.js's Long results as Python ints) -----------------------------------------
+_M64 = (1 << 64) - 1
+_HEX = "0123456789abcdef"
+
+
+def hex_to_long(hex):  # noqa: A002 - TF.js's argument name
+    """The unsigned 64-bit value of a hexadecimal string, as TF.js's Long.fromString(hex, true, 16):
+    digits read in groups of 8 with JS parseInt (a group that does not start with a hex digit reads as
+    0), the value taken modulo 2^64, a leading '-' negating it modulo 2^64. Returns an int in
+    [0, 2^64) where TF.js returns a Long."""
+    if not isinstance(hex, str):
+        raise TypeError(f"util.hex_to_long: argument 'hex' must be a string, got {type(hex).__name__}")
+    if not hex:
+        raise ValueError("empty string")
+    if hex in ("NaN", "Infinity", "+Infinity", "-Infinity"):
+        return 0
+    p = hex.find("-")
+    if p > 0:
+        raise ValueError("interior hyphen")
+    if p == 0:
+        return -hex_to_long(hex[1:]) & _M64
+    result = 0
+    for i in range(0, len(hex), 8):
+        group = hex[i:i + 8]
+        result = (result * 16 ** len(group) + _parse_int_hex(group)) & _M64
+    return result
+
+
+def _parse_int_hex(s):
+    """JS parseInt(s, 16) for a group of hex_to_long, NaN read as 0 (Long.fromNumber(NaN) is 0)."""
+    s = s.lstrip(" \t\n\r\v\f\u00a0\ufeff")
+    sign = -1 if s[:1] == "-" else 1
+    if s[:1] in "+-" and s:
+        s = s[1:]
+    if s[:2].lower() == "0x":
+        s = s[2:]
+    n = 0
+    while n < len(s) and s[n].lower() in _HEX:
+        n += 1
+    return sign * int(s[:n], 16) if n else 0
+
+
+def finger_print64(s, len=None):  # noqa: A002 - TF.js's argument name
+    """farmhash's Fingerprint64 of the first len bytes of s (bytes, a bytearray, a byte array.array or
+    a list of byte values; a str is hashed as its UTF-8 bytes), as TF.js's util.fingerPrint64 and its
+    StringToHashBucketFast kernel compute it. Returns an int in [0, 2^64) where TF.js returns an
+    unsigned Long."""
+    from .backends.strings import fingerprint64   # the kernel's implementation (it has no heavier imports)
+    if isinstance(s, str):
+        s = s.encode("utf-8")
+    try:
+        s = bytes(s)
+    except (TypeError, ValueError):
+        raise TypeError(f"util.finger_print64: argument 's' must be bytes (a Uint8Array in TF.js), got "
+                        f"{type(s).__name__}") from None
+    if len is not None:
+        if not isinstance(len, int) or len < 0 or len > builtins.len(s):
+            raise ValueError(f"util.finger_print64: argument 'len' must be an int in [0, {builtins.len(s)}], "
+                             f"got {len!r}")
+        s = s[:len]
+    return fingerprint64(s)
 
 
 # --- random --------------------------------------------------------------------------------------

@@ -331,7 +331,9 @@ def _without_dot_segments(url):
     return urllib.parse.urljoin(url, parts.path + (f"?{parts.query}" if parts.query else ""))
 
 
-def _urlopen(url, init):
+def _urlopen(url, init, api=API):
+    """urllib's response to a request (an HTTPError is returned: it is a response too); other
+    failures raise ValueError naming `api` (tf.data.csv reads URLs through this as well)."""
     data = init.get("body")
     if data is not None and not isinstance(data, (bytes, bytearray)):
         data = str(data).encode("utf-8")
@@ -343,7 +345,7 @@ def _urlopen(url, init):
         return e   # it is a response too: its status makes the error message
     except (urllib.error.URLError, OSError) as e:
         reason = getattr(e, "reason", e)
-        raise ValueError(f"{API}: Request to {url} failed: {reason}") from e
+        raise ValueError(f"{api}: Request to {url} failed: {reason}") from e
 
 
 async def _gather(coros):

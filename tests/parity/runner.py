@@ -329,6 +329,9 @@ def compare(ref, got, backend="cpu", tol=None, where=""):
     """None when got matches ref (shapes and dtypes exactly, values within the backend's
     tolerance), else a message naming the first difference."""
     rtol, atol = tol or _FLOAT_TOL[backend]
+    if isinstance(ref, dict) and "long" in ref:   # TF.js's Long (its decimal string): pytfweb gives an int
+        ok = isinstance(got, int) and not isinstance(got, bool) and str(got) == ref["long"]
+        return None if ok else f"{where}: {got!r} != TF.js's Long {ref['long']}"
     if isinstance(ref, dict) and "tensor" in ref:
         if not (isinstance(got, dict) and "tensor" in got):
             return f"{where}: expected a tensor, got {str(got)[:80]}"

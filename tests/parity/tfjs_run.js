@@ -54,7 +54,12 @@ function encNum(x) {
   if (typeof x === 'number' && !Number.isFinite(x)) return {float: Number.isNaN(x) ? 'NaN' : (x > 0 ? 'Infinity' : '-Infinity')};
   return x;
 }
+// a Long (tf.util.fingerPrint64, hexToLong): its decimal string; pytfweb returns an int
+function isLong(v) {
+  return v && typeof v === 'object' && 'low' in v && 'high' in v && 'unsigned' in v && typeof v.toString === 'function';
+}
 function encode(v) {
+  if (isLong(v)) return {long: v.toString()};
   if (v instanceof tf.Tensor) {
     let values;
     if (v.dtype === 'string') values = v.dataSync().map(b => Buffer.from(b).toString('utf8'));

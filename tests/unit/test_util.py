@@ -34,3 +34,34 @@ def test_assert_is_reachable_under_its_python_names():
     assert getattr(tf.util, "assert") is tf.util.assert_
     with pytest.raises(ValueError, match="lazy message"):
         tf.util.assert_(False, lambda: "lazy message")
+
+
+def test_is_promise_by_truthiness():
+    # TF.js returns undefined (not false) for anything but a promise: only truthiness is comparable
+    async def coro():
+        return 1
+    c = coro()
+    assert tf.util.is_promise(c)
+    c.close()
+    assert not tf.util.is_promise(3) and not tf.util.is_promise(None)
+
+
+def test_finger_print64_and_hex_to_long_are_unsigned_ints():
+    # TF.js's Longs as Python ints: values checked against TF.js in tests/parity/cases/util.py
+    assert tf.util.hex_to_long("ffffffffffffffff") == 2 ** 64 - 1
+    assert tf.util.hex_to_long("-1") == 2 ** 64 - 1
+    assert tf.util.hex_to_long("0x10") == 16   # parseInt's 0x prefix
+    with pytest.raises(ValueError, match="empty"):
+        tf.util.hex_to_long("")
+    with pytest.raises(TypeError):
+        tf.util.hex_to_long(12)
+    h = tf.util.finger_print64(b"hello")
+    assert isinstance(h, int) and 0 <= h < 2 ** 64
+    assert tf.util.finger_print64("hello") == h == tf.util.finger_print64(list(b"hello"))
+    assert tf.util.finger_print64(b"hello world", 5) == h
+    with pytest.raises(ValueError):
+        tf.util.finger_print64(b"abc", 4)
+    with pytest.raises(TypeError):
+        tf.util.finger_print64(3.5)
+    # the kernel that uses it: string_to_hash_bucket_fast is fingerprint modulo the buckets
+    assert tf.string.string_to_hash_bucket_fast(tf.tensor(["hello"]), 1000).array_sync() == [h % 1000]

@@ -1,7 +1,18 @@
 """tf.io's pure helpers: weights encoded to bytes and specs and decoded back (quantized ones too),
 byte buffers concatenated, the specs of a weights manifest, URL schemes, the artifacts info of a
 model.json and the artifacts a memory handler loads. (Loading and saving through files, http and
-browser storage is checked against TF.js in test_io_weights.py and test_layers_model_files.py.)"""
+browser storage is checked against TF.js in test_io_weights.py and test_layers_model_files.py.)
+
+No cases, and why: the handlers and their registries act on servers, files and browser storage, which
+both runners cannot share, so they are tested where those exist: http, browserHTTPRequest,
+getLoadHandlers, getSaveHandlers, browserFiles, listModels, copyModel, moveModel, removeModel in
+tests/unit/test_io_http.py (a local HTTP server; models TF.js saved load here and the reverse) and in the
+page in tests/browser/test_io_browser.py (IndexedDB, localStorage, downloads, files); registerLoadRouter
+and withSaveHandler(Sync) in tests/unit/test_io_weights.py and test_layers_model_files.py;
+registerSaveRouter beside registerLoadRouter (io/router.py, one implementation). getModelArtifactsForJSON
+is getModelArtifactsForJSONSync awaited (its case is above). loadWeights, weightsLoaderFactory and
+decodeWeightsStream are not in pytfweb: model loading reads weights through the io handlers (README:
+Deviations)."""
 import struct
 
 from ..spec import T, case, chain, props, sines

@@ -1,9 +1,16 @@
 """tf.util: TF.js's pure utility functions (shapes, indices, axes, typed arrays, strings, dtypes,
-numbers, assertions). Typed arrays compare as lists of their values (Uint8Arrays as bytes); an argument
-{"bytes": [...]} is a Uint8Array in TF.js (an ArrayBuffer with "buffer": True) and bytes in pytfweb. The random
-ones (shuffle, shuffleCombo, createShuffledIndices, randUniform), now, fetch, repeatedTry, swap (it only
-mutates its argument), isPromise (TF.js returns undefined, not false, for anything but a promise: only its
-truthiness means something) and the Long helpers (fingerPrint64, hexToLong) have no cases."""
+numbers, assertions, 64-bit hashes). Typed arrays compare as lists of their values (Uint8Arrays as bytes); an
+argument {"bytes": [...]} is a Uint8Array in TF.js (an ArrayBuffer with "buffer": True) and bytes in pytfweb.
+fingerPrint64 and hexToLong return Longs in TF.js: tfjs_run.js writes their decimal string, which pytfweb's int
+must equal (README: Deviations).
+
+No cases, and why: the random ones (shuffle, shuffleCombo, createShuffledIndices, randUniform) draw from
+Math.random in TF.js and Python's random module here, so no two runs agree (tests/unit/test_util.py checks
+that they permute and stay in range); now is a clock; swap only mutates its argument (its effect is what
+shuffle relies on, tested there); isPromise returns undefined, not false, for anything but a promise in
+TF.js, so only its truthiness means something (tests/unit/test_util.py); fetch and repeatedTry are not in
+pytfweb (they serve TF.js's own internals: pytfweb's io and tf.data fetch through fetch in the page and
+urllib in CPython)."""
 from ..spec import case, fn_arg
 
 U = "tf.util."
@@ -138,4 +145,23 @@ CASES = [
     case(U + "isFunction", 3),
     case(U + "isTypedArray", {"bytes": [1, 2]}),
     case(U + "isTypedArray", [1, 2]),
+]
+
+# 64-bit hashes: TF.js's Longs compared by value (every farmhash length branch: 0, 1-3, 4-7, 8-16, 17-32,
+# 33-64 and the loop over 64-byte blocks; len below the array's length)
+BYTES = [(i * 37 + 11) % 256 for i in range(200)]
+CASES += [case(U + "fingerPrint64", {"bytes": BYTES[:n]}) for n in (0, 1, 3, 4, 7, 8, 16, 17, 32, 33, 64, 65, 128, 200)]
+CASES += [
+    case(U + "fingerPrint64", {"bytes": list("héllo wörld".encode())}),
+    case(U + "fingerPrint64", {"bytes": BYTES[:100]}, 40),
+    case(U + "hexToLong", "c3a5c85c97cb3127"),
+    case(U + "hexToLong", "0"),
+    case(U + "hexToLong", "ff"),
+    case(U + "hexToLong", "FFFFFFFFFFFFFFFF"),
+    case(U + "hexToLong", "1ffffffffffffffff"),   # 65 bits: modulo 2^64
+    case(U + "hexToLong", "-1"),
+    case(U + "hexToLong", "123456789abcdef0123"),
+    case(U + "hexToLong", "12zz"),
+    case(U + "hexToLong", "", error=True),
+    case(U + "hexToLong", "1-2", error=True),
 ]
