@@ -1,6 +1,9 @@
 """`pytfweb bench`: pytfweb on webgl beside TensorFlow.js 4.22 (its webgl backend) in one headless
-Chromium, one page each. A steady case runs once to warm up (shader compiles, uploads), then
-alternately in the two pages; medians and the ratio pytfweb/TF.js are printed. A first-run case
+Chromium, one page each. A steady case runs in one page, once to warm up (shader compiles,
+uploads) and then the timed runs, and then likewise in the other page; medians and the ratio
+pytfweb/TF.js are printed. Not alternately: SwiftShader keeps a bounded cache of compiled shader
+routines, so a run after the other page's recompiles what that page evicted (a MobileNet 0.25
+training step, 2.1 s in a row, took 9.7 s right after TF.js's). A first-run case
 (`first_run=True`) is timed once per side in a freshly launched Chromium, so its time includes what
 a first call pays: shader compiles, texture allocations, the upload of weights and inputs.
 `--backend cpu` instead measures the numpy backend's overhead over raw numpy in this CPython.
@@ -204,11 +207,10 @@ def _run_case(py_page, js_page, name, case, runs):
             py_times, js_times = [_once_py(py_page)], [_once_js(js_page)]
             notes.append("once, fresh Chromium: compiles + uploads included")
         else:
-            _once_py(py_page), _once_js(js_page)   # warm-up: compiles, uploads
-            py_times, js_times = [], []
-            for _ in range(runs):
-                py_times.append(_once_py(py_page))
-                js_times.append(_once_js(js_page))
+            _once_py(py_page)   # warm-up: compiles, uploads
+            py_times = [_once_py(py_page) for _ in range(runs)]
+            _once_js(js_page)
+            js_times = [_once_js(js_page) for _ in range(runs)]
     finally:
         py_left = py_page.evaluate("(code) => pytfweb.pyodide.runPython(code)",
                                    _PY_TEARDOWN.format(names=_assigned(case.py_setup)))
