@@ -20,7 +20,8 @@ from .engine import ENGINE
 from .prng import Alea, seed_string
 from .tensor import Tensor
 
-__all__ = ["Dataset", "LazyIterator", "CSVDataset", "array", "zip", "generator", "func", "csv"]
+__all__ = ["Dataset", "LazyIterator", "CSVDataset", "MicrophoneIterator", "WebcamIterator", "array", "zip", "generator",
+           "func", "csv", "microphone", "webcam"]
 
 _DONE = {"value": None, "done": True}
 
@@ -755,6 +756,316 @@ def _fetch_urllib(request):
     if not 200 <= status < 300:
         raise ValueError(f"{_CSV}: Request to {url} failed: {status} {getattr(response, 'reason', '')}".rstrip())
     return body
+
+
+# --- browser devices: microphone and webcam ------------------------------------------------------------
+def _in_browser():
+    from .io.router import IN_BROWSER
+    return IN_BROWSER
+
+
+def _device_options(api, config, options, known):
+    if config is not None and not isinstance(config, dict):
+        raise TypeError(f"{api}: the config must be a dict of options, got {type(config).__name__}")
+    merged = {_snake_key(k): v for k, v in {**(config or {}), **options}.items()}
+    unknown = sorted(set(merged) - known)
+    if unknown:
+        raise TypeError(f"{api}: unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    return merged
+
+
+def _js_object(value):
+    import js
+    from pyodide.ffi import to_js
+    return to_js(value, dict_converter=js.Object.fromEntries, create_pyproxies=False)
+
+
+def _float32_bytes(js_array):
+    """A JS Float32Array's values as array.array('f')."""
+    import array as _array
+    out = _array.array("f")
+    out.frombytes(js_array.to_bytes())
+    return out
+
+
+def _padded(frames, size):
+    """The frames one after another, zeros before them up to size values (TF.js's
+    getTensorFromAudioDataArray)."""
+    import array as _array
+    flat = _array.array("f")
+    for f in frames:
+        flat.extend(f)
+    return _array.array("f", bytes(4 * (size - len(flat)))) + flat
+
+
+class MicrophoneIterator(LazyIterator):
+    """TF.js's MicrophoneIterator: each `await next()` (or `await capture()`) records
+    num_frames_per_spectrogram frames from the microphone through a Web Audio AnalyserNode and gives
+    {"spectrogram": [frames, column_truncate_length, 1] dB values, "waveform": [frames * fft_size, 1]
+    samples in [-1, 1]} (float32; the one not included is None). Frames are read every fft_size /
+    sample rate seconds; while the stream is still silent at its start (the first frequency bin is
+    -inf) a capture ends early, the missing frames zeros before the ones read, as TF.js's. Browser only."""
+
+    _KNOWN = {"fft_size", "column_truncate_length", "num_frames_per_spectrogram", "audio_track_constraints",
+              "smoothing_time_constant", "include_spectrogram", "include_waveform", "sample_rate_hz"}
+
+    def __init__(self, microphone_config=None, **options):
+        cfg = _device_options("tf.data.microphone", microphone_config, options, self._KNOWN)
+        self.is_closed = False
+        self.fft_size = cfg.get("fft_size") or 1024
+        log2 = math.log2(self.fft_size) if isinstance(self.fft_size, (int, float)) and self.fft_size > 0 else -1
+        if log2 < 4 or log2 > 14 or not float(log2).is_integer():
+            raise ValueError(f"Invalid fftSize: it must be a power of 2 between 2 to 4 and 2 to 14, but got "
+                             f"{self.fft_size}")
+        self.fft_size = int(self.fft_size)
+        self.num_frames = int(cfg.get("num_frames_per_spectrogram") or 43)
+        self.sample_rate_hz = cfg.get("sample_rate_hz")
+        self.column_truncate_length = int(cfg.get("column_truncate_length") or self.fft_size)
+        self.audio_track_constraints = cfg.get("audio_track_constraints")
+        self.smoothing_time_constant = cfg.get("smoothing_time_constant") or 0
+        self.include_spectrogram = cfg.get("include_spectrogram") is not False
+        self.include_waveform = cfg.get("include_waveform") is True
+        if not self.include_spectrogram and not self.include_waveform:
+            raise ValueError("Both includeSpectrogram and includeWaveform are false. At least one type of data "
+                             "should be returned.")
+        self.stream = self.audio_context = self.analyser = None
+
+    @classmethod
+    async def create(cls, microphone_config=None, **options):
+        if not _in_browser():
+            raise RuntimeError("tf.data.microphone is only supported in the browser (it records through "
+                               "navigator.mediaDevices.getUserMedia): run the script in the page (pytfweb run, "
+                               "a <script type=\"text/python\"> tag), not in CPython")
+        it = cls(microphone_config, **options)
+        await it.start()
+        return it
+
+    async def start(self):
+        """Open the microphone stream and the analyser (create() calls it)."""
+        import js
+        from pyodide.ffi import JsException
+        devices = getattr(js.navigator, "mediaDevices", None)
+        if devices is None:
+            raise RuntimeError("Error thrown while initializing audio stream: navigator.mediaDevices is not available "
+                               "here (a worker, or a page that is not a secure context)")
+        constraints = True if self.audio_track_constraints is None else self.audio_track_constraints
+        try:
+            self.stream = await devices.getUserMedia(_js_object({"audio": constraints, "video": False}))
+        except JsException as e:
+            raise RuntimeError(f"Error thrown while initializing audio stream: {e}") from None
+        if not self.stream:
+            raise RuntimeError("Could not obtain audio from microphone.")
+        ctor = getattr(js, "AudioContext", None) or getattr(js, "webkitAudioContext", None)
+        self.audio_context = ctor.new()
+        if not self.sample_rate_hz:
+            self.sample_rate_hz = self.audio_context.sampleRate
+        elif self.audio_context.sampleRate != self.sample_rate_hz:
+            raise ValueError(f"Mismatch in sampling rate: Expected: {self.sample_rate_hz}; Actual: "
+                             f"{self.audio_context.sampleRate}")
+        source = self.audio_context.createMediaStreamSource(self.stream)
+        self.analyser = self.audio_context.createAnalyser()
+        self.analyser.fftSize = self.fft_size * 2
+        self.analyser.smoothingTimeConstant = self.smoothing_time_constant
+        source.connect(self.analyser)
+        self.freq_data = js.Float32Array.new(self.fft_size)
+        self.time_data = js.Float32Array.new(self.fft_size)
+        self.is_closed = False
+
+    async def next(self):
+        if self.is_closed:
+            return dict(_DONE)
+        freq_frames, time_frames = await self._audio_data()
+        value = {"spectrogram": None, "waveform": None}
+        if self.include_spectrogram:
+            shape = [self.num_frames, self.column_truncate_length, 1]
+            value["spectrogram"] = ops.tensor(_padded(freq_frames, math.prod(shape)), shape, "float32")
+        if self.include_waveform:
+            shape = [self.num_frames * self.fft_size, 1]
+            value["waveform"] = ops.tensor(_padded(time_frames, math.prod(shape)), shape, "float32")
+        return {"value": value, "done": False}
+
+    async def capture(self):
+        """One recording: next()'s value."""
+        return (await self.next())["value"]
+
+    async def _audio_data(self):
+        freq_frames, time_frames = [], []
+        period = self.fft_size / self.sample_rate_hz
+        for _ in range(self.num_frames):
+            await asyncio.sleep(period)
+            silent = False
+            if self.include_spectrogram:
+                self.analyser.getFloatFrequencyData(self.freq_data)
+                silent = self.freq_data[0] == -math.inf   # the stream is initializing: TF.js stops here
+                freq_frames.append(_float32_bytes(self.freq_data.subarray(0, self.column_truncate_length)))
+            if self.include_waveform:
+                self.analyser.getFloatTimeDomainData(self.time_data)
+                time_frames.append(_float32_bytes(self.time_data))
+            if silent:
+                break
+        return freq_frames, time_frames
+
+    def stop(self):
+        """Stop recording: the analyser, the audio context and the track close; next() is done."""
+        if not self.is_closed:
+            self.is_closed = True
+            if self.analyser is not None:
+                self.analyser.disconnect()
+                self.audio_context.close()
+            if self.stream is not None and self.stream.getTracks().length > 0:
+                self.stream.getTracks()[0].stop()
+
+    def get_sample_rate(self):
+        return self.sample_rate_hz
+
+    async def to_array(self):
+        raise ValueError("Can not convert infinite audio stream to array.")
+
+
+class WebcamIterator(LazyIterator):
+    """TF.js's WebcamIterator: each `await next()` (or `await capture()`) gives the video element's
+    current frame through tf.browser.from_pixels: int32 [height, width, 3], or, when resize_width and
+    resize_height differ from the element's size, float32 [resize_height, resize_width, 3] through
+    tf.image.crop_and_resize (center_crop: the centred box of the resize size's proportions, else
+    the whole frame). Browser only."""
+
+    _KNOWN = {"resize_width", "resize_height", "center_crop", "facing_mode", "device_id"}
+
+    def __init__(self, webcam_video_element, webcam_config=None, **options):
+        cfg = _device_options("tf.data.webcam", webcam_config, options, self._KNOWN)
+        self.webcam_video_element = webcam_video_element
+        self.resize_width, self.resize_height = cfg.get("resize_width"), cfg.get("resize_height")
+        self.center_crop = bool(cfg.get("center_crop"))
+        self.facing_mode, self.device_id = cfg.get("facing_mode"), cfg.get("device_id")
+        self.is_closed = True
+        self.stream = None
+        el = webcam_video_element
+        self.resize = bool(self.resize_width and self.resize_height and
+                           (el.width != self.resize_width or el.height != self.resize_height))
+        if self.resize:
+            self.crop_size = [self.resize_height, self.resize_width]
+            if self.center_crop:
+                w_ratio, h_ratio = self.resize_width / el.width, self.resize_height / el.height
+                w0, h0 = (1 - w_ratio) / 2, (1 - h_ratio) / 2
+                self.crop_box = [h0, w0, h0 + h_ratio, w0 + w_ratio]
+            else:
+                self.crop_box = [0, 0, 1, 1]
+
+    @classmethod
+    async def create(cls, webcam_video_element=None, webcam_config=None, **options):
+        if not _in_browser():
+            raise RuntimeError("tf.data.webcam is only supported in the browser (it films through "
+                               "navigator.mediaDevices.getUserMedia): run the script in the page (pytfweb run, "
+                               "a <script type=\"text/python\"> tag), not in CPython")
+        import js
+        if webcam_video_element is None:
+            cfg = _device_options("tf.data.webcam", webcam_config, options, cls._KNOWN)
+            if not cfg.get("resize_width") or not cfg.get("resize_height"):
+                raise ValueError("Please provide webcam video element, or resizeWidth and resizeHeight to create a "
+                                 "hidden video element.")
+            if getattr(js, "document", None) is None:
+                raise RuntimeError("tf.data.webcam: there is no document here (a worker) to make a video element in")
+            webcam_video_element = js.document.createElement("video")
+            webcam_video_element.width = cfg["resize_width"]
+            webcam_video_element.height = cfg["resize_height"]
+        it = cls(webcam_video_element, webcam_config, **options)
+        await it.start()
+        return it
+
+    async def start(self):
+        """Open the camera stream into the video element and wait for its metadata (create() calls it)."""
+        import js
+        from pyodide.ffi import JsException
+        if self.facing_mode and self.facing_mode not in ("user", "environment"):
+            raise ValueError(f"Invalid webcam facing mode: {self.facing_mode}. Please provide 'user' or 'environment'")
+        devices = getattr(js.navigator, "mediaDevices", None)
+        if devices is None:
+            raise RuntimeError("Error thrown while initializing video stream: navigator.mediaDevices is not available "
+                               "here (a worker, or a page that is not a secure context)")
+        el = self.webcam_video_element
+        video = {"facingMode": self.facing_mode or "user", "width": el.width, "height": el.height}
+        if self.device_id is not None:
+            video["deviceId"] = self.device_id
+        try:
+            self.stream = await devices.getUserMedia(_js_object({"video": video}))
+        except JsException as e:
+            raise RuntimeError(f"Error thrown while initializing video stream: {e}") from None
+        if not self.stream:
+            raise RuntimeError("Could not obtain video from webcam.")
+        el.srcObject = self.stream
+        el.muted = True
+        played = el.play()   # a Promise: its rejection (autoplay refused) must not go unhandled
+        if hasattr(played, "catch"):
+            played.catch(lambda *_: None)
+        self.is_closed = False
+        await self._event("loadedmetadata", 1)
+
+    async def _event(self, name, ready_state):
+        """Wait for the element's event `name` unless its readyState is at least ready_state already."""
+        from pyodide.ffi import create_once_callable
+        el = self.webcam_video_element
+        if el.readyState >= ready_state:
+            return
+        future = asyncio.get_event_loop().create_future()
+
+        def done(*_):
+            if not future.done():
+                future.set_result(None)
+        callback = create_once_callable(done)
+        el.addEventListener(name, callback, _js_object({"once": True}))
+        await future
+
+    async def next(self):
+        if self.is_closed:
+            return dict(_DONE)
+        from .browser.pixels import from_pixels
+        await self._event("loadeddata", 2)   # a frame to read (TF.js reads whatever the element holds)
+        img = from_pixels(self.webcam_video_element)
+        if not self.resize:
+            return {"value": img, "done": False}
+        try:
+            return {"value": ENGINE.tidy(lambda: self._crop_and_resize(img)), "done": False}
+        finally:
+            img.dispose()
+
+    def _crop_and_resize(self, img):
+        from .ops.image import crop_and_resize
+        batch = ops.expand_dims(ops.cast(img, "float32"), 0)
+        out = crop_and_resize(batch, ops.tensor([self.crop_box], [1, 4], "float32"), ops.tensor([0], [1], "int32"),
+                              self.crop_size, "bilinear")
+        return ops.reshape(out, list(out.shape[1:]))
+
+    async def capture(self):
+        """One frame: next()'s value."""
+        return (await self.next())["value"]
+
+    def stop(self):
+        """Stop the camera: every track ends and the element lets go of the stream; next() is done."""
+        if self.stream is not None:
+            for track in self.stream.getTracks():
+                track.stop()
+        self.webcam_video_element.srcObject = None
+        self.is_closed = True
+
+    async def to_array(self):
+        raise ValueError("Can not convert infinite video stream to array.")
+
+
+async def microphone(microphone_config=None, **options):
+    """A MicrophoneIterator recording from the browser's microphone (TF.js's tf.data.microphone; awaited).
+    Options (a dict with TF.js's camelCase keys or keyword arguments): fft_size (1024: a power of 2 from
+    16 to 16384), column_truncate_length, num_frames_per_spectrogram (43), audio_track_constraints,
+    smoothing_time_constant, include_spectrogram (True), include_waveform (False), sample_rate_hz (the
+    device's; another value raises). Browser only: RuntimeError in CPython."""
+    return await MicrophoneIterator.create(microphone_config, **options)
+
+
+async def webcam(webcam_video_element=None, webcam_config=None, **options):
+    """A WebcamIterator filming into webcam_video_element (a JS HTMLVideoElement; None: a hidden one of
+    resize_width x resize_height) (TF.js's tf.data.webcam; awaited). Options (a dict with TF.js's
+    camelCase keys or keyword arguments): resize_width, resize_height, center_crop, facing_mode
+    ('user' or 'environment'), device_id. Browser only: RuntimeError in CPython."""
+    return await WebcamIterator.create(webcam_video_element, webcam_config, **options)
 
 
 # --- helpers -------------------------------------------------------------------------------------

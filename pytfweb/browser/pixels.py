@@ -135,6 +135,25 @@ def _dom_rgba(pixels, kind, w, h):
     return bytes(ctx.getImageData(0, 0, w, h).data.to_py())
 
 
+_CANVAS_2D = []
+
+
+def _drawn_on_canvas(pixels, w, h):
+    """A video or image drawn into a 2D canvas of its size, as TF.js's webgl FromPixels kernel does before
+    uploading it: the browser's 2D drawing decodes a video frame's colours otherwise than a texture
+    upload straight from the element (up to 120 levels apart at the edges of Chromium's fake camera
+    pattern), and this way the frames are TF.js's."""
+    import js
+    if not _CANVAS_2D:
+        document = getattr(js, "document", None)
+        canvas = document.createElement("canvas") if document is not None else js.OffscreenCanvas.new(1, 1)
+        _CANVAS_2D.append(canvas.getContext("2d"))
+    ctx = _CANVAS_2D[0]
+    ctx.canvas.width, ctx.canvas.height = w, h
+    ctx.drawImage(pixels, 0, 0, w, h)
+    return ctx.canvas
+
+
 def _channels_tensor(rgba, w, h, n):
     """The int32 tensor [h, w, n] of the first n channels of RGBA bytes."""
     picked = bytearray(w * h * n)
@@ -156,6 +175,8 @@ def from_pixels(pixels, num_channels=3):
             w, h = _size(w, h, name)
             host = _pixel_data(pixels.data, w, h, name), w, h
         elif get_kernel("FromPixels", ENGINE.get_backend()) is not None:
+            if kind in ("HTMLVideoElement", "HTMLImageElement"):
+                pixels = _drawn_on_canvas(pixels, w, h)
             return ENGINE.run_kernel("FromPixels", [], {"pixels": pixels, "num_channels": n, "width": w, "height": h})
         else:
             host = _dom_rgba(pixels, kind, w, h), w, h

@@ -72,3 +72,32 @@ def test_bad_arguments():
         tf.data.zip(3)
     with pytest.raises(ValueError):
         tf.data.array([1]).batch(0)
+
+
+def test_microphone_and_webcam_need_a_browser():
+    # they are tested in the page on Chromium's fake devices: tests/browser/test_data_devices.py
+    with pytest.raises(RuntimeError, match="only supported in the browser"):
+        run(tf.data.microphone())
+    with pytest.raises(RuntimeError, match="only supported in the browser"):
+        run(tf.data.webcam(None, {"resizeWidth": 8, "resizeHeight": 8}))
+
+
+def test_device_options_are_checked_as_tfjs_checks_them():
+    mic = tf.data.MicrophoneIterator({"fftSize": 256, "includeWaveform": True}, num_frames_per_spectrogram=5)
+    assert (mic.fft_size, mic.num_frames, mic.column_truncate_length) == (256, 5, 256)
+    assert mic.include_spectrogram and mic.include_waveform
+    for bad in ({"fftSize": 100}, {"fftSize": 8}, {"fftSize": 2 ** 15}):
+        with pytest.raises(ValueError, match="Invalid fftSize"):
+            tf.data.MicrophoneIterator(bad)
+    with pytest.raises(ValueError, match="At least one type"):
+        tf.data.MicrophoneIterator(include_spectrogram=False)
+    with pytest.raises(TypeError, match="unknown option"):
+        tf.data.MicrophoneIterator(fft=256)
+
+    class Element:   # the two attributes the constructor reads of an HTMLVideoElement
+        width, height = 160, 120
+    cam = tf.data.WebcamIterator(Element(), {"resizeWidth": 40, "resizeHeight": 30, "centerCrop": True})
+    assert cam.resize and cam.crop_size == [30, 40]
+    assert cam.crop_box == pytest.approx([0.375, 0.375, 0.625, 0.625])
+    assert not tf.data.WebcamIterator(Element(), resize_width=160, resize_height=120).resize
+    assert tf.data.WebcamIterator(Element(), resize_width=80, resize_height=120).crop_box == [0, 0, 1, 1]

@@ -252,3 +252,22 @@ def test_our_quantized_weights_decode_in_tfjs(leak_check):
         assert theirs[k]["shape"] == list(ts[k].shape) and theirs[k]["dtype"] == "float32"
         np.testing.assert_allclose(ours[k].numpy(), np.float32(theirs[k]["values"]), rtol=1e-6, atol=1e-7)
     tf.dispose(list(ours.values()) + list(ts.values()))
+
+
+def test_register_save_router_routes_model_save():
+    # the save twin of register_load_router (no parity case: routers act on URLs both runners cannot share)
+    from pytfweb.io import router
+    saved = []
+    handler = tf.io.with_save_handler_sync(saved.append)
+
+    def mine(url):
+        return handler if url.startswith("mysave://") else None
+    tf.io.register_save_router(mine)
+    try:
+        assert tf.io.get_save_handlers("mysave://m") == [handler] and tf.io.get_save_handlers("other://m") == []
+        model = tf.sequential(layers=[tf.layers.dense({"units": 1, "inputShape": [2]})])
+        model.save_sync("mysave://m")
+        assert len(saved) == 1 and saved[0].model_topology["class_name"] == "Sequential"
+        model.dispose()
+    finally:
+        router._SAVE_ROUTERS.remove(mine)
