@@ -20,7 +20,7 @@ ALL = DTYPES
 
 def check_dtype(dtype, op="tensor", arg="dtype"):
     """Return dtype as a canonical name or raise a TypeError naming op and argument."""
-    if dtype in _RANK or dtype == STRING:
+    if isinstance(dtype, str) and (dtype in _RANK or dtype == STRING):   # (a list or dict is unhashable)
         return dtype
     name = getattr(dtype, "name", None)  # numpy dtypes
     if name in _RANK:

@@ -137,6 +137,12 @@ def conv1d(x, filter, stride, pad, data_format="NWC", dilation=1, dim_rounding_m
             raise TypeError(f"{name}: argument '{arg}' must be an int, got {v!r}")
     if isinstance(pad, (list, tuple)):
         raise TypeError(f"{name}: argument 'pad' must be 'same', 'valid' or an int, got {pad!r}")
+    if is_int(pad) and not isinstance(pad, bool) and pad > 0:
+        # TF.js passes an int pad on to the conv2d of height 1, which pads its height too, and
+        # then fails reshaping the result to a row ("Size(54) must match ..."): the same refusal,
+        # said clearly
+        raise ValueError(f"{name}: argument 'pad' = {pad}: a positive int pad is not supported (TF.js pads the "
+                         "height of its conv2d of height 1 too and fails); use 'same', 'valid' or 0")
     strides, dilations, pad = conv_util.check_conv_args(name, (1, stride), (1, dilation), pad, 2, dim_rounding_mode)
     attrs = {"strides": strides, "pad": pad, "data_format": "NHWC", "dilations": dilations,
              "dim_rounding_mode": dim_rounding_mode}
@@ -172,6 +178,7 @@ def separable_conv2d(x, depthwise_filter, pointwise_filter, strides, pad, dilati
     if pointwise_filter.shape[2] != in_channels * multiplier:
         raise ValueError(f"{name}: the third dimension of 'pointwise_filter' must be {in_channels * multiplier} "
                          f"(in channels x channel multiplier of 'depthwise_filter'), got {pointwise_filter.shape[2]}")
+    conv_util.check_conv_args(name, strides, dilation, pad, 2)   # (so that errors name this op)
     depthwise = depthwise_conv2d(x4, depthwise_filter, strides, pad, data_format, dilation)
     return _unbatched(conv2d(depthwise, pointwise_filter, 1, "valid", data_format), added)
 

@@ -1,6 +1,7 @@
 """Creating tensors: from values, filled, ranges, identity matrices, random draws."""
 import array
 import math
+import numbers
 
 from .. import convert as _conv
 from .. import prng
@@ -161,6 +162,9 @@ def range(start, stop=None, step=1, dtype="float32"):  # noqa: A001 - TF.js name
     if stop is None:
         start, stop = 0, start
     start, stop, step = (_number(start, op, "start"), _number(stop, op, "stop"), _number(step, op, "step"))
+    for arg, v in (("start", start), ("stop", stop), ("step", step)):
+        if not math.isfinite(v):
+            raise ValueError(f"range: argument '{arg}' must be finite, got {v}")
     if step == 0:
         raise ValueError("range: argument 'step' must not be 0")
     if stop < start and step == 1:
@@ -228,13 +232,21 @@ def _random(shape, dtype, op, draw):
     return ENGINE.make_tensor(flat, shape, dtype)
 
 
+def _real(v, op, arg):
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        raise TypeError(f"{op}: argument '{arg}' must be a number, got {type(v).__name__}")
+    return v
+
+
 def random_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None):
+    mean, stddev = _real(mean, "random_normal", "mean"), _real(stddev, "random_normal", "stddev")
     if stddev < 0:
         raise ValueError(f"random_normal: argument 'stddev' must be non-negative, got {stddev}")
     return _random(shape, dtype, "random_normal", prng.Gaussian(mean, stddev, False, seed).next)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None):
+    mean, stddev = _real(mean, "truncated_normal", "mean"), _real(stddev, "truncated_normal", "stddev")
     if stddev < 0:
         raise ValueError(f"truncated_normal: argument 'stddev' must be non-negative, got {stddev}")
     return _random(shape, dtype, "truncated_normal", prng.Gaussian(mean, stddev, True, seed).next)
@@ -245,6 +257,7 @@ def random_standard_normal(shape, dtype="float32", seed=None):
 
 
 def random_uniform(shape, minval=0.0, maxval=1.0, dtype="float32", seed=None):
+    minval, maxval = _real(minval, "random_uniform", "minval"), _real(maxval, "random_uniform", "maxval")
     if maxval < minval:
         raise ValueError(f"random_uniform: 'minval' ({minval}) must not exceed 'maxval' ({maxval})")
     u = prng.make_uniform(seed)

@@ -25,6 +25,7 @@ Dtype kinds (TF.js's rules, which differ from op to op):
 TF.js ops without a kernel of their own (log_sigmoid, logical_xor, div_no_nan) are composites
 at the end of this module, built from these rows as TF.js builds them.
 """
+import numbers
 from typing import Callable, NamedTuple
 
 from ..dtypes import upcast
@@ -416,6 +417,8 @@ globals().update(_ops)
 
 
 def leaky_relu(x, alpha=0.2):
+    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real):
+        raise TypeError(f"leaky_relu: argument 'alpha' must be a number, got {type(alpha).__name__}")
     return run_unary(UNARY_BY_KERNEL["LeakyRelu"], x, {"alpha": float(alpha)})
 
 

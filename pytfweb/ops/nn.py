@@ -89,6 +89,8 @@ def moments(x, axis=None, keep_dims=False):
     name = "moments"
     x = _float_input(x, "x", name)
     axes = reduction_axes(axis, x.rank, name)
+    if not isinstance(keep_dims, bool):
+        raise TypeError(f"{name}: argument 'keep_dims' must be a bool, got {type(keep_dims).__name__}")
     mu = mean(x, axes, keep_dims=True)
     variance = mean(ew.square(ew.sub(x, mu)), axes, keep_dims=keep_dims)
     return Moments(mu if keep_dims else _reshape(mu, variance.shape), variance)

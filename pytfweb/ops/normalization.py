@@ -60,6 +60,9 @@ def _batch_norm(op_name, x, mean, variance, offset, scale, variance_epsilon, ran
     """batch_norm; ranks (for batch_norm2d/3d/4d) are the ranks x must have and the parameters
     may have."""
     x = _as_float32(x, "x", op_name)
+    for k, v in (("mean", mean), ("variance", variance)):
+        if v is None:
+            raise TypeError(f"{op_name}: argument '{k}' is required, got None")
     params = {"mean": mean, "variance": variance, "offset": offset, "scale": scale}
     params = {k: _as_float32(v, k, op_name) for k, v in params.items() if v is not None}
     if ranks is not None:
@@ -135,6 +138,8 @@ def _noise_shape(x, noise_shape, op_name):
     take x's size there."""
     if noise_shape is None:
         return list(x.shape)
+    if not isinstance(noise_shape, (list, tuple)):
+        raise TypeError(f"{op_name}: argument 'noise_shape' must be a list of ints (or None), got {noise_shape!r}")
     dims = list(noise_shape)
     if len(dims) == x.rank:
         dims = [have if want is None else want for want, have in zip(dims, x.shape)]

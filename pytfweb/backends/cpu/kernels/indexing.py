@@ -22,9 +22,9 @@ def _flat_slices(index_tuples, shape, name, kernel):
 def gather_nd(backend, inputs, attrs):
     params, indices = inputs
     k = indices.shape[-1]
-    tuples = backend.values(indices).reshape(-1, k)
+    tuples = backend.values(indices).reshape(size_of(indices.shape[:-1]), k)
     flat = _flat_slices(tuples, params.shape, "gather_nd", "GatherNd")
-    slices = backend.values(params).reshape((size_of(params.shape[:k]), -1))
+    slices = backend.values(params).reshape((size_of(params.shape[:k]), size_of(params.shape[k:])))
     out_shape = indices.shape[:-1] + params.shape[k:]
     return backend.output(slices[flat].reshape(out_shape), params.dtype)
 
@@ -32,9 +32,10 @@ def gather_nd(backend, inputs, attrs):
 def _scatter(backend, indices, updates, shape, base, accumulate, name, kernel):
     """base [slices, slice size] with the updates' slices written (or added) at indices."""
     k = indices.shape[-1] if len(indices.shape) > 1 else 1
-    tuples = backend.values(indices).reshape(-1, k)
+    tuples = backend.values(indices).reshape(size_of(indices.shape) // k if k else 0, k)
     flat = _flat_slices(tuples, shape, name, kernel)
-    rows = backend.values(updates).reshape(len(tuples), -1)
+    # explicit sizes: -1 cannot be inferred when there are no updates (numpy refuses 0 x -1)
+    rows = backend.values(updates).reshape(len(tuples), size_of(shape[k:]))
     if accumulate:
         np.add.at(base, flat, rows)
     else:

@@ -1,0 +1,43 @@
+"""Differential fuzzing, cpu (here) against webgl (in the page): tests/fuzz.py draws the cases with
+hypothesis, derandomized; each family runs as one batch in one page call.
+
+`-m fuzz_heavy` (also part of a plain run, as every test is) draws four times as many per family.
+"""
+import numpy as np
+import pytest
+
+import pytfweb as tf
+
+from .. import fuzz
+
+# cases per family in one run; the whole module takes about a minute on SwiftShader
+COUNTS = {"unary": 120, "binary": 100, "reduction": 80, "shape": 100, "matmul": 50, "conv": 50, "gather": 60,
+          "cumulative": 50, "image": 40, "nn": 50}
+HEAVY_FACTOR = 4
+RAN = {}
+
+
+def _run_family(page_harness, family, n):
+    cases = fuzz.cases(family, n)
+    tf.set_backend("cpu")
+    want = [fuzz.run_cpu(c) for c in cases]
+    payload = [{"src": c["src"], "inputs": [fuzz.encode(x) for x in c["inputs"]]} for c in cases]
+    out = page_harness.run(fuzz.PAGE_RUNNER, filename=f"<fuzz {family}>", cases=payload)
+    assert out["backend"] == "webgl"
+    assert not out["leaks"], f"{family}: tensors leaked in the page (case, number): {out['leaks']}"
+    problems = [p for c, w, g in zip(cases, want, out["results"]) if (p := fuzz.compare(c, w, g))]
+    RAN[family] = RAN.get(family, 0) + len(cases)
+    errors = sum(isinstance(w, tuple) for w in want)
+    print(f"fuzz {family}: {len(cases)} cases ({errors} raising on both), {len(problems)} differ")
+    assert not problems, f"{len(problems)} of {len(cases)} {family} cases differ:\n" + "\n".join(problems[:8])
+
+
+@pytest.mark.parametrize("family", list(COUNTS))
+def test_fuzz_cpu_vs_webgl(page_harness, family):
+    _run_family(page_harness, family, COUNTS[family])
+
+
+@pytest.mark.fuzz_heavy
+@pytest.mark.parametrize("family", list(COUNTS))
+def test_fuzz_cpu_vs_webgl_heavy(page_harness, family):
+    _run_family(page_harness, family, COUNTS[family] * HEAVY_FACTOR)
