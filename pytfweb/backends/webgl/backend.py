@@ -45,6 +45,12 @@ class WebGLBackend(Backend):
         self.renderer = self.ctx.renderer
 
     @property
+    def pending_reads(self):
+        """Asynchronous reads started and not yet finished or cancelled (each holds a GL buffer
+        and a fence)."""
+        return self.ctx.open_reads
+
+    @property
     def half_float(self):
         return self.ctx.half_float
 
@@ -104,14 +110,21 @@ class WebGLBackend(Backend):
             return _interleave(await self.read(re), await self.read(im))
         if d.values is None and d.texture is not None:
             w, h = d.tex_shape
+            # The pixels are copied into the job's buffer before its fence: the data may be
+            # disposed (its texture recycled and drawn into) while the read waits, and the read
+            # still gives the values it was asked for.
             job = self.ctx.read_async_start(d.texture, w, h)
-            delay = 0.0
-            while not self.ctx.read_async_done(job):
-                # Yields to the page's event loop between polls, backing off to 4 ms: a tight
-                # poll keeps a core busy that SwiftShader (or the GPU driver) would use for the
-                # very work awaited (a 1024x1024 mat_mul read took 850 ms polled, 520 ms blocking).
-                await asyncio.sleep(delay)
-                delay = min(_POLL_MAX_S, delay * 2 or _POLL_FIRST_S)
+            try:
+                delay = 0.0
+                while not self.ctx.read_async_done(job):
+                    # Yields to the page's event loop between polls, backing off to 4 ms: a tight
+                    # poll keeps a core busy that SwiftShader (or the GPU driver) would use for the
+                    # very work awaited (a 1024x1024 mat_mul read took 850 ms polled, 520 ms blocking).
+                    await asyncio.sleep(delay)
+                    delay = min(_POLL_MAX_S, delay * 2 or _POLL_FIRST_S)
+            except BaseException:   # cancelled (task.cancel(), wait_for's timeout): free buffer and fence
+                self.ctx.read_async_cancel(job)
+                raise
             floats = self.ctx.read_async_finish(job, _size(d.shape))
             if data_id in self.store and d.values is None:   # may have been read or disposed meanwhile
                 d.values = _from_floats(floats, d.dtype)

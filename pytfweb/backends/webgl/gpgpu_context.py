@@ -15,6 +15,7 @@ class ShaderError(RuntimeError):
 
 class GPGPUContext:
     def __init__(self, force_f16=False, max_texture_size=0, max_draw_buffers=0):
+        self.open_reads = 0   # read_async_start calls not yet finished or cancelled
         self.canvas = js.OffscreenCanvas.new(1, 1)
         attrs = to_js({"alpha": False, "antialias": False, "premultipliedAlpha": False,
                        "preserveDrawingBuffer": False, "depth": False, "stencil": False,
@@ -129,13 +130,20 @@ class GPGPUContext:
         return self.js.readSync(tex, width, height, n)
 
     def read_async_start(self, tex, width, height):
-        return self.js.readAsyncStart(tex, width, height)
+        job = self.js.readAsyncStart(tex, width, height)
+        self.open_reads += 1
+        return job
 
     def read_async_done(self, job):
         return bool(self.js.readAsyncDone(job))
 
     def read_async_finish(self, job, n):
+        self.open_reads -= 1
         return self.js.readAsyncFinish(job, n)
+
+    def read_async_cancel(self, job):
+        self.open_reads -= 1
+        self.js.readAsyncCancel(job)
 
     def draw(self, handle, out_tex, width, height, *args):
         """out_tex: one texture, or a list of them for a program with several outputs."""

@@ -120,5 +120,10 @@
       gl.deleteSync(job.sync);
       return firstChannel(out, job.channels, n);
     },
+    // A read given up before it finished: its buffer and fence are freed unread.
+    readAsyncCancel(job) {
+      gl.deleteBuffer(job.buffer);
+      gl.deleteSync(job.sync);
+    },
   };
 })
