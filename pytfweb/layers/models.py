@@ -37,6 +37,7 @@ class Model(Trainer, Layer):
         # What Sequential.add needs to put this model first in a stack.
         self.batch_input_shape = tuple(inputs[0].shape) if len(inputs) == 1 else None
         self._nodes = self._nodes_in_order(inputs, outputs)
+        self._dispose_inference_plan()
         layers = []
         for x in inputs:
             if x.source_layer not in layers:
@@ -173,11 +174,27 @@ class Model(Trainer, Layer):
                 layer.reset_states()
 
     def dispose(self):
-        """Dispose the weights of every layer (and the states of stateful ones), and the optimizer
-        if compile() made it."""
+        """Dispose the weights of every layer (and the states of stateful ones), the optimizer
+        if compile() made it, and the folded weights of predict-time fusion."""
         n = sum(layer.dispose() for layer in self.layers)
         self._dispose_optimizer()
+        self._dispose_inference_plan()
         return n
+
+    def _inference_plan(self):
+        """The conv -> batch normalization -> activation chains run fused at predict time
+        (layers/inference_fusion.py), made on first use."""
+        plan = getattr(self, "_fusion_plan", None)
+        if plan is None:
+            from .inference_fusion import Plan
+            plan = self._fusion_plan = Plan(self._nodes, self.outputs)
+        return plan
+
+    def _dispose_inference_plan(self):
+        plan = getattr(self, "_fusion_plan", None)
+        if plan is not None:
+            plan.dispose()
+        self._fusion_plan = None
 
     # --- as a layer ------------------------------------------------------------------------------
     def compute_output_shape(self, input_shape):
@@ -206,7 +223,18 @@ class Model(Trainer, Layer):
         a tidy scope: intermediates are left to that scope."""
         values = {x.id: t for x, t in zip(self.inputs, xs)}
         mask_of = {x.id: m for x, m in zip(self.inputs, masks or [])}
+        # Fused chains only where nothing can tell: no training, no masks, no activity losses, and
+        # no gradient tape (a gradient must reach the conv's and the normalization's weights).
+        fused = (None if training or with_masks or activity_losses is not None or ENGINE.active_tape is not None
+                 or any(m is not None for m in mask_of.values()) else self._inference_plan())
         for node in self._nodes:
+            if fused is not None:
+                if id(node) in fused.skipped:
+                    continue
+                chain = fused.heads.get(id(node))
+                if chain is not None:
+                    values[chain.output_id] = chain.run(values[node.input_tensors[0].id])
+                    continue
             layer = node.outbound_layer
             ins = [values[t.id] for t in node.input_tensors]
             in_masks = [mask_of.get(t.id) for t in node.input_tensors]

@@ -190,3 +190,59 @@ def test_batch_normalization_training_gradients_match_cpu(run_py):
             tf.set_backend(previous)
         for name, p, h in zip(("dx", "dgamma", "dbeta", "second order"), page, here):
             np.testing.assert_allclose(np.asarray(p), np.asarray(h), rtol=1e-3, atol=1e-3, err_msg=f"axis {axis}: {name}")
+
+
+FUSED_CHAINS = '''
+def fused_chain_model(tf):
+    """conv -> batch normalization -> relu6 and depthwise -> batch normalization -> relu: two
+    chains predict runs fused (layers/inference_fusion.py)."""
+    L = tf.layers
+    inp = tf.input(shape=[9, 8, 4])
+    a = L.conv2d(filters=8, kernel_size=3, padding="same", use_bias=False).apply(inp)
+    a = L.re_lu(max_value=6).apply(L.batch_normalization().apply(a))
+    b = L.depthwise_conv2d(kernel_size=3, strides=2).apply(a)
+    b = L.activation(activation="relu").apply(L.batch_normalization().apply(b))
+    return tf.model(inputs=inp, outputs=b)
+
+
+def fused_chain_predict(tf, x, weights):
+    model = fused_chain_model(tf)
+    model.set_weights(weights)
+    xt = tf.tensor(x)
+    y = model.predict(xt)
+    out = [y.array_sync(), len(model._inference_plan().heads)]
+    tf.dispose([xt, y])
+    model.dispose()
+    return out
+'''
+
+
+def test_predict_time_fusion_matches_cpu_run_layer_by_layer(run_py):
+    """The fused chains on webgl (the normalization folded into the convolutions' weights, the
+    activation in the same program) against the layers run one by one on cpu."""
+    from pytfweb.layers.inference_fusion import Plan
+    rng = np.random.default_rng(12)
+    x = rng.normal(size=(2, 9, 8, 4)).astype(np.float32)
+    previous = tf.get_backend()
+    tf.set_backend("cpu")
+    try:
+        ns = {}
+        exec(FUSED_CHAINS, ns)  # noqa: S102 - the test's own code
+        model = ns["fused_chain_model"](tf)
+        weights = []
+        for w in model.weights:
+            low, high = (0.3, 3.0) if "variance" in w.name or "gamma" in w.name else (-1.0, 1.0)
+            weights.append(rng.uniform(low, high, size=w.shape).astype(np.float32))
+        model.set_weights(weights)
+        model._fusion_plan = Plan([], [])     # layer by layer
+        xt = tf.tensor(x)
+        y = model.predict(xt)
+        want = y.numpy()
+        tf.dispose([xt, y])
+        model.dispose()
+    finally:
+        tf.set_backend(previous)
+    got, chains = run_py(FUSED_CHAINS + "result = fused_chain_predict(tf, x, weights)", x=x.tolist(),
+                         weights=[w.tolist() for w in weights])
+    assert chains == 2
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-4)
