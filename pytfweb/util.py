@@ -1,9 +1,9 @@
 """tf.util: TF.js's utility functions that mean something in Python, in snake_case. Typed arrays are
 array.array (float32 'f', int32 'i', bool 'B'), byte strings are bytes. finger_print64 and
 hex_to_long return Python ints where TF.js returns Long objects (unsigned 64-bit, the value
-Long.toString gives). Not here: fetch and repeated_try, which serve TF.js's own internals (pytfweb's
-io and tf.data use fetch in the page and urllib in CPython directly). The shuffles and rand_uniform
-draw from Python's random module, as TF.js's from Math.random."""
+Long.toString gives). fetch is the page's fetch or urllib in CPython (io.http.fetch: a FetchResponse
+with fetch's Response API in snake_case); repeated_try is awaited. The shuffles and rand_uniform draw
+from Python's random module, as TF.js's from Math.random."""
 import array
 import builtins
 import inspect
@@ -18,12 +18,12 @@ from .shapes import size_of
 __all__ = ["arrays_equal", "arrays_equal_with_null", "assert_non_negative_integer_dimensions", "assert_non_null",
            "assert_shapes_match", "bytes_from_string_array", "bytes_per_element", "check_conversion_for_errors",
            "clamp", "compute_strides", "convert_backend_values_and_array_buffer", "create_scalar_value",
-           "create_shuffled_indices", "decode_string", "dist_squared", "encode_string", "finger_print64", "flatten",
+           "create_shuffled_indices", "decode_string", "dist_squared", "encode_string", "fetch", "finger_print64", "flatten",
            "get_array_from_d_type", "get_typed_array_from_d_type", "has_encoding_loss", "hex_to_long", "index_to_loc", "infer_dtype",
            "infer_from_implicit_shape", "is_boolean", "is_function", "is_int", "is_number", "is_promise",
            "is_scalar_shape", "is_string", "is_typed_array", "is_valid_dtype", "loc_to_index",
            "make_ones_typed_array", "make_zeros_nested_typed_array", "make_zeros_typed_array", "nearest_divisor",
-           "nearest_larger_even", "now", "parse_axis_param", "rand_uniform", "right_pad", "shuffle", "shuffle_combo",
+           "nearest_larger_even", "now", "parse_axis_param", "rand_uniform", "repeated_try", "right_pad", "shuffle", "shuffle_combo",
            "size_from_shape", "size_to_squarish_shape", "squeeze_shape", "sum", "swap", "tanh", "to_nested_array",
            "to_typed_array"]
 
@@ -288,6 +288,48 @@ def finger_print64(s, len=None):  # noqa: A002 - TF.js's argument name
                              f"got {len!r}")
         s = s[:len]
     return fingerprint64(s)
+
+
+# --- fetching and retrying -------------------------------------------------------------------------
+async def fetch(path, request_init=None):
+    """TF.js's util.fetch: the page's fetch, or urllib in CPython; a FetchResponse (ok, status,
+    status_text, url, headers; awaited array_buffer(), text(), json())."""
+    from .io.http import fetch as _fetch   # io is above util; imported when called
+    return await _fetch(path, request_init)
+
+
+async def repeated_try(check_fn, delay_fn=None, max_counter=None, schedule_fn=None):
+    """Call check_fn until it returns something true (awaited; TF.js returns a Promise). After the
+    k-th false answer the next try waits delay_fn(k) milliseconds (0 by default), or is handed to
+    schedule_fn(try_fn, delay_ms) when given; after max_counter false answers it raises RuntimeError
+    (TF.js rejects with no reason)."""
+    import asyncio
+    loop = asyncio.get_event_loop()
+    done = loop.create_future()
+    count = [0]
+
+    def try_fn():
+        if done.done():
+            return
+        try:
+            if check_fn():
+                done.set_result(None)
+                return
+            count[0] += 1
+            backoff = delay_fn(count[0]) if delay_fn is not None else 0
+            if max_counter is not None and count[0] >= max_counter:
+                done.set_exception(RuntimeError(f"util.repeated_try: check_fn was still false after {count[0]} "
+                                                f"tries (max_counter)"))
+                return
+        except BaseException as e:   # noqa: BLE001 - the awaiting caller gets it
+            done.set_exception(e)
+            return
+        if schedule_fn is not None:
+            schedule_fn(try_fn, backoff)
+        else:
+            loop.call_later(max(backoff, 0) / 1000, try_fn)
+    try_fn()
+    await done
 
 
 # --- random --------------------------------------------------------------------------------------

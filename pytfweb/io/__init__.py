@@ -9,6 +9,7 @@ tf.load_graph_model and model.save, with TF.js's URL schemes.
     http.py        http(s)://, tf.io.http
     browser_storage.py  indexeddb://, localstorage://, downloads://, browser_files
     management.py  list_models, copy_model, move_model, remove_model
+    weights_loader.py  load_weights, weights_loader_factory, decode_weights_stream
     keras.py       Keras .keras / .h5 files (h5py)
 """
 from .artifacts import (ModelArtifacts, ModelArtifactsInfo, SaveResult, artifacts_info,
@@ -22,6 +23,7 @@ from .weights import concatenate_array_buffers, decode_weights, encode_weights, 
 from .http import browser_http_request, http, is_http_scheme
 from .browser_storage import browser_downloads, browser_files
 from .management import copy_model, list_models, move_model, remove_model
+from .weights_loader import decode_weights_stream, load_weights, weights_loader_factory
 
 
 async def get_model_artifacts_for_json(model_json, load_weights):

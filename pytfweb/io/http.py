@@ -447,3 +447,58 @@ def _save_router(url):
 
 register_load_router(_load_router)
 register_save_router(_save_router)
+
+
+# --- tf.util.fetch ------------------------------------------------------------------------------------
+class FetchResponse:
+    """What tf.util.fetch gives: fetch's Response API in snake_case (ok, status, status_text, url,
+    headers; awaited array_buffer() -> bytes, text(), json()) over the page's fetch Response or, in
+    CPython, urllib's reply (its body read at once)."""
+
+    def __init__(self, url, status, status_text, headers, body=None, js_response=None):
+        self.url, self.status, self.status_text, self.headers = url, status, status_text, headers
+        self.ok = 200 <= status < 300
+        self._body, self._js = body, js_response
+
+    def __repr__(self):
+        return f"FetchResponse({self.url!r}, status={self.status})"
+
+    async def array_buffer(self):
+        if self._js is not None:
+            return (await self._js.arrayBuffer()).to_bytes()
+        return self._body
+
+    async def text(self):
+        return (await self.array_buffer()).decode("utf-8", errors="replace")
+
+    async def json(self):
+        return json.loads(await self.text())
+
+
+async def fetch(path, request_init=None):
+    """TF.js's util.fetch (its platform's fetch): the page's fetch, or urllib in CPython (in a thread);
+    a FetchResponse. An HTTP error status is a response (ok False), as fetch's; a request that gets no
+    response raises ValueError."""
+    if not isinstance(path, str):
+        raise TypeError(f"util.fetch: argument 'path' must be a URL string, got {type(path).__name__}")
+    init = dict(request_init or {})
+    if IN_BROWSER:
+        args = [path] if not init else [path, to_js(init, dict_converter=js.Object.fromEntries,
+                                                    create_pyproxies=False)]
+        try:
+            r = await js.fetch(*args)
+        except JsException as e:
+            raise ValueError(f"util.fetch: Request to {path} failed: {e}") from None
+        headers = {k: v for k, v in r.headers.entries()} if hasattr(r.headers, "entries") else {}
+        return FetchResponse(r.url or path, r.status, r.statusText, headers, js_response=r)
+
+    def blocking():
+        response = _urlopen(path, init, api="util.fetch")
+        try:
+            status = getattr(response, "status", None) or 200   # data: and file: URLs have no status
+            reason = getattr(response, "reason", None) or ("OK" if status == 200 else "")
+            headers = dict(response.headers.items()) if getattr(response, "headers", None) is not None else {}
+            return FetchResponse(path, status, reason, headers, body=response.read())
+        finally:
+            response.close()
+    return await asyncio.to_thread(blocking)

@@ -70,7 +70,6 @@ enclosingPowerOfTwo""".split())
 # The listed functions without a parity case, and where they are tested instead (or why not at all); the
 # family docstrings in cases/ (io.py, util.py, data.py) give the reasons at length.
 _IO_HANDLERS = "tests/unit/test_io_http.py, tests/browser/test_io_browser.py (servers, files, browser storage)"
-_NOT_IN_PYTFWEB = "not in pytfweb (README: Deviations)"
 _RANDOM = "tests/unit/test_util.py (Math.random / Python's random: no two runs agree)"
 ELSEWHERE = {
     **{f"tf.io.{n}": _IO_HANDLERS for n in ("browserFiles", "browserHTTPRequest", "http", "getLoadHandlers",
@@ -79,12 +78,12 @@ ELSEWHERE = {
     **{f"tf.io.{n}": "tests/unit/test_io_weights.py, test_layers_model_files.py"
        for n in ("registerLoadRouter", "registerSaveRouter", "withSaveHandler", "withSaveHandlerSync")},
     "tf.io.getModelArtifactsForJSON": "getModelArtifactsForJSONSync awaited (that one has cases)",
-    **{f"tf.io.{n}": _NOT_IN_PYTFWEB for n in ("decodeWeightsStream", "loadWeights", "weightsLoaderFactory")},
+    "tf.io.decodeWeightsStream": "tests/unit/test_io_weights_loader.py (it takes a ReadableStream)",
+    "tf.io.weightsLoaderFactory": "tests/unit/test_io_weights_loader.py (it takes and returns functions)",
     **{f"tf.util.{n}": _RANDOM for n in ("createShuffledIndices", "randUniform", "shuffle", "shuffleCombo")},
     "tf.util.now": "tests/unit/test_util.py (a clock)",
     "tf.util.swap": "tests/unit/test_util.py (it only mutates its argument)",
     "tf.util.isPromise": "tests/unit/test_util.py (TF.js returns undefined, not false: only truthiness compares)",
-    **{f"tf.util.{n}": _NOT_IN_PYTFWEB for n in ("fetch", "repeatedTry")},
     **{f"tf.data.{n}": "tests/browser/test_data_devices.py (beside TF.js on Chromium's fake devices)"
        for n in ("microphone", "webcam")},
 }

@@ -48,6 +48,13 @@ def make_function(tf, f):
     if f["fn"] == "basicLSTMCell":   # a basic_lstm_cell with its weights bound, as multi_rnn_cell takes it
         forget_bias, kernel, bias = [decode(tf, p) for p in f["params"]]
         return lambda data, c, h: tf.basic_lstm_cell(forget_bias, kernel, bias, data, c, h)
+    if f["fn"] == "after":   # false until its n-th call, then true (a tf.util.repeated_try check)
+        n, k = f["params"][0], [0]
+
+        def after():
+            k[0] += 1
+            return k[0] >= n
+        return after
     if f["fn"] == "scale":
         k = f["params"][0]
         return lambda x: tf.mul(x, k) if isinstance(x, tf.Tensor) else x * k

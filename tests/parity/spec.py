@@ -29,7 +29,8 @@ returns, the same way in tfjs_run.js and runner.py (the helpers below write it):
 made(fn, *args) is an argument that function fn makes (a dataset to zip); sub_layer(fn, opts) a layer
 (a wrapper's layer, an RNN's cell) that factory fn makes.
 fn_arg(name, *params) is a function argument both sides build alike: 'counter' (start, step, mod:
-start + k * step modulo mod) or 'basicLSTMCell' (forgetBias, lstmKernel, lstmBias bound).
+start + k * step modulo mod), 'basicLSTMCell' (forgetBias, lstmKernel, lstmBias bound), 'after' (n: false
+until its n-th call), and the others runner.make_function lists.
 """
 import math
 

@@ -20,6 +20,11 @@ function makeFunction(f) {
     const [forgetBias, kernel, bias] = f.params.map(decode);
     return (data, c, h) => tf.basicLSTMCell(forgetBias, kernel, bias, data, c, h);
   }
+  if (f.fn === 'after') {   // false until its n-th call, then true (a tf.util.repeatedTry check)
+    const [n] = f.params;
+    let k = 0;
+    return () => ++k >= n;
+  }
   if (f.fn === 'scale') { const [k] = f.params; return x => (x instanceof tf.Tensor ? tf.mul(x, k) : x * k); }
   if (f.fn === 'above') { const [k] = f.params; return x => x > k; }
   if (f.fn === 'range') {   // a generator function of 0 .. n - 1, or of {xs: [i, i + 1], ys: i} with pairs
@@ -159,6 +164,7 @@ async function build(c, fn, args) {
   }
   if (use.kind === 'chain') {   // methods called (and properties read) in turn, awaiting what they return
     let x = obj;
+    if (x && typeof x.then === 'function') x = await x;   // a function that returns a Promise (tf.util.fetch)
     for (const [name, callArgs] of use.calls) {
       x = callArgs === undefined ? x[name] : x[name](...callArgs.map(decode));
       if (x && typeof x.then === 'function') x = await x;
@@ -191,7 +197,7 @@ async function build(c, fn, args) {
         r.grad_error = String(e.message || e).slice(0, 300);   // TF.js cannot differentiate this case
       }
     } catch (e) {
-      r.error = String(e.message || e).slice(0, 300);
+      r.error = String((e && e.message) || e).slice(0, 300);   // a Promise may reject with nothing
     }
     try { cleanup(); } catch (e) { /* a layer TF.js could not build has nothing to free */ }
     results[c.id] = r;

@@ -37,11 +37,9 @@ def test_every_function_without_a_case_says_where_it_is_tested():
     assert not unexplained, f"functions with no parity case and no entry in generate.ELSEWHERE: {unexplained}"
     stale = sorted(set(ELSEWHERE) - set(missing))
     assert not stale, f"generate.ELSEWHERE lists functions that have parity cases now: {stale}"
-    for m in (m for m in missing if ELSEWHERE[m].startswith("not in pytfweb")):
+    for m in missing:   # each exists in pytfweb (what is tested elsewhere must be there to test)
         ns, name = m.split(".")[1:]
-        py = NAMES[ns][name]
-        assert not hasattr(getattr(tf, ns), py), f"{m} is in pytfweb now: give it parity cases"
-        assert f"`tf.{ns}.{py}`" in README or f"`{py}`" in README, f"README's deviations do not name {m}"
+        assert hasattr(getattr(tf, ns), NAMES[ns][name]), f"pytfweb has no {m}"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c['family']}:{c['id']}" for c in CASES])

@@ -10,10 +10,12 @@ tests/unit/test_io_http.py (a local HTTP server; models TF.js saved load here an
 page in tests/browser/test_io_browser.py (IndexedDB, localStorage, downloads, files); registerLoadRouter
 and withSaveHandler(Sync) in tests/unit/test_io_weights.py and test_layers_model_files.py;
 registerSaveRouter beside registerLoadRouter (io/router.py, one implementation). getModelArtifactsForJSON
-is getModelArtifactsForJSONSync awaited (its case is above). loadWeights, weightsLoaderFactory and
-decodeWeightsStream are not in pytfweb: model loading reads weights through the io handlers (README:
-Deviations)."""
+is getModelArtifactsForJSONSync awaited (its case is above). weightsLoaderFactory and
+decodeWeightsStream take a function or a ReadableStream: tests/unit/test_io_weights_loader.py. loadWeights
+reads data: URLs: TF.js joins prefix + '/' + path, so a prefix "data:application/octet-stream," makes each
+shard's bytes '/' followed by its percent-decoded path (shards here start with 47, the byte of '/')."""
 import struct
+import urllib.parse
 
 from ..spec import T, case, chain, props, sines
 
@@ -75,3 +77,30 @@ CASES = [
 CASES += [chain(IO + fn, ARTIFACTS, calls=[("load", []), (field,)])
           for fn in ("fromMemory", "fromMemorySync")
           for field in ("modelTopology", "weightSpecs", "weightData", "format")]
+
+
+# loadWeights from data: URLs (see the docstring): group 1 one shard, group 2 two shards
+PREFIX = "data:application/octet-stream,"
+
+
+def _path(shard):
+    assert shard[0] == 47, "a shard must start with the byte of '/'"
+    return urllib.parse.quote(bytes(shard[1:]), safe="")
+
+
+SHARD1 = list(struct.pack("<2i3f", 47, -5, 1.5, -0.25, 3e5))
+SHARD2A, SHARD2B = [47, 10, 200], [47, 0, 1, 1]
+LOAD_MANIFEST = [
+    {"paths": [_path(SHARD1)], "weights": [{"name": "i", "shape": [2], "dtype": "int32"},
+                                          {"name": "w", "shape": [3], "dtype": "float32"}]},
+    {"paths": [_path(SHARD2A), _path(SHARD2B)],
+     "weights": [{"name": "q", "shape": [2, 2], "dtype": "float32",
+                  "quantization": {"dtype": "uint8", "scale": 0.5, "min": -1.0}},
+                 {"name": "b", "shape": [3], "dtype": "bool"}]},
+]
+CASES += [
+    case(IO + "loadWeights", LOAD_MANIFEST, PREFIX, awaits=True),
+    case(IO + "loadWeights", LOAD_MANIFEST, PREFIX, ["w", "b"], awaits=True),
+    case(IO + "loadWeights", LOAD_MANIFEST, PREFIX, ["q"], awaits=True),
+    case(IO + "loadWeights", LOAD_MANIFEST, PREFIX, ["w", "nope"], awaits=True, error=True),
+]

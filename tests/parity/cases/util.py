@@ -4,14 +4,15 @@ argument {"bytes": [...]} is a Uint8Array in TF.js (an ArrayBuffer with "buffer"
 fingerPrint64 and hexToLong return Longs in TF.js: tfjs_run.js writes their decimal string, which pytfweb's int
 must equal (README: Deviations).
 
+fetch reads data: URLs (node's fetch, the page's and urllib read them alike) and its Response is compared
+through its properties and awaited methods; repeatedTry is awaited on a check that turns true after n calls.
+
 No cases, and why: the random ones (shuffle, shuffleCombo, createShuffledIndices, randUniform) draw from
 Math.random in TF.js and Python's random module here, so no two runs agree (tests/unit/test_util.py checks
 that they permute and stay in range); now is a clock; swap only mutates its argument (its effect is what
 shuffle relies on, tested there); isPromise returns undefined, not false, for anything but a promise in
-TF.js, so only its truthiness means something (tests/unit/test_util.py); fetch and repeatedTry are not in
-pytfweb (they serve TF.js's own internals: pytfweb's io and tf.data fetch through fetch in the page and
-urllib in CPython)."""
-from ..spec import case, fn_arg
+TF.js, so only its truthiness means something (tests/unit/test_util.py)."""
+from ..spec import case, chain, fn_arg
 
 U = "tf.util."
 
@@ -164,4 +165,20 @@ CASES += [
     case(U + "hexToLong", "12zz"),
     case(U + "hexToLong", "", error=True),
     case(U + "hexToLong", "1-2", error=True),
+]
+
+# fetch (a Response: its properties, its body awaited) and repeatedTry (awaited)
+TEXT_URL = "data:text/plain;charset=utf-8,hello%20w%C3%B6rld"
+JSON_URL = "data:application/json,%7B%22a%22%3A%5B1%2C2.5%5D%2C%22b%22%3A%22x%22%7D"
+CASES += [
+    chain(U + "fetch", TEXT_URL, calls=[("text", [])]),
+    chain(U + "fetch", TEXT_URL, calls=[("arrayBuffer", [])]),
+    chain(U + "fetch", TEXT_URL, calls=[("ok",)]),
+    chain(U + "fetch", TEXT_URL, calls=[("status",)]),
+    chain(U + "fetch", TEXT_URL, calls=[("statusText",)]),
+    chain(U + "fetch", JSON_URL, calls=[("json", [])]),
+    case(U + "repeatedTry", fn_arg("after", 1), awaits=True),
+    case(U + "repeatedTry", fn_arg("after", 4), fn_arg("scale", 1), awaits=True),
+    case(U + "repeatedTry", fn_arg("after", 4), fn_arg("scale", 0), 4, awaits=True),
+    case(U + "repeatedTry", fn_arg("after", 5), fn_arg("scale", 0), 3, awaits=True, error=True),
 ]

@@ -1,0 +1,107 @@
+"""TF.js's weights loader (io/weights_loader.ts): load_weights fetches the shards of a weights manifest
+(all of them, or the groups holding the named weights) and decodes them; weights_loader_factory makes
+such a loader over any function that fetches a list of URLs; decode_weights_stream decodes weights
+arriving as a stream of byte chunks."""
+import inspect
+
+from ..shapes import size_of
+from .weights import _BYTES, decode_weights
+
+
+def _as_bytes(buffer):
+    """bytes of a buffer: bytes-like, or (in the page) a JS ArrayBuffer / typed array."""
+    if hasattr(buffer, "to_bytes"):
+        return buffer.to_bytes()
+    return bytes(buffer)
+
+
+def weights_loader_factory(fetch_weights_function):
+    """A loader (manifest, file_path_prefix='', weight_names=None) -> {name: Tensor} (awaited) that gets
+    the shards' bytes from fetch_weights_function(urls) (a list of buffers, or an awaitable of one).
+    A shard's URL is file_path_prefix + '/' (unless it ends with one) + its path, as TF.js joins them."""
+    if not callable(fetch_weights_function):
+        raise TypeError(f"io.weights_loader_factory: argument 'fetch_weights_function' must be a function, got "
+                        f"{type(fetch_weights_function).__name__}")
+
+    async def load(manifest, file_path_prefix="", weight_names=None):
+        wanted = {}   # group index -> [(spec, offset in the group, bytes)]
+        found = [False] * len(weight_names or [])
+        all_names = []
+        for g, group in enumerate(manifest):
+            offset = 0
+            for spec in group["weights"]:
+                raw = spec["quantization"]["dtype"] if "quantization" in spec else spec["dtype"]
+                if raw not in _BYTES:
+                    raise ValueError(f"io.load_weights: weight '{spec['name']}' has dtype {raw}, which has no fixed "
+                                     f"size (string weights cannot be loaded by name from shards)")
+                nbytes = _BYTES[raw] * size_of(spec["shape"])
+                if weight_names is None:
+                    wanted.setdefault(g, []).append((spec, offset, nbytes))
+                else:
+                    for i, name in enumerate(weight_names):
+                        if name == spec["name"]:
+                            wanted.setdefault(g, []).append((spec, offset, nbytes))
+                            found[i] = True
+                all_names.append(spec["name"])
+                offset += nbytes
+        if not all(found):
+            missing = [n for n, f in zip(weight_names, found) if not f]
+            raise ValueError(f"Could not find weights in manifest with names: {', '.join(missing)}. \n"
+                             f"Manifest JSON has weights with names: {', '.join(all_names)}.")
+        groups = sorted(wanted)
+        sep = "" if file_path_prefix.endswith("/") else "/"
+        urls = [file_path_prefix + sep + path for g in groups for path in manifest[g]["paths"]]
+        buffers = fetch_weights_function(urls)
+        if inspect.isawaitable(buffers):
+            buffers = await buffers
+        buffers = list(buffers)
+        out, start = {}, 0
+        try:
+            for g in groups:
+                n = len(manifest[g]["paths"])
+                data = b"".join(_as_bytes(b) for b in buffers[start:start + n])
+                start += n
+                for spec, offset, nbytes in wanted[g]:
+                    out.update(decode_weights(data[offset:offset + nbytes], [spec]))
+        except BaseException:
+            from ..engine import ENGINE
+            ENGINE.dispose(list(out.values()))
+            raise
+        return out
+    return load
+
+
+async def load_weights(manifest, file_path_prefix="", weight_names=None, request_init=None):
+    """{name: Tensor} of the weights in a manifest's shards, fetched from file_path_prefix (tf.util.fetch:
+    the page's fetch, urllib in CPython; all requests at once); weight_names picks weights (their
+    groups are fetched whole)."""
+    import asyncio
+
+    from .http import fetch
+
+    async def fetch_weights(urls):
+        responses = await asyncio.gather(*[fetch(u, request_init) for u in urls])
+        return [await r.array_buffer() for r in responses]
+    return await weights_loader_factory(fetch_weights)(manifest, file_path_prefix, weight_names)
+
+
+async def decode_weights_stream(weight_stream, specs):
+    """decode_weights of the bytes a stream gives: an async or plain iterable of byte chunks, or (in the
+    page) a JS ReadableStream; awaited."""
+    chunks = []
+    if hasattr(weight_stream, "getReader"):   # a JS ReadableStream
+        reader = weight_stream.getReader()
+        while True:
+            step = await reader.read()
+            if step.done:
+                break
+            chunks.append(_as_bytes(step.value))
+    elif hasattr(weight_stream, "__aiter__"):
+        async for chunk in weight_stream:
+            chunks.append(_as_bytes(chunk))
+    elif isinstance(weight_stream, (bytes, bytearray, memoryview)):
+        chunks.append(bytes(weight_stream))
+    else:
+        for chunk in weight_stream:
+            chunks.append(_as_bytes(chunk))
+    return decode_weights(b"".join(chunks), specs)
