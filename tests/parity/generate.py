@@ -77,7 +77,6 @@ ELSEWHERE = {
                                             "removeModel")},
     **{f"tf.io.{n}": "tests/unit/test_io_weights.py, test_layers_model_files.py"
        for n in ("registerLoadRouter", "registerSaveRouter", "withSaveHandler", "withSaveHandlerSync")},
-    "tf.io.getModelArtifactsForJSON": "getModelArtifactsForJSONSync awaited (that one has cases)",
     "tf.io.decodeWeightsStream": "tests/unit/test_io_weights_loader.py (it takes a ReadableStream)",
     "tf.io.weightsLoaderFactory": "tests/unit/test_io_weights_loader.py (it takes and returns functions)",
     **{f"tf.util.{n}": _RANDOM for n in ("createShuffledIndices", "randUniform", "shuffle", "shuffleCombo")},

@@ -48,6 +48,12 @@ def make_function(tf, f):
     if f["fn"] == "basicLSTMCell":   # a basic_lstm_cell with its weights bound, as multi_rnn_cell takes it
         forget_bias, kernel, bias = [decode(tf, p) for p in f["params"]]
         return lambda data, c, h: tf.basic_lstm_cell(forget_bias, kernel, bias, data, c, h)
+    if f["fn"] == "weightsOf":   # a load_weights callback: the manifest -> (its specs, data), awaited
+        data = decode(tf, f["params"][0])
+
+        async def weights_of(manifest):
+            return [w for g in manifest for w in g["weights"]], data
+        return weights_of
     if f["fn"] == "after":   # false until its n-th call, then true (a tf.util.repeated_try check)
         n, k = f["params"][0], [0]
 

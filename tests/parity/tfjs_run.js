@@ -20,6 +20,10 @@ function makeFunction(f) {
     const [forgetBias, kernel, bias] = f.params.map(decode);
     return (data, c, h) => tf.basicLSTMCell(forgetBias, kernel, bias, data, c, h);
   }
+  if (f.fn === 'weightsOf') {   // a loadWeights callback: the manifest -> Promise of [its specs, data]
+    const [data] = f.params.map(decode);
+    return async manifest => [[].concat(...manifest.map(g => g.weights)), data];
+  }
   if (f.fn === 'after') {   // false until its n-th call, then true (a tf.util.repeatedTry check)
     const [n] = f.params;
     let k = 0;

@@ -9,15 +9,16 @@ getLoadHandlers, getSaveHandlers, browserFiles, listModels, copyModel, moveModel
 tests/unit/test_io_http.py (a local HTTP server; models TF.js saved load here and the reverse) and in the
 page in tests/browser/test_io_browser.py (IndexedDB, localStorage, downloads, files); registerLoadRouter
 and withSaveHandler(Sync) in tests/unit/test_io_weights.py and test_layers_model_files.py;
-registerSaveRouter beside registerLoadRouter (io/router.py, one implementation). getModelArtifactsForJSON
-is getModelArtifactsForJSONSync awaited (its case is above). weightsLoaderFactory and
-decodeWeightsStream take a function or a ReadableStream: tests/unit/test_io_weights_loader.py. loadWeights
+registerSaveRouter beside registerLoadRouter (io/router.py, one implementation). weightsLoaderFactory and
+decodeWeightsStream take a function or a ReadableStream: tests/unit/test_io_weights_loader.py.
+
+getModelArtifactsForJSON's cases pass an async callback ('weightsOf') reading the manifest. loadWeights
 reads data: URLs: TF.js joins prefix + '/' + path, so a prefix "data:application/octet-stream," makes each
 shard's bytes '/' followed by its percent-decoded path (shards here start with 47, the byte of '/')."""
 import struct
 import urllib.parse
 
-from ..spec import T, case, chain, props, sines
+from ..spec import T, case, chain, fn_arg, props, sines
 
 IO = "tf.io."
 
@@ -73,6 +74,14 @@ CASES = [
            "weightsManifest": MANIFEST}, SPECS, DATA,
           props=["modelTopology", "format", "generatedBy", "weightSpecs", "weightData"]),
 ]
+# getModelArtifactsForJSON: the same, its weights from an async callback given the manifest
+JSON_WITH_WEIGHTS = {"modelTopology": {"class_name": "Sequential"}, "format": "layers-model", "generatedBy": "x",
+                     "weightsManifest": MANIFEST}
+CASES += [chain(IO + "getModelArtifactsForJSON", JSON_WITH_WEIGHTS, fn_arg("weightsOf", {**DATA, "buffer": True}),
+                calls=[(field,)])
+          for field in ("modelTopology", "format", "generatedBy", "weightSpecs", "weightData")]
+CASES += [chain(IO + "getModelArtifactsForJSON", {"modelTopology": {"class_name": "Sequential"}},
+                fn_arg("weightsOf", DATA), calls=[("weightSpecs",)])]   # no manifest: no weights asked for
 # an artifacts handler in memory: load() gives the artifacts back (awaited)
 CASES += [chain(IO + fn, ARTIFACTS, calls=[("load", []), (field,)])
           for fn in ("fromMemory", "fromMemorySync")
