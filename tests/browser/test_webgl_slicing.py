@@ -46,10 +46,13 @@ def test_gather(compare_with_cpu):
 
 
 def test_gather_reads_zero_outside_the_axis(run_py):
-    """As TF.js's webgl backend: no readback to check indices, an index out of range reads 0."""
+    """As TF.js's webgl backend: no readback to check indices computed on the GPU, an index out
+    of range reads 0. (Indices whose values are on the CPU anyway are checked, as on cpu:
+    tests/browser/test_webgl_malformed_args.py.)"""
     got = run_py("""
 x = tf.tensor([[1.0, 2.0], [3.0, 4.0]])
-tf.gather(x, tf.tensor([1, -1, 2, 0], dtype="int32")).array_sync()
+i = tf.add(tf.tensor([1, -1, 2, 0], dtype="int32"), 0)   # computed: its values are on the GPU only
+tf.gather(x, i).array_sync()
 """)
     assert got == [[3.0, 4.0], [0.0, 0.0], [0.0, 0.0], [1.0, 2.0]]
 

@@ -17,7 +17,7 @@ from .. import shader_source
 from ..shader_compiler import coord_fields, coord_type
 from .program import Program
 from .shape import pad_v2, tile
-from .slicing import defines, empty, gather_v2, share, slice_view, strided_view
+from .slicing import check_index_tuples, defines, empty, gather_v2, known_indices, share, slice_view, strided_view
 
 
 def _section(name):
@@ -57,6 +57,9 @@ def gather_nd(backend, inputs, attrs):
     count = size_of(indices.shape[:-1])
     slice_size = size_of(params.shape[k:])
     out_shape = indices.shape[:-1] + params.shape[k:]
+    values = known_indices(backend, indices)
+    if values is not None:
+        check_index_tuples(values, k, params.shape[:k], "gather_nd", "GatherNd", params.shape)
     if count == 0 or slice_size == 0:
         return empty(backend, out_shape, params.dtype)
     if k == 0:      # every index tuple is empty: each names all of params
@@ -91,15 +94,24 @@ def _scatter(backend, indices, updates, shape, base):
     return share(backend.run(program, ins, updates.dtype), shape)
 
 
+def _check_scatter(backend, indices, shape, name, kernel):
+    values = known_indices(backend, indices)
+    if values is not None:
+        k = indices.shape[-1] if len(indices.shape) > 1 else 1
+        check_index_tuples(values, k, shape[:k], name, kernel, shape)
+
+
 @register_kernel("ScatterNd", "webgl")
 def scatter_nd(backend, inputs, attrs):
     indices, updates = inputs
+    _check_scatter(backend, indices, tuple(attrs["shape"]), "scatter_nd", "ScatterNd")
     return _scatter(backend, indices, updates, tuple(attrs["shape"]), None)
 
 
 @register_kernel("TensorScatterUpdate", "webgl")
 def tensor_scatter_update(backend, inputs, attrs):
     t, indices, updates = inputs
+    _check_scatter(backend, indices, t.shape, "tensor_scatter_update", "TensorScatterUpdate")
     return _scatter(backend, indices, updates, t.shape, t)
 
 

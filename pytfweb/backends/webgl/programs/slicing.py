@@ -6,6 +6,7 @@ A view is out[c] = x_flat[offset + sum_i c_i * step_i]. Its offset and steps are
 output axes that do not need their own coordinate are dropped or merged first, so e.g. every
 slice of one output shape from one input size shares a compiled program (SwiftShader compiles
 slowly), and a rank-7 transpose that merges down to rank 6 or less still runs."""
+from ....environment import ENV
 from ....kernels import TensorInfo, register_kernel
 from ....shapes import size_of, strides_of
 from .. import shader_source
@@ -120,11 +121,39 @@ def split_v(backend, inputs, attrs):
     return views(backend, x, part, range(len(sizes)))
 
 
+def known_indices(backend, indices):
+    """indices' int32 values when checking them costs no wait on the GPU (a CPU copy exists:
+    indices made from Python values), or when DEBUG is set (read back, as TF.js's webgl gather
+    checks them in DEBUG mode only); else None. A shader cannot raise, so out-of-range indices
+    computed on the GPU are not caught outside DEBUG (they read 0, as on TF.js's webgl backend)."""
+    d = backend.store[indices.data_id]
+    if d.values is not None:
+        return d.values
+    return backend.read_sync(indices.data_id) if ENV.flags["DEBUG"] else None
+
+
+def check_index_tuples(values, k, dims, name, kernel, shape):
+    """Every k-tuple of values indexes into dims, else the cpu kernels' ValueError."""
+    for j in range(k):
+        column = values[j::k]
+        if len(column) and (min(column) < 0 or max(column) >= dims[j]):
+            for r in range(len(values) // k):
+                row = [int(v) for v in values[r * k:(r + 1) * k]]
+                if any(not 0 <= v < n for v, n in zip(row, dims)):
+                    raise ValueError(f"{name}: argument 'indices' holds {row}, which does not index into shape "
+                                     f"{list(shape)}; kernel {kernel}")
+
+
 @register_kernel("GatherV2", "webgl")
 def gather_v2(backend, inputs, attrs):
     x, indices = inputs
     axis, batch_dims = attrs["axis"], attrs["batch_dims"]
     shape = x.shape
+    values = known_indices(backend, indices)
+    if values is not None and len(values) and (min(values) < 0 or max(values) >= shape[axis]):
+        bad = next(int(v) for v in values if not 0 <= v < shape[axis])
+        raise ValueError(f"gather: argument 'indices' holds {bad}, which is not in [0, {shape[axis] - 1}] "
+                         f"(axis {axis} of 'x' has size {shape[axis]}); kernel GatherV2")
     out_shape = shape[:axis] + indices.shape[batch_dims:] + shape[axis + 1:]
     batch = size_of(shape[:batch_dims])
     count = size_of(indices.shape[batch_dims:])
