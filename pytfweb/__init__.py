@@ -6,7 +6,7 @@ import types as _types
 
 from .engine import ENGINE as _ENGINE
 from .environment import env
-from .errors import BackendError, DisposedTensorError, EngineError, NaNError
+from .errors import BackendError, ContextLostError, DisposedTensorError, EngineError, NaNError
 from .kernels import (copy_registered_kernels, get_gradient, get_kernel, get_kernels_for_backend, register_gradient, register_kernel,
                       unregister_gradient, unregister_kernel)
 from .tensor import Tensor, Variable

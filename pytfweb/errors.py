@@ -19,3 +19,9 @@ class BackendError(EngineError):
 
 class NaNError(EngineError):
     """Debug mode found a NaN in a kernel's output."""
+
+
+class ContextLostError(BackendError):
+    """The WebGL context was lost (the browser reclaimed the GPU, a driver reset, or
+    WEBGL_lose_context): the backend has rebuilt its context, but this tensor's values lived only
+    on the GPU, or this read was pending when the context went."""

@@ -1,13 +1,20 @@
 """The webgl backend: tensors live in textures, kernels are fragment shaders.
 
 Values written from Python stay CPU-side until a shader first needs them (lazy upload);
-values read back are kept CPU-side too, so a second read is free (tensors never change)."""
+values read back are kept CPU-side too, so a second read is free (tensors never change).
+
+A lost WebGL context (the browser reclaiming the GPU, a driver reset) is noticed by the draw that
+finds it lost, a read, or a pending read's poll; the backend then builds a new context (programs
+and textures come again as they are needed: textures from the CPU-side values where data has
+them), marks the data that lived only on the GPU as lost (using it raises ContextLostError), and
+retries the draw once."""
 import array
 import asyncio
 
 from ...convert import _wrap_int32
 from ...dtypes import TYPECODES
 from ...environment import ENV
+from ...errors import ContextLostError
 from ...kernels import TensorInfo
 from ...tensor import DataId
 from ..base import Backend
@@ -17,11 +24,12 @@ from .texture_manager import TextureManager, texture_shape
 
 
 class TexData:
-    __slots__ = ("shape", "dtype", "values", "texture", "tex_shape", "complex_parts", "channels")
+    __slots__ = ("shape", "dtype", "values", "texture", "tex_shape", "complex_parts", "channels", "lost")
 
     def __init__(self, shape, dtype, values=None):
         self.shape, self.dtype, self.values = tuple(shape), dtype, values
         self.texture = None
+        self.lost = False   # its values were only in a texture of a lost context
         self.tex_shape = None
         # 4: a packed RGBA operand of the GEMM programs (programs/gemm.py), internal to a kernel
         self.channels = 1
@@ -34,8 +42,10 @@ class WebGLBackend(Backend):
     name = "webgl"
 
     def __init__(self):
-        self.ctx = GPGPUContext(ENV.flags["WEBGL_FORCE_F16_TEXTURES"], ENV.flags["WEBGL_MAX_TEXTURE_SIZE"],
-                                ENV.flags["WEBGL_MAX_DRAW_BUFFERS"])
+        self._context_args = (ENV.flags["WEBGL_FORCE_F16_TEXTURES"], ENV.flags["WEBGL_MAX_TEXTURE_SIZE"],
+                              ENV.flags["WEBGL_MAX_DRAW_BUFFERS"])
+        self.ctx = GPGPUContext(*self._context_args)
+        self.context_losses = 0
         self.textures = TextureManager(self.ctx)
         self.store = {}      # DataId -> TexData
         self.programs = {}   # cache key -> JS program handle
@@ -95,11 +105,18 @@ class WebGLBackend(Backend):
         if d.complex_parts is not None:
             return _interleave(*(self.read_sync(p) for p in d.complex_parts))
         if d.values is None:
+            if d.texture is not None and self.ctx.lost():
+                self._recover()
+            if d.lost:
+                raise _lost_error(d)
             if d.texture is None:   # an empty tensor never gets a texture
                 d.values = array.array(TYPECODES[d.dtype])
             else:
                 w, h = d.tex_shape
                 floats = self.ctx.read_sync(d.texture, w, h, _size(d.shape))
+                if self.ctx.lost():   # readPixels on a lost context gives nothing meaningful
+                    self._recover()
+                    raise _lost_error(d)
                 d.values = _from_floats(floats, d.dtype)
         return d.values
 
@@ -108,24 +125,32 @@ class WebGLBackend(Backend):
         if d.complex_parts is not None:
             re, im = d.complex_parts
             return _interleave(await self.read(re), await self.read(im))
+        if d.values is None and d.texture is not None and self.ctx.lost():
+            self._recover()
         if d.values is None and d.texture is not None:
             w, h = d.tex_shape
             # The pixels are copied into the job's buffer before its fence: the data may be
             # disposed (its texture recycled and drawn into) while the read waits, and the read
             # still gives the values it was asked for.
-            job = self.ctx.read_async_start(d.texture, w, h)
+            ctx = self.ctx
+            job = ctx.read_async_start(d.texture, w, h)
             try:
                 delay = 0.0
-                while not self.ctx.read_async_done(job):
+                while not ctx.read_async_done(job):
+                    # A fence of a lost context never signals: the read fails instead.
+                    if ctx is not self.ctx or ctx.lost():
+                        if ctx is self.ctx:
+                            self._recover()
+                        raise _lost_error(d, pending=True)
                     # Yields to the page's event loop between polls, backing off to 4 ms: a tight
                     # poll keeps a core busy that SwiftShader (or the GPU driver) would use for the
                     # very work awaited (a 1024x1024 mat_mul read took 850 ms polled, 520 ms blocking).
                     await asyncio.sleep(delay)
                     delay = min(_POLL_MAX_S, delay * 2 or _POLL_FIRST_S)
-            except BaseException:   # cancelled (task.cancel(), wait_for's timeout): free buffer and fence
-                self.ctx.read_async_cancel(job)
+            except BaseException:   # cancelled (task.cancel(), wait_for's timeout), context lost: free buffer and fence
+                ctx.read_async_cancel(job)
                 raise
-            floats = self.ctx.read_async_finish(job, _size(d.shape))
+            floats = ctx.read_async_finish(job, _size(d.shape))
             if data_id in self.store and d.values is None:   # may have been read or disposed meanwhile
                 d.values = _from_floats(floats, d.dtype)
             return d.values if d.values is not None else _from_floats(floats, d.dtype)
@@ -165,7 +190,25 @@ class WebGLBackend(Backend):
         self.programs.clear()
         self.ctx.dispose()
 
+    # --- context loss ------------------------------------------------------------------------
+    def _recover(self):
+        """A new context in place of a lost one (see the module docstring)."""
+        self.ctx = GPGPUContext(*self._context_args)
+        self.context_losses += 1
+        self.textures = TextureManager(self.ctx)   # the old one's textures went with the context
+        self.programs = {}
+        for cache in self.derived.values():        # packed weights: made again when needed
+            for t in cache.values():
+                self.store.pop(t.data_id, None)
+        self.derived = {}
+        for d in self.store.values():
+            if d.texture is not None:
+                d.texture = d.tex_shape = None
+                d.lost = d.values is None
+
     def _ensure_texture(self, d):
+        if d.lost:
+            raise _lost_error(d)
         if d.complex_parts is not None:
             raise TypeError("webgl: this kernel does not take complex64 inputs (only the complex-aware "
                             "kernels do: Real, Imag, ComplexAbs, FFT, IFFT, Add, Sub, Multiply, Cast, ...)")
@@ -191,7 +234,7 @@ class WebGLBackend(Backend):
             self.programs[key] = handle
         return handle
 
-    def run_packed(self, program, inputs, uniform_values=()):
+    def run_packed(self, program, inputs, uniform_values=(), _retry=True):
         """Run a packed program (Program.packed_outputs > 0): its outputs, RGBA textures whose
         texel grid is program.output_shape, as TensorInfos of shape [rows, columns, 4]. They are
         the GEMM's operands, internal to one kernel: never read back, disposed by that kernel."""
@@ -207,11 +250,21 @@ class WebGLBackend(Backend):
             self.store[data_id] = d
             outs.append(TensorInfo(data_id, d.shape, "float32"))
         textures = [self.store[o.data_id].texture for o in outs]
-        self.ctx.draw(handle, textures if len(textures) > 1 else textures[0], w, h,
-                      *(d.texture for d in datas), *uniform_values)
+        if self.ctx.draw(handle, textures if len(textures) > 1 else textures[0], w, h,
+                         *(d.texture for d in datas), *uniform_values):
+            for o in outs:
+                self.store.pop(o.data_id, None)
+            self._context_lost_during(program, _retry)
+            return self.run_packed(program, inputs, uniform_values, _retry=False)
         return outs
 
-    def run(self, program, inputs, dtype, uniform_values=()):
+    def _context_lost_during(self, program, retry):
+        self._recover()
+        if not retry:
+            raise ContextLostError(f"webgl: the WebGL context was lost again while program '{program.key[:60]}' "
+                                   "ran on a new one")
+
+    def run(self, program, inputs, dtype, uniform_values=(), _retry=True):
         """Run a program on input tensors; returns the TensorInfo of a new output of dtype."""
         out_shape = tuple(program.output_shape)
         if dtype == "string" or any(t.dtype == "string" for t in inputs):
@@ -231,7 +284,9 @@ class WebGLBackend(Backend):
         w, h = out.tex_shape = texture_shape(out_shape, self.ctx.max_texture_size)
         handle = self._handle(program, inputs, datas, out.tex_shape)
         out.texture = self.textures.acquire(w, h)
-        self.ctx.draw(handle, out.texture, w, h, *(d.texture for d in datas), *uniform_values)
+        if self.ctx.draw(handle, out.texture, w, h, *(d.texture for d in datas), *uniform_values):
+            self._context_lost_during(program, _retry)
+            return self.run(program, inputs, dtype, uniform_values, _retry=False)
         self.store[data_id] = out
         return TensorInfo(data_id, out_shape, dtype)
 
@@ -239,6 +294,13 @@ class WebGLBackend(Backend):
 # Backoff of the fence polls in read(): the first wait and the longest.
 _POLL_FIRST_S = 0.0002
 _POLL_MAX_S = 0.004
+
+
+def _lost_error(d, pending=False):
+    what = "a read pending when it was lost" if pending else "this tensor's values lived only in the GPU's memory"
+    return ContextLostError(f"webgl: the WebGL context was lost and the backend made a new one, but {what} "
+                            f"(a {d.dtype} tensor of shape {list(d.shape)}); make it again (values read "
+                            "back or written from Python are kept and survive)")
 
 
 def _size(shape):

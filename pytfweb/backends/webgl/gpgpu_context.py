@@ -146,10 +146,14 @@ class GPGPUContext:
         self.js.readAsyncCancel(job)
 
     def draw(self, handle, out_tex, width, height, *args):
-        """out_tex: one texture, or a list of them for a program with several outputs."""
+        """out_tex: one texture, or a list of them for a program with several outputs. Returns
+        True when the context is lost (and the draw did nothing)."""
         if isinstance(out_tex, list):
             out_tex = to_js(out_tex)
-        self.js.draw(handle, out_tex, width, height, *args)
+        return bool(self.js.draw(handle, out_tex, width, height, *args))
+
+    def lost(self):
+        return bool(self.js.isLost())
 
     def dispose(self):
         ext = self.gl.getExtension("WEBGL_lose_context")

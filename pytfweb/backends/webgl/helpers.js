@@ -45,7 +45,9 @@
   return {
     // p: {program, numInputs, uniformLocs[], uniformTypes[]}; outTex: a texture, or an array of
     // them for a program with several outputs; args: input textures, then uniform values.
+    // Returns true when the context is lost (the draw did nothing): no second call per draw.
     draw(p, outTex, width, height, ...args) {
+      if (gl.isContextLost()) return true;
       gl.useProgram(p.program);
       if (Array.isArray(outTex)) attachAll(outTex); else attach(outTex);
       gl.viewport(0, 0, width, height);
@@ -61,6 +63,10 @@
         else gl.uniform1i(locs[j], v);
       }
       gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+      return gl.isContextLost();
+    },
+    isLost() {
+      return gl.isContextLost();
     },
     // Upload n floats from a Python buffer (already a Float32Array view) into a w x h texture.
     upload(tex, width, height, data, padded) {
