@@ -23,6 +23,18 @@ def test_sparse_to_dense_shader(compare_with_cpu):
                      [rows, vals, vec, ivals, flags])
 
 
+def test_sparse_to_dense_no_entries_then_one(run_py):
+    """Regression (found by tests/browser/test_fuzz_webgl.py): no entries and one entry both
+    reach the shader as flat [1] inputs, and the program compiled for none was reused for one,
+    which then came back as all defaults."""
+    got = run_py("""
+a = tf.sparse_to_dense(tf.zeros([0], "int32"), tf.zeros([0]), [8], 0.5).array_sync()
+b = tf.sparse_to_dense(tf.tensor([5], dtype="int32"), tf.tensor([3.0]), [8], 0.5).array_sync()
+[a, b]
+""")
+    assert got == [[0.5] * 8, [0.5] * 5 + [3.0] + [0.5] * 2]
+
+
 def test_sparse_host_kernels(compare_with_cpu):
     ind = np.int32([[0, 0], [1, 0], [1, 3], [1, 4], [3, 2], [3, 3]])
     unordered = np.int32([[1, 2], [1, 3], [0, 1], [0, 3]])

@@ -32,7 +32,9 @@ def sparse_to_dense(backend, inputs, attrs):
     if len(values.shape) == 0:
         macros["SCALAR_VALUES"] = 1
     code = defines(**macros) + shader_source.program("sparse.glsl", "sparse_to_dense")
-    # The output shape is baked into the code (strides), and the backend keys by the flat shape only.
-    program = Program(f"sparse_to_dense:{shape}:{len(values.shape)}", ("indices", "values", "defaultValue"), (size,), code)
+    # The output shape (strides) and the number of entries are baked into the code, and the backend
+    # keys by the flat input shapes only, which are [1] for no entries and for one alike.
+    program = Program(f"sparse_to_dense:{shape}:{len(values.shape)}:{count}", ("indices", "values", "defaultValue"),
+                      (size,), code)
     flat = [TensorInfo(t.data_id, (max(size_of(t.shape), 1),), t.dtype) for t in (indices, values, default)]
     return share(backend.run(program, flat, values.dtype), shape)
