@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 from .dtypes import BYTES_PER_ELEMENT, string_bytes
 from .environment import ENV
-from .errors import BackendError, EngineError, NaNError
+from .errors import BackendError, EngineError, NaNError, TensorConversionError
 from .kernels import STRING_KERNELS, get_kernel
 from .shapes import size_of
 from .kernels import get_gradient
@@ -460,8 +460,26 @@ def op(fn):
 
     @functools.wraps(fn)
     def wrapped(*args, **kwargs):
-        return ENGINE._run_tidy(fn.__name__, fn, args, kwargs)
+        try:
+            return ENGINE._run_tidy(fn.__name__, fn, args, kwargs)
+        except TensorConversionError as exc:   # a tensor where a number was expected: name op and argument
+            arg = _argument_holding(fn, args, kwargs, exc.tensor)
+            where = f"argument '{arg}' must not be a tensor of this shape or dtype here" if arg else \
+                "a tensor was given where a Python value was expected"
+            raise TypeError(f"{fn.__name__}: {where} ({exc})") from exc
     return wrapped
+
+
+def _argument_holding(fn, args, kwargs, tensor):
+    """The name of fn's parameter whose value is tensor or holds it (in a list or tuple)."""
+    try:
+        bound = inspect.signature(fn).bind_partial(*args, **kwargs).arguments
+    except (TypeError, ValueError):
+        return None
+    for name, value in bound.items():
+        if value is tensor or (isinstance(value, (list, tuple)) and any(v is tensor for v in value)):
+            return name
+    return None
 
 
 def _needs_arguments(fn):

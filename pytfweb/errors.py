@@ -5,6 +5,16 @@ engine state gets its own RuntimeError subclasses so callers can tell them apart
 """
 
 
+class TensorConversionError(TypeError):
+    """A tensor used where a Python number, bool or index was expected (int(t), t.__index__(),
+    bool(t)) failed. Raised by Tensor itself, which does not know the op it was given to:
+    engine.op re-raises it as a TypeError naming the op and the argument (.tensor is the one)."""
+
+    def __init__(self, message, tensor=None):
+        super().__init__(message)
+        self.tensor = tensor
+
+
 class EngineError(RuntimeError):
     """The engine is in a state that does not allow the request."""
 

@@ -77,6 +77,11 @@ def check_shape(shape, op, arg="shape"):
     """A shape as a tuple of non-negative ints (one -1 allowed when allow_infer)."""
     if isinstance(shape, int):
         shape = (shape,)
+    if hasattr(shape, "data_id") and hasattr(shape, "dtype"):   # a Tensor: its values, without unstacking it
+        if shape.dtype != "int32" or len(shape.shape) != 1:
+            raise TypeError(f"{op}: argument '{arg}' must be a sequence of ints (or a 1-D int32 tensor), got a "
+                            f"{shape.dtype} tensor of shape {list(shape.shape)}")
+        shape = list(shape.data_sync())
     try:
         dims = tuple(shape)
     except TypeError:

@@ -3,7 +3,7 @@ import itertools
 
 from . import convert as _conv
 from .dtypes import TYPECODES
-from .errors import DisposedTensorError
+from .errors import DisposedTensorError, TensorConversionError
 from .shapes import size_of, strides_of
 
 _ids = itertools.count()
@@ -133,7 +133,10 @@ class Tensor:
 
     def _scalar_value(self, kind):
         if self.size != 1:
-            raise TypeError(f"only size-1 tensors can be converted to Python {kind}, got shape {list(self.shape)}")
+            raise TensorConversionError(f"only size-1 tensors can be converted to Python {kind}, got shape "
+                                        f"{list(self.shape)}", self)
+        if self.dtype in ("string", "complex64"):
+            raise TensorConversionError(f"a {self.dtype} tensor cannot be converted to Python {kind}", self)
         return self.data_sync()[0]
 
     def __float__(self):
@@ -146,8 +149,8 @@ class Tensor:
         return bool(self._scalar_value("bool"))
 
     def __index__(self):
-        if self.dtype == "float32":
-            raise TypeError("only int32 or bool tensors can be used as an index")
+        if self.dtype not in ("int32", "bool"):
+            raise TensorConversionError(f"only int32 or bool tensors can be used as an index, got {self.dtype}", self)
         return int(self._scalar_value("int"))
 
 

@@ -53,6 +53,8 @@ def conv_info_for(kernel, x_shape, filter_shape, attrs):
 
 def _float(x, arg, name):
     x = convert_to_tensor(x, arg, name, "float32")
+    if x.dtype in ("string", "complex64"):   # (cast would refuse it, naming itself)
+        raise TypeError(f"{name}: argument '{arg}' must be a numeric tensor, got a {x.dtype} tensor")
     return x if x.dtype == "float32" else cast(x, "float32")
 
 
@@ -238,6 +240,7 @@ def conv2d_transpose(x, filter, output_shape, strides, pad, dim_rounding_mode=No
     output_shape; x [b, h, w, out] (or unbatched), filter [fh, fw, in, out]."""
     name = "conv2d_transpose"
     x4, shape4, filter, added = _transpose_args(x, filter, output_shape, 4, name)
+    conv_util.check_conv_args(name, strides, 1, pad, 2, dim_rounding_mode)   # (so that errors name this op)
     return _unbatched(conv2d_backprop_input(shape4, x4, filter, strides, pad, "NHWC", dim_rounding_mode, name=name),
                       added)
 
@@ -247,6 +250,7 @@ def conv3d_transpose(x, filter, output_shape, strides, pad):
     """tf.conv3d_transpose: the gradient of conv3d with respect to its input, for an input of output_shape."""
     name = "conv3d_transpose"
     x5, shape5, filter, added = _transpose_args(x, filter, output_shape, 5, name)
+    conv_util.check_conv_args(name, strides, 1, pad, 3)   # (so that errors name this op)
     return _unbatched(conv3d_backprop_input(shape5, x5, filter, strides, pad, name=name), added)
 
 

@@ -32,6 +32,8 @@ __all__ = ["reshape", "transpose", "expand_dims", "squeeze", "concat", "stack", 
 
 def is_int(v):
     """An int-like index (numpy ints, 0-d int tensors) and not a bool."""
+    if isinstance(v, Tensor):   # (every Tensor has __index__; only a 0-d int32 one is an int)
+        return v.dtype == "int32" and not v.shape
     return not isinstance(v, bool) and hasattr(v, "__index__")
 
 
