@@ -14,6 +14,10 @@ _DEFAULTS = {
     # webgl: the most render targets one draw may use, 0 for the context's MAX_DRAW_BUFFERS (the packed
     # GEMM computes 8 rows per fragment with 8, 4 with 4, and is off below; tests the fallbacks).
     "WEBGL_MAX_DRAW_BUFFERS": 0,
+    # webgl: a budget for the bytes of textures (in use and recycled), 0 for none: above it recycled
+    # textures are deleted and least-recently-used data is paged out to the CPU (read back), to be
+    # uploaded again when used.
+    "WEBGL_MAX_GPU_BYTES": 0,
     # tf.deprecation_warn warns while this is on (tf.disable_deprecation_warnings turns it off).
     "DEPRECATION_WARNINGS_ENABLED": True,
     # graph models keep a copy of every node's outputs of the last run (GraphModel.get_intermediate_tensors).

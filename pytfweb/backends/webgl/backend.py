@@ -7,9 +7,18 @@ A lost WebGL context (the browser reclaiming the GPU, a driver reset) is noticed
 finds it lost, a read, or a pending read's poll; the backend then builds a new context (programs
 and textures come again as they are needed: textures from the CPU-side values where data has
 them), marks the data that lived only on the GPU as lost (using it raises ContextLostError), and
-retries the draw once."""
+retries the draw once.
+
+Under a GPU byte budget (flag WEBGL_MAX_GPU_BYTES, 0 for none), a texture that would take the
+textures' bytes (in use and in the recycler) above it first frees recycled textures, then pages
+least-recently-used data out: its values are read back into TexData.values and its texture
+deleted; the next use uploads them again (lazily, as written data). The inputs and outputs of
+the draw being prepared stay resident, so a draw whose own textures exceed the budget still runs.
+Recency is an OrderedDict of the resident one-channel data (and the GEMM's kept packed weights,
+which are dropped instead of read back), bumped on each use."""
 import array
 import asyncio
+from collections import OrderedDict
 
 from ...convert import _wrap_int32
 from ...dtypes import TYPECODES
@@ -53,6 +62,11 @@ class WebGLBackend(Backend):
         # later calls (the GEMM's packed weights); freed with it. Data never changes, so they stay valid.
         self.derived = {}
         self.renderer = self.ctx.renderer
+        # Resident data, least recently used first -> None, or (source DataId, key) for the packed
+        # weights kept in `derived` (evicted by dropping them: they are made again when needed).
+        self._lru = OrderedDict()
+        self._pinned = ()    # TexData of the inputs of the draw being prepared (never paged out)
+        self.paged_out = 0   # textures paged out (read back and deleted) under WEBGL_MAX_GPU_BYTES
 
     @property
     def pending_reads(self):
@@ -162,6 +176,9 @@ class WebGLBackend(Backend):
         out = cache.get(key)
         if out is None:
             out = cache[key] = make()
+            d = self.store.get(out.data_id)
+            if d is not None and d.texture is not None:
+                self._lru[d] = (data_id, key)
         return out
 
     def dispose_data(self, data_id):
@@ -172,6 +189,7 @@ class WebGLBackend(Backend):
             for part in d.complex_parts:
                 self.dispose_data(part)
         if d is not None and d.texture is not None:
+            self._lru.pop(d, None)
             self.textures.release(d.texture, *d.tex_shape, d.channels)
 
     def memory(self):
@@ -186,6 +204,7 @@ class WebGLBackend(Backend):
                 self.ctx.delete_texture(d.texture)
         self.store.clear()
         self.derived.clear()
+        self._lru.clear()
         self.textures.dispose()
         self.programs.clear()
         self.ctx.dispose()
@@ -201,6 +220,7 @@ class WebGLBackend(Backend):
             for t in cache.values():
                 self.store.pop(t.data_id, None)
         self.derived = {}
+        self._lru = OrderedDict()
         for d in self.store.values():
             if d.texture is not None:
                 d.texture = d.tex_shape = None
@@ -214,10 +234,64 @@ class WebGLBackend(Backend):
                             "kernels do: Real, Imag, ComplexAbs, FFT, IFFT, Add, Sub, Multiply, Cast, ...)")
         if d.texture is None:
             w, h = d.tex_shape = texture_shape(d.shape, self.ctx.max_texture_size)
-            d.texture = self.textures.acquire(w, h)
+            d.texture = self._acquire(w, h)
+            self._lru[d] = None
             if d.values is not None and len(d.values):
                 self.ctx.upload(d.texture, w, h, _floats(d.values))
+        else:
+            try:
+                self._lru.move_to_end(d)
+            except KeyError:   # a texture the manager does not hold (FromPixels' source)
+                pass
         return d
+
+    # --- memory pressure (WEBGL_MAX_GPU_BYTES; see the module docstring) ----------------------
+    def _acquire(self, w, h, channels=1):
+        budget = ENV.flags["WEBGL_MAX_GPU_BYTES"]
+        if budget:
+            t = self.textures
+            key = (w, h, channels)
+            if t.free.get(key):   # a recycled one: the total stays, but may already be above
+                self._make_room(t.bytes_used + t.bytes_free - budget, keep=key)
+            else:
+                self._make_room(t.bytes_used + t.bytes_free + t.nbytes(w, h, channels) - budget)
+        return self.textures.acquire(w, h, channels)
+
+    def _make_room(self, excess, keep=None):
+        """Frees at least `excess` bytes if it can: recycled textures first (but one of size
+        `keep`), then least recently used data that is not an input of the draw being prepared."""
+        if excess <= 0:
+            return
+        excess -= self.textures.drop_free(excess, keep)
+        if excess <= 0:
+            return
+        victims, pinned, nbytes = [], self._pinned, self.textures.nbytes
+        for d in self._lru:
+            if d in pinned:
+                continue
+            victims.append(d)
+            excess -= nbytes(*d.tex_shape, d.channels)
+            if excess <= 0:
+                break
+        for d in victims:
+            self._page_out(d)
+
+    def _page_out(self, d):
+        derived_from = self._lru.pop(d)
+        w, h = d.tex_shape
+        if derived_from is not None:   # kept packed weights: dropped, made again on next use
+            source, key = derived_from
+            info = self.derived[source].pop(key)
+            self.store.pop(info.data_id, None)
+        elif d.values is None:
+            floats = self.ctx.read_sync(d.texture, w, h, _size(d.shape))
+            if self.ctx.lost():   # nothing to read: the draw finds the context lost and recovers
+                d.lost = True
+            else:
+                d.values = _from_floats(floats, d.dtype)
+        self.textures.discard(d.texture, w, h, d.channels)
+        d.texture = d.tex_shape = None
+        self.paged_out += 1
 
     # --- running programs ------------------------------------------------------------------
     def _handle(self, program, inputs, datas, out_tex_shape):
@@ -239,16 +313,21 @@ class WebGLBackend(Backend):
         texel grid is program.output_shape, as TensorInfos of shape [rows, columns, 4]. They are
         the GEMM's operands, internal to one kernel: never read back, disposed by that kernel."""
         h, w = program.output_shape
-        datas = [self._ensure_texture(self.store[t.data_id]) for t in inputs]
-        handle = self._handle(program, inputs, datas, (w, h))
-        outs = []
-        for _ in range(program.packed_outputs):
-            d = TexData((h, w, 4), "float32")
-            d.channels, d.tex_shape = 4, (w, h)
-            d.texture = self.textures.acquire(w, h, 4)
-            data_id = DataId(self)
-            self.store[data_id] = d
-            outs.append(TensorInfo(data_id, d.shape, "float32"))
+        self._pinned = datas = [self.store[t.data_id] for t in inputs]
+        try:
+            for d in datas:
+                self._ensure_texture(d)
+            handle = self._handle(program, inputs, datas, (w, h))
+            outs = []
+            for _ in range(program.packed_outputs):
+                d = TexData((h, w, 4), "float32")
+                d.channels, d.tex_shape = 4, (w, h)
+                d.texture = self._acquire(w, h, 4)
+                data_id = DataId(self)
+                self.store[data_id] = d
+                outs.append(TensorInfo(data_id, d.shape, "float32"))
+        finally:
+            self._pinned = ()
         textures = [self.store[o.data_id].texture for o in outs]
         if self.ctx.draw(handle, textures if len(textures) > 1 else textures[0], w, h,
                          *(d.texture for d in datas), *uniform_values):
@@ -280,14 +359,20 @@ class WebGLBackend(Backend):
             out.values = array.array(TYPECODES[dtype])
             self.store[data_id] = out
             return TensorInfo(data_id, out_shape, dtype)
-        datas = [self._ensure_texture(self.store[t.data_id]) for t in inputs]
         w, h = out.tex_shape = texture_shape(out_shape, self.ctx.max_texture_size)
-        handle = self._handle(program, inputs, datas, out.tex_shape)
-        out.texture = self.textures.acquire(w, h)
+        self._pinned = datas = [self.store[t.data_id] for t in inputs]
+        try:
+            for d in datas:
+                self._ensure_texture(d)
+            handle = self._handle(program, inputs, datas, out.tex_shape)
+            out.texture = self._acquire(w, h)
+        finally:
+            self._pinned = ()
         if self.ctx.draw(handle, out.texture, w, h, *(d.texture for d in datas), *uniform_values):
             self._context_lost_during(program, _retry)
             return self.run(program, inputs, dtype, uniform_values, _retry=False)
         self.store[data_id] = out
+        self._lru[out] = None
         return TensorInfo(data_id, out_shape, dtype)
 
 

@@ -41,12 +41,12 @@ class TextureManager:
         self.bytes_used = 0
         self.bytes_free = 0
 
-    def _bytes(self, w, h, channels):
+    def nbytes(self, w, h, channels=1):
         return w * h * channels * self.ctx.bytes_per_texel
 
     def acquire(self, w, h, channels=1):
         pool = self.free.get((w, h, channels))
-        nbytes = self._bytes(w, h, channels)
+        nbytes = self.nbytes(w, h, channels)
         if pool:
             tex = pool.pop()
             self.num_free -= 1
@@ -58,12 +58,36 @@ class TextureManager:
         return tex
 
     def release(self, tex, w, h, channels=1):
-        nbytes = self._bytes(w, h, channels)
+        nbytes = self.nbytes(w, h, channels)
         self.free.setdefault((w, h, channels), []).append(tex)
         self.num_used -= 1
         self.bytes_used -= nbytes
         self.num_free += 1
         self.bytes_free += nbytes
+
+    def discard(self, tex, w, h, channels=1):
+        """Deletes a texture in use (its data was paged out to the CPU)."""
+        self.ctx.delete_texture(tex)
+        self.num_used -= 1
+        self.bytes_used -= self.nbytes(w, h, channels)
+
+    def drop_free(self, nbytes, keep=None):
+        """Deletes free textures, largest first, until at least nbytes are freed or none is left
+        (but one of size `keep`: (w, h, channels)); returns the bytes freed."""
+        freed = 0
+        for key in sorted(self.free, key=lambda k: k[0] * k[1] * k[2], reverse=True):
+            pool = self.free[key]
+            size = self.nbytes(*key)
+            while len(pool) > (key == keep) and freed < nbytes:
+                self.ctx.delete_texture(pool.pop())
+                self.num_free -= 1
+                self.bytes_free -= size
+                freed += size
+            if not pool:
+                del self.free[key]
+            if freed >= nbytes:
+                break
+        return freed
 
     def dispose(self):
         for pool in self.free.values():
