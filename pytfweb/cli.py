@@ -5,6 +5,7 @@
     pytfweb build-web OUTDIR [--app SCRIPT.py] [--worker]    a static site (any static server can host it)
     pytfweb repl [--memory]                                  a Python REPL on webgl in headless Chromium
     pytfweb startup [--backend B] [--repeat N]               time page open -> Pyodide -> first result
+    pytfweb soak [--backend webgl|cpu] [--iterations N]      training steps in a row, memory watched
     pytfweb convert SRC DST [--quantize uint8|float16]       Keras .keras/.h5 <-> TF.js layers model
 """
 import argparse
@@ -40,6 +41,14 @@ def _parser():
     b.add_argument("--runs", type=int, default=5, help="timed runs per case after one warm-up (median)")
     b.add_argument("--only", help="run only the cases whose name contains this text (any case)")
     b.add_argument("--verbose", action="store_true")
+
+    k = sub.add_parser("soak", help="many training steps in a row; fails if memory (tensors, bytes, textures, JS heap) "
+                                    "grows after a warm-up")
+    k.add_argument("--backend", choices=["webgl", "cpu"], default="webgl")
+    k.add_argument("--iterations", type=int, default=1000)
+    k.add_argument("--every", type=int, help="report every N iterations (default: a tenth of them); the first "
+                                             "report is the warm-up baseline")
+    k.add_argument("--verbose", action="store_true")
 
     o = sub.add_parser("ops", help="every TF.js 4.22 kernel and function, with its status here per backend")
     o.add_argument("--missing", action="store_true", help="list only what is missing")
@@ -88,6 +97,11 @@ def main(argv=None):
         if args.backend == "cpu":
             return bench.run_cpu(args.runs)
         return bench.run_webgl(args.runs, args.only, args.verbose)
+    if args.command == "soak":
+        from .host import soak
+        if args.backend == "cpu":
+            return soak.run_cpu(args.iterations, args.every)
+        return soak.run_webgl(args.iterations, args.every, args.verbose)
     if args.command == "ops":
         from .coverage import main as coverage
         return coverage((["--missing"] if args.missing else []) + (["--json"] if args.json else []))
