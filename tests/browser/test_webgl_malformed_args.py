@@ -2,6 +2,7 @@
 tests/unit/test_malformed_args.py: one bad call per op family, all in one page call. Each must
 raise the same error type as on cpu with a message naming the op and the argument, leave no tensor
 behind, and the backend must still compute afterwards."""
+import numpy as np
 import pytest
 
 import pytfweb as tf
@@ -135,3 +136,143 @@ for computed in (False, True):
             continue
         name = key.split()[0]
         assert err is not None and err[0] == "ValueError" and name in err[1] and "'indices'" in err[1], (key, err)
+
+
+# --- hostile tensors in the page: every tensor argument of the unit grid's valid calls ---------
+_GRID_PAGE = '''
+from pytfweb.host.script import to_plain as _to_plain
+
+def _make():
+    return {name: eval(src, {"tf": tf}) for name, src in inputs.items()}
+
+def _resolve(t, a):
+    if isinstance(a, dict) and "in" in a:
+        return t[a["in"]]
+    if isinstance(a, list):
+        return [_resolve(t, v) for v in a]
+    return a
+
+def _fn(path):
+    f = tf
+    for part in path.split("."):
+        f = getattr(f, part)
+    return f
+
+def _tensors(out):
+    if isinstance(out, (list, tuple)):
+        return [t for o in out for t in _tensors(o)]
+    return [out] if hasattr(out, "data_id") else []
+
+out = []
+for path, args, position, hostile in cases:
+    t = _make()
+    real = [_resolve(t, a) for a in args]
+    real[position] = t[hostile]
+    before = tf.memory().num_tensors
+    try:
+        res = _tensors(_fn(path)(*real))
+        plain = [await _to_plain(r) for r in res]
+        for d in plain:
+            d["__tensor__"] = False   # plain dicts for the host (complex64 values stay interleaved)
+        out.append(["ok", plain])
+        tf.dispose(res)
+    except Exception as exc:
+        out.append(["error", type(exc).__name__, str(exc)])
+    try:
+        out[-1].append(tf.memory().num_tensors - before)
+    except Exception as exc:   # reported for this call, not for the whole batch
+        out[-1].append(f"tf.memory() then raised {type(exc).__name__}: {exc}")
+    tf.dispose(list(t.values()))
+result = out
+'''
+
+
+def _grid_cases():
+    from ..unit import test_malformed_args as grid
+
+    def enc(a):
+        if isinstance(a, grid.In):
+            return {"in": a.name}
+        return [enc(v) for v in a] if isinstance(a, list) else a
+    cases = []
+    for path, args in grid.VALID:
+        for position, a in enumerate(args):
+            if isinstance(a, grid.In):
+                cases += [[path, [enc(v) for v in args], position, h] for h in grid.HOSTILE_TENSORS]
+    return grid, cases
+
+
+def _grid_cpu(grid, cases):
+    tf.set_backend("cpu")
+    out = []
+    for path, args, position, hostile in cases:
+        t = {name: eval(src, {"tf": tf}) for name, src in grid.INPUTS.items()}  # noqa: S307
+        real = [_res(t, a) for a in args]
+        real[position] = t[hostile]
+        try:
+            res = _flat(grid._fn(path)(*real))
+            out.append(("ok", [(tuple(r.shape), r.dtype, r.numpy() if r.dtype not in ("string", "complex64")
+                                else r.array_sync()) for r in res]))
+            tf.dispose(res)
+        except Exception as exc:  # noqa: BLE001
+            out.append(("error", type(exc).__name__, str(exc)))
+        tf.dispose(list(t.values()))
+    return out
+
+
+def _res(t, a):
+    if isinstance(a, dict) and "in" in a:
+        return t[a["in"]]
+    return [_res(t, v) for v in a] if isinstance(a, list) else a
+
+
+def _flat(out):
+    if isinstance(out, (list, tuple)):
+        return [t for o in out for t in _flat(o)]
+    return [out] if isinstance(out, tf.Tensor) else []
+
+
+def test_hostile_tensors_on_webgl_as_on_cpu(run_py):
+    """Each tensor argument of the unit grid's valid calls replaced by a tensor of another dtype or
+    shape (string, complex64, bool, int32, scalar, empty): webgl must do what cpu does - the same
+    error type naming the op, or the same result - and leave no tensor behind."""
+    grid, cases = _grid_cases()
+    want = _grid_cpu(grid, cases)
+    got = run_py(_GRID_PAGE, cases=cases, inputs=grid.INPUTS)
+    problems = []
+    for (path, _, position, hostile), w, g in zip(cases, want, got):
+        where = f"tf.{path} argument {position} = <{hostile}>"
+        if g[-1]:
+            problems.append(f"{where}: {g[-1]}" if isinstance(g[-1], str) else
+                            f"{where}: {g[-1]} tensors leaked on webgl")
+        if hostile == "h_cplx" and w[0] == "ok" and g[0] == "error" and g[1] == "TypeError":
+            # OPEN (recorded in issue 15's note): 13 kernels (Neg, ClipByValue, Step, Max, Prod,
+            # Reverse, Cumprod, UnsortedSegmentSum, TopK, GatherV2, BatchMatMul, Diag, Relu6) compute
+            # complex64 inputs on cpu with numpy, where TF.js's cpu backend refuses them
+            # (assertNotComplex) and the webgl kernels raise a TypeError naming the program. Until
+            # one complex-aware kernel list decides on every backend, only "a TypeError, no leak"
+            # is asserted for these.
+            continue
+        if w[0] != g[0]:
+            problems.append(f"{where}: cpu {w[0]} {w[1:] if w[0] == 'error' else ''}, webgl {g[0]} "
+                            f"{g[1:3] if g[0] == 'error' else ''}")
+        elif w[0] == "error":
+            if w[1] != g[1] or path.split(".")[-1] not in g[2]:
+                problems.append(f"{where}: cpu {w[1]}: {w[2]} / webgl {g[1]}: {g[2]}")
+        else:
+            for (shape, dtype, values), t in zip(w[1], g[1]):
+                if path == "multinomial":   # each backend draws its own samples (TF.js's do too)
+                    values = None
+                if list(shape) != t["shape"] or dtype != t["dtype"]:
+                    problems.append(f"{where}: {t['dtype']}{t['shape']} on webgl, {dtype}{list(shape)} on cpu")
+                elif values is None:
+                    pass
+                elif dtype == "float32":
+                    if not np.allclose(np.asarray(t["values"], np.float32).reshape(shape), values, 1e-3, 1e-3,
+                                       equal_nan=True):
+                        problems.append(f"{where}: values differ")
+                elif dtype in ("int32", "bool") and \
+                        not np.array_equal(np.asarray(t["values"]).reshape(shape), values):
+                    problems.append(f"{where}: values differ")
+    assert len(cases) > 500
+    assert not problems, f"{len(problems)} of {len(cases)} calls:\n" + "\n".join(problems[:40])

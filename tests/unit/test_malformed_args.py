@@ -19,26 +19,28 @@ import pytfweb as tf
 
 from .helpers import assert_raises
 
-# The inputs every bad call may use, made before it (so only what the op itself makes counts).
+# The inputs every bad call may use (as sources), made before it (so only what the op itself makes counts).
 INPUTS = {
-    "x": lambda: tf.ones([2, 3]), "i": lambda: tf.tensor([0, 1], dtype="int32"), "b": lambda: tf.tensor([True, False]),
-    "img": lambda: tf.ones([1, 4, 4, 2]), "f": lambda: tf.ones([2, 2, 2, 3]), "v4": lambda: tf.ones([4]),
-    "m24": lambda: tf.ones([2, 4]), "m32": lambda: tf.ones([3, 2]), "v3": lambda: tf.ones([3]),
-    "s": lambda: tf.scalar(1.0), "b223": lambda: tf.ones([2, 2, 3]), "b332": lambda: tf.ones([3, 3, 2]),
-    "f2231": lambda: tf.ones([2, 2, 3, 1]), "f2233": lambda: tf.ones([2, 2, 3, 3]), "half": lambda: tf.tensor([0.5]),
-    "i5": lambda: tf.tensor([5], dtype="int32"), "i000": lambda: tf.tensor([[0, 0, 0]], dtype="int32"),
-    "i50": lambda: tf.tensor([[5, 0]], dtype="int32"), "i0": lambda: tf.tensor([[0]], dtype="int32"),
-    "v1": lambda: tf.ones([1]), "v2": lambda: tf.ones([2]), "f0": lambda: tf.tensor([[0.0]]),
-    "m12": lambda: tf.ones([1, 2]), "i012": lambda: tf.tensor([0, 1, 2], dtype="int32"),
-    "f01": lambda: tf.tensor([0.0, 1.0]), "m13": lambda: tf.ones([1, 3]), "m14": lambda: tf.ones([1, 4]),
-    "izero": lambda: tf.tensor([0], dtype="int32"), "b3": lambda: tf.tensor([True, False, True]),
+    "x": 'tf.ones([2, 3])', "i": 'tf.tensor([0, 1], dtype="int32")', "b": 'tf.tensor([True, False])',
+    "img": 'tf.ones([1, 4, 4, 2])', "f": 'tf.ones([2, 2, 2, 3])', "v4": 'tf.ones([4])',
+    "m24": 'tf.ones([2, 4])', "m32": 'tf.ones([3, 2])', "v3": 'tf.ones([3])',
+    "s": 'tf.scalar(1.0)', "b223": 'tf.ones([2, 2, 3])', "b332": 'tf.ones([3, 3, 2])',
+    "f2231": 'tf.ones([2, 2, 3, 1])', "f2233": 'tf.ones([2, 2, 3, 3])', "half": 'tf.tensor([0.5])',
+    "i5": 'tf.tensor([5], dtype="int32")', "i000": 'tf.tensor([[0, 0, 0]], dtype="int32")',
+    "i50": 'tf.tensor([[5, 0]], dtype="int32")', "i0": 'tf.tensor([[0]], dtype="int32")',
+    "v1": 'tf.ones([1])', "v2": 'tf.ones([2])', "f0": 'tf.tensor([[0.0]])',
+    "m12": 'tf.ones([1, 2])', "i012": 'tf.tensor([0, 1, 2], dtype="int32")',
+    "f01": 'tf.tensor([0.0, 1.0])', "m13": 'tf.ones([1, 3])', "m14": 'tf.ones([1, 4])',
+    "izero": 'tf.tensor([0], dtype="int32")', "b3": 'tf.tensor([True, False, True])',
 }
 
 
 class Inputs:
+    """The inputs, made anew (the sources also run in the page: tests/browser/test_webgl_malformed_args.py)."""
+
     def __init__(self):
-        for name, make in INPUTS.items():
-            setattr(self, name, make())
+        for name, src in INPUTS.items():
+            setattr(self, name, eval(src, {"tf": tf}))  # noqa: S307 - test source
 
 
 TABLE = [
@@ -257,16 +259,16 @@ VALID = [
     ("spectral.rfft", [In("v4")]), ("linalg.gram_schmidt", [In("x")]), ("sparse_to_dense", [In("i"), In("v2"), [3]]),
 ]
 # Hostile tensors: dtypes an op may not take (string, complex64, bool, int32), a scalar, an empty one
-HOSTILE_TENSORS = {"h_str": lambda: tf.tensor(["a", "b"]), "h_cplx": lambda: tf.complex([1.0, 2.0], [0.5, 0.0]),
-                   "h_bool": lambda: tf.tensor([[True, False, True], [False, True, False]]),
-                   "h_int": lambda: tf.tensor([[1, 2, 3], [4, 5, 6]], dtype="int32"),
-                   "h_scalar": lambda: tf.scalar(2.5), "h_empty": lambda: tf.zeros([0, 3])}
+HOSTILE_TENSORS = {"h_str": 'tf.tensor(["a", "b"])', "h_cplx": 'tf.complex([1.0, 2.0], [0.5, 0.0])',
+                   "h_bool": 'tf.tensor([[True, False, True], [False, True, False]])',
+                   "h_int": 'tf.tensor([[1, 2, 3], [4, 5, 6]], dtype="int32")',
+                   "h_scalar": 'tf.scalar(2.5)', "h_empty": 'tf.zeros([0, 3])'}
 INPUTS.update(HOSTILE_TENSORS)
-INPUTS.update({"f2221": lambda: tf.ones([2, 2, 2, 1]), "f1123": lambda: tf.ones([1, 1, 2, 3]),
-               "f233": lambda: tf.ones([2, 3, 3]), "vol": lambda: tf.ones([1, 2, 2, 2, 1]),
-               "f3d": lambda: tf.ones([1, 1, 1, 1, 2]), "img3": lambda: tf.ones([1, 2, 2, 3])})
-INPUTS.update({"f2232": lambda: tf.ones([2, 2, 2, 2]), "i50ok": lambda: tf.tensor([[1, 0]], dtype="int32"),
-               "img4c": lambda: tf.ones([1, 2, 2, 4])})
+INPUTS.update({"f2221": 'tf.ones([2, 2, 2, 1])', "f1123": 'tf.ones([1, 1, 2, 3])',
+               "f233": 'tf.ones([2, 3, 3])', "vol": 'tf.ones([1, 2, 2, 2, 1])',
+               "f3d": 'tf.ones([1, 1, 1, 1, 2])', "img3": 'tf.ones([1, 2, 2, 3])'})
+INPUTS.update({"f2232": 'tf.ones([2, 2, 2, 2])', "i50ok": 'tf.tensor([[1, 0]], dtype="int32")',
+               "img4c": 'tf.ones([1, 2, 2, 4])'})
 
 # Hostile values. No large sizes: a valid-looking 2**31 in a shape argument would only test
 # that this machine runs out of memory.
