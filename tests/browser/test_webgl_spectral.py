@@ -58,7 +58,7 @@ out["bytes"] = tf.memory().num_bytes - before.num_bytes
 y = tf.spectral.fft(z)
 y.data_sync()   # the parts now have textures
 try:
-    tf.neg(z)   # Neg has no complex path on webgl
+    tf.relu(z)   # Relu has no complex path on webgl (Neg has one: it is linear)
 except TypeError as e:
     out["error"] = str(e)
 tf.dispose([y, z, *parts])
@@ -82,3 +82,36 @@ def test_readback_memory_errors_gradients_in_page(run_py):
     assert out["leaked"] == [0, 0, 0]
     for name, err in out["grad"].items():
         assert err < 5e-2, f"{name}: numeric gradient error {err} on webgl"
+
+
+# complex64 through the kernels that move values or are linear in them (regression: each raised
+# "program ... cannot write complex64" on webgl while cpu computed them; found by
+# tests/browser/test_webgl_malformed_args.py's hostile tensors)
+_COMPLEX_OPS = [
+    "tf.concat([c, c], 0)", "tf.stack([c, c], 1)", "tf.slice(c, [1, 0], [1, 2])", "tf.tile(c, [2, 1])",
+    "tf.reverse(c, 1)", "tf.gather(c, tf.tensor([1, 0, 1], dtype='int32'))",
+    "tf.gather_nd(c, tf.tensor([[1, 2], [0, 0]], dtype='int32'))", "tf.split(c, [1, 2], 1)", "tf.unstack(c)",
+    "tf.pad(c, [[1, 0], [0, 2]], 3)", "tf.mirror_pad(c, [[1, 1], [0, 0]], 'symmetric')",
+    "tf.where(tf.tensor([[True, False, True], [False, False, True]]), c, tf.neg(c))", "tf.broadcast_to(c, [2, 2, 3])",
+    "tf.strided_slice(c, [0, 0], [2, 3], [1, 2])", "tf.neg(c)", "tf.sum(c, 1)", "tf.sum(c)", "tf.add_n([c, c, c])",
+    "tf.cumsum(c, 1, False, True)", "tf.unsorted_segment_sum(c, tf.tensor([1, 1], dtype='int32'), 3)",
+    "tf.diag(tf.reshape(c, [6]))",
+]
+
+
+def test_complex64_through_moving_and_linear_kernels(page_harness):
+    from .. import fuzz
+    import pytfweb as tf
+    re = np.float32([[1, 2, -3], [0.5, np.nan, 4]])
+    im = np.float32([[-1, 0.25, 2], [3, 1, -np.inf]])
+    cases = [{"src": "lambda a, b: tf.tidy(lambda: [f(t) for c in [tf.complex(a, b)] for t in "
+                     f"(lambda r: r if isinstance(r, list) else [r])({op}) for f in (tf.real, tf.imag)])",
+              "inputs": [re, im]} for op in _COMPLEX_OPS]
+    tf.set_backend("cpu")
+    want = [fuzz.run_cpu(c) for c in cases]
+    assert not [w for w in want if isinstance(w, tuple)], want
+    payload = [{"src": c["src"], "inputs": [fuzz.encode(x) for x in c["inputs"]]} for c in cases]
+    out = page_harness.run(fuzz.PAGE_RUNNER, cases=payload, reverse=False)
+    assert not out["leaks"], out["leaks"]
+    problems = [p for c, w, g in zip(cases, want, out["results"]) if (p := fuzz.compare(c, w, g))]
+    assert not problems, "\n".join(problems)
