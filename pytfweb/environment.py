@@ -18,6 +18,9 @@ _DEFAULTS = {
     # textures are deleted and least-recently-used data is paged out to the CPU (read back), to be
     # uploaded again when used.
     "WEBGL_MAX_GPU_BYTES": 0,
+    # webgl: elementwise ops are recorded and drawn as one fused program when their values are
+    # needed (backends/webgl/programs/fusion.py); off: one draw per op.
+    "WEBGL_FUSION": True,
     # tf.deprecation_warn warns while this is on (tf.disable_deprecation_warnings turns it off).
     "DEPRECATION_WARNINGS_ENABLED": True,
     # graph models keep a copy of every node's outputs of the last run (GraphModel.get_intermediate_tensors).

@@ -180,6 +180,14 @@ def run_py(page_harness):
     return page_harness.run
 
 
+@pytest.fixture(params=[True, False], ids=["fused", "unfused"])
+def fusion_both_ways(request, page_harness):
+    """Runs a test with lazy elementwise fusion on and off (flag WEBGL_FUSION; the reset after
+    the test restores it): `pytestmark = pytest.mark.usefixtures("fusion_both_ways")`."""
+    page_harness.run(f"tf.env().set('WEBGL_FUSION', {request.param})")
+    return request.param
+
+
 def _encode_input(a):
     a = np.asarray(a)
     dtype = {np.dtype(np.float32): "float32", np.dtype(np.int32): "int32", np.dtype(np.bool_): "bool"}.get(a.dtype)

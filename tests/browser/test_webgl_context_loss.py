@@ -26,7 +26,8 @@ def error_of(fn):
 try:
     before = tf.memory().num_tensors
     written = tf.tensor([1.0, 2.0, 3.0])                 # from Python: a CPU copy
-    gpu_only = tf.add(written, 10)                       # only in a texture
+    gpu_only = tf.cumsum(written)                        # drawn: only in a texture
+    not_drawn = tf.add(written, 10)                      # fusion: an expression of written, drawn later
     read_back = tf.mul(written, 2)
     read_back.data_sync()                                # read back: a CPU copy too
     initial = tf.tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -47,13 +48,14 @@ try:
         "written": tf.tidy(lambda: list((written + 1).data_sync())),
         "read_back": tf.tidy(lambda: list((read_back * 10).data_sync())),
         "weights": tf.tidy(lambda: [list(r) for r in tf.mat_mul(weights, weights).array_sync()]),
+        "not_drawn": list(not_drawn.data_sync()),
         "gpu_only_used": error_of(lambda: tf.add(gpu_only, 1)),
         "gpu_only_read": error_of(lambda: gpu_only.data_sync()),
         "product_read": error_of(lambda: product.data_sync()),
         "new_work": tf.tidy(lambda: list(tf.sum(tf.reshape(tf.range(0, 12), [3, 4]), 1).data_sync())),
         "losses": be.context_losses,
     }
-    tf.dispose([written, gpu_only, read_back, initial, weights, product, big, slow])
+    tf.dispose([written, gpu_only, not_drawn, read_back, initial, weights, product, big, slow])
     result["left"] = tf.memory().num_tensors - before
 finally:
     tf.set_backend("webgl")
@@ -66,6 +68,7 @@ def test_lost_context_is_rebuilt_and_cpu_copies_survive(run_py):
     assert out["losses"] == 1
     assert out["pending"] is not None and "pending" in out["pending"]
     assert out["written"] == [2.0, 3.0, 4.0]
+    assert out["not_drawn"] == [11.0, 12.0, 13.0]
     assert out["read_back"] == [20.0, 40.0, 60.0]
     assert out["weights"] == [[7.0, 10.0], [15.0, 22.0]]
     for key in ("gpu_only_used", "gpu_only_read", "product_read"):

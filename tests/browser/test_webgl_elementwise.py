@@ -6,6 +6,9 @@ from pytfweb.ops.elementwise import BINARY, UNARY
 
 from .test_webgl_math import MATH_KERNELS
 
+# every test here runs with lazy elementwise fusion on and off (conftest.fusion_both_ways)
+pytestmark = pytest.mark.usefixtures("fusion_both_ways")
+
 # The math family's rows need their own domains and tolerances: test_webgl_math.py has them.
 UNARY = [r for r in UNARY if r.kernel not in MATH_KERNELS]
 BINARY = [r for r in BINARY if r.kernel not in MATH_KERNELS]
@@ -136,11 +139,13 @@ x = tf.tensor([[1.5, -2.0, 0.0], [4.0, -0.5, 3.0]])
 i = tf.tensor([7, -7, 9], dtype='int32')
 two, nan, three = tf.scalar(2.0), tf.scalar(float('nan')), tf.tensor([[3]], dtype='int32')
 ys = [x * two, two - x, x / 4, tf.pow(x, 2), tf.maximum(x, 0.5), x < 1, i // three, i % three, x + nan, x * float('inf')]
+values = [y.array_sync() for y in ys]               # drawn (with fusion on, only now)
 uploaded = [be.store[t.data_id].texture is not None for t in (two, three, nan)]
 two_through_texture = tf.neg(two)                   # a unary use of two uploads it ...
+two_through_texture.data_sync()
 uploaded_two = be.store[two.data_id].texture is not None
 again = x * two                                      # ... and the binary kernel then reads its texture
-result = [[y.array_sync() for y in ys], uploaded, uploaded_two, again.array_sync()]
+result = [values, uploaded, uploaded_two, again.array_sync()]
 tf.dispose(ys + [x, i, two, nan, three, two_through_texture, again])
 """)
     ys, uploaded, uploaded_two, again = out

@@ -4,6 +4,10 @@ with the cpu backend's.
 
 Checks are batched into few calls: shader compiles dominate on SwiftShader."""
 import numpy as np
+import pytest
+
+# every test here runs with lazy elementwise fusion on and off (conftest.fusion_both_ways)
+pytestmark = pytest.mark.usefixtures("fusion_both_ways")
 
 rng = np.random.default_rng(21)
 

@@ -28,6 +28,7 @@ from ...kernels import TensorInfo
 from ...tensor import DataId
 from ..base import Backend
 from .gpgpu_context import GPGPUContext
+from .programs import fusion
 from .shader_compiler import InputInfo, build_source
 from .texture_manager import TextureManager, texture_shape
 
@@ -61,6 +62,12 @@ class WebGLBackend(Backend):
         # DataId -> {key: TensorInfo}: data a kernel derived from that data alone and keeps for
         # later calls (the GEMM's packed weights); freed with it. Data never changes, so they stay valid.
         self.derived = {}
+        # Lazy elementwise fusion (programs/fusion.py): DataId -> the expression its values are
+        # still to be drawn from; how many pending expressions read each DataId; data disposed
+        # while read by one, freed when the last is drawn or dropped.
+        self.pending = {}
+        self.leaf_refs = {}
+        self.free_later = set()
         self.renderer = self.ctx.renderer
         # Resident data, least recently used first -> None, or (source DataId, key) for the packed
         # weights kept in `derived` (evicted by dropping them: they are made again when needed).
@@ -79,8 +86,51 @@ class WebGLBackend(Backend):
         return self.ctx.half_float
 
     def sync(self):
-        """Block until the GPU has done all work issued so far (used to time kernels)."""
+        """Draw what is pending and block until the GPU has done all work issued so far (used to
+        time kernels: a fused op's time is its own draw's)."""
+        if self.pending:
+            fusion.materialize_all(self)
         self.ctx.js.finish()
+
+    # --- lazy elementwise fusion (programs/fusion.py) -----------------------------------------
+    def add_pending(self, node):
+        """New data whose values are node's, drawn when first needed."""
+        data_id = DataId(self)
+        self.store[data_id] = TexData(node.shape, node.dtype)
+        self.pending[data_id] = node
+        for leaf in node.leaves:
+            key = leaf.info.data_id
+            self.leaf_refs[key] = self.leaf_refs.get(key, 0) + 1
+        return TensorInfo(data_id, node.shape, node.dtype)
+
+    def resolve_pending(self, data_id, out):
+        """A pending data's expression was drawn into out: the data takes out's texture."""
+        node = self.pending.pop(data_id)
+        self.store[data_id] = self.store.pop(out.data_id)
+        self._release_leaves(node)
+
+    def _release_leaves(self, node):
+        for leaf in node.leaves:
+            key = leaf.info.data_id
+            n = self.leaf_refs[key] - 1
+            if n:
+                self.leaf_refs[key] = n
+            else:
+                del self.leaf_refs[key]
+                if key in self.free_later:
+                    self.free_later.discard(key)
+                    self._free(key)
+
+    def check_not_lost(self, data_id):
+        d = self.store[data_id]
+        if d.lost:
+            raise _lost_error(d)
+
+    def _materialized(self, inputs):
+        if self.pending:
+            for t in inputs:
+                if t.data_id in self.pending:
+                    fusion.materialize(self, t.data_id)
 
     def epsilon(self):
         return 1e-4 if self.ctx.half_float else 1e-7
@@ -115,6 +165,8 @@ class WebGLBackend(Backend):
         return TensorInfo(data_id, tuple(real.shape), "complex64")
 
     def read_sync(self, data_id):
+        if data_id in self.pending:
+            fusion.materialize(self, data_id)
         d = self.store[data_id]
         if d.complex_parts is not None:
             return _interleave(*(self.read_sync(p) for p in d.complex_parts))
@@ -135,6 +187,8 @@ class WebGLBackend(Backend):
         return d.values
 
     async def read(self, data_id):
+        if data_id in self.pending:
+            fusion.materialize(self, data_id)
         d = self.store[data_id]
         if d.complex_parts is not None:
             re, im = d.complex_parts
@@ -182,6 +236,17 @@ class WebGLBackend(Backend):
         return out
 
     def dispose_data(self, data_id):
+        node = self.pending.pop(data_id, None)
+        if node is not None:   # never drawn: nothing to free but what it holds
+            self.store.pop(data_id, None)
+            self._release_leaves(node)
+            return
+        if data_id in self.leaf_refs:   # a pending expression still reads it
+            self.free_later.add(data_id)
+            return
+        self._free(data_id)
+
+    def _free(self, data_id):
         for derived in self.derived.pop(data_id, {}).values():
             self.dispose_data(derived.data_id)
         d = self.store.pop(data_id, None)
@@ -193,6 +258,8 @@ class WebGLBackend(Backend):
             self.textures.release(d.texture, *d.tex_shape, d.channels)
 
     def memory(self):
+        if self.pending:   # the textures as if every op had drawn when it ran
+            fusion.materialize_all(self)
         t = self.textures
         return {"num_textures": t.num_used + t.num_free, "num_textures_in_use": t.num_used,
                 "num_bytes_in_gpu": t.bytes_used, "num_bytes_in_gpu_allocated": t.bytes_used + t.bytes_free,
@@ -205,6 +272,9 @@ class WebGLBackend(Backend):
         self.store.clear()
         self.derived.clear()
         self._lru.clear()
+        self.pending.clear()
+        self.leaf_refs.clear()
+        self.free_later.clear()
         self.textures.dispose()
         self.programs.clear()
         self.ctx.dispose()
@@ -313,6 +383,7 @@ class WebGLBackend(Backend):
         texel grid is program.output_shape, as TensorInfos of shape [rows, columns, 4]. They are
         the GEMM's operands, internal to one kernel: never read back, disposed by that kernel."""
         h, w = program.output_shape
+        self._materialized(inputs)
         self._pinned = datas = [self.store[t.data_id] for t in inputs]
         try:
             for d in datas:
@@ -359,6 +430,7 @@ class WebGLBackend(Backend):
             out.values = array.array(TYPECODES[dtype])
             self.store[data_id] = out
             return TensorInfo(data_id, out_shape, dtype)
+        self._materialized(inputs)
         w, h = out.tex_shape = texture_shape(out_shape, self.ctx.max_texture_size)
         self._pinned = datas = [self.store[t.data_id] for t in inputs]
         try:

@@ -48,16 +48,26 @@ def program(name, section):
 def function(name, fn_name):
     """The source of the top-level function fn_name in file name, or None; functions of the
     same file that it calls come first, so the result compiles on its own."""
+    parts = function_parts(name, fn_name)
+    return "".join(text for _, text in parts) if parts else None
+
+
+@functools.lru_cache(maxsize=None)
+def function_parts(name, fn_name):
+    """((function name, source), ...) of fn_name and the functions of the same file it calls,
+    callees first; () when the file defines no fn_name. A program joining several ops' functions
+    keeps each name once (unary_ops.glsl and binary_ops.glsl both define isInfinite, alike)."""
     own = _function_text(name, fn_name)
     if own is None:
-        return None
-    deps = []
+        return ()
+    parts = []
     for callee in dict.fromkeys(re.findall(r"\b(\w+)\s*\(", own.split("{", 1)[1])):
         if callee != fn_name:
-            dep = function(name, callee) if _function_text(name, callee) else None
-            if dep is not None and dep not in deps:
-                deps.append(dep)
-    return "".join(deps) + own
+            for part in function_parts(name, callee):
+                if part not in parts:
+                    parts.append(part)
+    parts.append((fn_name, own))
+    return tuple(parts)
 
 
 @functools.lru_cache(maxsize=None)

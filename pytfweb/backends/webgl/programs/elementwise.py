@@ -8,6 +8,7 @@ from ....ops.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
 from ....shapes import broadcast_shapes, size_of, strides_of
 from ...shared import register_shared_kernels
 from .. import shader_source
+from . import fusion
 from .program import Program
 
 register_shared_kernels("webgl")
@@ -33,11 +34,16 @@ def _unary_kernel(row):
 
     def kernel(backend, inputs, attrs):
         nonlocal code
+        (x,) = inputs
+        dtype = out_dtype(row, x.dtype)
+        if not row.attrs and fusion.enabled():   # ops with attributes read named uniforms: drawn alone
+            out = fusion.defer(backend, "unary_ops.glsl", "op_" + row.kernel, row.kernel not in _NAN_AWARE,
+                               inputs, x.shape, dtype, lambda t: None)
+            if out is not None:
+                return out
         if code is None:
             body = "unary_nan_aware" if row.kernel in _NAN_AWARE else "unary"
             code = _code("unary_ops.glsl", "op_" + row.kernel, shader_source.program("elementwise.glsl", body))
-        (x,) = inputs
-        dtype = out_dtype(row, x.dtype)
         values = tuple(float(attrs[a]) for a in row.attrs)
         return backend.run(Program(key, ("x",), x.shape, code, uniforms), inputs, dtype, values)
     return kernel
@@ -94,6 +100,11 @@ def _binary_kernel(row):
             variant += "_int"
         out_shape = broadcast_shapes(a.shape, b.shape, row.name)
         dtype = out_dtype(row, a.dtype)
+        if fusion.enabled():
+            out = fusion.defer(backend, "binary_ops.glsl", variant, False, inputs, out_shape, dtype,
+                               lambda t: _host_scalar(backend, t))
+            if out is not None:
+                return out
         body, names, operands, values = "binary", ("a", "b"), inputs, ()
         for i, side in ((1, "b"), (0, "a")):
             value = _host_scalar(backend, inputs[i])

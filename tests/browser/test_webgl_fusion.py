@@ -1,0 +1,124 @@
+"""Lazy elementwise fusion on webgl (backends/webgl/programs/fusion.py): results equal to one draw
+per op, fewer draws, data read by a pending expression kept until it is drawn, reshaped pending
+data, the size limits, tf.profile and the WEBGL_FUSION flag. (test_webgl_elementwise.py and
+test_webgl_gradients.py also run with the flag off: see their `fusion` fixtures.)"""
+import numpy as np
+
+MIXED = """
+def mixed(a, b, c):
+    t = tf.exp(tf.neg(tf.abs(a))) * 3 + b
+    u = tf.where(t > 1, t, c)                       # Select: not fused, reads t drawn
+    v = tf.sqrt(tf.square(u - 0.5) + 1e-3) / (tf.abs(b) + 1)
+    w = tf.maximum(v, tf.minimum(a, c)) - tf.sigmoid(a * b) + tf.tanh(c) ** 2
+    z = tf.reshape(w, [-1]) * 2                     # a pending value under another shape
+    i = tf.cast(tf.floor(a * 10), 'int32') % 7 + tf.cast(b > 0, 'int32')
+    return [w, z, i, tf.logical_and(a > 0, b < 0), tf.sum(w * w)]
+"""
+
+
+def _draws(run_py, code, **values):
+    """(result of code, draws it made): `result` must be read back by code."""
+    return run_py("""
+be = tf.backend()
+_draw = be.ctx.draw
+_count = [0]
+def _counting(*args):
+    _count[0] += 1
+    return _draw(*args)
+be.ctx.draw = _counting
+try:
+""" + "\n".join("    " + line for line in code.strip().splitlines()) + """
+finally:
+    be.ctx.draw = _draw
+result = [result, _count[0]]
+""", **values)
+
+
+def test_fused_results_equal_one_draw_per_op_with_fewer_draws(run_py):
+    rng = np.random.default_rng(2)
+    a, b = rng.normal(size=(4, 1, 5)).astype(np.float32), rng.normal(size=(3, 5)).astype(np.float32)
+    c = rng.normal(size=(5,)).astype(np.float32)
+    code = MIXED + """
+xs = [tf.tensor(v) for v in (a, b, c)]
+outs = mixed(*xs)
+result = [o.array_sync() for o in outs]
+tf.dispose(outs + xs)
+"""
+    run_py("tf.env().set('WEBGL_FUSION', False)")
+    try:
+        unfused, unfused_draws = _draws(run_py, code, a=a.tolist(), b=b.tolist(), c=c.tolist())
+    finally:
+        run_py("tf.env().set('WEBGL_FUSION', True)")
+    fused, fused_draws = _draws(run_py, code, a=a.tolist(), b=b.tolist(), c=c.tolist())
+    for got, want in zip(fused, unfused):
+        np.testing.assert_allclose(np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64),
+                                   rtol=1e-6, atol=1e-6)
+    assert fused_draws * 2 < unfused_draws, (fused_draws, unfused_draws)   # measured: 13 against 35
+
+
+def test_data_a_pending_expression_reads_lives_until_it_is_drawn(run_py):
+    out = run_py("""
+before = tf.memory()
+x = tf.tensor([1.0, 2.0, 3.0])
+t = x + 1
+u = t * 2                       # pending: reads x
+t.dispose()
+x.dispose()                     # disposed, but u still reads it
+mid = tf.memory().num_tensors - before.num_tensors
+values = list(u.data_sync())
+v = tf.tidy(lambda: tf.exp(tf.tensor([0.0, 1.0])) + 1)   # the tidy frees its intermediates
+values_v = list(v.data_sync())
+five = tf.tensor([5.0, 6.0])
+dropped = five * 3              # never drawn
+five.dispose()                  # kept for dropped ...
+held = five.data_id in tf.backend().store
+tf.dispose([u, v, dropped])     # ... and freed with it
+after = tf.memory()
+be = tf.backend()
+result = [mid, values, values_v, held, five.data_id in be.store, after.num_tensors - before.num_tensors,
+          after.num_textures_in_use - before.num_textures_in_use, len(be.pending), len(be.leaf_refs),
+          len(be.free_later)]
+""")
+    mid, values, values_v, held, still_held, tensors, textures, pending, refs, later = out
+    assert mid == 1 and values == [4.0, 6.0, 8.0]
+    assert held and not still_held
+    np.testing.assert_allclose(values_v, [2.0, 1 + np.e], rtol=1e-6)
+    assert [tensors, textures, pending, refs, later] == [0, 0, 0, 0, 0]
+
+
+def test_long_chains_and_wide_sums_respect_the_program_limits(run_py):
+    out = run_py("""
+from pytfweb.backends.webgl.programs import fusion
+x = tf.tensor([1.0, -2.0])
+y = x
+for _ in range(100):
+    y = y + 1                   # 100 ops: drawn in programs of at most MAX_NODES
+z = x
+for _ in range(40):
+    z = z + z                   # a DAG that inlining would double 40 times
+parts = [tf.tensor([float(i), -float(i)]) for i in range(30)]
+s = parts[0]
+for p in parts[1:]:
+    s = s + p                   # 30 textures read: at most MAX_LEAVES per program
+keys = [k for k in tf.backend().programs if str(k[0]).startswith('fused:')]
+result = [list(y.data_sync()), list(z.data_sync()), list(s.data_sync()), fusion.MAX_NODES, fusion.MAX_LEAVES,
+          max(str(k[0]).count('= op_') for k in keys), max(len(k) - 2 for k in keys)]
+tf.dispose([x, y, z, s] + parts)
+""")
+    y, z, s, max_nodes, max_leaves, most_ops, most_inputs = out
+    assert y == [101.0, -2.0 + 100] and z == [2.0 ** 40, -2.0 * 2 ** 40]
+    assert s == [float(sum(range(30))), -float(sum(range(30)))]
+    assert most_ops <= max_nodes and most_inputs <= max_leaves
+
+
+def test_profile_and_time_still_see_every_kernel(run_py):
+    out = run_py("""
+x = tf.tensor([[1.0, 2.0], [3.0, 4.0]])
+info = await tf.profile(lambda: tf.exp(x + 1) * 2)
+names = [k.name for k in info.kernels]
+result = [names, all(k.kernel_ms >= 0 for k in info.kernels), info.result.array_sync()]
+tf.dispose([x, info.result])
+""")
+    names, timed, values = out
+    assert names == ["Add", "Exp", "Multiply"] and timed
+    np.testing.assert_allclose(values, np.exp(np.array([[2.0, 3.0], [4.0, 5.0]])) * 2, rtol=1e-6)
