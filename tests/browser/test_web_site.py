@@ -260,7 +260,8 @@ def training(browser, static_url):
     page.set_viewport_size({"width": 1280, "height": 1000})
     errors = []
     page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.goto(static_url + f"examples/train.html?seconds={FIT_SECONDS}")
+    # at least two epochs whatever the machine's speed: the epoch charts need two points
+    page.goto(static_url + f"examples/train.html?seconds={FIT_SECONDS}&min_epochs=2")
     page.wait_for_function("trainStats.fitStart !== null", timeout=TIMEOUTS["load"])
     # live: once the batch curve has a few points, and before fit has ended
     page.wait_for_function("(() => { const p = document.querySelector('#charts path.series');"

@@ -3,7 +3,8 @@ in noise), with live loss/accuracy curves, then draw predictions.
 
 In web/examples/train.html it runs in a Web Worker (the page stays responsive): the curves go to
 the page's #charts, the model summary, weight histograms and confusion matrix to the visor, the
-predictions (tf.browser.to_pixels) to the page's canvas. ?seconds=N (default 20) bounds the fit.
+predictions (tf.browser.to_pixels) to the page's canvas. ?seconds=N (default 20) bounds the fit,
+?min_epochs=N (default 1) the epochs it runs at least.
 
 In CPython the same tf.vis calls write SVG files:
     pytfweb run --backend cpu web/examples/train.py [SECONDS]      # -> build/train/*.svg
@@ -20,12 +21,15 @@ IN_BROWSER = tf.env().get("IS_BROWSER")
 SIZE, CLASSES = 12, ["horizontal", "vertical", "diagonal"]
 
 if IN_BROWSER:
-    SECONDS = float(parse_qs(urlsplit(worker.page_url()).query).get("seconds", ["20"])[0])
+    QUERY = parse_qs(urlsplit(worker.page_url()).query)
+    SECONDS = float(QUERY.get("seconds", ["20"])[0])
+    MIN_EPOCHS = int(QUERY.get("min_epochs", ["1"])[0])
     CHARTS = "charts"
     visor = tf.vis.visor()
     SUMMARY, WEIGHTS, CONFUSION = (visor.surface(n, tab="Model") for n in ("Summary", "conv2d weights", "Confusion"))
 else:
     SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 20.0
+    MIN_EPOCHS = 1
     tf.vis.set_output_dir("build/train")
     CHARTS = "build/train/charts.svg"
     SUMMARY, WEIGHTS, CONFUSION = ("build/train/" + n for n in ("summary.svg", "weights.svg", "confusion.svg"))
@@ -48,14 +52,18 @@ def make_images(n, seed):
 
 
 class StopAfter(tf.callbacks.Callback):
-    """Ends fit after `seconds` (checked after each batch)."""
+    """Ends fit after `seconds` (checked after each batch), once `min_epochs` epochs are done."""
 
-    def __init__(self, seconds):
-        self.seconds = seconds
+    def __init__(self, seconds, min_epochs):
+        self.seconds, self.min_epochs = seconds, min_epochs
         self.start = time.perf_counter()
+        self.epochs = 0
+
+    def on_epoch_end(self, epoch, logs=None):
+        self.epochs = epoch + 1
 
     def on_batch_end(self, batch, logs=None):
-        if time.perf_counter() - self.start > self.seconds:
+        if self.epochs >= self.min_epochs and time.perf_counter() - self.start > self.seconds:
             self.model.stop_training = True
 
 
@@ -79,7 +87,7 @@ if IN_BROWSER:
     worker.post("fit-start")
 start = time.perf_counter()
 history = await model.fit(xs, ys, epochs=200, batch_size=36, validation_split=0.2, shuffle=True,  # noqa: F704
-                          callbacks=[charts, StopAfter(SECONDS)], verbose=0)
+                          callbacks=[charts, StopAfter(SECONDS, MIN_EPOCHS)], verbose=0)
 seconds = time.perf_counter() - start
 if IN_BROWSER:
     worker.post("fit-end", {"epochs": len(history.epoch), "seconds": seconds})
