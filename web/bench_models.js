@@ -48,3 +48,12 @@ function smallConvnet() {
     tf.layers.dense({units: 10, activation: 'softmax', kernelInitializer: 'varianceScaling'}),
   ]});
 }
+
+// A 3-layer perceptron on flattened 28x28 images: dense 128 relu, dense 64 relu, dense 10 softmax.
+function mlp() {
+  return tf.sequential({layers: [
+    tf.layers.dense({inputShape: [784], units: 128, activation: 'relu'}),
+    tf.layers.dense({units: 64, activation: 'relu'}),
+    tf.layers.dense({units: 10, activation: 'softmax'}),
+  ]});
+}

@@ -49,6 +49,22 @@ y.dispose()""",
         "const y = tf.tidy(() => { let y = x; for (let i = 0; i < 1000; i++) y = tf.add(y, one); return y; });"
         " await y.data(); y.dispose();"),
 }
+# 100 elementwise ops (20 x: multiply, add, sigmoid, multiply, subtract) on 256x256, one readback:
+# what lazy elementwise fusion is for.
+CASES["100 mixed elementwise ops on 256x256"] = Case(
+    "x = tf.random_uniform([256, 256], seed=1); y = tf.random_uniform([256, 256], seed=2)",
+    """
+def mixed():
+    z = x
+    for _ in range(20):
+        z = tf.sigmoid(z * y + x) - z * 0.5
+    return z
+z = tf.tidy(mixed)
+await z.data()
+z.dispose()""",
+    "x = tf.randomUniform([256, 256]); y = tf.randomUniform([256, 256]);",
+    "const z = tf.tidy(() => { let z = x; for (let i = 0; i < 20; i++) z = tf.sub(tf.sigmoid(tf.add(tf.mul(z, y), x)),"
+    " tf.mul(z, 0.5)); return z; }); await z.data(); z.dispose();")
 for _n in (256, 512, 1024):
     CASES[f"mat_mul {_n}x{_n}"] = Case(
         f"a = tf.random_uniform([{_n}, {_n}], seed=1); b = tf.random_uniform([{_n}, {_n}], seed=2)",
@@ -82,6 +98,7 @@ _LABELS_PY = "y = tf.tidy(lambda: tf.one_hot(tf.tensor1d([i % 10 for i in range(
 _LABELS_JS = ("y = tf.tidy(() => tf.oneHot(tf.tensor1d(Array.from({{length: {n}}}, (_, i) => i % 10), 'int32'),"
               " {c}));")
 for _label, _py_model, _js_model, _shape, _classes in (
+        ("MLP (784-128-64-10) batch 32", "mlp()", "mlp()", [32, 784], 10),
         ("convnet (2 conv, pool, dense) 32x28x28x1", "small_convnet()", "smallConvnet()",
          [32, 28, 28, 1], 10),
         ("MobileNet v1 0.25 8x128x128x3", "mobilenet_v1(0.25, 128)", "mobilenetV1(0.25, 128)",

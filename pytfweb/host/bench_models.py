@@ -5,6 +5,7 @@ tf.layers, that `pytfweb bench` runs in the same browser: change the two togethe
     mobilenet_v1()         MobileNet v1 1.0, 224x224x3 in, 1000 classes out: 4,253,864 parameters
     mobilenet_v1(0.25, 128)  MobileNet v1 0.25 at 128x128x3 (the training bench): 475,544 parameters
     small_convnet()        TF.js's MNIST tutorial convnet, 28x28x1 in, 10 classes out
+    mlp()                  784 -> dense 128 relu -> dense 64 relu -> dense 10 softmax
 """
 import pytfweb as tf
 
@@ -64,4 +65,14 @@ def small_convnet():
         tf.layers.max_pooling2d(pool_size=2, strides=2),
         tf.layers.flatten(),
         tf.layers.dense(units=10, activation="softmax", kernel_initializer="varianceScaling"),
+    ])
+
+
+def mlp():
+    """A 3-layer perceptron on flattened 28x28 images: dense 128 relu, dense 64 relu, dense 10
+    softmax."""
+    return tf.sequential(layers=[
+        tf.layers.dense(input_shape=[784], units=128, activation="relu"),
+        tf.layers.dense(units=64, activation="relu"),
+        tf.layers.dense(units=10, activation="softmax"),
     ])
