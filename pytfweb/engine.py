@@ -186,11 +186,13 @@ class Engine:
             self.next_variable_id += 1
         if name in self.registered_variables:
             raise ValueError(f"variable: a variable named '{name}' already exists")
+        initial.data_id.backend.settle(initial.data_id)
         v = self._track(Variable(initial, trainable, name), scoped=False)
         self.registered_variables[name] = v
         return v
 
     def assign_data(self, var, new_value):
+        new_value.data_id.backend.settle(new_value.data_id)
         old = var.data_id
         self.data[new_value.data_id][0] += 1
         var.data_id = new_value.data_id

@@ -22,6 +22,11 @@ class Backend:
     def sync(self):
         """Block until all work issued so far is done (a no-op where work is synchronous)."""
 
+    def settle(self, data_id):
+        """Compute data the backend holds as pending work (webgl's lazy elementwise fusion): the
+        engine settles what a variable takes, so that state carried from step to step is values,
+        not ever longer expressions."""
+
     def memory(self):
         """Backend-specific fields added to tf.memory()."""
         return {}

@@ -122,3 +122,23 @@ tf.dispose([x, info.result])
     names, timed, values = out
     assert names == ["Add", "Exp", "Multiply"] and timed
     np.testing.assert_allclose(values, np.exp(np.array([[2.0, 3.0], [4.0, 5.0]])) * 2, rtol=1e-6)
+
+
+def test_variables_take_values_not_expressions(run_py):
+    """An assign draws the expression a variable takes (Backend.settle): state carried from step
+    to step stays values, so each step's programs are the same (no recompiles, no growth)."""
+    out = run_py("""
+be = tf.backend()
+v = tf.variable(tf.zeros([4]), name="v_fusion")
+g = tf.tensor([1.0, 2.0, 3.0, 4.0])
+counts = []
+for _ in range(6):
+    v.assign(tf.tidy(lambda: v * 0.9 + g * 0.1))
+    counts.append(len(be.programs))
+    pending = v.data_id in be.pending
+result = [pending, counts, list(v.data_sync())]
+tf.dispose([v, g])
+""")
+    pending, counts, values = out
+    assert not pending and counts[1:] == [counts[1]] * 5
+    np.testing.assert_allclose(values, np.float32([1, 2, 3, 4]) * (1 - 0.9 ** 6), rtol=1e-5)

@@ -121,6 +121,10 @@ class WebGLBackend(Backend):
                     self.free_later.discard(key)
                     self._free(key)
 
+    def settle(self, data_id):
+        if data_id in self.pending:
+            fusion.materialize(self, data_id)
+
     def check_not_lost(self, data_id):
         d = self.store[data_id]
         if d.lost:

@@ -34,13 +34,16 @@ def enabled():
 
 class Node:
     """One op: `fn` (GLSL function name, from `file`), `nan_wrap` (a unary op's NaN in gives NaN
-    out), args (Nodes, Leaves, Uniforms) and its output shape and dtype."""
-    __slots__ = ("file", "fn", "nan_wrap", "args", "shape", "dtype", "size", "leaves")
+    out), args (Nodes, Leaves, Uniforms) and its output shape and dtype. An expression is a DAG:
+    a pending value read twice is one Node, computed once in the program (`size` counts the
+    distinct nodes)."""
+    __slots__ = ("file", "fn", "nan_wrap", "args", "shape", "dtype", "nodes", "size", "leaves")
 
     def __init__(self, file, fn, nan_wrap, args, shape, dtype):
         self.file, self.fn, self.nan_wrap, self.args = file, fn, nan_wrap, args
         self.shape, self.dtype = tuple(shape), dtype
-        self.size = 1 + sum(a.size for a in args if isinstance(a, Node))
+        self.nodes = frozenset().union(*(a.nodes for a in args if isinstance(a, Node))) | {id(self)}
+        self.size = len(self.nodes)
         leaves = {}
         for a in args:
             for leaf in ((a,) if isinstance(a, Leaf) else a.leaves if isinstance(a, Node) else ()):
@@ -108,9 +111,12 @@ def materialize(backend, data_id):
     leaves, uniforms = {}, []
     functions = {}
     lines = []
+    emitted = {}   # id(Node) -> its variable: each node of the DAG computed once
 
     def emit(n):
         """The GLSL variable holding n's value at the output's coordinates."""
+        if id(n) in emitted:
+            return emitted[id(n)]
         if isinstance(n, Leaf):
             if n.key not in leaves:
                 var = f"in{len(leaves)}"
@@ -128,6 +134,7 @@ def materialize(backend, data_id):
         if n.nan_wrap:
             call = f"isNaN({args[0]}) ? {args[0]} : {call}"
         lines.append(f"  float {name} = {call};")
+        emitted[id(n)] = name
         return name
 
     result = emit(node)
