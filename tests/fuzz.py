@@ -152,10 +152,13 @@ def binary(draw):
     if row.name == "pow":
         # GLSL pow(x, y) is exp2(y * log2(x)): relative error grows with |y log2 x|
         values = st.one_of(st.floats(-8, 8, width=32), st.sampled_from(SPECIAL))
-    if row.name in ("floor_div", "mod"):
-        # a - b * floor(a / b) in float32: beyond |a / b| = 2^24 the remainder is rounding noise
-        # (2.79e16 mod 0.32: cpu's exact fmod 0.19, the shader's 0)
+    if row.name == "floor_div":
         values = st.one_of(st.floats(-1e6, 1e6, width=32), st.sampled_from(SPECIAL))
+    if row.name == "mod":
+        # a - b * floor(a / b) in float32 is off by about ulp(a) (and by the GPU's choice to fuse
+        # the multiply-add or not): 1.0e5 mod 0.025 came out 0.0234 for cpu's exact 0.0196, and
+        # 2.79e16 mod 0.32 came out 0 for 0.19. Within |a| <= 1000 that error is below 1e-4.
+        values = st.one_of(st.floats(-1e3, 1e3, width=32), st.sampled_from(SPECIAL))
     if row.kind == "bitwise":   # TF.js's bitwiseAnd takes equal shapes only
         sb = sa
     a = draw(arrays(sa, dtype, values, lo, hi))
