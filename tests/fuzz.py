@@ -84,9 +84,11 @@ DENORMAL_SENSITIVE = {"equal", "not_equal", "greater", "greater_equal", "less", 
 
 
 def flush_denormals(x):
+    """Denormals, and the smallest normal float too (SwiftShader's -0 mod -1.18e-38 is NaN: the
+    reciprocal a division takes of it does not survive), as +-0."""
     if x.dtype != np.float32:
         return x
-    tiny = np.abs(x) < np.finfo(np.float32).tiny
+    tiny = np.abs(x) <= np.finfo(np.float32).tiny
     return np.where(tiny, np.copysign(np.float32(0), x), x).astype(np.float32)
 
 
