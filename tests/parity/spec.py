@@ -152,6 +152,22 @@ def ramp(shape, start=1.0, dtype="float32"):
     return T(vals, list(shape), dtype)
 
 
+# The short makers the shape, slicing and creation families write their cases with.
+def F(shape, start=1.0):   # noqa: N802
+    """float32 ramp."""
+    return ramp(shape, start)
+
+
+def N(shape, start=0):   # noqa: N802
+    """int32 ramp."""
+    return ramp(shape, start, "int32")
+
+
+def W(shape, scale=1.0):   # noqa: N802
+    """float32 sine wave."""
+    return sines(shape, scale)
+
+
 def _encode(v):
     if isinstance(v, float) and not math.isfinite(v):
         return {"float": "NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity")}

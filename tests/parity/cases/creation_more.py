@@ -1,6 +1,6 @@
 """Tensor creation beyond creation.py's basics: every positional form, dtype and edge of oneHot,
 range, linspace, eye, zeros/ones(-like), fill, diag, complex/real/imag and tensor..tensor6d/scalar."""
-from ..spec import T, case, ramp
+from ..spec import F, T, case
 
 I = "int32"
 B = "bool"
@@ -13,10 +13,6 @@ DEV_RANGE = "TF.js accepts dtype 'bool' and returns a bool tensor holding 0, 1, 
 DEV_REAL = "TF.js crashes on a tensor that is not complex64 (it reads parts the tensor does not have); pytfweb returns x's values as float32, as TensorFlow does."
 DEV_IMAG = 'TF.js crashes on a tensor that is not complex64 (it reads parts the tensor does not have); pytfweb returns float32 zeros, as TensorFlow does.'
 DEV_TENSOR = 'TF.js does not check that nested values are rectangular and returns a tensor holding fewer values than its shape; pytfweb raises ValueError.'
-
-
-def F(shape, start=1.0):   # noqa: N802
-    return ramp(shape, start)
 
 
 CASES = [

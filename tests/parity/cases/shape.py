@@ -1,23 +1,11 @@
 """Shape ops in TF.js's positional forms: reshape, expand/squeeze, concat/stack/split, tile, pad,
 reverse, transpose, broadcasting and block rearrangements."""
-from ..spec import T, case, ramp, sines
+from ..spec import F, N, T, W, case
 
 I = "int32"
 B = "bool"
 S = "string"
 NAN, INF = float("nan"), float("inf")
-
-
-def F(shape, start=1.0):   # noqa: N802
-    return ramp(shape, start)
-
-
-def N(shape, start=0):   # noqa: N802
-    return ramp(shape, start, "int32")
-
-
-def W(shape, scale=1.0):   # noqa: N802
-    return sines(shape, scale)
 
 
 DEV_MIRROR_PAD_GRAD = "TF.js's gradient takes only the slice of dy over the unpadded input and drops the mirrored copies' contributions; pytfweb adds them (the true gradient)."

@@ -1,23 +1,11 @@
 """Slicing, gathering, scattering, masks, sets, top-k and sorted searches in TF.js's positional forms."""
-from ..spec import T, case, ramp, sines
+from ..spec import F, N, T, W, case
 
 I = "int32"
 B = "bool"
 S = "string"
 NAN, INF = float("nan"), float("inf")
 IMAX, IMIN = 2147483647, -2147483648
-
-
-def F(shape, start=1.0):   # noqa: N802
-    return ramp(shape, start)
-
-
-def N(shape, start=0):   # noqa: N802
-    return ramp(shape, start, "int32")
-
-
-def W(shape, scale=1.0):   # noqa: N802
-    return sines(shape, scale)
 
 
 DEV_SLICE = 'TF.js accepts a begin past the end of an axis and returns a tensor with a negative dimension; pytfweb raises ValueError.'
