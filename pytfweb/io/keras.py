@@ -644,14 +644,6 @@ class _ToKeras:
             self.fail(where, f"{key} must be an activation name to be saved, got {_short(value)}")
         return _K3_ACTIVATION_NAMES.get(name, name)
 
-    def _class_and_config(self, value, where, key, what):
-        """(class name, config) of a Keras object given by name or as {'class_name', 'config'}."""
-        if isinstance(value, str):
-            return value, {}
-        if isinstance(value, dict) and isinstance(value.get("class_name"), str):
-            return value["class_name"], value.get("config") or {}
-        self.fail(where, f"{key} must be {what} {{'class_name', 'config'}}, got {_short(value)}")
-
     def initializer(self, value, where, key):
         if value is None:
             return None
