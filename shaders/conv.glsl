@@ -325,7 +325,7 @@ void main() {
   outColor3 = acc3;
 }
 
-// @program depthwise_backprop_input_coords
+// @program depthwise_backprop_input_packed_coords
 void productCoords(out int r, out int col) {
   int b;
   ivec3 p;
