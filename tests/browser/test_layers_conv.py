@@ -1,6 +1,7 @@
 """Convolutional layers on webgl: MobileNet v1 predicts through `pytfweb run`; a small conv
 classifier trained here on cpu predicts the same in the page; a model made of every new layer
 kind gives the same outputs on webgl as on cpu."""
+import contextlib
 import re
 import subprocess
 
@@ -9,6 +10,19 @@ import numpy as np
 import pytfweb as tf
 from tests.browser.test_examples import REPO, _pytfweb_cmd
 from tests.unit.test_layers_conv import bars, small_classifier
+
+
+@contextlib.contextmanager
+def _on_cpu(code):
+    """The names the test's own code defines, used here on the cpu backend within the block."""
+    previous = tf.get_backend()
+    tf.set_backend("cpu")
+    try:
+        ns = {}
+        exec(code, ns)  # noqa: S102 - the test's own code
+        yield ns
+    finally:
+        tf.set_backend(previous)
 
 
 def test_mobilenet_example_predicts_on_webgl():
@@ -134,16 +148,10 @@ async def run_zoo(tf, x):
 def test_every_layer_kind_matches_cpu(run_py):
     x = np.random.default_rng(5).normal(size=(2, 9, 8, 3)).astype(np.float32)
     page = run_py(ZOO + "result = await run_zoo(tf, x)", x=x.tolist())
-    previous = tf.get_backend()
-    tf.set_backend("cpu")
-    try:
-        ns = {}
-        exec(ZOO, ns)  # noqa: S102 - the test's own code
+    with _on_cpu(ZOO) as ns:
         model = ns["zoo"](tf)
         here = [o.numpy() for o in model.predict(tf.tensor(x))]
         model.dispose()
-    finally:
-        tf.set_backend(previous)
     assert len(page) == len(here)
     for i, (p, h) in enumerate(zip(page, here)):
         np.testing.assert_allclose(np.asarray(p), h, rtol=1e-3, atol=1e-4, err_msg=f"output {i}")
@@ -180,14 +188,8 @@ def test_batch_normalization_training_gradients_match_cpu(run_py):
         gamma, beta = rng.normal(size=x.shape[axis]).tolist(), rng.normal(size=x.shape[axis]).tolist()
         args = dict(x=x.tolist(), w=w.tolist(), gamma=gamma, beta=beta, axis=axis)
         page = run_py(BN_TRAINING + "result = bn_training_grads(tf, x, w, gamma, beta, axis)", **args)
-        previous = tf.get_backend()
-        tf.set_backend("cpu")
-        try:
-            ns = {}
-            exec(BN_TRAINING, ns)  # noqa: S102 - the test's own code
+        with _on_cpu(BN_TRAINING) as ns:
             here = ns["bn_training_grads"](tf, **args)
-        finally:
-            tf.set_backend(previous)
         for name, p, h in zip(("dx", "dgamma", "dbeta", "second order"), page, here):
             np.testing.assert_allclose(np.asarray(p), np.asarray(h), rtol=1e-3, atol=1e-3, err_msg=f"axis {axis}: {name}")
 
@@ -223,11 +225,7 @@ def test_predict_time_fusion_matches_cpu_run_layer_by_layer(run_py):
     from pytfweb.layers.inference_fusion import Plan
     rng = np.random.default_rng(12)
     x = rng.normal(size=(2, 9, 8, 4)).astype(np.float32)
-    previous = tf.get_backend()
-    tf.set_backend("cpu")
-    try:
-        ns = {}
-        exec(FUSED_CHAINS, ns)  # noqa: S102 - the test's own code
+    with _on_cpu(FUSED_CHAINS) as ns:
         model = ns["fused_chain_model"](tf)
         weights = []
         for w in model.weights:
@@ -240,8 +238,6 @@ def test_predict_time_fusion_matches_cpu_run_layer_by_layer(run_py):
         want = y.numpy()
         tf.dispose([xt, y])
         model.dispose()
-    finally:
-        tf.set_backend(previous)
     got, chains = run_py(FUSED_CHAINS + "result = fused_chain_predict(tf, x, weights)", x=x.tolist(),
                          weights=[w.tolist() for w in weights])
     assert chains == 2
