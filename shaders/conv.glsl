@@ -219,8 +219,8 @@ void productCoords(out int r, out int col) {
 // targets, in gemm.glsl's layout: grid row rb = (b * OUT_H + oh) * OUT_W4 + ow4 and column c4
 // hold, in output t, channels 4 c4 .. 4 c4 + 3 of output column 4 ow4 + t (gemm.glsl's unpack
 // then writes the tensor). Neighbouring outputs share input columns, so each input value is
-// fetched once per fragment rather than once per output. Python adds OUT_W4, CHANNELS_4 and
-// DEPTHWISE_ROW: the unrolled taps of one filter row (input column j = 0 .. SPAN-1 at
+// fetched once per fragment rather than once per output. Python adds the block grid's defines
+// (depthwise_block) and DEPTHWISE_ROW: the unrolled taps of one filter row (input column j = 0 .. SPAN-1 at
 // iw0 + j, added with weights w[kw] to the outputs t with t * STRIDE_W + kw * DIL_W = j).
 
 // The packed depthwise programs read four channels c .. c+3 at once. Channels past IN_CHANNELS
@@ -252,24 +252,35 @@ vec4 wAt(int kh, int kw, int c) {
 }
 
 // @program depthwise_block
-// The fragment's first channel c and grid row rb: BLOCK_FOLD grid rows share a texture row
+// The fragment's first channel c, batch b, image row h and block of four columns w4 of the
+// [BATCH, IMAGE_H, 4 IMAGE_W4] image it computes (the output, or x for the input gradient): grid
+// row rb = (b * IMAGE_H + h) * IMAGE_W4 + w4; BLOCK_FOLD grid rows share a texture row
 // (BLOCK_FOLD * BLOCK_COLUMNS texels wide) where the grid is taller than a texture may be.
 // Fragments past the last grid row compute values that nothing reads.
-void blockPosition(out int c, out int rb) {
+void blockPosition(out int c, out int b, out int h, out int w4) {
   int x = int(gl_FragCoord.x);
   int fold = x / BLOCK_COLUMNS;
   c = 4 * (x - fold * BLOCK_COLUMNS);
-  rb = int(gl_FragCoord.y) * BLOCK_FOLD + fold;
+  int rb = int(gl_FragCoord.y) * BLOCK_FOLD + fold;
+  w4 = rb % IMAGE_W4;
+  int t = rb / IMAGE_W4;
+  h = t % IMAGE_H;
+  b = t / IMAGE_H;
+}
+
+// @program depthwise_block_coords
+// The unpack program's output is the image's 5D view: the gemm layout's row and column.
+void productCoords(out int r, out int col) {
+  int b;
+  ivec3 p;
+  outputPosition(b, p, col);
+  r = (b * IMAGE_H + p.y) * IMAGE_W4 * 4 + p.z;
 }
 
 // @program depthwise_packed
 void main() {
-  int c, rb;
-  blockPosition(c, rb);
-  int ow4 = rb % OUT_W4;
-  int t = rb / OUT_W4;
-  int oh = t % OUT_H;
-  int b = t / OUT_H;
+  int c, b, oh, ow4;
+  blockPosition(c, b, oh, ow4);
   int iw0 = 4 * ow4 * STRIDE_W - PAD_W;
   vec4 acc0 = vec4(0.0), acc1 = vec4(0.0), acc2 = vec4(0.0), acc3 = vec4(0.0);
   for (int kh = 0; kh < FILTER_H; kh++) {
@@ -285,30 +296,18 @@ void main() {
   outColor3 = acc3;
 }
 
-// @program depthwise_packed_coords
-void productCoords(out int r, out int col) {
-  int b;
-  ivec3 p;
-  outputPosition(b, p, col);
-  r = (b * OUT_H + p.y) * OUT_W4 * 4 + p.z;
-}
-
 // --- DepthwiseConv2dNativeBackpropInput, channels last, multiplier 1, packed ----------------------
 // As depthwise_packed, for dx: each fragment computes four channels at four neighbouring input
-// columns iw0 .. iw0+3 (iw0 = 4 iw4) into four render targets, grid row rb = (b * IN_H + ih) *
-// IN_W4 + iw4. Column iw0 + t receives dy at output column (iw0 + t + PAD_W - kw DIL_W) / STRIDE_W
+// columns iw0 .. iw0+3 (iw0 = 4 iw4) into four render targets (the image of depthwise_block is
+// x). Column iw0 + t receives dy at output column (iw0 + t + PAD_W - kw DIL_W) / STRIDE_W
 // through tap kw where that divides; STRIDE_W divides 4, so which taps meet which dy column
 // depends on t and kw alone: Python unrolls one filter row as DEPTHWISE_BACK_ROW (dy column
 // ow0 + j, ow0 = iw0 / STRIDE_W, added with weights w[kw] to the columns t that read it there).
 
 // @program depthwise_backprop_input_packed
 void main() {
-  int c, rb;
-  blockPosition(c, rb);
-  int iw4 = rb % IN_W4;
-  int t = rb / IN_W4;
-  int ih = t % IN_H;
-  int b = t / IN_H;
+  int c, b, ih, iw4;
+  blockPosition(c, b, ih, iw4);
   int ow0 = 4 * iw4 / STRIDE_W;
   vec4 acc0 = vec4(0.0), acc1 = vec4(0.0), acc2 = vec4(0.0), acc3 = vec4(0.0);
   for (int kh = 0; kh < FILTER_H; kh++) {
@@ -323,14 +322,6 @@ void main() {
   outColor1 = acc1;
   outColor2 = acc2;
   outColor3 = acc3;
-}
-
-// @program depthwise_backprop_input_packed_coords
-void productCoords(out int r, out int col) {
-  int b;
-  ivec3 p;
-  outputPosition(b, p, col);
-  r = (b * IN_H + p.y) * IN_W4 * 4 + p.z;
 }
 
 // --- DepthwiseConv2dNativeBackpropFilter, channels last, multiplier 1, split and packed ----------

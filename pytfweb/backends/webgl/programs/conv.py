@@ -130,26 +130,24 @@ def _block_grid(backend, info, size):
     return (-(-rows // fold), fold * c4), f"#define BLOCK_FOLD {fold}\n#define BLOCK_COLUMNS {c4}\n"
 
 
-def _depthwise_blocks(backend, info, w4_name, size, row, section, reader, image, f, out_shape, epilogue=None):
+def _depthwise_blocks(backend, info, size, row, section, reader, image, f, out_shape, epilogue=None):
     """Run conv.glsl's packed depthwise program `section` (four channels at four neighbouring
-    columns of a [batch, *size, channels] image per fragment; w4_name the #define of size's
-    column blocks, `row` the unrolled filter row, `image` the (input name, tensor) read through
-    the `reader` section) and unpack it to out_shape (a 5D view) with `section`_coords, or None
-    where its grid does not fit the texture limits."""
+    columns of a [batch, *size, channels] image per fragment; `row` the unrolled filter row,
+    `image` the (input name, tensor) read through the `reader` section) and unpack it to
+    out_shape (the image's 5D view), or None where its grid does not fit the texture limits."""
     block = _block_grid(backend, info, size)
     if block is None:
         return None
     grid, block_defines = block
-    w4 = f"#define {w4_name} {-(-size[1] // 4)}\n" + block_defines
-    code = _defines(info, True, output=False) + w4 + row
+    image_defines = f"#define IMAGE_H {size[0]}\n#define IMAGE_W4 {-(-size[1] // 4)}\n" + block_defines
+    code = _defines(info, True, output=False) + image_defines + row
     name, t = image
     program = Program(f"conv:{section}:{code}", (name, "W"), grid,
                       code + _sections(reader, "depthwise_w_at", "depthwise_block", section), packed_outputs=4)
     blocks = backend.run_packed(program, [_view(t, _as5d(t.shape, True)), _view(f, _filter5d(f.shape))])
     try:
-        # unpack's output is out_shape's 5D view: outputPosition gives its coordinates
-        return gemm.unpack(backend, blocks, out_shape, _defines(info, True) + w4 + _sections(section + "_coords"),
-                           epilogue)
+        return gemm.unpack(backend, blocks, out_shape,
+                           _defines(info, True) + image_defines + _sections("depthwise_block_coords"), epilogue)
     finally:
         for b in blocks:
             backend.dispose_data(b.data_id)
@@ -160,7 +158,7 @@ def _packed_depthwise(backend, info, x, f, epilogue):
     depthwise_packed, or None where that does not apply."""
     if not info.channels_last or len(info.in_size) != 2 or info.filter_shape[-1] != 1:
         return None
-    return _depthwise_blocks(backend, info, "OUT_W4", info.out_size, _depthwise_row(info), "depthwise_packed",
+    return _depthwise_blocks(backend, info, info.out_size, _depthwise_row(info), "depthwise_packed",
                              "depthwise_x_at", ("x", x), f, _as5d(info.out_shape, True), epilogue)
 
 
@@ -232,7 +230,7 @@ def _packed_depthwise_backprop_input(backend, info, dy, f):
     if (not info.channels_last or len(info.in_size) != 2 or info.filter_shape[-1] != 1
             or 4 % info.strides[-1] != 0):
         return None
-    return _depthwise_blocks(backend, info, "IN_W4", info.in_size, _depthwise_back_row(info),
+    return _depthwise_blocks(backend, info, info.in_size, _depthwise_back_row(info),
                              "depthwise_backprop_input_packed", "depthwise_dy_at", ("dy", dy), f,
                              _as5d(info.in_shape, True))
 
