@@ -216,7 +216,7 @@ void productCoords(out int r, out int col) {
 
 // --- DepthwiseConv2dNative, channels last, multiplier 1, packed (programs/conv.py) ----------------
 // Each fragment computes four channels at four neighbouring output columns into four render
-// targets, in gemm.glsl's layout: grid row rb = (b * OUT_H + oh) * OUT_W4 + ow4 and column c4
+// targets, in gemm.glsl's layout: grid row rb = (b * OUT_H + oh) * IMAGE_W4 + ow4 and column c4
 // hold, in output t, channels 4 c4 .. 4 c4 + 3 of output column 4 ow4 + t (gemm.glsl's unpack
 // then writes the tensor). Neighbouring outputs share input columns, so each input value is
 // fetched once per fragment rather than once per output. Python adds the block grid's defines
