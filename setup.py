@@ -14,7 +14,7 @@ setup(
     package_dir={"pytfweb.shaders": "shaders", "pytfweb.web": "web"},
     package_data={
         "pytfweb": ["**/*.js", "**/*.glsl", "data/*.json"],
-        "pytfweb.shaders": ["**/*.glsl"],
+        "pytfweb.shaders": ["**/*.glsl", "**/*.wgsl"],
         "pytfweb.web": ["*.html", "*.js", "*.css"],
     },
     include_package_data=False,

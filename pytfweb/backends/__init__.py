@@ -17,3 +17,9 @@ def register_all():
         from . import webgl
         from .webgl import programs as _webgl_programs  # noqa: F401
         ENGINE.register_backend("webgl", webgl.create_backend, priority=2)
+        from . import webgpu
+        if webgpu.available():
+            # Below webgl (and cpu) until the whole op suite passes on webgpu: chosen only by
+            # tf.set_backend("webgpu"), then `await tf.ready()` requests the adapter and device.
+            from .webgpu import programs as _webgpu_programs  # noqa: F401
+            ENGINE.register_backend("webgpu", webgpu.create_backend, priority=0)

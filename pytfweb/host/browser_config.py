@@ -21,6 +21,9 @@ LAUNCH_ARGS = [
     # these two as well; they keep the software fallback allowed where Chromium would refuse it.
     "--enable-unsafe-swiftshader",
     "--ignore-gpu-blocklist",
+    # WebGPU (the webgpu backend): Chromium 156 on Linux gives navigator.gpu an adapter (SwiftShader
+    # here) only with this flag, and only on a secure origin (http://127.0.0.1 is one).
+    "--enable-unsafe-webgpu",
 ]
 
 HEADLESS = True

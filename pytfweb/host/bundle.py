@@ -7,7 +7,7 @@ import zipfile
 from .paths import PACKAGE_DIR, shaders_dir
 
 SUFFIXES = (".py", ".js", ".glsl")   # files taken from the package directory
-SHADER_SUFFIXES = (".glsl",)           # files taken from the shaders directory
+SHADER_SUFFIXES = (".glsl", ".wgsl")   # files taken from the shaders directory (webgpu/*.wgsl too)
 
 
 def bundle_members(package_dir=None, shaders=None):

@@ -1,0 +1,220 @@
+"""The webgpu backend: tensors live in storage buffers, kernels are WGSL compute shaders.
+
+Initialisation is asynchronous (WebGPU's adapter and device requests are promises):
+`tf.set_backend("webgpu")` makes the backend object and `await tf.ready()` gets the device. Until
+then, values can be written (they stay CPU-side) but no kernel runs.
+
+Data: values written from Python stay CPU-side until a kernel first needs them (lazy upload into
+a storage buffer from the recycler); results live only in their buffer. Reading is asynchronous
+(`await t.data()`: copy into a MAP_READ buffer, mapAsync), and the values are then kept CPU-side
+too (data never changes). `data_sync()` returns CPU-side values where they exist and otherwise
+raises: a page cannot block on WebGPU. Dtypes are stored natively: float32 as f32, int32 as
+i32 (exact over the whole range), bool as 0/1 in an i32.
+
+Pipelines are cached by program key (the kernel's signature: op, dtypes, ranks, variant), not by
+shapes: shapes reach the shaders in a uniform buffer, so a new shape compiles nothing."""
+import array
+
+from ...dtypes import TYPECODES
+from ...errors import BackendError
+from ...kernels import TensorInfo
+from ...tensor import DataId
+from ..base import Backend
+from . import wgsl
+from .device import Device, pack_uniforms
+
+
+class GPUData:
+    __slots__ = ("shape", "dtype", "values", "buffer", "size")
+
+    def __init__(self, shape, dtype, values=None):
+        self.shape, self.dtype, self.values = tuple(shape), dtype, values
+        self.buffer = None   # GPUBuffer (JS) once on the GPU
+        self.size = 0        # its size class in bytes
+
+
+class Program:
+    """A compute shader: `key` names its code exactly (shapes excluded: they are uniforms);
+    `source()` builds the WGSL once per key; `uniforms` are the struct's fields ((name, type), ...),
+    whose values each run packs; `workgroup` the threads per workgroup (x*y*z)."""
+    __slots__ = ("key", "source", "uniforms")
+
+    def __init__(self, key, source, uniforms):
+        self.key, self.source, self.uniforms = key, source, uniforms
+
+
+class WebGPUBackend(Backend):
+    name = "webgpu"
+
+    def __init__(self):
+        if not Device.available():
+            raise BackendError("webgpu: this browser has no navigator.gpu (Chromium needs "
+                               "--enable-unsafe-webgpu where WebGPU is not enabled, and a secure origin)")
+        self.device = None
+        self.store = {}      # DataId -> GPUData
+        self.dispatches = 0
+
+    async def ready(self):
+        """Request the adapter and device (once); BackendError where there is none."""
+        if self.device is None:
+            self.device = await Device.create()
+
+    def _device(self, what):
+        if self.device is None:
+            raise BackendError(f"webgpu: {what} needs the device, which is requested asynchronously: "
+                               "call `await tf.ready()` after tf.set_backend('webgpu')")
+        return self.device
+
+    def epsilon(self):
+        return 1e-7
+
+    # --- data ----------------------------------------------------------------------------
+    def write(self, values, shape, dtype, data_id=None):
+        if dtype not in wgsl.STORAGE_TYPE:
+            raise TypeError(f"webgpu: tensors of dtype {dtype} are not supported yet (float32, int32 and "
+                            "bool are)")
+        if data_id is None:
+            data_id = DataId(self)
+        else:
+            data_id.backend = self
+        self.store[data_id] = GPUData(shape, dtype, _as_array(values, dtype))
+        return data_id
+
+    def read_sync(self, data_id):
+        d = self.store[data_id]
+        if d.values is None:
+            raise BackendError(
+                f"webgpu: data_sync()/array_sync() cannot read this {d.dtype} tensor of shape {list(d.shape)}: its "
+                "values are only in GPU memory, and a page cannot block on WebGPU. Use `await t.data()` or "
+                "`await t.array()` (afterwards the synchronous forms work on it too)")
+        return d.values
+
+    async def read(self, data_id):
+        d = self.store[data_id]
+        if d.values is not None:
+            return d.values
+        n = _size(d.shape)
+        raw = await self._device("reading a tensor").read(d.buffer, 4 * n)
+        values = _from_bytes(raw, d.dtype)
+        if data_id in self.store:   # not disposed meanwhile
+            d.values = values
+        return values
+
+    def dispose_data(self, data_id):
+        d = self.store.pop(data_id, None)
+        if d is not None and d.buffer is not None:
+            self.device.buffers.release(d.buffer, d.size)
+
+    def sync(self):
+        """No-op: a page cannot wait for the GPU synchronously (tf.profile's kernel times on webgpu
+        are therefore the time to record and submit, not the GPU's)."""
+
+    async def done(self):
+        """Wait until the GPU has done all work submitted so far."""
+        await self._device("done()").done()
+
+    def memory(self):
+        if self.device is None:
+            return {"num_buffers": 0, "num_buffers_in_use": 0, "num_bytes_in_gpu": 0,
+                    "num_bytes_in_gpu_allocated": 0, "num_bytes_in_gpu_free": 0}
+        b = self.device.buffers
+        return {"num_buffers": b.num_used + b.num_free, "num_buffers_in_use": b.num_used,
+                "num_bytes_in_gpu": b.bytes_used, "num_bytes_in_gpu_allocated": b.bytes_used + b.bytes_free,
+                "num_bytes_in_gpu_free": b.bytes_free}
+
+    def dispose(self):
+        if self.device is not None:
+            for d in self.store.values():
+                if d.buffer is not None:
+                    self.device.buffers.release(d.buffer, d.size)
+            self.device.dispose()
+            self.device = None
+        self.store.clear()
+
+    # --- running programs ------------------------------------------------------------------
+    def ensure_buffer(self, data_id):
+        """The data's storage buffer, uploading CPU-side values on first GPU use."""
+        d = self.store[data_id]
+        if d.buffer is None:
+            dev = self.device
+            n = _size(d.shape)
+            d.buffer, d.size = dev.buffers.acquire(4 * max(n, 1))
+            if n:
+                dev.upload(d.buffer, d.values if d.dtype != "bool" else array.array("i", d.values))
+        return d.buffer
+
+    def values_if_known(self, t):
+        """t's CPU-side values (array.array) when it has them, else None."""
+        return self.store[t.data_id].values
+
+    def new_output(self, shape, dtype):
+        """A new data of shape and dtype with a buffer (not yet written); returns its DataId."""
+        data_id = DataId(self)
+        d = GPUData(shape, dtype)
+        d.buffer, d.size = self.device.buffers.acquire(4 * max(_size(shape), 1))
+        self.store[data_id] = d
+        return data_id
+
+    def run(self, program, inputs, out_shape, dtype, uniform_values, groups, extra_outputs=()):
+        """Run program on inputs (TensorInfos) into a new output of out_shape and dtype; returns
+        its TensorInfo. groups: workgroups (x, y, z). extra_outputs: ((shape, dtype), ...) of more
+        outputs (bound after the first); then a list of TensorInfos is returned."""
+        dev = self._device(f"kernel '{program.key}'")
+        out_shape = tuple(out_shape)
+        if _size(out_shape) == 0 and not extra_outputs:
+            return self.empty(out_shape, dtype)
+        for t in inputs:
+            if t.dtype not in wgsl.STORAGE_TYPE:
+                raise TypeError(f"webgpu: program '{program.key}' cannot take a {t.dtype} tensor")
+        pipeline = dev.pipeline(program.key, program.source)
+        outs = [TensorInfo(self.new_output(out_shape, dtype), out_shape, dtype)]
+        outs += [TensorInfo(self.new_output(s, dt), tuple(s), dt) for s, dt in extra_outputs]
+        buffers = [self.store[o.data_id].buffer for o in outs] + [self.ensure_buffer(t.data_id) for t in inputs]
+        dev.dispatch(pipeline, pack_uniforms(program.uniforms, uniform_values), groups, buffers)
+        self.dispatches += 1
+        return outs if extra_outputs else outs[0]
+
+    def empty(self, shape, dtype):
+        data_id = DataId(self)
+        self.store[data_id] = GPUData(shape, dtype, array.array(TYPECODES[dtype]))
+        return TensorInfo(data_id, tuple(shape), dtype)
+
+    def groups_for(self, n, per_group):
+        """Workgroups (x, y, 1) covering n items of per_group each: x up to the device's limit per
+        dimension, y as many rows as needed. A shader finds its item as
+        gid.x + gid.y * (num_workgroups.x * per_group)."""
+        g = max(1, -(-n // per_group))
+        limit = self.device.max_workgroups
+        if g <= limit:
+            return (g, 1, 1)
+        return (limit, -(-g // limit), 1)
+
+
+def _size(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _as_array(values, dtype):
+    """Any flat buffer as an array.array of dtype's typecode (numpy arrays too, when present)."""
+    tc = TYPECODES[dtype]
+    if isinstance(values, array.array) and values.typecode == tc:
+        return values
+    out = array.array(tc)
+    if hasattr(values, "tobytes") and getattr(values, "dtype", None) is not None:  # ndarray
+        out.frombytes(values.astype({"f": "float32", "i": "int32", "B": "uint8"}[tc]).tobytes())
+    else:
+        out.extend(values)
+    return out
+
+
+def _from_bytes(raw, dtype):
+    if dtype == "bool":
+        ints = array.array("i")
+        ints.frombytes(raw)
+        return array.array("B", [1 if v else 0 for v in ints])
+    out = array.array(TYPECODES[dtype])
+    out.frombytes(raw)
+    return out

@@ -1,0 +1,160 @@
+"""The WebGPU device: adapter and device requests (asynchronous, hence `await tf.ready()`), the
+storage-buffer recycler, the pipeline cache, uploads, dispatches and mapAsync reads, each one
+JS call into helpers.js."""
+import os
+import struct
+
+import js
+from pyodide.ffi import to_js
+
+from ...errors import BackendError
+
+
+def bucket(nbytes):
+    """The size class of a buffer of nbytes: at least 16, a power of two up to 64, then 1, 1.25,
+    1.5 or 1.75 times a power of two (at most a quarter wasted; always a multiple of 16)."""
+    if nbytes <= 64:
+        return 16 if nbytes <= 16 else 32 if nbytes <= 32 else 64
+    p = 1 << (nbytes - 1).bit_length() - 1   # the power of two below nbytes
+    for q in (p, p + p // 4, p + p // 2, p + 3 * p // 4, 2 * p):
+        if q >= nbytes:
+            return q
+    return 2 * p
+
+
+class BufferManager:
+    """Storage buffers recycled by size class: release() keeps a buffer for the next acquire()
+    of its class; dispose() destroys them all. Counts are what tf.memory() reports."""
+
+    def __init__(self, helpers):
+        self.js = helpers
+        self.free = {}          # size class -> [GPUBuffer]
+        self.num_used = self.num_free = 0
+        self.bytes_used = self.bytes_free = 0
+        self.created = 0
+
+    def acquire(self, nbytes):
+        size = bucket(nbytes)
+        free = self.free.get(size)
+        if free:
+            buf = free.pop()
+            self.num_free -= 1
+            self.bytes_free -= size
+        else:
+            buf = self.js.createBuffer(size)
+            self.created += 1
+        self.num_used += 1
+        self.bytes_used += size
+        return buf, size
+
+    def release(self, buf, size):
+        self.free.setdefault(size, []).append(buf)
+        self.num_used -= 1
+        self.bytes_used -= size
+        self.num_free += 1
+        self.bytes_free += size
+
+    def dispose(self):
+        for bufs in self.free.values():
+            for b in bufs:
+                self.js.destroy(b)
+        self.free.clear()
+        self.num_free = self.bytes_free = 0
+
+
+class Device:
+    """Made by `await Device.create()`; raises BackendError where WebGPU gives no adapter."""
+
+    def __init__(self, adapter, device, info):
+        self.adapter, self.device, self.info = adapter, device, info
+        make = js.Function.new("return (" + _read_helpers() + "\n)")()
+        self.js = make(device)
+        self.buffers = BufferManager(self.js)
+        self.pipelines = {}     # program key -> GPUComputePipeline
+        limits = device.limits
+        self.max_workgroups = int(limits.maxComputeWorkgroupsPerDimension)
+        self.max_binding = int(limits.maxStorageBufferBindingSize)
+
+    @staticmethod
+    def available():
+        """Whether this page has navigator.gpu at all (the adapter request may still fail)."""
+        nav = getattr(js, "navigator", None)
+        return nav is not None and getattr(nav, "gpu", None) is not None
+
+    @classmethod
+    async def create(cls):
+        if not cls.available():
+            raise BackendError("webgpu: this browser has no navigator.gpu (Chromium needs "
+                               "--enable-unsafe-webgpu where WebGPU is not enabled, and a secure origin)")
+        adapter = await js.navigator.gpu.requestAdapter()
+        if adapter is None:
+            raise BackendError("webgpu: navigator.gpu.requestAdapter() gave no adapter (no usable GPU "
+                               "or software fallback here)")
+        limits = adapter.limits
+        wanted = to_js({"maxStorageBufferBindingSize": limits.maxStorageBufferBindingSize,
+                        "maxBufferSize": limits.maxBufferSize,
+                        "maxComputeWorkgroupStorageSize": limits.maxComputeWorkgroupStorageSize},
+                       dict_converter=js.Object.fromEntries)
+        device = await adapter.requestDevice(to_js({"requiredLimits": wanted}, dict_converter=js.Object.fromEntries))
+        info = getattr(adapter, "info", None)
+        desc = ""
+        if info is not None:
+            desc = " ".join(str(getattr(info, k, "") or "") for k in ("vendor", "architecture", "description")).strip()
+        return cls(adapter, device, desc)
+
+    # --- pipelines ---------------------------------------------------------------------------
+    def pipeline(self, key, make_source):
+        """The compute pipeline of program `key`, compiled from make_source() on first use."""
+        p = self.pipelines.get(key)
+        if p is None:
+            p = self.pipelines[key] = self.js.pipeline(make_source(), key)
+        return p
+
+    # --- data ----------------------------------------------------------------------------------
+    def upload(self, buf, values):
+        """values: an array.array of 4-byte items."""
+        raw = memoryview(values).cast("B")
+        data = js.Uint8Array.new(len(raw))
+        data.assign(raw)
+        self.js.upload(buf, data)
+
+    def dispatch(self, pipeline, uniform_bytes, groups, buffers):
+        x, y, z = groups
+        self.js.dispatch(pipeline, to_js(uniform_bytes), x, y, z, *buffers)
+
+    async def read(self, buf, nbytes):
+        """The first nbytes of buf as bytes (waits for the GPU without blocking the page)."""
+        out = await self.js.read(buf, nbytes)
+        self.check_errors()
+        if out is None:
+            raise BackendError("webgpu: mapping a read buffer failed (device lost?)")
+        return out.to_bytes()
+
+    async def done(self):
+        await self.js.done()
+        self.check_errors()
+
+    def check_errors(self):
+        errors = list(self.js.takeErrors())
+        if errors:
+            raise BackendError("webgpu: the device reported errors:\n" + "\n".join(str(e) for e in errors))
+
+    def dispose(self):
+        self.buffers.dispose()
+        self.js.dispose()
+        self.pipelines.clear()
+        self.device.destroy()
+
+
+def pack_uniforms(fields, values):
+    """The bytes of a uniform struct of scalar fields ((name, type), ...), padded to 16 bytes."""
+    fmt = "<" + "".join({"i32": "i", "u32": "I", "f32": "f"}[t] for _, t in fields)
+    data = struct.pack(fmt, *values)
+    if len(data) % 16 or not data:
+        data += bytes(16 - len(data) % 16)
+    return data
+
+
+def _read_helpers():
+    with open(os.path.join(os.path.dirname(__file__), "helpers.js"), encoding="utf-8") as f:
+        return f.read()

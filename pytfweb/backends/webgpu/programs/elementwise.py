@@ -1,0 +1,246 @@
+"""Every elementwise kernel of the tables in ops/elementwise.py (UNARY, BINARY, GRADIENT_KERNELS),
+plus Cast, Select, Fill, ZerosLike and OnesLike, as WGSL compute shaders.
+
+One source of truth with the other backends: the rows say which kernels exist and their dtype
+rules (out_dtype); each kernel's WGSL is the function `op_<Kernel>` (or `op_<Kernel>_int` for
+int32 and bool operands) of shaders/webgpu/unary_ops.wgsl or binary_ops.wgsl, found by name as
+webgl finds its GLSL. The function's signature decides the loads (an i32 operand of an f32
+function is converted) and the store (a bool result becomes 0/1; an f32 result stored as int32
+goes through JS's ToInt32).
+
+Shapes are uniforms: the pipeline key holds the function, dtypes, rank and how each input is
+indexed (same shape as the output, one value, or broadcast through strides), never the sizes."""
+import math
+
+from ....kernels import TensorInfo, register_kernel
+from ....ops.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
+from ....shapes import broadcast_shapes, strides_of
+from ...shared import register_shared_kernels
+from .. import wgsl
+from ..backend import Program, _size
+
+BACKEND = "webgpu"
+register_shared_kernels(BACKEND)
+
+# Unary ops whose function defines its own result for NaN (everything else maps NaN to NaN).
+NAN_AWARE = {"Sign", "IsNan", "IsInf", "IsFinite"}
+
+INT32_MIN, INT32_MAX = -2 ** 31, 2 ** 31 - 1
+
+
+def _clamp_int(v):
+    return max(INT32_MIN, min(INT32_MAX, v))
+
+
+def _clip_fields(attrs):
+    lo, hi = attrs["clip_value_min"], attrs["clip_value_max"]
+    lo_i = INT32_MIN if lo == -math.inf else _clamp_int(math.ceil(lo))
+    hi_i = INT32_MAX if hi == math.inf else _clamp_int(math.floor(hi))
+    lo_t = INT32_MIN if lo == -math.inf else _clamp_int(math.trunc(lo))
+    hi_t = INT32_MAX if hi == math.inf else _clamp_int(math.trunc(hi))
+    return (float(lo), float(hi), lo_i, lo_t, hi_i, hi_t)
+
+
+# Kernel attributes as uniform fields: ((field, type), ...) and attrs -> values.
+ATTR_UNIFORMS = {
+    "LeakyRelu": ((("alpha", "f32"),), lambda a: (float(a["alpha"]),)),
+    "Step": ((("alpha", "f32"),), lambda a: (float(a["alpha"]),)),
+    "ClipByValue": ((("clipMin", "f32"), ("clipMax", "f32"), ("clipLoI", "i32"), ("clipLoT", "i32"),
+                     ("clipHiI", "i32"), ("clipHiT", "i32")), _clip_fields),
+}
+
+
+def choose(ops_file, fn_name, dtype):
+    """The function for operands of dtype: `<fn>_int` for int32/bool where the file has it; for
+    bool it must (a bool is never computed as a float); else `<fn>`."""
+    if dtype != "float32" and wgsl.has(ops_file, fn_name + "_int"):
+        return fn_name + "_int"
+    if dtype == "bool" or not wgsl.has(ops_file, fn_name):
+        raise NotImplementedError(f"webgpu: shaders/webgpu/{ops_file} has no {fn_name} for {dtype} operands")
+    return fn_name
+
+
+def load(expr, param_type, storage_type):
+    return f"f32({expr})" if param_type == "f32" and storage_type == "i32" else expr
+
+
+def store(expr, return_type, out_type):
+    if return_type == "bool":
+        return f"select(0, 1, {expr})"
+    if return_type == "f32" and out_type == "i32":
+        return f"toInt32({expr})"
+    if return_type == "i32" and out_type == "f32":
+        return f"f32({expr})"
+    return expr
+
+
+def broadcast_strides(shape, out_shape):
+    """Strides of shape seen at out_shape's rank: 0 along broadcast axes."""
+    pad = len(out_shape) - len(shape)
+    st = strides_of(shape)
+    return [0] * pad + [s if d != 1 else 0 for d, s in zip(shape, st)]
+
+
+def index_mode(shape, out_shape):
+    if tuple(shape) == tuple(out_shape):
+        return "same"
+    if _size(shape) == 1:
+        return "one"
+    return "bcast"
+
+
+def run_elementwise(backend, key, functions, inputs, names, out_shape, out_dtype_, expr, extra_fields=(),
+                    extra_values=(), needs=()):
+    """The generic elementwise program: output value `expr` (WGSL over v_<name> for each input,
+    already converted) at every index of out_shape. needs: extra (file, fn) functions."""
+    rank = len(out_shape)
+    modes = [index_mode(t.shape, out_shape) for t in inputs]
+    any_bcast = "bcast" in modes
+    fields = [("size", "i32")]
+    values = [_size(out_shape)]
+    if any_bcast:
+        fields += wgsl.stride_fields("os", rank, last=False)
+        values += strides_of(out_shape)[:-1]
+    for name, t, mode in zip(names, inputs, modes):
+        if mode == "bcast":
+            fields += wgsl.stride_fields(f"{name}_s", rank)
+            values += broadcast_strides(t.shape, out_shape)
+    fields += list(extra_fields)
+    values += list(extra_values)
+    out_t = wgsl.STORAGE_TYPE[out_dtype_]
+    types = [(n, wgsl.STORAGE_TYPE[t.dtype]) for n, t in zip(names, inputs)]
+    # the rank matters to the code only where an input is broadcast through strides
+    full_key = (f"ew:{key}:{rank if any_bcast else ''}:{''.join(m[0] for m in modes)}:"
+                f"{''.join(t for _, t in types)}>{out_t}")
+
+    def source():
+        loads = []
+        for (name, _), mode in zip(types, modes):
+            at = {"same": "index", "one": "0", "bcast": wgsl.dot("c", rank, f"{name}_s")}[mode]
+            loads.append(f"  let v_{name} = {name}[{at}];")
+        body = (wgsl.program("elementwise.wgsl", "main")
+                .replace("COORDS", wgsl.coords("c", rank) if any_bcast else "")
+                .replace("LOADS", "\n".join(loads)).replace("STORE", expr))
+        return functions() + wgsl.bindings(out_t, types, fields) + body
+
+    program = Program(full_key, source, tuple(fields))
+    return backend.run(program, inputs, out_shape, out_dtype_, values, backend.groups_for(_size(out_shape), 64))
+
+
+def _unary_kernel(row):
+    fields, values_of = ATTR_UNIFORMS.get(row.kernel, ((), lambda a: ()))
+
+    def kernel(backend, inputs, attrs):
+        (x,) = inputs
+        dtype = out_dtype(row, x.dtype)
+        fn = choose("unary_ops.wgsl", "op_" + row.kernel, x.dtype)
+        (params, ret) = wgsl.signature("unary_ops.wgsl", fn)
+        in_t, out_t = wgsl.STORAGE_TYPE[x.dtype], wgsl.STORAGE_TYPE[dtype]
+        arg = load("v_x", params[0][1], in_t)
+        expr = store(f"{fn}({arg})", ret, out_t)
+        if ret == "f32" and in_t == "f32" and out_t == "f32" and row.kernel not in NAN_AWARE:
+            expr = f"select({expr}, v_x, isNan(v_x))"   # NaN in, NaN out
+        return run_elementwise(backend, fn, lambda: wgsl.functions(("unary_ops.wgsl", fn), (wgsl.COMMON, "isNan")),
+                               [x], ["x"], x.shape, dtype, expr, fields, values_of(attrs) if fields else ())
+    return kernel
+
+
+def _binary_kernel(row):
+    def kernel(backend, inputs, attrs):
+        a, b = inputs
+        out_shape = broadcast_shapes(a.shape, b.shape, row.name)
+        dtype = out_dtype(row, a.dtype)
+        fn = choose("binary_ops.wgsl", "op_" + row.kernel, a.dtype)
+        (params, ret) = wgsl.signature("binary_ops.wgsl", fn)
+        in_t, out_t = wgsl.STORAGE_TYPE[a.dtype], wgsl.STORAGE_TYPE[dtype]
+        expr = store(f"{fn}({load('v_a', params[0][1], in_t)}, {load('v_b', params[1][1], in_t)})", ret, out_t)
+        return run_elementwise(backend, fn, lambda: wgsl.functions(("binary_ops.wgsl", fn)),
+                               [a, b], ["a", "b"], out_shape, dtype, expr)
+    return kernel
+
+
+for _row in UNARY:
+    register_kernel(_row.kernel, BACKEND, _unary_kernel(_row))
+for _row in BINARY + GRADIENT_KERNELS:
+    register_kernel(_row.kernel, BACKEND, _binary_kernel(_row))
+
+
+@register_kernel("Cast", BACKEND)
+def cast(backend, inputs, attrs):
+    (x,) = inputs
+    dtype = attrs["dtype"]
+    if dtype not in wgsl.STORAGE_TYPE:
+        raise TypeError(f"webgpu: Cast to {dtype} is not supported (float32, int32 and bool are)")
+    if dtype == x.dtype:
+        return _copy(backend, x)
+    fn = "cast_to_float32_int" if dtype == "float32" else choose("unary_ops.wgsl", "cast_to_" + dtype, x.dtype)
+    (params, ret) = wgsl.signature("unary_ops.wgsl", fn)
+    expr = store(f"{fn}({load('v_x', params[0][1], wgsl.STORAGE_TYPE[x.dtype])})", ret, wgsl.STORAGE_TYPE[dtype])
+    return run_elementwise(backend, fn, lambda: wgsl.functions(("unary_ops.wgsl", fn)), [x], ["x"], x.shape,
+                           dtype, expr)
+
+
+def _copy(backend, x):
+    return run_elementwise(backend, "copy", lambda: "", [x], ["x"], x.shape, x.dtype, "v_x")
+
+
+@register_kernel("Select", BACKEND)
+def select(backend, inputs, attrs):
+    c, a, b = inputs
+    out_shape = broadcast_shapes(broadcast_shapes(c.shape, a.shape, "where"), b.shape, "where")
+    return run_elementwise(backend, "select", lambda: "", [c, a, b], ["c", "a", "b"], out_shape, a.dtype,
+                           "select(v_b, v_a, v_c != 0)")
+
+
+def fill(backend, shape, value, dtype):
+    """A new tensor of shape filled with value, written by a shader (no upload)."""
+    shape = tuple(shape)
+    if _size(shape) == 0:
+        return backend.empty(shape, dtype)
+    if dtype not in wgsl.STORAGE_TYPE:
+        raise TypeError(f"webgpu: Fill of dtype {dtype} is not supported (float32, int32 and bool are)")
+    t = wgsl.STORAGE_TYPE[dtype]
+    if dtype == "float32":
+        fields, values = (("value", "f32"),), (float(value),)
+    else:
+        v = int(bool(value)) if dtype == "bool" else _wrap(value)
+        fields, values = (("value", "i32"),), (v,)
+    program = Program(f"fill:{t}", lambda: wgsl.bindings(t, (), (("size", "i32"),) + fields) + _FILL,
+                      (("size", "i32"),) + fields)
+    return backend.run(program, [], shape, dtype, (_size(shape),) + values, backend.groups_for(_size(shape), 64))
+
+
+def _wrap(v):
+    from ....convert import _wrap_int32
+    return _wrap_int32(int(v))
+
+
+_FILL = """
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  result[index] = u.value;
+}
+"""
+
+
+@register_kernel("Fill", BACKEND)
+def fill_kernel(backend, inputs, attrs):
+    return fill(backend, attrs["shape"], attrs["value"], attrs["dtype"])
+
+
+@register_kernel("ZerosLike", BACKEND)
+def zeros_like(backend, inputs, attrs):
+    (x,) = inputs
+    return fill(backend, x.shape, 0, x.dtype)
+
+
+@register_kernel("OnesLike", BACKEND)
+def ones_like(backend, inputs, attrs):
+    (x,) = inputs
+    return fill(backend, x.shape, 1, x.dtype)
+
+
+def share(x, shape=None):
+    return TensorInfo(x.data_id, tuple(x.shape if shape is None else shape), x.dtype)
