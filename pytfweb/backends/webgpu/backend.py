@@ -155,19 +155,27 @@ class WebGPUBackend(Backend):
         self.store[data_id] = d
         return data_id
 
-    def run(self, program, inputs, out_shape, dtype, uniform_values, groups, extra_outputs=()):
+    def run_into_new(self, shape, dtype):
+        """A new output for several dispatches to write parts of (run(..., into=it))."""
+        self._device("a kernel")
+        if _size(shape) == 0:
+            return self.empty(shape, dtype)
+        return TensorInfo(self.new_output(shape, dtype), tuple(shape), dtype)
+
+    def run(self, program, inputs, out_shape, dtype, uniform_values, groups, extra_outputs=(), into=None):
         """Run program on inputs (TensorInfos) into a new output of out_shape and dtype; returns
         its TensorInfo. groups: workgroups (x, y, z). extra_outputs: ((shape, dtype), ...) of more
-        outputs (bound after the first); then a list of TensorInfos is returned."""
+        outputs (bound after the first); then a list of TensorInfos is returned. into: an output
+        made by run_into_new to write (part of) instead of a new one."""
         dev = self._device(f"kernel '{program.key}'")
         out_shape = tuple(out_shape)
-        if _size(out_shape) == 0 and not extra_outputs:
+        if _size(out_shape) == 0 and not extra_outputs and into is None:
             return self.empty(out_shape, dtype)
         for t in inputs:
             if t.dtype not in wgsl.STORAGE_TYPE:
                 raise TypeError(f"webgpu: program '{program.key}' cannot take a {t.dtype} tensor")
         pipeline = dev.pipeline(program.key, program.source)
-        outs = [TensorInfo(self.new_output(out_shape, dtype), out_shape, dtype)]
+        outs = [into if into is not None else TensorInfo(self.new_output(out_shape, dtype), out_shape, dtype)]
         outs += [TensorInfo(self.new_output(s, dt), tuple(s), dt) for s, dt in extra_outputs]
         buffers = [self.store[o.data_id].buffer for o in outs] + [self.ensure_buffer(t.data_id) for t in inputs]
         dev.dispatch(pipeline, pack_uniforms(program.uniforms, uniform_values), groups, buffers)

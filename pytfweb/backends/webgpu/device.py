@@ -4,8 +4,11 @@ JS call into helpers.js."""
 import os
 import struct
 
-import js
-from pyodide.ffi import to_js
+try:
+    import js
+    from pyodide.ffi import to_js
+except ImportError:   # CPython: the kernels can be imported and listed (pytfweb ops), not run
+    js = to_js = None
 
 from ...errors import BackendError
 
@@ -78,6 +81,8 @@ class Device:
     @staticmethod
     def available():
         """Whether this page has navigator.gpu at all (the adapter request may still fail)."""
+        if js is None:
+            return False
         nav = getattr(js, "navigator", None)
         return nav is not None and getattr(nav, "gpu", None) is not None
 

@@ -1,2 +1,5 @@
 """WGSL programs by family; importing this package registers every webgpu kernel."""
 from . import elementwise  # noqa: F401
+from . import reduction  # noqa: F401
+from . import matmul  # noqa: F401
+from . import shape  # noqa: F401
