@@ -3,3 +3,4 @@ from . import elementwise  # noqa: F401
 from . import reduction  # noqa: F401
 from . import matmul  # noqa: F401
 from . import shape  # noqa: F401
+from . import nn  # noqa: F401
