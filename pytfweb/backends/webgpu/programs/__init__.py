@@ -4,3 +4,4 @@ from . import reduction  # noqa: F401
 from . import matmul  # noqa: F401
 from . import shape  # noqa: F401
 from . import nn  # noqa: F401
+from . import conv  # noqa: F401

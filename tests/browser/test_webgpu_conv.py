@@ -1,0 +1,51 @@
+"""2-D convolutions and pooling on webgpu against cpu: strides, dilations, same/valid/explicit
+padding, NHWC and NCHW, depthwise multipliers, the input and filter gradients, max/avg pooling
+(int32 max pooling too)."""
+import numpy as np
+import pytest
+
+from .test_webgpu_backend import compare_webgpu, webgpu  # noqa: F401  (fixtures)
+
+RNG = np.random.default_rng(71)
+TOLERANCE = dict(rtol=1e-4, atol=1e-4)
+
+
+def _r(*shape):
+    return RNG.uniform(-1, 1, size=shape).astype(np.float32)
+
+
+@pytest.mark.parametrize("strides, pad, dilations", [(1, "valid", 1), (2, "same", 1), ((1, 2), "same", 1),
+                                                     (1, "valid", 2), (1, [[0, 0], [1, 2], [2, 0], [0, 0]], 1)])
+def test_conv2d(compare_webgpu, strides, pad, dilations):
+    compare_webgpu(f"lambda x, f: tf.conv2d(x, f, {strides!r}, {pad!r}, dilations={dilations!r})",
+                   [_r(2, 7, 6, 3), _r(3, 2, 3, 4)], **TOLERANCE)
+
+
+def test_conv2d_nchw_and_depthwise(compare_webgpu):
+    compare_webgpu("lambda x, f, d: [tf.conv2d(x, f, 1, 'same', 'NCHW'), tf.depthwise_conv2d(tf.transpose(x, [0, 2, 3, 1]), "
+                   "d, 2, 'same'), tf.depthwise_conv2d(tf.transpose(x, [0, 2, 3, 1]), d, 1, 'valid', dilations=2)]",
+                   [_r(2, 3, 6, 5), _r(3, 3, 3, 2), _r(2, 2, 3, 2)], **TOLERANCE)
+
+
+def test_conv_gradients_equal_cpus(compare_webgpu):
+    compare_webgpu("lambda x, f: tf.grads(lambda x, f: tf.sum(tf.conv2d(x, f, 2, 'same') ** 2))([x, f])",
+                   [_r(2, 5, 6, 3), _r(3, 3, 3, 2)], **TOLERANCE)
+    compare_webgpu("lambda x, f: tf.grads(lambda x, f: tf.sum(tf.depthwise_conv2d(x, f, 1, 'same', dilations=2) ** 2))"
+                   "([x, f])", [_r(1, 5, 6, 2), _r(2, 2, 2, 3)], **TOLERANCE)
+    compare_webgpu("lambda x, f: tf.grads(lambda x, f: tf.sum(tf.conv2d(x, f, 1, 'valid', 'NCHW') ** 2))([x, f])",
+                   [_r(2, 3, 5, 4), _r(2, 2, 3, 2)], **TOLERANCE)
+
+
+def test_conv_gradient_numerically(webgpu):
+    from .test_webgpu_gradients import numeric_error_on_webgpu
+    x, f = _r(1, 4, 4, 2).tolist(), _r(2, 2, 2, 2).tolist()
+    assert numeric_error_on_webgpu(webgpu, "lambda x, f: tf.conv2d(x, f, 1, 'same')", [x, f]) < 2e-2
+
+
+def test_pooling(compare_webgpu):
+    x = _r(2, 7, 6, 3)
+    x[0, 0, 0, 0] = np.nan
+    i = RNG.integers(-2 ** 31, 2 ** 31 - 1, size=(1, 4, 5, 2)).astype(np.int32)
+    compare_webgpu("lambda x, i: [tf.max_pool(x, 2, 2, 'valid'), tf.max_pool(x, 3, 1, 'same'), tf.avg_pool(x, 2, 2, 'same'), "
+                   "tf.avg_pool(x, [3, 2], [1, 2], 'valid'), tf.max_pool(i, 2, 1, 'same'), tf.max_pool(x, 3, 2, 1)]",
+                   [x, i], **TOLERANCE)
