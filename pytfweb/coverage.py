@@ -31,6 +31,14 @@ def kernel_table():
             for k in sorted(tfjs_cpu | tfjs_webgl)]
 
 
+def webgpu_kernels():
+    """The kernels native on pytfweb's webgpu backend (WGSL programs; registered in CPython too, for
+    this table). Anything else raises NotImplementedError on webgpu: there is no fallback."""
+    import pytfweb as tf
+    from .backends.webgpu import programs as _webgpu  # noqa: F401  (importable without a browser)
+    return set(tf.get_kernels_for_backend("webgpu"))
+
+
 def op_table():
     """[(namespace, TF.js name, python name, exists here)] for every TF.js function."""
     import pytfweb as tf
@@ -54,6 +62,8 @@ def summary():
     return {
         "kernels_cpu": (sum(1 for k in kernels if k[1] and k[3]), sum(1 for k in kernels if k[1])),
         "kernels_webgl": (sum(1 for k in kernels if k[2] and k[4]), sum(1 for k in kernels if k[2])),
+        # TF.js's webgpu kernel list is not in the API file: counted against its webgl list
+        "kernels_webgpu": (sum(1 for k in kernels if k[2] and k[0] in webgpu_kernels()), sum(1 for k in kernels if k[2])),
         "ops": (sum(1 for o in ops if o[3]), len(ops)),
         "ops_by_namespace": per_ns,
     }
@@ -75,11 +85,12 @@ def main(argv=None):
         print(json.dumps(s, indent=2))
         return 0
     out = sys.stdout
-    out.write(f"{'kernel':34} {'cpu':8} {'webgl':8}\n")
+    gpu = webgpu_kernels()
+    out.write(f"{'kernel':34} {'cpu':8} {'webgl':8} {'webgpu':8}\n")
     for k, tc, tw, oc, ow in kernel_table():
         if args.missing and not ((tc and not oc) or (tw and not ow)):
             continue
-        out.write(f"{k:34} {_mark(tc, oc):8} {_mark(tw, ow):8}\n")
+        out.write(f"{k:34} {_mark(tc, oc):8} {_mark(tw, ow):8} {'native' if k in gpu else '-':8}\n")
     out.write(f"\n{'function':44} here\n")
     for ns, js_name, py_name, here in op_table():
         if args.missing and here:
@@ -89,6 +100,8 @@ def main(argv=None):
     out.write("\nTotals (here / in TF.js 4.22):\n")
     out.write(f"  kernels on cpu:   {s['kernels_cpu'][0]} / {s['kernels_cpu'][1]}\n")
     out.write(f"  kernels on webgl: {s['kernels_webgl'][0]} / {s['kernels_webgl'][1]}\n")
+    out.write(f"  kernels on webgpu: {s['kernels_webgpu'][0]} / {s['kernels_webgpu'][1]} (native WGSL, of TF.js's "
+              "webgl kernels; the rest raise NotImplementedError on webgpu)\n")
     out.write(f"  functions:        {s['ops'][0]} / {s['ops'][1]}\n")
     for ns, (done, total) in s["ops_by_namespace"].items():
         label = "tf" if ns == "tf" else f"tf.{ns}"
