@@ -136,3 +136,70 @@ SPLIT
   }
   if (count == 0.0) { result[index] = nan(); } else { result[index] = total / count; }
 }
+
+// @program max_pool_grad
+// dx[b, h, w, c]: the sum of dy over the output positions whose window's first maximum (as in
+// max_pool: strictly greater than all before it, NaN never) is at (h, w).
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+SPLIT
+  var acc = 0.0;
+  for (var kh = 0; kh < u.FH; kh++) {
+    let th = h + u.PH - kh * u.DH;
+    if (th < 0 || th % u.SH != 0 || th / u.SH >= u.OH) { continue; }
+    let oh = th / u.SH;
+    for (var kw = 0; kw < u.FW; kw++) {
+      let tw = w + u.PW - kw * u.DW;
+      if (tw < 0 || tw % u.SW != 0 || tw / u.SW >= u.OW) { continue; }
+      let ow = tw / u.SW;
+      var best = -inf();
+      var bh = -1;
+      var bw = -1;
+      for (var ih = 0; ih < u.FH; ih++) {
+        let hh = oh * u.SH - u.PH + ih * u.DH;
+        if (hh < 0 || hh >= u.H) { continue; }
+        for (var iw = 0; iw < u.FW; iw++) {
+          let ww = ow * u.SW - u.PW + iw * u.DW;
+          if (ww < 0 || ww >= u.W) { continue; }
+          let v = x[xAt(b, hh, ww, c)];
+          if (v > best) { best = v; bh = hh; bw = ww; }
+        }
+      }
+      if (bh == h && bw == w) { acc = acc + dy[yAt(b, oh, ow, c)]; }
+    }
+  }
+  result[index] = acc;
+}
+
+// @program avg_pool_grad
+// dx[b, h, w, c]: the sum of dy / (positions of its window inside x) over the windows holding (h, w).
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+SPLIT
+  var acc = 0.0;
+  for (var kh = 0; kh < u.FH; kh++) {
+    let th = h + u.PH - kh * u.DH;
+    if (th < 0 || th % u.SH != 0 || th / u.SH >= u.OH) { continue; }
+    let oh = th / u.SH;
+    for (var kw = 0; kw < u.FW; kw++) {
+      let tw = w + u.PW - kw * u.DW;
+      if (tw < 0 || tw % u.SW != 0 || tw / u.SW >= u.OW) { continue; }
+      let ow = tw / u.SW;
+      var count = 0.0;
+      for (var ih = 0; ih < u.FH; ih++) {
+        let hh = oh * u.SH - u.PH + ih * u.DH;
+        if (hh < 0 || hh >= u.H) { continue; }
+        for (var iw = 0; iw < u.FW; iw++) {
+          let ww = ow * u.SW - u.PW + iw * u.DW;
+          if (ww >= 0 && ww < u.W) { count = count + 1.0; }
+        }
+      }
+      acc = acc + dy[yAt(b, oh, ow, c)] / max(count, 1.0);
+    }
+  }
+  result[index] = acc;
+}

@@ -49,3 +49,12 @@ def test_pooling(compare_webgpu):
     compare_webgpu("lambda x, i: [tf.max_pool(x, 2, 2, 'valid'), tf.max_pool(x, 3, 1, 'same'), tf.avg_pool(x, 2, 2, 'same'), "
                    "tf.avg_pool(x, [3, 2], [1, 2], 'valid'), tf.max_pool(i, 2, 1, 'same'), tf.max_pool(x, 3, 2, 1)]",
                    [x, i], **TOLERANCE)
+
+
+def test_pooling_gradients(compare_webgpu):
+    x = _r(2, 6, 7, 3)
+    x[0, 1, 1, 0] = x[0, 1, 2, 0] = 5.0   # a tie: the first maximum takes the gradient
+    compare_webgpu("lambda x: [*tf.grads(lambda x: tf.sum(tf.max_pool(x, 2, 2, 'valid') * 3.0))([x]), "
+                   "*tf.grads(lambda x: tf.sum(tf.max_pool(x, 3, 1, 'same') ** 2))([x]), "
+                   "*tf.grads(lambda x: tf.sum(tf.avg_pool(x, [3, 2], [2, 1], 'same') ** 2))([x]), "
+                   "*tf.grads(lambda x: tf.sum(tf.avg_pool(x, 2, 2, 'valid')))([x])]", [x], **TOLERANCE)

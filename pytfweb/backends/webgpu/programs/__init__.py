@@ -5,3 +5,4 @@ from . import matmul  # noqa: F401
 from . import shape  # noqa: F401
 from . import nn  # noqa: F401
 from . import conv  # noqa: F401
+from . import fused  # noqa: F401

@@ -1,8 +1,9 @@
 """2-D convolutions (Conv2D, DepthwiseConv2dNative and their input and filter gradients; NHWC and
-NCHW) and 2-D pooling (MaxPool, AvgPool) as direct WGSL programs (shaders/webgpu/conv.wgsl): one
+NCHW) and 2-D pooling (MaxPool, AvgPool and their gradients) as direct WGSL programs (shaders/webgpu/conv.wgsl): one
 invocation per output value, geometry from ops/conv.py's conv_info_for, sizes as uniforms.
 Contracts in ops/conv.py and ops/pool.py. Not yet here: a GEMM (im2col) path for large
-convolutions, 3-D convolutions and pooling, the pooling gradients, fused convolutions."""
+convolutions, 3-D convolutions and pooling, MaxPoolWithArgmax, Dilation2D. (Fused convolutions are
+in fused.py: this forward, then an epilogue dispatch.)"""
 from ....kernels import register_kernel
 from ....ops.conv import conv_info_for
 from .. import wgsl
@@ -46,7 +47,7 @@ def _run(backend, section, inputs, names, info, out_shape, depthwise, split, cha
             text = text.replace(old, new)
         # the helpers that precede the first section (fAt, xValue), then the section
         head = wgsl.read("conv.wgsl").split("// @program", 1)[0]
-        if section not in ("forward", "backprop_filter"):   # xValue reads a float32 x
+        if section not in ("forward", "backprop_filter", "max_pool_grad"):   # xValue reads a float32 x
             head = head.split("fn xValue", 1)[0]
         helpers = _at("xAt", channels_last, "H", "W", "C") + _at("yAt", channels_last, "OH", "OW", "OC")
         common = wgsl.functions((wgsl.COMMON, "nan"), (wgsl.COMMON, "inf"))
@@ -127,3 +128,20 @@ def avg_pool(backend, inputs, attrs):
     info = _PoolInfo(x.shape, attrs)
     return _run(backend, "avg_pool", [x], ("x",), info, info.out_shape, False,
                 _split(("b", "oh", "ow", "oc"), True, "OH", "OW", "OC"), True)
+
+
+@register_kernel("MaxPoolGrad", BACKEND)
+def max_pool_grad(backend, inputs, attrs):
+    dy, x = inputs
+    info = _PoolInfo(x.shape, attrs)
+    return _run(backend, "max_pool_grad", [x, dy], ("x", "dy"), info, tuple(x.shape), False,
+                _split(("b", "h", "w", "c"), True, "H", "W", "C"), True)
+
+
+@register_kernel("AvgPoolGrad", BACKEND)
+def avg_pool_grad(backend, inputs, attrs):
+    (dy,) = inputs
+    x_shape = tuple(attrs["x_shape"])
+    info = _PoolInfo(x_shape, attrs)
+    return _run(backend, "avg_pool_grad", [dy], ("dy",), info, x_shape, False,
+                _split(("b", "h", "w", "c"), True, "H", "W", "C"), True)
