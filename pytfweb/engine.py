@@ -238,7 +238,9 @@ class Engine:
         # Kernels are registered under the name a backend was registered with (as in TF.js).
         fn = get_kernel(name, self.backend_name)
         if fn is None:
-            raise NotImplementedError(f"Kernel '{name}' is not implemented on backend '{self.backend_name}'")
+            hint = getattr(backend, "missing_kernel_hint", "")   # what to do instead (webgpu says)
+            raise NotImplementedError(f"Kernel '{name}' is not implemented on backend '{self.backend_name}'"
+                                      + (f": {hint}" if hint else ""))
         attrs = attrs or {}
         if self.profiling is not None:
             outputs, many = self._run_profiled(name, fn, backend, inputs, attrs)

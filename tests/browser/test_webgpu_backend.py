@@ -219,6 +219,7 @@ def test_missing_kernel_names_kernel_and_backend(webgpu):
         webgpu("tf.unique(tf.tensor([1, 2, 2]))")
     assert e.value.type == "NotImplementedError"
     assert "Unique" in e.value.message and "webgpu" in e.value.message
+    assert "no fallback" in e.value.message and "tf.set_backend('webgl')" in e.value.message
 
 
 def test_data_sync_from_another_backend_moves_cpu_side_values(webgpu):

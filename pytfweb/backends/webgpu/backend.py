@@ -45,6 +45,9 @@ class Program:
 
 class WebGPUBackend(Backend):
     name = "webgpu"
+    # Added by the engine to the NotImplementedError of a kernel missing here.
+    missing_kernel_hint = ("webgpu runs only its native WGSL kernels, with no fallback (`pytfweb ops` lists them in "
+                           "its webgpu column); run this op on another backend, e.g. tf.set_backend('webgl')")
 
     def __init__(self):
         if not Device.available():
