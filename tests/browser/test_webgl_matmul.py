@@ -2,6 +2,8 @@
 import numpy as np
 import pytest
 
+from .conftest import as_stored, tolerance
+
 rng = np.random.default_rng(11)
 
 
@@ -75,8 +77,8 @@ def test_packed_product_sizes_transposes_and_batches(compare_with_cpu, run_py):
 def test_packed_product_edge_values_and_int32(compare_with_cpu):
     a, b = _floats(40, 44), _floats(44, 36)
     a[3, 7], a[10, 0], b[5, 2], b[43, 35] = np.nan, np.inf, -np.inf, 1e30
-    ia = rng.integers(-100, 100, size=(40, 50)).astype(np.int32)
-    ib = rng.integers(-100, 100, size=(50, 40)).astype(np.int32)
+    ia = rng.integers(-30, 30, size=(40, 50)).astype(np.int32)    # products within half floats' range
+    ib = rng.integers(-30, 30, size=(50, 40)).astype(np.int32)
     compare_with_cpu("lambda a, b, ia, ib: [tf.mat_mul(a, b), tf.mat_mul(ia, ib)]", [a, b, ia, ib],
                      rtol=1e-5, atol=1e-4)
 
@@ -120,14 +122,15 @@ result = results
 """, a=a.tolist(), b=b.tolist())
     (small, small_gemm, _), (half, half_gemm, _), (four, four_gemm, d4), (two, two_gemm, d2) = out
     assert (small_gemm, half_gemm, four_gemm, two_gemm) == (1, 1, 1, 0)
-    np.testing.assert_allclose(small, a @ b, rtol=1e-5, atol=1e-4)
+    product = as_stored(a) @ as_stored(b)
+    np.testing.assert_allclose(small, product, *tolerance(1e-5, 1e-4))
     np.testing.assert_allclose(half, a @ b, rtol=2e-2, atol=2e-2)   # operands rounded to half floats
-    np.testing.assert_allclose(four, a @ b, rtol=1e-5, atol=1e-4)
-    np.testing.assert_allclose(two, a @ b, rtol=1e-5, atol=1e-4)
-    x = np.pad(a.reshape(20, 10, 20), ((1, 1), (1, 1), (0, 0)))
+    np.testing.assert_allclose(four, product, *tolerance(1e-5, 1e-4))
+    np.testing.assert_allclose(two, product, *tolerance(1e-5, 1e-4))
+    x = np.pad(as_stored(a).reshape(20, 10, 20), ((1, 1), (1, 1), (0, 0)))
     window_sums = sum(x[i:i + 20, j:j + 10] for i in range(3) for j in range(3))
-    np.testing.assert_allclose(d4[0], window_sums, rtol=1e-5, atol=1e-4)
-    np.testing.assert_allclose(d2[0], window_sums, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(d4[0], window_sums, *tolerance(1e-5, 1e-4))
+    np.testing.assert_allclose(d2[0], window_sums, *tolerance(1e-5, 1e-4))
 
 
 def test_packed_weights_are_kept_with_their_data_and_freed_with_it(run_py):
@@ -150,3 +153,15 @@ result = [textures_two - textures_one, derived, same, tf.memory().num_textures_i
     assert grown == 1             # the second product made only its output: B's packed form was kept
     assert derived == 1 and same == 0.0
     assert left == 0 and not still_cached
+
+
+def test_packed_int32_product_reads_back_as_ints(run_py):
+    """The packed product draws float32; an int32 product still reads back as ints, by either read."""
+    out = run_py("""
+a = tf.fill([40, 50], 3, 'int32')
+y = tf.mat_mul(a, tf.transpose(a))
+values = await y.data()
+result = [y.dtype, values.typecode, values[0], y.data_sync().typecode]
+tf.dispose([a, y])
+""")
+    assert out == ["int32", "i", 450, "i"]

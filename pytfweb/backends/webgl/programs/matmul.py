@@ -70,6 +70,9 @@ def batch_mat_mul(backend, inputs, attrs):
     a, b = inputs
     ta, tb = attrs["transpose_a"], attrs["transpose_b"]
     out = packed_product(backend, a, b, ta, tb)
+    if out is not None and a.dtype != "float32":
+        # gemm draws float32; int32 data must read back as ints (rounded, NaN/inf as 0)
+        backend.store[out.data_id].dtype = a.dtype
     if out is None:
         program, views = batch_mat_mul_program(a, b, ta, tb)
         out = backend.run(program, views, a.dtype)
