@@ -31,5 +31,9 @@ class Backend:
         """Backend-specific fields added to tf.memory()."""
         return {}
 
+    def float_precision(self):
+        """Bits of the float storage (TF.js's floatPrecision): 32, or 16 on half-float textures."""
+        return 32
+
     def dispose(self):
         """Release everything (engine reset, backend removal)."""

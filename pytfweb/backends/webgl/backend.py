@@ -139,6 +139,9 @@ class WebGLBackend(Backend):
     def epsilon(self):
         return 1e-4 if self.ctx.half_float else 1e-7
 
+    def float_precision(self):
+        return 16 if self.ctx.half_float else 32
+
     # --- data ----------------------------------------------------------------------------
     def write(self, values, shape, dtype, data_id=None):
         if data_id is None:
