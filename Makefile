@@ -12,7 +12,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: all setup chromium test test-unit test-browser demo serve site startup clean parity-refs
+.PHONY: all setup chromium test test-unit test-browser test-f16 demo serve site startup clean parity-refs
 
 all: test
 
@@ -45,6 +45,11 @@ test-unit: $(VENV)/.pytfweb-stamp
 
 test-browser: setup
 	$(VPY) -m pytest tests/browser $(PYTEST_ARGS)
+
+# The webgl op and gradient tests on half-float textures (WEBGL_FORCE_F16_TEXTURES), the path of
+# devices that cannot render to float32. Not yet part of `make test`: see docs/ARCHITECTURE.md.
+test-f16: setup
+	PYTFWEB_TEST_WEBGL_F16=1 $(VPY) -m pytest tests/browser/test_webgl_*.py -m 'not fuzz_heavy' $(PYTEST_ARGS)
 
 # TF.js 4.22's answers to tests/parity/cases (build/parity/references.json; the parity tests also
 # make it when it is missing or stale)

@@ -23,6 +23,7 @@ arguments); it returns the last line's value when that is an expression (and not
 survive; tensors come back as numpy arrays of their dtype, tuples as lists.
 """
 import json
+import os
 import sys
 
 import numpy as np
@@ -51,12 +52,18 @@ async def _harness_run(code, filename, variables_json):
                        "traceback": "".join(_traceback.format_exception(exc))})
 
 
+# flags the session runs under (set once, kept through every reset)
+_SESSION_FLAGS = {}
+
+
 def _harness_reset(backend):
     """Dispose every tensor and variable, reset flags and scopes; keep the backend (and its GL context)."""
     eng = tf.engine()
     leaked = eng.num_tensors
     eng.dispose_all()
     tf.env().reset()
+    for name, value in _SESSION_FLAGS.items():
+        tf.env().set(name, value)
     if backend and eng.backend_name != backend:
         tf.set_backend(backend)
     return leaked
@@ -76,6 +83,54 @@ async ({code, filename, variables}) => {
 """
 
 BACKEND = "webgl"
+
+# PYTFWEB_TEST_WEBGL_F16=1 runs the session's webgl backend on half-float textures
+# (WEBGL_FORCE_F16_TEXTURES), the path of devices that cannot render to float32.
+F16 = os.environ.get("PYTFWEB_TEST_WEBGL_F16") == "1"
+# The unit roundoff of the textures' floats (the backend's float_precision(): 32 or 16 bits):
+# 2**-24, or 2**-11 on half floats. A test states its tolerances for float32; under half floats
+# they scale with the unit roundoff (x 2**13), for every test alike.
+UNIT_ROUNDOFF = 2.0 ** -11 if F16 else 2.0 ** -24
+
+
+def tolerance(rtol, atol):
+    """A test's float32 tolerances (rtol, atol) for the session's texture precision."""
+    scale = UNIT_ROUNDOFF / 2.0 ** -24
+    return rtol * scale, atol * scale
+
+
+# Whether an infinity drawn into a half-float texture reads back as one (probed once per session).
+# SwiftShader's does not: a draw stores NaN for +-inf and for anything beyond +-65504 (uploads
+# keep infinities).
+_F16_KEEPS_INF = True
+_INF_PROBE = """
+import math
+x = tf.div(tf.tensor([1.0, -1.0]), tf.tensor([0.0, 0.0]))
+result = all(math.isinf(v) for v in x.data_sync())
+tf.dispose(x)
+"""
+
+
+def as_stored(a):
+    """The values a webgl texture holds for float32 array `a`: on half floats, rounded to float16
+    (beyond +-65504: +-inf). The cpu reference starts from these, and a float result is compared
+    to what its texture can hold."""
+    a = np.asarray(a)
+    if not F16 or a.dtype != np.float32:
+        return a
+    with np.errstate(over="ignore", invalid="ignore"):
+        return a.astype(np.float16).astype(np.float32)
+
+
+def lost_infinities(got, want):
+    """`got` with NaN put back to +-inf where `want` has an infinity, on a platform whose
+    half-float draws store NaN for infinities (the session's probe); else `got` itself."""
+    if not F16 or _F16_KEEPS_INF or got.dtype != np.float32:
+        return got
+    got = got.copy()
+    lost = np.isnan(got) & np.isinf(want)
+    got[lost] = want[lost]
+    return got
 
 
 class PageError(Exception):
@@ -159,7 +214,14 @@ def pyodide_page(server, browser):
 def _webgl_ready(pyodide_page):
     """Sets the webgl backend once per session; a failure fails every test that needs it."""
     try:
-        pyodide_page.run(f"tf.set_backend({BACKEND!r})\nawait tf.ready()")
+        pyodide_page.page.evaluate("(code) => pytfweb.pyodide.runPython(code)",
+                                   f"_SESSION_FLAGS['WEBGL_FORCE_F16_TEXTURES'] = {F16}")
+        pyodide_page.run(f"tf.env().set('WEBGL_FORCE_F16_TEXTURES', {F16})\n"
+                         f"tf.set_backend({BACKEND!r})\nawait tf.ready()")
+        if F16:
+            global _F16_KEEPS_INF
+            _F16_KEEPS_INF = pyodide_page.run(_INF_PROBE)
+            print(f"half-float textures: an infinity written by a draw reads back as {'inf' if _F16_KEEPS_INF else 'NaN'}")
     except PageError as exc:
         pyodide_page.backend_error = exc
     return pyodide_page
@@ -238,11 +300,15 @@ def _flatten_plain(value):
 def compare_with_cpu(page_harness):
     """compare_with_cpu(fn_src, inputs, rtol=1e-5, atol=1e-6): fn on the cpu backend here and on
     webgl in the page must give the same shapes, dtypes and values (within tolerance for
-    float32; exactly for int32 and bool; NaN where the other has NaN). Returns the webgl outputs."""
+    float32; exactly for int32 and bool; NaN where the other has NaN). Returns the webgl outputs.
+    On half floats (F16) the reference starts from the inputs as the textures hold them, the
+    tolerances scale with the unit roundoff, and int32 is compared within it too."""
 
     def compare(fn_src, inputs, rtol=1e-5, atol=1e-6):
         encoded = [_encode_input(a) for a in inputs]
-        expected = _cpu_reference(fn_src, encoded)
+        expected = [(shape, dtype, as_stored(want)) for shape, dtype, want
+                    in _cpu_reference(fn_src, [_encode_input(as_stored(a)) for a in inputs])]
+        rtol, atol = tolerance(rtol, atol)
         g = {"fn_src": fn_src, "inputs": encoded}
         page_code = "from pytfweb.host.script import to_plain as _to_plain\n" + _PAGE_COMPARE
         actual = _flatten_plain(page_harness.run(page_code, filename="<compare_with_cpu>", **g))
@@ -252,7 +318,10 @@ def compare_with_cpu(page_harness):
             assert got.shape == shape, f"{where}: shape {got.shape} on webgl, {shape} on cpu"
             assert str(got.dtype) == dtype, f"{where}: dtype {got.dtype} on webgl, {dtype} on cpu"
             if dtype == "float32":
+                got = lost_infinities(got, want)
                 np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True, err_msg=where)
+            elif dtype == "int32" and F16:   # integers above 2048 are rounded in half-float textures
+                np.testing.assert_allclose(got, want, rtol=rtol, atol=0, err_msg=where)
             else:
                 np.testing.assert_array_equal(got, want, err_msg=where)
         return actual

@@ -55,6 +55,7 @@ def test_multiplier_example_learns_the_multiplier():
 # Runs in the page (webgl) and here (cpu): a dense layer y = x @ w + b fitted by Adam.
 ADAM_STEPS = '''
 def adam_steps(tf, x, y, w0, b0, steps, epsilon=None):
+    before = tf.memory().num_tensors   # here, other tests may hold tensors of their own
     w = tf.tidy(lambda: tf.variable(tf.tensor(w0), name="w"))
     b = tf.tidy(lambda: tf.variable(tf.tensor(b0), name="b"))
     xs, ys = tf.tensor(x), tf.tensor(y)
@@ -72,7 +73,7 @@ def adam_steps(tf, x, y, w0, b0, steps, epsilon=None):
     weights[0]["tensor"].dispose()
     opt.dispose()
     tf.dispose([xs, ys, w, b])
-    out["left"] = tf.memory().num_tensors
+    out["left"] = tf.memory().num_tensors - before
     return out
 '''
 

@@ -7,6 +7,8 @@ import pytest
 
 import pytfweb as tf
 
+from .conftest import as_stored, tolerance
+
 rng = np.random.default_rng(31)
 
 
@@ -204,7 +206,8 @@ def test_products_past_a_small_texture_limit(run_py):
     depthwise = "lambda a, f: [tf.depthwise_conv2d(a, f, 1, 'same'), *tf.grads(lambda a, f: " \
                 "tf.sum(tf.depthwise_conv2d(a, f, 1, 'same') ** 2))([a, f])]"
     tf.set_backend("cpu")
-    depthwise_want = [t.numpy() for t in eval(depthwise)(tf.tensor(dx), tf.tensor(dw))]  # noqa: S307
+    depthwise_want = tf.tidy(lambda: [t.numpy() for t in eval(depthwise)(  # noqa: S307
+        tf.tensor(as_stored(dx)), tf.tensor(as_stored(dw)))])
     out = run_py("""
 from pytfweb.backends.webgl.backend import WebGLBackend
 old = tf.env().get("WEBGL_MAX_TEXTURE_SIZE")
@@ -229,14 +232,14 @@ finally:
     dw_grad, c, grads, folded, packed = out
     assert grads == 1 and packed == 2    # the forward and the input gradient, folded
     for got, want in zip(folded, depthwise_want):
-        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
-    np.testing.assert_allclose(c, a @ b, rtol=1e-5, atol=1e-4)
-    y = np.zeros((2, 9, 8, 12), np.float32)
+        np.testing.assert_allclose(got, want, *tolerance(1e-4, 1e-3))
+    a, b, x, w = (as_stored(t) for t in (a, b, x, w))
+    np.testing.assert_allclose(c, a @ b, *tolerance(1e-5, 1e-4))
     padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
     patches = np.stack([padded[:, i:i + 9, j:j + 8, :] for i in range(3) for j in range(3)], axis=3)
     y = np.einsum("bhwtc,tcd->bhwd", patches, w.reshape(9, 8, 12))
     want = np.einsum("bhwtc,bhwd->tcd", patches, 2 * y).reshape(3, 3, 8, 12)
-    np.testing.assert_allclose(dw_grad, want, rtol=1e-4, atol=1e-2)
+    np.testing.assert_allclose(dw_grad, want, *tolerance(1e-4, 1e-2))
 
 
 def test_packed_depthwise_gradients(compare_with_cpu, run_py):

@@ -4,6 +4,7 @@ import pytest
 
 from pytfweb.ops.elementwise import BINARY, UNARY
 
+from .conftest import F16, lost_infinities, tolerance
 from .test_webgl_math import MATH_KERNELS
 
 # every test here runs with lazy elementwise fusion on and off (conftest.fusion_both_ways)
@@ -99,6 +100,7 @@ def test_division_and_modulo_edges(compare_with_cpu):
     compare_with_cpu("lambda a, b: [tf.div(a, b), tf.floor_div(a, b), tf.mod(a, b), a / b]", [ia, ib])
 
 
+@pytest.mark.skipif(F16, reason="a property of float32 textures (integers exact to 2**24); half floats hold 2**11")
 def test_large_int32_values_stay_exact(compare_with_cpu):
     a = np.int32([16_000_000, -16_000_000, 8_388_607, 123_456])
     b = np.int32([3, 7, 1, -11])
@@ -154,8 +156,10 @@ tf.dispose(ys + [x, i, two, nan, three, two_through_texture, again])
     three = np.int32([[3]])
     want = [x * 2, 2 - x, x / 4, x ** 2, np.maximum(x, 0.5), x < 1, i // three, i % three, x + np.nan, x * np.inf]
     for got, w in zip(ys, want):
+        if np.asarray(w).dtype == np.float32:
+            got = lost_infinities(np.asarray(got, np.float32), w)
         np.testing.assert_allclose(np.asarray(got, dtype=np.float64), np.asarray(w, dtype=np.float64),
-                                   rtol=1e-6, equal_nan=True)
+                                   *tolerance(1e-6, 0), equal_nan=True)
     assert uploaded == [False, False, True]    # 2 and 3 as uniforms; NaN through a texture
     assert uploaded_two
     np.testing.assert_allclose(again, x * 2)

@@ -5,6 +5,8 @@ the composites built on them, and prelu, add_n, cumsum, cumprod, norm, bincount.
 Each compare_with_cpu call runs several ops at once: shader compiles dominate on SwiftShader."""
 import numpy as np
 
+from .inputs import INT_LIMIT
+
 rng = np.random.default_rng(5)
 
 # Table rows added by the math family (test_webgl_elementwise.py leaves these to this file:
@@ -63,8 +65,8 @@ def test_atan2_quadrants_and_edges(compare_with_cpu):
 
 
 def test_bitwise_and_logical_xor_div_no_nan(compare_with_cpu):
-    a = rng.integers(-2 ** 24, 2 ** 24, size=(3, 5)).astype(np.int32)
-    b = rng.integers(-2 ** 24, 2 ** 24, size=(3, 5)).astype(np.int32)
+    a = rng.integers(-INT_LIMIT, INT_LIMIT, size=(3, 5)).astype(np.int32)
+    b = rng.integers(-INT_LIMIT, INT_LIMIT, size=(3, 5)).astype(np.int32)
     p, q = rng.uniform(size=(2, 3)) < 0.5, rng.uniform(size=(3,)) < 0.5
     f, g = _uniform(-3, 3, 2, 4), np.float32([0.0, 2.0, -0.0, 0.5])
     i, j = np.int32([7, -7, 3, 0]), np.int32([2, 0, -2, 0])

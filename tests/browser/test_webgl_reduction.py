@@ -4,6 +4,8 @@ Each compare_with_cpu call runs several ops at once: shader compiles dominate on
 import numpy as np
 import pytest
 
+from .conftest import F16
+
 rng = np.random.default_rng(7)
 
 
@@ -55,7 +57,7 @@ def test_several_passes(compare_with_cpu):
     v[4321] = np.nan
     w = _floats(5000)
     m = _floats(5000, 3)
-    i = _ints(5000, low=-1000, high=1000)
+    i = _ints(5000, low=-100, high=100)     # partial sums within half floats' range too
     compare_with_cpu("lambda v, w, m, i: [tf.max(v), tf.min(w), tf.max(m, 0), tf.min(m, 0), tf.sum(i), "
                      "tf.max(i), tf.arg_max(w), tf.arg_min(m, 0)]", [v, w, m, i])
     # float sums in a different order than numpy's pairwise summation
@@ -63,6 +65,7 @@ def test_several_passes(compare_with_cpu):
                      rtol=1e-4, atol=1e-3)
 
 
+@pytest.mark.skipif(F16, reason="a property of float32 textures (integers exact to 2**24); half floats hold 2**11")
 def test_int32_sum_is_exact(compare_with_cpu):
     # Each value travels exactly as a float (|v| <= 2**24), but a partial sum, 2**25 + 1, would not.
     x = np.array([16777215, 16777215, 3, -16777215, -16777215], dtype=np.int32)
