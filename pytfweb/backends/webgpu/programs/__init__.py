@@ -6,3 +6,4 @@ from . import shape  # noqa: F401
 from . import nn  # noqa: F401
 from . import conv  # noqa: F401
 from . import fused  # noqa: F401
+from . import indexing  # noqa: F401

@@ -11,18 +11,23 @@ from ..backend import Program, _size
 from .elementwise import BACKEND, choose  # noqa: F401
 
 
-def run_map(backend, x, out_shape, mul, add, in_dims, in_strides, base=0, tile=False, pad=None):
-    """out[c] = x[base + sum_d (c_d * mul_d + add_d) * in_strides_d] (see shape.wgsl)."""
+def run_map(backend, x, out_shape, mul, add, in_dims, in_strides, base=0, tile=False, pad=None, mirror=None):
+    """out[c] = x[base + sum_d (c_d * mul_d + add_d) * in_strides_d] (see shape.wgsl). tile: each
+    term modulo in_dims; pad: terms outside [0, in_dims) give the value pad; mirror: 0 (reflect)
+    or 1 (symmetric): terms outside are reflected back in (one reflection: paddings fit)."""
     out_shape = tuple(out_shape)
     rank = len(out_shape)
     t = wgsl.STORAGE_TYPE[x.dtype]
-    mode = "tile" if tile else "pad" if pad is not None else "plain"
+    mode = "tile" if tile else "pad" if pad is not None else "mirror" if mirror is not None else "plain"
     fields = [("size", "i32"), ("base", "i32"), ("padValue", t)]
     fields += wgsl.stride_fields("os", rank, last=False)
     fields += [(f"{n}{d}", "i32") for n in ("mul", "add", "in", "xs") for d in range(rank)]
     pad_value = 0 if pad is None else (float(pad) if t == "f32" else int(pad))
     values = [_size(out_shape), base, pad_value] + strides_of(out_shape)[:-1] + list(mul) + list(add) \
         + list(in_dims) + list(in_strides)
+    if mirror is not None:
+        fields.append(("mirrorOff", "i32"))
+        values.append(mirror)
     key = f"map:{t}:{rank}:{mode}"
 
     def source():
@@ -31,7 +36,10 @@ def run_map(backend, x, out_shape, mul, add, in_dims, in_strides, base=0, tile=F
             k = f"c{d} * u.mul{d} + u.add{d}"
             if tile:
                 k = f"({k}) % u.in{d}"
-            dims.append(f"  let k{d} = {k};")
+            dims.append(f"  var k{d} = {k};")
+            if mirror is not None:
+                dims.append(f"  if (k{d} < 0) {{ k{d} = -k{d} - u.mirrorOff; }}\n"
+                            f"  if (k{d} >= u.in{d}) {{ k{d} = 2 * u.in{d} - 2 + u.mirrorOff - k{d}; }}")
             if pad is not None:
                 dims.append(f"  inside = inside && k{d} >= 0 && k{d} < u.in{d};")
             dims.append(f"  at = at + k{d} * u.xs{d};")
