@@ -62,6 +62,11 @@ class WebGPUBackend(Backend):
         if self.device is None:
             self.device = await Device.create()
 
+    @property
+    def programs(self):
+        """The pipeline cache (program key -> GPUComputePipeline; clearing it recompiles on next use)."""
+        return self._device("the pipeline cache").pipelines
+
     def _device(self, what):
         if self.device is None:
             raise BackendError(f"webgpu: {what} needs the device, which is requested asynchronously: "
