@@ -7,3 +7,5 @@ from . import nn  # noqa: F401
 from . import conv  # noqa: F401
 from . import fused  # noqa: F401
 from . import indexing  # noqa: F401
+from . import image  # noqa: F401
+from . import math  # noqa: F401

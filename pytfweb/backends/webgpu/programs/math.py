@@ -1,0 +1,83 @@
+"""Cumsum, Cumprod (contracts in ops/math.py), LRN (ops/normalization.py) and TopK
+(ops/indexing.py) as WGSL (shaders/webgpu/math.wgsl). The scans are one invocation per output
+looping over its prefix (quadratic in the axis, in cpu's order of operations); TopK ranks each
+value within its row by counting those before it."""
+from ....kernels import TensorInfo, register_kernel
+from ....shapes import size_of
+from .. import wgsl
+from ..backend import Program, _size
+from .elementwise import BACKEND
+
+
+def _cumulative(op):
+    def kernel(backend, inputs, attrs):
+        (x,) = inputs
+        axis = attrs["axis"]
+        if _size(x.shape) == 0:
+            return backend.empty(x.shape, x.dtype)
+        t = wgsl.STORAGE_TYPE[x.dtype]
+        fields = (("size", "i32"), ("n", "i32"), ("inner", "i32"))
+        values = (_size(x.shape), x.shape[axis], size_of(x.shape[axis + 1:]))
+        ex, rev = bool(attrs["exclusive"]), bool(attrs["reverse"])
+        identity = f"{t}(0)" if op == "+" else f"{t}(1)"
+
+        def source():
+            combine = f"fn combine(a: {t}, b: {t}) -> {t} {{ return a {op} b; }}\n"
+            text = wgsl.program("math.wgsl", "cumulative")
+            for old, new in (("IDENTITY", identity), ("COMBINE(", "combine("), ("REVERSE", str(rev).lower()),
+                             ("EXCLUSIVE", str(ex).lower())):
+                text = text.replace(old, new)
+            return combine + wgsl.bindings(t, (("x", t),), fields) + text
+
+        key = f"cumulative:{op}:{t}:{int(ex)}{int(rev)}"
+        return backend.run(Program(key, source, fields), [x], x.shape, x.dtype, values,
+                           backend.groups_for(_size(x.shape), 64))
+    return kernel
+
+
+register_kernel("Cumsum", BACKEND, _cumulative("+"))
+register_kernel("Cumprod", BACKEND, _cumulative("*"))
+
+
+@register_kernel("LRN", BACKEND)
+def lrn(backend, inputs, attrs):
+    x = inputs[0]
+    if _size(x.shape) == 0:
+        return backend.empty(x.shape, "float32")
+    fields = (("size", "i32"), ("depth", "i32"), ("radius", "i32"), ("bias", "f32"), ("alpha", "f32"), ("beta", "f32"))
+    values = (_size(x.shape), x.shape[-1], attrs["depth_radius"], float(attrs["bias"]), float(attrs["alpha"]),
+              float(attrs["beta"]))
+
+    def source():
+        return wgsl.functions(("binary_ops.wgsl", "op_Pow")) + wgsl.bindings("f32", (("x", "f32"),), fields) + \
+            wgsl.program("math.wgsl", "lrn")
+
+    return backend.run(Program("lrn", source, fields), [x], x.shape, "float32", values,
+                       backend.groups_for(_size(x.shape), 64))
+
+
+@register_kernel("TopK", BACKEND)
+def top_k(backend, inputs, attrs):
+    (x,) = inputs
+    k = attrs["k"]
+    n = x.shape[-1]
+    out_shape = tuple(x.shape[:-1]) + (k,)
+    if _size(out_shape) == 0:
+        return [backend.empty(out_shape, x.dtype), backend.empty(out_shape, "int32")]
+    t = wgsl.STORAGE_TYPE[x.dtype]
+    fields = (("size", "i32"), ("n", "i32"), ("k", "i32"))
+
+    def source():
+        is_nan = "isNan" if x.dtype == "float32" else "neverNan"
+        extra = wgsl.functions((wgsl.COMMON, "isNan")) if x.dtype == "float32" else \
+            "fn neverNan(v: i32) -> bool { return false; }\n"
+        text = wgsl.program("math.wgsl", "top_k").replace("TYPE", t).replace("IS_NAN(", is_nan + "(")
+        return extra + wgsl.bindings(t, (("x", t),), fields, outputs=(("result", t), ("indices", "i32"))) + text
+
+    values, indices = backend.run(Program(f"top_k:{t}", source, fields), [x], out_shape, x.dtype,
+                                  (_size(x.shape), n, k), backend.groups_for(_size(x.shape), 64),
+                                  extra_outputs=((out_shape, "int32"),))
+    return [values, indices]
+
+
+del TensorInfo

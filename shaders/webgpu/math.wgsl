@@ -1,0 +1,68 @@
+// Cumulative sums and products, LRN, TopK (programs/math.py).
+
+// @program cumulative
+// x seen as [outer, n, inner]; out[o, i, k] combines x[o, j, k] for j from the start (or, with
+// REVERSE, from the end) up to i, i itself left out when EXCLUSIVE, in cpu's order.
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let k = index % u.inner;
+  let i = (index / u.inner) % u.n;
+  let o = index / (u.inner * u.n);
+  let base = o * u.n * u.inner + k;
+  var acc = IDENTITY;
+  if (REVERSE) {
+    let last = select(i, i + 1, EXCLUSIVE);
+    for (var j = u.n - 1; j >= last; j--) { acc = COMBINE(acc, x[base + j * u.inner]); }
+  } else {
+    let end = select(i + 1, i, EXCLUSIVE);
+    for (var j = 0; j < end; j++) { acc = COMBINE(acc, x[base + j * u.inner]); }
+  }
+  result[index] = acc;
+}
+
+// @program lrn
+// x [.., depth]: x / (bias + alpha * sum of x^2 over channels c - radius .. c + radius) ** beta.
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let c = index % u.depth;
+  let base = index - c;
+  var total = 0.0;
+  for (var j = max(0, c - u.radius); j <= min(u.depth - 1, c + u.radius); j++) {
+    let v = x[base + j];
+    total = total + v * v;
+  }
+  let v = x[index];
+  result[index] = v * op_Pow(u.bias + u.alpha * total, -u.beta);
+}
+
+// @program top_k
+// One invocation per value of a row of n: its rank among the row (larger first; equal values by
+// index; NaN before everything, as cpu's order); the values of rank < k go to slot rank.
+fn before(a: TYPE, ia: i32, b: TYPE, ib: i32) -> bool {
+  let na = IS_NAN(a);
+  let nb = IS_NAN(b);
+  if (na || nb) { return select(na, ia < ib, na && nb); }
+  if (a != b) { return a > b; }
+  return ia < ib;
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let row = index / u.n;
+  let i = index - row * u.n;
+  let v = x[index];
+  var rank = 0;
+  for (var j = 0; j < u.n; j++) {
+    if (before(x[row * u.n + j], j, v, i)) { rank++; }
+  }
+  if (rank < u.k) {
+    result[row * u.k + rank] = v;
+    indices[row * u.k + rank] = i;
+  }
+}

@@ -1,0 +1,41 @@
+"""Cumulative sums and products, LRN, top_k, image resizing and flipping on webgpu against cpu."""
+import numpy as np
+import pytest
+
+from .test_webgpu_backend import compare_webgpu, webgpu  # noqa: F401  (fixtures)
+
+RNG = np.random.default_rng(101)
+
+
+def _r(*shape):
+    return RNG.uniform(-2, 2, size=shape).astype(np.float32)
+
+
+@pytest.mark.parametrize("exclusive, reverse", [(False, False), (True, False), (False, True), (True, True)])
+def test_cumsum_cumprod(compare_webgpu, exclusive, reverse):
+    opts = f"exclusive={exclusive}, reverse={reverse}"
+    x = _r(3, 5, 2)
+    x[0, 1, 0] = np.nan
+    i = np.int32([[2 ** 31 - 1, 1, 5, -3], [65536, 65536, 2, -1]])
+    compare_webgpu(f"lambda x, i: [tf.cumsum(x, 1, {opts}), tf.cumsum(x, 0, {opts}), tf.cumprod(x, 2, {opts}), "
+                   f"tf.cumsum(i, 1, {opts}), tf.cumprod(i, 1, {opts})]", [x, i], rtol=1e-5, atol=1e-5)
+
+
+def test_lrn_and_top_k(compare_webgpu):
+    x = _r(2, 3, 3, 7)
+    t = np.float32([[3, 1, 3, np.nan, -0.0, 0.0, 2], [1, 1, 1, 1, 1, 1, 1], [np.inf, -np.inf, np.nan, np.nan, 5, 4, 5]])
+    i = np.int32([[5, -2 ** 31, 2 ** 31 - 1, 5, 0]])
+    compare_webgpu("lambda x, t, i: [tf.local_response_normalization(x, 2, 1.0, 0.5, 0.75), "
+                   "tf.local_response_normalization(x, 0), *tf.top_k(t, 4), *tf.top_k(t, 7), *tf.top_k(t, 0), "
+                   "*tf.top_k(i, 3), *tf.top_k(t[0])]", [x, t, i], rtol=1e-5, atol=1e-5, signed_zeros=False)
+
+
+@pytest.mark.parametrize("align_corners, half_pixel_centers", [(False, False), (True, False), (False, True)])
+def test_resize(compare_webgpu, align_corners, half_pixel_centers):
+    opts = f"{align_corners}, {half_pixel_centers}"
+    img = _r(2, 5, 4, 3)
+    ints = RNG.integers(-9, 9, size=(1, 3, 3, 2)).astype(np.int32)
+    compare_webgpu(f"lambda img, ints: [tf.image.resize_bilinear(img, [7, 3], {opts}), "
+                   f"tf.image.resize_bilinear(img, [2, 9], {opts}), tf.image.resize_nearest_neighbor(img, [8, 2], {opts}), "
+                   f"tf.image.resize_nearest_neighbor(ints, [5, 4], {opts}), tf.image.flip_left_right(img)]",
+                   [img, ints], rtol=1e-5, atol=1e-5)
