@@ -39,3 +39,13 @@ def test_resize(compare_webgpu, align_corners, half_pixel_centers):
                    f"tf.image.resize_bilinear(img, [2, 9], {opts}), tf.image.resize_nearest_neighbor(img, [8, 2], {opts}), "
                    f"tf.image.resize_nearest_neighbor(ints, [5, 4], {opts}), tf.image.flip_left_right(img)]",
                    [img, ints], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("align_corners, half_pixel_centers", [(False, False), (True, False), (False, True)])
+def test_resize_gradients(compare_webgpu, align_corners, half_pixel_centers):
+    opts = f"{align_corners}, {half_pixel_centers}"
+    img = _r(2, 5, 4, 3)
+    compare_webgpu(f"lambda img: [*tf.grads(lambda x: tf.sum(tf.image.resize_bilinear(x, [7, 3], {opts}) ** 2))([img]), "
+                   f"*tf.grads(lambda x: tf.sum(tf.image.resize_bilinear(x, [2, 9], {opts}) * 3.0))([img]), "
+                   f"*tf.grads(lambda x: tf.sum(tf.image.resize_nearest_neighbor(x, [8, 2], {opts}) ** 2))([img])]",
+                   [img], rtol=1e-4, atol=1e-4)

@@ -1,5 +1,5 @@
 """Image kernels (contracts in ops/image.py): ResizeBilinear, ResizeNearestNeighbor (WGSL in
-shaders/webgpu/image.wgsl) and FlipLeftRight (a Reverse). The source positions per output row
+shaders/webgpu/image.wgsl) and their gradients, and FlipLeftRight (a Reverse). The source positions per output row
 and column follow from the sizes and attributes alone: they are computed here in float64 with
 the cpu kernel's rules (so the same pixels are chosen) and go to the shader as two small
 tables, freed after the dispatch (pure-Python copies of the cpu kernel's axis functions: the page
@@ -50,14 +50,16 @@ def _table(backend, values, typecode, dtype):
     return TensorInfo(backend.write(values, (len(values),), dtype), (len(values),), dtype)
 
 
-def _resize(backend, images, attrs, section):
+def _resize(backend, images, attrs, section, dy=None):
+    """The forward resize of images to attrs["size"], or with dy (its gradient kernels) the
+    gradient with respect to images, of images' shape."""
     b, h, w, c = images.shape
-    oh, ow = attrs["size"]
-    out_shape = (b, oh, ow, c)
-    dtype = "float32" if section == "bilinear" else images.dtype
+    oh, ow = attrs["size"] if dy is None else dy.shape[1:3]
+    out_shape = (b, oh, ow, c) if dy is None else tuple(images.shape)
+    dtype = "float32" if section.startswith("bilinear") else images.dtype
     if _size(out_shape) == 0:
         return backend.empty(out_shape, dtype)
-    if section == "bilinear":
+    if section.startswith("bilinear"):
         r0, r1, fr = _bilinear_axis(h, oh, attrs)
         c0, c1, fc = _bilinear_axis(w, ow, attrs)
         tables = [_table(backend, r0 + r1 + c0 + c1, "i", "int32"), _table(backend, fr + fc, "f", "float32")]
@@ -65,6 +67,8 @@ def _resize(backend, images, attrs, section):
     else:
         tables = [_table(backend, _nearest_axis(h, oh, attrs) + _nearest_axis(w, ow, attrs), "i", "int32")]
         names = (("images", wgsl.STORAGE_TYPE[images.dtype]), ("idx", "i32"))
+    if dy is not None:   # the gradient reads dy where the forward read images
+        names = (("dy", "f32"),) + names[1:]
     fields = tuple((n, "i32") for n in ("size", "H", "W", "C", "OH", "OW"))
     t = wgsl.STORAGE_TYPE[dtype]
 
@@ -72,7 +76,8 @@ def _resize(backend, images, attrs, section):
         return wgsl.bindings(t, names, fields) + wgsl.program("image.wgsl", section)
 
     try:
-        return backend.run(Program(f"resize:{section}:{names[0][1]}", source, fields), [images] + tables, out_shape,
+        return backend.run(Program(f"resize:{section}:{names[0][1]}", source, fields),
+                           [images if dy is None else dy] + tables, out_shape,
                            dtype, (_size(out_shape), h, w, c, oh, ow), backend.groups_for(_size(out_shape), 64))
     finally:
         for t_ in tables:
@@ -87,6 +92,18 @@ def resize_bilinear(backend, inputs, attrs):
 @register_kernel("ResizeNearestNeighbor", BACKEND)
 def resize_nearest_neighbor(backend, inputs, attrs):
     return _resize(backend, inputs[0], attrs, "nearest")
+
+
+@register_kernel("ResizeBilinearGrad", BACKEND)
+def resize_bilinear_grad(backend, inputs, attrs):
+    images, dy = inputs
+    return _resize(backend, images, attrs, "bilinear_grad", dy)
+
+
+@register_kernel("ResizeNearestNeighborGrad", BACKEND)
+def resize_nearest_neighbor_grad(backend, inputs, attrs):
+    images, dy = inputs
+    return _resize(backend, images, attrs, "nearest_grad", dy)
 
 
 @register_kernel("FlipLeftRight", BACKEND)
