@@ -95,3 +95,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   }
   result[index] = acc;
 }
+
+// @program rotate
+// out[b, y, x, c] = image[b, src] for the source pixel src = table[y * W + x] (-1: the fill value
+// of channel c, u.fill<c> for c < 4, else u.fill0).
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let c = index % u.C;
+  let p = (index / u.C) % (u.H * u.W);
+  let b = index / (u.C * u.H * u.W);
+  let src = table[p];
+  var fills = array<TYPE, 4>(u.fill0, u.fill1, u.fill2, u.fill3);
+  if (src < 0) { result[index] = fills[select(0, c, c < 4)]; return; }
+  result[index] = images[(b * u.H * u.W + src) * u.C + c];
+}

@@ -73,3 +73,17 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let j = index - i * u.n;
   result[index] = select(TYPE(0), x[i], i == j);
 }
+
+// @program sparse_to_dense
+// out[s] = values[r] (values[0] when there is one value for all) for the last entry r whose index
+// tuple names s, else the default value.
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  var acc = dflt[0];
+  for (var r = 0; r < u.count; r++) {
+    if (slot(r) == index) { acc = vals[select(r, 0, u.oneValue != 0)]; }
+  }
+  result[index] = acc;
+}

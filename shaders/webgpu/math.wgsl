@@ -66,3 +66,28 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     indices[row * u.k + rank] = i;
   }
 }
+
+// @program lrn_grad
+// dx_k = dy_k * norm_k^-beta - 2 alpha beta x_k * (sum over the window of k of dy_d * y_d / norm_d),
+// norm_d = bias + alpha * (sum over the window of d of x^2).
+fn norm(base: i32, d: i32) -> f32 {
+  var total = 0.0;
+  for (var j = max(0, d - u.radius); j <= min(u.depth - 1, d + u.radius); j++) {
+    let v = x[base + j];
+    total = total + v * v;
+  }
+  return u.bias + u.alpha * total;
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let k = index % u.depth;
+  let base = index - k;
+  var spread = 0.0;
+  for (var d = max(0, k - u.radius); d <= min(u.depth - 1, k + u.radius); d++) {
+    spread = spread + dy[base + d] * y[base + d] / norm(base, d);
+  }
+  result[index] = dy[index] * op_Pow(norm(base, k), -u.beta) - 2.0 * u.alpha * u.beta * x[index] * spread;
+}

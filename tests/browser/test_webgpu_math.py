@@ -49,3 +49,15 @@ def test_resize_gradients(compare_webgpu, align_corners, half_pixel_centers):
                    f"*tf.grads(lambda x: tf.sum(tf.image.resize_bilinear(x, [2, 9], {opts}) * 3.0))([img]), "
                    f"*tf.grads(lambda x: tf.sum(tf.image.resize_nearest_neighbor(x, [8, 2], {opts}) ** 2))([img])]",
                    [img], rtol=1e-4, atol=1e-4)
+
+
+def test_einsum_lrn_grad_sparse_to_dense_rotate_argmax(compare_webgpu):
+    a, b = _r(2, 3, 4), _r(4, 5)
+    x = _r(1, 4, 5, 6)
+    img = _r(2, 5, 6, 3)
+    compare_webgpu("lambda a, b, x, img, i, v: [tf.einsum('bij,jk->bik', a, b), tf.einsum('bij->jb', a), tf.einsum('ij,ij->', b, b), "
+                   "*tf.grads(lambda x: tf.sum(tf.local_response_normalization(x, 2, 1.0, 0.5, 0.75) * x))([x]), "
+                   "tf.sparse_to_dense(i, v, [4, 3], -1.0), tf.sparse_to_dense(i, 2.5, [4, 3]), "
+                   "tf.image.rotate_with_offset(img, 0.7, [1, 2, 3], [0.3, 0.6]), tf.image.rotate_with_offset(img, -2.0, 9.5), "
+                   "*tf.max_pool_with_argmax(img, 2, 2, 'same'), *tf.max_pool_with_argmax(img, 3, 1, 'valid', True)]",
+                   [a, b, x, img, np.int32([[0, 1], [3, 2], [0, 1]]), np.float32([5, 6, 7])], rtol=1e-4, atol=1e-4)

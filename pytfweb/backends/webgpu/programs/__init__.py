@@ -9,3 +9,4 @@ from . import fused  # noqa: F401
 from . import indexing  # noqa: F401
 from . import image  # noqa: F401
 from . import math  # noqa: F401
+from . import linalg  # noqa: F401

@@ -145,3 +145,25 @@ def avg_pool_grad(backend, inputs, attrs):
     info = _PoolInfo(x_shape, attrs)
     return _run(backend, "avg_pool_grad", [dy], ("dy",), info, x_shape, False,
                 _split(("b", "h", "w", "c"), True, "H", "W", "C"), True)
+
+
+@register_kernel("MaxPoolWithArgmax", BACKEND)
+def max_pool_with_argmax(backend, inputs, attrs):
+    (x,) = inputs
+    info = _PoolInfo(x.shape, attrs)
+    out_shape = info.out_shape
+    if _size(out_shape) == 0:
+        return [backend.empty(out_shape, x.dtype), backend.empty(out_shape, "int32")]
+    fields = tuple((n, "i32") for n in _GEOMETRY) + (("withBatch", "i32"),)
+    values = (_size(out_shape), info.batch_size, *info.in_size, info.in_channels, *info.out_size, info.out_channels,
+              *info.filter_size, 1, *info.strides, *info.dilations, *info.pad_before,
+              int(bool(attrs["include_batch_in_index"])))
+
+    def source():
+        text = wgsl.program("conv.wgsl", "max_pool_argmax").replace(
+            "SPLIT", _split(("b", "oh", "ow", "oc"), True, "OH", "OW", "OC"))
+        return (wgsl.functions((wgsl.COMMON, "inf")) + _at("xAt", True, "H", "W", "C") +
+                wgsl.bindings("f32", (("x", "f32"),), fields, outputs=(("result", "f32"), ("positions", "i32"))) + text)
+
+    return backend.run(Program("max_pool_argmax", source, fields), [x], out_shape, x.dtype, values,
+                       backend.groups_for(_size(out_shape), 64), extra_outputs=((out_shape, "int32"),))

@@ -112,3 +112,37 @@ def flip_left_right(backend, inputs, attrs):
     mul = [1, 1, -1, 1]
     add = [0, 0, image.shape[2] - 1, 0]
     return run_map(backend, image, image.shape, mul, add, image.shape, strides_of(image.shape))
+
+
+@register_kernel("RotateWithOffset", BACKEND)
+def rotate_with_offset(backend, inputs, attrs):
+    """The source pixel of each output pixel depends only on the sizes and attributes: a table
+    computed here in float64 as cpu computes it (-1: outside, the fill value)."""
+    import math
+    (image,) = inputs
+    b, h, w, c = image.shape
+    if _size(image.shape) == 0:
+        return backend.empty(image.shape, image.dtype)
+    cx, cy = w * attrs["center"][0], h * attrs["center"][1]
+    sin, cos = math.sin(attrs["radians"]), math.cos(attrs["radians"])
+    src = []
+    for y in range(h):
+        for x in range(w):
+            sx = math.floor((x - cx) * cos - (y - cy) * sin + cx + 0.5)
+            sy = math.floor((x - cx) * sin + (y - cy) * cos + cy + 0.5)
+            src.append(sy * w + sx if 0 <= sx < w and 0 <= sy < h else -1)
+    table = _table(backend, src, "i", "int32")
+    t = wgsl.STORAGE_TYPE[image.dtype]
+    fill = list(attrs["fill_value"])
+    fill = [float(v) if t == "f32" else int(v) for v in fill]
+    fields = tuple((n, "i32") for n in ("size", "H", "W", "C")) + tuple((f"fill{i}", t) for i in range(4))
+
+    def source():
+        return wgsl.bindings(t, (("images", t), ("table", "i32")), fields) + \
+            wgsl.program("image.wgsl", "rotate").replace("TYPE", t)
+
+    try:
+        return backend.run(Program(f"rotate:{t}", source, fields), [image, table], image.shape, image.dtype,
+                           (_size(image.shape), h, w, c, *fill), backend.groups_for(_size(image.shape), 64))
+    finally:
+        backend.dispose_data(table.data_id)

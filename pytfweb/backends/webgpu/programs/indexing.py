@@ -1,5 +1,6 @@
 """Indexing kernels (contracts in ops/indexing.py) as WGSL (shaders/webgpu/indexing.wgsl):
-GatherNd, ScatterNd, TensorScatterUpdate, UnsortedSegmentSum, SearchSorted, Diag; MirrorPad,
+GatherNd, ScatterNd, TensorScatterUpdate, UnsortedSegmentSum, SearchSorted, Diag, SparseToDense
+(ops/sparse.py); MirrorPad,
 DepthToSpace, SpaceToBatchND and BatchToSpaceND through shape.py's map program (a transpose of a
 reshaped view, with a pad or a crop). Index values are checked (ValueError, as on cpu) where they
 are CPU-side; on the GPU an index outside reads 0 (GatherNd) or is dropped (scatters)."""
@@ -230,3 +231,41 @@ def batch_to_space_nd(backend, inputs, attrs):
     out = run_map(backend, view, size, [1] * len(size), begin, full, strides_of(full))
     backend.dispose_data(y.data_id)
     return out
+
+
+@register_kernel("SparseToDense", BACKEND)
+def sparse_to_dense(backend, inputs, attrs):
+    indices, values, default = inputs
+    shape = tuple(attrs["output_shape"])
+    dtype = values.dtype
+    if _size(shape) == 0:
+        return backend.empty(shape, dtype)
+    rank = len(shape)
+    count = size_of(indices.shape) // rank if rank else 0
+    known = backend.values_if_known(indices)
+    if known is not None:
+        for r in range(count):
+            t = list(known[r * rank:(r + 1) * rank])
+            if any(not 0 <= v < d for v, d in zip(t, shape)):
+                raise ValueError(f"sparse_to_dense: argument 'sparse_indices' holds {t}, which does not index into "
+                                 f"output_shape {list(shape)}")
+    if count == 0:
+        return _filled_default(backend, shape, default)
+    t = wgsl.STORAGE_TYPE[dtype]
+    slot, sf, sv = _slot_fn(rank, shape)
+    fields = (("size", "i32"), ("count", "i32"), ("oneValue", "i32")) + sf
+
+    def source():
+        return slot + wgsl.bindings(t, (("indices", "i32"), ("vals", t), ("dflt", t)), fields) + \
+            wgsl.program("indexing.wgsl", "sparse_to_dense")
+
+    return backend.run(Program(f"sparse_to_dense:{t}:{rank}", source, fields), [indices, values, default], shape,
+                       dtype, (_size(shape), count, int(_size(values.shape) == 1)) + sv,
+                       backend.groups_for(_size(shape), 64))
+
+
+def _filled_default(backend, shape, default):
+    """shape filled with the one value of default (a broadcast copy)."""
+    rank = len(shape)
+    view = TensorInfo(default.data_id, (1,) * rank, default.dtype)
+    return run_map(backend, view, shape, [0] * rank, [0] * rank, [1] * rank, [0] * rank)

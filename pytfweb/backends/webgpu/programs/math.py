@@ -2,7 +2,7 @@
 (ops/indexing.py) as WGSL (shaders/webgpu/math.wgsl). The scans are one invocation per output
 looping over its prefix (quadratic in the axis, in cpu's order of operations); TopK ranks each
 value within its row by counting those before it."""
-from ....kernels import TensorInfo, register_kernel
+from ....kernels import register_kernel
 from ....shapes import size_of
 from .. import wgsl
 from ..backend import Program, _size
@@ -80,4 +80,21 @@ def top_k(backend, inputs, attrs):
     return [values, indices]
 
 
-del TensorInfo
+
+
+
+@register_kernel("LRNGrad", BACKEND)
+def lrn_grad(backend, inputs, attrs):
+    x, y, dy = inputs
+    if _size(x.shape) == 0:
+        return backend.empty(x.shape, "float32")
+    fields = (("size", "i32"), ("depth", "i32"), ("radius", "i32"), ("bias", "f32"), ("alpha", "f32"), ("beta", "f32"))
+    values = (_size(x.shape), x.shape[-1], attrs["depth_radius"], float(attrs["bias"]), float(attrs["alpha"]),
+              float(attrs["beta"]))
+
+    def source():
+        return wgsl.functions(("binary_ops.wgsl", "op_Pow")) + \
+            wgsl.bindings("f32", (("x", "f32"), ("y", "f32"), ("dy", "f32")), fields) + wgsl.program("math.wgsl", "lrn_grad")
+
+    return backend.run(Program("lrn_grad", source, fields), [x, y, dy], x.shape, "float32", values,
+                       backend.groups_for(_size(x.shape), 64))
