@@ -231,3 +231,41 @@ tf.set_backend("webgpu")
 result = await tf.add(x, 1.0).array()
 """)
     assert out == [2.0, 3.0, 4.0]
+
+
+def test_too_large_tensor_names_its_shape(webgpu):
+    with pytest.raises(PageError) as e:
+        webgpu("tf.tidy(lambda: tf.ones([2 ** 29, 2]) + 1.0)")
+    assert e.value.type == "ValueError" and "[536870912, 2]" in e.value.message and "bytes" in e.value.message
+    assert webgpu("m = tf.memory()\nresult = [m.num_tensors, m.num_buffers_in_use]") == [0, 0]
+
+
+def test_device_loss_is_reported(webgpu):
+    # a backend of its own: the session's webgpu backend is left alone
+    out = webgpu("""
+from pytfweb.backends.webgpu.backend import WebGPUBackend
+from pytfweb.errors import BackendError
+from pytfweb.kernels import copy_registered_kernels, get_kernels_for_backend, unregister_kernel
+tf.engine().register_backend("webgpu_lost", WebGPUBackend, 0)
+copy_registered_kernels("webgpu", "webgpu_lost")
+try:
+    tf.set_backend("webgpu_lost")
+    await tf.ready()
+    x = tf.add(tf.tensor([1.0, 2.0]), 1.0)
+    await x.data()
+    be = tf.engine().backend
+    be.device.device.destroy()
+    await be.device.js.done()
+    try:
+        tf.add(x, 1.0)
+        msg = "no error"
+    except BackendError as e:
+        msg = str(e)
+finally:
+    tf.set_backend("webgpu")
+    tf.engine().remove_backend("webgpu_lost")
+    for k in get_kernels_for_backend("webgpu_lost"):
+        unregister_kernel(k, "webgpu_lost")
+result = msg
+""")
+    assert "device was lost" in out

@@ -146,7 +146,7 @@ class WebGPUBackend(Backend):
         if d.buffer is None:
             dev = self.device
             n = _size(d.shape)
-            d.buffer, d.size = dev.buffers.acquire(4 * max(n, 1))
+            d.buffer, d.size = self._acquire(d.shape, d.dtype)
             if n:
                 dev.upload(d.buffer, d.values if d.dtype != "bool" else array.array("i", d.values))
         return d.buffer
@@ -155,11 +155,18 @@ class WebGPUBackend(Backend):
         """t's CPU-side values (array.array) when it has them, else None."""
         return self.store[t.data_id].values
 
+    def _acquire(self, shape, dtype):
+        nbytes = 4 * max(_size(shape), 1)
+        if nbytes > self.device.max_binding:
+            raise ValueError(f"webgpu: a {dtype} tensor of shape {list(shape)} needs {nbytes} bytes, more than one "
+                             f"storage buffer binding may hold here ({self.device.max_binding} bytes)")
+        return self.device.buffers.acquire(nbytes)
+
     def new_output(self, shape, dtype):
         """A new data of shape and dtype with a buffer (not yet written); returns its DataId."""
         data_id = DataId(self)
         d = GPUData(shape, dtype)
-        d.buffer, d.size = self.device.buffers.acquire(4 * max(_size(shape), 1))
+        d.buffer, d.size = self._acquire(shape, dtype)
         self.store[data_id] = d
         return data_id
 

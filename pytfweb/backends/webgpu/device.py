@@ -84,7 +84,7 @@ class Device:
         if js is None:
             return False
         nav = getattr(js, "navigator", None)
-        return nav is not None and getattr(nav, "gpu", None) is not None
+        return bool(nav) and bool(getattr(nav, "gpu", None))   # undefined is None, null is a falsy jsnull
 
     @classmethod
     async def create(cls):
@@ -92,7 +92,7 @@ class Device:
             raise BackendError("webgpu: this browser has no navigator.gpu (Chromium needs "
                                "--enable-unsafe-webgpu where WebGPU is not enabled, and a secure origin)")
         adapter = await js.navigator.gpu.requestAdapter()
-        if adapter is None:
+        if not adapter:   # null, which Pyodide gives as jsnull (falsy), not None
             raise BackendError("webgpu: navigator.gpu.requestAdapter() gave no adapter (no usable GPU "
                                "or software fallback here)")
         limits = adapter.limits
@@ -124,6 +124,7 @@ class Device:
         self.js.upload(buf, data)
 
     def dispatch(self, pipeline, uniform_bytes, groups, buffers):
+        self.check_lost()
         x, y, z = groups
         self.js.dispatch(pipeline, to_js(uniform_bytes), x, y, z, *buffers)
 
@@ -139,7 +140,15 @@ class Device:
         await self.js.done()
         self.check_errors()
 
+    def check_lost(self):
+        reason = self.js.lost()
+        if reason is not None:
+            raise BackendError(f"webgpu: the GPU device was lost ({reason}); every tensor that lived only on the "
+                               "GPU is gone. Reset the backend (tf.engine().reset(), then tf.set_backend('webgpu') and "
+                               "await tf.ready()) and make the tensors again")
+
     def check_errors(self):
+        self.check_lost()
         errors = list(self.js.takeErrors())
         if errors:
             raise BackendError("webgpu: the device reported errors:\n" + "\n".join(str(e) for e in errors))
