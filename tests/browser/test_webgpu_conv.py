@@ -58,3 +58,15 @@ def test_pooling_gradients(compare_webgpu):
                    "*tf.grads(lambda x: tf.sum(tf.max_pool(x, 3, 1, 'same') ** 2))([x]), "
                    "*tf.grads(lambda x: tf.sum(tf.avg_pool(x, [3, 2], [2, 1], 'same') ** 2))([x]), "
                    "*tf.grads(lambda x: tf.sum(tf.avg_pool(x, 2, 2, 'valid')))([x])]", [x], **TOLERANCE)
+
+
+def test_conv3d_and_pool3d(compare_webgpu):
+    x = _r(2, 4, 5, 3, 2)
+    x[0, 1, 1, 1, 0] = x[0, 1, 1, 2, 0] = 4.0   # a tie: 3-D max pool gradients go to the last maximum
+    f = _r(2, 3, 2, 2, 3)
+    compare_webgpu("lambda x, f: [tf.conv3d(x, f, 1, 'same'), tf.conv3d(x, f, [2, 1, 2], 'valid'), "
+                   "tf.conv3d(x, f, 1, 'valid', dilations=[1, 2, 1]), tf.max_pool3d(x, 2, 1, 'same'), "
+                   "tf.avg_pool3d(x, [2, 3, 2], 2, 'same'), tf.max_pool3d(x, 3, 2, 'valid'), "
+                   "*tf.grads(lambda x, f: tf.sum(tf.conv3d(x, f, [1, 2, 1], 'same') ** 2))([x, f]), "
+                   "*tf.grads(lambda x: tf.sum(tf.max_pool3d(x, 2, 1, 'valid') * 2.0))([x]), "
+                   "*tf.grads(lambda x: tf.sum(tf.avg_pool3d(x, 2, [1, 2, 1], 'same') ** 2))([x])]", [x, f], **TOLERANCE)

@@ -1,69 +1,108 @@
-"""2-D convolutions (Conv2D, DepthwiseConv2dNative and their input and filter gradients; NHWC and
-NCHW) and 2-D pooling (MaxPool, AvgPool and their gradients) as direct WGSL programs (shaders/webgpu/conv.wgsl): one
-invocation per output value, geometry from ops/conv.py's conv_info_for, sizes as uniforms.
-Contracts in ops/conv.py and ops/pool.py. Not yet here: a GEMM (im2col) path for large
-convolutions, 3-D convolutions and pooling, MaxPoolWithArgmax, Dilation2D. (Fused convolutions are
-in fused.py: this forward, then an epilogue dispatch.)"""
+"""Convolutions (Conv2D, DepthwiseConv2dNative, Conv3D and their input and filter gradients; 2-D
+in NHWC and NCHW) and pooling (MaxPool, AvgPool, MaxPool3D, AvgPool3D and their gradients,
+MaxPoolWithArgmax) as direct WGSL programs (shaders/webgpu/conv.wgsl): one invocation per output
+value, geometry from ops/conv.py's conv_info_for (or the pooling attrs), sizes as uniforms. The
+shaders are 3-D; 2-D runs with depth 1. Contracts in ops/conv.py and ops/pool.py. Not yet here:
+a GEMM (im2col) path for large convolutions, Dilation2D. (Fused convolutions are in fused.py:
+this forward, then an epilogue dispatch.)"""
 from ....kernels import register_kernel
 from ....ops.conv import conv_info_for
 from .. import wgsl
 from ..backend import Program, _size
 from .elementwise import BACKEND
 
-_GEOMETRY = ("size", "B", "H", "W", "C", "OH", "OW", "OC", "FH", "FW", "FC", "SH", "SW", "DH", "DW", "PH", "PW")
+_GEOMETRY = ("size", "B", "D", "H", "W", "C", "OD", "OH", "OW", "OC", "FD", "FH", "FW", "FC", "SD", "SH", "SW",
+             "DD", "DH", "DW", "PD", "PH", "PW")
+
+# The helper functions of shaders/webgpu/conv.wgsl each program calls.
+_HELPERS = {"forward": ("fAt", "xValue"), "backprop_input": ("fAt", "outFrom"), "backprop_filter": ("xValue",),
+            "max_pool": (), "avg_pool": (), "max_pool_grad": ("outFrom", "windowMax"),
+            "avg_pool_grad": ("outFrom", "windowCount"), "max_pool_argmax": ()}
 
 
-def _at(name, channels_last, h, w, c):
-    """fn name(b, h, w, c) -> i32: the flat index in a [B, h, w, c] (or [B, c, h, w]) tensor."""
+class Geometry:
+    """The sizes a program reads, 3-D (a 2-D geometry gets depth 1): from a ConvInfo or from the
+    pooling attrs of an x of shape [B, (D,) H, W, C]."""
+
+    def __init__(self, batch, in_size, channels, out_size, out_channels, filter_size, filter_channels, strides,
+                 dilations, pads, channels_last=True):
+        pad3 = lambda v, fill: (fill,) * (3 - len(v)) + tuple(v)  # noqa: E731
+        self.values = (batch, *pad3(in_size, 1), channels, *pad3(out_size, 1), out_channels, *pad3(filter_size, 1),
+                       filter_channels, *pad3(strides, 1), *pad3(dilations, 1), *pad3(pads, 0))
+        self.channels_last = channels_last
+
+    @classmethod
+    def of_conv(cls, info):
+        return cls(info.batch_size, info.in_size, info.in_channels, info.out_size, info.out_channels,
+                   info.filter_size, info.filter_shape[-1], info.strides, info.dilations, info.pad_before,
+                   info.channels_last)
+
+    @classmethod
+    def of_pool(cls, x_shape, attrs):
+        return cls(x_shape[0], x_shape[1:-1], x_shape[-1], attrs["out_size"], x_shape[-1], attrs["filter_size"], 1,
+                   attrs["strides"], attrs["dilations"], attrs["pad"])
+
+
+def pool_out_shape(x_shape, attrs):
+    return (x_shape[0], *attrs["out_size"], x_shape[-1])
+
+
+def _at(name, channels_last, d, h, w, c):
+    """fn name(b, d, h, w, c) -> i32: the flat index in a [B, d, h, w, c] (or [B, c, d, h, w]) tensor."""
     if channels_last:
-        body = f"((b * u.{h} + h) * u.{w} + w) * u.{c} + c"
+        body = f"(((b * u.{d} + d) * u.{h} + h) * u.{w} + w) * u.{c} + c"
     else:
-        body = f"((b * u.{c} + c) * u.{h} + h) * u.{w} + w"
-    return f"fn {name}(b: i32, h: i32, w: i32, c: i32) -> i32 {{ return {body}; }}\n"
+        body = f"(((b * u.{c} + c) * u.{d} + d) * u.{h} + h) * u.{w} + w"
+    return f"fn {name}(b: i32, d: i32, h: i32, w: i32, c: i32) -> i32 {{ return {body}; }}\n"
 
 
-def _split(names, channels_last, h, w, c):
-    """Statements splitting `index` into the four coordinates `names` (b, row, column, channel)."""
-    b, r, col, ch = names
-    if channels_last:
-        return (f"  let {ch} = index % u.{c};\n  let {col} = (index / u.{c}) % u.{w};\n"
-                f"  let {r} = (index / (u.{c} * u.{w})) % u.{h};\n  let {b} = index / (u.{c} * u.{w} * u.{h});\n")
-    return (f"  let {col} = index % u.{w};\n  let {r} = (index / u.{w}) % u.{h};\n"
-            f"  let {ch} = (index / (u.{w} * u.{h})) % u.{c};\n  let {b} = index / (u.{w} * u.{h} * u.{c});\n")
+def _split(names, channels_last, d, h, w, c):
+    """Statements splitting `index` into the five coordinates `names` (batch, depth, row, column,
+    channel) of a tensor of sizes u.d, u.h, u.w, u.c in its data format."""
+    b, dn, r, col, ch = names
+    order = [(ch, c), (col, w), (r, h), (dn, d)] if channels_last else [(col, w), (r, h), (dn, d), (ch, c)]
+    out, div = [], ""
+    for name, size in order:
+        out.append(f"  let {name} = (index{div}) % u.{size};\n")
+        div += f" / u.{size}"
+    out.append(f"  let {b} = index{div};\n")
+    return "".join(out)
 
 
-def _run(backend, section, inputs, names, info, out_shape, depthwise, split, channels_last, key_extra="",
-         replacements=(), dtype="float32"):
+def _run(backend, section, inputs, names, geometry, out_shape, depthwise=False, split_names=None,
+         replacements=(), dtype="float32", extra_outputs=(), outputs=None, extra_fields=(), extra_values=()):
     t = wgsl.STORAGE_TYPE[dtype]
-    fc = info.filter_shape[-1] if info.filter_shape else 1
-    values = (_size(out_shape), info.batch_size, *info.in_size, info.in_channels, *info.out_size, info.out_channels,
-              *info.filter_size, fc, *info.strides, *info.dilations, *info.pad_before)
-    fields = tuple((n, "i32") for n in _GEOMETRY)
-    key = f"conv:{section}:{int(channels_last)}{int(depthwise)}:{t}:{key_extra}"
+    cl = geometry.channels_last
+    fields = tuple((n, "i32") for n in _GEOMETRY) + tuple(extra_fields)
+    values = (_size(out_shape),) + geometry.values + tuple(extra_values)
+    key = f"conv:{section}:{int(cl)}{int(depthwise)}:{t}:{''.join(n for _, n in replacements)}"
+    split = ""
+    if split_names == "out":
+        split = _split(("b", "od", "oh", "ow", "oc"), cl, "OD", "OH", "OW", "OC")
+    elif split_names == "in":
+        split = _split(("b", "d", "h", "w", "c"), cl, "D", "H", "W", "C")
 
     def source():
-        text = wgsl.program("conv.wgsl", section).replace("SPLIT", split).replace("DEPTHWISE", str(depthwise).lower())
+        text = wgsl.program("conv.wgsl", section).replace("SPLIT", split)
+        helpers = wgsl.functions((wgsl.COMMON, "nan"), (wgsl.COMMON, "inf"),
+                                 *(("conv.wgsl", h) for h in _HELPERS[section]))
+        text = (helpers + _at("xAt", cl, "D", "H", "W", "C") + _at("yAt", cl, "OD", "OH", "OW", "OC")
+                + wgsl.bindings(t, tuple((n, t if n != "positions" else "i32") for n in names), fields, outputs=outputs)
+                + text).replace("DEPTHWISE", str(depthwise).lower())
         for old, new in replacements:
             text = text.replace(old, new)
-        # the helpers that precede the first section (fAt, xValue), then the section
-        head = wgsl.read("conv.wgsl").split("// @program", 1)[0]
-        if section not in ("forward", "backprop_filter", "max_pool_grad"):   # xValue reads a float32 x
-            head = head.split("fn xValue", 1)[0]
-        helpers = _at("xAt", channels_last, "H", "W", "C") + _at("yAt", channels_last, "OH", "OW", "OC")
-        common = wgsl.functions((wgsl.COMMON, "nan"), (wgsl.COMMON, "inf"))
-        return common + helpers + head + wgsl.bindings(t, tuple((n, t) for n in names), fields) + text
+        return text
 
     return backend.run(Program(key, source, fields), inputs, out_shape, dtype, values,
-                       backend.groups_for(_size(out_shape), 64))
+                       backend.groups_for(_size(out_shape), 64), extra_outputs=extra_outputs)
 
 
 def _conv_kernel(kernel, depthwise):
     def forward(backend, inputs, attrs):
         x, f = inputs
         info = conv_info_for(kernel, x.shape, f.shape, attrs)
-        cl = info.channels_last
-        return _run(backend, "forward", [x, f], ("x", "filt"), info, info.out_shape, depthwise,
-                    _split(("b", "oh", "ow", "oc"), cl, "OH", "OW", "OC"), cl)
+        return _run(backend, "forward", [x, f], ("x", "filt"), Geometry.of_conv(info), info.out_shape, depthwise,
+                    "out")
     return forward
 
 
@@ -71,9 +110,8 @@ def _backprop_input_kernel(kernel, depthwise):
     def backprop_input(backend, inputs, attrs):
         dy, f = inputs
         info = conv_info_for(kernel, attrs["input_shape"], f.shape, attrs)
-        cl = info.channels_last
-        return _run(backend, "backprop_input", [dy, f], ("dy", "filt"), info, info.in_shape, depthwise,
-                    _split(("b", "h", "w", "c"), cl, "H", "W", "C"), cl)
+        return _run(backend, "backprop_input", [dy, f], ("dy", "filt"), Geometry.of_conv(info), info.in_shape,
+                    depthwise, "in")
     return backprop_input
 
 
@@ -81,89 +119,66 @@ def _backprop_filter_kernel(kernel, depthwise):
     def backprop_filter(backend, inputs, attrs):
         x, dy = inputs
         info = conv_info_for(kernel, x.shape, attrs["filter_shape"], attrs)
-        cl = info.channels_last
-        return _run(backend, "backprop_filter", [x, dy], ("x", "dy"), info, tuple(attrs["filter_shape"]), depthwise,
-                    "", cl)
+        return _run(backend, "backprop_filter", [x, dy], ("x", "dy"), Geometry.of_conv(info),
+                    tuple(attrs["filter_shape"]), depthwise)
     return backprop_filter
 
 
-for _name, _dw in (("Conv2D", False), ("DepthwiseConv2dNative", True)):
+for _name, _dw in (("Conv2D", False), ("DepthwiseConv2dNative", True), ("Conv3D", False)):
     register_kernel(_name, BACKEND, _conv_kernel(_name, _dw))
-register_kernel("Conv2DBackpropInput", BACKEND, _backprop_input_kernel("Conv2DBackpropInput", False))
-register_kernel("Conv2DBackpropFilter", BACKEND, _backprop_filter_kernel("Conv2DBackpropFilter", False))
-register_kernel("DepthwiseConv2dNativeBackpropInput", BACKEND,
-                _backprop_input_kernel("DepthwiseConv2dNativeBackpropInput", True))
-register_kernel("DepthwiseConv2dNativeBackpropFilter", BACKEND,
-                _backprop_filter_kernel("DepthwiseConv2dNativeBackpropFilter", True))
+for _name, _dw in (("Conv2DBackpropInput", False), ("DepthwiseConv2dNativeBackpropInput", True),
+                   ("Conv3DBackpropInputV2", False)):
+    register_kernel(_name, BACKEND, _backprop_input_kernel(_name, _dw))
+for _name, _dw in (("Conv2DBackpropFilter", False), ("DepthwiseConv2dNativeBackpropFilter", True),
+                   ("Conv3DBackpropFilterV2", False)):
+    register_kernel(_name, BACKEND, _backprop_filter_kernel(_name, _dw))
 
 
-class _PoolInfo:
-    """The pooling attrs in ConvInfo's terms (for _run): NHWC, the filter as [FH, FW, C, 1]."""
-
-    def __init__(self, x_shape, attrs):
-        self.batch_size, self.in_channels = x_shape[0], x_shape[-1]
-        self.in_size, self.out_size = tuple(x_shape[1:3]), tuple(attrs["out_size"])
-        self.out_channels = x_shape[-1]
-        self.filter_size, self.filter_shape = tuple(attrs["filter_size"]), ()
-        self.strides, self.dilations, self.pad_before = tuple(attrs["strides"]), tuple(attrs["dilations"]), \
-            tuple(attrs["pad"])
-        self.out_shape = (x_shape[0], *self.out_size, x_shape[-1])
-
-
-@register_kernel("MaxPool", BACKEND)
-def max_pool(backend, inputs, attrs):
+def _max_pool(backend, inputs, attrs):
     (x,) = inputs
-    info = _PoolInfo(x.shape, attrs)
     if x.dtype == "float32":
         repl = (("LOWEST", "-inf()"), ("BETTER", "v > best"), ("RESULT", "best"))
     else:
         repl = (("LOWEST", "0"), ("BETTER", "!found || v > best"), ("RESULT", "select(0, best, found)"))
-    return _run(backend, "max_pool", [x], ("x",), info, info.out_shape, False,
-                _split(("b", "oh", "ow", "oc"), True, "OH", "OW", "OC"), True, replacements=repl, dtype=x.dtype)
+    return _run(backend, "max_pool", [x], ("x",), Geometry.of_pool(x.shape, attrs), pool_out_shape(x.shape, attrs),
+                split_names="out", replacements=repl, dtype=x.dtype)
 
 
-@register_kernel("AvgPool", BACKEND)
-def avg_pool(backend, inputs, attrs):
+def _avg_pool(backend, inputs, attrs):
     (x,) = inputs
-    info = _PoolInfo(x.shape, attrs)
-    return _run(backend, "avg_pool", [x], ("x",), info, info.out_shape, False,
-                _split(("b", "oh", "ow", "oc"), True, "OH", "OW", "OC"), True)
+    # a window with no position inside x: NaN (0 / 0) in 2-D, 0 in 3-D, as TF.js
+    empty = "nan()" if len(attrs["filter_size"]) == 2 else "0.0"
+    return _run(backend, "avg_pool", [x], ("x",), Geometry.of_pool(x.shape, attrs), pool_out_shape(x.shape, attrs),
+                split_names="out", replacements=(("EMPTY", empty),))
 
 
-@register_kernel("MaxPoolGrad", BACKEND)
-def max_pool_grad(backend, inputs, attrs):
+def _max_pool_grad(backend, inputs, attrs):
     dy, x = inputs
-    info = _PoolInfo(x.shape, attrs)
-    return _run(backend, "max_pool_grad", [x, dy], ("x", "dy"), info, tuple(x.shape), False,
-                _split(("b", "h", "w", "c"), True, "H", "W", "C"), True)
+    # TF.js's maxPool3d gradient goes to the last maximum of a window, its maxPool's to the first
+    last = "true" if len(attrs["filter_size"]) == 3 else "false"
+    return _run(backend, "max_pool_grad", [x, dy], ("x", "dy"), Geometry.of_pool(x.shape, attrs), tuple(x.shape),
+                split_names="in", replacements=(("LAST_ON_TIES", last),))
 
 
-@register_kernel("AvgPoolGrad", BACKEND)
-def avg_pool_grad(backend, inputs, attrs):
+def _avg_pool_grad(backend, inputs, attrs):
     (dy,) = inputs
     x_shape = tuple(attrs["x_shape"])
-    info = _PoolInfo(x_shape, attrs)
-    return _run(backend, "avg_pool_grad", [dy], ("dy",), info, x_shape, False,
-                _split(("b", "h", "w", "c"), True, "H", "W", "C"), True)
+    return _run(backend, "avg_pool_grad", [dy], ("dy",), Geometry.of_pool(x_shape, attrs), x_shape, split_names="in")
+
+
+for _names, _fn in ((("MaxPool", "MaxPool3D"), _max_pool), (("AvgPool", "AvgPool3D"), _avg_pool),
+                    (("MaxPoolGrad", "MaxPool3DGrad"), _max_pool_grad),
+                    (("AvgPoolGrad", "AvgPool3DGrad"), _avg_pool_grad)):
+    for _name in _names:
+        register_kernel(_name, BACKEND, _fn)
 
 
 @register_kernel("MaxPoolWithArgmax", BACKEND)
 def max_pool_with_argmax(backend, inputs, attrs):
     (x,) = inputs
-    info = _PoolInfo(x.shape, attrs)
-    out_shape = info.out_shape
+    out_shape = pool_out_shape(x.shape, attrs)
     if _size(out_shape) == 0:
         return [backend.empty(out_shape, x.dtype), backend.empty(out_shape, "int32")]
-    fields = tuple((n, "i32") for n in _GEOMETRY) + (("withBatch", "i32"),)
-    values = (_size(out_shape), info.batch_size, *info.in_size, info.in_channels, *info.out_size, info.out_channels,
-              *info.filter_size, 1, *info.strides, *info.dilations, *info.pad_before,
-              int(bool(attrs["include_batch_in_index"])))
-
-    def source():
-        text = wgsl.program("conv.wgsl", "max_pool_argmax").replace(
-            "SPLIT", _split(("b", "oh", "ow", "oc"), True, "OH", "OW", "OC"))
-        return (wgsl.functions((wgsl.COMMON, "inf")) + _at("xAt", True, "H", "W", "C") +
-                wgsl.bindings("f32", (("x", "f32"),), fields, outputs=(("result", "f32"), ("positions", "i32"))) + text)
-
-    return backend.run(Program("max_pool_argmax", source, fields), [x], out_shape, x.dtype, values,
-                       backend.groups_for(_size(out_shape), 64), extra_outputs=((out_shape, "int32"),))
+    return _run(backend, "max_pool_argmax", [x], ("x",), Geometry.of_pool(x.shape, attrs), out_shape, split_names="out",
+                dtype=x.dtype, extra_outputs=((out_shape, "int32"),), outputs=(("result", "f32"), ("positions", "i32")),
+                extra_fields=(("withBatch", "i32"),), extra_values=(int(bool(attrs["include_batch_in_index"])),))
