@@ -32,11 +32,18 @@ def kernel_table():
 
 
 def webgpu_kernels():
-    """The kernels native on pytfweb's webgpu backend (WGSL programs; registered in CPython too, for
-    this table). Anything else raises NotImplementedError on webgpu: there is no fallback."""
+    """The kernels of pytfweb's webgpu backend (WGSL programs, and the host kernels of
+    webgpu_host_kernels; registered in CPython too, for this table). Anything else raises
+    NotImplementedError on webgpu: there is no fallback."""
     import pytfweb as tf
     from .backends.webgpu import programs as _webgpu  # noqa: F401  (importable without a browser)
     return set(tf.get_kernels_for_backend("webgpu"))
+
+
+def webgpu_host_kernels():
+    """The webgpu kernels that run on the host from CPU-side input values (value-dependent sizes)."""
+    from .backends.webgpu.programs.host import HOST_KERNELS
+    return set(HOST_KERNELS)
 
 
 def op_table():
@@ -64,6 +71,7 @@ def summary():
         "kernels_webgl": (sum(1 for k in kernels if k[2] and k[4]), sum(1 for k in kernels if k[2])),
         # TF.js's webgpu kernel list is not in the API file: counted against its webgl list
         "kernels_webgpu": (sum(1 for k in kernels if k[2] and k[0] in webgpu_kernels()), sum(1 for k in kernels if k[2])),
+        "kernels_webgpu_host": len(webgpu_host_kernels()),
         "ops": (sum(1 for o in ops if o[3]), len(ops)),
         "ops_by_namespace": per_ns,
     }
@@ -85,12 +93,13 @@ def main(argv=None):
         print(json.dumps(s, indent=2))
         return 0
     out = sys.stdout
-    gpu = webgpu_kernels()
+    gpu, host = webgpu_kernels(), webgpu_host_kernels()
     out.write(f"{'kernel':34} {'cpu':8} {'webgl':8} {'webgpu':8}\n")
     for k, tc, tw, oc, ow in kernel_table():
         if args.missing and not ((tc and not oc) or (tw and not ow)):
             continue
-        out.write(f"{k:34} {_mark(tc, oc):8} {_mark(tw, ow):8} {'native' if k in gpu else '-':8}\n")
+        mark = "-" if k not in gpu else "host" if k in host else "native"
+        out.write(f"{k:34} {_mark(tc, oc):8} {_mark(tw, ow):8} {mark:8}\n")
     out.write(f"\n{'function':44} here\n")
     for ns, js_name, py_name, here in op_table():
         if args.missing and here:
@@ -100,8 +109,9 @@ def main(argv=None):
     out.write("\nTotals (here / in TF.js 4.22):\n")
     out.write(f"  kernels on cpu:   {s['kernels_cpu'][0]} / {s['kernels_cpu'][1]}\n")
     out.write(f"  kernels on webgl: {s['kernels_webgl'][0]} / {s['kernels_webgl'][1]}\n")
-    out.write(f"  kernels on webgpu: {s['kernels_webgpu'][0]} / {s['kernels_webgpu'][1]} (native WGSL, of TF.js's "
-              "webgl kernels; the rest raise NotImplementedError on webgpu)\n")
+    out.write(f"  kernels on webgpu: {s['kernels_webgpu'][0]} / {s['kernels_webgpu'][1]} (of TF.js's webgl kernels; "
+              f"{s['kernels_webgpu_host']} of them on the host from CPU-side values, the others WGSL; the rest raise "
+              "NotImplementedError on webgpu)\n")
     out.write(f"  functions:        {s['ops'][0]} / {s['ops'][1]}\n")
     for ns, (done, total) in s["ops_by_namespace"].items():
         label = "tf" if ns == "tf" else f"tf.{ns}"

@@ -1,0 +1,44 @@
+"""The host kernels on webgpu (sparse and ragged: output sizes that depend on values): against cpu
+where the inputs' values are CPU-side, a clear error where they are only on the GPU, and the
+awaited way around it."""
+import numpy as np
+import pytest
+
+from .conftest import PageError
+from .test_webgpu_backend import compare_webgpu, webgpu  # noqa: F401  (fixtures)
+
+RNG = np.random.default_rng(111)
+
+
+def test_sparse_and_ragged_kernels(compare_webgpu):
+    ind = np.int32([[0, 0], [1, 0], [1, 3], [1, 4], [3, 2], [3, 3]])
+    vals = np.float32([0, 10, 13, 14, 32, 33])
+    data = RNG.uniform(-5, 5, size=(10, 2, 3)).astype(np.float32)
+    splits = np.int32([0, 3, 3, 7, 9])
+    values = RNG.uniform(-5, 5, size=9).astype(np.float32)
+    compare_webgpu("""lambda ind, vals, data, splits, values: [
+        *tf.sparse.sparse_fill_empty_rows(ind, vals, [5, 6], -1.0),
+        *tf.sparse.sparse_reshape(ind, [5, 6], [2, -1, 5]),
+        tf.sparse.sparse_segment_sum(data, [8, 3, 0, 9], [0, 3, 3, 3]),
+        tf.sparse.sparse_segment_mean(data, [8, 3, 0, 9], [0, 1, 2, 2]),
+        *tf.ragged_gather([splits], values, tf.tensor([2, 1, 0, 3], dtype="int32"), 1),
+        *tf.ragged_range(tf.tensor([0, 5, 8, 5], dtype="int32"), tf.tensor([8, 7, 8, 1], dtype="int32"),
+                         tf.tensor([2, 1, 1, -1], dtype="int32")),
+        tf.ragged_tensor_to_tensor([4, 4], values, 1.5, [splits], ["ROW_SPLITS"])]""",
+                   [ind, vals, data, splits, values])
+
+
+def test_gpu_only_inputs_say_to_await_first(webgpu):
+    with pytest.raises(PageError) as e:
+        webgpu("""
+x = tf.tensor([[1.0, 2.0]] * 4) * 2.0
+tf.tidy(lambda: tf.sparse.sparse_segment_sum(x, [0, 1], [0, 0]))
+""")
+    assert e.value.type == "BackendError"
+    assert "SparseSegmentSum" in e.value.message and "await t.data()" in e.value.message
+    out = webgpu("""
+x = tf.tensor([[1.0, 2.0]] * 4) * 2.0
+await x.data()
+result = await tf.sparse.sparse_segment_sum(x, [0, 1], [0, 0]).array()
+""")
+    assert out == [[4.0, 8.0]]
