@@ -61,6 +61,29 @@ fn windowCount(od: i32, oh: i32, ow: i32) -> f32 {
   return count;
 }
 
+// Dilation2D and its gradients (programs dilation, dilation_dx, dilation_df). The taps of output
+// (b, oh, ow, c) are x + filter[kh, kw, c] over the window; padding and NaN never win; a maximum
+// must be strictly above FLOOR (TF.js's running maximum starts there). dilationTap gives the
+// first maximal tap, or -1.
+fn dilationValue(b: i32, oh: i32, ow: i32, c: i32, kh: i32, kw: i32) -> f32 {
+  let h = oh * u.SH - u.PH + kh * u.DH;
+  let w = ow * u.SW - u.PW + kw * u.DW;
+  if (h < 0 || h >= u.H || w < 0 || w >= u.W) { return -inf(); }
+  return x[xAt(b, 0, h, w, c)] + filt[(kh * u.FW + kw) * u.C + c];
+}
+
+fn dilationTap(b: i32, oh: i32, ow: i32, c: i32) -> i32 {
+  var best = FLOOR;
+  var tap = -1;
+  for (var kh = 0; kh < u.FH; kh++) {
+    for (var kw = 0; kw < u.FW; kw++) {
+      let v = dilationValue(b, oh, ow, c, kh, kw);
+      if (v > best) { best = v; tap = kh * u.FW + kw; }
+    }
+  }
+  return tap;
+}
+
 // @program forward
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -279,3 +302,59 @@ SPLIT
   positions[index] = at;
 }
 
+
+// @program dilation
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+SPLIT
+  let tap = dilationTap(b, oh, ow, oc);
+  if (tap < 0) { result[index] = FLOOR; } else { result[index] = dilationValue(b, oh, ow, oc, tap / u.FW, tap % u.FW); }
+}
+
+// @program dilation_dx
+// dx[b, h, w, c]: dy of every output whose maximum is at (h, w); an output with none sends its dy
+// to its window's corner, clamped into x (TF.js).
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let c = index % u.C;
+  let w = (index / u.C) % u.W;
+  let h = (index / (u.C * u.W)) % u.H;
+  let b = index / (u.C * u.W * u.H);
+  var acc = 0.0;
+  for (var oh = 0; oh < u.OH; oh++) {
+    for (var ow = 0; ow < u.OW; ow++) {
+      let tap = dilationTap(b, oh, ow, c);
+      var th = max(oh * u.SH - u.PH, 0);
+      var tw = max(ow * u.SW - u.PW, 0);
+      if (tap >= 0) {
+        th = oh * u.SH - u.PH + (tap / u.FW) * u.DH;
+        tw = ow * u.SW - u.PW + (tap % u.FW) * u.DW;
+      }
+      if (th == h && tw == w) { acc = acc + dy[yAt(b, 0, oh, ow, c)]; }
+    }
+  }
+  result[index] = acc;
+}
+
+// @program dilation_df
+// dfilter[kh, kw, c]: dy of every output whose maximum is tap (kh, kw) (none: tap 0, as TF.js).
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let c = index % u.C;
+  let tapHere = index / u.C;
+  var acc = 0.0;
+  for (var b = 0; b < u.B; b++) {
+    for (var oh = 0; oh < u.OH; oh++) {
+      for (var ow = 0; ow < u.OW; ow++) {
+        if (max(dilationTap(b, oh, ow, c), 0) == tapHere) { acc = acc + dy[yAt(b, 0, oh, ow, c)]; }
+      }
+    }
+  }
+  result[index] = acc;
+}

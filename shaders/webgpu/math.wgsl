@@ -91,3 +91,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   }
   result[index] = dy[index] * op_Pow(norm(base, k), -u.beta) - 2.0 * u.alpha * u.beta * x[index] * spread;
 }
+
+// @program bincount
+// out[row, bin]: the count (or the sum of the weights, or with BINARY 1 if any) of the values of
+// row equal to bin; negative values are skipped (checked by the kernel where they are CPU-side).
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let row = index / u.bins;
+  let bin = index - row * u.bins;
+  var acc = TYPE(0);
+  for (var j = 0; j < u.n; j++) {
+    if (x[row * u.n + j] == bin) { acc = ADD; }
+  }
+  result[index] = acc;
+}

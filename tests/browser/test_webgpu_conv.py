@@ -70,3 +70,12 @@ def test_conv3d_and_pool3d(compare_webgpu):
                    "*tf.grads(lambda x, f: tf.sum(tf.conv3d(x, f, [1, 2, 1], 'same') ** 2))([x, f]), "
                    "*tf.grads(lambda x: tf.sum(tf.max_pool3d(x, 2, 1, 'valid') * 2.0))([x]), "
                    "*tf.grads(lambda x: tf.sum(tf.avg_pool3d(x, 2, [1, 2, 1], 'same') ** 2))([x])]", [x, f], **TOLERANCE)
+
+
+def test_dilation2d_and_gradients(compare_webgpu):
+    x = _r(2, 5, 6, 3)
+    x[0, 1, 1, 0] = np.nan
+    f = _r(2, 3, 3)
+    compare_webgpu("lambda x, f: [tf.dilation2d(x, f, 1, 'same'), tf.dilation2d(x, f, [2, 1], 'valid', [1, 2]), "
+                   "*tf.grads(lambda x, f: tf.sum(tf.dilation2d(x, f, 1, 'same') * 2.0))([x, f]), "
+                   "*tf.grads(lambda x, f: tf.sum(tf.dilation2d(x, f, 2, 'valid') ** 2))([x, f])]", [x, f], **TOLERANCE)

@@ -61,3 +61,13 @@ def test_einsum_lrn_grad_sparse_to_dense_rotate_argmax(compare_webgpu):
                    "tf.image.rotate_with_offset(img, 0.7, [1, 2, 3], [0.3, 0.6]), tf.image.rotate_with_offset(img, -2.0, 9.5), "
                    "*tf.max_pool_with_argmax(img, 2, 2, 'same'), *tf.max_pool_with_argmax(img, 3, 1, 'valid', True)]",
                    [a, b, x, img, np.int32([[0, 1], [3, 2], [0, 1]]), np.float32([5, 6, 7])], rtol=1e-4, atol=1e-4)
+
+
+def test_bincount(compare_webgpu):
+    x = RNG.integers(0, 7, size=(3, 6)).astype(np.int32)
+    w = _r(3, 6)
+    iw = RNG.integers(-5, 5, size=(3, 6)).astype(np.int32)
+    compare_webgpu("lambda x, w, iw, e: [tf.bincount(tf.reshape(x, [-1]), e, 5), tf.bincount(tf.reshape(x, [-1]), "
+                   "tf.reshape(w, [-1]), 8), tf.dense_bincount(x, w, 6), tf.dense_bincount(x, iw, 4), "
+                   "tf.dense_bincount(x, e, 7, True), tf.dense_bincount(x[0], iw[0], 3)]",
+                   [x, w, iw, np.zeros((0,), np.float32)], rtol=1e-5, atol=1e-5)

@@ -1,9 +1,10 @@
 """Convolutions (Conv2D, DepthwiseConv2dNative, Conv3D and their input and filter gradients; 2-D
 in NHWC and NCHW) and pooling (MaxPool, AvgPool, MaxPool3D, AvgPool3D and their gradients,
-MaxPoolWithArgmax) as direct WGSL programs (shaders/webgpu/conv.wgsl): one invocation per output
+MaxPoolWithArgmax) and Dilation2D with its gradients as direct WGSL programs (shaders/webgpu/conv.wgsl): one invocation per output
 value, geometry from ops/conv.py's conv_info_for (or the pooling attrs), sizes as uniforms. The
 shaders are 3-D; 2-D runs with depth 1. Contracts in ops/conv.py and ops/pool.py. Not yet here:
-a GEMM (im2col) path for large convolutions, Dilation2D. (Fused convolutions are in fused.py:
+a GEMM (im2col) path for large convolutions. Dilation2D and its gradients gather over every
+output (quadratic: fine for small images). (Fused convolutions are in fused.py:
 this forward, then an epilogue dispatch.)"""
 from ....kernels import register_kernel
 from ....ops.conv import conv_info_for
@@ -17,7 +18,9 @@ _GEOMETRY = ("size", "B", "D", "H", "W", "C", "OD", "OH", "OW", "OC", "FD", "FH"
 # The helper functions of shaders/webgpu/conv.wgsl each program calls.
 _HELPERS = {"forward": ("fAt", "xValue"), "backprop_input": ("fAt", "outFrom"), "backprop_filter": ("xValue",),
             "max_pool": (), "avg_pool": (), "max_pool_grad": ("outFrom", "windowMax"),
-            "avg_pool_grad": ("outFrom", "windowCount"), "max_pool_argmax": ()}
+            "avg_pool_grad": ("outFrom", "windowCount"), "max_pool_argmax": (),
+            "dilation": ("dilationValue", "dilationTap"), "dilation_dx": ("dilationValue", "dilationTap"),
+            "dilation_df": ("dilationValue", "dilationTap")}
 
 
 class Geometry:
@@ -182,3 +185,29 @@ def max_pool_with_argmax(backend, inputs, attrs):
     return _run(backend, "max_pool_argmax", [x], ("x",), Geometry.of_pool(x.shape, attrs), out_shape, split_names="out",
                 dtype=x.dtype, extra_outputs=((out_shape, "int32"),), outputs=(("result", "f32"), ("positions", "i32")),
                 extra_fields=(("withBatch", "i32"),), extra_values=(int(bool(attrs["include_batch_in_index"])),))
+
+
+# TF.js's running maximum of Dilation2D starts at -(2^53 - 1), as float32
+_DILATION_FLOOR = "-9007199254740992.0"
+
+
+def _dilation(mode):
+    def kernel(backend, inputs, attrs):
+        from ....ops.conv_util import compute_dilation2d_info
+        x, f = inputs[:2]
+        info = compute_dilation2d_info(x.shape, f.shape, attrs["strides"], attrs["pad"], attrs["dilations"])
+        geometry = Geometry(info.batch_size, info.in_size, info.in_channels, info.out_size, info.out_channels,
+                            info.filter_size, 1, info.strides, info.dilations, info.pad_before)
+        out_shape = {0: info.out_shape, 1: tuple(x.shape), 2: tuple(f.shape)}[mode]
+        ins, names = [x, f], ("x", "filt")
+        if mode:
+            ins, names = [x, f, inputs[2]], ("x", "filt", "dy")
+        section = ("dilation", "dilation_dx", "dilation_df")[mode]
+        return _run(backend, section, ins, names, geometry, out_shape, split_names="out" if mode == 0 else None,
+                    replacements=(("FLOOR", _DILATION_FLOOR),))
+    return kernel
+
+
+register_kernel("Dilation2D", BACKEND, _dilation(0))
+register_kernel("Dilation2DBackpropInput", BACKEND, _dilation(1))
+register_kernel("Dilation2DBackpropFilter", BACKEND, _dilation(2))

@@ -98,3 +98,36 @@ def lrn_grad(backend, inputs, attrs):
 
     return backend.run(Program("lrn_grad", source, fields), [x, y, dy], x.shape, "float32", values,
                        backend.groups_for(_size(x.shape), 64))
+
+
+def _bincount_kernel(op_name, by_rows):
+    def kernel(backend, inputs, attrs):
+        x, weights = inputs
+        size, binary = attrs["size"], bool(attrs.get("binary_output", False))
+        matrix = by_rows and len(x.shape) == 2
+        rows, n = (x.shape[0], x.shape[1]) if matrix else (1, _size(x.shape))
+        out_shape = (rows, size) if matrix else (size,)
+        known = backend.values_if_known(x)
+        if known is not None and len(known) and min(known) < 0:   # as cpu; on the GPU they are skipped
+            raise ValueError(f"{op_name}: argument 'x' must hold non-negative values, got {min(known)}")
+        dtype = weights.dtype
+        if _size(out_shape) == 0:
+            return backend.empty(out_shape, dtype)
+        t = wgsl.STORAGE_TYPE[dtype]
+        weighted = _size(weights.shape) > 0 and not binary
+        add = f"{t}(1)" if binary else "acc + w[row * u.n + j]" if weighted else f"acc + {t}(1)"
+        fields = (("size", "i32"), ("bins", "i32"), ("n", "i32"))
+        names = (("x", "i32"),) + ((("w", t),) if weighted else ())
+
+        def source():
+            return wgsl.bindings(t, names, fields) + \
+                wgsl.program("math.wgsl", "bincount").replace("TYPE", t).replace("ADD", add)
+
+        key = f"bincount:{t}:{int(binary)}{int(weighted)}"
+        return backend.run(Program(key, source, fields), [x] + ([weights] if weighted else []), out_shape, dtype,
+                           (_size(out_shape), size, n), backend.groups_for(_size(out_shape), 64))
+    return kernel
+
+
+register_kernel("Bincount", BACKEND, _bincount_kernel("bincount", by_rows=False))
+register_kernel("DenseBincount", BACKEND, _bincount_kernel("dense_bincount", by_rows=True))
