@@ -111,3 +111,71 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   if (src < 0) { result[index] = fills[select(0, c, c < 4)]; return; }
   result[index] = images[(b * u.H * u.W + src) * u.C + c];
 }
+
+// @program crop_and_resize
+// out[n, y, x, c] from the image box_ind[n] at the positions of tables computed in float64 by
+// Python (programs/image.py): per box n and output row y, rows[(n * OH + y) * 3 + 0..2] = top,
+// bottom, inside (0/1) and fy[n * OH + y] the weight of the bottom; likewise per box and output
+// column for cols and fx; box[n] the image index (-1: zeros). Nearest: top holds the row.
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let c = index % u.C;
+  let x = (index / u.C) % u.OW;
+  let y = (index / (u.C * u.OW)) % u.OH;
+  let n = index / (u.C * u.OW * u.OH);
+  let k = box[n];
+  if (k < 0) { result[index] = 0.0; return; }
+  let r = (n * u.OH + y) * 3;
+  let q = (n * u.OW + x) * 3;
+  if (rows[r + 2] == 0 || cols[q + 2] == 0) { result[index] = u.extrapolation; return; }
+  let base = k * u.H;
+  if (u.nearest != 0) {
+    result[index] = images[((base + rows[r]) * u.W + cols[q]) * u.C + c];
+    return;
+  }
+  let tl = images[((base + rows[r]) * u.W + cols[q]) * u.C + c];
+  let tr = images[((base + rows[r]) * u.W + cols[q + 1]) * u.C + c];
+  let bl = images[((base + rows[r + 1]) * u.W + cols[q]) * u.C + c];
+  let br = images[((base + rows[r + 1]) * u.W + cols[q + 1]) * u.C + c];
+  let fx = weights[u.N * u.OH + n * u.OW + x];
+  let upper = tl + (tr - tl) * fx;
+  let lower = bl + (br - bl) * fx;
+  result[index] = upper + (lower - upper) * weights[n * u.OH + y];
+}
+
+// @program transform
+// Transform: per transform row t and output pixel p, Python's float64 tables (as cpu computes
+// them) give pos[(t * P + p) * 3 + 0..2] = y0, x0 (nearest: the pixel; bilinear: the upper-left
+// of the four) and 1 where the projection is 0 (the fill value), and frac[(t * P + p) * 2 + 0..1]
+// = ys - y0, xs - x0. A sample outside the image reads the fill value.
+fn sample(b: i32, yy: i32, xx: i32, c: i32) -> f32 {
+  if (yy < 0 || yy >= u.H || xx < 0 || xx >= u.W) { return u.fill; }
+  return f32(images[((b * u.H + yy) * u.W + xx) * u.C + c]);
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let c = index % u.C;
+  let p = (index / u.C) % (u.OH * u.OW);
+  let b = index / (u.C * u.OH * u.OW);
+  let e = select(0, b, u.rows > 1) * u.OH * u.OW + p;
+  let y0 = pos[e * 3];
+  let x0 = pos[e * 3 + 1];
+  var v: f32;
+  if (pos[e * 3 + 2] != 0) {
+    v = u.fill;
+  } else if (u.nearest != 0) {
+    v = sample(b, y0, x0, c);
+  } else {
+    let fy = frac[e * 2];
+    let fx = frac[e * 2 + 1];
+    let upper = (1.0 - fx) * sample(b, y0, x0, c) + fx * sample(b, y0, x0 + 1, c);
+    let lower = (1.0 - fx) * sample(b, y0 + 1, x0, c) + fx * sample(b, y0 + 1, x0 + 1, c);
+    v = (1.0 - fy) * upper + fy * lower;
+  }
+  result[index] = STORE;
+}

@@ -71,3 +71,26 @@ def test_bincount(compare_webgpu):
                    "tf.reshape(w, [-1]), 8), tf.dense_bincount(x, w, 6), tf.dense_bincount(x, iw, 4), "
                    "tf.dense_bincount(x, e, 7, True), tf.dense_bincount(x[0], iw[0], 3)]",
                    [x, w, iw, np.zeros((0,), np.float32)], rtol=1e-5, atol=1e-5)
+
+
+def test_crop_and_resize(compare_webgpu):
+    img = _r(2, 6, 5, 3)
+    boxes = np.float32([[0, 0, 1, 1], [0.1, 0.2, 0.7, 0.9], [0.5, 0.5, 0.5, 0.5], [-0.3, 0.4, 1.2, 0.6],
+                        [1, 1, 0, 0], [np.nan, 0, 1, 1]])
+    ind = np.int32([0, 1, 1, 0, 1, 3])
+    compare_webgpu("lambda img, boxes, ind: [tf.image.crop_and_resize(img, boxes, ind, [4, 3]), "
+                   "tf.image.crop_and_resize(img, boxes, ind, [1, 5], 'nearest', 2.5), "
+                   "tf.image.crop_and_resize(img, boxes, ind, [3, 3], 'bilinear', -1.0)]", [img, boxes, ind],
+                   rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("fill_mode", ["constant", "reflect", "wrap", "nearest"])
+def test_transform(compare_webgpu, fill_mode):
+    img = _r(2, 5, 6, 3)
+    ints = RNG.integers(-9, 9, size=(1, 4, 4, 2)).astype(np.int32)
+    t1 = np.float32([[1.2, 0.3, -1.5, -0.2, 0.9, 2.0, 0.01, -0.02]])
+    t2 = np.float32([[1, 0, 0, 0, 1, 0, 0, 0], [0.5, -0.5, 3, 0.5, 0.5, -1, 0, 0]])
+    compare_webgpu(f"lambda img, ints, t1, t2: [tf.image.transform(img, t1, 'bilinear', {fill_mode!r}, 1.5), "
+                   f"tf.image.transform(img, t2, 'nearest', {fill_mode!r}, -2.0, [7, 4]), "
+                   f"tf.image.transform(ints, t1, 'nearest', {fill_mode!r}, 3)]", [img, ints, t1, t2],
+                   rtol=1e-5, atol=1e-5)

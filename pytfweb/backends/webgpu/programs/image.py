@@ -146,3 +146,160 @@ def rotate_with_offset(backend, inputs, attrs):
                            (_size(image.shape), h, w, c, *fill), backend.groups_for(_size(image.shape), 64))
     finally:
         backend.dispose_data(table.data_id)
+
+
+def _crop_axis(lo, hi, crop, size):
+    """cpu's _crop_axis in pure Python: the source positions of a crop's rows (or columns)."""
+    if crop > 1:
+        step = (hi - lo) * (size - 1) / (crop - 1)
+        return [lo * (size - 1) + i * step for i in range(crop)]
+    return [0.5 * (lo + hi) * (size - 1)]
+
+
+def _crop_table(positions, size, nearest):
+    """Per position: (first index, second index, inside), weight of the second; as cpu decides
+    them in float64 (NaN is outside)."""
+    import math
+    ints, weights = [], []
+    for p in positions:
+        inside = p == p and 0 <= p <= size - 1
+        q = min(p, size - 1) if inside else 0.0
+        if nearest:
+            ints += [math.floor(q + 0.5), 0, int(inside)]
+            weights.append(0.0)
+        else:
+            ints += [math.floor(q), math.ceil(q), int(inside)]
+            weights.append(q - math.floor(q))
+    return ints, weights
+
+
+@register_kernel("CropAndResize", BACKEND)
+def crop_and_resize(backend, inputs, attrs):
+    """The sampling runs in WGSL; the sample positions, which cpu computes in float64 from the
+    boxes, are computed here the same way, so the boxes and box indices must be CPU-side (given
+    from Python, or read once with `await t.data()`)."""
+    from ....errors import BackendError
+    image, boxes, box_ind = inputs
+    batch, h, w, c = image.shape
+    crop_h, crop_w = attrs["crop_size"]
+    n = boxes.shape[0]
+    out_shape = (n, crop_h, crop_w, c)
+    if _size(out_shape) == 0:
+        return backend.empty(out_shape, "float32")
+    bv, kv = backend.values_if_known(boxes), backend.values_if_known(box_ind)
+    if bv is None or kv is None:
+        raise BackendError("webgpu: crop_and_resize needs the values of 'boxes' and 'box_ind' CPU-side (the sample "
+                           "positions are computed in float64 from them, as on cpu); they are only in GPU memory: "
+                           "`await t.data()` on them first")
+    nearest = attrs["method"] != "bilinear"
+    rows, cols, wr, wc, box = [], [], [], [], []
+    for i in range(n):
+        y1, x1, y2, x2 = (float(v) for v in bv[4 * i:4 * i + 4])
+        box.append(int(kv[i]) if 0 <= kv[i] < batch else -1)
+        ri, rw = _crop_table(_crop_axis(y1, y2, crop_h, h), h, nearest)
+        ci, cw = _crop_table(_crop_axis(x1, x2, crop_w, w), w, nearest)
+        rows += ri
+        cols += ci
+        wr += rw
+        wc += cw
+    tables = [_table(backend, rows, "i", "int32"), _table(backend, cols, "i", "int32"),
+              _table(backend, wr + wc, "f", "float32"), _table(backend, box, "i", "int32")]
+    fields = tuple((f, "i32") for f in ("size", "N", "H", "W", "C", "OH", "OW", "nearest")) + \
+        (("extrapolation", "f32"),)
+    values = (_size(out_shape), n, h, w, c, crop_h, crop_w, int(nearest), float(attrs["extrapolation_value"]))
+
+    def source():
+        return wgsl.bindings("f32", (("images", "f32"), ("rows", "i32"), ("cols", "i32"), ("weights", "f32"),
+                                     ("box", "i32")), fields) + wgsl.program("image.wgsl", "crop_and_resize")
+
+    try:
+        return backend.run(Program("crop_and_resize", source, fields), [image] + tables, out_shape, "float32", values,
+                           backend.groups_for(_size(out_shape), 64))
+    finally:
+        for t_ in tables:
+            backend.dispose_data(t_.data_id)
+
+
+def _map_coord(c, size, mode):
+    """cpu's _map_coord (TF.js's mapCoord) in pure Python, float64."""
+    import math
+    if not math.isfinite(c):
+        return -1.0
+    if mode == "constant":
+        return c
+    if mode != "nearest" and size > 1:
+        if mode == "reflect":
+            sz2 = 2 * size
+            if c < 0:
+                c = sz2 * math.trunc(-c / sz2) + c
+                c = c + sz2 if c < -size else -c - 1
+            elif c > size - 1:
+                c = c - sz2 * math.trunc(c / sz2)
+                c = sz2 - c - 1 if c >= size else c
+        else:   # wrap
+            sz = size - 1
+            if c < 0:
+                c = c + size * (math.trunc(-c / sz) + 1)
+            elif c > size - 1:
+                c = c - size * math.trunc(c / sz)
+    elif mode != "nearest" and (c < 0 or c > size - 1):
+        c = 0.0
+    return min(max(c, 0.0), size - 1.0)
+
+
+@register_kernel("Transform", BACKEND)
+def transform(backend, inputs, attrs):
+    """The sampling runs in WGSL; the source positions, which cpu computes in float64 from the
+    transforms, are computed here the same way, so `transforms` must be CPU-side (given from
+    Python, or read once with `await t.data()`)."""
+    import math
+    from ....errors import BackendError
+    image, transforms = inputs
+    batch, h, w, c = image.shape
+    oh, ow = attrs["output_shape"]
+    out_shape = (batch, oh, ow, c)
+    if _size(out_shape) == 0:
+        return backend.empty(out_shape, image.dtype)
+    tv = backend.values_if_known(transforms)
+    if tv is None:
+        raise BackendError("webgpu: transform needs the values of 'transforms' CPU-side (the source positions are "
+                           "computed in float64 from them, as on cpu); they are only in GPU memory: `await t.data()` "
+                           "on it first")
+    mode, nearest = attrs["fill_mode"], attrs["interpolation"] == "nearest"
+    rows = transforms.shape[0]
+    pos, frac = [], []
+    for t in range(rows):
+        a0, a1, a2, b0, b1, b2, c0, c1 = (float(v) for v in tv[8 * t:8 * t + 8])
+        for y in range(oh):
+            for x in range(ow):
+                projection = c0 * x + c1 * y + 1
+                if projection == 0:
+                    pos += [0, 0, 1]
+                    frac += [0.0, 0.0]
+                    continue
+                xs = _map_coord((a0 * x + a1 * y + a2) / projection, w, mode)
+                ys = _map_coord((b0 * x + b1 * y + b2) / projection, h, mode)
+                if nearest:
+                    pos += [math.floor(ys + 0.5), math.floor(xs + 0.5), 0]
+                    frac += [0.0, 0.0]
+                else:
+                    y0, x0 = math.floor(ys), math.floor(xs)
+                    pos += [y0, x0, 0]
+                    frac += [ys - y0, xs - x0]
+    tables = [_table(backend, pos, "i", "int32"), _table(backend, frac, "f", "float32")]
+    t_img = wgsl.STORAGE_TYPE[image.dtype]
+    fields = tuple((f, "i32") for f in ("size", "H", "W", "C", "OH", "OW", "rows", "nearest")) + (("fill", "f32"),)
+    values = (_size(out_shape), h, w, c, oh, ow, rows, int(nearest), float(attrs["fill_value"]))
+    store = "v" if t_img == "f32" else "toInt32(v)"
+
+    def source():
+        helpers = wgsl.functions((wgsl.COMMON, "toInt32")) if t_img == "i32" else ""
+        return helpers + wgsl.bindings(t_img, (("images", t_img), ("pos", "i32"), ("frac", "f32")), fields) + \
+            wgsl.program("image.wgsl", "transform").replace("STORE", store)
+
+    try:
+        return backend.run(Program(f"transform:{t_img}", source, fields), [image] + tables, out_shape, image.dtype,
+                           values, backend.groups_for(_size(out_shape), 64))
+    finally:
+        for t_ in tables:
+            backend.dispose_data(t_.data_id)
