@@ -41,9 +41,10 @@ def webgpu_kernels():
 
 
 def webgpu_host_kernels():
-    """The webgpu kernels that run on the host from CPU-side input values (value-dependent sizes)."""
-    from .backends.webgpu.programs.host import HOST_KERNELS
-    return set(HOST_KERNELS)
+    """The webgpu kernels that need input values CPU-side: the host kernels (value-dependent sizes)
+    and those computing positions host-side (CropAndResize, Transform)."""
+    from .backends.webgpu.programs.host import NEEDS_CPU_VALUES
+    return set(NEEDS_CPU_VALUES)
 
 
 def op_table():
@@ -110,7 +111,7 @@ def main(argv=None):
     out.write(f"  kernels on cpu:   {s['kernels_cpu'][0]} / {s['kernels_cpu'][1]}\n")
     out.write(f"  kernels on webgl: {s['kernels_webgl'][0]} / {s['kernels_webgl'][1]}\n")
     out.write(f"  kernels on webgpu: {s['kernels_webgpu'][0]} / {s['kernels_webgpu'][1]} (of TF.js's webgl kernels; "
-              f"{s['kernels_webgpu_host']} of them on the host from CPU-side values, the others WGSL; the rest raise "
+              f"{s['kernels_webgpu_host']} of them (host) need inputs' values CPU-side, the others WGSL; the rest raise "
               "NotImplementedError on webgpu)\n")
     out.write(f"  functions:        {s['ops'][0]} / {s['ops'][1]}\n")
     for ns, (done, total) in s["ops_by_namespace"].items():

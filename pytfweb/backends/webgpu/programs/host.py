@@ -13,6 +13,10 @@ from .elementwise import BACKEND
 
 HOST_KERNELS = {**SPARSE, **RAGGED}
 
+# Kernels that need some inputs' values CPU-side (as these do): CropAndResize and Transform
+# (image.py) compute their sample positions host-side in float64 from the boxes / transforms.
+NEEDS_CPU_VALUES = set(HOST_KERNELS) | {"CropAndResize", "Transform"}
+
 
 def _checked(name, impl):
     run = host_kernel(impl)
