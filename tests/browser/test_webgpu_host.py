@@ -42,3 +42,15 @@ await x.data()
 result = await tf.sparse.sparse_segment_sum(x, [0, 1], [0, 0]).array()
 """)
     assert out == [[4.0, 8.0]]
+
+
+def test_unique_broadcast_args_nms(compare_webgpu):
+    x = np.float32([3, 1, np.nan, 3, -0.0, 0.0, np.nan, 2])
+    m = np.int32([[1, 2], [3, 4], [1, 2]])
+    boxes = np.float32([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11], [0, 10.1, 1, 11.1]])
+    scores = np.float32([0.9, 0.75, 0.6, 0.95, 0.5])
+    compare_webgpu("lambda x, m, boxes, scores: [*tf.unique(x), *tf.unique(m, 0), "
+                   "tf.broadcast_args(tf.tensor([2, 1, 3], dtype='int32'), tf.tensor([4, 1], dtype='int32')), "
+                   "tf.image.non_max_suppression(boxes, scores, 3, 0.5), "
+                   "*tf.image.non_max_suppression_padded(boxes, scores, 4, 0.5, 0.0, True).values(), "
+                   "*tf.image.non_max_suppression_with_score(boxes, scores, 3, 0.5, 0.0, 0.5).values()]", [x, m, boxes, scores])

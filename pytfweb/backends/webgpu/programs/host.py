@@ -1,7 +1,9 @@
-"""The sparse and ragged kernels whose output sizes depend on their inputs' values
-(backends/impl: SparseFillEmptyRows, SparseReshape, SparseSegmentSum, SparseSegmentMean,
-RaggedGather, RaggedRange, RaggedTensorToTensor). As on webgl (and in TF.js), they run on the host
-from the inputs' values, the same pure-Python code on every backend. A page cannot block on
+"""The kernels whose output sizes depend on their inputs' values: the sparse and ragged ones of
+backends/impl (SparseFillEmptyRows, SparseReshape, SparseSegmentSum, SparseSegmentMean,
+RaggedGather, RaggedRange, RaggedTensorToTensor), and Unique, BroadcastArgs and
+NonMaxSuppressionV3/V4/V5 (webgl's pure-Python kernels, which use only read_sync and write: they
+belong in backends/impl, shared, and are imported from webgl until they move). As on webgl (and in
+TF.js), they run on the host from the inputs' values, the same pure-Python code. A page cannot block on
 WebGPU: their inputs' values must be CPU-side (written from Python, or read once with
 `await t.data()`); otherwise they raise, saying so. `pytfweb ops` marks them "host"."""
 from ....errors import BackendError
@@ -13,14 +15,23 @@ from .elementwise import BACKEND
 
 HOST_KERNELS = {**SPARSE, **RAGGED}
 
+
+def _webgl_host_kernels():
+    from ...webgl.programs import image, indexing
+    return {"Unique": indexing.unique, "BroadcastArgs": indexing.broadcast_args,
+            "NonMaxSuppressionV3": image.non_max_suppression_v3, "NonMaxSuppressionV4": image.non_max_suppression_v4,
+            "NonMaxSuppressionV5": image.non_max_suppression_v5}
+
+
+# (name -> a kernel function taking (backend, inputs, attrs), not an impl)
+HOST_FUNCTIONS = _webgl_host_kernels()
+
 # Kernels that need some inputs' values CPU-side (as these do): CropAndResize and Transform
 # (image.py) compute their sample positions host-side in float64 from the boxes / transforms.
-NEEDS_CPU_VALUES = set(HOST_KERNELS) | {"CropAndResize", "Transform"}
+NEEDS_CPU_VALUES = set(HOST_KERNELS) | set(HOST_FUNCTIONS) | {"CropAndResize", "Transform"}
 
 
-def _checked(name, impl):
-    run = host_kernel(impl)
-
+def _checked(name, run):
     def kernel(backend, inputs, attrs):
         for i, t in enumerate(inputs):
             if backend.values_if_known(t) is None:
@@ -33,4 +44,6 @@ def _checked(name, impl):
 
 
 for _name, _impl in HOST_KERNELS.items():
-    register_kernel(_name, BACKEND, _checked(_name, _impl))
+    register_kernel(_name, BACKEND, _checked(_name, host_kernel(_impl)))
+for _name, _fn in HOST_FUNCTIONS.items():
+    register_kernel(_name, BACKEND, _checked(_name, _fn))
