@@ -19,6 +19,14 @@ STRING_OPS = frozenset({"reshape", "expand_dims", "squeeze", "unstack", "slice",
                         "ensure_shape", "print", "variable", "Variable.assign"})
 
 
+def refuse_complex(t, arg, op):
+    """TF.js's assertNotComplex, for the ops whose kernels are not linear in their values: the
+    same TypeError on every backend (the cpu one would otherwise compute with numpy's rules)."""
+    if t.dtype == "complex64":
+        raise TypeError(f"{op}: argument '{arg}' must be a real tensor, got complex64 (as TF.js); "
+                        "take tf.real, tf.imag or tf.abs of it first")
+
+
 def convert_to_tensor(x, arg, op, dtype=None):
     """x as a Tensor: tensors pass through (checked not disposed), values become new tensors
     (dtype inferred the TF.js way unless given). Errors name op and argument."""

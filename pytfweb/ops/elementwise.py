@@ -33,7 +33,7 @@ from ..engine import ENGINE, op
 from ..kernels import STRING_KERNELS
 from ..shapes import broadcast_shapes
 from ..tensor import Tensor
-from .creation import convert_to_tensor, zeros_like
+from .creation import convert_to_tensor, refuse_complex, zeros_like
 
 
 class Unary(NamedTuple):
@@ -255,6 +255,8 @@ def _unary_input(row, x):
         raise TypeError(f"{row.name}: argument 'x' must be a float32 tensor, got {x.dtype}")
     if row.kind == "bool" and x.dtype != "bool":
         raise TypeError(f"{row.name}: argument 'x' must be a bool tensor, got {x.dtype}")
+    if row.kernel in _REFUSES_COMPLEX:
+        refuse_complex(x, "x", row.name)
     if row.kernel in _REFUSES_BOOL and x.dtype == "bool":
         raise TypeError(f"{row.name}: argument 'x' must be a float32 or int32 tensor, got bool")
     if row.kind == "to_float" and x.dtype != "float32":
@@ -268,6 +270,9 @@ def _unary_input(row, x):
 
 # Unary kernels TF.js refuses bool tensors for (its erf takes float32 and int32 only).
 _REFUSES_BOOL = {"Erf"}
+# Unary kernels not linear in their values that TF.js refuses complex64 for (and that have no
+# complex path here on any backend).
+_REFUSES_COMPLEX = {"ClipByValue", "Step", "Relu6"}
 
 
 def result_as(y, dtype):
@@ -432,6 +437,7 @@ def clip_by_value(x, clip_value_min, clip_value_max):
     if clip_value_min == clip_value_max:   # as TF.js: a fill of that value (NaN included)
         from .creation import fill
         x = convert_to_tensor(x, "x", "clip_by_value")
+        refuse_complex(x, "x", "clip_by_value")
         if x.dtype == "string":
             raise TypeError("clip_by_value: argument 'x' must be a numeric tensor, got a string tensor")
         return fill(x.shape, clip_value_min, x.dtype)

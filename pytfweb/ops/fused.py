@@ -20,7 +20,7 @@ from ..engine import ENGINE, op
 from ..shapes import broadcast_shapes
 from . import elementwise as ew
 from .conv import _float, _unbatched, prepare_conv2d
-from .creation import convert_to_tensor
+from .creation import convert_to_tensor, refuse_complex
 from .shape import reshape
 
 __all__ = ["mat_mul", "conv2d", "depthwise_conv2d"]
@@ -144,6 +144,8 @@ def mat_mul(a, b=None, transpose_a=False, transpose_b=False, bias=None, activati
     activation = _check_activation(activation, name)
     alpha = _alpha(leakyrelu_alpha, name)
     a, b = convert_to_tensor(a, "a", name), convert_to_tensor(b, "b", name)
+    refuse_complex(a, "a", name)
+    refuse_complex(b, "b", name)
     if upcast(a.dtype, b.dtype) != "float32":
         return _int_mat_mul(unfused_mat_mul(a, b, transpose_a, transpose_b), bias, activation,
                             prelu_activation_weights, alpha)

@@ -40,7 +40,7 @@ from ..dtypes import upcast
 from ..engine import ENGINE, op
 from ..shapes import size_of, strides_of
 from ..tensor import Tensor
-from .creation import convert_to_tensor
+from .creation import convert_to_tensor, refuse_complex
 from .creation import tensor as _new_tensor
 from .elementwise import cast
 from .shape import axis_of, int_list, is_int
@@ -316,6 +316,7 @@ def top_k(x, k=1, sorted=True):  # noqa: A002 - TF.js name
     .indices, like TF.js's {values, indices}."""
     name = "top_k"
     x = convert_to_tensor(x, "x", name)
+    refuse_complex(x, "x", name)
     if x.rank == 0:
         raise ValueError(f"{name}: argument 'x' must have rank >= 1, got a scalar")
     if not is_int(k):

@@ -20,7 +20,7 @@ from ..dtypes import sum_out_type
 from ..engine import ENGINE, op
 from ..shapes import normalize_axis
 from . import elementwise as ew, reduction, shape
-from .creation import convert_to_tensor
+from .creation import convert_to_tensor, refuse_complex
 from .elementwise import binary_operands, cast
 
 __all__ = ["prelu", "add_n", "cumsum", "cumprod", "norm", "euclidean_norm", "bincount", "dense_bincount"]
@@ -72,6 +72,8 @@ def add_n(tensors):
 
 def _cumulative(kernel, op_name, x, axis, exclusive, reverse):
     x = convert_to_tensor(x, "x", op_name)
+    if kernel == "Cumprod":
+        refuse_complex(x, "x", op_name)
     if x.rank == 0:
         raise ValueError(f"{op_name}: argument 'x' must have rank >= 1, got a rank-0 tensor")
     axis = normalize_axis(axis, x.rank, op_name)

@@ -8,7 +8,7 @@ broadcast(batch_a, batch_b) + [rows of op(a), columns of op(b)], dtype of the in
 from ..dtypes import upcast
 from ..engine import ENGINE, op
 from ..shapes import broadcast_shapes
-from .creation import convert_to_tensor
+from .creation import convert_to_tensor, refuse_complex
 from .elementwise import cast
 
 __all__ = ["mat_mul", "dot", "outer_product"]
@@ -33,6 +33,8 @@ def mat_mul(a, b, transpose_a=False, transpose_b=False):
     name = "mat_mul"
     a = convert_to_tensor(a, "a", name)
     b = convert_to_tensor(b, "b", name)
+    refuse_complex(a, "a", name)
+    refuse_complex(b, "b", name)
     for arg, v in (("transpose_a", transpose_a), ("transpose_b", transpose_b)):
         if not isinstance(v, bool):
             raise TypeError(f"{name}: argument '{arg}' must be a bool, got {type(v).__name__}")
@@ -60,6 +62,8 @@ def dot(t1, t2):
     name = "dot"
     t1 = convert_to_tensor(t1, "t1", name)
     t2 = convert_to_tensor(t2, "t2", name)
+    refuse_complex(t1, "t1", name)
+    refuse_complex(t2, "t2", name)
     if t1.rank not in (1, 2) or t2.rank not in (1, 2):
         raise ValueError(f"{name}: arguments 't1' and 't2' must be of rank 1 or 2, got ranks {t1.rank} "
                          f"(shape {list(t1.shape)}) and {t2.rank} (shape {list(t2.shape)})")
@@ -82,6 +86,8 @@ def outer_product(v1, v2):
     name = "outer_product"
     v1 = convert_to_tensor(v1, "v1", name)
     v2 = convert_to_tensor(v2, "v2", name)
+    refuse_complex(v1, "v1", name)
+    refuse_complex(v2, "v2", name)
     if v1.rank != 1 or v2.rank != 1:
         raise ValueError(f"{name}: arguments 'v1' and 'v2' must be of rank 1, got ranks {v1.rank} "
                          f"(shape {list(v1.shape)}) and {v2.rank} (shape {list(v2.shape)})")

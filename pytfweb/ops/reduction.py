@@ -17,7 +17,7 @@ index 0 wins and NaN elsewhere never does; an empty axis gives 0.
 from ..dtypes import sum_out_type
 from ..engine import ENGINE, op
 from ..shapes import normalize_axes, normalize_axis
-from .creation import convert_to_tensor
+from .creation import convert_to_tensor, refuse_complex
 from .elementwise import cast
 
 __all__ = ["sum", "mean", "prod", "max", "min", "all", "any", "arg_max", "arg_min"]
@@ -40,6 +40,8 @@ def _check_keep_dims(keep_dims, op_name):
 def _reduce(kernel, op_name, x, axis, keep_dims, input_dtype=None):
     """Run a reduction kernel; input_dtype(x.dtype) gives the dtype the kernel must see."""
     x = convert_to_tensor(x, "x", op_name)
+    if kernel in ("Max", "Prod"):   # no complex order or product on any backend (as TF.js)
+        refuse_complex(x, "x", op_name)
     _check_keep_dims(keep_dims, op_name)
     attrs = {"axis": reduction_axes(axis, x.rank, op_name), "keep_dims": keep_dims}
     if input_dtype is not None and input_dtype(x.dtype) != x.dtype:

@@ -245,15 +245,6 @@ def test_hostile_tensors_on_webgl_as_on_cpu(run_py):
         if g[-1]:
             problems.append(f"{where}: {g[-1]}" if isinstance(g[-1], str) else
                             f"{where}: {g[-1]} tensors leaked on webgl")
-        if hostile == "h_cplx" and w[0] == "ok" and g[0] == "error" and g[1] == "TypeError":
-            # OPEN (recorded in issue 15's note): 8 kernels that are not linear in their values
-            # (ClipByValue, Step, Relu6, Max, Prod, Cumprod, TopK, BatchMatMul) compute complex64
-            # inputs on cpu with numpy, where TF.js's cpu backend refuses them (assertNotComplex)
-            # and the webgl kernels raise a TypeError naming the program. Until one complex-aware
-            # kernel list decides on every backend, only "a TypeError, no leak" is asserted here.
-            # (The kernels that move values or are linear in them have complex paths on webgl:
-            # test_webgl_spectral.py.)
-            continue
         if w[0] != g[0]:
             problems.append(f"{where}: cpu {w[0]} {w[1:] if w[0] == 'error' else ''}, webgl {g[0]} "
                             f"{g[1:3] if g[0] == 'error' else ''}")

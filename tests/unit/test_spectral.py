@@ -201,3 +201,27 @@ def test_errors():
     assert_raises(TypeError, lambda: tf.signal.stft(x3, 2, 1, window_fn=3), "stft",
                   "window_fn")
     assert_raises(ValueError, lambda: tf.signal.stft(x3, 0, 1), "stft", "frame_length")
+
+
+@pytest.mark.parametrize("call, op, arg", [
+    (lambda c: tf.clip_by_value(c, -1, 1), "clip_by_value", "x"),
+    (lambda c: tf.clip_by_value(c, 1, 1), "clip_by_value", "x"),
+    (lambda c: tf.step(c), "step", "x"),
+    (lambda c: tf.relu6(c), "relu6", "x"),
+    (lambda c: tf.max(c), "max", "x"),
+    (lambda c: tf.prod(c, 0), "prod", "x"),
+    (lambda c: tf.cumprod(c), "cumprod", "x"),
+    (lambda c: tf.top_k(c), "top_k", "x"),
+    (lambda c: tf.mat_mul(c, c, transpose_b=True), "mat_mul", "a"),
+    (lambda c: tf.tidy(lambda: tf.mat_mul(tf.ones([2, 2]), c)), "mat_mul", "b"),
+    (lambda c: tf.dot(c, c), "dot", "t1"),
+    (lambda c: tf.tidy(lambda: tf.outer_product(c[0], c[1])), "outer_product", "v1"),
+    (lambda c: tf.fused.mat_mul(c, c, transpose_b=True), "fused.mat_mul", "a"),
+])
+def test_ops_not_linear_in_values_refuse_complex64(call, op, arg):
+    """As TF.js's assertNotComplex: the same TypeError on every backend (webgl: the browser grid)."""
+    c = tf.complex(tf.tensor([[1.0, -2.0], [0.5, 3.0]]), tf.tensor([[0.5, 1.0], [-1.0, 0.0]]))
+    try:
+        assert_raises(TypeError, lambda: call(c), f"{op}: argument '{arg}'", "complex64")
+    finally:
+        c.dispose()
