@@ -54,3 +54,27 @@ def test_unique_broadcast_args_nms(compare_webgpu):
                    "tf.image.non_max_suppression(boxes, scores, 3, 0.5), "
                    "*tf.image.non_max_suppression_padded(boxes, scores, 4, 0.5, 0.0, True).values(), "
                    "*tf.image.non_max_suppression_with_score(boxes, scores, 3, 0.5, 0.0, 0.5).values()]", [x, m, boxes, scores])
+
+
+def test_strings_stay_cpu_side(webgpu):
+    out = webgpu("""
+s = tf.tensor(["b", "a", "ccc", "a"])
+t = tf.tensor(["a"])
+parts = tf.string.string_split(tf.tensor(["x y", "z"]), " ")
+r = [s.array_sync(), (await tf.equal(s, t).array()), (await tf.less(s, tf.reshape(s, [4, 1])).array()),
+     (await tf.string.string_to_hash_bucket_fast(s, 7).array()),
+     tf.string.static_regex_replace(s, "a", "q").array_sync(), parts["values"].array_sync(), tf.reshape(s, [2, 2]).array_sync()]
+try:
+    tf.slice(s, [0], [2])
+    r.append("no error")
+except TypeError as e:
+    r.append(str(e))
+result = r
+""")
+    assert out[0] == ["b", "a", "ccc", "a"]
+    assert out[1] == [False, True, False, True]
+    s = ["b", "a", "ccc", "a"]
+    assert out[2] == [[sj < si for sj in s] for si in s]
+    assert all(0 <= v < 7 for v in out[3]) and out[3][1] == out[3][3]
+    assert out[4] == ["b", "q", "ccc", "q"] and out[5] == ["x", "y", "z"] and out[6] == [["b", "a"], ["ccc", "a"]]
+    assert "CPU-side" in out[7] and "Slice" in out[7]

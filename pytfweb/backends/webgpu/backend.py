@@ -78,14 +78,15 @@ class WebGPUBackend(Backend):
 
     # --- data ----------------------------------------------------------------------------
     def write(self, values, shape, dtype, data_id=None):
-        if dtype not in wgsl.STORAGE_TYPE:
-            raise TypeError(f"webgpu: tensors of dtype {dtype} are not supported yet (float32, int32 and "
-                            "bool are)")
+        if dtype not in wgsl.STORAGE_TYPE and dtype != "string":
+            raise TypeError(f"webgpu: tensors of dtype {dtype} are not supported yet (float32, int32, bool and "
+                            "string are)")
         if data_id is None:
             data_id = DataId(self)
         else:
             data_id.backend = self
-        self.store[data_id] = GPUData(shape, dtype, _as_array(values, dtype))
+        # strings stay CPU-side (a list of str), as on webgl and in TF.js: never in a buffer
+        self.store[data_id] = GPUData(shape, dtype, list(values) if dtype == "string" else _as_array(values, dtype))
         return data_id
 
     def read_sync(self, data_id):
@@ -188,7 +189,9 @@ class WebGPUBackend(Backend):
             return self.empty(out_shape, dtype)
         for t in inputs:
             if t.dtype not in wgsl.STORAGE_TYPE:
-                raise TypeError(f"webgpu: program '{program.key}' cannot take a {t.dtype} tensor")
+                raise TypeError(f"webgpu: program '{program.key}' cannot take a {t.dtype} tensor (string tensors stay "
+                                "CPU-side on webgpu: only reshape, expand_dims, clone, comparisons and the tf.string "
+                                "kernels take them)")
         pipeline = dev.pipeline(program.key, program.source)
         outs = [into if into is not None else TensorInfo(self.new_output(out_shape, dtype), out_shape, dtype)]
         outs += [TensorInfo(self.new_output(s, dt), tuple(s), dt) for s, dt in extra_outputs]

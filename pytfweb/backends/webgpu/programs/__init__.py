@@ -10,4 +10,4 @@ from . import indexing  # noqa: F401
 from . import image  # noqa: F401
 from . import math  # noqa: F401
 from . import linalg  # noqa: F401
-from . import host  # noqa: F401
+from . import host  # noqa: F401  (last: it wraps the kernels that move strings)

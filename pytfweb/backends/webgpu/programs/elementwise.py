@@ -145,9 +145,33 @@ def _unary_kernel(row):
     return kernel
 
 
+def _compare_strings(backend, row, a, b):
+    """Two string tensors compared (TF.js compares strings too): their values are CPU-side
+    (strings never go to the GPU), so this runs on the host, as on webgl."""
+    import array
+    import operator
+    fn = {"Equal": operator.eq, "NotEqual": operator.ne, "Greater": operator.gt, "GreaterEqual": operator.ge,
+          "Less": operator.lt, "LessEqual": operator.le}[row.kernel]
+    out_shape = broadcast_shapes(a.shape, b.shape, row.name)
+    av, bv = backend.read_sync(a.data_id), backend.read_sync(b.data_id)
+    sa, sb = broadcast_strides(a.shape, out_shape), broadcast_strides(b.shape, out_shape)
+    values = array.array("B")
+    out_strides = strides_of(out_shape)
+    for i in range(_size(out_shape)):
+        ia = ib = 0
+        for st, x, y in zip(out_strides, sa, sb):
+            c, i = divmod(i, st) if st else (0, i)
+            ia += c * x
+            ib += c * y
+        values.append(fn(av[ia], bv[ib]))
+    return TensorInfo(backend.write(values, out_shape, "bool"), out_shape, "bool")
+
+
 def _binary_kernel(row):
     def kernel(backend, inputs, attrs):
         a, b = inputs
+        if a.dtype == "string":
+            return _compare_strings(backend, row, a, b)
         out_shape = broadcast_shapes(a.shape, b.shape, row.name)
         dtype = out_dtype(row, a.dtype)
         fn = choose("binary_ops.wgsl", "op_" + row.kernel, a.dtype)

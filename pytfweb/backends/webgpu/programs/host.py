@@ -3,11 +3,13 @@ backends/impl (SparseFillEmptyRows, SparseReshape, SparseSegmentSum, SparseSegme
 RaggedGather, RaggedRange, RaggedTensorToTensor), and Unique, BroadcastArgs and
 NonMaxSuppressionV3/V4/V5 (webgl's pure-Python kernels, which use only read_sync and write: they
 belong in backends/impl, shared, and are imported from webgl until they move). As on webgl (and in
-TF.js), they run on the host from the inputs' values, the same pure-Python code. A page cannot block on
+TF.js), they run on the host from the inputs' values, the same pure-Python code. So do the string
+kernels (backends/strings.py: string tensors stay CPU-side on webgpu). A page cannot block on
 WebGPU: their inputs' values must be CPU-side (written from Python, or read once with
 `await t.data()`); otherwise they raise, saying so. `pytfweb ops` marks them "host"."""
 from ....errors import BackendError
-from ....kernels import register_kernel
+from ....kernels import get_kernel, register_kernel
+from ... import strings
 from ...impl import host_kernel
 from ...impl.ragged import HOST_KERNELS as RAGGED
 from ...impl.sparse import HOST_KERNELS as SPARSE
@@ -28,7 +30,7 @@ HOST_FUNCTIONS = _webgl_host_kernels()
 
 # Kernels that need some inputs' values CPU-side (as these do): CropAndResize and Transform
 # (image.py) compute their sample positions host-side in float64 from the boxes / transforms.
-NEEDS_CPU_VALUES = set(HOST_KERNELS) | set(HOST_FUNCTIONS) | {"CropAndResize", "Transform"}
+NEEDS_CPU_VALUES = set(HOST_KERNELS) | set(HOST_FUNCTIONS) | set(strings.KERNELS) | {"CropAndResize", "Transform"}
 
 
 def _checked(name, run):
@@ -45,5 +47,22 @@ def _checked(name, run):
 
 for _name, _impl in HOST_KERNELS.items():
     register_kernel(_name, BACKEND, _checked(_name, host_kernel(_impl)))
-for _name, _fn in HOST_FUNCTIONS.items():
+for _name, _fn in {**HOST_FUNCTIONS, **strings.KERNELS}.items():
     register_kernel(_name, BACKEND, _checked(_name, _fn))
+
+
+def _no_strings(name, fn):
+    def kernel(backend, inputs, attrs):
+        if any(t.dtype == "string" for t in inputs):
+            raise TypeError(f"webgpu: kernel {name} does not move string tensors yet (string tensors stay CPU-side on "
+                            "webgpu: reshape, expand_dims, clone, unique, comparisons and the tf.string kernels take "
+                            "them); run this op on webgl")
+        return fn(backend, inputs, attrs)
+    return kernel
+
+
+# The kernels that move strings on other backends (strings.MOVING_KERNELS): a clear TypeError here.
+# (Identity, Reshape, ExpandDims share the data and Unique runs on the host: they take strings.)
+for _name in strings.MOVING_KERNELS:
+    if _name not in ("Identity", "Reshape", "ExpandDims", "Unique") and get_kernel(_name, BACKEND) is not None:
+        register_kernel(_name, BACKEND, _no_strings(_name, get_kernel(_name, BACKEND)))
