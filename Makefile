@@ -36,9 +36,12 @@ $(VENV)/.pytfweb-stamp: pyproject.toml setup.py
 	$(VPY) -m pip install --quiet -e '.[test]'
 	touch $@
 
+F16_TESTS := PYTFWEB_TEST_WEBGL_F16=1 $(VPY) -m pytest tests/browser/test_webgl_*.py -m 'not fuzz_heavy'
+
 test: setup
 	$(VPY) -m pytest tests/unit $(PYTEST_ARGS)
 	$(VPY) -m pytest tests/browser $(PYTEST_ARGS)
+	$(F16_TESTS) $(PYTEST_ARGS)
 
 test-unit: $(VENV)/.pytfweb-stamp
 	$(VPY) -m pytest tests/unit $(PYTEST_ARGS)
@@ -46,10 +49,10 @@ test-unit: $(VENV)/.pytfweb-stamp
 test-browser: setup
 	$(VPY) -m pytest tests/browser $(PYTEST_ARGS)
 
-# The webgl op and gradient tests on half-float textures (WEBGL_FORCE_F16_TEXTURES), the path of
-# devices that cannot render to float32. Not yet part of `make test`: see docs/ARCHITECTURE.md.
+# The webgl op and gradient tests again on half-float textures (WEBGL_FORCE_F16_TEXTURES), the
+# path of devices that cannot render to float32 (the last step of `make test`).
 test-f16: setup
-	PYTFWEB_TEST_WEBGL_F16=1 $(VPY) -m pytest tests/browser/test_webgl_*.py -m 'not fuzz_heavy' $(PYTEST_ARGS)
+	$(F16_TESTS) $(PYTEST_ARGS)
 
 # TF.js 4.22's answers to tests/parity/cases (build/parity/references.json; the parity tests also
 # make it when it is missing or stale)

@@ -99,6 +99,15 @@ def tolerance(rtol, atol):
     return rtol * scale, atol * scale
 
 
+def gradient_threshold(threshold):
+    """A numeric gradient check's float32 threshold plus 200 unit roundoffs: nothing on float32
+    (1.2e-5), 0.098 on half floats, about TF.js's half-float test epsilon (0.1). The check itself
+    (testing.numeric_gradient_error) discounts the rounding of the outputs it differences; this
+    is for the analytic gradient's own rounding, which a sum with cancellation makes larger
+    than its result."""
+    return threshold + 200 * UNIT_ROUNDOFF
+
+
 # Whether an infinity drawn into a half-float texture reads back as one (probed once per session).
 # SwiftShader's does not: a draw stores NaN for +-inf and for anything beyond +-65504 (uploads
 # keep infinities).

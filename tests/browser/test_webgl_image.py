@@ -6,6 +6,7 @@ Each compare_with_cpu call runs several ops at once: shader compiles dominate on
 and resize flags, fill modes and methods are uniforms, so they share one compiled program."""
 import numpy as np
 
+from .conftest import gradient_threshold
 from .inputs import floats
 
 rng = np.random.default_rng(17)
@@ -41,7 +42,7 @@ x = tf.tensor([[[[0.5], [1.5], [-1.0]], [[2.0], [0.25], [1.0]]]])
 result = max(numeric_gradient_error(lambda t: f(t, [3, 5], False, True), [x])
              for f in (tf.image.resize_bilinear, tf.image.resize_nearest_neighbor))
 """)
-    assert err < 1e-2
+    assert err < gradient_threshold(1e-2)
 
 
 def test_crop_flip_rotate(compare_with_cpu):

@@ -6,6 +6,8 @@ import functools
 
 import numpy as np
 
+from .conftest import gradient_threshold
+
 from . import inputs
 
 rng = np.random.default_rng(31)
@@ -100,7 +102,7 @@ result = [plain, errors, tf.memory().num_tensors - before]
 """)
     plain, errors, leaked = got
     assert plain == [[[0, 0], [1, 1]], [[1.5, 0.25, -0.75]], [1, 3], [0, 2]]
-    assert not {k: v for k, v in errors.items() if not v < 1e-3}, errors
+    assert not {k: v for k, v in errors.items() if not v < gradient_threshold(1e-3)}, errors
     assert leaked == 0
 
 

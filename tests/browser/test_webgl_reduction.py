@@ -59,10 +59,17 @@ def test_several_passes(compare_with_cpu):
     m = _floats(5000, 3)
     i = _ints(5000, low=-100, high=100)     # partial sums within half floats' range too
     compare_with_cpu("lambda v, w, m, i: [tf.max(v), tf.min(w), tf.max(m, 0), tf.min(m, 0), tf.sum(i), "
-                     "tf.max(i), tf.arg_max(w), tf.arg_min(m, 0)]", [v, w, m, i])
+                     "tf.max(i)]", [v, w, m, i])
     # float sums in a different order than numpy's pairwise summation
     compare_with_cpu("lambda w, m: [tf.sum(w), tf.mean(w), tf.sum(m, 0), tf.mean(m, 0)]", [w, m],
                      rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.skipif(F16, reason="indices past 2**11 are not exact in half-float textures (nor in TF.js's)")
+def test_arg_reductions_in_several_passes(compare_with_cpu):
+    """5000 values: each pass's winners are indices into the axis, carried in a texture."""
+    w, m = _floats(5000), _floats(5000, 3)
+    compare_with_cpu("lambda w, m: [tf.arg_max(w), tf.arg_min(m, 0), tf.arg_max(m, 0)]", [w, m])
 
 
 @pytest.mark.skipif(F16, reason="a property of float32 textures (integers exact to 2**24); half floats hold 2**11")
