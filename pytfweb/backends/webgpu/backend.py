@@ -25,12 +25,15 @@ from .device import Device, pack_uniforms
 
 
 class GPUData:
-    __slots__ = ("shape", "dtype", "values", "buffer", "size")
+    __slots__ = ("shape", "dtype", "values", "buffer", "size", "complex_parts")
 
     def __init__(self, shape, dtype, values=None):
         self.shape, self.dtype, self.values = tuple(shape), dtype, values
         self.buffer = None   # GPUBuffer (JS) once on the GPU
         self.size = 0        # its size class in bytes
+        # complex64 (as webgl and TF.js's complexTensorInfos): the DataIds of two float32 data, real
+        # and imaginary, owned by this one and freed with it; it has no buffer of its own.
+        self.complex_parts = None
 
 
 class Program:
@@ -78,19 +81,40 @@ class WebGPUBackend(Backend):
 
     # --- data ----------------------------------------------------------------------------
     def write(self, values, shape, dtype, data_id=None):
-        if dtype not in wgsl.STORAGE_TYPE and dtype != "string":
-            raise TypeError(f"webgpu: tensors of dtype {dtype} are not supported yet (float32, int32, bool and "
-                            "string are)")
+        if dtype not in wgsl.STORAGE_TYPE and dtype not in ("string", "complex64"):
+            raise TypeError(f"webgpu: tensors of dtype {dtype} are not supported")
         if data_id is None:
             data_id = DataId(self)
         else:
             data_id.backend = self
+        if dtype == "complex64":   # interleaved [re, im, ...] -> two float32 parts
+            flat = _as_array(values, "float32")
+            d = GPUData(shape, dtype)
+            d.complex_parts = (self.write(flat[0::2], shape, "float32"), self.write(flat[1::2], shape, "float32"))
+            self.store[data_id] = d
+            return data_id
         # strings stay CPU-side (a list of str), as on webgl and in TF.js: never in a buffer
         self.store[data_id] = GPUData(shape, dtype, list(values) if dtype == "string" else _as_array(values, dtype))
         return data_id
 
+    # --- complex64 (see GPUData.complex_parts) ---
+    def complex_parts(self, t):
+        """The real and imaginary float32 parts of complex64 tensor t, as TensorInfos of t's shape."""
+        re, im = self.store[t.data_id].complex_parts
+        return TensorInfo(re, tuple(t.shape), "float32"), TensorInfo(im, tuple(t.shape), "float32")
+
+    def make_complex(self, real, imag):
+        """A complex64 TensorInfo owning two float32 results of this backend (not engine-tracked)."""
+        d = GPUData(real.shape, "complex64")
+        d.complex_parts = (real.data_id, imag.data_id)
+        data_id = DataId(self)
+        self.store[data_id] = d
+        return TensorInfo(data_id, tuple(real.shape), "complex64")
+
     def read_sync(self, data_id):
         d = self.store[data_id]
+        if d.complex_parts is not None:
+            return _interleave(*(self.read_sync(p) for p in d.complex_parts))
         if d.values is None:
             raise BackendError(
                 f"webgpu: data_sync()/array_sync() cannot read this {d.dtype} tensor of shape {list(d.shape)}: its "
@@ -100,6 +124,9 @@ class WebGPUBackend(Backend):
 
     async def read(self, data_id):
         d = self.store[data_id]
+        if d.complex_parts is not None:
+            re, im = d.complex_parts
+            return _interleave(await self.read(re), await self.read(im))
         if d.values is not None:
             return d.values
         n = _size(d.shape)
@@ -111,6 +138,9 @@ class WebGPUBackend(Backend):
 
     def dispose_data(self, data_id):
         d = self.store.pop(data_id, None)
+        if d is not None and d.complex_parts is not None:
+            for part in d.complex_parts:
+                self.dispose_data(part)
         if d is not None and d.buffer is not None:
             self.device.buffers.release(d.buffer, d.size)
 
@@ -144,6 +174,10 @@ class WebGPUBackend(Backend):
     def ensure_buffer(self, data_id):
         """The data's storage buffer, uploading CPU-side values on first GPU use."""
         d = self.store[data_id]
+        if d.complex_parts is not None:
+            raise TypeError("webgpu: this kernel does not take complex64 inputs (only the complex-aware kernels do: "
+                            "Complex, Real, Imag, ComplexAbs, FFT, IFFT, Add, Sub, Multiply, Cast, slicing and the "
+                            "other kernels that move values)")
         if d.buffer is None:
             dev = self.device
             n = _size(d.shape)
@@ -188,10 +222,12 @@ class WebGPUBackend(Backend):
         if _size(out_shape) == 0 and not extra_outputs and into is None:
             return self.empty(out_shape, dtype)
         for t in inputs:
-            if t.dtype not in wgsl.STORAGE_TYPE:
-                raise TypeError(f"webgpu: program '{program.key}' cannot take a {t.dtype} tensor (string tensors stay "
+            if t.dtype == "string":
+                raise TypeError(f"webgpu: program '{program.key}' cannot take a string tensor (string tensors stay "
                                 "CPU-side on webgpu: only reshape, expand_dims, clone, comparisons and the tf.string "
                                 "kernels take them)")
+            if t.dtype not in wgsl.STORAGE_TYPE:
+                self.ensure_buffer(t.data_id)   # raises the complex64 TypeError
         pipeline = dev.pipeline(program.key, program.source)
         outs = [into if into is not None else TensorInfo(self.new_output(out_shape, dtype), out_shape, dtype)]
         outs += [TensorInfo(self.new_output(s, dt), tuple(s), dt) for s, dt in extra_outputs]
@@ -233,6 +269,14 @@ def _as_array(values, dtype):
         out.frombytes(values.astype({"f": "float32", "i": "int32", "B": "uint8"}[tc]).tobytes())
     else:
         out.extend(values)
+    return out
+
+
+def _interleave(real, imag):
+    """Two float32 buffers -> one [re, im, re, im, ...] (TF.js's complex dataSync layout)."""
+    out = array.array("f", bytes(8 * len(real)))
+    out[0::2] = real if isinstance(real, array.array) else array.array("f", real)
+    out[1::2] = imag if isinstance(imag, array.array) else array.array("f", imag)
     return out
 
 

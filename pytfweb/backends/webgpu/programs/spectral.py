@@ -1,0 +1,160 @@
+"""complex64 and the Fourier transforms (shaders/webgpu/spectral.wgsl), as webgl has them: a
+complex64 tensor is two float32 data of this backend (backend.complex_parts / make_complex), so a
+complex kernel runs float32 programs per part. Add and Sub run part by part, Multiply as the real
+and imaginary parts of (a + ib)(c + id) (two elementwise dispatches), Cast takes or makes the
+parts, and the kernels that move values or are linear in them run on each part (_each_part).
+(The complex paths are webgl's logic with this backend's kernels; they could be shared.)"""
+from ....kernels import TensorInfo, get_kernel, register_kernel
+from ....shapes import broadcast_shapes
+from .. import wgsl
+from ..backend import Program, _size
+from .elementwise import BACKEND, _copy, fill, run_elementwise
+
+
+@register_kernel("Complex", BACKEND)
+def complex_(backend, inputs, attrs):
+    re, im = inputs
+    return backend.make_complex(_copy(backend, re), _copy(backend, im))
+
+
+def _part_kernel(index):
+    def kernel(backend, inputs, attrs):
+        (x,) = inputs
+        return _copy(backend, backend.complex_parts(x)[index])
+    return kernel
+
+
+register_kernel("Real", BACKEND, _part_kernel(0))
+register_kernel("Imag", BACKEND, _part_kernel(1))
+
+
+def _spectral(backend, section, parts, out_shape, fields=(), values=(), replacements=()):
+    fields = (("size", "i32"),) + tuple(fields)
+
+    def source():
+        text = wgsl.program("spectral.wgsl", section)
+        for old, new in replacements:
+            text = text.replace(old, new)
+        helpers = wgsl.functions((wgsl.COMMON, "isNan"), (wgsl.COMMON, "isInf"), (wgsl.COMMON, "nan"),
+                                 (wgsl.COMMON, "inf"))
+        return helpers + wgsl.bindings("f32", (("re", "f32"), ("im", "f32")), fields) + text
+
+    key = f"spectral:{section}:{''.join(n for _, n in replacements)}"
+    return backend.run(Program(key, source, fields), parts, out_shape, "float32", (_size(out_shape),) + tuple(values),
+                       backend.groups_for(_size(out_shape), 64))
+
+
+@register_kernel("ComplexAbs", BACKEND)
+def complex_abs(backend, inputs, attrs):
+    (x,) = inputs
+    return _spectral(backend, "complex_abs", list(backend.complex_parts(x)), x.shape)
+
+
+def _transform_kernel(inverse):
+    def kernel(backend, inputs, attrs):
+        (x,) = inputs
+        n = x.shape[-1]
+        if _size(x.shape) == 0:
+            return backend.make_complex(backend.empty(x.shape, "float32"), backend.empty(x.shape, "float32"))
+        parts = list(backend.complex_parts(x))
+        fields = (("n", "i32"), ("sign", "f32"), ("scale", "f32"))
+        values = (n, 1.0 if inverse else -1.0, 1.0 / n if inverse else 1.0)
+        out = [_spectral(backend, "dft", parts, x.shape, fields, values, (("REAL_PART", flag),))
+               for flag in ("true", "false")]
+        return backend.make_complex(*out)
+    return kernel
+
+
+register_kernel("FFT", BACKEND, _transform_kernel(False))
+register_kernel("IFFT", BACKEND, _transform_kernel(True))
+
+
+# --- complex paths of float kernels ---------------------------------------------------------
+
+def _with_complex_path(kernel_name, complex_kernel):
+    """Register kernel_name again: complex64 inputs go to complex_kernel, others as before."""
+    real_kernel = get_kernel(kernel_name, BACKEND)
+
+    def kernel(backend, inputs, attrs):
+        if any(t.dtype == "complex64" for t in inputs):
+            return complex_kernel(real_kernel, backend, inputs, attrs)
+        return real_kernel(backend, inputs, attrs)
+    register_kernel(kernel_name, BACKEND, kernel)
+
+
+def _partwise(real_kernel, backend, inputs, attrs):
+    """Add and Sub: the float kernel on the real parts, then on the imaginary parts."""
+    a, b = (backend.complex_parts(t) for t in inputs)
+    return backend.make_complex(*(real_kernel(backend, [a[i], b[i]], attrs) for i in (0, 1)))
+
+
+def _complex_multiply(real_kernel, backend, inputs, attrs):
+    a, b = inputs
+    out_shape = broadcast_shapes(a.shape, b.shape, "mul")
+    parts = [*backend.complex_parts(a), *backend.complex_parts(b)]
+    names = ["ar", "ai", "br", "bi"]
+    real = run_elementwise(backend, "complex_mul_real", lambda: "", parts, names, out_shape, "float32",
+                           "v_ar * v_br - v_ai * v_bi")
+    imag = run_elementwise(backend, "complex_mul_imag", lambda: "", parts, names, out_shape, "float32",
+                           "v_ar * v_bi + v_ai * v_br")
+    return backend.make_complex(real, imag)
+
+
+def _each_part(real_kernel, backend, inputs, attrs):
+    """Kernels that move values, or are linear in them: the float kernel on the real parts, then on
+    the imaginary parts; inputs that are not complex64 (indices, a condition) go to both. A part
+    that comes back sharing an input part's data is copied, so each complex64 result owns its parts."""
+    complex_inputs = [t for t in inputs if t.dtype == "complex64"]
+    owned = {p.data_id for t in complex_inputs for p in backend.complex_parts(t)}
+
+    def run(i, kernel_attrs):
+        return real_kernel(backend, [backend.complex_parts(t)[i] if t.dtype == "complex64" else t for t in inputs],
+                           kernel_attrs)
+
+    def release(outs):
+        for o in outs if isinstance(outs, list) else [outs]:
+            if o.data_id not in owned:
+                backend.dispose_data(o.data_id)
+
+    re = run(0, attrs)
+    try:   # a pad's constant is real: the imaginary part pads with 0
+        im = run(1, dict(attrs, constant_value=0.0) if "constant_value" in attrs else attrs)
+    except BaseException:
+        release(re)
+        raise
+
+    def own(x):
+        return _copy(backend, x) if x.data_id in owned else x
+    if isinstance(re, list):
+        return [backend.make_complex(own(a), own(b)) for a, b in zip(re, im)]
+    return backend.make_complex(own(re), own(im))
+
+
+for _name, _fn in (("Add", _partwise), ("Sub", _partwise), ("Multiply", _complex_multiply)):
+    _with_complex_path(_name, _fn)
+for _name in ("Slice", "StridedSlice", "Reverse", "Tile", "PadV2", "MirrorPad", "GatherV2", "GatherNd", "Concat",
+              "Pack", "Unpack", "SplitV", "Select", "Diag", "Neg", "Sum", "AddN", "Cumsum", "UnsortedSegmentSum",
+              "Transpose"):
+    _with_complex_path(_name, _each_part)
+
+_float_cast = get_kernel("Cast", BACKEND)
+
+
+@register_kernel("Cast", BACKEND)
+def cast(backend, inputs, attrs):
+    """Cast with TF.js's complex rules: complex64 -> dtype casts the real part; anything ->
+    complex64 is (x as float32) + 0i."""
+    (x,) = inputs
+    dtype = attrs["dtype"]
+    if x.dtype == "complex64":
+        re, im = backend.complex_parts(x)
+        if dtype == "complex64":
+            return backend.make_complex(_copy(backend, re), _copy(backend, im))
+        return _float_cast(backend, [re], attrs)
+    if dtype == "complex64":
+        re = _float_cast(backend, inputs, {"dtype": "float32"})
+        return backend.make_complex(re, fill(backend, x.shape, 0.0, "float32"))
+    return _float_cast(backend, inputs, attrs)
+
+
+del TensorInfo
