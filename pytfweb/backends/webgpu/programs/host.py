@@ -4,7 +4,8 @@ RaggedGather, RaggedRange, RaggedTensorToTensor), and Unique, BroadcastArgs and
 NonMaxSuppressionV3/V4/V5 (webgl's pure-Python kernels, which use only read_sync and write: they
 belong in backends/impl, shared, and are imported from webgl until they move). As on webgl (and in
 TF.js), they run on the host from the inputs' values, the same pure-Python code. So do the string
-kernels (backends/strings.py: string tensors stay CPU-side on webgpu). A page cannot block on
+kernels (backends/strings.py: string tensors stay CPU-side on webgpu), Draw (browser/pixels.py's
+draw_kernel) and FromPixels (the source read through a 2D canvas on the host). A page cannot block on
 WebGPU: their inputs' values must be CPU-side (written from Python, or read once with
 `await t.data()`); otherwise they raise, saying so. `pytfweb ops` marks them "host"."""
 from ....errors import BackendError
@@ -30,7 +31,8 @@ HOST_FUNCTIONS = _webgl_host_kernels()
 
 # Kernels that need some inputs' values CPU-side (as these do): CropAndResize and Transform
 # (image.py) compute their sample positions host-side in float64 from the boxes / transforms.
-NEEDS_CPU_VALUES = set(HOST_KERNELS) | set(HOST_FUNCTIONS) | set(strings.KERNELS) | {"CropAndResize", "Transform"}
+NEEDS_CPU_VALUES = set(HOST_KERNELS) | set(HOST_FUNCTIONS) | set(strings.KERNELS) | {"CropAndResize", "Transform",
+                                                                                     "Draw", "FromPixels"}
 
 
 def _checked(name, run):
@@ -47,8 +49,31 @@ def _checked(name, run):
 
 for _name, _impl in HOST_KERNELS.items():
     register_kernel(_name, BACKEND, _checked(_name, host_kernel(_impl)))
-for _name, _fn in {**HOST_FUNCTIONS, **strings.KERNELS}.items():
+def _from_pixels(backend, inputs, attrs):
+    """FromPixels: the source's RGBA bytes read through a 2D canvas (browser/pixels.py's host path),
+    the channels picked on the host; the tensor's values are CPU-side (uploaded on first use)."""
+    from ....browser import pixels
+    from ....kernels import TensorInfo
+    import array
+    w, h, n = attrs["width"], attrs["height"], attrs["num_channels"]
+    source = attrs["pixels"]
+    kind = pixels._js_kind(source) if pixels._is_js(source) else "ImageData"
+    rgba = pixels._dom_rgba(source, kind, w, h) if w * h else b""
+    picked = bytearray(w * h * n)
+    for c in range(n):
+        picked[c::n] = rgba[c::4]
+    shape = (h, w, n)
+    return TensorInfo(backend.write(array.array("i", list(picked)), shape, "int32"), shape, "int32")
+
+
+def _draw():
+    from ....browser.pixels import draw_kernel
+    return draw_kernel
+
+
+for _name, _fn in {**HOST_FUNCTIONS, **strings.KERNELS, "Draw": _draw()}.items():
     register_kernel(_name, BACKEND, _checked(_name, _fn))
+register_kernel("FromPixels", BACKEND, _from_pixels)
 
 
 def _no_strings(name, fn):
