@@ -107,3 +107,23 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   }
   result[index] = acc;
 }
+
+// @program multinomial
+// out[b, s]: the first outcome i whose running float32 sum of probs[b, 0..i] exceeds draw s (the
+// same draws for every row, as cpu's and TF.js's), else the last outcome. A draw is a float64
+// given as hi + lo (two f32): compared exactly with the float32 sums.
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let b = index / u.samples;
+  let s = index - b * u.samples;
+  let hi = draws[2 * s];
+  let lo = draws[2 * s + 1];
+  var acc = 0.0;
+  for (var i = 0; i < u.k - 1; i++) {
+    acc = acc + probs[b * u.k + i];
+    if (hi < acc || (hi == acc && lo < 0.0)) { result[index] = i; return; }
+  }
+  result[index] = u.k - 1;
+}

@@ -94,3 +94,10 @@ def test_transform(compare_webgpu, fill_mode):
                    f"tf.image.transform(img, t2, 'nearest', {fill_mode!r}, -2.0, [7, 4]), "
                    f"tf.image.transform(ints, t1, 'nearest', {fill_mode!r}, 3)]", [img, ints, t1, t2],
                    rtol=1e-5, atol=1e-5)
+
+
+def test_multinomial_draws_as_cpu(compare_webgpu):
+    probs = np.float32([[0.1, 0.2, 0.3, 0.4], [0.7, 0.1, 0.1, 0.1], [0.0, 0.0, 1.0, 0.0]])
+    logits = np.float32([[0.0, 1.0, -1.0], [2.0, 2.0, 0.5]])
+    compare_webgpu("lambda p, l: [tf.multinomial(p, 50, 7, True), tf.multinomial(l, 20, 3), "
+                   "tf.multinomial(l, 5, 1.5)]", [probs, logits])

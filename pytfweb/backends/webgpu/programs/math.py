@@ -131,3 +131,41 @@ def _bincount_kernel(op_name, by_rows):
 
 register_kernel("Bincount", BACKEND, _bincount_kernel("bincount", by_rows=False))
 register_kernel("DenseBincount", BACKEND, _bincount_kernel("dense_bincount", by_rows=True))
+
+
+@register_kernel("Multinomial", BACKEND)
+def multinomial(backend, inputs, attrs):
+    """cpu's algorithm (TF.js's cpu backend's): the draws from Alea(seed) host-side (they depend on
+    the seed alone), the probabilities (Softmax of the logits unless normalized) and the float32
+    running sums on the GPU. Where the GPU's softmax rounds a probability otherwise than numpy's,
+    a draw within an ulp of a boundary may pick the neighbouring outcome."""
+    import array
+    from .... import prng
+    from ....kernels import TensorInfo, get_kernel
+    (logits,) = inputs
+    batch, k = logits.shape
+    samples = attrs["num_samples"]
+    out_shape = (batch, samples)
+    if _size(out_shape) == 0:
+        return backend.empty(out_shape, "int32")
+    probs = logits if attrs["normalized"] else get_kernel("Softmax", BACKEND)(backend, [logits], {"dim": 1})
+    uniform = prng.make_uniform(attrs["seed"])
+    pairs = []
+    for _ in range(samples):
+        d = uniform()
+        hi = array.array("f", [d])[0]
+        pairs += [hi, d - hi]
+    draws = TensorInfo(backend.write(array.array("f", pairs), (2 * samples,), "float32"), (2 * samples,), "float32")
+    fields = (("size", "i32"), ("samples", "i32"), ("k", "i32"))
+
+    def source():
+        return wgsl.bindings("i32", (("probs", "f32"), ("draws", "f32")), fields) + \
+            wgsl.program("math.wgsl", "multinomial")
+
+    try:
+        return backend.run(Program("multinomial", source, fields), [probs, draws], out_shape, "int32",
+                           (_size(out_shape), samples, k), backend.groups_for(_size(out_shape), 64))
+    finally:
+        backend.dispose_data(draws.data_id)
+        if probs is not logits:
+            backend.dispose_data(probs.data_id)
