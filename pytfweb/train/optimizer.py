@@ -36,6 +36,7 @@ from .. import ops
 from ..autodiff import variable_grads
 from ..engine import ENGINE
 from ..errors import EngineError
+from ..kernels import get_kernel
 from ..tensor import Tensor, Variable
 
 
@@ -306,6 +307,12 @@ class Optimizer:
 
 
 # --- argument checks shared by the optimizers ------------------------------------------------------
+
+def has_kernel(name):
+    """Whether the active backend has kernel `name`: an optimizer runs its fused update kernel
+    where there is one and composes ops elsewhere (the same steps)."""
+    return get_kernel(name, ENGINE.get_backend()) is not None
+
 
 def check_number(value, arg, api, minimum=None, below=None, maximum=None):
     """value as a float: a finite real number (not a bool) within the given bounds."""

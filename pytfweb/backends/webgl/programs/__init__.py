@@ -8,3 +8,4 @@ from . import creation  # noqa: F401
 from . import spectral  # noqa: F401
 from . import string  # noqa: F401
 from . import sparse, ragged, pixels  # noqa: F401
+from . import optimizers  # noqa: F401
