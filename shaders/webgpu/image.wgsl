@@ -19,10 +19,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let c1 = idx[2 * u.OH + u.OW + x];
   let fr = wts[y];
   let fc = wts[u.OH + x];
-  let tl = images[((b * u.H + r0) * u.W + c0) * u.C + c];
-  let tr = images[((b * u.H + r0) * u.W + c1) * u.C + c];
-  let bl = images[((b * u.H + r1) * u.W + c0) * u.C + c];
-  let br = images[((b * u.H + r1) * u.W + c1) * u.C + c];
+  let tl = f32(images[((b * u.H + r0) * u.W + c0) * u.C + c]);
+  let tr = f32(images[((b * u.H + r0) * u.W + c1) * u.C + c]);
+  let bl = f32(images[((b * u.H + r1) * u.W + c0) * u.C + c]);
+  let br = f32(images[((b * u.H + r1) * u.W + c1) * u.C + c]);
   let top = tl + (tr - tl) * fc;
   let bottom = bl + (br - bl) * fc;
   result[index] = top + (bottom - top) * fr;
@@ -132,13 +132,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   if (rows[r + 2] == 0 || cols[q + 2] == 0) { result[index] = u.extrapolation; return; }
   let base = k * u.H;
   if (u.nearest != 0) {
-    result[index] = images[((base + rows[r]) * u.W + cols[q]) * u.C + c];
+    result[index] = f32(images[((base + rows[r]) * u.W + cols[q]) * u.C + c]);
     return;
   }
-  let tl = images[((base + rows[r]) * u.W + cols[q]) * u.C + c];
-  let tr = images[((base + rows[r]) * u.W + cols[q + 1]) * u.C + c];
-  let bl = images[((base + rows[r + 1]) * u.W + cols[q]) * u.C + c];
-  let br = images[((base + rows[r + 1]) * u.W + cols[q + 1]) * u.C + c];
+  let tl = f32(images[((base + rows[r]) * u.W + cols[q]) * u.C + c]);
+  let tr = f32(images[((base + rows[r]) * u.W + cols[q + 1]) * u.C + c]);
+  let bl = f32(images[((base + rows[r + 1]) * u.W + cols[q]) * u.C + c]);
+  let br = f32(images[((base + rows[r + 1]) * u.W + cols[q + 1]) * u.C + c]);
   let fx = weights[u.N * u.OH + n * u.OW + x];
   let upper = tl + (tr - tl) * fx;
   let lower = bl + (br - bl) * fx;

@@ -101,3 +101,11 @@ def test_multinomial_draws_as_cpu(compare_webgpu):
     logits = np.float32([[0.0, 1.0, -1.0], [2.0, 2.0, 0.5]])
     compare_webgpu("lambda p, l: [tf.multinomial(p, 50, 7, True), tf.multinomial(l, 20, 3), "
                    "tf.multinomial(l, 5, 1.5)]", [probs, logits])
+
+
+def test_int32_images_resize_and_crop(compare_webgpu):
+    ints = RNG.integers(-99, 99, size=(2, 4, 5, 2)).astype(np.int32)
+    boxes = np.float32([[0, 0, 1, 1], [0.2, 0.1, 0.9, 0.7]])
+    compare_webgpu("lambda i, boxes: [tf.image.resize_bilinear(i, [3, 7]), tf.image.resize_bilinear(i, [5, 2], True), "
+                   "tf.image.crop_and_resize(i, boxes, tf.tensor([1, 0], dtype='int32'), [3, 3])]", [ints, boxes],
+                   rtol=1e-5, atol=1e-4)

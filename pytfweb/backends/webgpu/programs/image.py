@@ -63,7 +63,7 @@ def _resize(backend, images, attrs, section, dy=None):
         r0, r1, fr = _bilinear_axis(h, oh, attrs)
         c0, c1, fc = _bilinear_axis(w, ow, attrs)
         tables = [_table(backend, r0 + r1 + c0 + c1, "i", "int32"), _table(backend, fr + fc, "f", "float32")]
-        names = (("images", "f32"), ("idx", "i32"), ("wts", "f32"))
+        names = (("images", wgsl.STORAGE_TYPE[images.dtype]), ("idx", "i32"), ("wts", "f32"))
     else:
         tables = [_table(backend, _nearest_axis(h, oh, attrs) + _nearest_axis(w, ow, attrs), "i", "int32")]
         names = (("images", wgsl.STORAGE_TYPE[images.dtype]), ("idx", "i32"))
@@ -192,6 +192,7 @@ def crop_and_resize(backend, inputs, attrs):
                            "positions are computed in float64 from them, as on cpu); they are only in GPU memory: "
                            "`await t.data()` on them first")
     nearest = attrs["method"] != "bilinear"
+    t_img = wgsl.STORAGE_TYPE[image.dtype]
     rows, cols, wr, wc, box = [], [], [], [], []
     for i in range(n):
         y1, x1, y2, x2 = (float(v) for v in bv[4 * i:4 * i + 4])
@@ -209,11 +210,11 @@ def crop_and_resize(backend, inputs, attrs):
     values = (_size(out_shape), n, h, w, c, crop_h, crop_w, int(nearest), float(attrs["extrapolation_value"]))
 
     def source():
-        return wgsl.bindings("f32", (("images", "f32"), ("rows", "i32"), ("cols", "i32"), ("weights", "f32"),
+        return wgsl.bindings("f32", (("images", t_img), ("rows", "i32"), ("cols", "i32"), ("weights", "f32"),
                                      ("box", "i32")), fields) + wgsl.program("image.wgsl", "crop_and_resize")
 
     try:
-        return backend.run(Program("crop_and_resize", source, fields), [image] + tables, out_shape, "float32", values,
+        return backend.run(Program(f"crop_and_resize:{t_img}", source, fields), [image] + tables, out_shape, "float32", values,
                            backend.groups_for(_size(out_shape), 64))
     finally:
         for t_ in tables:
