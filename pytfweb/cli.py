@@ -40,6 +40,9 @@ def _parser():
     b.add_argument("--backend", choices=["webgl", "cpu"], default="webgl")
     b.add_argument("--runs", type=int, default=5, help="timed runs per case after one warm-up (median)")
     b.add_argument("--only", help="run only the cases whose name contains this text (any case)")
+    b.add_argument("--breakdown", action="store_true",
+                   help="instead of timing against TF.js: where each steady case's time goes in the page "
+                        "(JS calls + GL, kernels, engine, ops, Python runtime, outside Python)")
     b.add_argument("--verbose", action="store_true")
 
     k = sub.add_parser("soak", help="many training steps in a row; fails if memory (tensors, bytes, textures, JS heap) "
@@ -96,6 +99,8 @@ def main(argv=None):
         from .host import bench
         if args.backend == "cpu":
             return bench.run_cpu(args.runs)
+        if args.breakdown:
+            return bench.run_breakdown(args.runs, args.only, args.verbose)
         return bench.run_webgl(args.runs, args.only, args.verbose)
     if args.command == "soak":
         from .host import soak

@@ -182,6 +182,12 @@ def _define_py(page, setup, body):
     page.evaluate("(code) => pytfweb.pyodide.runPythonAsync(code)", code)
 
 
+def _teardown_py(page, case):
+    """Disposes what the case's setup assigned; the tensors left since before setup."""
+    return page.evaluate("(code) => pytfweb.pyodide.runPython(code)",
+                         _PY_TEARDOWN.format(names=_assigned(case.py_setup)))
+
+
 def _once_py(page):
     return float(page.evaluate("() => pytfweb.pyodide.runPythonAsync('await _bench_once()')"))
 
@@ -229,8 +235,7 @@ def _run_case(py_page, js_page, name, case, runs):
             _once_js(js_page)
             js_times = [_once_js(js_page) for _ in range(runs)]
     finally:
-        py_left = py_page.evaluate("(code) => pytfweb.pyodide.runPython(code)",
-                                   _PY_TEARDOWN.format(names=_assigned(case.py_setup)))
+        py_left = _teardown_py(py_page, case)
         js_left = js_page.evaluate(_JS_TEARDOWN, _assigned(case.js_setup))
     if py_left or js_left:
         notes.append(f"LEAK: tensors left pytfweb {py_left}, TF.js {js_left}")
@@ -269,6 +274,21 @@ def run_webgl(runs=5, only=None, verbose=False):
     finally:
         if tmp is not None:
             tmp.cleanup()
+
+
+def run_breakdown(runs=5, only=None, verbose=False):
+    """`--breakdown`: each steady case's time in the pytfweb page by part (host/breakdown.py)."""
+    from . import breakdown
+    from .chromium import Browser
+    from .server import Server
+    cases = {name: case for name, case in CASES.items()
+             if not case.first_run and not case.files and (not only or only.lower() in name.lower())}
+    with Server(verbose=verbose) as server, Browser() as browser:
+        py_page, _ = browser.open(server.url, backend="webgl", verbose=verbose)
+        print(f"pytfweb bench --breakdown: {runs} profiled runs a case after a warm-up and {runs} plain runs")
+        for name, case in cases.items():
+            breakdown.run(py_page, name, case, runs, _define_py, _teardown_py)
+    return 0
 
 
 def write_model_files(directory):

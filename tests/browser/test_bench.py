@@ -56,3 +56,21 @@ def test_model_load_case_reads_pytfweb_files_in_both_pages():
     row = next(line for line in r.stdout.splitlines() if line.startswith("MobileNet v1 load"))
     assert re.search(r"\d+\.\d\s+\d+\.\d\s+\d+\.\d\d$", row), row
     assert "LEAK" not in r.stdout, r.stdout
+
+
+def test_breakdown_puts_a_case_time_in_parts():
+    """--breakdown profiles a steady case in the page: every part gets a time, the parts add up to
+    the profiled total, the draws are among the functions, and nothing is left behind (the case's
+    teardown runs)."""
+    r = _bench("--breakdown", "--only", "dispatch", "--runs", "2")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    head = re.search(r"dispatch: 1000 chained add \(64\) \+ readback: ([\d.]+) ms a run \(plain\); "
+                     r"profiled ([\d.]+) ms a run", out)
+    assert head, out
+    parts = dict(re.findall(r"^  (JS calls \+ GL|kernels|engine|ops \+ above|Python runtime|outside Python)"
+                            r"\s+([\d.]+) ms", out, re.M))
+    assert len(parts) == 6, out
+    assert abs(sum(map(float, parts.values())) - float(head.group(2))) < 0.1 * len(parts), out
+    assert float(parts["engine"]) > 0 and float(parts["ops + above"]) > 0, out
+    assert "gpgpu_context.py" in out and "engine.py" in out, out

@@ -1,0 +1,30 @@
+"""host/breakdown.py's bookkeeping (the page side runs in tests/browser/test_bench.py)."""
+from pytfweb.host import breakdown
+
+
+def test_files_go_to_their_parts():
+    site = "/lib/python3.14/site-packages/pytfweb/"
+    assert breakdown.part_of(site + "backends/webgl/gpgpu_context.py") == "JS calls + GL"
+    assert breakdown.part_of(site + "backends/webgl/programs/fusion.py") == "kernels"
+    assert breakdown.part_of(site + "backends/cpu/kernels/math.py") == "kernels"
+    assert breakdown.part_of(site + "engine.py") == "engine"
+    assert breakdown.part_of(site + "tape.py") == "engine"
+    assert breakdown.part_of(site + "ops/elementwise.py") == "ops + above"
+    assert breakdown.part_of(site + "layers/training.py") == "ops + above"
+    assert breakdown.part_of("/lib/python314.zip/asyncio/events.py") == "Python runtime"
+    assert breakdown.part_of("~") == "Python runtime"
+
+
+def test_summary_per_run_and_time_outside_python():
+    site = "/lib/python3.14/site-packages/pytfweb/"
+    report = {"wall_ms": 100.0, "plain_ms": 30.0, "functions": [
+        [site + "backends/webgl/gpgpu_context.py", 148, "draw", 40, 20.0],
+        [site + "engine.py", 226, "run_kernel", 40, 10.0],
+        ["~", 0, "<built-in method builtins.len>", 400, 4.0],
+    ]}
+    per_part, top, plain = breakdown.summarize(report, runs=2)
+    assert plain == 30.0
+    assert per_part["JS calls + GL"] == 10.0 and per_part["engine"] == 5.0
+    assert per_part["Python runtime"] == 2.0 and per_part["kernels"] == 0.0
+    assert per_part["outside Python"] == 50.0 - 17.0
+    assert top[0] == (10.0, 20.0, "backends/webgl/gpgpu_context.py:148(draw)")
