@@ -1,20 +1,21 @@
-"""The webgl test modules' compare_with_cpu tests, run on webgpu: every test of those modules whose
+"""The webgl test modules' (and the layers modules') compare_with_cpu tests, run on webgpu: every test of those modules whose
 only fixture is compare_with_cpu (plus its parametrize arguments) is collected here again, with
 compare_with_cpu comparing webgpu (in the page) against cpu (compare_webgpu, zeros' signs not
-checked: the webgl tests were not written for them). Tests that use run_py (data_sync, webgl
+checked, nor leaks: the webgl tests were not written for them, and a layer's weights are variables
+that stay). Tests that use run_py (data_sync, webgl
 internals) are not taken."""
 import inspect
 
 import pytest
 
-from . import (test_webgl_conv, test_webgl_creation, test_webgl_elementwise, test_webgl_gradients,
+from . import (test_layers_conv_lstm, test_layers_recurrent, test_layers_stateful_masking, test_webgl_conv, test_webgl_creation, test_webgl_elementwise, test_webgl_gradients,
                test_webgl_gradients_shape, test_webgl_image, test_webgl_indexing, test_webgl_linalg, test_webgl_math,
                test_webgl_matmul, test_webgl_misc, test_webgl_nn, test_webgl_normalization, test_webgl_pool,
                test_webgl_reduction, test_webgl_shape, test_webgl_slicing, test_webgl_sparse, test_webgl_spectral,
                test_webgl_string)
 from .test_webgpu_backend import compare_webgpu, webgpu  # noqa: F401  (fixtures)
 
-MODULES = (test_webgl_conv, test_webgl_creation, test_webgl_elementwise, test_webgl_gradients, test_webgl_gradients_shape,
+MODULES = (test_layers_conv_lstm, test_layers_recurrent, test_layers_stateful_masking, test_webgl_conv, test_webgl_creation, test_webgl_elementwise, test_webgl_gradients, test_webgl_gradients_shape,
            test_webgl_image, test_webgl_indexing, test_webgl_linalg, test_webgl_math, test_webgl_matmul, test_webgl_misc,
            test_webgl_nn, test_webgl_normalization, test_webgl_pool, test_webgl_reduction, test_webgl_shape,
            test_webgl_slicing, test_webgl_sparse, test_webgl_spectral, test_webgl_string)
@@ -23,7 +24,7 @@ MODULES = (test_webgl_conv, test_webgl_creation, test_webgl_elementwise, test_we
 @pytest.fixture
 def compare_with_cpu(compare_webgpu):
     def compare(fn_src, inputs, rtol=1e-5, atol=1e-6):
-        return compare_webgpu(fn_src, inputs, rtol=rtol, atol=atol, signed_zeros=False)
+        return compare_webgpu(fn_src, inputs, rtol=rtol, atol=atol, signed_zeros=False, check_leaks=False)
     return compare
 
 
@@ -52,7 +53,7 @@ NEEDS_SYNC_READS = {
 }
 
 for _module in MODULES:
-    _prefix = _module.__name__.rsplit(".", 1)[-1][len("test_webgl_"):]
+    _prefix = _module.__name__.rsplit(".", 1)[-1].replace("test_webgl_", "").replace("test_", "")
     for _name, _fn in list(vars(_module).items()):
         if _name.startswith("test_") and inspect.isfunction(_fn) and _fn.__module__ == _module.__name__ and _taken(_fn):
             _new = f"test_{_prefix}__{_name[len('test_'):]}"
