@@ -1,7 +1,8 @@
 // BatchMatMul (programs/matmul.py): a tiled GEMM in workgroup memory. A workgroup of 8 x 8
 // invocations computes a 32 x 32 tile of one batch entry's output, each invocation 4 x 4 values
-// (rows ty + 8i, columns tx + 8j), stepping through K 32 at a time: the A and B tiles are loaded
-// once into workgroup memory by all 64 invocations (16 values each) and read 32 times.
+// (rows ty + 8i, columns tx + 8j) in four vec4 accumulators, stepping through K 32 at a time: the
+// A and B tiles are loaded once into workgroup memory by all 64 invocations (16 values each) and
+// read 32 times.
 // Python fills in TYPE (f32 or i32), TRANSPOSE_A / TRANSPOSE_B (true or false) and the batch
 // coordinates (BATCH_COORDS, BATCH_A, BATCH_B: offsets of a's and b's matrices; a broadcast batch
 // dim has stride 0). Out-of-range tile entries load 0: along K both sides are 0 there, and rows
@@ -34,35 +35,42 @@ BATCH_COORDS
   let col0 = i32(wid.x) * 32;
   let ty = i32(lid.y);
   let tx = i32(lid.x);
-  var acc: array<array<TYPE, 4>, 4>;
-  for (var i = 0; i < 4; i++) {
-    for (var j = 0; j < 4; j++) { acc[i][j] = TYPE(0); }
-  }
+  // Each invocation loads rows lr + 2i (i < 16) of column lc of both tiles.
+  let lr = i32(flat) / 32;
+  let lc = i32(flat) % 32;
+  // One vec4 per output row ty + 8i, over the columns tx + 8j (j < 4): no arrays indexed in loops,
+  // which a CPU implementation such as SwiftShader would keep in memory.
+  var acc0 = vec4<TYPE>(TYPE(0));
+  var acc1 = vec4<TYPE>(TYPE(0));
+  var acc2 = vec4<TYPE>(TYPE(0));
+  var acc3 = vec4<TYPE>(TYPE(0));
   for (var k0 = 0; k0 < u.K; k0 += 32) {
-    for (var i = 0; i < 16; i++) {
-      let e = i * 64 + i32(flat);
-      let r = e / 32;
-      let c = e % 32;
-      tileA[r][c] = loadA(aBase, row0 + r, k0 + c);
-      tileB[r][c] = loadB(bBase, k0 + r, col0 + c);
+    for (var i = 0; i < 32; i += 2) {
+      tileA[lr + i][lc] = loadA(aBase, row0 + lr + i, k0 + lc);
+      tileB[lr + i][lc] = loadB(bBase, k0 + lr + i, col0 + lc);
     }
     workgroupBarrier();
     for (var k = 0; k < 32; k++) {
-      var bv: array<TYPE, 4>;
-      for (var j = 0; j < 4; j++) { bv[j] = tileB[k][tx + 8 * j]; }
-      for (var i = 0; i < 4; i++) {
-        let av = tileA[ty + 8 * i][k];
-        for (var j = 0; j < 4; j++) { acc[i][j] = acc[i][j] + av * bv[j]; }
-      }
+      let bv = vec4<TYPE>(tileB[k][tx], tileB[k][tx + 8], tileB[k][tx + 16], tileB[k][tx + 24]);
+      acc0 = acc0 + tileA[ty][k] * bv;
+      acc1 = acc1 + tileA[ty + 8][k] * bv;
+      acc2 = acc2 + tileA[ty + 16][k] * bv;
+      acc3 = acc3 + tileA[ty + 24][k] * bv;
     }
     workgroupBarrier();
   }
   let outBase = batch * u.M * u.N;
-  for (var i = 0; i < 4; i++) {
-    let r = row0 + ty + 8 * i;
-    for (var j = 0; j < 4; j++) {
-      let c = col0 + tx + 8 * j;
-      if (r < u.M && c < u.N) { result[outBase + r * u.N + c] = acc[i][j]; }
-    }
-  }
+  store(outBase, row0 + ty, col0 + tx, acc0);
+  store(outBase, row0 + ty + 8, col0 + tx, acc1);
+  store(outBase, row0 + ty + 16, col0 + tx, acc2);
+  store(outBase, row0 + ty + 24, col0 + tx, acc3);
+}
+
+// Row r of the output at columns c, c + 8, c + 16, c + 24 (those inside M x N).
+fn store(outBase: i32, r: i32, c: i32, v: vec4<TYPE>) {
+  if (r >= u.M) { return; }
+  if (c < u.N) { result[outBase + r * u.N + c] = v.x; }
+  if (c + 8 < u.N) { result[outBase + r * u.N + c + 8] = v.y; }
+  if (c + 16 < u.N) { result[outBase + r * u.N + c + 16] = v.z; }
+  if (c + 24 < u.N) { result[outBase + r * u.N + c + 24] = v.w; }
 }
