@@ -17,13 +17,12 @@ the draw being prepared stay resident, so a draw whose own textures exceed the b
 Recency is an OrderedDict of the resident one-channel data (and the GEMM's kept packed weights,
 which are dropped instead of read back), bumped on each use."""
 import array
-import asyncio
 from collections import OrderedDict
 
 from ...convert import _wrap_int32
 from ...dtypes import TYPECODES
 from ...environment import ENV
-from ...errors import ContextLostError
+from ...errors import BackendError, ContextLostError
 from ...kernels import TensorInfo
 from ...tensor import DataId
 from ..base import Backend
@@ -210,18 +209,14 @@ class WebGLBackend(Backend):
             ctx = self.ctx
             job = ctx.read_async_start(d.texture, w, h)
             try:
-                delay = 0.0
-                while not ctx.read_async_done(job):
-                    # A fence of a lost context never signals: the read fails instead.
-                    if ctx is not self.ctx or ctx.lost():
-                        if ctx is self.ctx:
-                            self._recover()
-                        raise _lost_error(d, pending=True)
-                    # Yields to the page's event loop between polls, backing off to 4 ms: a tight
-                    # poll keeps a core busy that SwiftShader (or the GPU driver) would use for the
-                    # very work awaited (a 1024x1024 mat_mul read took 850 ms polled, 520 ms blocking).
-                    await asyncio.sleep(delay)
-                    delay = min(_POLL_MAX_S, delay * 2 or _POLL_FIRST_S)
+                # A fence of a lost context never signals: the wait ends and the read fails.
+                done = await ctx.read_async_wait(job)
+                if ctx is not self.ctx or ctx.lost():
+                    if ctx is self.ctx:
+                        self._recover()
+                    raise _lost_error(d, pending=True)
+                if not done:
+                    raise BackendError("webgl: a read's fence failed (glClientWaitSync gave WAIT_FAILED)")
             except BaseException:   # cancelled (task.cancel(), wait_for's timeout), context lost: free buffer and fence
                 ctx.read_async_cancel(job)
                 raise
@@ -455,9 +450,6 @@ class WebGLBackend(Backend):
         return TensorInfo(data_id, out_shape, dtype)
 
 
-# Backoff of the fence polls in read(): the first wait and the longest.
-_POLL_FIRST_S = 0.0002
-_POLL_MAX_S = 0.004
 
 
 def _lost_error(d, pending=False):

@@ -134,8 +134,10 @@ class GPGPUContext:
         self.open_reads += 1
         return job
 
-    def read_async_done(self, job):
-        return bool(self.js.readAsyncDone(job))
+    async def read_async_wait(self, job):
+        """True once the read's fence has signalled; False if the context was lost (or the
+        read cancelled) first. Polled in JS: Python wakes once."""
+        return bool(await self.js.readAsyncWait(job))
 
     def read_async_finish(self, job, n):
         self.open_reads -= 1

@@ -112,11 +112,6 @@
       gl.flush();
       return {buffer, sync, channels, length: width * height * channels};
     },
-    // True once the fence has signalled (never blocks).
-    readAsyncDone(job) {
-      const status = gl.clientWaitSync(job.sync, 0, 0);
-      return status === gl.ALREADY_SIGNALED || status === gl.CONDITION_SATISFIED;
-    },
     readAsyncFinish(job, n) {
       const out = new Float32Array(job.length);
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, job.buffer);
@@ -126,8 +121,27 @@
       gl.deleteSync(job.sync);
       return firstChannel(out, job.channels, n);
     },
+    // A promise of true once the fence has signalled, false if the context is lost or the read
+    // cancelled first. Polled here with a backoff (0, then 1 ms doubling to 4 ms: a tight poll
+    // keeps a core busy that SwiftShader, or the GPU driver, would use for the very work
+    // awaited), so that Python wakes once per read rather than once per poll.
+    readAsyncWait(job) {
+      return new Promise((resolve) => {
+        let delay = 0;
+        const poll = () => {
+          if (job.cancelled || gl.isContextLost()) return resolve(false);
+          const status = gl.clientWaitSync(job.sync, 0, 0);
+          if (status === gl.ALREADY_SIGNALED || status === gl.CONDITION_SATISFIED) return resolve(true);
+          if (status === gl.WAIT_FAILED) return resolve(false);
+          setTimeout(poll, delay);
+          delay = Math.min(4, delay * 2 || 1);
+        };
+        poll();
+      });
+    },
     // A read given up before it finished: its buffer and fence are freed unread.
     readAsyncCancel(job) {
+      job.cancelled = true;
       gl.deleteBuffer(job.buffer);
       gl.deleteSync(job.sync);
     },
