@@ -1,11 +1,11 @@
 """Convolutions (Conv2D, DepthwiseConv2dNative, Conv3D and their input and filter gradients; 2-D
-in NHWC and NCHW) and pooling (MaxPool, AvgPool, MaxPool3D, AvgPool3D and their gradients,
-MaxPoolWithArgmax) and Dilation2D with its gradients as direct WGSL programs (shaders/webgpu/conv.wgsl): one invocation per output
-value, geometry from ops/conv.py's conv_info_for (or the pooling attrs), sizes as uniforms. The
-shaders are 3-D; 2-D runs with depth 1. Contracts in ops/conv.py and ops/pool.py. Not yet here:
-a GEMM (im2col) path for large convolutions. Dilation2D and its gradients gather over every
-output (quadratic: fine for small images). (Fused convolutions are in fused.py:
-this forward, then an epilogue dispatch.)"""
+in NHWC and NCHW), pooling (MaxPool, AvgPool, MaxPool3D, AvgPool3D and their gradients,
+MaxPoolWithArgmax) and Dilation2D with its gradients, as direct WGSL programs
+(shaders/webgpu/conv.wgsl): one invocation per output value, geometry from ops/conv.py's
+conv_info_for (or the pooling attrs), sizes as uniforms. The shaders are 3-D; 2-D runs with
+depth 1. Contracts in ops/conv.py and ops/pool.py. Not yet here: a GEMM (im2col) path for large
+convolutions. Dilation2D's gradients gather over every output (quadratic: fine for small
+images). (Fused convolutions are in fused.py: this forward, then an epilogue dispatch.)"""
 from ....kernels import register_kernel
 from ....ops.conv import conv_info_for
 from .. import wgsl

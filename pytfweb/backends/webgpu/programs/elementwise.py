@@ -264,7 +264,3 @@ def zeros_like(backend, inputs, attrs):
 def ones_like(backend, inputs, attrs):
     (x,) = inputs
     return fill(backend, x.shape, 1, x.dtype)
-
-
-def share(x, shape=None):
-    return TensorInfo(x.data_id, tuple(x.shape if shape is None else shape), x.dtype)

@@ -214,7 +214,8 @@ def crop_and_resize(backend, inputs, attrs):
                                      ("box", "i32")), fields) + wgsl.program("image.wgsl", "crop_and_resize")
 
     try:
-        return backend.run(Program(f"crop_and_resize:{t_img}", source, fields), [image] + tables, out_shape, "float32", values,
+        return backend.run(Program(f"crop_and_resize:{t_img}", source, fields), [image] + tables, out_shape, "float32",
+                           values,
                            backend.groups_for(_size(out_shape), 64))
     finally:
         for t_ in tables:

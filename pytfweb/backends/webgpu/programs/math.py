@@ -94,7 +94,8 @@ def lrn_grad(backend, inputs, attrs):
 
     def source():
         return wgsl.functions(("binary_ops.wgsl", "op_Pow")) + \
-            wgsl.bindings("f32", (("x", "f32"), ("y", "f32"), ("dy", "f32")), fields) + wgsl.program("math.wgsl", "lrn_grad")
+            wgsl.bindings("f32", (("x", "f32"), ("y", "f32"), ("dy", "f32")), fields) + \
+            wgsl.program("math.wgsl", "lrn_grad")
 
     return backend.run(Program("lrn_grad", source, fields), [x, y, dy], x.shape, "float32", values,
                        backend.groups_for(_size(x.shape), 64))

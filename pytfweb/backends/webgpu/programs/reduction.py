@@ -44,8 +44,8 @@ def _coords_fields(prefix, dims, index):
     rank = len(sizes)
     fields = list(wgsl.stride_fields(f"{prefix}s", rank, last=False)) + list(wgsl.stride_fields(f"{prefix}x", rank))
     values = strides_of(sizes)[:-1] + [st for _, st in dims]
-    return wgsl.coords(f"{prefix}c", rank, index=index, strides=f"{prefix}s"), wgsl.dot(f"{prefix}c", rank, f"{prefix}x"), \
-        fields, values
+    code = wgsl.coords(f"{prefix}c", rank, index=index, strides=f"{prefix}s")
+    return code, wgsl.dot(f"{prefix}c", rank, f"{prefix}x"), fields, values
 
 
 def _run(backend, x, axes, section, out_shape, out_dtype, body, replacements, variant=""):

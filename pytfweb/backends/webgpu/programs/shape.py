@@ -8,7 +8,7 @@ from ....kernels import TensorInfo, register_kernel
 from ....shapes import size_of, strides_of
 from .. import wgsl
 from ..backend import Program, _size
-from .elementwise import BACKEND, choose  # noqa: F401
+from .elementwise import BACKEND
 
 
 def run_map(backend, x, out_shape, mul, add, in_dims, in_strides, base=0, tile=False, pad=None, mirror=None):
