@@ -29,9 +29,9 @@ def _numeric_gradient_error(f, xs, eps, seed):
     move does not touch cancel exactly. On storage of `float_precision()` bits, the rest of what
     separates numeric from analytic is the rounding of the touched outputs and of the analytic
     gradient: the error counts only past that bound (ROUNDINGS roundings of unit roundoff each
-    per stored value). On half floats
-    the moved values are themselves rounded first, so the step is the one the backend stores, and
-    the default step is 1/128, a power of two below 1e-2 (no nearer a kink than 1e-2)."""
+    per stored value). On half floats the moved values are themselves rounded first, so the step
+    is the one the backend stores, and the default step is 1/128, a power of two below 1e-2 (no
+    nearer a kink than 1e-2)."""
     half = ENGINE.backend.float_precision() == 16
     if eps is None:
         eps = 1 / 128 if half else 1e-2

@@ -33,7 +33,7 @@ class AdamOptimizer(Optimizer):
     def _update(self, value, gradient, slots, step):
         one_minus_acc_beta1, one_minus_acc_beta2 = step
         first_moment, second_moment = slots["m"], slots["v"]
-        if value.dtype == gradient.dtype == "float32" and has_kernel("ApplyAdam"):
+        if value.dtype == gradient.dtype == "float32" and value.shape == gradient.shape and has_kernel("ApplyAdam"):
             # the steps below in one kernel (backends/*/optimizers): a dozen ops' cost saved
             new_value, new_first_moment, new_second_moment = ENGINE.run_kernel(
                 "ApplyAdam", [value, gradient, first_moment, second_moment, one_minus_acc_beta1,

@@ -450,8 +450,6 @@ class WebGLBackend(Backend):
         return TensorInfo(data_id, out_shape, dtype)
 
 
-
-
 def _lost_error(d, pending=False):
     what = "a read pending when it was lost" if pending else "this tensor's values lived only in the GPU's memory"
     return ContextLostError(f"webgl: the WebGL context was lost and the backend made a new one, but {what} "
