@@ -3,15 +3,15 @@
 // (rows ty + 8i, columns tx + 8j) in four vec4 accumulators, stepping through K 32 at a time: the
 // A and B tiles are loaded once into workgroup memory by all 64 invocations (16 values each) and
 // read 32 times.
+// The operands come from loadA(base, row, k) and loadB(base, k, column), sections load_matrices
+// (BatchMatMul) or load_conv (Conv2D as an implicit GEMM), which Python puts before main.
 // Python fills in TYPE (f32 or i32), TRANSPOSE_A / TRANSPOSE_B (true or false) and the batch
 // coordinates (BATCH_COORDS, BATCH_A, BATCH_B: offsets of a's and b's matrices; a broadcast batch
 // dim has stride 0). Out-of-range tile entries load 0: along K both sides are 0 there, and rows
 // or columns beyond M or N are never written.
 
-// @program main
-var<workgroup> tileA: array<array<TYPE, 32>, 32>;   // [row][k]
-var<workgroup> tileB: array<array<TYPE, 32>, 32>;   // [k][column]
-
+// @program load_matrices
+// BatchMatMul's operands: a [M, K] (or [K, M] transposed) and b [K, N] (or [N, K]) per batch entry.
 fn loadA(base: i32, r: i32, k: i32) -> TYPE {
   if (r >= u.M || k >= u.K) { return TYPE(0); }
   if (TRANSPOSE_A) { return a[base + k * u.M + r]; }
@@ -23,6 +23,33 @@ fn loadB(base: i32, k: i32, c: i32) -> TYPE {
   if (TRANSPOSE_B) { return b[base + c * u.K + k]; }
   return b[base + k * u.N + c];
 }
+
+// @program load_conv
+// Conv2D (NHWC) as an implicit GEMM (programs/conv.py): row r of A is output position (b, oh, ow)
+// and column k the filter tap (kh, kw, c), read from x on the fly (0 in the padding), as im2col
+// would lay it out; B is the filter [FH * FW * C, OC] as it is stored.
+fn loadA(base: i32, r: i32, k: i32) -> TYPE {
+  if (r >= u.M || k >= u.K) { return TYPE(0); }
+  let ow = r % u.OW;
+  let oh = (r / u.OW) % u.OH;
+  let bb = r / (u.OW * u.OH);
+  let c = k % u.C;
+  let kw = (k / u.C) % u.FW;
+  let kh = k / (u.C * u.FW);
+  let h = oh * u.SH - u.PH + kh * u.DH;
+  let w = ow * u.SW - u.PW + kw * u.DW;
+  if (h < 0 || h >= u.H || w < 0 || w >= u.W) { return TYPE(0); }
+  return a[((bb * u.H + h) * u.W + w) * u.C + c];
+}
+
+fn loadB(base: i32, k: i32, c: i32) -> TYPE {
+  if (k >= u.K || c >= u.N) { return TYPE(0); }
+  return b[k * u.N + c];
+}
+
+// @program main
+var<workgroup> tileA: array<array<TYPE, 32>, 32>;   // [row][k]
+var<workgroup> tileB: array<array<TYPE, 32>, 32>;   // [k][column]
 
 @compute @workgroup_size(8, 8, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,

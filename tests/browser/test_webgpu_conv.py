@@ -79,3 +79,14 @@ def test_dilation2d_and_gradients(compare_webgpu):
     compare_webgpu("lambda x, f: [tf.dilation2d(x, f, 1, 'same'), tf.dilation2d(x, f, [2, 1], 'valid', [1, 2]), "
                    "*tf.grads(lambda x, f: tf.sum(tf.dilation2d(x, f, 1, 'same') * 2.0))([x, f]), "
                    "*tf.grads(lambda x, f: tf.sum(tf.dilation2d(x, f, 2, 'valid') ** 2))([x, f])]", [x, f], **TOLERANCE)
+
+
+@pytest.mark.parametrize("strides, pad, dilations", [(1, "same", 1), (2, "valid", 1), (1, "same", 2),
+                                                     ((2, 1), [[0, 0], [2, 1], [0, 3], [0, 0]], 1)])
+def test_conv2d_as_implicit_gemm(compare_webgpu, strides, pad, dilations):
+    # FH * FW * C >= GEMM_FROM: the tiled GEMM reading x on the fly; sizes across the 32-wide tiles
+    x = _r(3, 11, 13, 12)
+    x[0, 1, 2, 3] = np.nan
+    compare_webgpu(f"lambda x, f: [tf.conv2d(x, f, {strides!r}, {pad!r}, dilations={dilations!r}), "
+                   f"tf.fused.conv2d(x, f, {strides!r}, {pad!r}, dilations={dilations!r}, bias=f[0, 0, 0], "
+                   "activation='relu')]", [x, _r(3, 2, 12, 35)], **TOLERANCE)

@@ -35,7 +35,7 @@ def batch_mat_mul(backend, inputs, attrs):
     key = f"matmul:{t}:{int(ta)}{int(tb)}:{rank}"
 
     def source():
-        text = wgsl.program("matmul.wgsl", "main")
+        text = wgsl.program("matmul.wgsl", "load_matrices") + wgsl.program("matmul.wgsl", "main")
         for old, new in (("BATCH_COORDS", wgsl.coords("bc", rank, index="batch", strides="bs")),
                          ("BATCH_A", wgsl.dot("bc", rank, "as_")), ("BATCH_B", wgsl.dot("bc", rank, "bx")),
                          ("TRANSPOSE_A", "true" if ta else "false"), ("TRANSPOSE_B", "true" if tb else "false"),
