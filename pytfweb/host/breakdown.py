@@ -77,7 +77,8 @@ def print_breakdown(name, per_part, top, plain_ms):
     print(f"\n{name}: {plain_ms:.1f} ms a run (plain); profiled {total:.1f} ms a run")
     for part in PARTS:
         ms = per_part[part]
-        print(f"  {part:16} {ms:8.2f} ms  {100 * ms / total if total else 0:5.1f} %  {'#' * round(40 * ms / total) if total else ''}")
+        share = ms / total if total else 0.0
+        print(f"  {part:16} {ms:8.2f} ms  {100 * share:5.1f} %  {'#' * round(40 * share)}")
     print("  functions by own time (ms a run, calls a run):")
     for ms, calls, where in top:
         print(f"    {ms:7.2f} {calls:8.1f}  {where}")

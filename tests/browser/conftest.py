@@ -230,7 +230,8 @@ def _webgl_ready(pyodide_page):
         if F16:
             global _F16_KEEPS_INF
             _F16_KEEPS_INF = pyodide_page.run(_INF_PROBE)
-            print(f"half-float textures: an infinity written by a draw reads back as {'inf' if _F16_KEEPS_INF else 'NaN'}")
+            kept = "inf" if _F16_KEEPS_INF else "NaN"
+            print(f"half-float textures: an infinity written by a draw reads back as {kept}")
     except PageError as exc:
         pyodide_page.backend_error = exc
     return pyodide_page
