@@ -277,17 +277,25 @@ def run_webgl(runs=5, only=None, verbose=False):
 
 
 def run_breakdown(runs=5, only=None, verbose=False):
-    """`--breakdown`: each steady case's time in the pytfweb page by part (host/breakdown.py)."""
+    """`--breakdown`: each case's time in the pytfweb page by part (host/breakdown.py)."""
     from . import breakdown
     from .chromium import Browser
     from .server import Server
     cases = {name: case for name, case in CASES.items()
-             if not case.first_run and not case.files and (not only or only.lower() in name.lower())}
-    with Server(verbose=verbose) as server, Browser() as browser:
-        py_page, _ = browser.open(server.url, backend="webgl", verbose=verbose)
-        print(f"pytfweb bench --breakdown: {runs} profiled runs a case after a warm-up and {runs} plain runs")
+             if not case.files and (not only or only.lower() in name.lower())}
+    print(f"pytfweb bench --breakdown: {runs} profiled runs a case after a warm-up and {runs} plain runs "
+          "(first-run cases: their one run, in a fresh Chromium)")
+    with Server(verbose=verbose) as server:
         for name, case in cases.items():
-            breakdown.run(py_page, name, case, runs, _define_py, _teardown_py)
+            if case.first_run:
+                with Browser() as browser:
+                    py_page, _ = browser.open(server.url, backend="webgl", verbose=verbose)
+                    breakdown.run(py_page, name, case, runs, _define_py, _teardown_py)
+        with Browser() as browser:
+            py_page, _ = browser.open(server.url, backend="webgl", verbose=verbose)
+            for name, case in cases.items():
+                if not case.first_run:
+                    breakdown.run(py_page, name, case, runs, _define_py, _teardown_py)
     return 0
 
 

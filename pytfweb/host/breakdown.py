@@ -1,7 +1,7 @@
 """`pytfweb bench --breakdown`: where the time of a bench case goes in the page, by part.
 
-The case's body runs under cProfile in the pytfweb page (after a warm-up), and each function's
-own time is put in one part by the file it is in:
+The case's body runs under cProfile in the pytfweb page (after a warm-up; a first-run case once,
+in a fresh Chromium), and each function's own time is put in one part by the file it is in:
 
     JS calls + GL    backends/webgl/gpgpu_context.py: thin wrappers whose time is the JS call
                      (helpers.js issuing the GL calls; SwiftShader does the GL work there)
@@ -17,15 +17,17 @@ plain time; the shares say which part to cut, the plain time what a run costs.
 """
 import json
 
-# Runs in the page after bench._define_py: profiles `runs` runs of the case's body.
+# Runs in the page after bench._define_py: profiles `runs` runs of the case's body, after a
+# warm-up and as many plain runs; or, for a first-run case, profiles its one run in a fresh page.
 _PAGE = '''
 import cProfile as _cProfile, json as _json, time as _time
-await _bench_body()
 _plain = []
-for _ in range({runs}):
-    _t = _time.perf_counter()
+if {steady}:
     await _bench_body()
-    _plain.append((_time.perf_counter() - _t) * 1000)
+    for _ in range({runs}):
+        _t = _time.perf_counter()
+        await _bench_body()
+        _plain.append((_time.perf_counter() - _t) * 1000)
 _profile = _cProfile.Profile()
 _t = _time.perf_counter()
 _profile.enable()
@@ -34,7 +36,7 @@ for _ in range({runs}):
 _profile.disable()
 _wall = (_time.perf_counter() - _t) * 1000
 _profile.create_stats()
-_json.dumps({{"wall_ms": _wall, "plain_ms": sorted(_plain)[len(_plain) // 2],
+_json.dumps({{"wall_ms": _wall, "plain_ms": sorted(_plain)[len(_plain) // 2] if _plain else None,
              "functions": [[f, line, name, calls, tt * 1000]
                            for (f, line, name), (cc, calls, tt, ct, callers) in _profile.stats.items()]}})
 '''
@@ -74,7 +76,8 @@ def summarize(report, runs):
 
 def print_breakdown(name, per_part, top, plain_ms):
     total = sum(per_part.values())
-    print(f"\n{name}: {plain_ms:.1f} ms a run (plain); profiled {total:.1f} ms a run")
+    plain = f"{plain_ms:.1f} ms a run (plain)" if plain_ms is not None else "one run, fresh Chromium"
+    print(f"\n{name}: {plain}; profiled {total:.1f} ms a run")
     for part in PARTS:
         ms = per_part[part]
         share = ms / total if total else 0.0
@@ -85,11 +88,13 @@ def print_breakdown(name, per_part, top, plain_ms):
 
 
 def run(py_page, name, case, runs, define, teardown):
-    """Profiles one case in the pytfweb page and prints its breakdown."""
+    """Profiles one case in the pytfweb page and prints its breakdown (a first-run case: its
+    one run, compiles and uploads included; the page must be fresh)."""
+    runs = 1 if case.first_run else runs
     try:
         define(py_page, case.py_setup, case.py_body)
         report = json.loads(py_page.evaluate("(code) => pytfweb.pyodide.runPythonAsync(code)",
-                                             _PAGE.format(runs=runs)))
+                                             _PAGE.format(runs=runs, steady=not case.first_run)))
     finally:
         teardown(py_page, case)
     print_breakdown(name, *summarize(report, runs))

@@ -28,3 +28,11 @@ def test_summary_per_run_and_time_outside_python():
     assert per_part["Python runtime"] == 2.0 and per_part["kernels"] == 0.0
     assert per_part["outside Python"] == 50.0 - 17.0
     assert top[0] == (10.0, 20.0, "backends/webgl/gpgpu_context.py:148(draw)")
+
+
+def test_first_run_reports_no_plain_time(capsys):
+    """A first-run case is profiled once in a fresh page: there is no plain median to show."""
+    per_part, top, plain = breakdown.summarize({"wall_ms": 10.0, "plain_ms": None, "functions": []}, runs=1)
+    assert plain is None and per_part["outside Python"] == 10.0
+    breakdown.print_breakdown("case", per_part, top, plain)
+    assert "one run, fresh Chromium" in capsys.readouterr().out
