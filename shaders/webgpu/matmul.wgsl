@@ -47,6 +47,57 @@ fn loadB(base: i32, k: i32, c: i32) -> TYPE {
   return b[k * u.N + c];
 }
 
+// @program load_conv_dx
+// Conv2DBackpropInput (NHWC) as an implicit GEMM: row r of A is input position (b, h, w), column k
+// the tap and output channel (kh, kw, oc); A holds dy at the output position that reads (h, w)
+// through (kh, kw) (0 where there is none); B[k, c] = filter[kh, kw, c, oc].
+fn loadA(base: i32, r: i32, k: i32) -> TYPE {
+  if (r >= u.M || k >= u.K) { return TYPE(0); }
+  let w = r % u.W;
+  let h = (r / u.W) % u.H;
+  let bb = r / (u.W * u.H);
+  let oc = k % u.OC;
+  let kw = (k / u.OC) % u.FW;
+  let kh = k / (u.OC * u.FW);
+  let th = h + u.PH - kh * u.DH;
+  let tw = w + u.PW - kw * u.DW;
+  if (th < 0 || tw < 0 || th % u.SH != 0 || tw % u.SW != 0) { return TYPE(0); }
+  let oh = th / u.SH;
+  let ow = tw / u.SW;
+  if (oh >= u.OH || ow >= u.OW) { return TYPE(0); }
+  return a[((bb * u.OH + oh) * u.OW + ow) * u.OC + oc];
+}
+
+fn loadB(base: i32, k: i32, c: i32) -> TYPE {
+  if (k >= u.K || c >= u.N) { return TYPE(0); }
+  let oc = k % u.OC;
+  let tap = k / u.OC;
+  return b[(tap * u.C + c) * u.OC + oc];
+}
+
+// @program load_conv_df
+// Conv2DBackpropFilter (NHWC) as an implicit GEMM: row r of A is the tap (kh, kw, c), column k
+// the output position (b, oh, ow); A holds x where that tap of that position reads it (0 in the
+// padding); B is dy as [B * OH * OW, OC].
+fn loadA(base: i32, r: i32, k: i32) -> TYPE {
+  if (r >= u.M || k >= u.K) { return TYPE(0); }
+  let c = r % u.C;
+  let kw = (r / u.C) % u.FW;
+  let kh = r / (u.C * u.FW);
+  let ow = k % u.OW;
+  let oh = (k / u.OW) % u.OH;
+  let bb = k / (u.OW * u.OH);
+  let h = oh * u.SH - u.PH + kh * u.DH;
+  let w = ow * u.SW - u.PW + kw * u.DW;
+  if (h < 0 || h >= u.H || w < 0 || w >= u.W) { return TYPE(0); }
+  return a[((bb * u.H + h) * u.W + w) * u.C + c];
+}
+
+fn loadB(base: i32, k: i32, c: i32) -> TYPE {
+  if (k >= u.K || c >= u.N) { return TYPE(0); }
+  return b[k * u.N + c];
+}
+
 // @program main
 var<workgroup> tileA: array<array<TYPE, 32>, 32>;   // [row][k]
 var<workgroup> tileB: array<array<TYPE, 32>, 32>;   // [k][column]

@@ -90,3 +90,11 @@ def test_conv2d_as_implicit_gemm(compare_webgpu, strides, pad, dilations):
     compare_webgpu(f"lambda x, f: [tf.conv2d(x, f, {strides!r}, {pad!r}, dilations={dilations!r}), "
                    f"tf.fused.conv2d(x, f, {strides!r}, {pad!r}, dilations={dilations!r}, bias=f[0, 0, 0], "
                    "activation='relu')]", [x, _r(3, 2, 12, 35)], **TOLERANCE)
+
+
+@pytest.mark.parametrize("strides, pad, dilations", [(1, "same", 1), (2, "valid", 1), (1, "same", 2),
+                                                     ((2, 1), [[0, 0], [2, 1], [0, 3], [0, 0]], 1)])
+def test_conv2d_gradients_as_implicit_gemm(compare_webgpu, strides, pad, dilations):
+    # filter gradient: batch * OH * OW >= GEMM_FROM positions; input gradient: FH * FW * OC >= GEMM_FROM
+    compare_webgpu(f"lambda x, f: tf.grads(lambda x, f: tf.sum(tf.conv2d(x, f, {strides!r}, {pad!r}, "
+                   f"dilations={dilations!r}) ** 2))([x, f])", [_r(2, 11, 9, 5), _r(3, 3, 5, 40)], rtol=1e-4, atol=1e-3)

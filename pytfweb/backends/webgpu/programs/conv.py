@@ -3,9 +3,10 @@ in NHWC and NCHW), pooling (MaxPool, AvgPool, MaxPool3D, AvgPool3D and their gra
 MaxPoolWithArgmax) and Dilation2D with its gradients, as direct WGSL programs
 (shaders/webgpu/conv.wgsl): one invocation per output value, geometry from ops/conv.py's
 conv_info_for (or the pooling attrs), sizes as uniforms. The shaders are 3-D; 2-D runs with
-depth 1. Contracts in ops/conv.py and ops/pool.py. A 2-D NHWC Conv2D with FH * FW * C >= GEMM_FROM
-runs as an implicit GEMM instead (matmul.wgsl's tiled GEMM with A read from x on the fly: about 3x
-faster for a 3x3 convolution of 64 channels on SwiftShader). Dilation2D's gradients gather over every output (quadratic: fine for small
+depth 1. Contracts in ops/conv.py and ops/pool.py. A 2-D NHWC Conv2D and its input and filter
+gradients run as implicit GEMMs instead where enough values are summed per output (GEMM_FROM):
+matmul.wgsl's tiled GEMM with its operands read from x / dy / the filter on the fly (about 3x
+faster than the direct programs for 3x3 convolutions on SwiftShader). Dilation2D's gradients gather over every output (quadratic: fine for small
 images). (Fused convolutions are in fused.py: this forward, then an epilogue dispatch.)"""
 from ....kernels import register_kernel
 from ....ops.conv import conv_info_for
@@ -101,30 +102,35 @@ def _run(backend, section, inputs, names, geometry, out_shape, depthwise=False, 
                        backend.groups_for(_size(out_shape), 64), extra_outputs=extra_outputs)
 
 
-def _implicit_gemm(backend, x, f, info):
-    """Conv2D in NHWC as the tiled GEMM of matmul.wgsl with A read from x on the fly (im2col
-    without the copy): [batch * OH * OW, FH * FW * C] x [FH * FW * C, OC]."""
+def _implicit_gemm(backend, section, a, b, info, out_shape, m, n, k):
+    """A 2-D NHWC convolution kernel as the tiled GEMM of matmul.wgsl, its operands read by the
+    loaders of `section` (im2col without the copy): Conv2D is [batch * OH * OW, FH * FW * C] x
+    [FH * FW * C, OC]; its input gradient [batch * H * W, FH * FW * OC] x [FH * FW * OC, C]; its
+    filter gradient [FH * FW * C, batch * OH * OW] x [batch * OH * OW, OC]."""
     from .matmul import TILE
-    m = info.batch_size * info.out_size[0] * info.out_size[1]
-    k = info.filter_size[0] * info.filter_size[1] * info.in_channels
-    n = info.out_channels
-    names = ("M", "N", "K", "H", "W", "C", "OH", "OW", "FW", "SH", "SW", "DH", "DW", "PH", "PW")
+    names = ("M", "N", "K", "H", "W", "C", "OH", "OW", "OC", "FW", "SH", "SW", "DH", "DW", "PH", "PW")
     fields = tuple((name, "i32") for name in names)
-    values = (m, n, k, *info.in_size, info.in_channels, *info.out_size, info.filter_size[1], *info.strides,
-              *info.dilations, *info.pad_before)
+    values = (m, n, k, *info.in_size, info.in_channels, *info.out_size, info.out_channels, info.filter_size[1],
+              *info.strides, *info.dilations, *info.pad_before)
 
     def source():
-        text = wgsl.program("matmul.wgsl", "load_conv") + wgsl.program("matmul.wgsl", "main")
+        text = wgsl.program("matmul.wgsl", section) + wgsl.program("matmul.wgsl", "main")
         for old, new in (("BATCH_COORDS", ""), ("BATCH_A", "0"), ("BATCH_B", "0"), ("TYPE", "f32")):
             text = text.replace(old, new)
         return wgsl.bindings("f32", (("a", "f32"), ("b", "f32")), fields) + text
 
-    return backend.run(Program("conv2d_gemm", source, fields), [x, f], info.out_shape, "float32", values,
+    return backend.run(Program(f"conv_gemm:{section}", source, fields), [a, b], out_shape, "float32", values,
                        (-(-n // TILE), -(-m // TILE), 1))
 
 
-# Conv2D runs as the implicit GEMM from this many multiply-adds per output value (FH * FW * C) on:
-# below it the direct program (one invocation per output) is as fast.
+def _gemm_ok(info, depthwise, taps_times_channels):
+    return (not depthwise and len(info.in_size) == 2 and info.channels_last
+            and taps_times_channels >= GEMM_FROM)
+
+
+# A 2-D NHWC convolution kernel runs as an implicit GEMM from this many multiply-adds per output
+# value on (Conv2D: FH * FW * C; its input gradient: FH * FW * OC; its filter gradient: the
+# positions summed over); below it the direct program (one invocation per output) is as fast.
 GEMM_FROM = 64
 
 
@@ -132,9 +138,11 @@ def _conv_kernel(kernel, depthwise):
     def forward(backend, inputs, attrs):
         x, f = inputs
         info = conv_info_for(kernel, x.shape, f.shape, attrs)
-        if (not depthwise and len(info.in_size) == 2 and info.channels_last and _size(info.out_shape)
-                and info.filter_size[0] * info.filter_size[1] * info.in_channels >= GEMM_FROM):
-            return _implicit_gemm(backend, x, f, info)
+        fh, fw = info.filter_size[-2:]
+        if _size(info.out_shape) and _gemm_ok(info, depthwise, fh * fw * info.in_channels):
+            oh, ow = info.out_size[-2:]
+            return _implicit_gemm(backend, "load_conv", x, f, info, info.out_shape, info.batch_size * oh * ow,
+                                  info.out_channels, fh * fw * info.in_channels)
         return _run(backend, "forward", [x, f], ("x", "filt"), Geometry.of_conv(info), info.out_shape, depthwise,
                     "out")
     return forward
@@ -144,6 +152,11 @@ def _backprop_input_kernel(kernel, depthwise):
     def backprop_input(backend, inputs, attrs):
         dy, f = inputs
         info = conv_info_for(kernel, attrs["input_shape"], f.shape, attrs)
+        fh, fw = info.filter_size[-2:]
+        if _size(info.in_shape) and _gemm_ok(info, depthwise, fh * fw * info.out_channels):
+            h, w = info.in_size[-2:]
+            return _implicit_gemm(backend, "load_conv_dx", dy, f, info, info.in_shape, info.batch_size * h * w,
+                                  info.in_channels, fh * fw * info.out_channels)
         return _run(backend, "backprop_input", [dy, f], ("dy", "filt"), Geometry.of_conv(info), info.in_shape,
                     depthwise, "in")
     return backprop_input
@@ -153,6 +166,11 @@ def _backprop_filter_kernel(kernel, depthwise):
     def backprop_filter(backend, inputs, attrs):
         x, dy = inputs
         info = conv_info_for(kernel, x.shape, attrs["filter_shape"], attrs)
+        fh, fw = info.filter_size[-2:]
+        positions = info.batch_size * _size(info.out_size)
+        if _size(attrs["filter_shape"]) and _gemm_ok(info, depthwise, positions):
+            return _implicit_gemm(backend, "load_conv_df", x, dy, info, tuple(attrs["filter_shape"]),
+                                  fh * fw * info.in_channels, info.out_channels, positions)
         return _run(backend, "backprop_filter", [x, dy], ("x", "dy"), Geometry.of_conv(info),
                     tuple(attrs["filter_shape"]), depthwise)
     return backprop_filter
