@@ -1,8 +1,8 @@
 // BatchMatMul (programs/matmul.py): a tiled GEMM in workgroup memory. A workgroup of 8 x 8
 // invocations computes a 32 x 32 tile of one batch entry's output, each invocation 4 x 4 values
 // (rows ty + 8i, columns tx + 8j) in four vec4 accumulators, stepping through K 32 at a time: the
-// A and B tiles are loaded once into workgroup memory by all 64 invocations (16 values each) and
-// read 32 times.
+// A and B tiles are loaded once into workgroup memory by all 64 invocations (16 values each, as
+// vec4s) and read 32 times.
 // The operands come from loadA(base, row, k) and loadB(base, k, column), sections load_matrices
 // (BatchMatMul) or load_conv (Conv2D as an implicit GEMM), which Python puts before main.
 // Python fills in TYPE (f32 or i32), TRANSPOSE_A / TRANSPOSE_B (true or false) and the batch
@@ -99,8 +99,11 @@ fn loadB(base: i32, k: i32, c: i32) -> TYPE {
 }
 
 // @program main
-var<workgroup> tileA: array<array<TYPE, 32>, 32>;   // [row][k]
-var<workgroup> tileB: array<array<TYPE, 32>, 32>;   // [k][column]
+// The tiles hold vec4s: tileA[k][ty] = A's column k at rows ty, ty + 8, ty + 16, ty + 24 of the
+// tile, tileB[k][tx] = B's row k at columns tx, tx + 8, tx + 16, tx + 24: two vec4 reads per k
+// give an invocation its 4 x 4 outer product.
+var<workgroup> tileA: array<array<vec4<TYPE>, 8>, 32>;
+var<workgroup> tileB: array<array<vec4<TYPE>, 8>, 32>;
 
 @compute @workgroup_size(8, 8, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
@@ -113,9 +116,9 @@ BATCH_COORDS
   let col0 = i32(wid.x) * 32;
   let ty = i32(lid.y);
   let tx = i32(lid.x);
-  // Each invocation loads rows lr + 2i (i < 16) of column lc of both tiles.
-  let lr = i32(flat) / 32;
-  let lc = i32(flat) % 32;
+  // Each invocation fills entries (lk + 8j, lt) (j < 4) of both tiles.
+  let lk = i32(flat) / 8;
+  let lt = i32(flat) % 8;
   // One vec4 per output row ty + 8i, over the columns tx + 8j (j < 4): no arrays indexed in loops,
   // which a CPU implementation such as SwiftShader would keep in memory.
   var acc0 = vec4<TYPE>(TYPE(0));
@@ -123,17 +126,21 @@ BATCH_COORDS
   var acc2 = vec4<TYPE>(TYPE(0));
   var acc3 = vec4<TYPE>(TYPE(0));
   for (var k0 = 0; k0 < u.K; k0 += 32) {
-    for (var i = 0; i < 32; i += 2) {
-      tileA[lr + i][lc] = loadA(aBase, row0 + lr + i, k0 + lc);
-      tileB[lr + i][lc] = loadB(bBase, k0 + lr + i, col0 + lc);
+    for (var j = 0; j < 32; j += 8) {
+      let k = k0 + lk + j;
+      tileA[lk + j][lt] = vec4<TYPE>(loadA(aBase, row0 + lt, k), loadA(aBase, row0 + lt + 8, k),
+                                     loadA(aBase, row0 + lt + 16, k), loadA(aBase, row0 + lt + 24, k));
+      tileB[lk + j][lt] = vec4<TYPE>(loadB(bBase, k, col0 + lt), loadB(bBase, k, col0 + lt + 8),
+                                     loadB(bBase, k, col0 + lt + 16), loadB(bBase, k, col0 + lt + 24));
     }
     workgroupBarrier();
     for (var k = 0; k < 32; k++) {
-      let bv = vec4<TYPE>(tileB[k][tx], tileB[k][tx + 8], tileB[k][tx + 16], tileB[k][tx + 24]);
-      acc0 = acc0 + tileA[ty][k] * bv;
-      acc1 = acc1 + tileA[ty + 8][k] * bv;
-      acc2 = acc2 + tileA[ty + 16][k] * bv;
-      acc3 = acc3 + tileA[ty + 24][k] * bv;
+      let av = tileA[k][ty];
+      let bv = tileB[k][tx];
+      acc0 = acc0 + av.x * bv;
+      acc1 = acc1 + av.y * bv;
+      acc2 = acc2 + av.z * bv;
+      acc3 = acc3 + av.w * bv;
     }
     workgroupBarrier();
   }
