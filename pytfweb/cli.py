@@ -36,8 +36,9 @@ def _parser():
     q.add_argument("--memory", action="store_true", help="print tf.memory() after each entry")
     q.add_argument("--verbose", action="store_true", help="show the page's console and the server's log")
 
-    b = sub.add_parser("bench", help="pytfweb vs TensorFlow.js in one headless Chromium (or --backend cpu: vs numpy)")
-    b.add_argument("--backend", choices=["webgl", "cpu"], default="webgl")
+    b = sub.add_parser("bench", help="pytfweb vs TensorFlow.js in one headless Chromium, both on webgl or both on "
+                                     "webgpu (or --backend cpu: vs numpy)")
+    b.add_argument("--backend", choices=["webgl", "webgpu", "cpu"], default="webgl")
     b.add_argument("--runs", type=int, default=5, help="timed runs per case after one warm-up (median)")
     b.add_argument("--only", help="run only the cases whose name contains this text (any case)")
     b.add_argument("--breakdown", action="store_true",
@@ -97,11 +98,14 @@ def main(argv=None):
         return repl(show_memory=args.memory, verbose=args.verbose)
     if args.command == "bench":
         from .host import bench
+        if args.breakdown and args.backend != "webgl":
+            print("pytfweb bench: --breakdown profiles the webgl page only", file=sys.stderr)
+            return 2
         if args.backend == "cpu":
             return bench.run_cpu(args.runs)
         if args.breakdown:
             return bench.run_breakdown(args.runs, args.only, args.verbose)
-        return bench.run_webgl(args.runs, args.only, args.verbose)
+        return bench.run_webgl(args.runs, args.only, args.verbose, backend=args.backend)
     if args.command == "soak":
         from .host import soak
         if args.backend == "cpu":

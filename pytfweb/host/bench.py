@@ -6,6 +6,9 @@ routines, so a run after the other page's recompiles what that page evicted (a M
 training step, 2.1 s in a row, took 9.7 s right after TF.js's). A first-run case
 (`first_run=True`) is timed once per side in a freshly launched Chromium, so its time includes what
 a first call pays: shader compiles, texture allocations, the upload of weights and inputs.
+`--backend webgpu` does the same with pytfweb on its webgpu backend beside TF.js's own WebGPU backend
+(npm @tensorflow/tfjs-backend-webgpu, loaded into the TF.js page only then). A side that fails a
+case (a kernel missing there, an error) gets "n/a" and the reason in the row, and the bench goes on.
 `--backend cpu` instead measures the numpy backend's overhead over raw numpy in this CPython.
 
 Each case is the same work written twice, in Python for pytfweb and in JS for TF.js, and ends with a
@@ -203,74 +206,159 @@ def _has(page, setup_and_body):
                          "all(callable(getattr(tf, n, None)) for n in ${JSON.stringify(names)})`)", names)
 
 
-def _open_pages(browser, url, verbose):
-    """A page with pytfweb on webgl and a page with TF.js on webgl (and web/bench_models.js)."""
-    py_page, _ = browser.open(url, backend="webgl", verbose=verbose)
+#: The npm package (dist/ served at the route) each backend adds to the TF.js page after TF.js itself.
+_TFJS_EXTRA = {"webgpu": ("@tensorflow/tfjs-backend-webgpu", "/tfjs-webgpu/", "tf-backend-webgpu.min.js")}
+
+# The adapter navigator.gpu gives this page (a description), or null.
+_ADAPTER_JS = """
+async () => {
+  if (!navigator.gpu) return null;
+  const a = await navigator.gpu.requestAdapter();
+  if (!a) return null;
+  const i = a.info || {};
+  return [i.vendor, i.architecture, i.device, i.description].filter(Boolean).join(' ') || '(no description)';
+}
+"""
+
+
+class Unavailable(RuntimeError):
+    """The backend cannot run in this Chromium (no WebGPU adapter, TF.js's backend refused)."""
+
+
+def webgpu_adapter(page):
+    """The WebGPU adapter's description in `page` (on http://127.0.0.1), or None where there is none."""
+    return page.evaluate(_ADAPTER_JS)
+
+
+def _open_pages(browser, url, verbose, backend="webgl"):
+    """A page with TF.js on `backend` (and web/bench_models.js) and a page with pytfweb on `backend`."""
     js_page = browser.new_page(verbose)
     js_page.goto(url + "bench.html")
-    js_page.evaluate("async () => { await tf.setBackend('webgl'); await tf.ready(); }")
+    if backend == "webgpu" and webgpu_adapter(js_page) is None:
+        raise Unavailable("this Chromium gives no WebGPU adapter (navigator.gpu.requestAdapter() is null; Chromium "
+                          "needs --enable-unsafe-webgpu and a secure origin)")
+    if backend in _TFJS_EXTRA:
+        _, route, script = _TFJS_EXTRA[backend]
+        js_page.add_script_tag(url=route + script)
+    if not js_page.evaluate("async (b) => { const ok = await tf.setBackend(b); await tf.ready(); return ok; }",
+                            backend):
+        raise Unavailable(f"TF.js's {backend} backend did not initialise (tf.setBackend('{backend}') gave false)")
+    py_page, _ = browser.open(url, backend=backend, verbose=verbose)
     return py_page, js_page
 
 
+_MISSING = (r"Kernel '(\w+)' is not implemented on backend '(\w+)'",   # pytfweb's engine
+            r"Kernel '(\w+)' not registered for backend '(\w+)'")       # TF.js's engine
+
+
+def _failure(side, exc):
+    """(note, missing kernel or None) for an exception a side raised in its page."""
+    text = str(getattr(exc, "message", None) or exc)
+    for pattern in _MISSING:
+        m = re.search(pattern, text)
+        if m:
+            return f"{side}: kernel {m.group(1)} not on {m.group(2)}", m.group(1)
+    # the Python exception (last line of a PythonError's traceback) or the JS error's first line
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    py = [ln for ln in lines if re.match(r"^[\w.]+(Error|Exception|Interrupt): ", ln)]
+    line = py[-1] if py else (lines[0] if lines else type(exc).__name__)
+    return f"{side} failed: {line[:200]}", None
+
+
+def _time_side(once, page, runs, first_run):
+    if first_run:
+        return [once(page)]
+    once(page)   # warm-up: compiles, uploads
+    return [once(page) for _ in range(runs)]
+
+
 def _run_case(py_page, js_page, name, case, runs):
-    """Times one case in the two pages and prints its row."""
+    """Times one case in the two pages and prints its row; each side that fails gets "n/a" and the
+    reason (a missing kernel by name). False if pytfweb failed otherwise than by a missing kernel."""
     if not _has(py_page, case.py_setup + case.py_body):
         print(f"{name:{_W}} {'n/a':>11} {'':>10} {'':>7}   (op not in pytfweb yet)", flush=True)
-        return
-    notes = []
+        return True
+    notes, ok = [], True
+    py_times = js_times = ours = theirs = None
     try:
-        _define_py(py_page, case.py_setup, case.py_body)
-        js_page.evaluate(_JS_DEFINE, {"setup": case.js_setup, "body": case.js_body})
-        if case.check:
-            label, py_expr, js_expr = case.check
-            ours = py_page.evaluate("(e) => pytfweb.pyodide.runPython(e)", py_expr)
-            theirs = js_page.evaluate("(e) => eval(e)", js_expr)
-            notes.append(f"{label}: {ours}" if ours == theirs else f"{label} DIFFER: pytfweb {ours}, TF.js {theirs}")
-        if case.first_run:
-            py_times, js_times = [_once_py(py_page)], [_once_js(js_page)]
-            notes.append("once, fresh Chromium: compiles + uploads included")
-        else:
-            _once_py(py_page)   # warm-up: compiles, uploads
-            py_times = [_once_py(py_page) for _ in range(runs)]
-            _once_js(js_page)
-            js_times = [_once_js(js_page) for _ in range(runs)]
+        try:
+            _define_py(py_page, case.py_setup, case.py_body)
+            if case.check:
+                ours = py_page.evaluate("(e) => pytfweb.pyodide.runPython(e)", case.check[1])
+            py_times = _time_side(_once_py, py_page, runs, case.first_run)
+        except Exception as exc:   # playwright's Error: the page's exception, in its message
+            note, missing = _failure("pytfweb", exc)
+            notes.append(note)
+            ok = missing is not None
+        try:
+            js_page.evaluate(_JS_DEFINE, {"setup": case.js_setup, "body": case.js_body})
+            if case.check:
+                theirs = js_page.evaluate("(e) => eval(e)", case.check[2])
+            js_times = _time_side(_once_js, js_page, runs, case.first_run)
+        except Exception as exc:
+            notes.append(_failure("TF.js", exc)[0])
     finally:
         py_left = _teardown_py(py_page, case)
         js_left = js_page.evaluate(_JS_TEARDOWN, _assigned(case.js_setup))
+    if case.check and ours is not None and theirs is not None:
+        label = case.check[0]
+        notes.insert(0, f"{label}: {ours}" if ours == theirs else f"{label} DIFFER: pytfweb {ours}, TF.js {theirs}")
+    if case.first_run:
+        notes.append("once, fresh Chromium: compiles + uploads included")
     if py_left or js_left:
         notes.append(f"LEAK: tensors left pytfweb {py_left}, TF.js {js_left}")
-    p, j = statistics.median(py_times), statistics.median(js_times)
-    print(f"{name:{_W}} {p:11.1f} {j:10.1f} {p / j:7.2f}" + (f"   ({'; '.join(notes)})" if notes else ""),
-          flush=True)
+    p = statistics.median(py_times) if py_times else None
+    j = statistics.median(js_times) if js_times else None
+    cols = (f"{p:11.1f}" if p is not None else f"{'n/a':>11}") + " " + \
+           (f"{j:10.1f}" if j is not None else f"{'n/a':>10}") + " " + \
+           (f"{p / j:7.2f}" if p is not None and j is not None else f"{'':>7}")
+    print(f"{name:{_W}} {cols}" + (f"   ({'; '.join(notes)})" if notes else ""), flush=True)
+    return ok
 
 
-def run_webgl(runs=5, only=None, verbose=False):
-    """Prints the table. `only`: run the cases whose name contains it (any case)."""
+def run_webgl(runs=5, only=None, verbose=False, backend="webgl"):
+    """Prints the table (pytfweb and TF.js both on `backend`: webgl or webgpu). `only`: run the cases
+    whose name contains it (any case). 0; 1 where something needed is missing or pytfweb failed a
+    case otherwise than by a missing kernel."""
     from .paths import npm_package_dir
     tfjs = npm_package_dir("@tensorflow/tfjs")
     if tfjs is None:
         print("pytfweb bench: @tensorflow/tfjs is not installed (npm ci installs it as a dev dependency)")
         return 1
+    routes = {"/tfjs/": tfjs / "dist"}
+    if backend in _TFJS_EXTRA:
+        package, route, _ = _TFJS_EXTRA[backend]
+        extra = npm_package_dir(package)
+        if extra is None:
+            print(f"pytfweb bench: {package} is not installed (npm ci installs it as a dev dependency)")
+            return 1
+        routes[route] = extra / "dist"
     cases = {name: case for name, case in CASES.items() if not only or only.lower() in name.lower()}
     header = []
 
     def print_header(py_page):
         if not header:
-            renderer = py_page.evaluate(
-                "() => pytfweb.pyodide.runPython('import pytfweb as tf; tf.backend().renderer')")
-            print(f"pytfweb bench: headless Chromium, WebGL renderer: {renderer}; median of {runs} timed runs "
-                  "after one warm-up (first-run cases: one run, in a fresh Chromium)")
+            if backend == "webgpu":
+                what = f"WebGPU adapter: {webgpu_adapter(py_page)}"
+            else:
+                renderer = py_page.evaluate(
+                    "() => pytfweb.pyodide.runPython('import pytfweb as tf; tf.backend().renderer')")
+                what = f"WebGL renderer: {renderer}"
+            print(f"pytfweb bench: {backend} beside TF.js 4.22's {backend} backend; headless Chromium, {what}; "
+                  f"median of {runs} timed runs after one warm-up (first-run cases: one run, in a fresh Chromium)")
             print(f"{'case':{_W}} {'pytfweb ms':>11} {'TF.js ms':>10} {'ratio':>7}", flush=True)
             header.append(True)
 
-    routes = {"/tfjs/": tfjs / "dist"}
     tmp = None
     if any(case.files for case in cases.values()):
         import tempfile
         tmp = tempfile.TemporaryDirectory(prefix="pytfweb-bench-")
         routes["/models/"] = write_model_files(tmp.name)
     try:
-        return _run_cases(cases, routes, runs, verbose, print_header)
+        return _run_cases(cases, routes, runs, verbose, print_header, backend)
+    except Unavailable as exc:
+        print(f"pytfweb bench --backend {backend}: {exc}", flush=True)
+        return 1
     finally:
         if tmp is not None:
             tmp.cleanup()
@@ -316,35 +404,36 @@ def write_model_files(directory):
     return directory
 
 
-def _run_cases(cases, routes, runs, verbose, print_header):
+def _run_cases(cases, routes, runs, verbose, print_header, backend="webgl"):
     from .chromium import Browser
     from .runner import startup_timings
     from .server import Server
+    ok = True
     with Server(routes=routes, verbose=verbose) as server:
         # First runs before anything else, each in its own Chromium: no program compiled by an
         # earlier case can be in the GPU process's cache.
         for name, case in cases.items():
             if case.first_run:
                 with Browser() as browser:
-                    py_page, js_page = _open_pages(browser, server.url, verbose)
+                    py_page, js_page = _open_pages(browser, server.url, verbose, backend)
                     print_header(py_page)
-                    _run_case(py_page, js_page, name, case, runs)
+                    ok &= _run_case(py_page, js_page, name, case, runs)
         with Browser() as browser:
-            py_page, js_page = _open_pages(browser, server.url, verbose)
+            py_page, js_page = _open_pages(browser, server.url, verbose, backend)
             print_header(py_page)
             for name, case in cases.items():
                 if not case.first_run:
-                    _run_case(py_page, js_page, name, case, runs)
+                    ok &= _run_case(py_page, js_page, name, case, runs)
             # Cold start: fresh contexts, page open to the first result read back, beside Pyodide alone.
             first, pyodide_alone = [], []
             for _ in range(3):
-                t = startup_timings(browser, server.url, "webgl", verbose)
+                t = startup_timings(browser, server.url, backend, verbose)
                 first.append(t["first_result"])
                 pyodide_alone.append(t["pyodide"])
             p, j = statistics.median(first), statistics.median(pyodide_alone)
             print(f"{'cold start: first result vs Pyodide alone':{_W}} {p:11.0f} {j:10.0f} {p / j:7.2f}"
                   "   (second column: Pyodide ready, not TF.js)")
-    return 0
+    return 0 if ok else 1
 
 
 def run_cpu(runs=5):

@@ -3,6 +3,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 
 def _bench(*args):
     return subprocess.run([sys.executable, "-m", "pytfweb.cli", "bench", *args], capture_output=True,
@@ -16,6 +18,34 @@ def test_webgl_bench_reports_a_ratio_against_tfjs():
     assert re.search(r"\d+\.\d\s+\d+\.\d\s+\d+\.\d\d$", row), row   # pytfweb ms, TF.js ms, ratio
     assert "cold start" in r.stdout and "SwiftShader" in r.stdout
     assert "LEAK" not in r.stdout, r.stdout
+
+
+@pytest.fixture
+def webgpu_adapter(browser, server):
+    """The WebGPU adapter the bench's Chromium gives a page on http://127.0.0.1 (checked in the
+    session's browser, same launch flags); the test is skipped, saying so, where there is none."""
+    from pytfweb.host.bench import webgpu_adapter as adapter_of
+    page = browser.new_page()
+    try:
+        page.goto(server.url + "run.html")
+        adapter = adapter_of(page)
+    finally:
+        page.close()
+    if adapter is None:
+        pytest.skip("no WebGPU adapter in this Chromium (navigator.gpu.requestAdapter() gave null): "
+                    "pytfweb bench --backend webgpu cannot run here")
+    return adapter
+
+
+def test_webgpu_bench_reports_a_ratio_against_tfjs_webgpu(webgpu_adapter):
+    """pytfweb on webgpu beside TF.js's own WebGPU backend (@tensorflow/tfjs-backend-webgpu) in the
+    same Chromium: the header names the adapter, the row has both times and the ratio."""
+    r = _bench("--backend", "webgpu", "--only", "dispatch", "--runs", "1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "TF.js 4.22's webgpu backend" in r.stdout and "WebGPU adapter: " in r.stdout, r.stdout
+    row = next(line for line in r.stdout.splitlines() if line.startswith("dispatch"))
+    assert re.search(r"\d+\.\d\s+\d+\.\d\s+\d+\.\d\d$", row), row   # pytfweb ms, TF.js ms, ratio
+    assert "cold start" in r.stdout and "LEAK" not in r.stdout, r.stdout
 
 
 def test_mobilenet_first_run_builds_the_same_model_on_both_sides():
