@@ -176,3 +176,29 @@ result = len(b.device.pipelines) - n
 """)
     # same-shape operands: the code does not depend on the shape at all
     assert out == 0
+
+
+def test_one_value_cpu_side_operands_go_as_uniforms(webgpu):
+    """A one-value tensor whose value is CPU-side reaches the program as a uniform: never uploaded,
+    the same results (NaN and infinities too) as through a buffer."""
+    out = webgpu("""
+b = tf.engine().backend
+x = tf.tensor([[1.5, -2.0, 0.0], [4.0, -0.5, 3.0]])
+i = tf.tensor([7, -7, 9], dtype="int32")
+two, nan, three = tf.scalar(2.0), tf.scalar(float("nan")), tf.tensor([[3]], dtype="int32")
+ys = [x * two, two - x, tf.pow(x, 2.0), tf.maximum(x, 0.5), x < 1, i // three, i % three, x + nan, tf.where(x > 0, x, nan)]
+values = [await y.array() for y in ys]
+uploaded = [b.store[t.data_id].buffer is not None for t in (two, nan, three)]
+again = tf.neg(two)                     # a unary use of a CPU-side scalar: a uniform too
+v = await again.array()
+result = [values, uploaded, v, b.store[two.data_id].buffer is not None]
+""")
+    values, uploaded, neg_two, two_uploaded = out
+    x = np.float32([[1.5, -2.0, 0.0], [4.0, -0.5, 3.0]])
+    i = np.int32([7, -7, 9])
+    three = np.int32([[3]])
+    want = [x * 2, 2 - x, x ** 2, np.maximum(x, 0.5), x < 1, i // three, i % three, x + np.nan,
+            np.where(x > 0, x, np.nan)]
+    for got, w in zip(values, want):
+        np.testing.assert_array_equal(np.asarray(got, dtype=np.float64), np.asarray(w, dtype=np.float64))
+    assert uploaded == [False, False, False] and neg_two == -2.0 and not two_uploaded

@@ -39,7 +39,7 @@ class GPUData:
 class Program:
     """A compute shader: `key` names its code exactly (shapes excluded: they are uniforms);
     `source()` builds the WGSL once per key; `uniforms` are the struct's fields ((name, type), ...),
-    whose values each run packs; `workgroup` the threads per workgroup (x*y*z)."""
+    whose values each run packs (the workgroup size is in the WGSL, the grid in each run)."""
     __slots__ = ("key", "source", "uniforms")
 
     def __init__(self, key, source, uniforms):

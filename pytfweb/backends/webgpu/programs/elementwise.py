@@ -90,25 +90,33 @@ def index_mode(shape, out_shape):
 
 
 def run_elementwise(backend, key, functions, inputs, names, out_shape, out_dtype_, expr, extra_fields=(),
-                    extra_values=(), needs=()):
+                    extra_values=()):
     """The generic elementwise program: output value `expr` (WGSL over v_<name> for each input,
-    already converted) at every index of out_shape. needs: extra (file, fn) functions."""
+    already converted) at every index of out_shape. A one-value input whose value is CPU-side (a
+    Python number made a tensor, say) goes as a uniform: no buffer, no upload (training steps make
+    hundreds of such constants)."""
     rank = len(out_shape)
-    modes = [index_mode(t.shape, out_shape) for t in inputs]
+    modes = ["uniform" if _size(t.shape) == 1 and backend.values_if_known(t) is not None
+             else index_mode(t.shape, out_shape) for t in inputs]
     any_bcast = "bcast" in modes
     fields = [("size", "i32")]
     values = [_size(out_shape)]
     if any_bcast:
         fields += wgsl.stride_fields("os", rank, last=False)
         values += strides_of(out_shape)[:-1]
-    for name, t, mode in zip(names, inputs, modes):
+    types = [(n, wgsl.STORAGE_TYPE[t.dtype]) for n, t in zip(names, inputs)]
+    for (name, t_), t, mode in zip(types, inputs, modes):
         if mode == "bcast":
             fields += wgsl.stride_fields(f"{name}_s", rank)
             values += broadcast_strides(t.shape, out_shape)
+        elif mode == "uniform":
+            fields.append((f"{name}_u", t_))
+            v = backend.values_if_known(t)[0]
+            values.append(float(v) if t_ == "f32" else int(v))
     fields += list(extra_fields)
     values += list(extra_values)
     out_t = wgsl.STORAGE_TYPE[out_dtype_]
-    types = [(n, wgsl.STORAGE_TYPE[t.dtype]) for n, t in zip(names, inputs)]
+    bound = [(n, t_) for (n, t_), m in zip(types, modes) if m != "uniform"]
     # the rank matters to the code only where an input is broadcast through strides
     full_key = (f"ew:{key}:{rank if any_bcast else ''}:{''.join(m[0] for m in modes)}:"
                 f"{''.join(t for _, t in types)}>{out_t}")
@@ -116,15 +124,19 @@ def run_elementwise(backend, key, functions, inputs, names, out_shape, out_dtype
     def source():
         loads = []
         for (name, _), mode in zip(types, modes):
+            if mode == "uniform":
+                loads.append(f"  let v_{name} = u.{name}_u;")
+                continue
             at = {"same": "index", "one": "0", "bcast": wgsl.dot("c", rank, f"{name}_s")}[mode]
             loads.append(f"  let v_{name} = {name}[{at}];")
         body = (wgsl.program("elementwise.wgsl", "main")
                 .replace("COORDS", wgsl.coords("c", rank) if any_bcast else "")
                 .replace("LOADS", "\n".join(loads)).replace("STORE", expr))
-        return functions() + wgsl.bindings(out_t, types, fields) + body
+        return functions() + wgsl.bindings(out_t, bound, fields) + body
 
     program = Program(full_key, source, tuple(fields))
-    return backend.run(program, inputs, out_shape, out_dtype_, values, backend.groups_for(_size(out_shape), 64))
+    return backend.run(program, [t for t, m in zip(inputs, modes) if m != "uniform"], out_shape, out_dtype_, values,
+                       backend.groups_for(_size(out_shape), 64))
 
 
 def _unary_kernel(row):
