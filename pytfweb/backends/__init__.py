@@ -2,7 +2,8 @@
 
 
 def register_all():
-    """Register every backend this platform can offer (cpu needs numpy, webgl a browser).
+    """Register every backend this platform can offer (cpu needs numpy, webgl a browser, webgpu a
+    browser with navigator.gpu).
 
     Kernels are registered here too, not when a backend is first created, so that
     tf.get_kernel() answers for every registered backend straight after import."""
@@ -21,5 +22,7 @@ def register_all():
         if webgpu.available():
             # Below webgl (and cpu) until the whole op suite passes on webgpu: chosen only by
             # tf.set_backend("webgpu"), then `await tf.ready()` requests the adapter and device.
+            # (The adapter request is asynchronous, so registration can only see navigator.gpu;
+            # where it gives no adapter, ready() raises BackendError saying so.)
             from .webgpu import programs as _webgpu_programs  # noqa: F401
             ENGINE.register_backend("webgpu", webgpu.create_backend, priority=0)
