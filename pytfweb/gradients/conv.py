@@ -5,10 +5,10 @@
   Conv2DBackpropInput, Conv3DBackpropInputV2   (y = the transpose of a conv of dy)
                                           dy: the forward conv of ddx; filter: backprop-filter(ddx, dy)
   Dilation2D                              the Dilation2DBackpropInput / ...Filter kernels
-  FusedConv2D, FusedDepthwiseConv2D, _FusedMatMul   dy through the activation (linear or relu:
-                                          as TF.js, the ops fuse other activations only outside
-                                          gradients), then the unfused gradients; bias: dy summed
-                                          over the axes it was broadcast along
+  FusedConv2D, FusedDepthwiseConv2D, _FusedMatMul   dy through the activation (linear, relu or
+                                          elu, from the output: the ops fuse other activations
+                                          only outside gradients), then the unfused gradients;
+                                          bias: dy summed over the axes it was broadcast along
 Unlike TF.js, dilations > 1 are differentiated too (the backprop kernels take them).
 """
 from .. import ops
@@ -100,11 +100,14 @@ def _dilation2d_grad(dy, node):
 # --- fused kernels ------------------------------------------------------------------------------
 
 def fused_dy(dy, y, activation):
-    """dy through the fused activation (TF.js getFusedDyActivation)."""
+    """dy through the fused activation, from its output y (ops/fused.py: DIFFERENTIABLE): relu's
+    y > 0 where x > 0, and elu's gradient is TF.js's EluGrad(dy, y) itself."""
     if activation == "linear":
         return dy
     if activation == "relu":
-        return ops.mul(dy, ops.cast(ops.greater(y, 0), "float32"))
+        return ENGINE.run_kernel("ReluGrad", [dy, y])
+    if activation == "elu":
+        return ENGINE.run_kernel("EluGrad", [dy, y])
     raise ValueError(f"Cannot compute gradient for fused activation '{activation}'")
 
 

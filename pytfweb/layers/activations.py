@@ -81,6 +81,11 @@ ACTIVATIONS = {f.__name__: f for f in (linear, relu, relu6, elu, selu, sigmoid, 
                                         softsign, softmax, log_softmax, swish, mish, gelu, gelu_new)}
 
 
+# activation function -> the name tf.fused takes for it: layers that can (Dense, the
+# convolutions) add their bias and apply these in the product's own kernel
+FUSABLE = {linear: "linear", relu: "relu", relu6: "relu6", elu: "elu", sigmoid: "sigmoid"}
+
+
 def get(identifier):
     """An activation function from a name (TF.js or Keras spelling), a function, or None (linear)."""
     if identifier is None:

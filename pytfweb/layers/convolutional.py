@@ -17,10 +17,6 @@ from . import regularizers as _regularizers
 from .engine import InputSpec, Layer
 from ._utils import shape_str
 
-# activation function -> the name tf.fused takes for it
-_FUSABLE = {_activations.linear: "linear", _activations.relu: "relu", _activations.relu6: "relu6",
-            _activations.elu: "elu", _activations.sigmoid: "sigmoid"}
-
 
 # --- argument helpers shared by the convolution, pooling and padding layers --------------------
 def normalize_data_format(value, layer):
@@ -154,7 +150,7 @@ class _BaseConv(Layer):
                                         self.bias_constraint)
 
     def _fused_name(self):
-        return _FUSABLE.get(self.activation)
+        return _activations.FUSABLE.get(self.activation)
 
 
 class _Conv(_BaseConv):

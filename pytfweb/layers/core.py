@@ -3,6 +3,7 @@ Embedding (tfjs-layers layers/core.ts and layers/embeddings.ts)."""
 import math
 
 from .. import ops
+from ..ops import fused as _fused
 from . import activations as _activations
 from . import initializers as _initializers
 from .engine import InputSpec, Layer
@@ -58,14 +59,17 @@ class Dense(Layer):
 
     def call(self, inputs, training=False):
         x = inputs
-        if x.rank > 2:   # K.dot: contract the last axis, keep the others
-            out = ops.mat_mul(ops.reshape(x, [-1, x.shape[-1]]), self.kernel)
-            out = ops.reshape(out, list(x.shape[:-1]) + [self.units])
+        flat = ops.reshape(x, [-1, x.shape[-1]]) if x.rank > 2 else x   # K.dot: contract the last axis
+        fused = _activations.FUSABLE.get(self.activation)
+        if fused is not None:   # as tfjs-layers: bias and activation in the product's kernel
+            out = _fused.mat_mul(flat, self.kernel, bias=self.bias, activation=fused)
         else:
-            out = ops.mat_mul(x, self.kernel)
-        if self.bias is not None:
-            out = ops.add(out, self.bias)
-        return self.activation(out)
+            out = ops.mat_mul(flat, self.kernel)
+            if self.bias is not None:
+                out = ops.add(out, self.bias)
+        if x.rank > 2:
+            out = ops.reshape(out, list(x.shape[:-1]) + [self.units])
+        return out if fused is not None else self.activation(out)
 
 
 class Activation(Layer):

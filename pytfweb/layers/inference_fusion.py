@@ -20,7 +20,7 @@ from ..engine import ENGINE
 from ..ops import fused as _fused
 from . import activations as _activations
 from .advanced_activations import LeakyReLU, ReLU
-from .convolutional import _FUSABLE, Conv2D, DepthwiseConv2D
+from .convolutional import Conv2D, DepthwiseConv2D
 from .core import Activation
 from .normalization import BatchNormalization
 
@@ -119,7 +119,7 @@ class Plan:
 
 def _is_foldable_conv(layer, node):
     return (type(layer) in (Conv2D, DepthwiseConv2D) and layer.data_format == "channels_last"
-            and _FUSABLE.get(layer.activation) == "linear" and len(node.input_tensors) == 1)
+            and _activations.FUSABLE.get(layer.activation) == "linear" and len(node.input_tensors) == 1)
 
 
 def _is_last_axis_batch_norm(layer, conv_node):

@@ -57,9 +57,15 @@ def _check_activation(activation, name):
     return activation
 
 
+# Activations a fused kernel's gradient differentiates from its output (gradients/conv.py:
+# fused_dy). TF.js fuses only linear inside gradients; relu and elu are as exact from y, and a
+# training step then runs each dense or conv layer's bias and activation in its product's kernel.
+DIFFERENTIABLE = ("linear", "relu", "elu")
+
+
 def _should_fuse(activation):
-    """TF.js shouldFuse: outside gradients always; inside only a linear activation."""
-    return ENGINE.gradient_depth == 0 or activation == "linear"
+    """Outside gradients always; inside, the activations fused_dy differentiates."""
+    return ENGINE.gradient_depth == 0 or activation in DIFFERENTIABLE
 
 
 def _alpha(leakyrelu_alpha, name):

@@ -108,7 +108,8 @@ def test_fused(activation):
 
 
 def test_fused_kernel_gradient_and_unfused_path():
-    """Linear: the fused kernel is on the tape (its own gradient); relu etc.: separate ops."""
+    """Linear, relu, elu: the fused kernel is on the tape (its own gradient, from its output);
+    relu6, sigmoid etc.: separate ops. Both ways give the unfused ops' gradients."""
     x, w, b = tf.tensor(floats(1, 3, 3, 2)), tf.tensor(floats(2, 2, 2, 2)), tf.tensor(floats(2))
     kernels = []
     tape_kernels = lambda: [n.kernel for n in tf.engine().active_tape]   # noqa: E731
@@ -119,10 +120,16 @@ def test_fused_kernel_gradient_and_unfused_path():
             kernels.append(tape_kernels())
             return y
         return run
-    tf.grads(f("linear"))([x, w, b])
-    tf.grads(f("relu"))([x, w, b])
+    for activation in ("linear", "relu", "elu", "relu6"):
+        fused = tf.grads(f(activation))([x, w, b])
+        unfused = tf.grads(lambda a, c, d: tf.layers.activation(activation=activation).apply(
+            tf.add(tf.conv2d(a, c, 1, "same"), d)))([x, w, b])
+        for g, u in zip(fused, unfused):
+            np.testing.assert_allclose(g.numpy(), u.numpy(), rtol=1e-5, atol=1e-6)
     assert "FusedConv2D" in kernels[0] and "Conv2D" not in kernels[0]
-    assert "Conv2D" in kernels[1] and "Relu" in kernels[1] and "FusedConv2D" not in kernels[1]
+    assert "FusedConv2D" in kernels[1] and "Relu" not in kernels[1]
+    assert "FusedConv2D" in kernels[2] and "Elu" not in kernels[2]
+    assert "Conv2D" in kernels[3] and "Relu6" in kernels[3] and "FusedConv2D" not in kernels[3]
     # the fused gradient with a bias broadcast over everything but the channels
     dy = floats(1, 3, 3, 2)
     gb = tf.grad(lambda d: tf.fused.conv2d(x, w, 1, "same", bias=d))(b, tf.tensor(dy))
