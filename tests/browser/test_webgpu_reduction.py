@@ -35,6 +35,16 @@ def test_long_reductions_use_workgroups(compare_webgpu):
                    "tf.arg_max(x, 1), tf.arg_min(y, 0)]", [x, y], signed_zeros=False, rtol=1e-3, atol=1e-3)
 
 
+def test_long_strided_reductions_with_many_outputs(compare_webgpu):
+    # reducing a leading axis of PARALLEL_FROM+ values into PARALLEL_FROM+ outputs: one invocation
+    # per output (reduction._parallel)
+    n = PARALLEL_FROM + 3
+    x = RNG.uniform(-1, 1, size=(PARALLEL_FROM + 9, n)).astype(np.float32)
+    x[5, 7] = np.nan
+    compare_webgpu(f"lambda x: [tf.sum(x, 0), tf.max(x, 0), tf.mean(x, 0, True), tf.min(tf.reshape(x, [-1, 1, {n}]), 0)]",
+                   [x], signed_zeros=False, rtol=1e-4, atol=1e-4)
+
+
 def test_nan_and_infinities(compare_webgpu):
     x = np.float32([[1, np.nan, 3], [np.inf, -np.inf, 0], [np.inf, 2, 5], [-0.0, 0.0, -1]])
     big = RNG.uniform(-1, 1, size=(2, PARALLEL_FROM + 5)).astype(np.float32)

@@ -79,6 +79,18 @@ def _run(backend, x, axes, section, out_shape, out_dtype, body, replacements, va
     return backend.run(Program(key, source, fields), [x], out_shape, out_dtype, values, groups)
 
 
+def _parallel(shape, axes, count, size):
+    """Whether a workgroup per output value pays: a long reduction (PARALLEL_FROM values) over
+    contiguous values, or one with few outputs. Over strided values (reducing a leading axis)
+    with many outputs, one invocation per output reads neighbouring columns side by side, which is
+    faster (a column sum of a [1000, 1000] matrix: 60 ms against 330 ms on SwiftShader)."""
+    if count < PARALLEL_FROM:
+        return False
+    _, reduced = split_dims(shape, set(axes))
+    contiguous = bool(reduced) and reduced[-1][1] == 1
+    return contiguous or size < PARALLEL_FROM
+
+
 def _out_shape(shape, axes, keep_dims):
     return tuple(1 if d in axes else n for d, n in enumerate(shape) if keep_dims or d not in axes)
 
@@ -99,7 +111,7 @@ def _reduction_kernel(op):
                 return backend.empty(out_shape, x.dtype)
             empty = _EMPTY.get(op, float("nan") if x.dtype == "float32" else 0)
             return fill(backend, out_shape, empty, x.dtype)
-        body = "parallel" if count >= PARALLEL_FROM else "serial"
+        body = "parallel" if _parallel(x.shape, axes, count, _size(out_shape)) else "serial"
         return _run(backend, x, axes, op, out_shape, x.dtype, body, ())
     return kernel
 
