@@ -123,9 +123,12 @@ def _implicit_gemm(backend, section, a, b, info, out_shape, m, n, k):
                        (-(-n // TILE), -(-m // TILE), 1))
 
 
-def _gemm_ok(info, depthwise, taps_times_channels):
+def _gemm_ok(backend, info, depthwise, taps_times_channels, rows):
+    """Whether the implicit GEMM applies (2-D, NHWC, enough values summed per output) and its grid
+    of 32-row tiles fits one dispatch dimension (else the direct program, which spreads its grid)."""
+    from .matmul import TILE
     return (not depthwise and len(info.in_size) == 2 and info.channels_last
-            and taps_times_channels >= GEMM_FROM)
+            and taps_times_channels >= GEMM_FROM and -(-rows // TILE) <= backend.device.max_workgroups)
 
 
 # A 2-D NHWC convolution kernel runs as an implicit GEMM from this many multiply-adds per output
@@ -139,8 +142,9 @@ def _conv_kernel(kernel, depthwise):
         x, f = inputs
         info = conv_info_for(kernel, x.shape, f.shape, attrs)
         fh, fw = info.filter_size[-2:]
-        if _size(info.out_shape) and _gemm_ok(info, depthwise, fh * fw * info.in_channels):
-            oh, ow = info.out_size[-2:]
+        oh, ow = info.out_size[-2:]
+        if _size(info.out_shape) and _gemm_ok(backend, info, depthwise, fh * fw * info.in_channels,
+                                              info.batch_size * oh * ow):
             return _implicit_gemm(backend, "load_conv", x, f, info, info.out_shape, info.batch_size * oh * ow,
                                   info.out_channels, fh * fw * info.in_channels)
         return _run(backend, "forward", [x, f], ("x", "filt"), Geometry.of_conv(info), info.out_shape, depthwise,
@@ -153,8 +157,9 @@ def _backprop_input_kernel(kernel, depthwise):
         dy, f = inputs
         info = conv_info_for(kernel, attrs["input_shape"], f.shape, attrs)
         fh, fw = info.filter_size[-2:]
-        if _size(info.in_shape) and _gemm_ok(info, depthwise, fh * fw * info.out_channels):
-            h, w = info.in_size[-2:]
+        h, w = info.in_size[-2:]
+        if _size(info.in_shape) and _gemm_ok(backend, info, depthwise, fh * fw * info.out_channels,
+                                             info.batch_size * h * w):
             return _implicit_gemm(backend, "load_conv_dx", dy, f, info, info.in_shape, info.batch_size * h * w,
                                   info.in_channels, fh * fw * info.out_channels)
         return _run(backend, "backprop_input", [dy, f], ("dy", "filt"), Geometry.of_conv(info), info.in_shape,
@@ -168,7 +173,8 @@ def _backprop_filter_kernel(kernel, depthwise):
         info = conv_info_for(kernel, x.shape, attrs["filter_shape"], attrs)
         fh, fw = info.filter_size[-2:]
         positions = info.batch_size * _size(info.out_size)
-        if _size(attrs["filter_shape"]) and _gemm_ok(info, depthwise, positions):
+        if _size(attrs["filter_shape"]) and _gemm_ok(backend, info, depthwise, positions,
+                                                     fh * fw * info.in_channels):
             return _implicit_gemm(backend, "load_conv_df", x, dy, info, tuple(attrs["filter_shape"]),
                                   fh * fw * info.in_channels, info.out_channels, positions)
         return _run(backend, "backprop_filter", [x, dy], ("x", "dy"), Geometry.of_conv(info),

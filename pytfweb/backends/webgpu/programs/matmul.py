@@ -22,9 +22,10 @@ def batch_mat_mul(backend, inputs, attrs):
     batches = _size(batch_shape)
     if _size(out_shape) == 0:
         return backend.empty(out_shape, a.dtype)
-    if batches > backend.device.max_workgroups:
-        raise ValueError(f"mat_mul: webgpu runs at most {backend.device.max_workgroups} matrices in one product, "
-                         f"got a batch of {batches} (shape {list(out_shape)})")
+    limit = backend.device.max_workgroups
+    if batches > limit or -(-m // TILE) > limit or -(-n // TILE) > limit:
+        raise ValueError(f"mat_mul: webgpu runs at most {limit} matrices of at most {limit * TILE} rows and columns "
+                         f"in one product, got output shape {list(out_shape)}")
     rank = len(batch_shape)
     a_strides = [s * m * k for s in broadcast_strides(a.shape[:-2], batch_shape)]
     b_strides = [s * k * n for s in broadcast_strides(b.shape[:-2], batch_shape)]
