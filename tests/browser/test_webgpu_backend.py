@@ -271,3 +271,21 @@ finally:
 result = msg
 """)
     assert "device was lost" in out
+
+
+def test_released_buffers_beyond_the_cap_are_destroyed(webgpu):
+    out = webgpu("""
+bm = tf.engine().backend.device.buffers
+cap, destroyed = bm.max_free, bm.destroyed
+try:
+    ts = [tf.tidy(lambda: tf.add(tf.ones([1024]), float(i))) for i in range(3)]
+    for t in ts:
+        await t.data()
+    free_before = bm.bytes_free
+    bm.max_free = bm.bytes_free + 8192      # room for two more 4 KB buffers, not for three
+    tf.dispose(ts)
+    result = [bm.destroyed - destroyed, bm.bytes_free - free_before <= 8192, (await tf.add(tf.ones([1024]), 1.0).data())[0]]
+finally:
+    bm.max_free = cap
+""")
+    assert out[0] >= 1 and out[1] and out[2] == 2.0

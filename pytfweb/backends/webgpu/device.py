@@ -27,14 +27,19 @@ def bucket(nbytes):
 
 class BufferManager:
     """Storage buffers recycled by size class: release() keeps a buffer for the next acquire()
-    of its class; dispose() destroys them all. Counts are what tf.memory() reports."""
+    of its class, up to max_free bytes kept (beyond that a released buffer is destroyed: shapes that
+    keep changing would otherwise pile up); dispose() destroys them all. Counts are what
+    tf.memory() reports."""
+
+    MAX_FREE_BYTES = 256 * 1024 * 1024
 
     def __init__(self, helpers):
         self.js = helpers
+        self.max_free = self.MAX_FREE_BYTES
         self.free = {}          # size class -> [GPUBuffer]
         self.num_used = self.num_free = 0
         self.bytes_used = self.bytes_free = 0
-        self.created = 0
+        self.created = self.destroyed = 0
 
     def acquire(self, nbytes):
         size = bucket(nbytes)
@@ -51,9 +56,13 @@ class BufferManager:
         return buf, size
 
     def release(self, buf, size):
-        self.free.setdefault(size, []).append(buf)
         self.num_used -= 1
         self.bytes_used -= size
+        if self.bytes_free + size > self.max_free:
+            self.js.destroy(buf)   # (work already queued that uses it still runs: destroy waits for it)
+            self.destroyed += 1
+            return
+        self.free.setdefault(size, []).append(buf)
         self.num_free += 1
         self.bytes_free += size
 
