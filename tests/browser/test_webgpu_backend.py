@@ -289,3 +289,30 @@ finally:
     bm.max_free = cap
 """)
     assert out[0] >= 1 and out[1] and out[2] == 2.0
+
+
+def test_kernels_before_ready_say_to_await_it(webgpu):
+    out = webgpu("""
+from pytfweb.backends.webgpu.backend import WebGPUBackend
+from pytfweb.kernels import copy_registered_kernels, get_kernels_for_backend, unregister_kernel
+tf.engine().register_backend("webgpu_fresh", WebGPUBackend, 0)
+copy_registered_kernels("webgpu", "webgpu_fresh")
+try:
+    tf.set_backend("webgpu_fresh")
+    x = tf.tensor([1.0, 2.0])            # written values wait CPU-side: fine before ready()
+    try:
+        tf.add(x, x)
+        msg = "no error"
+    except Exception as e:
+        msg = type(e).__name__ + ": " + str(e)
+    await tf.ready()
+    after = await tf.add(x, x).array()
+finally:
+    tf.set_backend("webgpu")
+    tf.engine().remove_backend("webgpu_fresh")
+    for k in get_kernels_for_backend("webgpu_fresh"):
+        unregister_kernel(k, "webgpu_fresh")
+result = [msg, after]
+""")
+    assert out[0].startswith("BackendError") and "await tf.ready()" in out[0]
+    assert out[1] == [2.0, 4.0]

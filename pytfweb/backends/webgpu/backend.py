@@ -66,6 +66,11 @@ class WebGPUBackend(Backend):
             self.device = await Device.create()
 
     @property
+    def max_workgroups(self):
+        """Workgroups per grid dimension (the device's limit; BackendError before ready())."""
+        return self._device("a kernel").max_workgroups
+
+    @property
     def programs(self):
         """The pipeline cache (program key -> GPUComputePipeline; clearing it recompiles on next use)."""
         return self._device("the pipeline cache").pipelines
@@ -246,7 +251,7 @@ class WebGPUBackend(Backend):
         dimension, y as many rows as needed. A shader finds its item as
         gid.x + gid.y * (num_workgroups.x * per_group)."""
         g = max(1, -(-n // per_group))
-        limit = self.device.max_workgroups
+        limit = self.max_workgroups
         if g <= limit:
             return (g, 1, 1)
         return (limit, -(-g // limit), 1)

@@ -128,7 +128,7 @@ def _gemm_ok(backend, info, depthwise, taps_times_channels, rows):
     of 32-row tiles fits one dispatch dimension (else the direct program, which spreads its grid)."""
     from .matmul import TILE
     return (not depthwise and len(info.in_size) == 2 and info.channels_last
-            and taps_times_channels >= GEMM_FROM and -(-rows // TILE) <= backend.device.max_workgroups)
+            and taps_times_channels >= GEMM_FROM and -(-rows // TILE) <= backend.max_workgroups)
 
 
 # A 2-D NHWC convolution kernel runs as an implicit GEMM from this many multiply-adds per output

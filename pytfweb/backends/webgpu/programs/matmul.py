@@ -22,7 +22,7 @@ def batch_mat_mul(backend, inputs, attrs):
     batches = _size(batch_shape)
     if _size(out_shape) == 0:
         return backend.empty(out_shape, a.dtype)
-    limit = backend.device.max_workgroups
+    limit = backend.max_workgroups
     if batches > limit or -(-m // TILE) > limit or -(-n // TILE) > limit:
         raise ValueError(f"mat_mul: webgpu runs at most {limit} matrices of at most {limit * TILE} rows and columns "
                          f"in one product, got output shape {list(out_shape)}")
