@@ -9,7 +9,11 @@ a storage buffer from the recycler); results live only in their buffer. Reading 
 (`await t.data()`: copy into a MAP_READ buffer, mapAsync), and the values are then kept CPU-side
 too (data never changes). `data_sync()` returns CPU-side values where they exist and otherwise
 raises: a page cannot block on WebGPU. Dtypes are stored natively: float32 as f32, int32 as
-i32 (exact over the whole range), bool as 0/1 in an i32.
+i32 (exact over the whole range), bool as 0/1 in an i32; complex64 is two float32 data
+(complex_parts, as on webgl); strings stay CPU-side (a list of str) and never reach a buffer.
+
+A lost device is noticed by the next dispatch or read (BackendError). sync() cannot wait (a page
+cannot block): `await backend.done()` waits for the GPU.
 
 Pipelines are cached by program key (the kernel's signature: op, dtypes, ranks, variant), not by
 shapes: shapes reach the shaders in a uniform buffer, so a new shape compiles nothing."""
