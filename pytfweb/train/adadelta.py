@@ -28,6 +28,9 @@ class AdadeltaOptimizer(Optimizer):
     def _update(self, value, gradient, slots, step):
         accumulated_grad, accumulated_update = slots["accum_grad"], slots["accum_var"]
         rho, eps = self.rho, self.epsilon
+        if self._fused_update("ApplyAdadelta", value, gradient, [accumulated_grad, accumulated_update], [],
+                              {"learning_rate": self.learning_rate, "rho": rho, "epsilon": eps}):
+            return
         new_accumulated_grad = ops.add(ops.mul(accumulated_grad, rho), ops.mul(ops.square(gradient), 1 - rho))
         updates = ops.mul(ops.div(ops.sqrt(ops.add(accumulated_update, eps)),
                                   ops.sqrt(ops.add(accumulated_grad, eps))), gradient)

@@ -26,6 +26,9 @@ class AdagradOptimizer(Optimizer):
 
     def _update(self, value, gradient, slots, step):
         accumulated_grad = slots["accumulator"]
+        if self._fused_update("ApplyAdagrad", value, gradient, [accumulated_grad], [],
+                              {"learning_rate": self.learning_rate, "epsilon": self._epsilon(None)}):
+            return
         new_accumulated_grad = ops.add(accumulated_grad, ops.square(gradient))
         accumulated_grad.assign(new_accumulated_grad)
         new_value = ops.add(

@@ -9,7 +9,7 @@ from 1) as state variables:
 """
 from .. import ops
 from ..engine import ENGINE
-from .optimizer import Optimizer, check_number, has_kernel
+from .optimizer import Optimizer, check_number
 
 
 class AdamOptimizer(Optimizer):
@@ -33,16 +33,10 @@ class AdamOptimizer(Optimizer):
     def _update(self, value, gradient, slots, step):
         one_minus_acc_beta1, one_minus_acc_beta2 = step
         first_moment, second_moment = slots["m"], slots["v"]
-        if value.dtype == gradient.dtype == "float32" and value.shape == gradient.shape and has_kernel("ApplyAdam"):
-            # the steps below in one kernel (backends/*/optimizers): a dozen ops' cost saved
-            new_value, new_first_moment, new_second_moment = ENGINE.run_kernel(
-                "ApplyAdam", [value, gradient, first_moment, second_moment, one_minus_acc_beta1,
-                              one_minus_acc_beta2],
-                {"learning_rate": self.learning_rate, "beta1": self.beta1, "beta2": self.beta2,
-                 "epsilon": self.epsilon})
-            first_moment.assign(new_first_moment)
-            second_moment.assign(new_second_moment)
-            value.assign(new_value)
+        if self._fused_update("ApplyAdam", value, gradient, [first_moment, second_moment],
+                              [one_minus_acc_beta1, one_minus_acc_beta2],
+                              {"learning_rate": self.learning_rate, "beta1": self.beta1, "beta2": self.beta2,
+                               "epsilon": self.epsilon}):
             return
         new_first_moment = ops.add(ops.mul(first_moment, self.beta1), ops.mul(gradient, 1 - self.beta1))
         new_second_moment = ops.add(ops.mul(second_moment, self.beta2),

@@ -37,6 +37,10 @@ class AdamaxOptimizer(Optimizer):
     def _update(self, value, gradient, slots, step):
         one_minus_acc_beta1, lr = step
         first_moment, weighted_inf_norm = slots["m"], slots["v"]
+        if self._fused_update("ApplyAdaMax", value, gradient, [first_moment, weighted_inf_norm],
+                              [one_minus_acc_beta1, lr],
+                              {"beta1": self.beta1, "beta2": self.beta2, "epsilon": self.epsilon}):
+            return
         new_first_moment = ops.add(ops.mul(first_moment, self.beta1), ops.mul(gradient, 1 - self.beta1))
         ut0 = ops.mul(weighted_inf_norm, self.beta2)
         ut1 = ops.abs(gradient)

@@ -30,6 +30,10 @@ class MomentumOptimizer(SGDOptimizer):
 
     def _update(self, value, gradient, slots, step):
         accumulation = slots["momentum"]
+        if self._fused_update("ApplyMomentum", value, gradient, [accumulation], [],
+                              {"learning_rate": self.learning_rate, "momentum": self.momentum,
+                               "use_nesterov": self.use_nesterov}):
+            return
         new_accumulation = ops.add(ops.mul(self._m, accumulation), gradient)
         if self.use_nesterov:
             new_value = ops.add(ops.mul(self._c, ops.add(gradient, ops.mul(new_accumulation, self._m))), value)

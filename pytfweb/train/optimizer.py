@@ -138,6 +138,18 @@ class Optimizer:
         ENGINE.tidy(api, step)
         self._iterations += 1
 
+    def _fused_update(self, kernel, value, gradient, slots, scalars, attrs):
+        """Run the optimizer's fused update kernel (backends/*/optimizers: its composed ops'
+        float32 steps in one kernel, a dozen ops' per-op cost saved) and assign the new value and
+        slots; False where it does not apply (a backend without it, a gradient of another shape
+        or dtype), and the caller composes the ops."""
+        if not (value.dtype == gradient.dtype == "float32" and value.shape == gradient.shape and has_kernel(kernel)):
+            return False
+        outs = ENGINE.run_kernel(kernel, [value, gradient, *slots, *scalars], attrs)
+        for variable, new in zip([value, *slots], outs):
+            variable.assign(new)
+        return True
+
     def get_weights(self):
         """[{"name": "iter", "tensor": int32 scalar}, then every slot variable as
         {"name": "<variable>/<slot>", "tensor": Variable}], slots grouped by kind as TF.js

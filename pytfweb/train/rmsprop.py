@@ -35,6 +35,11 @@ class RMSPropOptimizer(Optimizer):
     def _update(self, value, gradient, slots, step):
         accumulated_mean_square, accumulated_moments = slots["rms"], slots["momentum"]
         decay, lr, eps = self.decay, self.learning_rate, self.epsilon
+        if self._fused_update("ApplyRMSProp", value, gradient,
+                              [accumulated_mean_square, accumulated_moments] + ([slots["mg"]] if self.centered else []),
+                              [], {"learning_rate": lr, "decay": decay, "momentum": self.momentum, "epsilon": eps,
+                                   "centered": self.centered}):
+            return
         new_accumulated_mean_square = ops.add(ops.mul(accumulated_mean_square, decay),
                                               ops.mul(ops.square(gradient), 1 - decay))
         if self.centered:

@@ -20,6 +20,9 @@ class SGDOptimizer(Optimizer):
         self._c = self._replace_constant(self._c, -self.learning_rate)
 
     def _update(self, value, gradient, slots, step):
+        if self._fused_update("ApplyGradientDescent", value, gradient, [], [],
+                              {"learning_rate": self.learning_rate}):
+            return
         value.assign(ops.add(ops.mul(self._c, gradient), value))
 
     def get_config(self):

@@ -1,78 +1,73 @@
-"""The optimizers' fused update kernels on webgl (ApplyAdam): the same steps as the composed ops
-(which run where a backend has no such kernel) and as the cpu backend, edge values included."""
-import sys
-
+"""The optimizers' fused update kernels on webgl (ApplyAdam, ApplyMomentum, ...): the same steps
+as the composed ops (which run where a backend has no such kernel) and as the cpu backend, edge
+values included."""
 import numpy as np
+import pytest
 
 import pytfweb as tf
+from pytfweb.train.optimizer import Optimizer
 
 from .conftest import as_stored, lost_infinities, tolerance
 
 SHAPES = {"kernel": (2, 3), "bias": (3,), "scale": ()}
+CASES = [("sgd", [0.1]), ("momentum", [0.1, 0.9]), ("momentum", [0.05, 0.8, True]), ("adagrad", [0.2, 0.5]),
+         ("adadelta", [1.0, 0.9, 1e-6]), ("adam", [0.05, 0.8, 0.95]), ("adamax", [0.02, 0.8, 0.99, 1e-3, 0.1]),
+         ("rmsprop", [0.01, 0.8, 0.5]), ("rmsprop", [0.01, 0.9, 0.9, None, True])]
 
-_ADAM_PAGE = '''
-import sys
-adam_module = sys.modules["pytfweb.train.adam"]
+# runs `steps` in the page or here: the variables and slots after them, and the tensors left
+_STEPS = '''
+from pytfweb.train.optimizer import Optimizer
 
-def adam_run(fused, start, grads, tag):
-    real = adam_module.has_kernel
-    adam_module.has_kernel = lambda name: fused and real(name)
+def optimizer_run(name, args, fused, start, grads, tag, as_stored=lambda v: v):
+    real = Optimizer._fused_update
+    ran = []      # what each fused update call did: True where the kernel ran
+
+    def fused_update(self, *rest):
+        ran.append(fused and real(self, *rest))
+        return ran[-1]
+    Optimizer._fused_update = fused_update
     try:
         before = tf.memory().num_tensors
-        variables = {k: tf.tidy(lambda k=k: tf.variable(tf.tensor(v), name=f"{k}_{tag}")) for k, v in start.items()}
-        opt = tf.train.adam(0.05, 0.8, 0.95)
+        variables = {k: tf.tidy(lambda k=k: tf.variable(tf.tensor(as_stored(v)), name=f"{k}_{tag}"))
+                     for k, v in start.items()}
+        opt = getattr(tf.train, name)(*args)
         for g in grads:
-            tf.tidy(lambda: opt.apply_gradients({f"{k}_{tag}": tf.tensor(v) for k, v in g.items()}))
+            tf.tidy(lambda: opt.apply_gradients({f"{k}_{tag}": tf.tensor(as_stored(v)) for k, v in g.items()}))
         weights = opt.get_weights()
         out = [v.array_sync() for v in variables.values()] + [w["tensor"].array_sync() for w in weights[1:]]
         weights[0]["tensor"].dispose()
         opt.dispose()
         tf.dispose(list(variables.values()))
-        return out, tf.memory().num_tensors - before
+        return out, tf.memory().num_tensors - before, ran
     finally:
-        adam_module.has_kernel = real
+        Optimizer._fused_update = real
 '''
 
 
-def _adam_here(start, grads):
-    """Adam's composed ops on the cpu backend, from the values the page's textures hold."""
-    adam_module = sys.modules["pytfweb.train.adam"]
-    real, previous = adam_module.has_kernel, tf.get_backend()
-    adam_module.has_kernel = lambda name: False
-    tf.set_backend("cpu")
-    try:
-        variables = {k: tf.tidy(lambda k=k: tf.variable(tf.tensor(as_stored(v)), name=f"{k}_here"))
-                     for k, v in start.items()}
-        opt = tf.train.adam(0.05, 0.8, 0.95)
-        for g in grads:
-            tf.tidy(lambda: opt.apply_gradients({f"{k}_here": tf.tensor(as_stored(v)) for k, v in g.items()}))
-        weights = opt.get_weights()
-        out = [v.numpy() for v in variables.values()] + [w["tensor"].numpy() for w in weights[1:]]
-        weights[0]["tensor"].dispose()
-        opt.dispose()
-        tf.dispose(list(variables.values()))
-        return out
-    finally:
-        adam_module.has_kernel = real
-        tf.set_backend(previous)
-
-
-def test_adam_fused_update_matches_composed_ops_and_cpu(run_py):
+@pytest.mark.parametrize("name, args", CASES, ids=[f"{n}{a}" for n, a in CASES])
+def test_fused_update_matches_composed_ops_and_cpu(run_py, name, args):
     rng = np.random.default_rng(5)
     start = {k: rng.normal(size=s).astype(np.float32) for k, s in SHAPES.items()}
     grads = [{k: rng.normal(size=s).astype(np.float32) for k, s in SHAPES.items()} for _ in range(4)]
     grads[2]["kernel"][1, 2], grads[3]["bias"][0] = np.nan, np.inf
     plain = {"start": {k: v.tolist() for k, v in start.items()},
-             "grads": [{k: v.tolist() for k, v in g.items()} for g in grads]}
-    out = run_py(_ADAM_PAGE + '''
-fused = adam_run(True, start, grads, "fused")
-drawn = any("optimizers:adam_value" in str(key[0]) for key in tf.backend().programs)
-composed = adam_run(False, start, grads, "composed")
-result = [fused, composed, drawn]
+             "grads": [{k: v.tolist() for k, v in g.items()} for g in grads], "name": name, "args": args}
+    out = run_py(_STEPS + '''
+result = [optimizer_run(name, args, True, start, grads, "fused"),
+          optimizer_run(name, args, False, start, grads, "composed")]
 ''', **plain)
-    (fused, fused_left), (composed, composed_left), drawn = out
-    assert drawn and fused_left == 0 and composed_left == 0
-    here = _adam_here(start, grads)
+    (fused, fused_left, ran), (composed, composed_left, not_ran) = out
+    assert fused_left == 0 and composed_left == 0
+    assert ran == [True] * 12 and not_ran == [False] * 12   # 3 variables, 4 steps
+    ns = {"tf": tf}
+    exec(_STEPS, ns)  # noqa: S102 - the test's own code
+    previous = tf.get_backend()
+    tf.set_backend("cpu")
+    try:
+        here, left, _ = ns["optimizer_run"](name, args, False, start, grads, "here", as_stored)
+    finally:
+        tf.set_backend(previous)
+    assert left == 0 and Optimizer._fused_update.__name__ == "_fused_update"
     rtol, atol = tolerance(1e-5, 1e-6)
     for f, c, h in zip(fused, composed, here):
         f, c = np.asarray(f, np.float32), np.asarray(c, np.float32)

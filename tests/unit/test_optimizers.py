@@ -609,37 +609,42 @@ def test_bad_calls_change_nothing():
     assert [w["name"] for w in opt.get_weights()] == ["iter"]   # no slot made by a failed call
 
 
-def test_adam_fused_kernel_equals_the_composed_ops_bit_for_bit(monkeypatch):
-    """ApplyAdam (the fused update) against Adam's ops, which run where a backend lacks the
-    kernel: the same values to the bit, NaN and infinite gradients and a learning rate changed
-    between steps included, and no tensor left."""
-    import sys
-    adam_module = sys.modules["pytfweb.train.adam"]
+@pytest.mark.parametrize("name, args", CASES, ids=CASE_IDS)
+def test_fused_update_kernel_equals_the_composed_ops_bit_for_bit(monkeypatch, name, args):
+    """Each optimizer's fused update kernel (ApplyAdam, ApplyMomentum, ...) against its ops, which
+    run where a backend lacks the kernel: the same values to the bit, NaN and infinite gradients
+    and a learning rate changed between steps included, and no tensor left."""
+    from pytfweb.train.optimizer import Optimizer
     rng = np.random.default_rng(3)
+    start = {k: rng.normal(size=s).astype(np.float32) for k, s in SHAPES.items()}
     grads = [{k: rng.normal(size=s).astype(np.float32) for k, s in SHAPES.items()} for _ in range(5)]
     grads[2]["kernel"][0, 1], grads[3]["bias"][2], grads[4]["scale"] = np.nan, np.inf, np.float32(-np.inf)
+    fused_calls = []
+    real = Optimizer._fused_update
 
     def run(fused):
-        monkeypatch.setattr(adam_module, "has_kernel", lambda name: fused)
+        def fused_update(self, kernel, *rest):
+            fused_calls.append(kernel)
+            return fused and real(self, kernel, *rest)
+        monkeypatch.setattr(Optimizer, "_fused_update", fused_update)
         before = tf.memory().num_tensors
-        variables = {k: tf.tidy(lambda k=k: tf.variable(tf.tensor(rng_values[k]), name=f"{k}_{fused}"))
-                     for k in SHAPES}
-        opt = tf.train.adam(0.05, 0.8, 0.95)
+        variables = {k: tf.tidy(lambda k=k: tf.variable(tf.tensor(v), name=f"{k}_{fused}")) for k, v in start.items()}
+        opt = getattr(tf.train, name)(*args)
         for i, g in enumerate(grads):
-            if i == 3:
-                opt.learning_rate = 0.2
+            if i == 3 and hasattr(opt, "set_learning_rate"):
+                opt.set_learning_rate(0.2)
             tf.tidy(lambda: opt.apply_gradients({f"{k}_{fused}": tf.tensor(v) for k, v in g.items()}))
         weights = opt.get_weights()
         out = [v.numpy() for v in variables.values()] + [w["tensor"].numpy() for w in weights[1:]]
+        assert len(out) == len(SHAPES) * (1 + len(opt.slot_names))
         weights[0]["tensor"].dispose()
         opt.dispose()
         tf.dispose(list(variables.values()))
         assert tf.memory().num_tensors == before
         return out
 
-    rng_values = {k: rng.normal(size=s).astype(np.float32) for k, s in SHAPES.items()}
     fused, composed = run(True), run(False)
-    assert len(fused) == 9
+    assert len(fused_calls) == 2 * 5 * len(SHAPES)   # every variable, every step, both runs
     for a, b in zip(fused, composed):
         assert a.dtype == b.dtype == np.float32 and np.array_equal(a, b, equal_nan=True)
     assert np.isnan(fused[0]).any()     # the NaN gradient reached its variable
