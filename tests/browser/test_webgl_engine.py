@@ -212,6 +212,50 @@ finally:
     np.testing.assert_allclose(s, x.sum(axis=1), rtol=2e-3, atol=2e-3)
 
 
+def test_half_floats_where_float32_cannot_be_rendered(run_py):
+    """A browser without EXT_color_buffer_float (getExtension gives null: Pyodide's jsnull, which
+    is not None) falls back to half-float textures by itself; without either extension the
+    backend says it cannot render."""
+    out = run_py(r"""
+import js
+from pytfweb.backends.webgl.backend import WebGLBackend
+from pytfweb.errors import BackendError
+js.eval('''
+  window.__realGetContext = OffscreenCanvas.prototype.getContext;
+  window.__hideExtensions = (names) => {
+    OffscreenCanvas.prototype.getContext = function (...args) {
+      const gl = window.__realGetContext.apply(this, args);
+      if (gl) { const real = gl.getExtension.bind(gl); gl.getExtension = (n) => names.includes(n) ? null : real(n); }
+      return gl;
+    };
+  };''')
+tf.copy_registered_kernels("webgl", "webgl-nof32")
+tf.register_backend("webgl-nof32", WebGLBackend)
+try:
+    js.__hideExtensions(js.Array.of("EXT_color_buffer_float"))
+    tf.set_backend("webgl-nof32")
+    x = tf.tensor([1.5, -2.25])
+    fallback = [tf.backend().half_float, tf.backend().float_precision(), (x * 2).array_sync()]
+    tf.set_backend("webgl")
+    tf.remove_backend("webgl-nof32")
+    js.__hideExtensions(js.Array.of("EXT_color_buffer_float", "EXT_color_buffer_half_float"))
+    try:
+        WebGLBackend()
+        refused = None
+    except BackendError as exc:
+        refused = str(exc)
+finally:
+    js.eval("OffscreenCanvas.prototype.getContext = window.__realGetContext")
+    tf.set_backend("webgl")
+    if "webgl-nof32" in tf.engine().registry:
+        tf.remove_backend("webgl-nof32")
+result = [fallback, refused]
+""")
+    (half, precision, values), refused = out
+    assert half is True and precision == 16 and values == [3.0, -4.5]
+    assert refused == "webgl: neither float32 nor float16 textures can be rendered to here"
+
+
 def test_profile_times_gpu_work_on_webgl(run_py):
     out = run_py("""
 x = tf.ones([128, 128])

@@ -21,11 +21,12 @@ class GPGPUContext:
                        "preserveDrawingBuffer": False, "depth": False, "stencil": False,
                        "failIfMajorPerformanceCaveat": False}, dict_converter=js.Object.fromEntries)
         gl = self.canvas.getContext("webgl2", attrs)
-        if gl is None:
+        # JS null comes as Pyodide's jsnull (falsy, not None): tested by truth, here and below
+        if not gl:
             raise BackendError("webgl: this browser gives no WebGL2 context")
         self.gl = gl
-        float_render = gl.getExtension("EXT_color_buffer_float") is not None
-        half_render = float_render or gl.getExtension("EXT_color_buffer_half_float") is not None
+        float_render = bool(gl.getExtension("EXT_color_buffer_float"))
+        half_render = float_render or bool(gl.getExtension("EXT_color_buffer_half_float"))
         if not half_render:
             raise BackendError("webgl: neither float32 nor float16 textures can be rendered to here")
         self.half_float = bool(force_f16) or not float_render
@@ -93,7 +94,7 @@ class GPGPUContext:
         gl.useProgram(prog)
         for unit, name in enumerate(sampler_names):
             loc = gl.getUniformLocation(prog, name)
-            if loc is not None:
+            if loc:
                 gl.uniform1i(loc, unit)  # sampler i always reads texture unit i
         handle = js.Object.new()
         handle.program = prog
@@ -159,7 +160,7 @@ class GPGPUContext:
 
     def dispose(self):
         ext = self.gl.getExtension("WEBGL_lose_context")
-        if ext is not None:
+        if ext:
             ext.loseContext()
 
 
