@@ -13,6 +13,7 @@ from . import (test_layers_conv_lstm, test_layers_recurrent, test_layers_statefu
                test_webgl_matmul, test_webgl_misc, test_webgl_nn, test_webgl_normalization, test_webgl_pool,
                test_webgl_reduction, test_webgl_shape, test_webgl_slicing, test_webgl_sparse, test_webgl_spectral,
                test_webgl_string)
+from .conftest import PageError
 from .test_webgpu_backend import compare_webgpu, webgpu  # noqa: F401  (fixtures)
 
 MODULES = (test_layers_conv_lstm, test_layers_recurrent, test_layers_stateful_masking, test_webgl_conv, test_webgl_creation, test_webgl_elementwise, test_webgl_gradients, test_webgl_gradients_shape,
@@ -42,8 +43,9 @@ def _taken(fn):
     return "compare_with_cpu" in params and params <= {"compare_with_cpu"} | _parametrized(fn)
 
 
-# Known limits of webgpu, each a strict xfail (it fails the run once it passes, to be removed then):
-# a page cannot block on WebGPU, so what needs GPU-computed values on the host raises there.
+# Not taken: webgl tests that read GPU-computed values on the host synchronously, which a page
+# cannot do on WebGPU (test_sync_reads_of_gpu_values_refuse_clearly checks the error it gives and
+# the awaited forms instead).
 NEEDS_SYNC_READS = {
     "test_image__transform": "Transform needs its transforms CPU-side; this test slices them on the GPU",
     "test_indexing__read_back_ops": "where(c), boolean_mask and setdiff1d read values synchronously (data_sync); "
@@ -57,7 +59,24 @@ for _module in MODULES:
     for _name, _fn in list(vars(_module).items()):
         if _name.startswith("test_") and inspect.isfunction(_fn) and _fn.__module__ == _module.__name__ and _taken(_fn):
             _new = f"test_{_prefix}__{_name[len('test_'):]}"
-            if _new in NEEDS_SYNC_READS:
-                _fn = pytest.mark.xfail(strict=True, reason=NEEDS_SYNC_READS[_new])(_fn)
-            globals()[_new] = _fn
+            if _new not in NEEDS_SYNC_READS:
+                globals()[_new] = _fn
 del _module, _name, _fn, _new
+
+
+def test_sync_reads_of_gpu_values_refuse_clearly(webgpu):
+    """What the tests left out above do on webgpu: a synchronous read of values only on the GPU
+    raises a BackendError saying to await, and the awaited forms give cpu's answers."""
+    setup = ("x = tf.tensor([1.0, -2.0, 3.0]) * 1\nc = x > 0\n"
+             "i = tf.tensor([1, 2, 3], dtype='int32') + 0\nj = tf.tensor([2], dtype='int32') + 0\n")
+    for call in ("tf.where(c)", "tf.boolean_mask(x, c)", "tf.setdiff1d(i, j)"):
+        with pytest.raises(PageError) as e:
+            webgpu(setup + call)
+        assert e.value.type == "BackendError" and "await" in e.value.message, (call, e.value)
+    out = webgpu(setup + """
+w = await tf.where_async(c)
+m = await tf.boolean_mask_async(x, c)
+d, k = await tf.setdiff1d_async(i, j)
+result = [await w.array(), await m.array(), await d.array(), await k.array()]
+""")
+    assert out == [[[0], [2]], [1.0, 3.0], [1, 3], [0, 2]]
