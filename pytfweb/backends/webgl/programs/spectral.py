@@ -8,6 +8,7 @@ two passes of (a + ib)(c + id), Cast takes or makes the parts.
 """
 from ....kernels import TensorInfo, get_kernel, register_kernel
 from ....shapes import broadcast_shapes
+from ...complex_paths import register_complex_paths
 from .. import shader_source
 from .program import Program
 
@@ -67,25 +68,6 @@ register_kernel("IFFT", "webgl", _transform_kernel(True))
 
 # --- complex paths of float kernels ---------------------------------------------------------
 
-def _with_complex_path(kernel_name, complex_kernel):
-    """Register kernel_name again: complex64 inputs go to complex_kernel, others as before."""
-    real_kernel = get_kernel(kernel_name, "webgl")
-
-    def kernel(backend, inputs, attrs):
-        # The ops give both operands one dtype (a real one is cast up), so one test suffices
-        # (for Select, whose first input is the condition, any input is tested).
-        if any(t.dtype == "complex64" for t in inputs):
-            return complex_kernel(real_kernel, backend, inputs, attrs)
-        return real_kernel(backend, inputs, attrs)
-    register_kernel(kernel_name, "webgl", kernel)
-
-
-def _partwise(real_kernel, backend, inputs, attrs):
-    """Add and Sub: the float kernel on the real parts, then on the imaginary parts."""
-    a, b = (backend.complex_parts(t) for t in inputs)
-    return backend.make_complex(*(real_kernel(backend, [a[i], b[i]], attrs) for i in (0, 1)))
-
-
 def _complex_multiply(real_kernel, backend, inputs, attrs):
     a, b = inputs
     out_shape = broadcast_shapes(a.shape, b.shape, "mul")
@@ -95,44 +77,7 @@ def _complex_multiply(real_kernel, backend, inputs, attrs):
                                   for section in ("complex_mul_real", "complex_mul_imag")))
 
 
-def _each_part(real_kernel, backend, inputs, attrs):
-    """Kernels that move values, or are linear in them (slices, concatenation, gathers, pads,
-    tiles, selects, splits; neg, sum, add_n, cumsum, segment sums): the float kernel on the real
-    parts, then on the imaginary parts; inputs that are not complex64 (indices, a condition) go
-    to both. A part that comes back sharing an input part's data is copied, so that each complex64
-    result owns its parts."""
-    complex_inputs = [t for t in inputs if t.dtype == "complex64"]
-    owned = {p.data_id for t in complex_inputs for p in backend.complex_parts(t)}
-
-    def run(i, kernel_attrs):
-        return real_kernel(backend, [backend.complex_parts(t)[i] if t.dtype == "complex64" else t for t in inputs],
-                           kernel_attrs)
-
-    def release(outs):
-        for o in outs if isinstance(outs, list) else [outs]:
-            if o.data_id not in owned:
-                backend.dispose_data(o.data_id)
-
-    re = run(0, attrs)
-    try:   # a pad's constant is real: the imaginary part pads with 0
-        im = run(1, dict(attrs, constant_value=0.0) if "constant_value" in attrs else attrs)
-    except BaseException:
-        release(re)
-        raise
-
-    def own(x):
-        return _copy(backend, x) if x.data_id in owned else x
-    if isinstance(re, list):
-        return [backend.make_complex(own(a), own(b)) for a, b in zip(re, im)]
-    return backend.make_complex(own(re), own(im))
-
-
-for _name, _fn in (("Add", _partwise), ("Sub", _partwise), ("Multiply", _complex_multiply)):
-    _with_complex_path(_name, _fn)
-# (Transpose, Reshape and the other views already take complex64: they share or move both parts.)
-for _name in ("Slice", "StridedSlice", "Reverse", "Tile", "PadV2", "MirrorPad", "GatherV2", "GatherNd", "Concat",
-              "Pack", "Unpack", "SplitV", "Select", "Diag", "Neg", "Sum", "AddN", "Cumsum", "UnsortedSegmentSum"):
-    _with_complex_path(_name, _each_part)
+register_complex_paths("webgl", _copy, _complex_multiply)
 
 _float_cast = get_kernel("Cast", "webgl")
 

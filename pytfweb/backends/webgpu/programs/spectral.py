@@ -2,10 +2,11 @@
 complex64 tensor is two float32 data of this backend (backend.complex_parts / make_complex), so a
 complex kernel runs float32 programs per part. Add and Sub run part by part, Multiply as the real
 and imaginary parts of (a + ib)(c + id) (two elementwise dispatches), Cast takes or makes the
-parts, and the kernels that move values or are linear in them run on each part (_each_part).
-(The complex paths are webgl's logic with this backend's kernels; they could be shared.)"""
+parts, and the kernels that move values or are linear in them run on each part
+(backends/complex_paths.py, shared with webgl; here Transpose too, which moves data)."""
 from ....kernels import TensorInfo, get_kernel, register_kernel
 from ....shapes import broadcast_shapes
+from ...complex_paths import EACH_PART, register_complex_paths
 from .. import wgsl
 from ..backend import Program, _size
 from .elementwise import BACKEND, _copy, fill, run_elementwise
@@ -71,23 +72,6 @@ register_kernel("IFFT", BACKEND, _transform_kernel(True))
 
 # --- complex paths of float kernels ---------------------------------------------------------
 
-def _with_complex_path(kernel_name, complex_kernel):
-    """Register kernel_name again: complex64 inputs go to complex_kernel, others as before."""
-    real_kernel = get_kernel(kernel_name, BACKEND)
-
-    def kernel(backend, inputs, attrs):
-        if any(t.dtype == "complex64" for t in inputs):
-            return complex_kernel(real_kernel, backend, inputs, attrs)
-        return real_kernel(backend, inputs, attrs)
-    register_kernel(kernel_name, BACKEND, kernel)
-
-
-def _partwise(real_kernel, backend, inputs, attrs):
-    """Add and Sub: the float kernel on the real parts, then on the imaginary parts."""
-    a, b = (backend.complex_parts(t) for t in inputs)
-    return backend.make_complex(*(real_kernel(backend, [a[i], b[i]], attrs) for i in (0, 1)))
-
-
 def _complex_multiply(real_kernel, backend, inputs, attrs):
     a, b = inputs
     out_shape = broadcast_shapes(a.shape, b.shape, "mul")
@@ -100,42 +84,7 @@ def _complex_multiply(real_kernel, backend, inputs, attrs):
     return backend.make_complex(real, imag)
 
 
-def _each_part(real_kernel, backend, inputs, attrs):
-    """Kernels that move values, or are linear in them: the float kernel on the real parts, then on
-    the imaginary parts; inputs that are not complex64 (indices, a condition) go to both. A part
-    that comes back sharing an input part's data is copied, so each complex64 result owns its parts."""
-    complex_inputs = [t for t in inputs if t.dtype == "complex64"]
-    owned = {p.data_id for t in complex_inputs for p in backend.complex_parts(t)}
-
-    def run(i, kernel_attrs):
-        return real_kernel(backend, [backend.complex_parts(t)[i] if t.dtype == "complex64" else t for t in inputs],
-                           kernel_attrs)
-
-    def release(outs):
-        for o in outs if isinstance(outs, list) else [outs]:
-            if o.data_id not in owned:
-                backend.dispose_data(o.data_id)
-
-    re = run(0, attrs)
-    try:   # a pad's constant is real: the imaginary part pads with 0
-        im = run(1, dict(attrs, constant_value=0.0) if "constant_value" in attrs else attrs)
-    except BaseException:
-        release(re)
-        raise
-
-    def own(x):
-        return _copy(backend, x) if x.data_id in owned else x
-    if isinstance(re, list):
-        return [backend.make_complex(own(a), own(b)) for a, b in zip(re, im)]
-    return backend.make_complex(own(re), own(im))
-
-
-for _name, _fn in (("Add", _partwise), ("Sub", _partwise), ("Multiply", _complex_multiply)):
-    _with_complex_path(_name, _fn)
-for _name in ("Slice", "StridedSlice", "Reverse", "Tile", "PadV2", "MirrorPad", "GatherV2", "GatherNd", "Concat",
-              "Pack", "Unpack", "SplitV", "Select", "Diag", "Neg", "Sum", "AddN", "Cumsum", "UnsortedSegmentSum",
-              "Transpose"):
-    _with_complex_path(_name, _each_part)
+register_complex_paths(BACKEND, _copy, _complex_multiply, EACH_PART + ("Transpose",))
 
 _float_cast = get_kernel("Cast", BACKEND)
 
