@@ -276,6 +276,8 @@ def shape_ops(draw):
         to = draw(st.sampled_from(["float32", "int32", "bool"]))
         if dtype == "float32" and to == "int32":
             x = np.where(np.abs(x) < I24, x, np.float32(0)).astype(np.float32)   # beyond 2^24: R32F
+        if dtype == "float32" and to == "bool":
+            x = flush_denormals(x)   # x != 0, discontinuous at zero (a fresh-clone CI drew 1e-40)
         return _case("shape", f"lambda x: tf.cast(x, {to!r})", x)
     if name == "clone":
         return _case("shape", f"lambda x: tf.{draw(st.sampled_from(['clone', 'zeros_like', 'ones_like']))}(x)", x)

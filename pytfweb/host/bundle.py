@@ -1,5 +1,5 @@
 """The bundle a page loads: a zip of the pytfweb package (.py files, and the .js/.glsl files that
-some modules read at run time) with the top-level GLSL files at pytfweb/shaders/, built fresh from
+some modules read at run time) with the shaders (GLSL, and webgpu's WGSL) at pytfweb/shaders/, built fresh from
 the files on disk. Keep SUFFIXES in step with package-data in pyproject.toml."""
 import io
 import zipfile
@@ -11,7 +11,7 @@ SHADER_SUFFIXES = (".glsl", ".wgsl")   # files taken from the shaders directory 
 
 
 def bundle_members(package_dir=None, shaders=None):
-    """(archive name, path) pairs, sorted: pytfweb/**/*.{py,js,glsl} and pytfweb/shaders/**/*.glsl."""
+    """(archive name, path) pairs, sorted: pytfweb/**/*.{py,js,glsl} and pytfweb/shaders/**/*.{glsl,wgsl}."""
     package_dir = package_dir or PACKAGE_DIR
     shaders = shaders or shaders_dir()
     members = {}

@@ -23,7 +23,8 @@ PACKAGE = REPO / "pytfweb"
 
 
 def _repo_shaders():
-    return sorted(p.relative_to(REPO / "shaders").as_posix() for p in (REPO / "shaders").rglob("*.glsl"))
+    return sorted(p.relative_to(REPO / "shaders").as_posix() for p in (REPO / "shaders").rglob("*")
+                  if p.suffix in bundle.SHADER_SUFFIXES)
 
 
 def _package_files(suffixes):
@@ -102,7 +103,7 @@ def test_server_routes_and_bundle(server):
     assert sorted(names) == sorted(set(names))
     want = {f"pytfweb/shaders/{rel}" for rel in _repo_shaders()} | set(_package_files({".py", ".js", ".glsl"}))
     assert set(names) == want
-    assert not [n for n in names if "__pycache__" in n or not n.endswith((".py", ".js", ".glsl"))]
+    assert not [n for n in names if "__pycache__" in n or not n.endswith((".py", ".js", ".glsl", ".wgsl"))]
 
     assert _get(server.url + "pytfweb.js")[0] == 200
     assert b"<script" in _get(server.url)[2]  # / -> index.html
