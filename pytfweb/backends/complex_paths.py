@@ -62,12 +62,35 @@ def _each_part(copy):
     return run_parts
 
 
+def _complex_cast(backend_name, copy):
+    float_cast = get_kernel("Cast", backend_name)
+    fill = get_kernel("Fill", backend_name)
+
+    def cast(backend, inputs, attrs):
+        """Cast with TF.js's complex rules: complex64 -> dtype casts the real part; anything ->
+        complex64 is (x as float32) + 0i."""
+        (x,) = inputs
+        dtype = attrs["dtype"]
+        if x.dtype == "complex64":
+            re, im = backend.complex_parts(x)
+            if dtype == "complex64":
+                return backend.make_complex(copy(backend, re), copy(backend, im))
+            return float_cast(backend, [re], attrs)
+        if dtype == "complex64":
+            re = float_cast(backend, inputs, {"dtype": "float32"})
+            im = fill(backend, [], {"shape": tuple(x.shape), "value": 0.0, "dtype": "float32"})
+            return backend.make_complex(re, im)
+        return float_cast(backend, inputs, attrs)
+    return cast
+
+
 def register_complex_paths(backend_name, copy, multiply, each_part=EACH_PART):
     """Add, Sub and Multiply (multiply(real_kernel, backend, inputs, attrs): the backend's own
-    complex product) and the kernels of `each_part` take complex64 on backend_name; copy(backend,
-    x) is the backend's float32 copy of one part."""
+    complex product), Cast and the kernels of `each_part` take complex64 on backend_name;
+    copy(backend, x) is the backend's float32 copy of one part."""
     for name, fn in (("Add", _partwise), ("Sub", _partwise), ("Multiply", multiply)):
         _with_complex_path(backend_name, name, fn)
     run_parts = _each_part(copy)
     for name in each_part:
         _with_complex_path(backend_name, name, run_parts)
+    register_kernel("Cast", backend_name, _complex_cast(backend_name, copy))

@@ -6,7 +6,7 @@ program per part. Add, Sub, Multiply and Cast keep their float kernels and gain 
 paths here, as TF.js's webgl backend has them: Add and Sub run part by part, Multiply as
 two passes of (a + ib)(c + id), Cast takes or makes the parts.
 """
-from ....kernels import TensorInfo, get_kernel, register_kernel
+from ....kernels import TensorInfo, register_kernel
 from ....shapes import broadcast_shapes
 from ...complex_paths import register_complex_paths
 from .. import shader_source
@@ -78,23 +78,3 @@ def _complex_multiply(real_kernel, backend, inputs, attrs):
 
 
 register_complex_paths("webgl", _copy, _complex_multiply)
-
-_float_cast = get_kernel("Cast", "webgl")
-
-
-@register_kernel("Cast", "webgl")
-def cast(backend, inputs, attrs):
-    """Cast with TF.js's complex rules: complex64 -> dtype casts the real part; anything ->
-    complex64 is (x as float32) + 0i."""
-    (x,) = inputs
-    dtype = attrs["dtype"]
-    if x.dtype == "complex64":
-        re, im = backend.complex_parts(x)
-        if dtype == "complex64":
-            return backend.make_complex(_copy(backend, re), _copy(backend, im))
-        return _float_cast(backend, [re], attrs)
-    if dtype == "complex64":
-        re = _float_cast(backend, inputs, {"dtype": "float32"})
-        im = get_kernel("Fill", "webgl")(backend, [], {"shape": tuple(x.shape), "value": 0.0, "dtype": "float32"})
-        return backend.make_complex(re, im)
-    return _float_cast(backend, inputs, attrs)

@@ -4,12 +4,12 @@ complex kernel runs float32 programs per part. Add and Sub run part by part, Mul
 and imaginary parts of (a + ib)(c + id) (two elementwise dispatches), Cast takes or makes the
 parts, and the kernels that move values or are linear in them run on each part
 (backends/complex_paths.py, shared with webgl; here Transpose too, which moves data)."""
-from ....kernels import TensorInfo, get_kernel, register_kernel
+from ....kernels import TensorInfo, register_kernel
 from ....shapes import broadcast_shapes
 from ...complex_paths import EACH_PART, register_complex_paths
 from .. import wgsl
 from ..backend import Program, _size
-from .elementwise import BACKEND, _copy, fill, run_elementwise
+from .elementwise import BACKEND, _copy, run_elementwise
 
 
 @register_kernel("Complex", BACKEND)
@@ -85,25 +85,6 @@ def _complex_multiply(real_kernel, backend, inputs, attrs):
 
 
 register_complex_paths(BACKEND, _copy, _complex_multiply, EACH_PART + ("Transpose",))
-
-_float_cast = get_kernel("Cast", BACKEND)
-
-
-@register_kernel("Cast", BACKEND)
-def cast(backend, inputs, attrs):
-    """Cast with TF.js's complex rules: complex64 -> dtype casts the real part; anything ->
-    complex64 is (x as float32) + 0i."""
-    (x,) = inputs
-    dtype = attrs["dtype"]
-    if x.dtype == "complex64":
-        re, im = backend.complex_parts(x)
-        if dtype == "complex64":
-            return backend.make_complex(_copy(backend, re), _copy(backend, im))
-        return _float_cast(backend, [re], attrs)
-    if dtype == "complex64":
-        re = _float_cast(backend, inputs, {"dtype": "float32"})
-        return backend.make_complex(re, fill(backend, x.shape, 0.0, "float32"))
-    return _float_cast(backend, inputs, attrs)
 
 
 del TensorInfo
