@@ -48,6 +48,7 @@ class Engine:
         self.instances = {}      # backend name -> backend object
         self.backend = None
         self.backend_name = None
+        self.passed_over = {}    # backend name -> why the automatic choice passed over it
         self._reset_state()
 
     def _reset_state(self):
@@ -121,21 +122,47 @@ class Engine:
             self._init_best()
         return self.backend
 
+    def _by_priority(self):
+        return [name for name, _ in sorted(self.registry.items(), key=lambda kv: -kv[1][1])]
+
     def _init_best(self):
-        errors = []
-        for name, (_, priority) in sorted(self.registry.items(), key=lambda kv: -kv[1][1]):
+        """Without `await tf.ready()`: the best backend that can initialise synchronously (webgpu
+        only where Python may block on its device request)."""
+        errors = {}
+        for name in self._by_priority():
             try:
+                init = getattr(self._instance(name), "ready_sync", None)
+                if init is not None:
+                    init(automatic=True)
                 self.set_backend(name)
+                self.passed_over = errors
                 return
             except BackendError as exc:
-                errors.append(str(exc))
-        raise BackendError("No backend could be initialised: " + ("; ".join(errors) or "none registered"))
+                errors[name] = str(exc)
+        raise BackendError("No backend could be initialised: " +
+                           ("; ".join(errors.values()) or "none registered"))
 
     async def ready(self):
-        backend = self._active()
-        init = getattr(backend, "ready", None)
-        if init is not None:
-            await init()
+        """Finish the active backend's initialisation, or choose the best backend that initialises;
+        why each higher one was passed over is kept in `passed_over` (name -> message)."""
+        if self.backend is not None:
+            init = getattr(self.backend, "ready", None)
+            if init is not None:
+                await init()
+            return
+        errors = {}
+        for name in self._by_priority():
+            try:
+                init = getattr(self._instance(name), "ready", None)
+                if init is not None:
+                    await init(automatic=True)
+                self.set_backend(name)
+                self.passed_over = errors
+                return
+            except BackendError as exc:
+                errors[name] = str(exc)
+        raise BackendError("No backend could be initialised: " +
+                           ("; ".join(errors.values()) or "none registered"))
 
     # --- tensors and data ------------------------------------------------------------
     def make_tensor(self, values, shape, dtype):

@@ -21,6 +21,10 @@ _DEFAULTS = {
     # webgl: elementwise ops are recorded and drawn as one fused program when their values are
     # needed (backends/webgl/programs/fusion.py); off: one draw per op.
     "WEBGL_FUSION": True,
+    # webgpu: taken as the default backend even where its adapter is a software fallback
+    # (isFallbackAdapter, e.g. SwiftShader): there webgl is the default, measured ~10x faster on
+    # MobileNet (`pytfweb bench` and `pytfweb bench --backend webgpu`, README).
+    "WEBGPU_DEFAULT_ON_FALLBACK_ADAPTER": False,
     # tf.deprecation_warn warns while this is on (tf.disable_deprecation_warnings turns it off).
     "DEPRECATION_WARNINGS_ENABLED": True,
     # graph models keep a copy of every node's outputs of the last run (GraphModel.get_intermediate_tensors).

@@ -24,7 +24,9 @@
  * Options (data-* attributes of the loader's tag, or pytfweb.load(options)):
  *   indexURL / data-index-url    Pyodide's files (default: pyodide/ beside this file; a CDN works too)
  *   bundleURL / data-bundle-url  the zip of the pytfweb package (default: pytfweb.zip beside this file)
- *   backend / data-backend       the backend to set ('webgl'; null or "none": only import pytfweb)
+ *   backend / data-backend       the backend to set ("auto", the default: the engine's choice, webgpu
+ *                                where it has a hardware adapter and Python can wait for it, else
+ *                                webgl; or a name; null or "none": only import pytfweb)
  *   showErrors / data-show-errors  show tracebacks in the page
  *   stdout, stderr               a function called with each line, or a Pyodide handler object
  *                                ({write}, {raw}, {batched}); default console.log / console.error
@@ -78,7 +80,7 @@
   async function loadCore(opts, t) {
     const indexURL = new URL(opts.indexURL || "pyodide/", base).href.replace(/\/?$/, "/");
     const bundleURL = new URL(opts.bundleURL || "pytfweb.zip", base).href;
-    const backend = "backend" in opts ? opts.backend : "webgl";
+    const backend = "backend" in opts ? opts.backend : "auto";
 
     const bundle = fetch(bundleURL).then((r) => {
       if (!r.ok) throw new Error(`pytfweb: ${bundleURL}: HTTP ${r.status}`);
@@ -106,8 +108,8 @@
     t.imported = performance.now();
     if (backend) {
       py.globals.set("_pytfweb_backend", backend);
-      await py.runPythonAsync("tf.set_backend(_pytfweb_backend)\nawait tf.ready()\ndel _pytfweb_backend",
-                              { filename: "<pytfweb.js>" });
+      await py.runPythonAsync("if _pytfweb_backend != 'auto':\n    tf.set_backend(_pytfweb_backend)\n" +
+                              "await tf.ready()\ndel _pytfweb_backend", { filename: "<pytfweb.js>" });
     }
     t.backend = performance.now();
     return py;

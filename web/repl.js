@@ -212,7 +212,7 @@
       setState("driven");
       return;
     }
-    const backend = params.get("backend") || "webgl";
+    const backend = params.get("backend") || "auto";
     try {
       const t0 = performance.now();
       const hello = await repl.start({ backend, stdout: writer("stdout"), stderr: writer("stderr") });

@@ -13,6 +13,14 @@ class Backend:
         """The data as a flat array.array (typecode per dtypes.TYPECODES)."""
         raise NotImplementedError
 
+    async def ready(self, automatic=False):
+        """Finish an asynchronous initialisation (`await tf.ready()`). automatic: the engine is
+        choosing the best backend, and this one may decline (BackendError) where a lower one is
+        the better default."""
+
+    def ready_sync(self, automatic=False):
+        """ready() without awaiting, where the platform allows (BackendError where it cannot)."""
+
     async def read(self, data_id):
         return self.read_sync(data_id)
 

@@ -91,12 +91,61 @@ def compare_webgpu(webgpu):
 
 # --- tests ----------------------------------------------------------------------------------------
 
-def test_backend_is_registered_below_webgl(run_py):
-    names = run_py("result = {n: p for n, (f, p) in tf.engine().registry.items()}")
-    if "webgpu" not in names:
-        pytest.skip("navigator.gpu is absent in this browser: webgpu is not registered")
-    assert names["webgpu"] < names["webgl"]
-    assert run_py("tf.get_backend()") == "webgl"
+def _run_unawaited(page_harness, code):
+    """Run code with pyodide.runPython (a synchronous call from JS, where Python cannot wait for a
+    promise, as in a page calling runPython itself); the value of its last line, as a string."""
+    return page_harness.page.evaluate("(code) => String(pytfweb.pyodide.runPython(code))", code)
+
+
+# The engine's automatic choice from scratch, in the session's page: the backend and the engine's
+# choice are put back afterwards (the harness's reset sets the session's backend again).
+_AUTOMATIC_CHOICE = """
+eng = tf.engine()
+was = eng.backend, eng.backend_name
+info = (await js.navigator.gpu.requestAdapter()).info
+fallback = bool(getattr(info, "isFallbackAdapter", False))
+choices = []
+try:
+    for flag in (False, True):
+        tf.env().set("WEBGPU_DEFAULT_ON_FALLBACK_ADAPTER", flag)
+        eng.backend = eng.backend_name = None
+        await tf.ready()
+        choices.append([tf.get_backend(), eng.passed_over.get("webgpu", "")])
+        eng.backend = eng.backend_name = None
+        choices.append([tf.get_backend(), eng.passed_over.get("webgpu", "")])   # without ready(): blocks
+finally:
+    eng.backend, eng.backend_name = was
+result = [fallback, choices]
+"""
+
+
+def test_backend_is_registered_above_webgl_and_chosen_where_the_adapter_is_hardware(webgpu):
+    names = webgpu("result = {n: p for n, (f, p) in tf.engine().registry.items()}")
+    assert names["webgpu"] > names["webgl"]
+    fallback, choices = webgpu("import js\n" + _AUTOMATIC_CHOICE)
+    if fallback:   # this machine: SwiftShader; webgl is the default unless the flag says otherwise
+        for name, why in choices[:2]:
+            assert name == "webgl" and "software fallback" in why and "WEBGPU_DEFAULT_ON_FALLBACK_ADAPTER" in why
+    else:
+        assert choices[:2] == [["webgpu", ""], ["webgpu", ""]]
+    assert choices[2:] == [["webgpu", ""], ["webgpu", ""]]
+
+
+def test_not_the_default_where_python_cannot_wait(webgpu, page_harness):
+    # a synchronous runPython: the automatic choice passes over webgpu even with the flag on
+    out = _run_unawaited(page_harness, """
+eng = tf.engine()
+was = eng.backend, eng.backend_name
+tf.env().set("WEBGPU_DEFAULT_ON_FALLBACK_ADAPTER", True)
+eng.backend = eng.backend_name = None
+try:
+    chosen = tf.get_backend() + " | " + eng.passed_over["webgpu"]
+finally:
+    eng.backend, eng.backend_name = was
+chosen
+""")
+    name, why = out.split(" | ")
+    assert name == "webgl" and "cannot wait for the GPU" in why
 
 
 def test_ready_gives_a_device(webgpu):
@@ -125,11 +174,24 @@ result = [list(f.data_sync()), [list(await t.data()) for t in moved], [m.dtype f
     assert dtypes == ["float32", "int32", "bool"]
 
 
-def test_data_sync_on_gpu_only_data_says_to_await(webgpu):
-    with pytest.raises(PageError) as e:
-        webgpu("tf.add(tf.tensor([1.0]), tf.tensor([2.0])).data_sync()")
-    assert e.value.type == "BackendError"
-    assert "await t.data()" in e.value.message and "cannot block" in e.value.message
+def test_data_sync_waits_where_python_can_and_says_to_await_where_it_cannot(webgpu, page_harness):
+    # run_py's code runs from an async call (JSPI): data_sync waits for the GPU
+    assert webgpu("tf.add(tf.tensor([1.0, 2.0]), tf.tensor([2.0, 3.0])).data_sync()") == [3.0, 5.0]
+    assert webgpu("tf.mat_mul(tf.ones([2, 3]), tf.ones([3, 2])).array_sync()") == [[3.0, 3.0], [3.0, 3.0]]
+    # a synchronous runPython cannot wait: a BackendError saying to await, and nothing leaks
+    before = webgpu("tf.memory().num_tensors")
+    message = _run_unawaited(page_harness, """
+t = tf.tidy(lambda: tf.add(tf.tensor([1.0]), tf.tensor([2.0])))
+try:
+    t.data_sync()
+    msg = "no error"
+except Exception as e:
+    msg = type(e).__name__ + ": " + str(e)
+tf.dispose(t)
+msg
+""")
+    assert message.startswith("BackendError") and "await t.data()" in message and "cannot wait" in message
+    assert webgpu("tf.memory().num_tensors") == before
     # after an await, the values are CPU-side and the synchronous forms work
     assert webgpu("""
 t = tf.add(tf.tensor([1.0, 2.0]), tf.tensor([2.0, 3.0]))
@@ -291,8 +353,7 @@ finally:
     assert out[0] >= 1 and out[1] and out[2] == 2.0
 
 
-def test_kernels_before_ready_say_to_await_it(webgpu):
-    out = webgpu("""
+_FRESH_BACKEND = """
 from pytfweb.backends.webgpu.backend import WebGPUBackend
 from pytfweb.kernels import copy_registered_kernels, get_kernels_for_backend, unregister_kernel
 tf.engine().register_backend("webgpu_fresh", WebGPUBackend, 0)
@@ -301,18 +362,23 @@ try:
     tf.set_backend("webgpu_fresh")
     x = tf.tensor([1.0, 2.0])            # written values wait CPU-side: fine before ready()
     try:
-        tf.add(x, x)
+        y = tf.add(x, x)
         msg = "no error"
     except Exception as e:
         msg = type(e).__name__ + ": " + str(e)
-    await tf.ready()
-    after = await tf.add(x, x).array()
+        y = None
+    tf.dispose([x, y])
 finally:
     tf.set_backend("webgpu")
     tf.engine().remove_backend("webgpu_fresh")
     for k in get_kernels_for_backend("webgpu_fresh"):
         unregister_kernel(k, "webgpu_fresh")
-result = [msg, after]
-""")
-    assert out[0].startswith("BackendError") and "await tf.ready()" in out[0]
-    assert out[1] == [2.0, 4.0]
+"""
+
+
+def test_kernels_before_ready_get_the_device_or_say_to_await_it(webgpu, page_harness):
+    # where Python can wait (run_py), the first kernel requests the device itself
+    assert webgpu(_FRESH_BACKEND + "result = msg") == "no error"
+    # where it cannot (a synchronous runPython), the kernel says to await tf.ready()
+    msg = _run_unawaited(page_harness, _FRESH_BACKEND + "msg")
+    assert msg.startswith("BackendError") and "await tf.ready()" in msg

@@ -1,31 +1,39 @@
 """The webgpu backend: tensors live in storage buffers, kernels are WGSL compute shaders.
 
 Initialisation is asynchronous (WebGPU's adapter and device requests are promises):
-`tf.set_backend("webgpu")` makes the backend object and `await tf.ready()` gets the device. Until
-then, values can be written (they stay CPU-side) but no kernel runs.
+`tf.set_backend("webgpu")` makes the backend object and `await tf.ready()` gets the device. Where
+Python may block on a promise (device.can_block(): JSPI, as in pytfweb's pages), the first kernel
+gets the device itself; elsewhere, until ready(), values can be written (they stay CPU-side) but
+no kernel runs.
 
 Data: values written from Python stay CPU-side until a kernel first needs them (lazy upload into
 a storage buffer from the recycler); results live only in their buffer. Reading is asynchronous
 (`await t.data()`: copy into a MAP_READ buffer, mapAsync), and the values are then kept CPU-side
-too (data never changes). `data_sync()` returns CPU-side values where they exist and otherwise
-raises: a page cannot block on WebGPU. Dtypes are stored natively: float32 as f32, int32 as
+too (data never changes). `data_sync()` returns CPU-side values where they exist, else waits for
+the read where Python may block (JSPI), else raises a BackendError saying to await. Dtypes are stored natively: float32 as f32, int32 as
 i32 (exact over the whole range), bool as 0/1 in an i32; complex64 is two float32 data
 (complex_parts, as on webgl); strings stay CPU-side (a list of str) and never reach a buffer.
 
-A lost device is noticed by the next dispatch or read (BackendError). sync() cannot wait (a page
-cannot block): `await backend.done()` waits for the GPU.
+A lost device is noticed by the next dispatch or read (BackendError). `await backend.done()` waits
+for the GPU; sync() does too where Python may block, and is a no-op elsewhere.
 
 Pipelines are cached by program key (the kernel's signature: op, dtypes, ranks, variant), not by
 shapes: shapes reach the shaders in a uniform buffer, so a new shape compiles nothing."""
 import array
 
 from ...dtypes import TYPECODES
+from ...environment import ENV
 from ...errors import BackendError
 from ...kernels import TensorInfo
 from ...tensor import DataId
 from ..base import Backend
 from . import wgsl
-from .device import Device, pack_uniforms
+from .device import Device, block_on, can_block, fallback_refused, pack_uniforms
+
+
+_NOT_THE_DEFAULT = ("webgpu: not the default where Python cannot wait for the GPU (no JavaScript Promise "
+                    "Integration, or Python not run from an async call), since data_sync() could not read its "
+                    "results; tf.set_backend('webgpu') then `await tf.ready()` takes it anyway")
 
 
 class GPUData:
@@ -64,10 +72,25 @@ class WebGPUBackend(Backend):
         self.store = {}      # DataId -> GPUData
         self.dispatches = 0
 
-    async def ready(self):
-        """Request the adapter and device (once); BackendError where there is none."""
+    async def ready(self, automatic=False):
+        """Request the adapter and device (once); BackendError where there is none, and, when the
+        engine is choosing a default (automatic), where the adapter is a software fallback or
+        Python cannot wait for the GPU (then data_sync() could not read results: webgl can)."""
+        if automatic and not can_block():
+            raise BackendError(_NOT_THE_DEFAULT)
+        accept_fallback = not automatic or ENV.flags["WEBGPU_DEFAULT_ON_FALLBACK_ADAPTER"]
         if self.device is None:
-            self.device = await Device.create()
+            self.device = await Device.create(accept_fallback)
+        elif self.device.fallback and not accept_fallback:   # made earlier by an explicit choice
+            raise fallback_refused(self.device.info)
+
+    def ready_sync(self, automatic=False):
+        if self.device is None or automatic:
+            if not can_block():
+                raise BackendError(_NOT_THE_DEFAULT if automatic else
+                                   "webgpu: the device is requested asynchronously and Python cannot wait for it "
+                                   "here: `await tf.ready()` after tf.set_backend('webgpu')")
+            block_on(self.ready(automatic))
 
     @property
     def max_workgroups(self):
@@ -81,8 +104,10 @@ class WebGPUBackend(Backend):
 
     def _device(self, what):
         if self.device is None:
-            raise BackendError(f"webgpu: {what} needs the device, which is requested asynchronously: "
-                               "call `await tf.ready()` after tf.set_backend('webgpu')")
+            if not can_block():
+                raise BackendError(f"webgpu: {what} needs the device, which is requested asynchronously: "
+                                   "call `await tf.ready()` after tf.set_backend('webgpu')")
+            self.ready_sync()
         return self.device
 
     def epsilon(self):
@@ -125,10 +150,13 @@ class WebGPUBackend(Backend):
         if d.complex_parts is not None:
             return _interleave(*(self.read_sync(p) for p in d.complex_parts))
         if d.values is None:
-            raise BackendError(
-                f"webgpu: data_sync()/array_sync() cannot read this {d.dtype} tensor of shape {list(d.shape)}: its "
-                "values are only in GPU memory, and a page cannot block on WebGPU. Use `await t.data()` or "
-                "`await t.array()` (afterwards the synchronous forms work on it too)")
+            if not can_block():
+                raise BackendError(
+                    f"webgpu: data_sync()/array_sync() cannot read this {d.dtype} tensor of shape {list(d.shape)}: "
+                    "its values are only in GPU memory, and Python cannot wait for the GPU here (that needs "
+                    "JavaScript Promise Integration and Python run from an async call, as runPythonAsync does). "
+                    "Use `await t.data()` or `await t.array()` (afterwards the synchronous forms work on it too)")
+            return block_on(self.read(data_id))
         return d.values
 
     async def read(self, data_id):
@@ -154,8 +182,10 @@ class WebGPUBackend(Backend):
             self.device.buffers.release(d.buffer, d.size)
 
     def sync(self):
-        """No-op: a page cannot wait for the GPU synchronously (tf.profile's kernel times on webgpu
-        are therefore the time to record and submit, not the GPU's)."""
+        """Wait for the GPU where Python may block; elsewhere a no-op (tf.profile's kernel times on
+        webgpu are then the time to record and submit, not the GPU's)."""
+        if self.device is not None and can_block():
+            block_on(self.done())
 
     async def done(self):
         """Wait until the GPU has done all work submitted so far."""

@@ -77,8 +77,9 @@ class BufferManager:
 class Device:
     """Made by `await Device.create()`; raises BackendError where WebGPU gives no adapter."""
 
-    def __init__(self, adapter, device, info):
+    def __init__(self, adapter, device, info, fallback=False):
         self.adapter, self.device, self.info = adapter, device, info
+        self.fallback = fallback   # a software adapter (isFallbackAdapter), e.g. SwiftShader
         make = js.Function.new("return (" + _read_helpers() + "\n)")()
         self.js = make(device)
         self.buffers = BufferManager(self.js)
@@ -96,7 +97,9 @@ class Device:
         return bool(nav) and bool(getattr(nav, "gpu", None))   # undefined is None, null is a falsy jsnull
 
     @classmethod
-    async def create(cls):
+    async def create(cls, accept_fallback=True):
+        """accept_fallback=False: a software fallback adapter (isFallbackAdapter) is refused
+        with a BackendError, so that the engine's automatic choice goes on to webgl."""
         if not cls.available():
             raise BackendError("webgpu: this browser has no navigator.gpu (Chromium needs "
                                "--enable-unsafe-webgpu where WebGPU is not enabled, and a secure origin)")
@@ -104,17 +107,20 @@ class Device:
         if not adapter:   # null, which Pyodide gives as jsnull (falsy), not None
             raise BackendError("webgpu: navigator.gpu.requestAdapter() gave no adapter (no usable GPU "
                                "or software fallback here)")
+        info = getattr(adapter, "info", None)
+        desc = ""
+        if info is not None:
+            desc = " ".join(str(getattr(info, k, "") or "") for k in ("vendor", "architecture", "description")).strip()
+        fallback = info is not None and getattr(info, "isFallbackAdapter", False) is True
+        if fallback and not accept_fallback:
+            raise fallback_refused(desc)
         limits = adapter.limits
         wanted = to_js({"maxStorageBufferBindingSize": limits.maxStorageBufferBindingSize,
                         "maxBufferSize": limits.maxBufferSize,
                         "maxComputeWorkgroupStorageSize": limits.maxComputeWorkgroupStorageSize},
                        dict_converter=js.Object.fromEntries)
         device = await adapter.requestDevice(to_js({"requiredLimits": wanted}, dict_converter=js.Object.fromEntries))
-        info = getattr(adapter, "info", None)
-        desc = ""
-        if info is not None:
-            desc = " ".join(str(getattr(info, k, "") or "") for k in ("vendor", "architecture", "description")).strip()
-        return cls(adapter, device, desc)
+        return cls(adapter, device, desc, fallback)
 
     # --- pipelines ---------------------------------------------------------------------------
     def pipeline(self, key, make_source):
@@ -167,6 +173,28 @@ class Device:
         self.js.dispose()
         self.pipelines.clear()
         self.device.destroy()
+
+
+def fallback_refused(desc):
+    return BackendError(f"webgpu: the adapter is a software fallback ({desc}); webgl is the default there "
+                        "(flag WEBGPU_DEFAULT_ON_FALLBACK_ADAPTER, or tf.set_backend('webgpu'), takes it anyway)")
+
+
+def can_block():
+    """Whether Python may wait here for a promise: Pyodide's run_sync, which needs JavaScript
+    Promise Integration (WebAssembly stack switching) and Python entered from an async call
+    (runPythonAsync, a coroutine awaited by JS), as in pytfweb's pages, workers and REPL."""
+    try:
+        from pyodide.ffi import can_run_sync
+    except ImportError:   # CPython, or a Pyodide without it
+        return False
+    return bool(can_run_sync())
+
+
+def block_on(awaitable):
+    """The awaitable's result, waiting for it synchronously (only where can_block())."""
+    from pyodide.ffi import run_sync
+    return run_sync(awaitable)
 
 
 def pack_uniforms(fields, values):
