@@ -82,7 +82,11 @@ async ({code, filename, variables}) => {
 }
 """
 
-BACKEND = "webgl"
+# The backend the session's page runs the GPU tests on: webgl, or webgpu with
+# PYTFWEB_TEST_BACKEND=webgpu (make test-webgpu: the webgl op, gradient and layers modules run on
+# webgpu against cpu). A test about webgl itself (textures, GLSL, its fusion) is marked
+# @pytest.mark.webgl_only("why") and is skipped, saying so, on another backend.
+BACKEND = os.environ.get("PYTFWEB_TEST_BACKEND", "webgl")
 
 # PYTFWEB_TEST_WEBGL_F16=1 runs the session's webgl backend on half-float textures
 # (WEBGL_FORCE_F16_TEXTURES), the path of devices that cannot render to float32.
@@ -234,9 +238,15 @@ def _webgl_ready(pyodide_page):
     return pyodide_page
 
 
+def pytest_runtest_setup(item):
+    mark = item.get_closest_marker("webgl_only")
+    if mark is not None and BACKEND != "webgl":
+        pytest.skip(f"webgl only: {mark.args[0]}")
+
+
 @pytest.fixture
 def page_harness(_webgl_ready):
-    """The Harness with the webgl backend active; reset after the test."""
+    """The Harness with the session's backend (BACKEND) active; reset after the test."""
     if _webgl_ready.backend_error is not None:
         pytest.fail(f"the {BACKEND} backend could not be set in the page:\n{_webgl_ready.backend_error}")
     yield _webgl_ready
