@@ -12,7 +12,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: all setup chromium test test-unit test-browser test-f16 demo serve site startup clean parity-refs
+.PHONY: all setup chromium test test-unit test-browser test-f16 test-webgpu demo serve site startup clean parity-refs
 
 all: test
 
@@ -37,11 +37,14 @@ $(VENV)/.pytfweb-stamp: pyproject.toml setup.py
 	touch $@
 
 F16_TESTS := PYTFWEB_TEST_WEBGL_F16=1 $(VPY) -m pytest tests/browser/test_webgl_*.py -m 'not fuzz_heavy'
+WEBGPU_TESTS := PYTFWEB_TEST_BACKEND=webgpu $(VPY) -m pytest tests/browser/test_webgl_*.py \
+	tests/browser/test_layers*.py -m 'not fuzz_heavy' -rs
 
 test: setup
 	$(VPY) -m pytest tests/unit $(PYTEST_ARGS)
 	$(VPY) -m pytest tests/browser $(PYTEST_ARGS)
 	$(F16_TESTS) $(PYTEST_ARGS)
+	$(WEBGPU_TESTS) $(PYTEST_ARGS)
 
 test-unit: $(VENV)/.pytfweb-stamp
 	$(VPY) -m pytest tests/unit $(PYTEST_ARGS)
@@ -53,6 +56,12 @@ test-browser: setup
 # path of devices that cannot render to float32 (the last step of `make test`).
 test-f16: setup
 	$(F16_TESTS) $(PYTEST_ARGS)
+
+# The webgl op, gradient and layers modules run on the webgpu backend against cpu
+# (PYTFWEB_TEST_BACKEND=webgpu; tests of webgl itself are skipped, each with its reason; all of
+# them are skipped, saying why, where the browser gives no WebGPU adapter). The last step of `make test`.
+test-webgpu: setup
+	$(WEBGPU_TESTS) $(PYTEST_ARGS)
 
 # TF.js 4.22's answers to tests/parity/cases (build/parity/references.json; the parity tests also
 # make it when it is missing or stale)

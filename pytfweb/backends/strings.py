@@ -12,7 +12,7 @@ and bytes that are not valid UTF-8 come back as surrogate escapes, so nothing is
 import array
 import re
 
-from ..kernels import STRING_KERNELS, TensorInfo, register_kernel
+from ..kernels import STRING_KERNELS, TensorInfo, get_kernel, register_kernel
 
 ENCODING, ERRORS = "utf-8", "surrogateescape"
 
@@ -345,10 +345,10 @@ def register(backend_name):
 
 
 def on_positions(fn):
-    """A kernel that moves values (shaders on webgl), run for string tensors on positions: each
-    string input becomes an int32 tensor numbering its values (across all inputs), the kernel
-    moves those numbers as it moves any numbers, and the outputs are looked up in the strings
-    again. (TF.js's webgl backend runs these kernels for strings on the CPU.)"""
+    """A kernel that moves values (shaders on webgl and webgpu), run for string tensors on
+    positions: each string input becomes an int32 tensor numbering its values (across all
+    inputs), the kernel moves those numbers as it moves any numbers, and the outputs are looked up
+    in the strings again. (TF.js's webgl backend runs these kernels for strings on the CPU.)"""
     def kernel(backend, inputs, attrs):
         if not any(t.dtype == "string" for t in inputs):
             return fn(backend, inputs, attrs)
@@ -360,11 +360,24 @@ def on_positions(fn):
                 pool.extend(values)
                 temps.append(t)
             moved.append(t)
-        outs = fn(backend, moved, attrs)
-        single = isinstance(outs, TensorInfo)
-        result = [_out(backend, [pool[int(i)] for i in backend.read_sync(o.data_id)], o.shape, "string")
-                  for o in ([outs] if single else outs)]
-        for data_id in {t.data_id for t in temps} | {o.data_id for o in ([outs] if single else outs)}:
-            backend.dispose_data(data_id)
+        try:
+            outs = fn(backend, moved, attrs)
+            single = isinstance(outs, TensorInfo)
+            outs = [outs] if single else outs
+            temps += outs
+            # (read_sync of a GPU result: webgpu raises where Python cannot wait; temps are freed)
+            result = [_out(backend, [pool[int(i)] for i in backend.read_sync(o.data_id)], o.shape, "string")
+                      for o in outs]
+        finally:
+            for data_id in {t.data_id for t in temps}:
+                backend.dispose_data(data_id)
         return result[0] if single else result
     return kernel
+
+
+def register_moving(backend_name):
+    """The moving kernels of a GPU backend, wrapped to take strings (on_positions); the
+    data-sharing ones and Unique (run on the host) take them as they are."""
+    for name in MOVING_KERNELS:
+        if name not in ("Identity", "Reshape", "ExpandDims", "Unique") and get_kernel(name, backend_name) is not None:
+            register_kernel(name, backend_name, on_positions(get_kernel(name, backend_name)))

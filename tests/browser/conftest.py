@@ -17,8 +17,9 @@ Fixtures for test authors:
     def test_op(compare_with_cpu):
         compare_with_cpu("lambda x, y: tf.add(x, y)", [np.float32([1, np.nan]), np.float32([np.inf, 2])])
 
-run_py runs the code with top-level await in a fresh namespace holding `tf` (and the keyword
-arguments); it returns the last line's value when that is an expression (and not None), else the variable
+run_py runs the code with top-level await in a fresh namespace holding `tf`, `in_use` (GPU
+objects holding data, for leak checks on webgl and webgpu alike) and the keyword arguments; it
+returns the last line's value when that is an expression (and not None), else the variable
 `result`. Values travel as JSON written and read by Python on both sides, so NaN and infinities
 survive; tensors come back as numpy arrays of their dtype, tuples as lists.
 """
@@ -41,8 +42,17 @@ import pytfweb as tf
 from pytfweb.host.script import eval_snippet as _eval_snippet, to_plain as _to_plain, dumps as _dumps
 
 
+def _in_use(m=None):
+    """The GPU objects holding data (webgl's textures, webgpu's buffers) in a tf.memory() or a
+    backend's memory() (default: tf.memory() now): what a leak check counts on either backend."""
+    m = tf.memory() if m is None else m
+    get = m.get if isinstance(m, dict) else (lambda k: getattr(m, k, None))
+    n = get("num_textures_in_use")
+    return n if n is not None else get("num_buffers_in_use")
+
+
 async def _harness_run(code, filename, variables_json):
-    ns = {"__name__": "__main__", "tf": tf}
+    ns = {"__name__": "__main__", "tf": tf, "in_use": _in_use}
     ns.update(_json.loads(variables_json))
     try:
         value = await _eval_snippet(code, ns, filename)
@@ -247,7 +257,11 @@ def pytest_runtest_setup(item):
 @pytest.fixture
 def page_harness(_webgl_ready):
     """The Harness with the session's backend (BACKEND) active; reset after the test."""
-    if _webgl_ready.backend_error is not None:
+    error = _webgl_ready.backend_error
+    if error is not None and BACKEND == "webgpu" and error.type == "BackendError" and (
+            "adapter" in error.message or "navigator.gpu" in error.message or "not registered" in error.message):
+        pytest.skip(f"no WebGPU in this browser: {error.message}")
+    if error is not None:
         pytest.fail(f"the {BACKEND} backend could not be set in the page:\n{_webgl_ready.backend_error}")
     yield _webgl_ready
     _webgl_ready.reset()

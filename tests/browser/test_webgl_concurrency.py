@@ -1,8 +1,10 @@
 """Concurrency in the page (issue 15): asyncio tasks reading, disposing and failing at the same
 time on webgl. Nothing may be lost (every read gives its tensor's values) or leaked (tensors,
 textures in use, and the GL buffers and fences that pending reads hold)."""
+import pytest
 
 
+@pytest.mark.webgl_only("counts webgl's pending fence reads (backend.pending_reads)")
 def test_many_tasks_awaiting_data_at_once(run_py):
     out = run_py("""
 import asyncio
@@ -20,12 +22,13 @@ want = [[2.0 * (v + i) for v in range(50 + i)] for i in range(12)]
 ok = got[:12] == want and got[12:] == want
 tf.dispose(xs)
 after = tf.memory()
-result = [ok, after.num_tensors - base.num_tensors, after.num_textures_in_use - base.num_textures_in_use,
+result = [ok, after.num_tensors - base.num_tensors, in_use(after) - in_use(base),
           tf.backend().pending_reads]
 """)
     assert out == [True, 0, 0, 0]
 
 
+@pytest.mark.webgl_only("counts webgl's pending fence reads (backend.pending_reads)")
 def test_dispose_while_a_read_is_pending(run_py):
     """The read started before the dispose still gives the values (the GPU copied them into
     the read's buffer before the fence); the texture goes back only once, and a new tensor that
@@ -55,12 +58,13 @@ try:
 except Exception as exc:
     disposed_error = type(exc).__name__
 result = [ok_x, ok_y, list(ra) == rb == [float(v + 1) for v in range(10)], disposed_error,
-          after.num_tensors - base.num_tensors, after.num_textures_in_use - base.num_textures_in_use,
+          after.num_tensors - base.num_tensors, in_use(after) - in_use(base),
           tf.backend().pending_reads]
 """)
     assert out == [True, True, True, "DisposedTensorError", 0, 0, 0]
 
 
+@pytest.mark.webgl_only("counts webgl's pending fence reads (backend.pending_reads)")
 def test_cancelled_read_releases_its_buffer(run_py):
     """A task awaiting data() that is cancelled (asyncio.wait_for timing out, task.cancel())
     frees the pixel-pack buffer and fence of its read: none stays pending."""
@@ -91,6 +95,7 @@ result = [started, cancelled, after_cancel, len(values), after.num_tensors - bas
     assert out == [1, True, 0, 512 * 512, 0]
 
 
+@pytest.mark.webgl_only("counts webgl's pending fence reads (backend.pending_reads)")
 def test_exception_inside_tidy_while_reads_are_pending(run_py):
     """Task A keeps tidy-ing work that fails halfway (its temporaries must go, the scope stack
     must unwind); task B reads results meanwhile. Afterwards: all reads right, nothing leaked,

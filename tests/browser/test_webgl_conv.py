@@ -110,6 +110,7 @@ result = {
     assert all(e < gradient_threshold(2e-2) for e in errors.values()), errors
 
 
+@pytest.mark.webgl_only("webgl's packed (im2col / vec4) convolution programs")
 def test_packed_im2col_convolutions(compare_with_cpu, run_py):
     """Convolutions of at least gemm.MIN_WORK multiply-adds run as im2col products (gemm.py)."""
     x, w = floats(2, 9, 8, 8), floats(3, 3, 8, 12)          # 8 channels: four per texel at once
@@ -130,6 +131,7 @@ def test_packed_im2col_convolutions(compare_with_cpu, run_py):
     assert run_py(count) > before
 
 
+@pytest.mark.webgl_only("webgl's packed (im2col / vec4) convolution programs")
 def test_packed_depthwise(compare_with_cpu, run_py):
     """Channels-last depthwise convolutions with multiplier 1 compute four channels at four
     output columns per fragment (conv.glsl's depthwise_packed)."""
@@ -151,6 +153,7 @@ def test_packed_depthwise(compare_with_cpu, run_py):
     assert run_py(count) > before
 
 
+@pytest.mark.webgl_only("webgl's packed (im2col / vec4) convolution programs")
 def test_packed_backprop_input(compare_with_cpu, run_py):
     """Conv2DBackpropInput / Conv3DBackpropInputV2 of at least gemm.MIN_WORK multiply-adds run as
     products (conv.glsl's backprop_input_value): conv gradients and conv2d_transpose."""
@@ -169,6 +172,7 @@ def test_packed_backprop_input(compare_with_cpu, run_py):
     assert run_py(count) > before
 
 
+@pytest.mark.webgl_only("webgl's packed (im2col / vec4) convolution programs")
 @pytest.mark.filterwarnings("ignore:invalid value encountered")  # numpy, on inf - inf in the reference
 def test_packed_backprop_filter(compare_with_cpu, run_py):
     """Conv2DBackpropFilter / Conv3DBackpropFilterV2 run as split products (dy^T im2col(x), summed
@@ -242,6 +246,7 @@ finally:
     np.testing.assert_allclose(dw_grad, want, *tolerance(1e-4, 1e-2))
 
 
+@pytest.mark.webgl_only("webgl's packed (im2col / vec4) convolution programs")
 def test_packed_depthwise_gradients(compare_with_cpu, run_py):
     """Depthwise gradients (channels last, multiplier 1) on the packed programs: the input's four
     channels at four columns per fragment for column strides 1, 2 and 4 (3: the one-value program),

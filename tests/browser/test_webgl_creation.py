@@ -1,4 +1,5 @@
 """Creation kernels drawn by shaders (Fill, ZerosLike, OnesLike, Range, LinSpace) and ExpandDims."""
+import pytest
 import numpy as np
 
 
@@ -13,6 +14,7 @@ def test_creation_kernels_match_cpu(compare_with_cpu):
         [x, i])
 
 
+@pytest.mark.webgl_only("webgl's textures: a Fill is drawn, never uploaded")
 def test_fill_uploads_nothing(run_py):
     out = run_py("""
 z = tf.zeros([512, 512])

@@ -130,6 +130,7 @@ def test_python_operators(compare_with_cpu):
                      "x < 0, x >= 1, i * 2, i / 2, i // 2, -i]", [x, i], **TOLERANCE)
 
 
+@pytest.mark.webgl_only("webgl's textures: one-value operands as GLSL uniforms")
 @pytest.mark.filterwarnings("ignore:invalid value encountered")  # numpy, on 0 * inf
 def test_one_value_operands_as_uniforms(run_py):
     """A finite one-value operand still on the CPU side reaches the binary program as a uniform:

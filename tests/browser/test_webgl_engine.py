@@ -5,6 +5,7 @@ import pytest
 from .conftest import F16, PageError
 
 
+@pytest.mark.webgl_only("the WebGL renderer string and context")
 def test_renderer_and_backend(run_py):
     info = run_py("[tf.get_backend(), tf.backend().renderer, tf.backend().half_float]")
     assert info[0] == "webgl"
@@ -36,6 +37,7 @@ result = [first is x.data_sync(), tf.backend().store[x.data_id].values is not No
     assert out == [True, True]
 
 
+@pytest.mark.webgl_only("webgl's data_sync blocks the page (gl.readPixels); webgpu's waits without blocking it")
 def test_data_does_not_block_the_page(page_harness):
     """A setInterval counter keeps ticking while `await t.data()` waits on a long GPU
     computation, and does not tick during data_sync() of the same work."""
@@ -68,6 +70,7 @@ result = [ticks_async, ticks_sync, list(values[:3]) == list(values_sync[:3])]
     assert ticks_async > 0, "await data() must let the page's event loop run while the GPU works"
 
 
+@pytest.mark.webgl_only("counts webgl's textures (num_textures)")
 def test_tidy_loop_keeps_tensor_and_texture_counts_flat(run_py):
     out = run_py("""
 x = tf.tensor([1.0, 2.0, 3.0])
@@ -87,6 +90,7 @@ result = [before, (m.num_tensors, m.num_textures, m.num_bytes_in_gpu)]
     assert out[0] == out[1]
 
 
+@pytest.mark.webgl_only("webgl's texture recycler")
 def test_dispose_recycles_textures(run_py):
     out = run_py("""
 x = tf.tensor([1.0, 2.0, 3.0, 4.0])
@@ -98,8 +102,8 @@ m2 = tf.memory()
 y = tf.tensor([5.0, 6.0, 7.0, 8.0])
 b = y * 2
 m3 = tf.memory()
-result = [m1.num_textures_in_use, m2.num_textures_in_use, m2.num_bytes_in_gpu_free,
-          m3.num_textures_in_use, m3.num_textures - m1.num_textures]
+result = [in_use(m1), in_use(m2), m2.num_bytes_in_gpu_free,
+          in_use(m3), m3.num_textures - m1.num_textures]
 """)
     used1, used2, free2, used3, grown = out
     assert used2 == used1 - 2 and free2 > 0
@@ -110,10 +114,10 @@ result = [m1.num_textures_in_use, m2.num_textures_in_use, m2.num_bytes_in_gpu_fr
 def test_reshape_shares_the_texture(run_py):
     out = run_py("""
 a = tf.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]) * 1
-n = tf.memory().num_textures_in_use
+n = in_use()
 b = a.reshape([3, 2])
 c = b + 0
-result = [tf.memory().num_textures_in_use - n, c.array_sync()]
+result = [in_use() - n, c.array_sync()]
 """)
     assert out[0] == 1  # only c has a new texture
     assert out[1] == [[1, 2], [3, 4], [5, 6]]
@@ -136,13 +140,14 @@ except ValueError as exc:
     err = str(exc)
 tf.dispose([])
 after = tf.memory()
-result = [err, before.num_textures_in_use, after.num_textures_in_use, (tf.ones([2]) * 3).array_sync()]
+result = [err, in_use(before), in_use(after), (tf.ones([2]) * 3).array_sync()]
 """)
     err, used_before, used_after, works = out
     assert err and "add" in err and "[2, 3]" in err and "[4]" in err
     assert works == [3.0, 3.0]
 
 
+@pytest.mark.webgl_only("GLSL compile errors")
 def test_glsl_error_reports_log_and_numbered_source(run_py):
     out = run_py("""
 from pytfweb.backends.webgl.programs import Program

@@ -3,8 +3,12 @@ per op, fewer draws, data read by a pending expression kept until it is drawn, r
 data, the size limits, tf.profile and the WEBGL_FUSION flag. (test_webgl_elementwise.py and
 test_webgl_gradients.py also run with the flag off: see their `fusion` fixtures.)"""
 import numpy as np
+import pytest
 
 from .conftest import as_stored, lost_infinities, tolerance
+
+# (webgpu's fusion has its own module, test_webgpu_fusion.py)
+pytestmark = pytest.mark.webgl_only("webgl's fusion: its draws, pending expressions and program limits")
 
 MIXED = """
 def mixed(a, b, c):

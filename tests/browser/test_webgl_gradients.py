@@ -98,10 +98,10 @@ def step():
     loss = lambda a, b: tf.sum(tf.softmax(tf.mat_mul(tf.relu(a), b) * 0.5 + tf.exp(a[:, :1])))
     tf.dispose(tf.grads(loss)([x, w]))
 step()
-before = (tf.memory().num_tensors, tf.memory().num_textures_in_use)
+before = (tf.memory().num_tensors, in_use())
 for _ in range(3):
     step()
-result = [before, (tf.memory().num_tensors, tf.memory().num_textures_in_use)]
+result = [before, (tf.memory().num_tensors, in_use())]
 """)
     assert counts[0] == counts[1]
 

@@ -7,6 +7,8 @@ import pytest
 
 import pytfweb as tf
 
+from .conftest import BACKEND
+
 # (error type, call source over the inputs below, fragments of the message)
 CASES = [
     ("ValueError", "tf.add(x, v4)", ["add", "[2, 3]", "[4]"]),
@@ -84,7 +86,7 @@ def test_malformed_arguments_on_webgl(run_py):
     sources = [c[1] for c in CASES]
     cpu = _cpu(sources)
     page = run_py(_PAGE, sources=sources)
-    assert page["backend"] == "webgl"
+    assert page["backend"] == BACKEND
     problems = []
     for (want, src, fragments), cpu_type, (got, message, leaked) in zip(CASES, cpu, page["out"]):
         if got != want or cpu_type != want:

@@ -60,6 +60,7 @@ def _gemm_programs():
 """
 
 
+@pytest.mark.webgl_only("webgl's packed GEMM programs")
 def test_packed_product_sizes_transposes_and_batches(compare_with_cpu, run_py):
     # sizes that are not multiples of 4 (padding), every transpose, broadcast batches
     a, b = _floats(37, 53), _floats(53, 29)
@@ -133,20 +134,21 @@ result = results
     np.testing.assert_allclose(d2[0], window_sums, *tolerance(1e-5, 1e-4))
 
 
+@pytest.mark.webgl_only("webgl's packed GEMM weights")
 def test_packed_weights_are_kept_with_their_data_and_freed_with_it(run_py):
     out = run_py("""
 be = tf.backend()
-before = tf.memory().num_textures_in_use
+before = in_use()
 x, w = tf.random_uniform([50, 40], seed=1), tf.random_uniform([40, 48], seed=2)
 y1 = tf.mat_mul(x, w)
-textures_one = tf.memory().num_textures_in_use
+textures_one = in_use()
 y2 = tf.mat_mul(x, w)
-textures_two = tf.memory().num_textures_in_use
+textures_two = in_use()
 derived = len(be.derived.get(w.data_id, {}))
 diff = tf.tidy(lambda: tf.max(tf.abs(y1 - y2)))
 same = diff.array_sync()
 tf.dispose([x, w, y1, y2, diff])
-result = [textures_two - textures_one, derived, same, tf.memory().num_textures_in_use - before,
+result = [textures_two - textures_one, derived, same, in_use() - before,
           w.data_id in be.derived]
 """)
     grown, derived, same, left, still_cached = out

@@ -44,12 +44,12 @@ def test_one_hot(compare_with_cpu):
 def test_no_texture_leaks(run_py):
     in_use = run_py("""
 x = tf.tidy(lambda: tf.ones([3, 500]) + 0)   # computed, so it holds its texture already
-before = tf.memory().num_textures_in_use
+before = in_use()
 y = tf.softmax(x)
 z = tf.log_softmax(x)
 y.data_sync()
 z.data_sync()
-after = tf.memory().num_textures_in_use
+after = in_use()
 tf.dispose([x, y, z])
 result = [before, after]
 """)

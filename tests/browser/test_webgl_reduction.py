@@ -119,10 +119,10 @@ def test_no_texture_leaks(run_py, op):
     """Intermediate passes are freed: only the input and the result hold textures."""
     in_use = run_py(f"""
 x = tf.tidy(lambda: tf.ones([5000]) + 0)   # computed, so it holds its texture already
-before = tf.memory().num_textures_in_use
+before = in_use()
 y = {op}
 y.data_sync()
-after = tf.memory().num_textures_in_use
+after = in_use()
 tf.dispose([x, y])
 result = [before, after]
 """)

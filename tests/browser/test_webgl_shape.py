@@ -55,12 +55,12 @@ import pytfweb.backends.webgl.programs.shape as shape_programs
 limit = shape_programs.MAX_PROGRAM_INPUTS
 shape_programs.MAX_PROGRAM_INPUTS = 3
 try:
-    before = tf.memory().num_textures_in_use
+    before = in_use()
     xs = [tf.tensor([[k], [-k]], dtype="int32") for k in range(11)]
     y = tf.concat(xs, 1)
     values = y.array_sync()
     tf.dispose(xs + [y])
-    result = [values, tf.memory().num_textures_in_use - before]
+    result = [values, in_use() - before]
 finally:
     shape_programs.MAX_PROGRAM_INPUTS = limit
 """)
@@ -111,10 +111,10 @@ def test_copies_that_change_nothing_share_the_data(run_py):
     the input itself: no program, no texture."""
     got = run_py("""
 x = tf.tensor([[1.0, 2.0, 3.0]])
-before = tf.memory().num_textures_in_use
+before = in_use()
 ys = [tf.transpose(x), tf.reverse(x, 0), tf.split(x, 1, 1)[0], tf.unstack(x)[0],
       tf.reshape(tf.transpose(tf.reshape(x, [1, 3, 1]), [2, 0, 1]), [3])]
-result = [tf.memory().num_textures_in_use - before, [y.array_sync() for y in ys]]
+result = [in_use() - before, [y.array_sync() for y in ys]]
 """)
     assert got[0] == 0
     assert got[1] == [[[1.0], [2.0], [3.0]], [[1.0, 2.0, 3.0]], [[1.0, 2.0, 3.0]], [1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]

@@ -49,7 +49,7 @@ _IN_PAGE = r'''
 from pytfweb.testing import numeric_gradient_error
 out = {}
 backend = tf.backend()
-start, textures = tf.memory(), backend.memory()["num_textures_in_use"]
+start, textures = tf.memory(), in_use(backend.memory())
 parts = tf.tensor([1.5, -2.0, 3.0]), tf.tensor([0.5, 4.0, -1.0])
 before = tf.memory()
 z = tf.complex(*parts)
@@ -65,7 +65,7 @@ except TypeError as e:
     out["error"] = str(e)
 tf.dispose([y, z, *parts])
 out["leaked"] = [tf.memory().num_tensors - start.num_tensors, tf.memory().num_bytes - start.num_bytes,
-                 backend.memory()["num_textures_in_use"] - textures]
+                 in_use(backend.memory()) - textures]
 re, im = tf.tensor([[0.7, -1.2, 2.0, 0.4]]), tf.tensor([[1.1, 0.3, -0.8, 1.5]])
 out["grad"] = {
     "fft_magnitude": numeric_gradient_error(lambda a, b: tf.abs(tf.fft(tf.complex(a, b))), [re, im]),

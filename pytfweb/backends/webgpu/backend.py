@@ -229,6 +229,14 @@ class WebGPUBackend(Backend):
         """t's CPU-side values (array.array) when it has them, else None."""
         return self.store[t.data_id].values
 
+    def host_values(self, t):
+        """t's values for a kernel that computes on the host: CPU-side ones, else read from the GPU
+        where Python can wait for it (complex64: its parts, interleaved), else None."""
+        d = self.store[t.data_id]
+        if d.values is None and (d.complex_parts is not None or can_block()):
+            return self.read_sync(t.data_id)
+        return d.values
+
     def _acquire(self, shape, dtype):
         nbytes = 4 * max(_size(shape), 1)
         if nbytes > self.device.max_binding:
@@ -263,8 +271,8 @@ class WebGPUBackend(Backend):
         for t in inputs:
             if t.dtype == "string":
                 raise TypeError(f"webgpu: program '{program.key}' cannot take a string tensor (string tensors stay "
-                                "CPU-side on webgpu: only reshape, expand_dims, clone, comparisons and the tf.string "
-                                "kernels take them)")
+                                "CPU-side on webgpu: creation, the kernels that move values, comparisons and the "
+                                "tf.string kernels take them)")
             if t.dtype not in wgsl.STORAGE_TYPE:
                 self.ensure_buffer(t.data_id)   # raises the complex64 TypeError
         pipeline = dev.pipeline(program.key, program.source)

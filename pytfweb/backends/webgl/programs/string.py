@@ -4,11 +4,7 @@ in TexData.values as a list of str. An int32 input (StringNGrams' splits) is rea
 
 The kernels that only move values are shaders here; given string tensors they move the values'
 positions instead (strings.on_positions), so strings go where TF.js's webgl backend takes them."""
-from ....kernels import get_kernel, register_kernel
 from ... import strings
 
 strings.register("webgl")
-
-for _name in strings.MOVING_KERNELS:
-    if _name not in ("Identity", "Reshape", "ExpandDims", "Unique") and get_kernel(_name, "webgl") is not None:
-        register_kernel(_name, "webgl", strings.on_positions(get_kernel(_name, "webgl")))
+strings.register_moving("webgl")

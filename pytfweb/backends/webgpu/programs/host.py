@@ -5,11 +5,12 @@ NonMaxSuppressionV3/V4/V5 (webgl's pure-Python kernels, which use only read_sync
 belong in backends/impl, shared, and are imported from webgl until they move). As on webgl (and in
 TF.js), they run on the host from the inputs' values, the same pure-Python code. So do the string
 kernels (backends/strings.py: string tensors stay CPU-side on webgpu), Draw (browser/pixels.py's
-draw_kernel) and FromPixels (the source read through a 2D canvas on the host). A page cannot block on
-WebGPU: their inputs' values must be CPU-side (written from Python, or read once with
-`await t.data()`); otherwise they raise, saying so. `pytfweb ops` marks them "host"."""
+draw_kernel) and FromPixels (the source read through a 2D canvas on the host). Their inputs' values
+are read from the GPU where Python can wait for it (backend.host_values); elsewhere they must be
+CPU-side (written from Python, or read once with `await t.data()`), or the kernel raises, saying
+so. `pytfweb ops` marks them "host"."""
 from ....errors import BackendError
-from ....kernels import get_kernel, register_kernel
+from ....kernels import register_kernel
 from ... import strings
 from ...impl import host_kernel
 from ...impl.ragged import HOST_KERNELS as RAGGED
@@ -38,11 +39,11 @@ NEEDS_CPU_VALUES = set(HOST_KERNELS) | set(HOST_FUNCTIONS) | set(strings.KERNELS
 def _checked(name, run):
     def kernel(backend, inputs, attrs):
         for i, t in enumerate(inputs):
-            if backend.values_if_known(t) is None:
+            if backend.host_values(t) is None:
                 raise BackendError(
                     f"webgpu: kernel {name} runs on the host from its inputs' values (its output size depends on "
-                    f"them), and input {i} (a {t.dtype} tensor of shape {list(t.shape)}) is only in GPU memory; a page "
-                    "cannot wait for WebGPU here: `await t.data()` on it first (its values are then kept)")
+                    f"them), and input {i} (a {t.dtype} tensor of shape {list(t.shape)}) is only in GPU memory, and "
+                    "Python cannot wait for the GPU here: `await t.data()` on it first (its values are then kept)")
         return run(backend, inputs, attrs)
     return kernel
 
@@ -76,18 +77,5 @@ for _name, _fn in {**HOST_FUNCTIONS, **strings.KERNELS, "Draw": _draw()}.items()
 register_kernel("FromPixels", BACKEND, _from_pixels)
 
 
-def _no_strings(name, fn):
-    def kernel(backend, inputs, attrs):
-        if any(t.dtype == "string" for t in inputs):
-            raise TypeError(f"webgpu: kernel {name} does not move string tensors yet (string tensors stay CPU-side on "
-                            "webgpu: reshape, expand_dims, clone, unique, comparisons and the tf.string kernels take "
-                            "them); run this op on webgl")
-        return fn(backend, inputs, attrs)
-    return kernel
-
-
-# The kernels that move strings on other backends (strings.MOVING_KERNELS): a clear TypeError here.
-# (Identity, Reshape, ExpandDims share the data and Unique runs on the host: they take strings.)
-for _name in strings.MOVING_KERNELS:
-    if _name not in ("Identity", "Reshape", "ExpandDims", "Unique") and get_kernel(_name, BACKEND) is not None:
-        register_kernel(_name, BACKEND, _no_strings(_name, get_kernel(_name, BACKEND)))
+# The kernels that move values take strings as on webgl: they move the strings' positions.
+strings.register_moving(BACKEND)

@@ -186,11 +186,11 @@ def crop_and_resize(backend, inputs, attrs):
     out_shape = (n, crop_h, crop_w, c)
     if _size(out_shape) == 0:
         return backend.empty(out_shape, "float32")
-    bv, kv = backend.values_if_known(boxes), backend.values_if_known(box_ind)
+    bv, kv = backend.host_values(boxes), backend.host_values(box_ind)
     if bv is None or kv is None:
         raise BackendError("webgpu: crop_and_resize needs the values of 'boxes' and 'box_ind' CPU-side (the sample "
-                           "positions are computed in float64 from them, as on cpu); they are only in GPU memory: "
-                           "`await t.data()` on them first")
+                           "positions are computed in float64 from them, as on cpu); they are only in GPU memory and Python "
+                           "cannot wait for the GPU here: `await t.data()` on them first")
     nearest = attrs["method"] != "bilinear"
     t_img = wgsl.STORAGE_TYPE[image.dtype]
     rows, cols, wr, wc, box = [], [], [], [], []
@@ -262,11 +262,11 @@ def transform(backend, inputs, attrs):
     out_shape = (batch, oh, ow, c)
     if _size(out_shape) == 0:
         return backend.empty(out_shape, image.dtype)
-    tv = backend.values_if_known(transforms)
+    tv = backend.host_values(transforms)
     if tv is None:
         raise BackendError("webgpu: transform needs the values of 'transforms' CPU-side (the source positions are "
-                           "computed in float64 from them, as on cpu); they are only in GPU memory: `await t.data()` "
-                           "on it first")
+                           "computed in float64 from them, as on cpu); they are only in GPU memory and Python cannot "
+                           "wait for the GPU here: `await t.data()` on it first")
     mode, nearest = attrs["fill_mode"], attrs["interpolation"] == "nearest"
     rows = transforms.shape[0]
     pos, frac = [], []

@@ -16,6 +16,8 @@ def run_map(backend, x, out_shape, mul, add, in_dims, in_strides, base=0, tile=F
     term modulo in_dims; pad: terms outside [0, in_dims) give the value pad; mirror: 0 (reflect)
     or 1 (symmetric): terms outside are reflected back in (one reflection: paddings fit)."""
     out_shape = tuple(out_shape)
+    if _reads_in_order(x, out_shape, mul, add, in_dims, in_strides, base):
+        return TensorInfo(x.data_id, out_shape, x.dtype)   # a copy that changes nothing: share the data
     rank = len(out_shape)
     t = wgsl.STORAGE_TYPE[x.dtype]
     mode = "tile" if tile else "pad" if pad is not None else "mirror" if mirror is not None else "plain"
@@ -49,6 +51,21 @@ def run_map(backend, x, out_shape, mul, add, in_dims, in_strides, base=0, tile=F
 
     return backend.run(Program(key, source, tuple(fields)), [x], out_shape, x.dtype, values,
                        backend.groups_for(_size(out_shape), 64))
+
+
+def _reads_in_order(x, out_shape, mul, add, in_dims, in_strides, base):
+    """Whether run_map's output would be x's values in x's order (a transpose or reverse of unit
+    axes, a one-part split, an unstack along a unit axis): every term stays inside its input axis
+    (no tile, pad or mirror takes effect) and output position i reads input position i."""
+    if size_of(out_shape) != size_of(x.shape):
+        return False
+    offset = base
+    for n, m, a, size, stride, out_stride in zip(out_shape, mul, add, in_dims, in_strides, strides_of(out_shape)):
+        lo, hi = sorted((a, (n - 1) * m + a))
+        if n == 0 or lo < 0 or hi >= size or (n > 1 and m * stride != out_stride):
+            return False
+        offset += a * stride
+    return offset == 0
 
 
 @register_kernel("Transpose", BACKEND)
