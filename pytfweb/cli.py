@@ -1,6 +1,7 @@
 """The `pytfweb` command.
 
-    pytfweb run [--backend webgl|cpu] [--files DIR] SCRIPT.py [ARGS...]   run a script (webgl: in headless Chromium)
+    pytfweb run [--backend webgl|webgpu|auto|cpu] [--files DIR] SCRIPT.py [ARGS...]
+                                                             run a script (in headless Chromium but on cpu)
     pytfweb serve [--port N]                                 serve the web pages, Pyodide and the bundle
     pytfweb build-web OUTDIR [--app SCRIPT.py] [--worker]    a static site (any static server can host it)
     pytfweb repl [--memory]                                  a Python REPL on webgl in headless Chromium
@@ -16,8 +17,9 @@ def _parser():
     p = argparse.ArgumentParser(prog="pytfweb", description="pytfweb: TensorFlow.js for Python.")
     sub = p.add_subparsers(dest="command", required=True)
 
-    r = sub.add_parser("run", help="run a script on webgl in headless Chromium (Pyodide) or on cpu here")
-    r.add_argument("--backend", choices=["webgl", "cpu"], default="webgl")
+    r = sub.add_parser("run", help="run a script on webgl or webgpu in headless Chromium (Pyodide) or on cpu here")
+    r.add_argument("--backend", choices=["webgl", "webgpu", "auto", "cpu"], default="webgl",
+                   help="auto: the engine's choice in the page (webgpu on a hardware adapter, else webgl)")
     r.add_argument("--verbose", action="store_true", help="show the page's console and the server's log")
     r.add_argument("--files", metavar="DIR", help="webgl: serve DIR at /files/ (e.g. model files the script loads)")
     r.add_argument("script")
