@@ -10,5 +10,6 @@ from . import indexing  # noqa: F401
 from . import image  # noqa: F401
 from . import math  # noqa: F401
 from . import linalg  # noqa: F401
+from . import optimizers  # noqa: F401
 from . import spectral  # noqa: F401  (after the kernels it gives complex paths)
 from . import host  # noqa: F401  (last: it wraps the kernels that move strings)
