@@ -21,6 +21,9 @@ _DEFAULTS = {
     # webgl: elementwise ops are recorded and drawn as one fused program when their values are
     # needed (backends/webgl/programs/fusion.py); off: one draw per op.
     "WEBGL_FUSION": True,
+    # webgpu: likewise, elementwise ops are recorded and dispatched as one generated compute shader
+    # when their values are needed (backends/webgpu/programs/fusion.py); off: one dispatch per op.
+    "WEBGPU_FUSION": True,
     # webgpu: taken as the default backend even where its adapter is a software fallback
     # (isFallbackAdapter, e.g. SwiftShader): there webgl is the default, measured ~10x faster on
     # MobileNet (`pytfweb bench` and `pytfweb bench --backend webgpu`, README).

@@ -1,8 +1,10 @@
 // Elementwise unary ops: `fn op_<Kernel>(x: f32) -> f32`, one per kernel of ops/elementwise.py's
 // UNARY table (the same names as shaders/unary_ops.glsl for webgl). `op_<Kernel>_int(x: i32)`
 // is used for int32 and bool inputs (bool is stored as 0/1 in an i32). A function returning
-// bool writes a bool tensor. Attributes come from the uniform struct `u` (u.alpha, u.clipMin,
-// u.clipMax; the int32 clip gets integer bounds from Python: u.clipLoI, ...).
+// bool writes a bool tensor. Attributes are parameters after x, named as the uniform fields the
+// program passes (programs/elementwise.py ATTR_UNIFORMS: alpha, clipMin, clipMax; the int32 clip
+// gets integer bounds from Python: clipLoI, ...), so that a fused program can call one function
+// with the attributes of several ops.
 // NaN in -> NaN out is done by the program for every float function not in
 // programs/elementwise.py's NAN_AWARE; zeros keep their sign where numpy's do.
 
@@ -96,16 +98,16 @@ fn op_Round(x: f32) -> f32 {
   return select(r, negZero(), r == 0.0 && isNegative(x));
 }
 fn op_LogicalNot_int(x: i32) -> bool { return x == 0; }
-fn op_LeakyRelu(x: f32) -> f32 { return select(x, u.alpha * x, x < 0.0); }
-fn op_ClipByValue(x: f32) -> f32 {
-  let lo = select(x, u.clipMin, u.clipMin > x);
-  return select(lo, u.clipMax, u.clipMax < lo);
+fn op_LeakyRelu(x: f32, alpha: f32) -> f32 { return select(x, alpha * x, x < 0.0); }
+fn op_ClipByValue(x: f32, clipMin: f32, clipMax: f32) -> f32 {
+  let lo = select(x, clipMin, clipMin > x);
+  return select(lo, clipMax, clipMax < lo);
 }
-// int32 x clipped by bounds that may be fractional: below the smallest integer >= min (u.clipLoI)
-// gives min truncated (u.clipLoT), as numpy's clip then the int32 store give; likewise above.
-fn op_ClipByValue_int(x: i32) -> i32 {
-  if (x < u.clipLoI) { return u.clipLoT; }
-  if (x > u.clipHiI) { return u.clipHiT; }
+// int32 x clipped by bounds that may be fractional: below the smallest integer >= min (clipLoI)
+// gives min truncated (clipLoT), as numpy's clip then the int32 store give; likewise above.
+fn op_ClipByValue_int(x: i32, clipLoI: i32, clipLoT: i32, clipHiI: i32, clipHiT: i32) -> i32 {
+  if (x < clipLoI) { return clipLoT; }
+  if (x > clipHiI) { return clipHiT; }
   return x;
 }
 
@@ -196,8 +198,8 @@ fn op_Erf(x: f32) -> f32 {
   return select(r, -r, x < 0.0);
 }
 fn op_Expm1(x: f32) -> f32 { return expm1Accurate(x); }
-fn op_Step(x: f32) -> f32 { return select(u.alpha, 1.0, x > 0.0); }
-fn op_Step_int(x: i32) -> i32 { return select(i32(u.alpha), 1, x > 0); }
+fn op_Step(x: f32, alpha: f32) -> f32 { return select(alpha, 1.0, x > 0.0); }
+fn op_Step_int(x: i32, alpha: f32) -> i32 { return select(i32(alpha), 1, x > 0); }
 
 // The tests see NaN themselves (NAN_AWARE); an int32 or bool is never NaN nor infinite.
 fn op_IsNan(x: f32) -> bool { return isNan(x); }

@@ -275,9 +275,11 @@ def run_py(page_harness):
 
 @pytest.fixture(params=[True, False], ids=["fused", "unfused"])
 def fusion_both_ways(request, page_harness):
-    """Runs a test with lazy elementwise fusion on and off (flag WEBGL_FUSION; the reset after
-    the test restores it): `pytestmark = pytest.mark.usefixtures("fusion_both_ways")`."""
-    page_harness.run(f"tf.env().set('WEBGL_FUSION', {request.param})")
+    """Runs a test with lazy elementwise fusion on and off (flag WEBGPU_FUSION or WEBGL_FUSION, of
+    the session's backend; the reset after the test restores it):
+    `pytestmark = pytest.mark.usefixtures("fusion_both_ways")`."""
+    flag = "WEBGPU_FUSION" if BACKEND == "webgpu" else "WEBGL_FUSION"
+    page_harness.run(f"tf.env().set({flag!r}, {request.param})")
     return request.param
 
 

@@ -18,7 +18,12 @@ A lost device is noticed by the next dispatch or read (BackendError). `await bac
 for the GPU; sync() does too where Python may block, and is a no-op elsewhere.
 
 Pipelines are cached by program key (the kernel's signature: op, dtypes, ranks, variant), not by
-shapes: shapes reach the shaders in a uniform buffer, so a new shape compiles nothing."""
+shapes: shapes reach the shaders in a uniform buffer, so a new shape compiles nothing.
+
+Lazy elementwise fusion (programs/fusion.py, flag WEBGPU_FUSION): data whose values are a pending
+expression (PendingData, shared with webgl) is computed by one dispatch when a kernel needs its
+buffer, a read, sync(), done() or memory(); data such an expression reads outlives its disposal
+until the expression is computed or dropped."""
 import array
 
 from ...dtypes import TYPECODES
@@ -27,6 +32,7 @@ from ...errors import BackendError
 from ...kernels import TensorInfo
 from ...tensor import DataId
 from ..base import Backend
+from ..fusion_graph import PendingData
 from . import wgsl
 from .device import Device, block_on, can_block, fallback_refused, pack_uniforms
 
@@ -58,8 +64,9 @@ class Program:
         self.key, self.source, self.uniforms = key, source, uniforms
 
 
-class WebGPUBackend(Backend):
+class WebGPUBackend(PendingData, Backend):
     name = "webgpu"
+    data_class = GPUData   # the record of a pending data (PendingData.add_pending)
     # Added by the engine to the NotImplementedError of a kernel missing here.
     missing_kernel_hint = ("webgpu runs only its native WGSL kernels, with no fallback (`pytfweb ops` lists them in "
                            "its webgpu column); run this op on another backend, e.g. tf.set_backend('webgl')")
@@ -71,6 +78,7 @@ class WebGPUBackend(Backend):
         self.device = None
         self.store = {}      # DataId -> GPUData
         self.dispatches = 0
+        self._init_pending()
 
     async def ready(self, automatic=False):
         """Request the adapter and device (once); BackendError where there is none, and, when the
@@ -160,6 +168,8 @@ class WebGPUBackend(Backend):
         return d.values
 
     async def read(self, data_id):
+        if self.pending:
+            self.settle(data_id)
         d = self.store[data_id]
         if d.complex_parts is not None:
             re, im = d.complex_parts
@@ -174,6 +184,11 @@ class WebGPUBackend(Backend):
         return values
 
     def dispose_data(self, data_id):
+        if self.pending and self.dispose_pending(data_id):   # (data is only read by pending expressions)
+            return
+        self._free(data_id)
+
+    def _free(self, data_id):
         d = self.store.pop(data_id, None)
         if d is not None and d.complex_parts is not None:
             for part in d.complex_parts:
@@ -182,16 +197,22 @@ class WebGPUBackend(Backend):
             self.device.buffers.release(d.buffer, d.size)
 
     def sync(self):
-        """Wait for the GPU where Python may block; elsewhere a no-op (tf.profile's kernel times on
-        webgpu are then the time to record and submit, not the GPU's)."""
+        """Dispatch what is pending, and wait for the GPU where Python may block; elsewhere no more
+        (tf.profile's kernel times on webgpu are then the time to record and submit, not the GPU's)."""
+        if self.pending:
+            self.materialize_all()
         if self.device is not None and can_block():
             block_on(self.done())
 
     async def done(self):
-        """Wait until the GPU has done all work submitted so far."""
+        """Dispatch what is pending and wait until the GPU has done all work submitted so far."""
+        if self.pending:
+            self.materialize_all()
         await self._device("done()").done()
 
     def memory(self):
+        if self.pending:   # the buffers as if every op had run when it was called
+            self.materialize_all()
         if self.device is None:
             return {"num_buffers": 0, "num_buffers_in_use": 0, "num_bytes_in_gpu": 0,
                     "num_bytes_in_gpu_allocated": 0, "num_bytes_in_gpu_free": 0}
@@ -208,10 +229,24 @@ class WebGPUBackend(Backend):
             self.device.dispose()
             self.device = None
         self.store.clear()
+        self.clear_pending()
+
+    # --- lazy elementwise fusion (programs/fusion.py; bookkeeping in PendingData) --------------
+    def materialize(self, data_id):
+        """Compute pending data by one dispatch of its expression."""
+        from .programs.fusion import materialize   # (here: the programs import this module)
+        materialize(self, data_id)
+
+    def settle(self, data_id):
+        if data_id in self.pending:
+            self.materialize(data_id)
 
     # --- running programs ------------------------------------------------------------------
     def ensure_buffer(self, data_id):
-        """The data's storage buffer, uploading CPU-side values on first GPU use."""
+        """The data's storage buffer: a pending expression is computed into it, CPU-side values
+        are uploaded on first GPU use."""
+        if self.pending:
+            self.settle(data_id)
         d = self.store[data_id]
         if d.complex_parts is not None:
             raise TypeError("webgpu: this kernel does not take complex64 inputs (only the complex-aware kernels do: "

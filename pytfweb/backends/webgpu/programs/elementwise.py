@@ -9,8 +9,14 @@ function is converted) and the store (a bool result becomes 0/1; an f32 result s
 goes through JS's ToInt32).
 
 Shapes are uniforms: the pipeline key holds the function, dtypes, rank and how each input is
-indexed (same shape as the output, one value, or broadcast through strides), never the sizes."""
+indexed (same shape as the output, one value, or broadcast through strides), never the sizes.
+
+Each table kernel, Cast and Select is an `Op` (its WGSL expression over its operands); with
+WEBGPU_FUSION (default) it is recorded, not dispatched, and a chain of them runs as one generated
+shader when its values are needed (programs/fusion.py); else each runs in `run_elementwise`."""
+import functools
 import math
+from typing import NamedTuple
 
 from ....kernels import TensorInfo, register_kernel
 from ....ops.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
@@ -18,6 +24,7 @@ from ....shapes import broadcast_shapes, strides_of
 from ...shared import register_shared_kernels
 from .. import wgsl
 from ..backend import Program, _size
+from . import fusion
 
 BACKEND = "webgpu"
 register_shared_kernels(BACKEND)
@@ -139,21 +146,59 @@ def run_elementwise(backend, key, functions, inputs, names, out_shape, out_dtype
                        backend.groups_for(_size(out_shape), 64))
 
 
+class Op(NamedTuple):
+    """One elementwise op as WGSL: `expr` over its operands' values {0}, {1}, ... (each in its
+    dtype's storage type, as is the result) and its attribute fields {u}<field> ({u} is the prefix
+    of the program's uniform fields); `key` names it in pipeline keys; `functions` ((file, fn
+    name), ...) the WGSL it calls; `fields` its attribute uniforms ((field, type), ...)."""
+    key: str
+    expr: str
+    functions: tuple = ()
+    fields: tuple = ()
+
+
+def _refuse_complex(backend, inputs):
+    """A complex64 input of a kernel without a complex path: the TypeError run() gives, before the
+    op is built (its dtype has no storage type)."""
+    for t in inputs:
+        if t.dtype not in wgsl.STORAGE_TYPE:
+            backend.ensure_buffer(t.data_id)
+
+
+def run_op(backend, op, inputs, names, out_shape, dtype, values=()):
+    """op on inputs: recorded for fusion (programs/fusion.py) where it is on, else one dispatch.
+    names: the inputs' names in the unfused program."""
+    if fusion.enabled():
+        out = fusion.defer(backend, op, inputs, out_shape, dtype, values)
+        if out is not None:
+            return out
+    expr = op.expr.format(*(f"v_{n}" for n in names), u="u.")
+    return run_elementwise(backend, op.key, lambda: wgsl.functions(*op.functions), inputs, names, out_shape, dtype,
+                           expr, op.fields, values)
+
+
+@functools.lru_cache(maxsize=None)
+def _unary_op(kernel, in_dtype, dtype):
+    fn = choose("unary_ops.wgsl", "op_" + kernel, in_dtype)
+    (params, ret) = wgsl.signature("unary_ops.wgsl", fn)
+    in_t, out_t = wgsl.STORAGE_TYPE[in_dtype], wgsl.STORAGE_TYPE[dtype]
+    args = [load("{0}", params[0][1], in_t)] + [f"{{u}}{p}" for p, _ in params[1:]]   # then the attributes
+    expr = store(f"{fn}({', '.join(args)})", ret, out_t)
+    if ret == "f32" and in_t == "f32" and out_t == "f32" and kernel not in NAN_AWARE:
+        expr = f"select({expr}, {{0}}, isNan({{0}}))"   # NaN in, NaN out
+    fields = ATTR_UNIFORMS.get(kernel, ((),))[0]
+    return Op(fn, expr, (("unary_ops.wgsl", fn), (wgsl.COMMON, "isNan")), fields)
+
+
 def _unary_kernel(row):
-    fields, values_of = ATTR_UNIFORMS.get(row.kernel, ((), lambda a: ()))
+    values_of = ATTR_UNIFORMS.get(row.kernel, ((), lambda a: ()))[1]
 
     def kernel(backend, inputs, attrs):
         (x,) = inputs
+        _refuse_complex(backend, inputs)
         dtype = out_dtype(row, x.dtype)
-        fn = choose("unary_ops.wgsl", "op_" + row.kernel, x.dtype)
-        (params, ret) = wgsl.signature("unary_ops.wgsl", fn)
-        in_t, out_t = wgsl.STORAGE_TYPE[x.dtype], wgsl.STORAGE_TYPE[dtype]
-        arg = load("v_x", params[0][1], in_t)
-        expr = store(f"{fn}({arg})", ret, out_t)
-        if ret == "f32" and in_t == "f32" and out_t == "f32" and row.kernel not in NAN_AWARE:
-            expr = f"select({expr}, v_x, isNan(v_x))"   # NaN in, NaN out
-        return run_elementwise(backend, fn, lambda: wgsl.functions(("unary_ops.wgsl", fn), (wgsl.COMMON, "isNan")),
-                               [x], ["x"], x.shape, dtype, expr, fields, values_of(attrs) if fields else ())
+        return run_op(backend, _unary_op(row.kernel, x.dtype, dtype), inputs, ("x",), x.shape, dtype,
+                      values_of(attrs))
     return kernel
 
 
@@ -179,19 +224,24 @@ def _compare_strings(backend, row, a, b):
     return TensorInfo(backend.write(values, out_shape, "bool"), out_shape, "bool")
 
 
+@functools.lru_cache(maxsize=None)
+def _binary_op(kernel, in_dtype, dtype):
+    fn = choose("binary_ops.wgsl", "op_" + kernel, in_dtype)
+    (params, ret) = wgsl.signature("binary_ops.wgsl", fn)
+    in_t, out_t = wgsl.STORAGE_TYPE[in_dtype], wgsl.STORAGE_TYPE[dtype]
+    expr = store(f"{fn}({load('{0}', params[0][1], in_t)}, {load('{1}', params[1][1], in_t)})", ret, out_t)
+    return Op(fn, expr, (("binary_ops.wgsl", fn),))
+
+
 def _binary_kernel(row):
     def kernel(backend, inputs, attrs):
         a, b = inputs
         if a.dtype == "string":
             return _compare_strings(backend, row, a, b)
+        _refuse_complex(backend, inputs)
         out_shape = broadcast_shapes(a.shape, b.shape, row.name)
         dtype = out_dtype(row, a.dtype)
-        fn = choose("binary_ops.wgsl", "op_" + row.kernel, a.dtype)
-        (params, ret) = wgsl.signature("binary_ops.wgsl", fn)
-        in_t, out_t = wgsl.STORAGE_TYPE[a.dtype], wgsl.STORAGE_TYPE[dtype]
-        expr = store(f"{fn}({load('v_a', params[0][1], in_t)}, {load('v_b', params[1][1], in_t)})", ret, out_t)
-        return run_elementwise(backend, fn, lambda: wgsl.functions(("binary_ops.wgsl", fn)),
-                               [a, b], ["a", "b"], out_shape, dtype, expr)
+        return run_op(backend, _binary_op(row.kernel, a.dtype, dtype), inputs, ("a", "b"), out_shape, dtype)
     return kernel
 
 
@@ -201,31 +251,37 @@ for _row in BINARY + GRADIENT_KERNELS:
     register_kernel(_row.kernel, BACKEND, _binary_kernel(_row))
 
 
+@functools.lru_cache(maxsize=None)
+def _cast_op(in_dtype, dtype):
+    if dtype == in_dtype:
+        return Op("copy", "{0}")
+    fn = "cast_to_float32_int" if dtype == "float32" else choose("unary_ops.wgsl", "cast_to_" + dtype, in_dtype)
+    (params, ret) = wgsl.signature("unary_ops.wgsl", fn)
+    expr = store(f"{fn}({load('{0}', params[0][1], wgsl.STORAGE_TYPE[in_dtype])})", ret, wgsl.STORAGE_TYPE[dtype])
+    return Op(fn, expr, (("unary_ops.wgsl", fn),))
+
+
 @register_kernel("Cast", BACKEND)
 def cast(backend, inputs, attrs):
     (x,) = inputs
     dtype = attrs["dtype"]
     if dtype not in wgsl.STORAGE_TYPE:
         raise TypeError(f"webgpu: Cast to {dtype} is not supported (float32, int32 and bool are)")
-    if dtype == x.dtype:
-        return _copy(backend, x)
-    fn = "cast_to_float32_int" if dtype == "float32" else choose("unary_ops.wgsl", "cast_to_" + dtype, x.dtype)
-    (params, ret) = wgsl.signature("unary_ops.wgsl", fn)
-    expr = store(f"{fn}({load('v_x', params[0][1], wgsl.STORAGE_TYPE[x.dtype])})", ret, wgsl.STORAGE_TYPE[dtype])
-    return run_elementwise(backend, fn, lambda: wgsl.functions(("unary_ops.wgsl", fn)), [x], ["x"], x.shape,
-                           dtype, expr)
+    return run_op(backend, _cast_op(x.dtype, dtype), inputs, ("x",), x.shape, dtype)
 
 
 def _copy(backend, x):
     return run_elementwise(backend, "copy", lambda: "", [x], ["x"], x.shape, x.dtype, "v_x")
 
 
+_SELECT = Op("select", "select({2}, {1}, {0} != 0)")
+
+
 @register_kernel("Select", BACKEND)
 def select(backend, inputs, attrs):
     c, a, b = inputs
     out_shape = broadcast_shapes(broadcast_shapes(c.shape, a.shape, "where"), b.shape, "where")
-    return run_elementwise(backend, "select", lambda: "", [c, a, b], ["c", "a", "b"], out_shape, a.dtype,
-                           "select(v_b, v_a, v_c != 0)")
+    return run_op(backend, _SELECT, inputs, ("c", "a", "b"), out_shape, a.dtype)
 
 
 def fill(backend, shape, value, dtype):
