@@ -4,7 +4,7 @@ import pytest
 
 from .conftest import PageError
 from .test_webgl_browser_pixels import _PATTERN
-from .test_webgpu_backend import webgpu  # noqa: F401  (fixture)
+from .test_webgpu_backend import _run_unawaited, webgpu  # noqa: F401  (fixture)
 
 
 def test_from_pixels_to_pixels_and_draw(webgpu):
@@ -36,7 +36,24 @@ result = [out, want, back == rgba, drawn == rgba, grey_drawn, tf.memory().num_te
     assert grey == [0, 0, 0, 255, 128, 128, 128, 255, 255, 255, 255, 255, 64, 64, 64, 255]
 
 
-def test_draw_of_gpu_only_values_says_to_await(webgpu):
-    with pytest.raises(PageError) as e:
-        webgpu("import js\ntf.browser.draw(tf.tensor([[0.5]]) * 2.0, js.OffscreenCanvas.new(1, 1))")
-    assert e.value.type == "BackendError" and "Draw" in e.value.message and "await t.data()" in e.value.message
+def test_draw_of_gpu_only_values_reads_them_or_says_to_await(webgpu, page_harness):
+    # where Python can wait (run_py), Draw reads the GPU-only values itself
+    assert webgpu("""
+import js
+c = js.OffscreenCanvas.new(1, 1)
+tf.browser.draw(tf.tensor([[0.25]]) * 2.0, c)
+result = list(c.getContext("2d").getImageData(0, 0, 1, 1).data.to_py())
+""") == [128, 128, 128, 255]
+    # a synchronous runPython cannot wait: a BackendError naming Draw, saying to await
+    message = _run_unawaited(page_harness, """
+import js
+x = tf.tidy(lambda: tf.tensor([[0.5]]) * 2.0)
+try:
+    tf.browser.draw(x, js.OffscreenCanvas.new(1, 1))
+    msg = "no error"
+except Exception as e:
+    msg = type(e).__name__ + ": " + str(e)
+tf.dispose(x)
+msg
+""")
+    assert message.startswith("BackendError") and "Draw" in message and "await t.data()" in message

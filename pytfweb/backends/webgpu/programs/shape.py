@@ -16,8 +16,6 @@ def run_map(backend, x, out_shape, mul, add, in_dims, in_strides, base=0, tile=F
     term modulo in_dims; pad: terms outside [0, in_dims) give the value pad; mirror: 0 (reflect)
     or 1 (symmetric): terms outside are reflected back in (one reflection: paddings fit)."""
     out_shape = tuple(out_shape)
-    if _reads_in_order(x, out_shape, mul, add, in_dims, in_strides, base):
-        return TensorInfo(x.data_id, out_shape, x.dtype)   # a copy that changes nothing: share the data
     rank = len(out_shape)
     t = wgsl.STORAGE_TYPE[x.dtype]
     mode = "tile" if tile else "pad" if pad is not None else "mirror" if mirror is not None else "plain"
@@ -53,6 +51,14 @@ def run_map(backend, x, out_shape, mul, add, in_dims, in_strides, base=0, tile=F
                        backend.groups_for(_size(out_shape), 64))
 
 
+def map_or_share(backend, x, out_shape, mul, add, in_dims, in_strides, base=0):
+    """A kernel's output by run_map, or, where that would copy x unchanged, x's data itself
+    (the engine counts the shared reference; never for an intermediate a kernel frees)."""
+    if _reads_in_order(x, out_shape, mul, add, in_dims, in_strides, base):
+        return TensorInfo(x.data_id, tuple(out_shape), x.dtype)
+    return run_map(backend, x, out_shape, mul, add, in_dims, in_strides, base)
+
+
 def _reads_in_order(x, out_shape, mul, add, in_dims, in_strides, base):
     """Whether run_map's output would be x's values in x's order (a transpose or reverse of unit
     axes, a one-part split, an unstack along a unit axis): every term stays inside its input axis
@@ -74,21 +80,21 @@ def transpose(backend, inputs, attrs):
     perm = attrs["perm"]
     st = strides_of(x.shape)
     out_shape = [x.shape[p] for p in perm]
-    return run_map(backend, x, out_shape, [1] * len(perm), [0] * len(perm), out_shape, [st[p] for p in perm])
+    return map_or_share(backend, x, out_shape, [1] * len(perm), [0] * len(perm), out_shape, [st[p] for p in perm])
 
 
 @register_kernel("Slice", BACKEND)
 def slice_(backend, inputs, attrs):
     (x,) = inputs
     size = list(attrs["size"])
-    return run_map(backend, x, size, [1] * len(size), list(attrs["begin"]), x.shape, strides_of(x.shape))
+    return map_or_share(backend, x, size, [1] * len(size), list(attrs["begin"]), x.shape, strides_of(x.shape))
 
 
 @register_kernel("StridedSlice", BACKEND)
 def strided_slice(backend, inputs, attrs):
     (x,) = inputs
     out_shape = [max(0, -((b - e) // s)) for b, e, s in zip(attrs["begin"], attrs["end"], attrs["strides"])]
-    return run_map(backend, x, out_shape, list(attrs["strides"]), list(attrs["begin"]), x.shape, strides_of(x.shape))
+    return map_or_share(backend, x, out_shape, list(attrs["strides"]), list(attrs["begin"]), x.shape, strides_of(x.shape))
 
 
 @register_kernel("Reverse", BACKEND)
@@ -97,7 +103,7 @@ def reverse(backend, inputs, attrs):
     dims = set(attrs["dims"])
     mul = [-1 if d in dims else 1 for d in range(len(x.shape))]
     add = [n - 1 if d in dims else 0 for d, n in enumerate(x.shape)]
-    return run_map(backend, x, x.shape, mul, add, x.shape, strides_of(x.shape))
+    return map_or_share(backend, x, x.shape, mul, add, x.shape, strides_of(x.shape))
 
 
 @register_kernel("Tile", BACKEND)
@@ -129,8 +135,8 @@ def _slices_along(backend, x, axis, starts_sizes, keep_axis):
         shape[axis] = size
         dims = [d for d in range(len(shape)) if keep_axis or d != axis]
         out_shape = [shape[d] for d in dims]
-        outs.append(run_map(backend, x, out_shape, [1] * len(dims), [0] * len(dims), [x.shape[d] for d in dims],
-                            [st[d] for d in dims], base=start * st[axis]))
+        outs.append(map_or_share(backend, x, out_shape, [1] * len(dims), [0] * len(dims), [x.shape[d] for d in dims],
+                                 [st[d] for d in dims], base=start * st[axis]))
     return outs
 
 
