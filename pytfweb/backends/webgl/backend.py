@@ -26,6 +26,7 @@ from ...errors import BackendError, ContextLostError
 from ...kernels import TensorInfo
 from ...tensor import DataId
 from ..base import Backend
+from ..fusion_graph import PendingData
 from .gpgpu_context import GPGPUContext
 from .programs import fusion
 from .shader_compiler import InputInfo, build_source
@@ -47,7 +48,7 @@ class TexData:
         self.complex_parts = None
 
 
-class WebGLBackend(Backend):
+class WebGLBackend(PendingData, Backend):
     name = "webgl"
 
     def __init__(self):
@@ -61,12 +62,8 @@ class WebGLBackend(Backend):
         # DataId -> {key: TensorInfo}: data a kernel derived from that data alone and keeps for
         # later calls (the GEMM's packed weights); freed with it. Data never changes, so they stay valid.
         self.derived = {}
-        # Lazy elementwise fusion (programs/fusion.py): DataId -> the expression its values are
-        # still to be drawn from; how many pending expressions read each DataId; data disposed
-        # while read by one, freed when the last is drawn or dropped.
-        self.pending = {}
-        self.leaf_refs = {}
-        self.free_later = set()
+        # Lazy elementwise fusion (programs/fusion.py; the bookkeeping in fusion_graph.PendingData)
+        self._init_pending()
         self.renderer = self.ctx.renderer
         # Resident data, least recently used first -> None, or (source DataId, key) for the packed
         # weights kept in `derived` (evicted by dropping them: they are made again when needed).
@@ -88,41 +85,19 @@ class WebGLBackend(Backend):
         """Draw what is pending and block until the GPU has done all work issued so far (used to
         time kernels: a fused op's time is its own draw's)."""
         if self.pending:
-            fusion.materialize_all(self)
+            self.materialize_all()
         self.ctx.js.finish()
 
-    # --- lazy elementwise fusion (programs/fusion.py) -----------------------------------------
-    def add_pending(self, node):
-        """New data whose values are node's, drawn when first needed."""
-        data_id = DataId(self)
-        self.store[data_id] = TexData(node.shape, node.dtype)
-        self.pending[data_id] = node
-        for leaf in node.leaves:
-            key = leaf.info.data_id
-            self.leaf_refs[key] = self.leaf_refs.get(key, 0) + 1
-        return TensorInfo(data_id, node.shape, node.dtype)
+    # --- lazy elementwise fusion (programs/fusion.py; bookkeeping in PendingData) -------------
+    data_class = TexData   # the record of a pending data (PendingData.add_pending)
 
-    def resolve_pending(self, data_id, out):
-        """A pending data's expression was drawn into out: the data takes out's texture."""
-        node = self.pending.pop(data_id)
-        self.store[data_id] = self.store.pop(out.data_id)
-        self._release_leaves(node)
-
-    def _release_leaves(self, node):
-        for leaf in node.leaves:
-            key = leaf.info.data_id
-            n = self.leaf_refs[key] - 1
-            if n:
-                self.leaf_refs[key] = n
-            else:
-                del self.leaf_refs[key]
-                if key in self.free_later:
-                    self.free_later.discard(key)
-                    self._free(key)
+    def materialize(self, data_id):
+        """Draw pending data's expression (one program)."""
+        fusion.materialize(self, data_id)
 
     def settle(self, data_id):
         if data_id in self.pending:
-            fusion.materialize(self, data_id)
+            self.materialize(data_id)
 
     def check_not_lost(self, data_id):
         d = self.store[data_id]
@@ -133,7 +108,7 @@ class WebGLBackend(Backend):
         if self.pending:
             for t in inputs:
                 if t.data_id in self.pending:
-                    fusion.materialize(self, t.data_id)
+                    self.materialize(t.data_id)
 
     def epsilon(self):
         return 1e-4 if self.ctx.half_float else 1e-7
@@ -172,7 +147,7 @@ class WebGLBackend(Backend):
 
     def read_sync(self, data_id):
         if data_id in self.pending:
-            fusion.materialize(self, data_id)
+            self.materialize(data_id)
         d = self.store[data_id]
         if d.complex_parts is not None:
             return _interleave(*(self.read_sync(p) for p in d.complex_parts))
@@ -194,7 +169,7 @@ class WebGLBackend(Backend):
 
     async def read(self, data_id):
         if data_id in self.pending:
-            fusion.materialize(self, data_id)
+            self.materialize(data_id)
         d = self.store[data_id]
         if d.complex_parts is not None:
             re, im = d.complex_parts
@@ -238,13 +213,7 @@ class WebGLBackend(Backend):
         return out
 
     def dispose_data(self, data_id):
-        node = self.pending.pop(data_id, None)
-        if node is not None:   # never drawn: nothing to free but what it holds
-            self.store.pop(data_id, None)
-            self._release_leaves(node)
-            return
-        if data_id in self.leaf_refs:   # a pending expression still reads it
-            self.free_later.add(data_id)
+        if self.pending and self.dispose_pending(data_id):   # (data only pending expressions read)
             return
         self._free(data_id)
 
@@ -261,7 +230,7 @@ class WebGLBackend(Backend):
 
     def memory(self):
         if self.pending:   # the textures as if every op had drawn when it ran
-            fusion.materialize_all(self)
+            self.materialize_all()
         t = self.textures
         return {"num_textures": t.num_used + t.num_free, "num_textures_in_use": t.num_used,
                 "num_bytes_in_gpu": t.bytes_used, "num_bytes_in_gpu_allocated": t.bytes_used + t.bytes_free,
@@ -274,9 +243,7 @@ class WebGLBackend(Backend):
         self.store.clear()
         self.derived.clear()
         self._lru.clear()
-        self.pending.clear()
-        self.leaf_refs.clear()
-        self.free_later.clear()
+        self.clear_pending()
         self.textures.dispose()
         self.programs.clear()
         self.ctx.dispose()

@@ -87,9 +87,3 @@ def materialize(backend, data_id):
     program = Program("fused:" + body, names, node.shape, body, tuple((f"u{i}", "float") for i in range(len(uniforms))))
     out = backend.run(program, [leaf.info for _, leaf in leaves.values()], node.dtype, tuple(uniforms))
     backend.resolve_pending(data_id, out)
-
-
-def materialize_all(backend):
-    for data_id in list(backend.pending):
-        materialize(backend, data_id)
-
