@@ -1,6 +1,7 @@
-"""TF.js parity on webgl: every case of tests/parity/cases runs in the page (tests/parity/runner.py's
-source, on webgl) and gives TF.js 4.22's shapes, dtypes, values and gradients within float32 GPU
-arithmetic. One page call per case family keeps each call short."""
+"""TF.js parity on the GPU: every case of tests/parity/cases runs in the page (tests/parity/runner.py's
+source, on the session's backend: webgl, or webgpu under make test-webgpu) and gives TF.js 4.22's
+shapes, dtypes, values and gradients within float32 GPU arithmetic. One page call per case family
+keeps each call short."""
 import json
 import os
 from pathlib import Path
@@ -11,6 +12,8 @@ import pytfweb as tf
 from tests.parity import runner
 from tests.parity.cases import all_cases
 from tests.parity.generate import references
+
+from .conftest import BACKEND
 
 CASES = all_cases()
 FAMILIES = sorted({c["family"] for c in CASES})
@@ -32,14 +35,14 @@ def refs():
 
 
 @pytest.mark.parametrize("family", FAMILIES)
-def test_family_matches_tfjs_on_webgl(run_py, refs, family):
+def test_family_matches_tfjs_on_the_gpu(run_py, refs, family):
     cases = [c for c in CASES if c["family"] == family]
     page = run_py(PAGE, runner_src=RUNNER_SRC, cases=cases, names=NAMES)
-    assert page["backend"] == "webgl", f"the page ran the cases on {page['backend']}"
+    assert page["backend"] == BACKEND, f"the page ran the cases on {page['backend']}"
     assert page["left"] == 0, "tensors leaked in the page"
     problems = []
     for c in cases:
-        p = runner.check(c, refs[c["id"]], page["results"][c["id"]], "webgl")
+        p = runner.check(c, refs[c["id"]], page["results"][c["id"]], "gpu")
         if p:
             problems.append(f"{c['id']} {c['fn']}: {p}")
-    assert not problems, f"{len(problems)} of {len(cases)} cases differ from TF.js on webgl:\n" + "\n".join(problems)
+    assert not problems, f"{len(problems)} of {len(cases)} cases differ from TF.js on {BACKEND}:\n" + "\n".join(problems)

@@ -11,7 +11,7 @@ import inspect
 import math
 import re
 
-_FLOAT_TOL = {"cpu": (1e-4, 1e-5), "webgl": (2e-3, 1e-3)}
+_FLOAT_TOL = {"cpu": (1e-4, 1e-5), "gpu": (2e-3, 1e-3)}
 
 
 def resolve(tf, path, python_names):

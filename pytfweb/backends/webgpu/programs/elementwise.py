@@ -287,6 +287,8 @@ def select(backend, inputs, attrs):
 def fill(backend, shape, value, dtype):
     """A new tensor of shape filled with value, written by a shader (no upload)."""
     shape = tuple(shape)
+    if dtype == "complex64":   # a float32 real part and a zero imaginary part (as webgl's)
+        return backend.make_complex(fill(backend, shape, value, "float32"), fill(backend, shape, 0.0, "float32"))
     if _size(shape) == 0:
         return backend.empty(shape, dtype)
     if dtype not in wgsl.STORAGE_TYPE:
