@@ -5,6 +5,8 @@
 // output channel oc = c * u.FC + q reads input channel c through filt[.., c, q]). The filter is
 // [FD, FH, FW, C, FC]. Input positions outside x read 0 and are still multiplied, as cpu's zero
 // padding does (0 * inf is NaN there too).
+// The *_vec4 programs (2-D NHWC forwards) instead bind their data as vec4s over channels and
+// compute 4 channels at 4 neighbouring output columns or positions per invocation, in registers.
 
 fn fAt(kd: i32, kh: i32, kw: i32, c: i32, q: i32) -> i32 { return (((kd * u.FH + kh) * u.FW + kw) * u.C + c) * u.FC + q; }
 
@@ -12,6 +14,11 @@ fn xValue(b: i32, d: i32, h: i32, w: i32, c: i32) -> f32 {
   if (d < 0 || d >= u.D || h < 0 || h >= u.H || w < 0 || w >= u.W) { return 0.0; }
   return x[xAt(b, d, h, w, c)];
 }
+
+// x's value (f32 or vec4, as x is bound) at flat index i, or 0 outside x (inside false: then i may
+// be anything, x[0] is read instead). Padding reads 0 and is still multiplied, as in xValue.
+fn xScalar(i: i32, inside: bool) -> f32 { return select(0.0, x[select(0, i, inside)], inside); }
+fn xVec4(i: i32, inside: bool) -> vec4<f32> { return select(vec4<f32>(0.0), x[select(0, i, inside)], inside); }
 
 // The output position o reading input position i through tap k along an axis of stride s,
 // dilation l and padding p: i = o * s - p + k * l. outFrom gives o, or -1 where there is none.
@@ -110,6 +117,145 @@ SPLIT
   }
   result[index] = acc;
 }
+
+// @program depthwise_vec4
+// DepthwiseConv2dNative (NHWC, one filter per channel, C a multiple of 4; programs/conv.py): x,
+// filt and result are bound as vec4s over channels (C4 = C / 4 of them per position). An
+// invocation computes 4 channels at several neighbouring output columns (acc0, acc1, ...), so
+// each input value of a filter row is read once for all the taps and columns that use it, not
+// once per tap. Python fills in the column count, the strides, the multiply-adds (unrolled for the
+// variant's filter size, strides and dilations: a CPU implementation such as SwiftShader neither
+// unrolls loops nor keeps indexed arrays in registers; per filter row kh: its values x<kh>_<offset>
+// from w0, the taps f<kh>_<kw>, then acc<j> += x * f in the direct program's order) and the stores
+// of the columns inside the output.
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let c4 = index % u.C4;
+  let block = (index / u.C4) % u.OWB;
+  let oh = (index / (u.C4 * u.OWB)) % u.OH;
+  let b = index / (u.C4 * u.OWB * u.OH);
+  let ow0 = block * COLUMNS;
+  let h0 = oh * SH - u.PH;
+  let w0 = ow0 * SW - u.PW;
+TAPS
+  let y0 = ((b * u.OH + oh) * u.OW + ow0) * u.C4 + c4;
+STORE
+}
+
+// @program pointwise_vec4
+// Conv2D with a 1x1 filter, stride 1 and no padding (NHWC, C and OC multiples of 4;
+// programs/conv.py): the product of x as [M = B * H * W, C] and the filter as [C, OC], bound as
+// vec4s along C and OC (C4, OC4 of them a row). An invocation computes 4 output channels of 4
+// neighbouring positions, k running through C as in the GEMM. Registers only: no workgroup
+// tiles and barriers, which cost more than they save on a CPU implementation such as SwiftShader.
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let o4 = index % u.OC4;
+  let r = (index / u.OC4) * 4;
+  // rows past M read row M - 1 (their sums are not stored)
+  let x0 = min(r, u.M - 1) * u.C4;
+  let x1 = min(r + 1, u.M - 1) * u.C4;
+  let x2 = min(r + 2, u.M - 1) * u.C4;
+  let x3 = min(r + 3, u.M - 1) * u.C4;
+  var acc0 = vec4<f32>(0.0);
+  var acc1 = vec4<f32>(0.0);
+  var acc2 = vec4<f32>(0.0);
+  var acc3 = vec4<f32>(0.0);
+  for (var k4 = 0; k4 < u.C4; k4++) {
+    let f = 4 * k4 * u.OC4 + o4;
+    let f0 = filt[f];
+    let f1 = filt[f + u.OC4];
+    let f2 = filt[f + 2 * u.OC4];
+    let f3 = filt[f + 3 * u.OC4];
+    let v0 = x[x0 + k4];
+    let v1 = x[x1 + k4];
+    let v2 = x[x2 + k4];
+    let v3 = x[x3 + k4];
+    acc0 = acc0 + v0.x * f0 + v0.y * f1 + v0.z * f2 + v0.w * f3;
+    acc1 = acc1 + v1.x * f0 + v1.y * f1 + v1.z * f2 + v1.w * f3;
+    acc2 = acc2 + v2.x * f0 + v2.y * f1 + v2.z * f2 + v2.w * f3;
+    acc3 = acc3 + v3.x * f0 + v3.y * f1 + v3.z * f2 + v3.w * f3;
+  }
+  let y = r * u.OC4 + o4;
+  result[y] = acc0;
+  if (r + 1 < u.M) { result[y + u.OC4] = acc1; }
+  if (r + 2 < u.M) { result[y + 2 * u.OC4] = acc2; }
+  if (r + 3 < u.M) { result[y + 3 * u.OC4] = acc3; }
+}
+
+// @program conv2d_vec4
+// Conv2D (NHWC, OC a multiple of 4; programs/conv.py): the filter and result bound as vec4s over
+// output channels (OC4 of them). An invocation computes 4 output channels at 4 neighbouring
+// output columns: per tap and input channel, one filter vec4 and one x value per column (0 in the
+// padding, still multiplied), summed in the direct program's order. Python puts in the channel
+// loop (section conv2d_vec4_c1 or conv2d_vec4_c4) and the x values per position (C or C / 4).
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let o4 = index % u.OC4;
+  let block = (index / u.OC4) % u.OWB;
+  let oh = (index / (u.OC4 * u.OWB)) % u.OH;
+  let b = index / (u.OC4 * u.OWB * u.OH);
+  let ow0 = block * 4;
+  var acc0 = vec4<f32>(0.0);
+  var acc1 = vec4<f32>(0.0);
+  var acc2 = vec4<f32>(0.0);
+  var acc3 = vec4<f32>(0.0);
+  for (var kh = 0; kh < u.FH; kh++) {
+    let h = oh * u.SH - u.PH + kh * u.DH;
+    let rowIn = h >= 0 && h < u.H;
+    for (var kw = 0; kw < u.FW; kw++) {
+      let w = ow0 * u.SW - u.PW + kw * u.DW;
+      let in0 = rowIn && w >= 0 && w < u.W;
+      let in1 = rowIn && w + u.SW >= 0 && w + u.SW < u.W;
+      let in2 = rowIn && w + 2 * u.SW >= 0 && w + 2 * u.SW < u.W;
+      let in3 = rowIn && w + 3 * u.SW >= 0 && w + 3 * u.SW < u.W;
+      let i0 = ((b * u.H + h) * u.W + w) * XC;
+      let step = u.SW * XC;
+      let f0 = (kh * u.FW + kw) * u.C * u.OC4 + o4;
+CHANNELS
+    }
+  }
+  let y = ((b * u.OH + oh) * u.OW + ow0) * u.OC4 + o4;
+  result[y] = acc0;
+  if (ow0 + 1 < u.OW) { result[y + u.OC4] = acc1; }
+  if (ow0 + 2 < u.OW) { result[y + 2 * u.OC4] = acc2; }
+  if (ow0 + 3 < u.OW) { result[y + 3 * u.OC4] = acc3; }
+}
+
+// @program conv2d_vec4_c1
+// conv2d_vec4's channel loop, x read one channel at a time.
+      for (var c = 0; c < u.C; c++) {
+        let f = filt[f0 + c * u.OC4];
+        acc0 = acc0 + xScalar(i0 + c, in0) * f;
+        acc1 = acc1 + xScalar(i0 + step + c, in1) * f;
+        acc2 = acc2 + xScalar(i0 + 2 * step + c, in2) * f;
+        acc3 = acc3 + xScalar(i0 + 3 * step + c, in3) * f;
+      }
+
+// @program conv2d_vec4_c4
+// conv2d_vec4's channel loop where C is a multiple of 4: x bound as vec4s too, four channels (and
+// four filter rows) a step.
+      for (var c4 = 0; c4 < u.C / 4; c4++) {
+        let f = f0 + 4 * c4 * u.OC4;
+        let fx = filt[f];
+        let fy = filt[f + u.OC4];
+        let fz = filt[f + 2 * u.OC4];
+        let fw = filt[f + 3 * u.OC4];
+        let v0 = xVec4(i0 + c4, in0);
+        let v1 = xVec4(i0 + step + c4, in1);
+        let v2 = xVec4(i0 + 2 * step + c4, in2);
+        let v3 = xVec4(i0 + 3 * step + c4, in3);
+        acc0 = acc0 + v0.x * fx + v0.y * fy + v0.z * fz + v0.w * fw;
+        acc1 = acc1 + v1.x * fx + v1.y * fy + v1.z * fz + v1.w * fw;
+        acc2 = acc2 + v2.x * fx + v2.y * fy + v2.z * fz + v2.w * fw;
+        acc3 = acc3 + v3.x * fx + v3.y * fy + v3.z * fz + v3.w * fw;
+      }
 
 // @program backprop_input
 // dx[b, d, h, w, c] = sum over the taps that read (d, h, w) from output (od, oh, ow) of dy . filter.

@@ -98,3 +98,46 @@ def test_conv2d_gradients_as_implicit_gemm(compare_webgpu, strides, pad, dilatio
     # filter gradient: batch * OH * OW >= GEMM_FROM positions; input gradient: FH * FW * OC >= GEMM_FROM
     compare_webgpu(f"lambda x, f: tf.grads(lambda x, f: tf.sum(tf.conv2d(x, f, {strides!r}, {pad!r}, "
                    f"dilations={dilations!r}) ** 2))([x, f])", [_r(2, 11, 9, 5), _r(3, 3, 5, 40)], rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("filter_hw, strides, pad, dilations", [
+    ((3, 3), 1, "same", 1), ((3, 3), 2, "valid", 1), ((3, 3), 2, "same", 1), ((3, 3), (1, 2), "same", 1),
+    ((3, 3), 1, "same", (2, 3)), ((1, 1), 1, "valid", 1), ((5, 2), (2, 3), [[0, 0], [2, 1], [0, 3], [0, 0]], 1),
+    ((8, 3), 1, "same", 1)])
+def test_depthwise_vec4(compare_webgpu, filter_hw, strides, pad, dilations):
+    # NHWC, one filter per channel, C a multiple of 4: 4 channels x DW_COLUMNS output columns per
+    # invocation, unrolled per variant (an 8-high filter takes the direct program); output widths
+    # not a multiple of the columns; NaN and infinity in x and the filter
+    x = _r(2, 9, 11, 12)
+    x[0, 0, 0, 0], x[1, 4, 5, 7] = np.nan, np.inf
+    f = _r(*filter_hw, 12, 1)
+    f[0, 0, 3, 0] = -np.inf
+    compare_webgpu(f"lambda x, f: tf.depthwise_conv2d(x, f, {strides!r}, {pad!r}, dilations={dilations!r})",
+                   [x, f], **TOLERANCE)
+
+
+def test_pointwise_vec4(compare_webgpu):
+    # 1x1, stride 1, no padding, NHWC, C and OC multiples of 4: [B * H * W, C] x [C, OC], 4
+    # positions x 4 output channels per invocation (B * H * W = 70, not a multiple of 4); NaN and
+    # infinity in x; the fused form (bias, relu); a padded or strided 1x1 takes the other programs
+    x = _r(2, 5, 7, 12)
+    x[0, 0, 0, 0], x[1, 4, 6, 11] = np.nan, -np.inf
+    compare_webgpu("lambda x, f: [tf.conv2d(x, f, 1, 'same'), tf.conv2d(x, f, 1, 'valid', dilations=2), "
+                   "tf.fused.conv2d(x, f, 1, 'same', bias=f[0, 0, 0], activation='relu'), "
+                   "tf.conv2d(x, f, 2, 'same'), tf.conv2d(x, f, 1, [[0, 0], [1, 0], [0, 2], [0, 0]])]",
+                   [x, _r(1, 1, 12, 8)], **TOLERANCE)
+
+
+@pytest.mark.parametrize("channels", [3, 8])
+@pytest.mark.parametrize("strides, pad, dilations", [(1, "same", 1), (2, "valid", 1), (2, "same", 1), (1, "same", 2),
+                                                     ((2, 1), [[0, 0], [2, 1], [0, 3], [0, 0]], 1)])
+def test_conv2d_vec4(compare_webgpu, channels, strides, pad, dilations):
+    # NHWC, OC a multiple of 4: 4 output channels x 4 output columns per invocation, x read as
+    # vec4s where C is a multiple of 4 too; output widths not a multiple of 4; NaN and infinity
+    x = _r(2, 9, 11, channels)
+    x[0, 0, 0, 0], x[1, 4, 5, channels - 1] = np.nan, np.inf
+    f = _r(3, 2, channels, 8)
+    f[1, 1, 0, 5] = -np.inf
+    compare_webgpu(f"lambda x, f: [tf.conv2d(x, f, {strides!r}, {pad!r}, dilations={dilations!r}), "
+                   f"tf.fused.conv2d(x, f, {strides!r}, {pad!r}, dilations={dilations!r}, bias=f[0, 0, 0], "
+                   "activation='relu6')]", [x, f], **TOLERANCE)

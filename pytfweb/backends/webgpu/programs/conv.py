@@ -3,11 +3,19 @@ in NHWC and NCHW), pooling (MaxPool, AvgPool, MaxPool3D, AvgPool3D and their gra
 MaxPoolWithArgmax) and Dilation2D with its gradients, as direct WGSL programs
 (shaders/webgpu/conv.wgsl): one invocation per output value, geometry from ops/conv.py's
 conv_info_for (or the pooling attrs), sizes as uniforms. The shaders are 3-D; 2-D runs with
-depth 1. Contracts in ops/conv.py and ops/pool.py. A 2-D NHWC Conv2D and its input and filter
-gradients run as implicit GEMMs instead where enough values are summed per output (GEMM_FROM):
-matmul.wgsl's tiled GEMM with its operands read from x / dy / the filter on the fly (about 3x
-faster than the direct programs for 3x3 convolutions on SwiftShader). Dilation2D's gradients gather over every output (quadratic: fine for small
-images). (Fused convolutions are in fused.py: this forward, then an epilogue dispatch.)"""
+depth 1. Contracts in ops/conv.py and ops/pool.py.
+
+The common 2-D NHWC forwards have programs of their own that compute 4 channels (a vec4) at 4
+neighbouring output columns or positions per invocation, from registers only (about 5-10x the
+direct programs and 2-3x the implicit GEMM on SwiftShader, a CPU, where an invocation's overhead
+and a workgroup barrier cost more than arithmetic): depthwise_vec4 (one filter per channel, C a
+multiple of 4; its taps unrolled per filter size, stride and dilation), pointwise_vec4 (1x1,
+stride 1, no padding: a product) and conv2d_vec4 (OC a multiple of 4). Other 2-D NHWC Conv2Ds and
+the input and filter gradients run as implicit GEMMs where enough values are summed per output
+(GEMM_FROM): matmul.wgsl's tiled GEMM with its operands read from x / dy / the filter on the fly
+(about 3x faster than the direct programs for 3x3 convolutions on SwiftShader). Dilation2D's
+gradients gather over every output (quadratic: fine for small images). (Fused convolutions are in
+fused.py: this forward, then an epilogue dispatch.)"""
 from ....kernels import register_kernel
 from ....ops.conv import conv_info_for
 from .. import wgsl
@@ -137,10 +145,116 @@ def _gemm_ok(backend, info, depthwise, taps_times_channels, rows):
 GEMM_FROM = 64
 
 
+# The depthwise_vec4 program's output columns per invocation, and the largest filter side it is
+# generated for (its code grows with FH * FW * COLUMNS; larger filters take the direct program).
+DW_COLUMNS = 4
+DW_MAX_SIDE = 7
+
+
+def _depthwise_vec4_ok(info, depthwise):
+    return (depthwise and len(info.in_size) == 2 and info.channels_last and info.filter_shape[-1] == 1
+            and info.in_channels % 4 == 0 and max(info.filter_size) <= DW_MAX_SIDE)
+
+
+def _depthwise_vec4(backend, x, f, info):
+    """A 2-D NHWC depthwise convolution (one filter per channel, C a multiple of 4) by the
+    depthwise_vec4 program of conv.wgsl, its taps unrolled for this filter size, stride and
+    dilation (the program key's variant; sizes and padding are uniforms)."""
+    (fh, fw), (sh, sw), (dh, dw) = info.filter_size, info.strides, info.dilations
+    c4 = info.in_channels // 4
+    oh, ow = info.out_size
+    blocks = -(-ow // DW_COLUMNS)
+    names = ("size", "H", "W", "C4", "OH", "OW", "OWB", "PH", "PW")
+    fields = tuple((n, "i32") for n in names)
+    n = info.batch_size * oh * blocks * c4
+    values = (n, *info.in_size, c4, oh, ow, blocks, *info.pad_before)
+
+    def source():
+        # the input columns a filter row reads, as offsets from w0: column j's tap kw reads j * SW + kw * DW
+        offsets = sorted({j * sw + k * dw for j in range(DW_COLUMNS) for k in range(fw)})
+        taps = [f"  var acc{j} = vec4<f32>(0.0);" for j in range(DW_COLUMNS)]
+        taps += [f"  let in{o} = w0 + {o} >= 0 && w0 + {o} < u.W;" for o in offsets]
+        for kh in range(fh):
+            taps += [f"  let h_{kh} = h0 + {kh * dh};",
+                     f"  let row{kh} = ((b * u.H + h_{kh}) * u.W + w0) * u.C4 + c4;",
+                     f"  let rowIn{kh} = h_{kh} >= 0 && h_{kh} < u.H;"]
+            taps += [f"  let x{kh}_{o} = xVec4(row{kh} + {o} * u.C4, rowIn{kh} && in{o});" for o in offsets]
+            taps += [f"  let f{kh}_{k} = filt[{kh * fw + k} * u.C4 + c4];" for k in range(fw)]
+            taps += [f"  acc{j} = acc{j} + x{kh}_{j * sw + k * dw} * f{kh}_{k};"
+                     for j in range(DW_COLUMNS) for k in range(fw)]
+        store = [f"  if (ow0 + {j} < u.OW) {{ result[y0 + {j} * u.C4] = acc{j}; }}" for j in range(DW_COLUMNS)]
+        text = wgsl.program("conv.wgsl", "depthwise_vec4")
+        for old, new in (("TAPS", "\n".join(taps)), ("STORE", "\n".join(store)), ("COLUMNS", str(DW_COLUMNS)),
+                         ("SH", str(sh)), ("SW", str(sw))):
+            text = text.replace(old, new)
+        return (wgsl.bindings("vec4<f32>", (("x", "vec4<f32>"), ("filt", "vec4<f32>")), fields)
+                + wgsl.functions(("conv.wgsl", "xVec4")) + text)
+
+    key = f"conv:depthwise_vec4:{fh}x{fw}:{sh}x{sw}:{dh}x{dw}"
+    return backend.run(Program(key, source, fields), [x, f], info.out_shape, "float32", values,
+                       backend.groups_for(n, 64))
+
+
+def _pointwise(backend, x, f, info):
+    """A 1x1 NHWC convolution of stride 1 without padding, C and OC multiples of 4: the product of
+    x as [B * H * W, C] and the filter as [C, OC] by conv.wgsl's pointwise_vec4 program."""
+    m = info.batch_size * _size(info.in_size)
+    c4, oc4 = info.in_channels // 4, info.out_channels // 4
+    fields = tuple((n, "i32") for n in ("size", "M", "C4", "OC4"))
+    n = -(-m // 4) * oc4
+
+    def source():
+        return (wgsl.bindings("vec4<f32>", (("x", "vec4<f32>"), ("filt", "vec4<f32>")), fields)
+                + wgsl.program("conv.wgsl", "pointwise_vec4"))
+
+    return backend.run(Program("conv:pointwise_vec4", source, fields), [x, f], info.out_shape, "float32",
+                       (n, m, c4, oc4), backend.groups_for(n, 64))
+
+
+def _pointwise_ok(info, depthwise):
+    return (not depthwise and len(info.in_size) == 2 and info.channels_last and info.filter_size == (1, 1)
+            and info.strides == (1, 1) and not any(info.pad_before + info.pad_after)
+            and info.in_channels % 4 == 0 and info.out_channels % 4 == 0)
+
+
+def _conv2d_vec4_ok(info, depthwise):
+    return not depthwise and len(info.in_size) == 2 and info.channels_last and info.out_channels % 4 == 0
+
+
+def _conv2d_vec4(backend, x, f, info):
+    """A 2-D NHWC convolution with OC a multiple of 4 by conv.wgsl's conv2d_vec4 program (x read as
+    vec4s where C is a multiple of 4 too)."""
+    oh, ow = info.out_size
+    oc4, blocks = info.out_channels // 4, -(-ow // 4)
+    names = ("size", "H", "W", "C", "OH", "OW", "OC4", "OWB", "FH", "FW", "SH", "SW", "DH", "DW", "PH", "PW")
+    fields = tuple((n, "i32") for n in names)
+    n = info.batch_size * oh * blocks * oc4
+    values = (n, *info.in_size, info.in_channels, oh, ow, oc4, blocks, *info.filter_size, *info.strides,
+              *info.dilations, *info.pad_before)
+    c4 = info.in_channels % 4 == 0
+
+    def source():
+        text = wgsl.program("conv.wgsl", "conv2d_vec4").replace(
+            "CHANNELS", wgsl.program("conv.wgsl", "conv2d_vec4_c4" if c4 else "conv2d_vec4_c1"))
+        return (wgsl.bindings("vec4<f32>", (("x", "vec4<f32>" if c4 else "f32"), ("filt", "vec4<f32>")), fields)
+                + wgsl.functions(("conv.wgsl", "xVec4" if c4 else "xScalar"))
+                + text.replace("XC", "(u.C / 4)" if c4 else "u.C"))
+
+    return backend.run(Program(f"conv:conv2d_vec4:c{4 if c4 else 1}", source, fields), [x, f], info.out_shape,
+                       "float32", values, backend.groups_for(n, 64))
+
+
 def _conv_kernel(kernel, depthwise):
     def forward(backend, inputs, attrs):
         x, f = inputs
         info = conv_info_for(kernel, x.shape, f.shape, attrs)
+        if _size(info.out_shape):
+            if _depthwise_vec4_ok(info, depthwise):
+                return _depthwise_vec4(backend, x, f, info)
+            if _pointwise_ok(info, depthwise):
+                return _pointwise(backend, x, f, info)
+            if _conv2d_vec4_ok(info, depthwise):
+                return _conv2d_vec4(backend, x, f, info)
         fh, fw = info.filter_size[-2:]
         oh, ow = info.out_size[-2:]
         if _size(info.out_shape) and _gemm_ok(backend, info, depthwise, fh * fw * info.in_channels,
