@@ -6,7 +6,9 @@
 // [FD, FH, FW, C, FC]. Input positions outside x read 0 and are still multiplied, as cpu's zero
 // padding does (0 * inf is NaN there too).
 // The *_vec4 programs (2-D NHWC forwards) instead bind their data as vec4s over channels and
-// compute 4 channels at 4 neighbouring output columns or positions per invocation, in registers.
+// compute 4 channels at neighbouring output columns or positions per invocation, in registers;
+// each vec4 of sums is stored through epilogue(v, o4) (o4: its vec4 of output channels), which
+// Python supplies: the identity, or a fused kernel's bias and activation.
 
 fn fAt(kd: i32, kh: i32, kw: i32, c: i32, q: i32) -> i32 { return (((kd * u.FH + kh) * u.FW + kw) * u.C + c) * u.FC + q; }
 
@@ -147,44 +149,24 @@ STORE
 // @program pointwise_vec4
 // Conv2D with a 1x1 filter, stride 1 and no padding (NHWC, C and OC multiples of 4;
 // programs/conv.py): the product of x as [M = B * H * W, C] and the filter as [C, OC], bound as
-// vec4s along C and OC (C4, OC4 of them a row). An invocation computes 4 output channels of 4
-// neighbouring positions, k running through C as in the GEMM. Registers only: no workgroup
-// tiles and barriers, which cost more than they save on a CPU implementation such as SwiftShader.
+// vec4s along C and OC (C4, OC4 of them a row). An invocation computes a block of neighbouring
+// positions (rows) times a few vec4s of output channels (accumulators acc<row>_<vec4>), k running
+// through C as in the GEMM; rows past M read row M - 1 and are not stored. Python fills in the
+// block's size and its unrolled declarations, filter loads, multiply-adds and stores. Registers
+// only: no workgroup tiles and barriers, which cost more than they save on a CPU implementation
+// such as SwiftShader.
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let index = i32(gid.x + gid.y * nwg.x * 64u);
   if (index >= u.size) { return; }
-  let o4 = index % u.OC4;
-  let r = (index / u.OC4) * 4;
-  // rows past M read row M - 1 (their sums are not stored)
-  let x0 = min(r, u.M - 1) * u.C4;
-  let x1 = min(r + 1, u.M - 1) * u.C4;
-  let x2 = min(r + 2, u.M - 1) * u.C4;
-  let x3 = min(r + 3, u.M - 1) * u.C4;
-  var acc0 = vec4<f32>(0.0);
-  var acc1 = vec4<f32>(0.0);
-  var acc2 = vec4<f32>(0.0);
-  var acc3 = vec4<f32>(0.0);
+  let o4 = (index % (u.OC4 / VEC4S)) * VEC4S;
+  let r = (index / (u.OC4 / VEC4S)) * ROWS;
+DECLARE
   for (var k4 = 0; k4 < u.C4; k4++) {
     let f = 4 * k4 * u.OC4 + o4;
-    let f0 = filt[f];
-    let f1 = filt[f + u.OC4];
-    let f2 = filt[f + 2 * u.OC4];
-    let f3 = filt[f + 3 * u.OC4];
-    let v0 = x[x0 + k4];
-    let v1 = x[x1 + k4];
-    let v2 = x[x2 + k4];
-    let v3 = x[x3 + k4];
-    acc0 = acc0 + v0.x * f0 + v0.y * f1 + v0.z * f2 + v0.w * f3;
-    acc1 = acc1 + v1.x * f0 + v1.y * f1 + v1.z * f2 + v1.w * f3;
-    acc2 = acc2 + v2.x * f0 + v2.y * f1 + v2.z * f2 + v2.w * f3;
-    acc3 = acc3 + v3.x * f0 + v3.y * f1 + v3.z * f2 + v3.w * f3;
+MULTIPLY
   }
-  let y = r * u.OC4 + o4;
-  result[y] = acc0;
-  if (r + 1 < u.M) { result[y + u.OC4] = acc1; }
-  if (r + 2 < u.M) { result[y + 2 * u.OC4] = acc2; }
-  if (r + 3 < u.M) { result[y + 3 * u.OC4] = acc3; }
+STORE
 }
 
 // @program conv2d_vec4
@@ -222,10 +204,10 @@ CHANNELS
     }
   }
   let y = ((b * u.OH + oh) * u.OW + ow0) * u.OC4 + o4;
-  result[y] = acc0;
-  if (ow0 + 1 < u.OW) { result[y + u.OC4] = acc1; }
-  if (ow0 + 2 < u.OW) { result[y + 2 * u.OC4] = acc2; }
-  if (ow0 + 3 < u.OW) { result[y + 3 * u.OC4] = acc3; }
+  result[y] = epilogue(acc0, o4);
+  if (ow0 + 1 < u.OW) { result[y + u.OC4] = epilogue(acc1, o4); }
+  if (ow0 + 2 < u.OW) { result[y + 2 * u.OC4] = epilogue(acc2, o4); }
+  if (ow0 + 3 < u.OW) { result[y + 3 * u.OC4] = epilogue(acc3, o4); }
 }
 
 // @program conv2d_vec4_c1

@@ -117,15 +117,17 @@ def test_depthwise_vec4(compare_webgpu, filter_hw, strides, pad, dilations):
 
 
 def test_pointwise_vec4(compare_webgpu):
-    # 1x1, stride 1, no padding, NHWC, C and OC multiples of 4: [B * H * W, C] x [C, OC], 4
-    # positions x 4 output channels per invocation (B * H * W = 70, not a multiple of 4); NaN and
-    # infinity in x; the fused form (bias, relu); a padded or strided 1x1 takes the other programs
+    # 1x1, stride 1, no padding, NHWC, C and OC multiples of 4: [B * H * W, C] x [C, OC], PW_ROWS
+    # positions x 8 (OC a multiple of 8) or 4 output channels per invocation (B * H * W = 70, not
+    # a multiple of the rows); NaN and infinity in x; the fused form (bias, relu); a padded or
+    # strided 1x1 takes the other programs
     x = _r(2, 5, 7, 12)
     x[0, 0, 0, 0], x[1, 4, 6, 11] = np.nan, -np.inf
-    compare_webgpu("lambda x, f: [tf.conv2d(x, f, 1, 'same'), tf.conv2d(x, f, 1, 'valid', dilations=2), "
+    compare_webgpu("lambda x, f, g: [tf.conv2d(x, f, 1, 'same'), tf.conv2d(x, g, 1, 'valid'), "
+                   "tf.conv2d(x, f, 1, 'valid', dilations=2), "
                    "tf.fused.conv2d(x, f, 1, 'same', bias=f[0, 0, 0], activation='relu'), "
                    "tf.conv2d(x, f, 2, 'same'), tf.conv2d(x, f, 1, [[0, 0], [1, 0], [0, 2], [0, 0]])]",
-                   [x, _r(1, 1, 12, 8)], **TOLERANCE)
+                   [x, _r(1, 1, 12, 8), _r(1, 1, 12, 12)], **TOLERANCE)
 
 
 @pytest.mark.parametrize("channels", [3, 8])
@@ -141,3 +143,36 @@ def test_conv2d_vec4(compare_webgpu, channels, strides, pad, dilations):
     compare_webgpu(f"lambda x, f: [tf.conv2d(x, f, {strides!r}, {pad!r}, dilations={dilations!r}), "
                    f"tf.fused.conv2d(x, f, {strides!r}, {pad!r}, dilations={dilations!r}, bias=f[0, 0, 0], "
                    "activation='relu6')]", [x, f], **TOLERANCE)
+
+
+# conv.py's fused forward (bias and activation in the vec4 programs' stores) registered for a test
+# in place of what fused.py registers, which reloading fused.py puts back.
+_WIRE = """
+from pytfweb.kernels import register_kernel
+from pytfweb.backends.webgpu.programs import conv as _conv
+for _name, _dw in (("FusedConv2D", False), ("FusedDepthwiseConv2D", True)):
+    register_kernel(_name, "webgpu", _conv._conv_kernel(_name, _dw, fused=True))
+"""
+_UNWIRE = """
+import importlib
+from pytfweb.backends.webgpu.programs import fused as _fused
+importlib.reload(_fused)
+"""
+
+
+@pytest.mark.parametrize("activation", ["linear", "relu", "relu6", "elu", "sigmoid", "leakyrelu", "prelu"])
+def test_fused_forward_in_the_store(webgpu, compare_webgpu, activation):
+    # per-channel and one-value bias and PReLU weights in the store of each vec4 program (conv2d,
+    # pointwise, depthwise); a bias or weights of another shape: the epilogue dispatch
+    x = _r(2, 5, 7, 8)
+    x[0, 0, 0, 0], x[1, 2, 3, 4] = np.nan, np.inf
+    options = {"prelu": ", prelu_activation_weights={w}", "leakyrelu": ", leakyrelu_alpha=0.3"}.get(activation, "")
+    calls = ", ".join(f"tf.fused.{op}(x, {f}, 1, 'same', bias={b}, activation='{activation}'{options.format(w=w)})"
+                      for op, f in (("conv2d", "f"), ("conv2d", "p"), ("depthwise_conv2d", "d"))
+                      for b, w in (("b", "b"), ("b[0]", "b[1]"), ("None", "b[:1]"), ("m", "m3")))
+    webgpu(_WIRE)
+    try:
+        compare_webgpu(f"lambda x, f, p, d, b, m, m3: [{calls}]",
+                       [x, _r(3, 3, 8, 8), _r(1, 1, 8, 8), _r(3, 3, 8, 1), _r(8), _r(7, 8), _r(5, 7, 8)], **TOLERANCE)
+    finally:
+        webgpu(_UNWIRE)
