@@ -145,21 +145,6 @@ def test_conv2d_vec4(compare_webgpu, channels, strides, pad, dilations):
                    "activation='relu6')]", [x, f], **TOLERANCE)
 
 
-# conv.py's fused forward (bias and activation in the vec4 programs' stores) registered for a test
-# in place of what fused.py registers, which reloading fused.py puts back.
-_WIRE = """
-from pytfweb.kernels import register_kernel
-from pytfweb.backends.webgpu.programs import conv as _conv
-for _name, _dw in (("FusedConv2D", False), ("FusedDepthwiseConv2D", True)):
-    register_kernel(_name, "webgpu", _conv._conv_kernel(_name, _dw, fused=True))
-"""
-_UNWIRE = """
-import importlib
-from pytfweb.backends.webgpu.programs import fused as _fused
-importlib.reload(_fused)
-"""
-
-
 @pytest.mark.parametrize("activation", ["linear", "relu", "relu6", "elu", "sigmoid", "leakyrelu", "prelu"])
 def test_fused_forward_in_the_store(webgpu, compare_webgpu, activation):
     # per-channel and one-value bias and PReLU weights in the store of each vec4 program (conv2d,
@@ -170,9 +155,5 @@ def test_fused_forward_in_the_store(webgpu, compare_webgpu, activation):
     calls = ", ".join(f"tf.fused.{op}(x, {f}, 1, 'same', bias={b}, activation='{activation}'{options.format(w=w)})"
                       for op, f in (("conv2d", "f"), ("conv2d", "p"), ("depthwise_conv2d", "d"))
                       for b, w in (("b", "b"), ("b[0]", "b[1]"), ("None", "b[:1]"), ("m", "m3")))
-    webgpu(_WIRE)
-    try:
-        compare_webgpu(f"lambda x, f, p, d, b, m, m3: [{calls}]",
-                       [x, _r(3, 3, 8, 8), _r(1, 1, 8, 8), _r(3, 3, 8, 1), _r(8), _r(7, 8), _r(5, 7, 8)], **TOLERANCE)
-    finally:
-        webgpu(_UNWIRE)
+    compare_webgpu(f"lambda x, f, p, d, b, m, m3: [{calls}]",
+                   [x, _r(3, 3, 8, 8), _r(1, 1, 8, 8), _r(3, 3, 8, 1), _r(8), _r(7, 8), _r(5, 7, 8)], **TOLERANCE)

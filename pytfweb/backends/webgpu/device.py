@@ -87,6 +87,8 @@ class Device:
         limits = device.limits
         self.max_workgroups = int(limits.maxComputeWorkgroupsPerDimension)
         self.max_binding = int(limits.maxStorageBufferBindingSize)
+        # storage buffers one dispatch may bind (the adapter's most; WebGPU's default is 8)
+        self.max_storage_buffers = int(limits.maxStorageBuffersPerShaderStage)
 
     @staticmethod
     def available():
@@ -116,6 +118,7 @@ class Device:
             raise fallback_refused(desc)
         limits = adapter.limits
         wanted = to_js({"maxStorageBufferBindingSize": limits.maxStorageBufferBindingSize,
+                        "maxStorageBuffersPerShaderStage": limits.maxStorageBuffersPerShaderStage,
                         "maxBufferSize": limits.maxBufferSize,
                         "maxComputeWorkgroupStorageSize": limits.maxComputeWorkgroupStorageSize},
                        dict_converter=js.Object.fromEntries)

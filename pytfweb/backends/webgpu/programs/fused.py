@@ -68,16 +68,10 @@ def fused_mat_mul(backend, inputs, attrs):
     return epilogue(backend, batch_mat_mul(backend, inputs[:2], attrs), inputs[2:], attrs)
 
 
-def _fused_conv(kernel, depthwise):
-    forward = _conv_kernel(kernel, depthwise)
-
-    def run(backend, inputs, attrs):
-        return epilogue(backend, forward(backend, inputs[:2], attrs), inputs[2:], attrs)
-    return run
-
-
-register_kernel("FusedConv2D", BACKEND, _fused_conv("FusedConv2D", False))
-register_kernel("FusedDepthwiseConv2D", BACKEND, _fused_conv("FusedDepthwiseConv2D", True))
+# The bias and activation in the convolution's own stores where its vec4 programs apply (conv.py),
+# else through epilogue() after the product.
+register_kernel("FusedConv2D", BACKEND, _conv_kernel("FusedConv2D", False, fused=True))
+register_kernel("FusedDepthwiseConv2D", BACKEND, _conv_kernel("FusedDepthwiseConv2D", True, fused=True))
 
 
 @register_kernel("Prelu", BACKEND)
@@ -88,19 +82,19 @@ def prelu(backend, inputs, attrs):
                            "select(v_x, v_alpha * v_x, v_x < 0.0)")
 
 
-# A dispatch binds at most 8 storage buffers (WebGPU's default per shader stage): the output and 7 inputs.
-MAX_INPUTS = 7
 
 
 @register_kernel("AddN", BACKEND)
 def add_n(backend, inputs, attrs):
-    """Summed left to right as cpu does (int32 wraps); more than 7 tensors in several dispatches,
+    """Summed left to right as cpu does (int32 wraps); more tensors than a dispatch may bind (the
+    output and the inputs: the device's maxStorageBuffersPerShaderStage) in several dispatches,
     each adding to the previous partial sum."""
     dtype = inputs[0].dtype
     pending = list(inputs)
     acc = None
+    max_inputs = backend._device("AddN").max_storage_buffers - 1
     while pending:
-        take = MAX_INPUTS if acc is None else MAX_INPUTS - 1
+        take = max_inputs if acc is None else max_inputs - 1
         group = ([acc] if acc is not None else []) + pending[:take]
         pending = pending[take:]
         names = [f"t{i}" for i in range(len(group))]

@@ -19,9 +19,9 @@ from . import elementwise   # (a module that imports this one: its functions are
 #: Ops in one shader: on SwiftShader a chain of 64 ops on 256x256 compiled and ran first in ~90 ms,
 #: one of 128 in ~600 ms (measured; steady runs gain less than that from longer shaders).
 MAX_NODES = 64
-#: Buffers one shader reads: a dispatch binds at most 8 storage buffers (WebGPU's default
-#: maxStorageBuffersPerShaderStage; the device asks for no more), the output and 7 inputs.
-MAX_LEAVES = 7
+#: Buffers one shader reads, at most: a dispatch binds the output and the inputs, within the
+#: device's maxStorageBuffersPerShaderStage (WebGPU's default 8; the device asks for the adapter's).
+MAX_LEAVES = 15
 
 
 def enabled():
@@ -37,8 +37,10 @@ def defer(backend, op, inputs, out_shape, dtype, values=()):
         dev.check_lost()
         if 4 * _size(out_shape) > dev.max_binding:
             backend._acquire(out_shape, dtype)   # raises the ValueError saying so
+    # (no device yet: nothing is pending, so this op reads at most its own few inputs)
+    max_leaves = MAX_LEAVES if backend.device is None else min(MAX_LEAVES, backend.device.max_storage_buffers - 1)
     return record(backend, op, inputs, out_shape, dtype, lambda t: _uniform_value(backend, t),
-                  (MAX_NODES, MAX_LEAVES), materialize, values, check)
+                  (MAX_NODES, max_leaves), materialize, values, check)
 
 
 def _uniform_value(backend, t):

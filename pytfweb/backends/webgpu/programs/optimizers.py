@@ -69,7 +69,7 @@ def _update(backend, inputs, prefix, slots, scalars, fields, values):
     names = ("value", "gradient") + slots + scalars
     if _size(inputs[0].shape) == 0:
         return [backend.empty(inputs[0].shape, "float32") for _ in range(1 + len(slots))]
-    limit = MAX_BINDINGS or int(backend.device.device.limits.maxStorageBuffersPerShaderStage)
+    limit = MAX_BINDINGS or backend.device.max_storage_buffers
     if 1 + len(slots) + len(names) <= limit:
         return _dispatch(backend, prefix, inputs, names, slots, tuple(f"s_{s}" for s in slots), fields, values)
     # the slots first; then the value reads them back (bound under other names: `stored_<slot>`)
