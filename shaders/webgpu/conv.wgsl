@@ -407,14 +407,15 @@ SPLIT
 }
 
 // @program max_pool_argmax
-// MaxPool's value (as max_pool) and where it is in x: ((h * W + w) * C + c), plus b * H * W * C
-// with u.withBatch; -1 for a window with nothing above -infinity.
+// MaxPool's value (as max_pool, with its LOWEST, BETTER and RESULT; `at >= 0` is its `found`) and
+// where it is in x: ((h * W + w) * C + c), plus b * H * W * C with u.withBatch; -1 for a window
+// with nothing above -infinity.
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let index = i32(gid.x + gid.y * nwg.x * 64u);
   if (index >= u.size) { return; }
 SPLIT
-  var best = -inf();
+  var best = LOWEST;
   var at = -1;
   for (var kh = 0; kh < u.FH; kh++) {
     let h = oh * u.SH - u.PH + kh * u.DH;
@@ -423,10 +424,10 @@ SPLIT
       let w = ow * u.SW - u.PW + kw * u.DW;
       if (w < 0 || w >= u.W) { continue; }
       let v = x[xAt(b, 0, h, w, oc)];
-      if (v > best) { best = v; at = (h * u.W + w) * u.C + oc + select(0, b * u.H * u.W * u.C, u.withBatch != 0); }
+      if (BETTER) { best = v; at = (h * u.W + w) * u.C + oc + select(0, b * u.H * u.W * u.C, u.withBatch != 0); }
     }
   }
-  result[index] = best;
+  result[index] = RESULT;
   positions[index] = at;
 }
 

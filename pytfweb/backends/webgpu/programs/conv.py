@@ -397,12 +397,17 @@ for _name, _dw in (("Conv2DBackpropFilter", False), ("DepthwiseConv2dNativeBackp
     register_kernel(_name, BACKEND, _backprop_filter_kernel(_name, _dw))
 
 
+def _max_replacements(dtype, found="found"):
+    """max_pool's start, test and result: TF.js's strict > from -infinity for floats; for int32
+    the first value found, and 0 where a window has none inside x."""
+    if dtype == "float32":
+        return (("LOWEST", "-inf()"), ("BETTER", "v > best"), ("RESULT", "best"))
+    return (("LOWEST", "0"), ("BETTER", f"!({found}) || v > best"), ("RESULT", f"select(0, best, {found})"))
+
+
 def _max_pool(backend, inputs, attrs):
     (x,) = inputs
-    if x.dtype == "float32":
-        repl = (("LOWEST", "-inf()"), ("BETTER", "v > best"), ("RESULT", "best"))
-    else:
-        repl = (("LOWEST", "0"), ("BETTER", "!found || v > best"), ("RESULT", "select(0, best, found)"))
+    repl = _max_replacements(x.dtype)
     return _run(backend, "max_pool", [x], ("x",), Geometry.of_pool(x.shape, attrs), pool_out_shape(x.shape, attrs),
                 split_names="out", replacements=repl, dtype=x.dtype)
 
@@ -443,7 +448,8 @@ def max_pool_with_argmax(backend, inputs, attrs):
     if _size(out_shape) == 0:
         return [backend.empty(out_shape, x.dtype), backend.empty(out_shape, "int32")]
     return _run(backend, "max_pool_argmax", [x], ("x",), Geometry.of_pool(x.shape, attrs), out_shape, split_names="out",
-                dtype=x.dtype, extra_outputs=((out_shape, "int32"),), outputs=(("result", "f32"), ("positions", "i32")),
+                replacements=_max_replacements(x.dtype, found="at >= 0"), dtype=x.dtype,
+                extra_outputs=((out_shape, "int32"),), outputs=(("result", wgsl.STORAGE_TYPE[x.dtype]), ("positions", "i32")),
                 extra_fields=(("withBatch", "i32"),), extra_values=(int(bool(attrs["include_batch_in_index"])),))
 
 
