@@ -89,6 +89,23 @@ def _arg(backend, t, scalar_of, materialize):
     return Uniform(value, t.dtype) if value is not None else Leaf(TensorInfo(t.data_id, tuple(t.shape), t.dtype))
 
 
+def generate(root, leaf, uniform, node):
+    """Code generation's walk of an expression, for a backend's program: leaf(Leaf) and
+    node(Node, [its arguments' values]) are called once per distinct leaf and node (a DAG: a value
+    read twice is computed once), uniform(Uniform) once per use; each returns the code of the
+    value. Returns root's."""
+    done = {}   # Leaf key or id(Node) -> the code of its value
+
+    def visit(n):
+        if isinstance(n, Uniform):
+            return uniform(n)
+        key = n.key if isinstance(n, Leaf) else id(n)
+        if key not in done:
+            done[key] = leaf(n) if isinstance(n, Leaf) else node(n, [visit(a) for a in n.args])
+        return done[key]
+    return visit(root)
+
+
 class PendingData:
     """The pending-data bookkeeping of a backend (a mixin): `pending` maps DataId -> the Node its
     values are still to be computed from; `leaf_refs` counts the pending expressions reading each

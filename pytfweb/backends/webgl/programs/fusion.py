@@ -15,7 +15,7 @@ data only marks it, and the last expression reading it frees it.
 """
 from ....environment import ENV
 from ....shapes import size_of
-from ...fusion_graph import Leaf, Uniform, record
+from ...fusion_graph import generate, record
 from .. import shader_source
 from ..shader_compiler import getter_name
 from ..texture_manager import texture_shape
@@ -50,25 +50,19 @@ def materialize(backend, data_id):
     node = backend.pending.get(data_id)
     if node is None:
         return
-    leaves, uniforms = {}, []
-    functions = {}
-    lines = []
-    emitted = {}   # id(Node) -> its variable: each node of the DAG computed once
+    leaves, uniforms, functions, lines = {}, [], {}, []
 
-    def emit(n):
-        """The GLSL variable holding n's value at the output's coordinates."""
-        if id(n) in emitted:
-            return emitted[id(n)]
-        if isinstance(n, Leaf):
-            if n.key not in leaves:
-                var = f"in{len(leaves)}"
-                leaves[n.key] = (var, n)
-                lines.append(f"  float {var}_ = {getter_name(var)}AtOutCoords();")
-            return leaves[n.key][0] + "_"
-        if isinstance(n, Uniform):
-            uniforms.append(n.value)
-            return f"u{len(uniforms) - 1}"
-        args = [emit(a) for a in n.args]
+    def leaf(n):
+        var = f"in{len(leaves)}"
+        leaves[n.key] = (var, n)
+        lines.append(f"  float {var}_ = {getter_name(var)}AtOutCoords();")
+        return var + "_"
+
+    def uniform(n):
+        uniforms.append(n.value)
+        return f"u{len(uniforms) - 1}"
+
+    def op(n, args):
         file, fn, nan_wrap = n.op
         for fn_name, text in shader_source.function_parts(file, fn):
             functions.setdefault(fn_name, text)
@@ -77,10 +71,9 @@ def materialize(backend, data_id):
         if nan_wrap:
             call = f"isNaN({args[0]}) ? {args[0]} : {call}"
         lines.append(f"  float {name} = {call};")
-        emitted[id(n)] = name
         return name
 
-    result = emit(node)
+    result = generate(node, leaf, uniform, op)
     names = tuple(name for name, _ in leaves.values())
     body = "".join(functions.values()) + "void main() {\n" + "\n".join(lines) + f"\n  setOutput({result});\n}}\n"
     # the key is the structure: op names, where each value comes from (the code says it all)

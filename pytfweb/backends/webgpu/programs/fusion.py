@@ -11,7 +11,7 @@ operands still CPU-side and the ops' attributes being uniforms. Its pipeline key
 sizes: shapes are uniforms, so a loop compiles each of its expressions once."""
 from ....environment import ENV
 from ....shapes import strides_of
-from ...fusion_graph import Leaf, Uniform, record
+from ...fusion_graph import generate, record
 from .. import wgsl
 from ..backend import Program, _size
 from . import elementwise   # (a module that imports this one: its functions are used at run time)
@@ -60,26 +60,22 @@ def materialize(backend, data_id):
     rank = len(out_shape)
     leaves = {}     # Leaf key -> (name, leaf, index mode)
     fields, values, functions, lines = [], [], [], []
-    emitted = {}    # id(Node) -> its variable: each node of the DAG computed once
 
-    def emit(n):
-        """The WGSL value of n at the output's index."""
-        if id(n) in emitted:
-            return emitted[id(n)]
-        if isinstance(n, Leaf):
-            if n.key not in leaves:
-                name = f"in{len(leaves)}"
-                mode = elementwise.index_mode(n.info.shape, out_shape)
-                leaves[n.key] = (name, n, mode)
-                at = {"same": "index", "one": "0", "bcast": wgsl.dot("c", rank, f"{name}_s")}[mode]
-                lines.append(f"  let {name}_ = {name}[{at}];")
-            return leaves[n.key][0] + "_"
-        if isinstance(n, Uniform):
-            field = f"s{len(fields)}"
-            fields.append((field, wgsl.STORAGE_TYPE[n.dtype]))
-            values.append(n.value)
-            return "u." + field
-        args = [emit(a) for a in n.args]
+    def leaf(n):
+        name = f"in{len(leaves)}"
+        mode = elementwise.index_mode(n.info.shape, out_shape)
+        leaves[n.key] = (name, n, mode)
+        at = {"same": "index", "one": "0", "bcast": wgsl.dot("c", rank, f"{name}_s")}[mode]
+        lines.append(f"  let {name}_ = {name}[{at}];")
+        return name + "_"
+
+    def uniform(n):
+        field = f"s{len(fields)}"
+        fields.append((field, wgsl.STORAGE_TYPE[n.dtype]))
+        values.append(n.value)
+        return "u." + field
+
+    def node_(n, args):
         op = n.op
         name = f"t{len(lines)}"
         for field, t in op.fields:   # this node's attributes: fields of its own
@@ -87,10 +83,9 @@ def materialize(backend, data_id):
         values.extend(n.values)
         functions.extend(op.functions)
         lines.append(f"  let {name} = {op.expr.format(*args, u=f'u.{name}_')};")
-        emitted[id(n)] = name
         return name
 
-    result = emit(node)
+    result = generate(node, leaf, uniform, node_)
     bcast = [(name, leaf) for name, leaf, mode in leaves.values() if mode == "bcast"]
     head = [("size", "i32")]
     head_values = [_size(out_shape)]
