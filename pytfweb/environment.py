@@ -24,10 +24,6 @@ _DEFAULTS = {
     # webgpu: likewise, elementwise ops are recorded and dispatched as one generated compute shader
     # when their values are needed (backends/webgpu/programs/fusion.py); off: one dispatch per op.
     "WEBGPU_FUSION": True,
-    # webgpu: taken as the default backend even where its adapter is a software fallback
-    # (isFallbackAdapter, e.g. SwiftShader): there webgl is the default, measured ~10x faster on
-    # MobileNet (`pytfweb bench` and `pytfweb bench --backend webgpu`, README).
-    "WEBGPU_DEFAULT_ON_FALLBACK_ADAPTER": False,
     # tf.deprecation_warn warns while this is on (tf.disable_deprecation_warnings turns it off).
     "DEPRECATION_WARNINGS_ENABLED": True,
     # graph models keep a copy of every node's outputs of the last run (GraphModel.get_intermediate_tensors).

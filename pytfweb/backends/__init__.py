@@ -20,9 +20,8 @@ def register_all():
         ENGINE.register_backend("webgl", webgl.create_backend, priority=2)
         from . import webgpu
         if webgpu.available():
-            # Above webgl where the adapter is a hardware one. Its device request is asynchronous:
-            # `await tf.ready()` (or, where Python may block on a promise, the first op) requests
-            # it, and where there is no adapter, or only a software fallback one, the engine goes
-            # on to webgl (engine.passed_over says why).
+            # Above webgl. Its device request is asynchronous: `await tf.ready()` (or, where Python
+            # may block on a promise, the first op) requests it; where there is no adapter, or
+            # Python cannot wait for the GPU, the engine goes on to webgl (engine.passed_over says why).
             from .webgpu import programs as _webgpu_programs  # noqa: F401
             ENGINE.register_backend("webgpu", webgpu.create_backend, priority=3)

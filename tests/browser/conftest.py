@@ -153,6 +153,13 @@ def lost_infinities(got, want):
     return np.where(np.isnan(got) & np.isinf(want), want, got).astype(np.float32)
 
 
+def auto_backend(page):
+    """The backend pytfweb's pages choose by default ("auto") in this browser: webgpu where
+    navigator.gpu gives an adapter (the pages run Python from async calls, so it can wait for the
+    GPU), else webgl."""
+    return page.evaluate("async () => (navigator.gpu && await navigator.gpu.requestAdapter()) ? 'webgpu' : 'webgl'")
+
+
 class PageError(Exception):
     """A Python exception raised in the page; .type, .message and .traceback are the page's."""
 

@@ -12,6 +12,8 @@ import pytest
 import pytfweb as tf
 from pytfweb.host import browser_config
 
+from .conftest import auto_backend
+
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOT = REPO / "test-results" / "repl" / "repl.png"
 LOAD_S = browser_config.TIMEOUTS["load"] / 1000
@@ -143,7 +145,7 @@ def test_repl_page(server, browser):
         # Ctrl+L clears the output; the banner and the session stay.
         repl.input.press("Control+l")
         assert repl.output() == ""
-        assert "backend: webgl" in page.text_content("#banner")
+        assert f"backend: {auto_backend(page)}" in page.text_content("#banner")
         assert repl.enter("2 * 21") == ">>> 2 * 21\n42\n"
         assert not errors, errors
     finally:

@@ -19,6 +19,8 @@ import pytest
 from pytfweb.host.browser_config import TIMEOUTS
 from pytfweb.host.site import build_web
 
+from .conftest import auto_backend
+
 APP = '''\
 import pytfweb as tf
 print("backend", tf.get_backend())
@@ -129,7 +131,7 @@ def test_index_runs_the_app_from_a_static_server(page, static_url):
                            timeout=TIMEOUTS["load"])
     assert page.text_content("#status") == "Done."
     out = page.text_content("#output")
-    assert "backend webgl" in out
+    assert f"backend {auto_backend(page)}" in out
     assert "doubled [2.0, 4.0, 6.0]" in out
     assert ("log", "doubled [2.0, 4.0, 6.0]") in page.console       # print goes to the console too
 
@@ -155,7 +157,7 @@ def test_script_tags_output_errors_and_js_api(page, static_url):
     assert page.locator("#pytfweb-visor section[data-name='Summary'] svg.tfvis").count() == 1
     # worker blocks: their output element, and their traceback in the page
     page.wait_for_function("document.querySelector('#w2 .pytfweb-error') !== null", timeout=TIMEOUTS["load"])
-    assert page.text_content("#w1") == "worker True webgl\n"
+    assert page.text_content("#w1") == f"worker True {auto_backend(page)}\n"
     shown = page.text_content("#w2 .pytfweb-error")
     assert shown.startswith("Traceback") and 'File "<script 5>", line 3, in fails' in shown
     assert shown.rstrip().endswith("ValueError: from the worker")

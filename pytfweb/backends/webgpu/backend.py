@@ -27,14 +27,13 @@ until the expression is computed or dropped."""
 import array
 
 from ...dtypes import TYPECODES
-from ...environment import ENV
 from ...errors import BackendError
 from ...kernels import TensorInfo
 from ...tensor import DataId
 from ..base import Backend
 from ..fusion_graph import PendingData
 from . import wgsl
-from .device import Device, block_on, can_block, fallback_refused, pack_uniforms
+from .device import Device, block_on, can_block, pack_uniforms
 
 
 _NOT_THE_DEFAULT = ("webgpu: not the default where Python cannot wait for the GPU (no JavaScript Promise "
@@ -82,15 +81,12 @@ class WebGPUBackend(PendingData, Backend):
 
     async def ready(self, automatic=False):
         """Request the adapter and device (once); BackendError where there is none, and, when the
-        engine is choosing a default (automatic), where the adapter is a software fallback or
-        Python cannot wait for the GPU (then data_sync() could not read results: webgl can)."""
+        engine is choosing a default (automatic), where Python cannot wait for the GPU (then
+        data_sync() could not read results: webgl can)."""
         if automatic and not can_block():
             raise BackendError(_NOT_THE_DEFAULT)
-        accept_fallback = not automatic or ENV.flags["WEBGPU_DEFAULT_ON_FALLBACK_ADAPTER"]
         if self.device is None:
-            self.device = await Device.create(accept_fallback)
-        elif self.device.fallback and not accept_fallback:   # made earlier by an explicit choice
-            raise fallback_refused(self.device.info)
+            self.device = await Device.create()
 
     def ready_sync(self, automatic=False):
         if self.device is None or automatic:

@@ -77,9 +77,8 @@ class BufferManager:
 class Device:
     """Made by `await Device.create()`; raises BackendError where WebGPU gives no adapter."""
 
-    def __init__(self, adapter, device, info, fallback=False):
+    def __init__(self, adapter, device, info):
         self.adapter, self.device, self.info = adapter, device, info
-        self.fallback = fallback   # a software adapter (isFallbackAdapter), e.g. SwiftShader
         make = js.Function.new("return (" + _read_helpers() + "\n)")()
         self.js = make(device)
         self.buffers = BufferManager(self.js)
@@ -99,9 +98,7 @@ class Device:
         return bool(nav) and bool(getattr(nav, "gpu", None))   # undefined is None, null is a falsy jsnull
 
     @classmethod
-    async def create(cls, accept_fallback=True):
-        """accept_fallback=False: a software fallback adapter (isFallbackAdapter) is refused
-        with a BackendError, so that the engine's automatic choice goes on to webgl."""
+    async def create(cls):
         if not cls.available():
             raise BackendError("webgpu: this browser has no navigator.gpu (Chromium needs "
                                "--enable-unsafe-webgpu where WebGPU is not enabled, and a secure origin)")
@@ -113,9 +110,6 @@ class Device:
         desc = ""
         if info is not None:
             desc = " ".join(str(getattr(info, k, "") or "") for k in ("vendor", "architecture", "description")).strip()
-        fallback = info is not None and getattr(info, "isFallbackAdapter", False) is True
-        if fallback and not accept_fallback:
-            raise fallback_refused(desc)
         limits = adapter.limits
         wanted = to_js({"maxStorageBufferBindingSize": limits.maxStorageBufferBindingSize,
                         "maxStorageBuffersPerShaderStage": limits.maxStorageBuffersPerShaderStage,
@@ -123,7 +117,7 @@ class Device:
                         "maxComputeWorkgroupStorageSize": limits.maxComputeWorkgroupStorageSize},
                        dict_converter=js.Object.fromEntries)
         device = await adapter.requestDevice(to_js({"requiredLimits": wanted}, dict_converter=js.Object.fromEntries))
-        return cls(adapter, device, desc, fallback)
+        return cls(adapter, device, desc)
 
     # --- pipelines ---------------------------------------------------------------------------
     def pipeline(self, key, make_source):
@@ -176,11 +170,6 @@ class Device:
         self.js.dispose()
         self.pipelines.clear()
         self.device.destroy()
-
-
-def fallback_refused(desc):
-    return BackendError(f"webgpu: the adapter is a software fallback ({desc}); webgl is the default there "
-                        "(flag WEBGPU_DEFAULT_ON_FALLBACK_ADAPTER, or tf.set_backend('webgpu'), takes it anyway)")
 
 
 def can_block():
