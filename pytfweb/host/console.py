@@ -113,7 +113,7 @@ class Console:
 
 
 def banner():
-    """Two lines: versions, then backend and WebGL renderer."""
+    """Two lines: versions, then the backend and its WebGL renderer or WebGPU adapter."""
     python = f"Python {platform.python_version()}"
     pyodide = sys.modules.get("pyodide") or _try_import("pyodide")
     if pyodide is not None:
@@ -123,7 +123,8 @@ def banner():
         renderer = getattr(tf.backend(), "renderer", None) or "n/a"
     except Exception as exc:  # noqa: BLE001 - a banner must not fail
         backend, renderer = f"none ({exc})", "n/a"
-    return f"pytfweb {tf.__version__} on {python}\nbackend: {backend}   WebGL renderer: {renderer}"
+    what = "WebGPU adapter" if backend == "webgpu" else "WebGL renderer"
+    return f"pytfweb {tf.__version__} on {python}\nbackend: {backend}   {what}: {renderer}"
 
 
 def memory_numbers():
@@ -133,19 +134,19 @@ def memory_numbers():
         numbers = {"backend": tf.get_backend()}
     except Exception as exc:  # noqa: BLE001 - a status line must not fail
         return {"error": f"{type(exc).__name__}: {exc}"}
-    for key in ("num_tensors", "num_textures", "num_bytes_in_gpu", "num_bytes"):
+    for key in ("num_tensors", "num_textures", "num_buffers", "num_bytes_in_gpu", "num_bytes"):
         if hasattr(info, key):
             numbers[key] = getattr(info, key)
     return numbers
 
 
 def status_line(numbers=None):
-    """'webgl · tf.memory(): num_tensors=1 num_textures=1 num_bytes_in_gpu=12' (num_bytes where
-    the backend has no GPU memory)."""
+    """'webgl · tf.memory(): num_tensors=1 num_textures=1 num_bytes_in_gpu=12' (webgpu:
+    num_buffers; num_bytes where the backend has no GPU memory)."""
     numbers = numbers if numbers is not None else memory_numbers()
     if "error" in numbers:
         return f"tf.memory() failed: {numbers['error']}"
-    keys = ["num_tensors", "num_textures", "num_bytes_in_gpu"]
+    keys = ["num_tensors", "num_textures", "num_buffers", "num_bytes_in_gpu"]
     if "num_bytes_in_gpu" not in numbers:
         keys.append("num_bytes")
     shown = " ".join(f"{k}={numbers[k]}" for k in keys if k in numbers)

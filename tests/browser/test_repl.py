@@ -69,9 +69,10 @@ def test_repl_page(server, browser):
         assert repl.state() == "ready", page.text_content("#banner")
 
         banner = page.text_content("#banner")
+        backend = auto_backend(page)   # the page's default
         assert f"pytfweb {tf.__version__} on Python 3." in banner
-        assert "Pyodide" in banner and "backend: webgl" in banner
-        renderer = re.search(r"WebGL renderer: (.*)", banner).group(1).strip()
+        assert "Pyodide" in banner and f"backend: {backend}" in banner
+        renderer = re.search(r"(?:WebGL renderer|WebGPU adapter): (.*)", banner).group(1).strip()
         assert renderer and renderer != "n/a"
         assert "num_tensors=0" in page.text_content("#memory")
         assert repl.prompt() == ">>> "
@@ -87,10 +88,10 @@ def test_repl_page(server, browser):
         # The call; the status line shows tf.memory() (the input and the result live on).
         assert repl.enter("t = double(tf.tensor([1, 2, 3]))") == ">>> t = double(tf.tensor([1, 2, 3]))\n"
         memory = page.text_content("#memory")
-        assert "webgl" in memory and "num_tensors=2" in memory
-        assert re.search(r"num_textures=\d+ num_bytes_in_gpu=\d+", memory), memory
+        assert backend in memory and "num_tensors=2" in memory
+        assert re.search(r"num_(textures|buffers)=\d+ num_bytes_in_gpu=\d+", memory), memory
         assert repl.enter("t") == ">>> t\nTensor\n    [2, 4, 6]\n"  # repr is t.print()'s text
-        assert repl.enter("tf.get_backend()").endswith("'webgl'\n")
+        assert repl.enter("tf.get_backend()").endswith(f"'{backend}'\n")
         assert repl.enter("list(await t.data())").endswith("[2.0, 4.0, 6.0]\n")
 
         # Output appears as it is printed: "before" shows while the entry still waits.

@@ -97,6 +97,12 @@ class WebGPUBackend(PendingData, Backend):
             block_on(self.ready(automatic))
 
     @property
+    def renderer(self):
+        """The adapter's vendor, architecture and description (as webgl's `renderer` names the GL
+        renderer), or None before ready()."""
+        return self.device.info if self.device is not None else None
+
+    @property
     def max_workgroups(self):
         """Workgroups per grid dimension (the device's limit; BackendError before ready())."""
         return self._device("a kernel").max_workgroups
