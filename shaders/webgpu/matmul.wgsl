@@ -1,30 +1,131 @@
-// BatchMatMul (programs/matmul.py): a tiled GEMM in workgroup memory. A workgroup of 8 x 8
-// invocations computes a 32 x 32 tile of one batch entry's output, each invocation 4 x 4 values
-// (rows ty + 8i, columns tx + 8j) in four vec4 accumulators, stepping through K 32 at a time: the
-// A and B tiles are loaded once into workgroup memory by all 64 invocations (16 values each, as
-// vec4s) and read 32 times.
-// The operands come from loadA(base, row, k) and loadB(base, k, column), sections load_matrices
-// (BatchMatMul) or load_conv (Conv2D as an implicit GEMM), which Python puts before main.
-// Python fills in TYPE (f32 or i32), TRANSPOSE_A / TRANSPOSE_B (true or false) and the batch
-// coordinates (BATCH_COORDS, BATCH_A, BATCH_B: offsets of a's and b's matrices; a broadcast batch
-// dim has stride 0). Out-of-range tile entries load 0: along K both sides are 0 there, and rows
-// or columns beyond M or N are never written.
+// BatchMatMul (programs/matmul.py) and the convolutions' implicit GEMMs (programs/conv.py) as a
+// register-blocked GEMM (section gemm): an invocation computes a block of ROWS output rows times
+// VEC4S vec4s of neighbouring output columns in vec4 accumulators, stepping through K 4 at a
+// time, from registers only: no workgroup tiles and barriers, which cost more than they save on a
+// CPU implementation such as SwiftShader (a tiled workgroup-memory GEMM was 2-6x slower there).
+// Per step of 4 along K it takes 4 x 4 blocks of each operand as vec4s, read along whichever side
+// is contiguous in memory:
+//   aRow(base, r, k) = A[r, k..k+3]      aCol(base, k, r) = A[r..r+3, k]
+//   bRow(base, k, c) = B[k, c..c+3]      bCol(base, c, k) = B[c, k..k+3]
+// from the loader sections below (Python picks one A and one B loader per operand layout: a vec4
+// binding where the operand is contiguous and aligned that way). Where one of them is not, the
+// loop steps through K one at a time (KSTEP 1): A's values one by one, aAt(base, r, k), times
+// B's rows bRow (vec4 loads, or four scalar ones through bAt). Every loader gives 0 past K, so a
+// partial last step adds 0 * 0; rows and columns past M and N are read at a clamped (or zero)
+// position and never stored. The loaders use select, not early returns: with nested functions
+// returning early inside the K loop SwiftShader lost the device.
+// Python fills in TYPE (f32 or i32), the batch coordinates (BATCH_COORDS, BATCH_A, BATCH_B:
+// offsets of a's and b's matrices; a broadcast batch dim has stride 0) and the unrolled
+// DECLARE / LOAD / MULTIPLY / STORE lines of the block.
 
-// @program load_matrices
-// BatchMatMul's operands: a [M, K] (or [K, M] transposed) and b [K, N] (or [N, K]) per batch entry.
-fn loadA(base: i32, r: i32, k: i32) -> TYPE {
-  if (r >= u.M || k >= u.K) { return TYPE(0); }
-  if (TRANSPOSE_A) { return a[base + k * u.M + r]; }
-  return a[base + r * u.K + k];
+// @program gemm
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let c = (index % u.NB) * (4 * VEC4S);
+  let r = ((index / u.NB) % u.MB) * ROWS;
+  let batch = index / (u.NB * u.MB);
+BATCH_COORDS
+  let aBase = BATCH_A;
+  let bBase = BATCH_B;
+  let outBase = batch * u.M * u.N;
+DECLARE
+  for (var k = 0; k < u.K; k += KSTEP) {
+LOAD
+MULTIPLY
+  }
+STORE
 }
 
-fn loadB(base: i32, k: i32, c: i32) -> TYPE {
-  if (k >= u.K || c >= u.N) { return TYPE(0); }
-  if (TRANSPOSE_B) { return b[base + c * u.K + k]; }
-  return b[base + k * u.N + c];
+// @program b_scalar_rows
+fn bRow(base: i32, k: i32, c: i32) -> vec4<TYPE> {
+  return vec4<TYPE>(bAt(base, k, c), bAt(base, k, c + 1), bAt(base, k, c + 2), bAt(base, k, c + 3));
 }
 
-// @program load_conv
+// @program mm_a_scalar
+// BatchMatMul's a [M, K] (or [K, M] transposed) per batch entry, one value (0 outside).
+fn aAt(base: i32, r: i32, k: i32) -> TYPE {
+  let ok = r < u.M && k < u.K;
+  let i = select(base + r * u.K + k, base + k * u.M + r, TRANSPOSE_A);
+  return select(TYPE(0), a[select(0, i, ok)], ok);
+}
+
+// @program mm_a_row4
+// a [M, K] bound as vec4s, K a multiple of 4.
+fn aRow(base: i32, r: i32, k: i32) -> vec4<TYPE> { return a[(base + r * u.K + k) / 4]; }
+
+// @program mm_a_col4
+// a transposed, [K, M] bound as vec4s, M a multiple of 4.
+fn aCol(base: i32, k: i32, r: i32) -> vec4<TYPE> {
+  let ok = k < u.K;
+  return select(vec4<TYPE>(TYPE(0)), a[select(0, (base + k * u.M + r) / 4, ok)], ok);
+}
+
+// @program mm_b_scalar
+// BatchMatMul's b [K, N] (or [N, K] transposed), one value (0 outside); also a plain [K, N]
+// operand of the implicit GEMMs (not transposed, base 0).
+fn bAt(base: i32, k: i32, c: i32) -> TYPE {
+  let ok = k < u.K && c < u.N;
+  let i = select(base + k * u.N + c, base + c * u.K + k, TRANSPOSE_B);
+  return select(TYPE(0), b[select(0, i, ok)], ok);
+}
+
+// @program mm_b_row4
+// b [K, N] bound as vec4s, N a multiple of 4.
+fn bRow(base: i32, k: i32, c: i32) -> vec4<TYPE> {
+  let ok = k < u.K;
+  return select(vec4<TYPE>(TYPE(0)), b[select(0, (base + k * u.N + c) / 4, ok)], ok);
+}
+
+// @program mm_b_col4
+// b transposed, [N, K] bound as vec4s, K a multiple of 4.
+fn bCol(base: i32, c: i32, k: i32) -> vec4<TYPE> { return b[(base + c * u.K + k) / 4]; }
+
+// @program dx_a_row4
+// Conv2DBackpropInput (NHWC) as an implicit GEMM, OC a multiple of 4: row r of A is input
+// position (b, h, w), column k the tap and output channel (kh, kw, oc); A holds dy at the output
+// position that reads (h, w) through (kh, kw) (0 where there is none), 4 output channels of one
+// tap a vec4 load; B[k, c] = filter[kh, kw, c, oc] (dx_b_col4).
+fn aRow(base: i32, r: i32, k: i32) -> vec4<TYPE> {
+  let w = r % u.W;
+  let h = (r / u.W) % u.H;
+  let bb = r / (u.W * u.H);
+  let oc = k % u.OC;
+  let kw = (k / u.OC) % u.FW;
+  let kh = k / (u.OC * u.FW);
+  let th = h + u.PH - kh * u.DH;
+  let tw = w + u.PW - kw * u.DW;
+  let oh = th / u.SH;
+  let ow = tw / u.SW;
+  let ok = r < u.M && k < u.K && th >= 0 && tw >= 0 && th % u.SH == 0 && tw % u.SW == 0 && oh < u.OH
+           && ow < u.OW;
+  return select(vec4<TYPE>(TYPE(0)), a[select(0, (((bb * u.OH + oh) * u.OW + ow) * u.OC + oc) / 4, ok)], ok);
+}
+
+// @program dx_b_col4
+// B's column c at k..k+3 with OC a multiple of 4: filter[kh, kw, c, oc..oc+3], the filter bound as vec4s.
+fn bCol(base: i32, c: i32, k: i32) -> vec4<TYPE> { return b[(((k / u.OC) * u.C + c) * u.OC + k % u.OC) / 4]; }
+
+// @program df_a_col4
+// Conv2DBackpropFilter (NHWC) as an implicit GEMM, C a multiple of 4: row r of A is the tap
+// (kh, kw, c), column k the output position (b, oh, ow); A holds x where that tap of that
+// position reads it (0 in the padding); aCol gives rows r..r+3 (channels c..c+3 of one tap) at
+// one position, x bound as vec4s. B is dy as [B * OH * OW, OC] (mm_b_row4, OC a multiple of 4).
+fn aCol(base: i32, k: i32, r: i32) -> vec4<TYPE> {
+  let c = r % u.C;
+  let kw = (r / u.C) % u.FW;
+  let kh = r / (u.C * u.FW);
+  let ow = k % u.OW;
+  let oh = (k / u.OW) % u.OH;
+  let bb = k / (u.OW * u.OH);
+  let h = oh * u.SH - u.PH + kh * u.DH;
+  let w = ow * u.SW - u.PW + kw * u.DW;
+  let ok = r < u.M && k < u.K && h >= 0 && h < u.H && w >= 0 && w < u.W;
+  return select(vec4<TYPE>(TYPE(0)), a[select(0, (((bb * u.H + h) * u.W + w) * u.C + c) / 4, ok)], ok);
+}
+
+// @program tiled_conv
 // Conv2D (NHWC) as an implicit GEMM (programs/conv.py): row r of A is output position (b, oh, ow)
 // and column k the filter tap (kh, kw, c), read from x on the fly (0 in the padding), as im2col
 // would lay it out; B is the filter [FH * FW * C, OC] as it is stored.
@@ -47,7 +148,7 @@ fn loadB(base: i32, k: i32, c: i32) -> TYPE {
   return b[k * u.N + c];
 }
 
-// @program load_conv_dx
+// @program tiled_conv_dx
 // Conv2DBackpropInput (NHWC) as an implicit GEMM: row r of A is input position (b, h, w), column k
 // the tap and output channel (kh, kw, oc); A holds dy at the output position that reads (h, w)
 // through (kh, kw) (0 where there is none); B[k, c] = filter[kh, kw, c, oc].
@@ -75,7 +176,7 @@ fn loadB(base: i32, k: i32, c: i32) -> TYPE {
   return b[(tap * u.C + c) * u.OC + oc];
 }
 
-// @program load_conv_df
+// @program tiled_conv_df
 // Conv2DBackpropFilter (NHWC) as an implicit GEMM: row r of A is the tap (kh, kw, c), column k
 // the output position (b, oh, ow); A holds x where that tap of that position reads it (0 in the
 // padding); B is dy as [B * OH * OW, OC].
@@ -98,7 +199,14 @@ fn loadB(base: i32, k: i32, c: i32) -> TYPE {
   return b[k * u.N + c];
 }
 
-// @program main
+// @program tiled
+// The implicit GEMMs whose operands are not vec4-aligned (programs/conv.py: channels not a
+// multiple of 4): a 32 x 32-tiled GEMM in workgroup memory, the operands read by loadA(base, row,
+// k) and loadB(base, k, column) of section tiled_conv, tiled_conv_dx or tiled_conv_df (0 outside).
+// The register-blocked gemm with the conv loaders one value at a time (KSTEP 1) lost the device
+// on SwiftShader (apparently compiling), so these keep this program. A workgroup of
+// 8 x 8 invocations computes a 32 x 32 tile, each invocation 4 x 4 values (rows ty + 8i, columns
+// tx + 8j) in four vec4 accumulators, stepping through K 32 at a time.
 // The tiles hold vec4s: tileA[k][ty] = A's column k at rows ty, ty + 8, ty + 16, ty + 24 of the
 // tile, tileB[k][tx] = B's row k at columns tx, tx + 8, tx + 16, tx + 24: two vec4 reads per k
 // give an invocation its 4 x 4 outer product.

@@ -84,7 +84,8 @@ def test_dilation2d_and_gradients(compare_webgpu):
 @pytest.mark.parametrize("strides, pad, dilations", [(1, "same", 1), (2, "valid", 1), (1, "same", 2),
                                                      ((2, 1), [[0, 0], [2, 1], [0, 3], [0, 0]], 1)])
 def test_conv2d_as_implicit_gemm(compare_webgpu, strides, pad, dilations):
-    # FH * FW * C >= GEMM_FROM: the tiled GEMM reading x on the fly; sizes across the 32-wide tiles
+    # FH * FW * C >= GEMM_FROM, OC not a multiple of 4: the tiled GEMM reading x on the fly; sizes
+    # across the 32-wide tiles
     x = _r(3, 11, 13, 12)
     x[0, 1, 2, 3] = np.nan
     compare_webgpu(f"lambda x, f: [tf.conv2d(x, f, {strides!r}, {pad!r}, dilations={dilations!r}), "
@@ -95,9 +96,25 @@ def test_conv2d_as_implicit_gemm(compare_webgpu, strides, pad, dilations):
 @pytest.mark.parametrize("strides, pad, dilations", [(1, "same", 1), (2, "valid", 1), (1, "same", 2),
                                                      ((2, 1), [[0, 0], [2, 1], [0, 3], [0, 0]], 1)])
 def test_conv2d_gradients_as_implicit_gemm(compare_webgpu, strides, pad, dilations):
-    # filter gradient: batch * OH * OW >= GEMM_FROM positions; input gradient: FH * FW * OC >= GEMM_FROM
+    # filter gradient: batch * OH * OW >= GEMM_FROM positions (C = 5: tiled); input gradient:
+    # FH * FW * OC >= GEMM_FROM (OC = 40: register-blocked)
     compare_webgpu(f"lambda x, f: tf.grads(lambda x, f: tf.sum(tf.conv2d(x, f, {strides!r}, {pad!r}, "
                    f"dilations={dilations!r}) ** 2))([x, f])", [_r(2, 11, 9, 5), _r(3, 3, 5, 40)], rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("strides, pad, dilations", [(1, "same", 1), (2, "valid", 1), (2, "same", 1), (1, "same", 2),
+                                                     ((2, 1), [[0, 0], [2, 1], [0, 3], [0, 0]], 1)])
+def test_conv2d_gradients_register_blocked(compare_webgpu, strides, pad, dilations):
+    # C and OC multiples of 4: both gradients by the register-blocked GEMM (dy, x and the filter as
+    # vec4s); positions (the filter gradient's K) and rows not multiples of the block; NaN and
+    # infinity in x (a non-finite filter would differ from cpu in the input gradient, as with the
+    # tiled GEMM before: the GEMM multiplies the 0 of a position no output reads by the filter)
+    x, f = _r(2, 7, 9, 8), _r(3, 2, 8, 12)
+    x[0, 1, 2, 3], x[1, 3, 4, 5] = np.nan, np.inf
+    compare_webgpu(f"lambda x, f: tf.grads(lambda x, f: tf.sum(tf.conv2d(x, f, {strides!r}, {pad!r}, "
+                   f"dilations={dilations!r}) * x[0, 0, 0, 0]))([x, f])", [x, f], rtol=1e-4, atol=1e-3)
+    compare_webgpu(f"lambda x, f: tf.grads(lambda x, f: tf.sum(tf.conv2d(x, f, {strides!r}, {pad!r}, "
+                   f"dilations={dilations!r}) ** 2))([x, f])", [_r(3, 6, 5, 12), _r(2, 3, 12, 8)], rtol=1e-4, atol=1e-3)
 
 
 @pytest.mark.parametrize("filter_hw, strides, pad, dilations", [

@@ -12,8 +12,9 @@ and a workgroup barrier cost more than arithmetic): depthwise_vec4 (one filter p
 multiple of 4; its taps unrolled per filter size, stride and dilation), pointwise_vec4 (1x1,
 stride 1, no padding: a product) and conv2d_vec4 (OC a multiple of 4). Other 2-D NHWC Conv2Ds and
 the input and filter gradients run as implicit GEMMs where enough values are summed per output
-(GEMM_FROM): matmul.wgsl's tiled GEMM with its operands read from x / dy / the filter on the fly
-(about 3x faster than the direct programs for 3x3 convolutions on SwiftShader). Dilation2D's
+(GEMM_FROM), their operands read from x / dy / the filter on the fly: matmul.wgsl's
+register-blocked GEMM where the channels its vec4 loaders run along are multiples of 4, else its
+tiled GEMM (about 3x faster than the direct programs for 3x3 convolutions on SwiftShader). Dilation2D's
 gradients gather over every output (quadratic: fine for small images).
 
 Fused convolutions (FusedConv2D, FusedDepthwiseConv2D): fused.py registers this forward, then its
@@ -116,31 +117,60 @@ def _run(backend, section, inputs, names, geometry, out_shape, depthwise=False, 
                        backend.groups_for(_size(out_shape), 64), extra_outputs=extra_outputs)
 
 
-def _implicit_gemm(backend, section, a, b, info, out_shape, m, n, k):
-    """A 2-D NHWC convolution kernel as the tiled GEMM of matmul.wgsl, its operands read by the
-    loaders of `section` (im2col without the copy): Conv2D is [batch * OH * OW, FH * FW * C] x
-    [FH * FW * C, OC]; its input gradient [batch * H * W, FH * FW * OC] x [FH * FW * OC, C]; its
-    filter gradient [FH * FW * C, batch * OH * OW] x [batch * OH * OW, OC]."""
-    from .matmul import TILE
-    names = ("M", "N", "K", "H", "W", "C", "OH", "OW", "OC", "FW", "SH", "SW", "DH", "DW", "PH", "PW")
-    fields = tuple((name, "i32") for name in names)
-    values = (m, n, k, *info.in_size, info.in_channels, *info.out_size, info.out_channels, info.filter_size[1],
-              *info.strides, *info.dilations, *info.pad_before)
+# The register-blocked GEMM's loaders (matmul.wgsl sections, A's then B's, bound as vec4s) of the
+# implicit GEMMs whose operands are vec4-aligned: the input gradient where OC is a multiple of 4,
+# the filter gradient where C and OC are. The others (and the Conv2Ds not taken by the vec4
+# programs, whose OC is not a multiple of 4) keep matmul.wgsl's tiled GEMM: the register-blocked
+# one with their loaders one value at a time lost the device on SwiftShader (apparently compiling,
+# as did 8 x 2 blocks of the vec4 loaders below: 4 x 1 here).
+_GEMM_LOADERS = {"load_conv_dx": (("dx_a_row4", "row"), ("dx_b_col4", "col"), ("OC",)),
+                 "load_conv_df": (("df_a_col4", "col"), ("mm_b_row4", "row"), ("C", "OC"))}
+TILE = 32
 
-    def source():
-        text = wgsl.program("matmul.wgsl", section) + wgsl.program("matmul.wgsl", "main")
+
+def _implicit_gemm(backend, section, a, b, info, out_shape, m, n, k):
+    """A 2-D NHWC convolution kernel as a GEMM of matmul.wgsl, its operands read by the loaders of
+    `section` (im2col without the copy): Conv2D is [batch * OH * OW, FH * FW * C] x
+    [FH * FW * C, OC]; its input gradient [batch * H * W, FH * FW * OC] x [FH * FW * OC, C]; its
+    filter gradient [FH * FW * C, batch * OH * OW] x [batch * OH * OW, OC]. Register-blocked where
+    _GEMM_LOADERS has vec4 loaders for it, else tiled."""
+    names = ("M", "N", "K", "H", "W", "C", "OH", "OW", "OC", "FW", "SH", "SW", "DH", "DW", "PH", "PW")
+    geometry = (*info.in_size, info.in_channels, *info.out_size, info.out_channels, info.filter_size[1],
+                *info.strides, *info.dilations, *info.pad_before)
+    channels = {"C": info.in_channels, "OC": info.out_channels}
+    loaders = _GEMM_LOADERS.get(section)
+    if loaders and all(channels[c] % 4 == 0 for c in loaders[2]):
+        from .matmul import gemm_grid, gemm_source
+        (a_loader, a_mode), (b_loader, b_mode) = loaders[:2]
+        rows, vec4s = 4, 1
+        size, mb, nb = gemm_grid(1, m, n, rows, vec4s)
+        fields = tuple((name, "i32") for name in ("size", "MB", "NB") + names)
+        vec4_out = n % 4 == 0
+
+        def source():
+            return gemm_source("f32", (a_loader, b_loader), a_mode, b_mode, rows, vec4s, vec4_out,
+                               (("a", "vec4<f32>"), ("b", "vec4<f32>")), fields,
+                               (("BATCH_COORDS", ""), ("BATCH_A", "0"), ("BATCH_B", "0")))
+
+        key = f"conv_gemm:{section}:{rows}x{vec4s}:{int(vec4_out)}"
+        return backend.run(Program(key, source, fields), [a, b], out_shape, "float32",
+                           (size, mb, nb, m, n, k) + geometry, backend.groups_for(size, 64))
+    fields = tuple((name, "i32") for name in names)
+
+    def tiled_source():
+        text = wgsl.program("matmul.wgsl", "tiled_" + section[5:]) + wgsl.program("matmul.wgsl", "tiled")
         for old, new in (("BATCH_COORDS", ""), ("BATCH_A", "0"), ("BATCH_B", "0"), ("TYPE", "f32")):
             text = text.replace(old, new)
         return wgsl.bindings("f32", (("a", "f32"), ("b", "f32")), fields) + text
 
-    return backend.run(Program(f"conv_gemm:{section}", source, fields), [a, b], out_shape, "float32", values,
-                       (-(-n // TILE), -(-m // TILE), 1))
+    return backend.run(Program(f"conv_gemm_tiled:{section}", tiled_source, fields), [a, b], out_shape, "float32",
+                       (m, n, k) + geometry, (-(-n // TILE), -(-m // TILE), 1))
 
 
 def _gemm_ok(backend, info, depthwise, taps_times_channels, rows):
-    """Whether the implicit GEMM applies (2-D, NHWC, enough values summed per output) and its grid
-    of 32-row tiles fits one dispatch dimension (else the direct program, which spreads its grid)."""
-    from .matmul import TILE
+    """Whether the implicit GEMM applies (2-D, NHWC, enough values summed per output) and the
+    tiled GEMM's grid of 32-row tiles, where it is the one, fits one dispatch dimension (else the
+    direct program, which spreads its grid)."""
     return (not depthwise and len(info.in_size) == 2 and info.channels_last
             and taps_times_channels >= GEMM_FROM and -(-rows // TILE) <= backend.max_workgroups)
 
