@@ -10,9 +10,10 @@ Data: values written from Python stay CPU-side until a kernel first needs them (
 a storage buffer from the recycler); results live only in their buffer. Reading is asynchronous
 (`await t.data()`: copy into a MAP_READ buffer, mapAsync), and the values are then kept CPU-side
 too (data never changes). `data_sync()` returns CPU-side values where they exist, else waits for
-the read where Python may block (JSPI), else raises a BackendError saying to await. Dtypes are stored natively: float32 as f32, int32 as
-i32 (exact over the whole range), bool as 0/1 in an i32; complex64 is two float32 data
-(complex_parts, as on webgl); strings stay CPU-side (a list of str) and never reach a buffer.
+the read where Python may block (JSPI), else raises a BackendError saying to await. Dtypes are
+stored natively: float32 as f32, int32 as i32 (exact over the whole range), bool as 0/1 in an
+i32; complex64 is two float32 data (complex_parts, as on webgl); strings stay CPU-side (a list of
+str) and never reach a buffer.
 
 A lost device is noticed by the next dispatch or read (BackendError). `await backend.done()` waits
 for the GPU; sync() does too where Python may block, and is a no-op elsewhere.
