@@ -6,9 +6,9 @@ import struct
 
 try:
     import js
-    from pyodide.ffi import to_js
+    from pyodide.ffi import create_once_callable, to_js
 except ImportError:   # CPython: the kernels can be imported and listed (pytfweb ops), not run
-    js = to_js = None
+    js = to_js = create_once_callable = None
 
 from ...errors import BackendError
 
@@ -88,6 +88,12 @@ class Device:
         self.max_binding = int(limits.maxStorageBufferBindingSize)
         # storage buffers one dispatch may bind (the adapter's most; WebGPU's default is 8)
         self.max_storage_buffers = int(limits.maxStorageBuffersPerShaderStage)
+        # Set when device.lost resolves: every dispatch checks it, so a Python attribute, not a JS call.
+        self.lost_reason = None
+        device.lost.then(create_once_callable(self._note_lost))
+
+    def _note_lost(self, info):
+        self.lost_reason = f"{info.reason}: {info.message}"
 
     @staticmethod
     def available():
@@ -153,9 +159,8 @@ class Device:
         self.check_errors()
 
     def check_lost(self):
-        reason = self.js.lost()
-        if reason is not None:
-            raise BackendError(f"webgpu: the GPU device was lost ({reason}); every tensor that lived only on the "
+        if self.lost_reason is not None:
+            raise BackendError(f"webgpu: the GPU device was lost ({self.lost_reason}); every tensor that lived only on the "
                                "GPU is gone. Reset the backend (tf.engine().reset(), then tf.set_backend('webgpu') and "
                                "await tf.ready()) and make the tensors again")
 

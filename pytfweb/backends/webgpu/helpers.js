@@ -8,9 +8,6 @@
   // by throwing: they are collected here and the next read raises them in Python.
   const errors = [];
   device.addEventListener("uncapturederror", (e) => errors.push(String(e.error.message)));
-  // A lost device (driver reset, destroy()) takes every buffer with it: noted here, raised by Python.
-  let lostReason = null;
-  device.lost.then((info) => { lostReason = String(info.reason) + ": " + String(info.message); });
   // Uniform and staging buffers, recycled by size. A uniform buffer goes back to its pool as
   // soon as its dispatch is submitted: the queue runs writeBuffer calls and submissions in
   // order, so the next writeBuffer into it happens after that dispatch has read it.
@@ -97,10 +94,6 @@
     // Resolves when the queue has done all work submitted so far.
     async done() {
       await device.queue.onSubmittedWorkDone();
-    },
-    // undefined (None in Python) while the device lives: Pyodide turns null into jsnull, not None.
-    lost() {
-      return lostReason === null ? undefined : lostReason;
     },
     takeErrors() {
       return errors.splice(0, errors.length);
