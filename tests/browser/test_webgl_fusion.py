@@ -152,3 +152,68 @@ tf.dispose([v, g])
     pending, counts, values = out
     assert not pending and counts[1:] == [counts[1]] * 5
     np.testing.assert_allclose(values, np.float32([1, 2, 3, 4]) * (1 - 0.9 ** 6), *tolerance(1e-5, 0))
+
+
+def test_shapeless_programs_serve_every_shape_and_read_each_layout(run_py):
+    """One compile for an expression over inputs read at the output's texel, at one texel, along a
+    row of the output's texture or as a trailing part of its shape (flat index modulo its size):
+    a batch-norm fold over kernels of three shapes adds one program. The values of every layout,
+    and of broadcasts the shapeless form does not take (a column), equal numpy's."""
+    rng = np.random.default_rng(11)
+
+    def arr(*shape):
+        return rng.normal(size=shape).astype(np.float32)
+    folds = [(arr(3, 3, 4, 8), arr(8), arr(8)), (arr(1, 1, 16, 32), arr(32), arr(32)), (arr(5, 7), arr(7), arr(7))]
+    for f in folds:
+        f[1][:] = np.abs(f[1])
+    cases = {"same": (arr(2, 3, 4), arr(2, 3, 4)), "suffix": (arr(2, 6, 10), arr(6, 10)),
+             "suffix_column_texture": (arr(3, 3, 5, 1), arr(5, 1)), "column": (arr(4, 5), arr(4, 1)),
+             "view": (arr(4, 6), arr(6, 4))}
+    ints = (rng.integers(-50, 50, size=(3, 4)).astype(np.int32), rng.integers(-50, 50, size=(4,)).astype(np.int32))
+    got, added = run_py("""
+be = tf.backend()
+def fold(k, v, g):
+    return k * tf.rsqrt(v + 1e-3) * g
+def count():
+    tf.tidy(lambda: None)
+    return len(be.programs)
+added, fold_results = [], []
+for k, v, g in folds:
+    ts = [tf.tensor(a) for a in (k, v, g)]
+    for t in ts:
+        t.data_sync()                       # on the GPU, so that each is a leaf
+    n = count()
+    out = fold(*ts)
+    fold_results.append(out.array_sync())
+    added.append(count() - n)
+    tf.dispose(ts + [out])
+results = {"folds": fold_results}
+for name, (a, b) in cases.items():
+    x, y = tf.tensor(a), tf.tensor(b)
+    if name == "view":
+        x = tf.reshape(x + 0, [6, 4])       # drawn as [4, 6]: a texture 6 wide read as [6, 4]
+    x.data_sync(); y.data_sync()
+    results[name] = tf.tidy(lambda: tf.sigmoid(x) * y - x).array_sync()
+    tf.dispose([x, y])
+s = tf.sum(tf.tensor(cases["same"][0]))
+s.data_sync()
+x = tf.tensor(cases["same"][1])
+results["one"] = tf.tidy(lambda: x * s + 1).array_sync()
+i, j = tf.tensor(ints[0]), tf.tensor(ints[1])
+i.data_sync(); j.data_sync()
+results["int32"] = tf.tidy(lambda: i * j - i).array_sync()
+tf.dispose([s, x, i, j])
+result = [results, added]
+""", folds=[[a.tolist() for a in f] for f in folds], cases={k: [a.tolist() for a in v] for k, v in cases.items()},
+        ints=[a.tolist() for a in ints])
+    assert added[0] >= 1 and added[1:] == [0, 0], added
+    tol = tolerance(1e-5, 1e-6)
+    for (k, v, g), out in zip(folds, got["folds"]):
+        np.testing.assert_allclose(out, k / np.sqrt(v + np.float32(1e-3)) * g, *tol)
+    for name, (a, b) in cases.items():
+        if name == "view":
+            a = a.reshape(6, 4)
+        want = 1 / (1 + np.exp(-a)) * b - a
+        np.testing.assert_allclose(got[name], want, *tol, err_msg=name)
+    np.testing.assert_allclose(got["one"], cases["same"][1] * cases["same"][0].sum() + 1, *tolerance(1e-5, 1e-5))
+    np.testing.assert_array_equal(got["int32"], ints[0] * ints[1] - ints[0])

@@ -336,7 +336,8 @@ class WebGLBackend(PendingData, Backend):
     def _handle(self, program, inputs, datas, out_tex_shape):
         """The compiled program for these inputs (cached by key and shapes)."""
         # The output's texture follows from its shape; an input's may not (a reshape shares it).
-        key = (program.key, program.output_shape, *[(t.shape, d.tex_shape) for t, d in zip(inputs, datas)])
+        key = program.key if program.shapeless else (
+            program.key, program.output_shape, *[(t.shape, d.tex_shape) for t, d in zip(inputs, datas)])
         handle = self.programs.get(key)
         if handle is None:
             infos = [InputInfo(name, t.shape, d.tex_shape, d.channels)

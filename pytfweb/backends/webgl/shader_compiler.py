@@ -175,6 +175,10 @@ def build_source(program, inputs, out_tex_shape):
     parts.append(shader_source.read("header.glsl"))
     for name, typ in program.uniforms:
         parts.append(f"uniform {typ} {name};")
+    if program.shapeless:
+        parts.extend(f"uniform sampler2D {inp.name};" for inp in inputs)
+        parts.append(program.user_code)
+        return "\n".join(parts)
     parts.append(output_coords(program.output_shape, out_tex_shape))
     # getOutputCoords() computed once per fragment, before the program's main runs, where the
     # program asks for it: each xAtOutCoords() getter and the program itself call it, and shader

@@ -1,7 +1,6 @@
 """Lazy elementwise fusion on webgl (flag WEBGL_FUSION, on by default): the expression graph
 and its recording are shared with webgpu (backends/fusion_graph.py); this module draws an
-expression. (WebGLBackend keeps its own copy of the bookkeeping that fusion_graph.PendingData
-holds for webgpu: add_pending, resolve_pending, the start of dispose_data.)
+expression.
 
 An elementwise kernel of the tables (unary ops without attributes, binary ops, broadcasting
 included) does not draw: its output's data is recorded as an expression over its inputs. The
@@ -9,6 +8,13 @@ first use that needs values (another kernel's draw, a read, `backend.sync()`, wh
 tf.time call after each kernel) compiles the whole expression into one program and draws once.
 Programs are cached by the expression's structure, not its values (finite one-value operands still
 CPU-side are uniforms), so a training loop compiles each of its expressions once.
+
+Where every input is read at the output's own texel (same size and texture width), at one texel
+(one value) or as a trailing part of the output's shape (a bias or a per-channel scale: flat
+index modulo its size), the program is shapeless (Program.shapeless): it fetches those texels
+itself, with sizes as uniforms, so one compile serves every shape. A model's batch-norm folds
+(layers/inference_fusion.py), one expression over kernels of many shapes, are then a handful of
+programs rather than one per layer. Other broadcasts go through the compiler's getters.
 
 Inputs an expression reads stay alive while it is pending: `WebGLBackend.dispose_data` of such
 data only marks it, and the last expression reading it frees it.
@@ -50,17 +56,28 @@ def materialize(backend, data_id):
     node = backend.pending.get(data_id)
     if node is None:
         return
-    leaves, uniforms, functions, lines = {}, [], {}, []
+    reads = _shapeless_reads(backend, node)
+    leaves, uniforms, functions, lines = {}, [], {}, []   # uniforms: (name, type, value)
 
     def leaf(n):
         var = f"in{len(leaves)}"
         leaves[n.key] = (var, n)
-        lines.append(f"  float {var}_ = {getter_name(var)}AtOutCoords();")
+        if reads is None:
+            lines.append(f"  float {var}_ = {getter_name(var)}AtOutCoords();")
+            return var + "_"
+        mode = reads[n.key]
+        if mode[0] == "suffix":   # flat index modulo its size, on its own texture's rows
+            uniforms.extend(((f"{var}Size", "int", mode[1]), (f"{var}Width", "int", mode[2])))
+            lines.append(f"  int {var}i = flat_ % {var}Size;")
+            texel = f"ivec2({var}i % {var}Width, {var}i / {var}Width)"
+        else:
+            texel = _TEXELS[mode[0]]
+        lines.append(f"  float {var}_ = texelFetch({var}, {texel}, 0).r;")
         return var + "_"
 
     def uniform(n):
-        uniforms.append(n.value)
-        return f"u{len(uniforms) - 1}"
+        uniforms.append((f"u{len(uniforms)}", "float", n.value))
+        return uniforms[-1][0]
 
     def op(n, args):
         file, fn, nan_wrap = n.op
@@ -75,8 +92,52 @@ def materialize(backend, data_id):
 
     result = generate(node, leaf, uniform, op)
     names = tuple(name for name, _ in leaves.values())
+    if reads is not None and any(mode[0] == "suffix" for key, mode in reads.items() if key is not None):
+        uniforms.append(("outWidth", "int", reads[None]))
+        lines.insert(0, "  int flat_ = int(gl_FragCoord.y) * outWidth + int(gl_FragCoord.x);")
     body = "".join(functions.values()) + "void main() {\n" + "\n".join(lines) + f"\n  setOutput({result});\n}}\n"
     # the key is the structure: op names, where each value comes from (the code says it all)
-    program = Program("fused:" + body, names, node.shape, body, tuple((f"u{i}", "float") for i in range(len(uniforms))))
-    out = backend.run(program, [leaf.info for _, leaf in leaves.values()], node.dtype, tuple(uniforms))
+    program = Program("fused:" + body, names, node.shape, body, tuple((name, typ) for name, typ, _ in uniforms),
+                      shapeless=reads is not None)
+    out = backend.run(program, [leaf.info for _, leaf in leaves.values()], node.dtype,
+                      tuple(value for _, _, value in uniforms))
     backend.resolve_pending(data_id, out)
+
+
+#: texel of a leaf read at the output's own texel, or at its only one
+_TEXELS = {"same": "ivec2(gl_FragCoord.xy)", "row": "ivec2(int(gl_FragCoord.x), 0)", "one": "ivec2(0, 0)"}
+
+
+def _shapeless_reads(backend, node):
+    """How a shapeless program reads each leaf (Leaf.key -> mode; under None the output texture's
+    width), or None where a leaf needs the compiler's getters. Modes: "same" (the output's size and
+    texture width: the output's own texel), "one" (one value), "row" (a trailing part of the output's
+    shape that is exactly one row of the output's texture: the same column), ("suffix", size, its
+    texture's width) (a trailing part: flat index modulo its size)."""
+    limit = backend.ctx.max_texture_size
+    out_width = texture_shape(node.shape, limit)[0]
+    size = size_of(node.shape)
+    reads = {None: out_width}
+    for leaf in node.leaves:
+        d = backend.store[leaf.info.data_id]
+        if d.channels != 1 or d.complex_parts is not None:
+            return None
+        width, height = d.tex_shape or texture_shape(d.shape, limit)
+        n = size_of(leaf.info.shape)
+        if n == 1:
+            reads[leaf.key] = ("one",)
+        elif n == size and width == out_width:
+            reads[leaf.key] = ("same",)
+        elif _is_trailing(leaf.info.shape, node.shape):
+            reads[leaf.key] = ("row",) if (width, height) == (n, 1) and n == out_width else ("suffix", n, width)
+        else:
+            return None
+    return reads
+
+
+def _is_trailing(shape, out_shape):
+    """shape, without its leading unit dimensions, is the end of out_shape."""
+    shape = list(shape)
+    while shape and shape[0] == 1:
+        shape.pop(0)
+    return len(shape) <= len(out_shape) and list(out_shape[len(out_shape) - len(shape):]) == shape

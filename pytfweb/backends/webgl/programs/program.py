@@ -7,13 +7,21 @@ class Program:
 
     packed_outputs = n > 0 makes a packed program (programs/gemm.py, run with
     WebGLBackend.run_packed): it writes n RGBA textures whose texel grid is output_shape
-    ([rows, columns]) itself, through outColor, outColor1, ... (n is 1, 4 or 8)."""
-    __slots__ = ("key", "variable_names", "output_shape", "user_code", "uniforms", "packed_outputs")
+    ([rows, columns]) itself, through outColor, outColor1, ... (n is 1, 4 or 8).
 
-    def __init__(self, key, variable_names, output_shape, user_code, uniforms=(), packed_outputs=0):
+    shapeless=True: the code reads its inputs' textures itself (texelFetch on the samplers, sizes
+    from uniforms) and never calls the getters or getOutputCoords(), so one compile serves every
+    shape: the compiler adds only the samplers, and the program cache keys it by `key` alone.
+    Each distinct program costs a compile and, on SwiftShader, a JIT at its first draw (together
+    ~15 ms): what a model's first run pays per layer shape."""
+    __slots__ = ("key", "variable_names", "output_shape", "user_code", "uniforms", "packed_outputs", "shapeless")
+
+    def __init__(self, key, variable_names, output_shape, user_code, uniforms=(), packed_outputs=0,
+                 shapeless=False):
         self.key = key
         self.variable_names = variable_names
         self.output_shape = tuple(output_shape)
         self.user_code = user_code
         self.uniforms = uniforms
         self.packed_outputs = packed_outputs
+        self.shapeless = shapeless
