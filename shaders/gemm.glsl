@@ -113,6 +113,28 @@ void main() {
 #endif
 }
 
+// @program flat_coords
+// productCoords of a shapeless unpack (gemm.py's unpack with `flat`): the fragment's flat index f
+// in the output's texture (outWidth texels a row) is at column f % unpackN of product row
+// (p / unpackW) * unpackRowStep + p % unpackW, p = f / unpackN; column_ keeps the column for the
+// epilogue's getters. Divisions by uniforms go through float32 (SwiftShader divides integers lane
+// by lane), exact for a < 2^24: the quotient is off by at most one, and corrected.
+int divide(int a, int b) {
+  int q = int(float(a) / float(b));
+  q -= int(q * b > a);
+  q += int((q + 1) * b <= a);
+  return q;
+}
+
+void productCoords(out int r, out int col) {
+  int f = int(gl_FragCoord.y) * outWidth + int(gl_FragCoord.x);
+  int p = divide(f, unpackN);
+  col = f - p * unpackN;
+  int h = divide(p, unpackW);
+  r = h * unpackRowStep + (p - h * unpackW);
+  column_ = col;
+}
+
 // @program unpack
 // The product as a tensor (an ordinary one-value-per-texel program; the fused epilogue may
 // redefine setOutput). Python adds `void productCoords(out int r, out int col)`: the row

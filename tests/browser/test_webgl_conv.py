@@ -273,3 +273,33 @@ def test_packed_depthwise_gradients(compare_with_cpu, run_py):
                      [x, w, x8, w8, edge], rtol=1e-4, atol=2e-3)
     after = run_py(count)
     assert after[0] >= before[0] + 7 and after[1] >= before[1] + 8
+
+
+@pytest.mark.webgl_only("webgl's shapeless unpack program (gemm.py)")
+def test_unpack_is_one_program_across_layer_shapes(compare_with_cpu, run_py):
+    """The packed products' and depthwise blocks' unpack, with a per-channel bias and an
+    activation, is shapeless: convolutions, depthwise convolutions and products of new shapes add
+    no unpack program. Widths off the block sizes (rows padded to 8, columns to 4), a batched
+    product and epilogue inputs that are not one per column (the shaped unpack) equal cpu's."""
+    def layers(h, w, c, oc):
+        return [floats(1, h, w, c), floats(3, 3, c, oc), floats(oc), floats(3, 3, oc, 1), floats(3 * h, 256),
+                floats(256, oc)]
+    fn = """lambda x, w, b, dw, ma, mb: [
+        tf.fused.conv2d(x, w, 1, 'same', bias=b, activation='relu6'),
+        tf.fused.depthwise_conv2d(tf.fused.conv2d(x, w, 1, 'valid', bias=b), dw, 1, 'same', bias=b,
+                                  activation='relu6'),
+        tf.fused.mat_mul(ma, mb, bias=b, activation='relu')]"""
+    count = ("result = [sum(1 for k in tf.backend().programs if k[0].startswith(p)) "
+             "for p in ('gemm:unpack_flat:', 'gemm:unpack:')]")
+    compare_with_cpu(fn, layers(9, 11, 8, 12), rtol=1e-4, atol=1e-4)
+    before = run_py(count)
+    compare_with_cpu(fn, layers(13, 7, 4, 20), rtol=1e-4, atol=1e-4)
+    compare_with_cpu(fn, layers(6, 17, 12, 8), rtol=1e-4, atol=1e-4)
+    assert before[0] > 0 and run_py(count) == before
+    a, b, alpha, full = floats(3, 13, 96), floats(96, 40), floats(40), floats(3, 13, 40)
+    compare_with_cpu("""lambda a, b, alpha, full: [
+        tf.fused.mat_mul(a, b, bias=alpha, activation='prelu', prelu_activation_weights=alpha),
+        tf.fused.mat_mul(a, b, bias=alpha, activation='prelu', prelu_activation_weights=full),
+        tf.fused.mat_mul(a, b, bias=full, activation='leakyrelu', leakyrelu_alpha=0.2)]""",
+                     [a, b, alpha, full], rtol=1e-4, atol=1e-4)
+    assert run_py(count)[1] > before[1]

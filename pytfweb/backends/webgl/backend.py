@@ -265,6 +265,11 @@ class WebGLBackend(PendingData, Backend):
                 d.texture = d.tex_shape = None
                 d.lost = d.values is None
 
+    def texture_layout(self, data_id):
+        """(width, height) of the texture data_id's values are in, or will be when uploaded."""
+        d = self.store[data_id]
+        return d.tex_shape or texture_shape(d.shape, self.ctx.max_texture_size)
+
     def _ensure_texture(self, d):
         if d.lost:
             raise _lost_error(d)
@@ -336,7 +341,7 @@ class WebGLBackend(PendingData, Backend):
     def _handle(self, program, inputs, datas, out_tex_shape):
         """The compiled program for these inputs (cached by key and shapes)."""
         # The output's texture follows from its shape; an input's may not (a reshape shares it).
-        key = program.key if program.shapeless else (
+        key = (program.key,) if program.shapeless else (
             program.key, program.output_shape, *[(t.shape, d.tex_shape) for t, d in zip(inputs, datas)])
         handle = self.programs.get(key)
         if handle is None:

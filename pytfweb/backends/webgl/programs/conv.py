@@ -102,7 +102,8 @@ def _packed_forward(backend, info, x, f, code, epilogue):
                      "float bValue(int batch, int k, int n) { return getW(batch, k, n); }\n", 1)
     batches = "int aBatch(int batch) { return 0; }\nint bBatch(int batch) { return 0; }\n"
     out5 = _as5d(info.out_shape, info.channels_last)
-    return gemm.product(backend, p, a, b, batches, out5, code + _sections("im2col_coords"), epilogue)
+    return gemm.product(backend, p, a, b, batches, out5, code + _sections("im2col_coords"), epilogue,
+                        row_major=info.channels_last)
 
 
 def _depthwise_row(info):
@@ -118,16 +119,16 @@ def _depthwise_row(info):
 
 
 def _block_grid(backend, info, size):
-    """(texel grid, #defines) of a packed depthwise program whose fragments compute four channels
-    at four neighbouring columns of a [batch, *size, channels] image (conv.glsl's depthwise_block),
-    or None where it does not fit the texture limits."""
+    """(texel grid, #defines, fold) of a packed depthwise program whose fragments compute four
+    channels at four neighbouring columns of a [batch, *size, channels] image (conv.glsl's
+    depthwise_block), or None where it does not fit the texture limits."""
     limit = backend.ctx.max_texture_size
     c4 = -(-info.in_channels // 4)
     rows = info.batch_size * size[0] * -(-size[1] // 4)
     fold = -(-rows // limit)
     if fold * c4 > limit or backend.ctx.max_draw_buffers < 4:
         return None
-    return (-(-rows // fold), fold * c4), f"#define BLOCK_FOLD {fold}\n#define BLOCK_COLUMNS {c4}\n"
+    return (-(-rows // fold), fold * c4), f"#define BLOCK_FOLD {fold}\n#define BLOCK_COLUMNS {c4}\n", fold
 
 
 def _depthwise_blocks(backend, info, size, row, section, reader, image, f, out_shape, epilogue=None):
@@ -138,7 +139,7 @@ def _depthwise_blocks(backend, info, size, row, section, reader, image, f, out_s
     block = _block_grid(backend, info, size)
     if block is None:
         return None
-    grid, block_defines = block
+    grid, block_defines, fold = block
     image_defines = f"#define IMAGE_H {size[0]}\n#define IMAGE_W4 {-(-size[1] // 4)}\n" + block_defines
     code = _defines(info, True, output=False) + image_defines + row
     name, t = image
@@ -146,8 +147,11 @@ def _depthwise_blocks(backend, info, size, row, section, reader, image, f, out_s
                       code + _sections(reader, "depthwise_w_at", "depthwise_block", section), packed_outputs=4)
     blocks = backend.run_packed(program, [_view(t, _as5d(t.shape, True)), _view(f, _filter5d(f.shape))])
     try:
+        # (a folded grid's unpack reads blocks where BLOCK_FOLD says: the shaped program only)
+        flat = (info.in_channels, size[1], 4 * -(-size[1] // 4)) if fold == 1 else None
         return gemm.unpack(backend, blocks, out_shape,
-                           _defines(info, True) + image_defines + _sections("depthwise_block_coords"), epilogue)
+                           _defines(info, True) + image_defines + _sections("depthwise_block_coords"), epilogue,
+                           flat=flat)
     finally:
         for b in blocks:
             backend.dispose_data(b.data_id)

@@ -122,7 +122,7 @@ def _shapeless_reads(backend, node):
         d = backend.store[leaf.info.data_id]
         if d.channels != 1 or d.complex_parts is not None:
             return None
-        width, height = d.tex_shape or texture_shape(d.shape, limit)
+        width, height = backend.texture_layout(leaf.info.data_id)
         n = size_of(leaf.info.shape)
         if n == 1:
             reads[leaf.key] = ("one",)

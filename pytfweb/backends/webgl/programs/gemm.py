@@ -19,7 +19,9 @@ packed 2x2 program ~0.9 s.
 The packing draws read each input once, so they pay off only on larger products (MIN_WORK).
 """
 from ....kernels import TensorInfo
+from ....shapes import size_of
 from .. import shader_source
+from ..texture_manager import texture_shape
 from .program import Program
 
 _FILE = "gemm.glsl"
@@ -89,7 +91,8 @@ def _pack(backend, section, operand, defines, grid):
     return backend.run_packed(program, operand.views)[0]
 
 
-def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None, keep_b=True, splits=1):
+def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None, keep_b=True, splits=1,
+            row_major=False):
     """The product of operands a and b under plan p as a float32 tensor of out_shape.
 
     batch_code defines `int aBatch(int batch)` and `int bBatch(int batch)`; coords_code
@@ -97,7 +100,9 @@ def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None,
     is out_shape); epilogue: (names, views, code, uniforms, values) of a fused bias/activation.
     splits > 1: a split product (plan out_batches == splits): unpack sums its batches, and out_shape
     and coords_code are those of one batch. keep_b=False: B's packed form is not kept (B is not a
-    weight but an activation or a gradient, used once)."""
+    weight but an activation or a gradient, used once). row_major: the output's values are the
+    product's [batches, m, n] in row-major order (a matmul, a channels-last convolution), so the
+    unpack may be shapeless (see unpack)."""
     a_grid_rows = a.batches * p.a_rows
     a4 = _pack(backend, "pack_a", a,
                _defines(M=p.m, K=p.k, Q=p.q, A_ROWS=p.a_rows, A_BATCHES=a.batches, FOLD=p.fold),
@@ -121,17 +126,27 @@ def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None,
         blocks = backend.run_packed(Program(f"gemm:product:{code}", ("a4", "b4"), grid, code,
                                             packed_outputs=p.block_rows), [a4, b4])
         temps.extend(blocks)
-        return unpack(backend, blocks, out_shape, _defines(A_ROWS=p.a_rows) + coords_code, epilogue, splits)
+        return unpack(backend, blocks, out_shape, _defines(A_ROWS=p.a_rows) + coords_code, epilogue, splits,
+                      (p.n, p.m, p.a_rows) if row_major and splits == 1 else None)
     finally:
         for t in temps:
             backend.dispose_data(t.data_id)
 
 
-def unpack(backend, blocks, out_shape, coords_code, epilogue=None, splits=1):
+def unpack(backend, blocks, out_shape, coords_code, epilogue=None, splits=1, flat=None):
     """4 or 8 RGBA outputs laid out as the gemm program's (output t, texel (rb, c): rows
     len(blocks) rb + t, columns 4c .. 4c+3) as a float32 tensor of out_shape; coords_code defines
     `void productCoords(out int r, out int col)` (and A_ROWS when splits > 1: the value at r is
-    the sum of those at r, r + A_ROWS, ..., one per split). The caller disposes blocks."""
+    the sum of those at r, r + A_ROWS, ..., one per split). The caller disposes blocks.
+
+    flat = (n, w, row_step): the output's flat index f is at column f % n of row r = (p / w) *
+    row_step + p % w, p = f / n (a product's [batches, m, n]: (n, m, a_rows); the packed depthwise
+    blocks: (channels, output width, block row width)). Then, where the epilogue's inputs are one
+    value or one per column, the unpack is shapeless (Program.shapeless): sizes go as uniforms,
+    and the convolutions of a model's many layer shapes share one unpack program."""
+    shapeless = flat is not None and _flat_unpack(backend, blocks, out_shape, flat, epilogue)
+    if shapeless:
+        return shapeless
     names = tuple(f"c{i}" for i in range(len(blocks)))
     views, code, uniforms, values = list(blocks), _defines(BLOCK_ROWS=len(blocks), SPLITS=splits), (), ()
     if epilogue is not None:
@@ -141,4 +156,44 @@ def unpack(backend, blocks, out_shape, coords_code, epilogue=None, splits=1):
         views += list(extra_views)
     code += coords_code + shader_source.program(_FILE, "unpack")
     out = backend.run(Program(f"gemm:unpack:{code}", names, out_shape, code, uniforms), views, "float32", values)
+    return TensorInfo(out.data_id, tuple(out_shape), "float32")
+
+
+def _flat_unpack(backend, blocks, out_shape, flat, epilogue):
+    """unpack's shapeless program, or None where an epilogue input is neither one value nor one
+    per column, or the output is too large for its flat index to divide exactly in float32."""
+    size = size_of(out_shape)
+    if size >= 1 << 24:
+        return None
+    n, w, row_step = flat
+    names = tuple(f"c{i}" for i in range(len(blocks)))
+    views, code, uniforms = list(blocks), _defines(BLOCK_ROWS=len(blocks)), []
+    if epilogue is not None:
+        extra_names, extra_views, epilogue_code, epilogue_uniforms, epilogue_values = epilogue
+        for name, view in zip(extra_names, extra_views):
+            getter = f"get{name[0].upper()}{name[1:]}AtOutCoords"
+            count = size_of(view.shape)
+            if count == 1:
+                code += f"float {getter}() {{ return texelFetch({name}, ivec2(0, 0), 0).r; }}\n"
+            elif count == n and view.shape[-1] == n:
+                width, height = backend.texture_layout(view.data_id)
+                if height == 1:   # (a bias's texture: one row)
+                    texel = "ivec2(column_, 0)"
+                else:
+                    code += f"int {name}Row() {{ return divide(column_, {name}Width); }}\n"
+                    texel = f"ivec2(column_ - {name}Row() * {name}Width, {name}Row())"
+                    uniforms.append((f"{name}Width", "int", width))
+                code += f"float {getter}() {{ return texelFetch({name}, {texel}, 0).r; }}\n"
+            else:
+                return None
+        names += tuple(extra_names)
+        views += list(extra_views)
+        code += epilogue_code
+        uniforms.extend((name, typ, value) for (name, typ), value in zip(epilogue_uniforms, epilogue_values))
+    uniforms += [("outWidth", "int", texture_shape(out_shape, backend.ctx.max_texture_size)[0]),
+                 ("unpackN", "int", n), ("unpackW", "int", w), ("unpackRowStep", "int", row_step)]
+    code = "int column_;\n" + shader_source.program(_FILE, "flat_coords") + code + shader_source.program(_FILE, "unpack")
+    program = Program(f"gemm:unpack_flat:{code}", names, out_shape, code, tuple((u, t) for u, t, _ in uniforms),
+                      shapeless=True)
+    out = backend.run(program, views, "float32", tuple(v for _, _, v in uniforms))
     return TensorInfo(out.data_id, tuple(out_shape), "float32")

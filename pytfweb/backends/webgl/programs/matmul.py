@@ -62,7 +62,8 @@ def packed_product(backend, a, b, ta, tb, epilogue=None):
                   + _batch_function("bBatch", out_batch, b.shape[:-2]))
     coords = ("void productCoords(out int r, out int col) {\n"
               "  ivec3 c = getOutputCoords();\n  r = c.x * A_ROWS + c.y;\n  col = c.z;\n}\n")
-    return gemm.product(backend, p, a_op, b_op, batch_code, (size_of(out_batch), m, n), coords, epilogue)
+    return gemm.product(backend, p, a_op, b_op, batch_code, (size_of(out_batch), m, n), coords, epilogue,
+                        row_major=True)
 
 
 @register_kernel("BatchMatMul", "webgl")
