@@ -19,15 +19,21 @@ int toInt(float v) {
 struct ivec5 { int x; int y; int z; int w; int u; };
 struct ivec6 { int x; int y; int z; int w; int u; int v; };
 
-#ifdef PACKED_OUTPUTS
-// A packed program (gemm.glsl) writes whole RGBA texels, to PACKED_OUTPUTS textures at once.
+#ifdef OUTPUTS
+// A program with several outputs writes whole texels to OUTPUTS textures at once: the GEMM's
+// packed RGBA operands (gemm.glsl), or several tensors of one shape (an optimizer's variable and
+// its slots, optimizers.glsl), each value in .r.
 layout(location = 0) out vec4 outColor;
-#if PACKED_OUTPUTS > 1
+#if OUTPUTS > 1
 layout(location = 1) out vec4 outColor1;
+#endif
+#if OUTPUTS > 2
 layout(location = 2) out vec4 outColor2;
+#endif
+#if OUTPUTS > 3
 layout(location = 3) out vec4 outColor3;
 #endif
-#if PACKED_OUTPUTS > 4
+#if OUTPUTS > 4
 layout(location = 4) out vec4 outColor4;
 layout(location = 5) out vec4 outColor5;
 layout(location = 6) out vec4 outColor6;

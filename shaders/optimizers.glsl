@@ -1,8 +1,10 @@
-// Optimizer updates, one program per output (programs/optimizers.py): each optimizer's float32
-// steps (train/*.py) in their order. A program is a `<optimizer>_common` section (the new slot
-// values) and a `<optimizer>_<output>` main. Inputs are the variable `value`, its `gradient`
-// and its slots (one shape), and scalars; uniforms come from the hyper-parameters. Python
-// prepends op_Sqrt, op_Abs, op_Maximum and the helpers section.
+// Optimizer updates (programs/optimizers.py): each optimizer's float32 steps (train/*.py) in their
+// order. A program is a `<optimizer>_common` section (the new slot values) and, for each output,
+// a `<optimizer>_<output>` function of the same name giving its new value; Python writes main,
+// which stores every output in one draw (or one output a draw where the context has too few
+// draw buffers). Inputs are the variable `value`, its `gradient` and its slots (one shape), and
+// scalars; uniforms come from the hyper-parameters. Python prepends op_Sqrt, op_Abs, op_Maximum
+// and the helpers section.
 
 // @program helpers
 // NaN in gives NaN out, as the unary ops' programs do
@@ -12,20 +14,20 @@ float absOf(float x) { return isNaN(x) ? x : op_Abs(x); }
 // @program sgd_common
 
 // @program sgd_value
-void main() { setOutput(negLearningRate * getGradientAtOutCoords() + getValueAtOutCoords()); }
+float sgd_value() { return negLearningRate * getGradientAtOutCoords() + getValueAtOutCoords(); }
 
 // @program momentum_common
 float newAccumulation() { return momentum * getAccumulationAtOutCoords() + getGradientAtOutCoords(); }
 
 // @program momentum_accumulation
-void main() { setOutput(newAccumulation()); }
+float momentum_accumulation() { return newAccumulation(); }
 
 // @program momentum_value
-void main() { setOutput(negLearningRate * newAccumulation() + getValueAtOutCoords()); }
+float momentum_value() { return negLearningRate * newAccumulation() + getValueAtOutCoords(); }
 
 // @program momentum_nesterov_value
-void main() {
-  setOutput(negLearningRate * (getGradientAtOutCoords() + newAccumulation() * momentum) + getValueAtOutCoords());
+float momentum_nesterov_value() {
+  return negLearningRate * (getGradientAtOutCoords() + newAccumulation() * momentum) + getValueAtOutCoords();
 }
 
 // @program rmsprop_common
@@ -50,16 +52,16 @@ float newMom() {
 }
 
 // @program rmsprop_ms
-void main() { setOutput(newMs()); }
+float rmsprop_ms() { return newMs(); }
 
 // @program rmsprop_mg
-void main() { setOutput(newMg()); }
+float rmsprop_mg() { return newMg(); }
 
 // @program rmsprop_mom
-void main() { setOutput(newMom()); }
+float rmsprop_mom() { return newMom(); }
 
 // @program rmsprop_value
-void main() { setOutput(getValueAtOutCoords() - newMom()); }
+float rmsprop_value() { return getValueAtOutCoords() - newMom(); }
 
 // @program adagrad_common
 float newAccumulator() {
@@ -68,11 +70,11 @@ float newAccumulator() {
 }
 
 // @program adagrad_accumulator
-void main() { setOutput(newAccumulator()); }
+float adagrad_accumulator() { return newAccumulator(); }
 
 // @program adagrad_value
-void main() {
-  setOutput(getGradientAtOutCoords() / sqrtOf(newAccumulator() + epsilon) * negLearningRate + getValueAtOutCoords());
+float adagrad_value() {
+  return getGradientAtOutCoords() / sqrtOf(newAccumulator() + epsilon) * negLearningRate + getValueAtOutCoords();
 }
 
 // @program adadelta_common
@@ -87,31 +89,31 @@ float updates() {
 }
 
 // @program adadelta_accumGrad
-void main() { setOutput(newAccumGrad()); }
+float adadelta_accumGrad() { return newAccumGrad(); }
 
 // @program adadelta_accumVar
-void main() {
+float adadelta_accumVar() {
   float u = updates();
-  setOutput(getAccumVarAtOutCoords() * rho + u * u * oneMinusRho);
+  return getAccumVarAtOutCoords() * rho + u * u * oneMinusRho;
 }
 
 // @program adadelta_value
-void main() { setOutput(updates() * negLearningRate + getValueAtOutCoords()); }
+float adadelta_value() { return updates() * negLearningRate + getValueAtOutCoords(); }
 
 // @program adamax_common
 float newM() { return getMAtOutCoords() * beta1 + getGradientAtOutCoords() * oneMinusBeta1; }
 float newV() { return op_Maximum(getVAtOutCoords() * beta2, absOf(getGradientAtOutCoords())); }
 
 // @program adamax_m
-void main() { setOutput(newM()); }
+float adamax_m() { return newM(); }
 
 // @program adamax_v
-void main() { setOutput(newV()); }
+float adamax_v() { return newV(); }
 
 // @program adamax_value
-void main() {
-  setOutput(getLrAtOutCoords() / getOneMinusAccBeta1AtOutCoords() * (newM() / (newV() + epsilon))
-            + getValueAtOutCoords());
+float adamax_value() {
+  return getLrAtOutCoords() / getOneMinusAccBeta1AtOutCoords() * (newM() / (newV() + epsilon))
+         + getValueAtOutCoords();
 }
 
 // @program adam_common
@@ -122,14 +124,14 @@ float newV() {
 }
 
 // @program adam_m
-void main() { setOutput(newM()); }
+float adam_m() { return newM(); }
 
 // @program adam_v
-void main() { setOutput(newV()); }
+float adam_v() { return newV(); }
 
 // @program adam_value
-void main() {
+float adam_value() {
   float m = newM() / getOneMinusAccBeta1AtOutCoords();
   float v = newV() / getOneMinusAccBeta2AtOutCoords();
-  setOutput(m / (sqrtOf(v) + epsilon) * negLearningRate + getValueAtOutCoords());
+  return m / (sqrtOf(v) + epsilon) * negLearningRate + getValueAtOutCoords();
 }

@@ -74,3 +74,45 @@ result = [optimizer_run(name, args, True, start, grads, "fused"),
         np.testing.assert_allclose(f, c, rtol, atol, equal_nan=True)
         np.testing.assert_allclose(lost_infinities(f, h), h, rtol, atol, equal_nan=True)
     assert np.isnan(np.asarray(fused[0])).any()   # the NaN gradient reached its variable
+
+
+def test_one_draw_per_update_or_one_per_output_with_few_draw_buffers(run_py):
+    """An update writes the variable and its slots in one draw (render targets); on a context
+    allowed fewer draw buffers than outputs, one draw each: the same values."""
+    rng = np.random.default_rng(8)
+    start = {k: rng.normal(size=s).astype(np.float32) for k, s in SHAPES.items()}
+    grads = [{k: rng.normal(size=s).astype(np.float32) for k, s in SHAPES.items()} for _ in range(2)]
+    out = run_py(_STEPS + """
+from pytfweb.backends.webgl.backend import WebGLBackend
+def draws_and_values(backend, name, args):
+    tf.set_backend(backend)
+    be = tf.backend()
+    draw, count = be.ctx.draw, [0]
+    def counting(*a):
+        count[0] += 1
+        return draw(*a)
+    be.ctx.draw = counting
+    try:
+        values, left, _ = optimizer_run(name, args, True, start, grads, backend)
+    finally:
+        be.ctx.draw = draw
+    return [count[0], values, left]
+flag = "WEBGL_MAX_DRAW_BUFFERS"
+old = tf.env().get(flag)
+tf.env().set(flag, 2)
+tf.copy_registered_kernels("webgl", "webgl-2rt")
+tf.register_backend("webgl-2rt", WebGLBackend)
+try:
+    result = [[draws_and_values(b, name, args) for b in ("webgl", "webgl-2rt")]
+              for name, args in (("adam", [0.05, 0.8, 0.95]), ("rmsprop", [0.01, 0.9, 0.9, None, True]))]
+finally:
+    tf.set_backend("webgl")
+    tf.remove_backend("webgl-2rt")
+    tf.env().set(flag, old)
+""", start={k: v.tolist() for k, v in start.items()}, grads=[{k: v.tolist() for k, v in g.items()} for g in grads])
+    for ((draws, values, left), (draws_2rt, values_2rt, left_2rt)), outputs in zip(out, (3, 4)):
+        # 3 variables, 2 steps: outputs - 1 more draws per update on the 2-target context
+        assert draws_2rt - draws == 3 * 2 * (outputs - 1), (draws, draws_2rt)
+        assert left == 0 and left_2rt == 0
+        for a, b in zip(values, values_2rt):
+            np.testing.assert_array_equal(np.asarray(a, np.float32), np.asarray(b, np.float32))

@@ -391,6 +391,11 @@ class WebGLBackend(PendingData, Backend):
 
     def run(self, program, inputs, dtype, uniform_values=(), _retry=True):
         """Run a program on input tensors; returns the TensorInfo of a new output of dtype."""
+        return self.run_outputs(program, inputs, dtype, uniform_values, _retry)[0]
+
+    def run_outputs(self, program, inputs, dtype, uniform_values=(), _retry=True):
+        """run() of a program with Program.outputs outputs of one shape, drawn at once: their
+        TensorInfos."""
         out_shape = tuple(program.output_shape)
         if dtype == "string" or any(t.dtype == "string" for t in inputs):
             # As in TF.js: string tensors stay CPU-side (TexData.values, a list of str), never in a texture.
@@ -399,28 +404,38 @@ class WebGLBackend(PendingData, Backend):
         if dtype == "complex64":
             raise TypeError(f"webgl: program '{program.key}' cannot write complex64 (a complex kernel makes "
                             "its real and imaginary parts as float32 and joins them with make_complex)")
-        out = TexData(out_shape, dtype)
-        data_id = DataId(self)
+        outs = [TexData(out_shape, dtype) for _ in range(program.outputs)]
         if _size(out_shape) == 0:
-            out.values = array.array(TYPECODES[dtype])
-            self.store[data_id] = out
-            return TensorInfo(data_id, out_shape, dtype)
+            infos = []
+            for out in outs:
+                out.values = array.array(TYPECODES[dtype])
+                data_id = DataId(self)
+                self.store[data_id] = out
+                infos.append(TensorInfo(data_id, out_shape, dtype))
+            return infos
         self._materialized(inputs)
-        w, h = out.tex_shape = texture_shape(out_shape, self.ctx.max_texture_size)
+        w, h = tex_shape = texture_shape(out_shape, self.ctx.max_texture_size)
         self._pinned = datas = [self.store[t.data_id] for t in inputs]
         try:
             for d in datas:
                 self._ensure_texture(d)
-            handle = self._handle(program, inputs, datas, out.tex_shape)
-            out.texture = self._acquire(w, h)
+            handle = self._handle(program, inputs, datas, tex_shape)
+            for out in outs:
+                out.tex_shape = tex_shape
+                out.texture = self._acquire(w, h)
         finally:
             self._pinned = ()
-        if self.ctx.draw(handle, out.texture, w, h, *(d.texture for d in datas), *uniform_values):
+        target = outs[0].texture if len(outs) == 1 else [out.texture for out in outs]
+        if self.ctx.draw(handle, target, w, h, *(d.texture for d in datas), *uniform_values):
             self._context_lost_during(program, _retry)
-            return self.run(program, inputs, dtype, uniform_values, _retry=False)
-        self.store[data_id] = out
-        self._lru[out] = None
-        return TensorInfo(data_id, out_shape, dtype)
+            return self.run_outputs(program, inputs, dtype, uniform_values, _retry=False)
+        infos = []
+        for out in outs:
+            data_id = DataId(self)
+            self.store[data_id] = out
+            self._lru[out] = None
+            infos.append(TensorInfo(data_id, out_shape, dtype))
+        return infos
 
 
 def _lost_error(d, pending=False):

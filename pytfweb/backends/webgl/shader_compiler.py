@@ -170,8 +170,8 @@ def _decode(var, shape):
 def build_source(program, inputs, out_tex_shape):
     """The full fragment shader for program with inputs (InputInfo) on an output texture."""
     parts = ["#version 300 es", "precision highp float;", "precision highp int;", "precision highp sampler2D;"]
-    if program.packed_outputs:
-        parts.append(f"#define PACKED_OUTPUTS {program.packed_outputs}")
+    if program.packed_outputs or program.outputs > 1:
+        parts.append(f"#define OUTPUTS {program.packed_outputs or program.outputs}")
     parts.append(shader_source.read("header.glsl"))
     for name, typ in program.uniforms:
         parts.append(f"uniform {typ} {name};")

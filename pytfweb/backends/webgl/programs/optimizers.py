@@ -1,6 +1,7 @@
 """Optimizer updates in one kernel per variable (pytfweb's own kernels; see the cpu module): one
-draw per output (the variable and each slot), whatever the hyper-parameters (uniforms).
-shaders/optimizers.glsl has each optimizer's `_common` section and one main per output."""
+draw writes the variable and each slot (several render targets), whatever the hyper-parameters
+(uniforms); one draw per output where the context has fewer draw buffers than outputs.
+shaders/optimizers.glsl has each optimizer's `_common` section and one function per output."""
 from ....kernels import register_kernel
 from .. import shader_source
 from .program import Program
@@ -8,25 +9,33 @@ from .program import Program
 _CODE = {}
 
 
-def _program(section, common, output, names, uniforms, shape):
-    key = (common, output)
+def _program(common, parts, names, uniforms, shape):
+    """The program writing the outputs `parts` (optimizers.glsl functions) in one draw."""
+    key = (common, parts)
     code = _CODE.get(key)
     if code is None:
+        stores = (f"  setOutput({parts[0]}());" if len(parts) == 1 else
+                  "\n".join(f"  outColor{i or ''} = vec4({part}(), 0.0, 0.0, 0.0);" for i, part in enumerate(parts)))
         code = _CODE[key] = (shader_source.function("unary_ops.glsl", "op_Sqrt")
                              + shader_source.function("unary_ops.glsl", "op_Abs")
                              + shader_source.function("binary_ops.glsl", "op_Maximum")
                              + shader_source.program("optimizers.glsl", "helpers")
                              + shader_source.program("optimizers.glsl", common)
-                             + shader_source.program("optimizers.glsl", f"{section}_{output}"))
-    return Program(f"optimizers:{common}:{output}", names, shape, code, tuple((u, "float") for u in uniforms))
+                             + "".join(shader_source.program("optimizers.glsl", part) for part in parts)
+                             + "void main() {\n" + stores + "\n}\n")
+    return Program(f"optimizers:{common}:{':'.join(parts)}", names, shape, code, tuple((u, "float") for u in uniforms),
+                   outputs=len(parts))
 
 
 def _update(backend, inputs, section, names, uniforms, values, outputs, common=None, mains=None):
-    """The new values of `outputs` (the variable first), each drawn by its own program."""
+    """The new values of `outputs` (the variable first)."""
     common = common or f"{section}_common"
     shape = inputs[0].shape
-    return [backend.run(_program(section, common, (mains or {}).get(out, out), names, uniforms, shape), inputs,
-                        "float32", values) for out in outputs]
+    parts = tuple(f"{section}_{(mains or {}).get(out, out)}" for out in outputs)
+    if len(parts) <= backend.ctx.max_draw_buffers:
+        return backend.run_outputs(_program(common, parts, names, uniforms, shape), inputs, "float32", values)
+    return [backend.run(_program(common, (part,), names, uniforms, shape), inputs, "float32", values)
+            for part in parts]
 
 
 @register_kernel("ApplyGradientDescent", "webgl")
