@@ -9,7 +9,9 @@ A chain qualifies when the convolution is a Conv2D or DepthwiseConv2D, channels 
 linear activation; its output goes only to a BatchNormalization over the last axis; and the
 activation layer, which is optional, reads only the normalization's output and is a ReLU (no
 max_value, or 6), a LeakyReLU, or an Activation with relu, relu6, elu or sigmoid. No
-intermediate output may be a model output.
+intermediate output may be a model output. A ZeroPadding2D (channels last) whose output only such
+a chain's 'valid' convolution reads becomes the convolution's explicit padding (MobileNet's
+strided blocks, ResNet's stem): the zeros are read at the image's edges, not written first.
 
 The folded kernel and bias are kept per chain (tensors of the model, in tf.memory() like its
 weights, freed by Model.dispose) and made again when one of the weights they come from has
@@ -23,17 +25,21 @@ from .advanced_activations import LeakyReLU, ReLU
 from .convolutional import Conv2D, DepthwiseConv2D
 from .core import Activation
 from .normalization import BatchNormalization
+from .padding import ZeroPadding2D
 
 _ACTIVATION_LAYER_FUSES = {_activations.relu: "relu", _activations.relu6: "relu6", _activations.elu: "elu",
                            _activations.sigmoid: "sigmoid"}
 
 
 class Chain:
-    """conv -> batch normalization [-> activation], run as one fused convolution."""
-    __slots__ = ("conv", "bn", "activation", "alpha", "output_id", "key", "kernel", "bias")
+    """[zero padding ->] conv -> batch normalization [-> activation], run as one fused convolution
+    on the tensor `input_id` (the padding's input where the chain took it in: `pad` then holds the
+    explicit padding that replaces the conv's 'valid')."""
+    __slots__ = ("conv", "bn", "activation", "alpha", "input_id", "output_id", "pad", "key", "kernel", "bias")
 
-    def __init__(self, conv, bn, activation, alpha, output_id):
-        self.conv, self.bn, self.activation, self.alpha, self.output_id = conv, bn, activation, alpha, output_id
+    def __init__(self, conv, bn, activation, alpha, input_id, output_id):
+        self.conv, self.bn, self.activation, self.alpha = conv, bn, activation, alpha
+        self.input_id, self.output_id, self.pad = input_id, output_id, conv.padding
         self.key = self.kernel = self.bias = None
 
     def _sources(self):
@@ -68,7 +74,7 @@ class Chain:
         kernel, bias = self._folded()
         conv = self.conv
         fn = _fused.depthwise_conv2d if isinstance(conv, DepthwiseConv2D) else _fused.conv2d
-        return fn(x, kernel, conv.strides, conv.padding, "NHWC", conv.dilation_rate, bias=bias,
+        return fn(x, kernel, conv.strides, self.pad, "NHWC", conv.dilation_rate, bias=bias,
                   activation=self.activation, leakyrelu_alpha=self.alpha)
 
     def dispose(self):
@@ -83,10 +89,12 @@ class Plan:
 
     def __init__(self, nodes, outputs):
         self.heads, self.skipped = {}, set()
-        readers, output_ids = {}, {t.id for t in outputs}
+        readers, producers, output_ids = {}, {}, {t.id for t in outputs}
         for node in nodes:
             for t in node.input_tensors:
                 readers.setdefault(t.id, []).append(node)
+            for t in node.output_tensors:
+                producers[t.id] = node
 
         def only_reader(node):
             """The one node reading node's single output, if that output is no model output."""
@@ -109,7 +117,15 @@ class Plan:
                 last, (activation, alpha) = act_node, fusable
             elif bn_node.output_tensors[0].id in output_ids:
                 continue
-            self.heads[id(node)] = Chain(conv, bn_node.outbound_layer, activation, alpha, last.output_tensors[0].id)
+            chain = Chain(conv, bn_node.outbound_layer, activation, alpha, node.input_tensors[0].id,
+                          last.output_tensors[0].id)
+            pad_node = producers.get(chain.input_id)
+            if (conv.padding == "valid" and pad_node is not None and type(pad_node.outbound_layer) is ZeroPadding2D
+                    and pad_node.outbound_layer.data_format == "channels_last" and only_reader(pad_node) is node):
+                chain.input_id = pad_node.input_tensors[0].id
+                chain.pad = [[0, 0], *pad_node.outbound_layer.padding, [0, 0]]
+                self.skipped.add(id(pad_node))
+            self.heads[id(node)] = chain
             self.skipped.update({id(bn_node), id(last)})
 
     def dispose(self):

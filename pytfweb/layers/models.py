@@ -233,7 +233,7 @@ class Model(Trainer, Layer):
                     continue
                 chain = fused.heads.get(id(node))
                 if chain is not None:
-                    values[chain.output_id] = chain.run(values[node.input_tensors[0].id])
+                    values[chain.output_id] = chain.run(values[chain.input_id])
                     continue
             layer = node.outbound_layer
             ins = [values[t.id] for t in node.input_tensors]

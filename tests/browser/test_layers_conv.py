@@ -196,13 +196,14 @@ def test_batch_normalization_training_gradients_match_cpu(run_py):
 
 FUSED_CHAINS = '''
 def fused_chain_model(tf):
-    """conv -> batch normalization -> relu6 and depthwise -> batch normalization -> relu: two
-    chains predict runs fused (layers/inference_fusion.py)."""
+    """conv -> batch normalization -> relu6 and zero padding -> depthwise -> batch normalization ->
+    relu: two chains predict runs fused (layers/inference_fusion.py), the second padding the image
+    itself."""
     L = tf.layers
     inp = tf.input(shape=[9, 8, 4])
     a = L.conv2d(filters=8, kernel_size=3, padding="same", use_bias=False).apply(inp)
     a = L.re_lu(max_value=6).apply(L.batch_normalization().apply(a))
-    b = L.depthwise_conv2d(kernel_size=3, strides=2).apply(a)
+    b = L.depthwise_conv2d(kernel_size=3, strides=2).apply(L.zero_padding2d(padding=[[0, 1], [0, 1]]).apply(a))
     b = L.activation(activation="relu").apply(L.batch_normalization().apply(b))
     return tf.model(inputs=inp, outputs=b)
 
@@ -212,7 +213,8 @@ def fused_chain_predict(tf, x, weights):
     model.set_weights(weights)
     xt = tf.tensor(x)
     y = model.predict(xt)
-    out = [y.array_sync(), len(model._inference_plan().heads)]
+    plan = model._inference_plan()
+    out = [y.array_sync(), len(plan.heads), len(plan.skipped)]
     tf.dispose([xt, y])
     model.dispose()
     return out
@@ -221,7 +223,8 @@ def fused_chain_predict(tf, x, weights):
 
 def test_predict_time_fusion_matches_cpu_run_layer_by_layer(run_py):
     """The fused chains on webgl (the normalization folded into the convolutions' weights, the
-    activation in the same program) against the layers run one by one on cpu."""
+    activation in the same program, the padding the convolution's) against the layers run one by
+    one on cpu."""
     from pytfweb.layers.inference_fusion import Plan
     rng = np.random.default_rng(12)
     x = rng.normal(size=(2, 9, 8, 4)).astype(np.float32)
@@ -238,7 +241,7 @@ def test_predict_time_fusion_matches_cpu_run_layer_by_layer(run_py):
         want = y.numpy()
         tf.dispose([xt, y])
         model.dispose()
-    got, chains = run_py(FUSED_CHAINS + "result = fused_chain_predict(tf, x, weights)", x=x.tolist(),
-                         weights=[w.tolist() for w in weights])
-    assert chains == 2
+    got, chains, skipped = run_py(FUSED_CHAINS + "result = fused_chain_predict(tf, x, weights)", x=x.tolist(),
+                                  weights=[w.tolist() for w in weights])
+    assert chains == 2 and skipped == 5     # two normalizations, two activations, the padding
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-4)

@@ -120,3 +120,35 @@ def test_gradients_and_training_run_the_layers_themselves():
     np.testing.assert_allclose(float(value.numpy()), float(np.sum(_unfused(model, x)[0] ** 2)), rtol=1e-4)
     assert model._inference_plan().heads and all(c.kernel is None for c in model._inference_plan().heads.values())
     model.dispose()
+
+
+def test_zero_padding_before_a_valid_convolution_becomes_its_padding():
+    """MobileNet's strided blocks and ResNet's stem: the padding layer's zeros become the chain's
+    explicit padding. Not where the convolution pads 'same', or where another layer reads the
+    padded image."""
+    rng = np.random.default_rng(6)
+    inp = tf.input(shape=[11, 10, 3])
+    a = L.zero_padding2d(padding=[[0, 1], [0, 1]]).apply(inp)
+    a = L.depthwise_conv2d(kernel_size=3, strides=2, padding="valid").apply(a)
+    a = L.re_lu(max_value=6).apply(L.batch_normalization().apply(a))     # absorbed
+    b = L.zero_padding2d(padding=3).apply(inp)
+    b = L.conv2d(filters=4, kernel_size=7, strides=2, padding="valid").apply(b)
+    b = L.re_lu().apply(L.batch_normalization().apply(b))                # absorbed, symmetric
+    c = L.zero_padding2d(padding=[[2, 0], [1, 3]]).apply(inp)
+    c = L.batch_normalization().apply(L.conv2d(filters=2, kernel_size=3, padding="same").apply(c))   # 'same': kept
+    d = L.zero_padding2d(padding=1).apply(inp)
+    d1 = L.batch_normalization().apply(L.conv2d(filters=2, kernel_size=3).apply(d))
+    d2 = L.max_pooling2d(pool_size=2).apply(d)                           # a second reader: kept
+    model = tf.model(inputs=inp, outputs=[L.flatten().apply(t) for t in (a, b, c, d1, d2)])
+    _randomize_batch_norms(model, rng)
+    x = tf.tensor(rng.normal(size=(2, 11, 10, 3)).astype(np.float32))
+    fused = _values(model.predict(x))
+    plan = model._inference_plan()
+    pads = sorted(str(c.pad) for c in plan.heads.values())
+    assert pads == ["[[0, 0], [0, 1], [0, 1], [0, 0]]", "[[0, 0], [3, 3], [3, 3], [0, 0]]", "same", "valid"]
+    padding_layers = [n for n in model._nodes if type(n.outbound_layer) is tf.layers.ZeroPadding2D]
+    assert sum(id(n) in plan.skipped for n in padding_layers) == 2
+    for got, want in zip(fused, _unfused(model, x)):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    model.dispose()
+    x.dispose()
