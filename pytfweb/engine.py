@@ -252,7 +252,9 @@ class Engine:
     # --- kernels -----------------------------------------------------------------------
     def run_kernel(self, name, inputs, attrs=None):
         """Run kernel `name` on the active backend; returns a Tensor or a list of Tensors."""
-        backend = self._active()
+        backend = self.backend
+        if backend is None:
+            backend = self._active()
         for t in inputs:
             if t.is_disposed_internal:
                 t.throw_if_disposed(name)
@@ -406,13 +408,15 @@ class Engine:
 
     def end_scope(self, result=None):
         scope = self.scopes.pop()
-        keep = {id(t) for t in tensors_in(result)}
+        # (one tensor, what most ops return, without walking a container)
+        results = [result] if isinstance(result, Tensor) else tensors_in(result)
+        keep = {id(t) for t in results}
         for t in scope.track:
             if not t.kept and id(t) not in keep:
                 self.dispose_tensor(t)
         if self.scopes:
             parent = self.scopes[-1]
-            for t in tensors_in(result):
+            for t in results:
                 if not t.kept and t.scope_id == scope.id and not t.is_disposed_internal:
                     t.scope_id = parent.id
                     parent.track.append(t)
@@ -436,7 +440,7 @@ class Engine:
         except BaseException:
             self.end_scope(None)
             raise
-        if inspect.isawaitable(result):
+        if not isinstance(result, Tensor) and inspect.isawaitable(result):
             self.end_scope(None)
             if hasattr(result, "close"):
                 result.close()  # never awaited: close it rather than leave a warning behind
