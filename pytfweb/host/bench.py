@@ -1,7 +1,7 @@
 """`pytfweb bench`: pytfweb on webgl beside TensorFlow.js 4.22 (its webgl backend) in one headless
 Chromium, one page each. A steady case runs in one page, once to warm up (shader compiles,
-uploads) and then the timed runs, and then likewise in the other page; medians and the ratio
-pytfweb/TF.js are printed. Not alternately: SwiftShader keeps a bounded cache of compiled shader
+uploads) and then the timed runs (each the mean of its body run back to back for about SAMPLE_MS),
+and then likewise in the other page; medians and the ratio pytfweb/TF.js are printed. Not alternately: SwiftShader keeps a bounded cache of compiled shader
 routines, so a run after the other page's recompiles what that page evicted (a MobileNet 0.25
 training step, 2.1 s in a row, took 9.7 s right after TF.js's). A first-run case
 (`first_run=True`) is timed once per side in a freshly launched Chromium, so its time includes what
@@ -141,6 +141,11 @@ async def _bench_once():
     _t = _time.perf_counter()
     await _bench_body()
     return (_time.perf_counter() - _t) * 1000
+async def _bench_many(k):
+    _total = 0.0
+    for _ in range(k):
+        _total += await _bench_once()
+    return _total / k
 '''
 
 # Disposes what setup assigned; the change in the tensor count since before setup.
@@ -149,7 +154,7 @@ for _n in {names!r}:
     _v = globals().pop(_n, None)
     if hasattr(_v, "dispose"):
         _v.dispose()
-globals().pop("_bench_body", None), globals().pop("_bench_once", None)
+globals().pop("_bench_body", None), globals().pop("_bench_once", None), globals().pop("_bench_many", None)
 tf.memory().num_tensors - _bench_tensors
 '''
 
@@ -159,6 +164,11 @@ _JS_DEFINE = """
   eval(setup.replace(/^(\\s*)(\\w+) =/gm, '$1window.$2 ='));
   window.__benchOnce = new Function('return (async () => { const t = performance.now(); ' + body +
                                     ' return performance.now() - t; })()');
+  window.__benchMany = async (k) => {
+    let total = 0;
+    for (let i = 0; i < k; i++) total += await window.__benchOnce();
+    return total / k;
+  };
 }
 """
 
@@ -170,6 +180,7 @@ _JS_TEARDOWN = """
     delete window[n];
   }
   delete window.__benchOnce;
+  delete window.__benchMany;
   return tf.memory().numTensors - window.__benchTensors;
 }
 """
@@ -191,12 +202,12 @@ def _teardown_py(page, case):
                          _PY_TEARDOWN.format(names=_assigned(case.py_setup)))
 
 
-def _once_py(page):
-    return float(page.evaluate("() => pytfweb.pyodide.runPythonAsync('await _bench_once()')"))
+def _once_py(page, k=1):
+    return float(page.evaluate("(k) => pytfweb.pyodide.runPythonAsync(`await _bench_many(${k})`)", k))
 
 
-def _once_js(page):
-    return float(page.evaluate("() => window.__benchOnce()"))
+def _once_js(page, k=1):
+    return float(page.evaluate("(k) => window.__benchMany(k)", k))
 
 
 def _has(page, setup_and_body):
@@ -265,11 +276,18 @@ def _failure(side, exc):
     return f"{side} failed: {line[:200]}", None
 
 
+#: A timed run of a steady case repeats its body, back to back in the page, until it takes about
+#: this long, and counts the mean: a short body (1000 adds, a training step of a small model) is
+#: then timed as a loop runs it, not dominated by the page being woken for each call.
+SAMPLE_MS = 100.0
+
+
 def _time_side(once, page, runs, first_run):
     if first_run:
         return [once(page)]
     once(page)   # warm-up: compiles, uploads
-    return [once(page) for _ in range(runs)]
+    k = max(1, min(100, round(SAMPLE_MS / max(once(page), 0.01))))
+    return [once(page, k) for _ in range(runs)]
 
 
 def _run_case(py_page, js_page, name, case, runs):
@@ -345,7 +363,8 @@ def run_webgl(runs=5, only=None, verbose=False, backend="webgl"):
                     "() => pytfweb.pyodide.runPython('import pytfweb as tf; tf.backend().renderer')")
                 what = f"WebGL renderer: {renderer}"
             print(f"pytfweb bench: {backend} beside TF.js 4.22's {backend} backend; headless Chromium, {what}; "
-                  f"median of {runs} timed runs after one warm-up (first-run cases: one run, in a fresh Chromium)")
+                  f"median of {runs} timed runs after one warm-up, each the mean of its body repeated for about "
+                  f"{SAMPLE_MS:.0f} ms (first-run cases: one run, in a fresh Chromium)")
             print(f"{'case':{_W}} {'pytfweb ms':>11} {'TF.js ms':>10} {'ratio':>7}", flush=True)
             header.append(True)
 

@@ -1,0 +1,35 @@
+"""How `pytfweb bench` times a side (host/bench.py's _time_side): a steady case warms up, probes
+one run, then each timed run repeats the body back to back for about SAMPLE_MS; a first-run case
+runs once."""
+from pytfweb.host import bench
+
+
+def _side(ms):
+    """A fake side whose body takes `ms`: the calls it got, (page, repetitions) each."""
+    calls = []
+
+    def once(page, k=1):
+        calls.append((page, k))
+        return ms
+    return once, calls
+
+
+def test_a_short_body_is_repeated_for_about_a_sample():
+    once, calls = _side(4.0)
+    times = bench._time_side(once, "page", 3, first_run=False)
+    k = round(bench.SAMPLE_MS / 4.0)
+    assert times == [4.0] * 3 and calls == [("page", 1), ("page", 1)] + [("page", k)] * 3
+
+
+def test_a_long_body_runs_once_a_sample_and_a_tiny_one_at_most_100_times():
+    once, calls = _side(350.0)
+    bench._time_side(once, "p", 2, first_run=False)
+    assert calls[2:] == [("p", 1)] * 2
+    once, calls = _side(0.0)
+    bench._time_side(once, "p", 2, first_run=False)
+    assert calls[2:] == [("p", 100)] * 2
+
+
+def test_a_first_run_case_runs_once_without_a_warm_up():
+    once, calls = _side(1500.0)
+    assert bench._time_side(once, "p", 5, first_run=True) == [1500.0] and calls == [("p", 1)]
