@@ -18,6 +18,8 @@ def strides_of(shape):
 
 def broadcast_shapes(a, b, op="broadcast"):
     """NumPy/TF.js broadcasting of two shapes; ValueError naming op when impossible."""
+    if a == b:   # (most elementwise ops: every op of a chain pays this)
+        return tuple(a)
     ra, rb = len(a), len(b)
     out = []
     for i in range(max(ra, rb)):

@@ -25,18 +25,38 @@ class Node:
     `values` (per-call values of its attributes, uniforms of the program), args (Nodes, Leaves,
     Uniforms) and its output shape and dtype. An expression is a DAG: a pending value read twice is
     one Node, computed once in the program (`size` counts the distinct nodes)."""
-    __slots__ = ("op", "values", "args", "shape", "dtype", "nodes", "size", "leaves")
+    __slots__ = ("op", "values", "args", "shape", "dtype", "_nodes", "size", "leaves")
 
     def __init__(self, op, args, shape, dtype, values=()):
         self.op, self.values, self.args = op, values, args
         self.shape, self.dtype = tuple(shape), dtype
-        self.nodes = frozenset().union(*(a.nodes for a in args if isinstance(a, Node))) | {id(self)}
-        self.size = len(self.nodes)
-        leaves = {}
+        self._nodes = None
+        only, count = None, 0   # the one pending argument of a chain
         for a in args:
-            for leaf in ((a,) if isinstance(a, Leaf) else a.leaves if isinstance(a, Node) else ()):
-                leaves[leaf.key] = leaf
-        self.leaves = tuple(leaves.values())
+            if type(a) is not Uniform:
+                only, count = a, count + 1
+        if count == 1 and type(only) is Node:
+            # A chain (an op on one pending value, any others uniforms), what most ops of an
+            # elementwise run are: no set of the DAG's nodes is built.
+            self.size, self.leaves = only.size + 1, only.leaves
+            return
+        merged, any_node = {}, False
+        for a in args:
+            if type(a) is Leaf:
+                merged[a.key] = a
+            elif type(a) is Node:
+                any_node = True
+                for leaf in a.leaves:
+                    merged[leaf.key] = leaf
+        self.leaves = tuple(merged.values())
+        self.size = len(self.nodes) if any_node else 1
+
+    @property
+    def nodes(self):
+        """The ids of the distinct nodes of this expression (made when first asked for)."""
+        if self._nodes is None:
+            self._nodes = frozenset().union(*(a.nodes for a in self.args if type(a) is Node)) | {id(self)}
+        return self._nodes
 
 
 class Leaf:
@@ -64,8 +84,11 @@ def record(backend, op, inputs, out_shape, dtype, scalar_of, limits, materialize
     program; beyond them the largest pending input is computed first (materialize(backend,
     data_id)) and read as a leaf. check(): raises what running the op would raise, so that the
     error comes at the op, not at a later read."""
-    if dtype not in DTYPES or any(t.dtype not in DTYPES for t in inputs):
+    if dtype not in DTYPES:
         return None
+    for t in inputs:
+        if t.dtype not in DTYPES:
+            return None
     if check is not None:
         check()
     max_nodes, max_leaves = limits
