@@ -1,7 +1,7 @@
 """`pytfweb bench --breakdown`: where the time of a bench case goes in the page, by part.
 
-The case's body runs under cProfile in the pytfweb page (after a warm-up; a first-run case once,
-in a fresh Chromium), and each function's own time is put in one part by the file it is in:
+The case's body runs under cProfile in the pytfweb page (after three warm-up runs; a first-run case
+once, in a fresh Chromium), and each function's own time is put in one part by the file it is in:
 
     JS calls + GL    backends/webgl/gpgpu_context.py: thin wrappers whose time is the JS call
                      (helpers.js issuing the GL calls; SwiftShader does the GL work there)
@@ -17,13 +17,15 @@ plain time; the shares say which part to cut, the plain time what a run costs.
 """
 import json
 
-# Runs in the page after bench._define_py: profiles `runs` runs of the case's body, after a
-# warm-up and as many plain runs; or, for a first-run case, profiles its one run in a fresh page.
+# Runs in the page after bench._define_py: profiles `runs` runs of the case's body, after three
+# warm-up runs (a training step settles over its first few: the MLP's 2nd to 6th took 18-43 ms,
+# then 17) and as many plain runs; or, for a first-run case, profiles its one run in a fresh page.
 _PAGE = '''
 import cProfile as _cProfile, json as _json, time as _time
 _plain = []
 if {steady}:
-    await _bench_body()
+    for _ in range(3):
+        await _bench_body()
     for _ in range({runs}):
         _t = _time.perf_counter()
         await _bench_body()
