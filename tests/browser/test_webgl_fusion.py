@@ -168,9 +168,13 @@ def test_shapeless_programs_serve_every_shape_and_read_each_layout(run_py):
     folds = [(arr(3, 3, 4, 8), arr(8), arr(8)), (arr(1, 1, 16, 32), arr(32), arr(32)), (arr(5, 7), arr(7), arr(7))]
     for f in folds:
         f[1][:] = np.abs(f[1])
+    # trailing parts: sizes a power of two (a mask) or not, dividing the output's texture width
+    # (read by column: a batch normalization's statistics over a 100x100 image, its texture rows
+    # 100 pixels wide) or not, on textures of one row, one column or several rows
     cases = {"same": (arr(2, 3, 4), arr(2, 3, 4)), "suffix": (arr(2, 6, 10), arr(6, 10)),
-             "suffix_column_texture": (arr(3, 3, 5, 1), arr(5, 1)), "column": (arr(4, 5), arr(4, 1)),
-             "view": (arr(4, 6), arr(6, 4))}
+             "suffix_column_texture": (arr(3, 3, 5, 1), arr(5, 1)), "suffix_mask": (arr(2, 4, 8), arr(4, 8)),
+             "channels_mask": (arr(1, 100, 100, 8), arr(8)), "channels_mod": (arr(1, 100, 100, 6), arr(6)),
+             "column": (arr(4, 5), arr(4, 1)), "view": (arr(4, 6), arr(6, 4))}
     ints = (rng.integers(-50, 50, size=(3, 4)).astype(np.int32), rng.integers(-50, 50, size=(4,)).astype(np.int32))
     got, added = run_py("""
 be = tf.backend()
