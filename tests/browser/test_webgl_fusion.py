@@ -7,8 +7,9 @@ import pytest
 
 from .conftest import as_stored, lost_infinities, tolerance
 
-# (webgpu's fusion has its own module, test_webgpu_fusion.py)
-pytestmark = pytest.mark.webgl_only("webgl's fusion: its draws, pending expressions and program limits")
+# (webgpu's fusion has its own module, test_webgpu_fusion.py; what both share runs here on the
+# session's backend: the webgpu pass of `make test` runs it on webgpu)
+_WEBGL_ONLY = pytest.mark.webgl_only("webgl's fusion: its draws, pending expressions and program limits")
 
 MIXED = """
 def mixed(a, b, c):
@@ -40,6 +41,7 @@ result = [result, _count[0]]
 """, **values)
 
 
+@_WEBGL_ONLY
 def test_fused_results_equal_one_draw_per_op_with_fewer_draws(run_py):
     rng = np.random.default_rng(2)
     a, b = rng.normal(size=(4, 1, 5)).astype(np.float32), rng.normal(size=(3, 5)).astype(np.float32)
@@ -65,6 +67,7 @@ tf.dispose(outs + xs)
     assert fused_draws * 2 < unfused_draws, (fused_draws, unfused_draws)   # measured: 13 against 35
 
 
+@_WEBGL_ONLY
 def test_data_a_pending_expression_reads_lives_until_it_is_drawn(run_py):
     out = run_py("""
 before = tf.memory()
@@ -95,6 +98,7 @@ result = [mid, values, values_v, held, five.data_id in be.store, after.num_tenso
     assert [tensors, textures, pending, refs, later] == [0, 0, 0, 0, 0]
 
 
+@_WEBGL_ONLY
 def test_long_chains_and_wide_sums_respect_the_program_limits(run_py):
     out = run_py("""
 from pytfweb.backends.webgl.programs import fusion
@@ -123,6 +127,7 @@ tf.dispose([x, y, z, s] + parts)
     assert most_ops <= max_nodes and most_inputs <= max_leaves
 
 
+@_WEBGL_ONLY
 def test_profile_and_time_still_see_every_kernel(run_py):
     out = run_py("""
 x = tf.tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -156,6 +161,7 @@ tf.dispose([v, g])
     np.testing.assert_allclose(values, np.float32([1, 2, 3, 4]) * (1 - 0.9 ** 6), *tolerance(1e-5, 0))
 
 
+@_WEBGL_ONLY
 def test_shapeless_programs_serve_every_shape_and_read_each_layout(run_py):
     """One compile for an expression over inputs read at the output's texel, at one texel, along a
     row of the output's texture or as a trailing part of its shape (flat index modulo its size):

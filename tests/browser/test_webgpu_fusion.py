@@ -2,7 +2,8 @@
 results equal cpu's with fusion on and off and need fewer dispatches, one shader per expression
 structure (not per value or size), data read by a pending expression kept until it runs, reads
 mid-chain, broadcasting, int32/bool, NaN and infinities, attributes, gradients, the limits,
-tf.profile, variables and the flag."""
+tf.profile and the flag. (That variables take values, not expressions, is test_webgl_fusion.py's
+test, which the webgpu pass of `make test` runs on webgpu.)"""
 import numpy as np
 import pytest
 
@@ -236,21 +237,3 @@ result = [names, values, len(be.pending), await y.array()]
     assert names == ["Add", "Exp", "Multiply"] and pending == 0
     np.testing.assert_allclose(values, want, rtol=1e-6)
     np.testing.assert_allclose(debug_values, want, rtol=1e-6)
-
-
-def test_variables_take_values_not_expressions(webgpu):
-    out = webgpu("""
-be = tf.backend()
-v = tf.variable(tf.zeros([4]), name="v_webgpu_fusion")
-g = tf.tensor([1.0, 2.0, 3.0, 4.0])
-counts = []
-for _ in range(6):
-    v.assign(tf.tidy(lambda: v * 0.9 + g * 0.1))
-    counts.append(len(be.programs))
-pending = v.data_id in be.pending
-result = [pending, counts, await v.array()]
-tf.dispose([v, g])
-""")
-    pending, counts, values = out
-    assert not pending and counts[1:] == [counts[1]] * 5
-    np.testing.assert_allclose(values, np.float32([1, 2, 3, 4]) * (1 - 0.9 ** 6), rtol=1e-5)
