@@ -28,6 +28,19 @@ _DEFAULTS = {
     "DEPRECATION_WARNINGS_ENABLED": True,
     # graph models keep a copy of every node's outputs of the last run (GraphModel.get_intermediate_tensors).
     "KEEP_INTERMEDIATE_TENSORS": False,
+    # Limits on what files and arguments may make the process allocate or recurse into (pytfweb/limits.py;
+    # README, "Loading files you did not make"). Creation ops (fill, zeros, random, initializers) refuse a
+    # shape above MAX_TENSOR_ELEMENTS before allocating; a model built from a file or config refuses more
+    # than MAX_MODEL_PARAMETERS weights in all; JSON files and nested lists deeper than MAX_NESTING_DEPTH
+    # are refused with a ValueError (never a RecursionError).
+    "MAX_TENSOR_ELEMENTS": 1 << 30,
+    "MAX_MODEL_PARAMETERS": 1 << 30,
+    "MAX_NESTING_DEPTH": 100,
+    # The most bytes one member of a Keras archive may inflate to, whatever its header says (the weights
+    # member is held to the model's declared weight bytes plus a margin, and never more than this).
+    "MAX_ARCHIVE_MEMBER_BYTES": 1 << 31,
+    # Seconds an http load may wait to connect and between bytes read (request_init's "timeout" overrides).
+    "HTTP_TIMEOUT_SECONDS": 60.0,
 }
 
 

@@ -1,0 +1,71 @@
+"""Limits on what data from outside (model files, JSON configs, nested lists, shapes in arguments) may
+make the process allocate or recurse into. Each limit is a flag of `tf.env()` (environment.py), so a
+user with a bigger model can raise it; each refusal is a ValueError naming the source and the limit.
+"""
+import json
+
+from .environment import ENV
+
+
+def max_elements():
+    return int(ENV.get("MAX_TENSOR_ELEMENTS"))
+
+
+def check_elements(shape, what):
+    """ValueError when a tensor of `shape` would hold more than MAX_TENSOR_ELEMENTS values. `what`
+    names the op and argument (or layer and weight) for the message. Works on any iterable of ints
+    without building the product past the limit, so a shape of 10**12 costs nothing."""
+    limit = max_elements()
+    size = 1
+    for d in shape:
+        size *= int(d)
+        if size > limit:
+            break
+    else:
+        return size
+    dims = "x".join(str(int(d)) for d in shape)
+    raise ValueError(f"{what}: a tensor of shape [{dims}] would hold more than {limit} values, the limit of "
+                     f"tf.env() flag MAX_TENSOR_ELEMENTS (raise it with tf.env().set('MAX_TENSOR_ELEMENTS', n) "
+                     f"if this size is intended)")
+
+
+def max_depth():
+    return int(ENV.get("MAX_NESTING_DEPTH"))
+
+
+def check_depth(value, what):
+    """ValueError when lists/dicts nest deeper than MAX_NESTING_DEPTH; iterative, so it cannot itself
+    run out of stack."""
+    limit = max_depth()
+    stack = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, dict):
+            children = v.values()
+        elif isinstance(v, (list, tuple)):
+            children = v
+        else:
+            continue
+        if depth > limit:
+            raise ValueError(f"{what}: nested more than {limit} levels deep, the limit of tf.env() flag "
+                             f"MAX_NESTING_DEPTH")
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list, tuple)))
+    return value
+
+
+def load_json(text, source):
+    """json.loads of text (str or bytes) from `source` (a file name or URL, for messages): a ValueError,
+    never a RecursionError, for nesting beyond MAX_NESTING_DEPTH or text that is not JSON."""
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ValueError(f"{source}: not UTF-8 text ({e})") from None
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{source}: JSON nested more than {max_depth()} levels deep, the limit of tf.env() flag "
+                         f"MAX_NESTING_DEPTH") from None
+    except ValueError as e:
+        raise ValueError(f"{source}: not valid JSON ({e})") from None
+    return check_depth(value, source)
