@@ -13,6 +13,28 @@ import argparse
 import sys
 
 
+def _int(text, what):
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+
+
+def _port(text):
+    value = _int(text, "a port number from 0 to 65535 (0: any free port)")
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number from 0 to 65535 (0: any free port), got {text!r}")
+    return value
+
+
+def _positive(text):
+    """An int >= 1: for counts of runs, steps and repeats, where 0 would leave nothing to report."""
+    value = _int(text, "a positive integer")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
 def _parser():
     p = argparse.ArgumentParser(prog="pytfweb", description="pytfweb: TensorFlow.js for Python.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -26,7 +48,7 @@ def _parser():
     r.add_argument("args", nargs=argparse.REMAINDER)
 
     s = sub.add_parser("serve", help="serve web/, Pyodide (/pyodide/) and the bundle (/pytfweb.zip)")
-    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--port", type=_port, default=8000, help="0 takes any free port")
     s.add_argument("--quiet", action="store_true", help="do not log requests")
 
     w = sub.add_parser("build-web", help="write a static site: pages, loader, bundle and Pyodide's files")
@@ -41,7 +63,7 @@ def _parser():
     b = sub.add_parser("bench", help="pytfweb vs TensorFlow.js in one headless Chromium, both on webgl or both on "
                                      "webgpu (or --backend cpu: vs numpy)")
     b.add_argument("--backend", choices=["webgl", "webgpu", "cpu"], default="webgl")
-    b.add_argument("--runs", type=int, default=5, help="timed runs per case after one warm-up (median)")
+    b.add_argument("--runs", type=_positive, default=5, help="timed runs per case after one warm-up (median)")
     b.add_argument("--only", help="run only the cases whose name contains this text (any case)")
     b.add_argument("--breakdown", action="store_true",
                    help="instead of timing against TF.js: where each steady case's time goes in the page "
@@ -51,9 +73,9 @@ def _parser():
     k = sub.add_parser("soak", help="many training steps in a row; fails if memory (tensors, bytes, textures, JS heap) "
                                     "grows after a warm-up")
     k.add_argument("--backend", choices=["webgl", "cpu"], default="webgl")
-    k.add_argument("--iterations", type=int, default=1000)
-    k.add_argument("--every", type=int, help="report every N iterations (default: a tenth of them); the first "
-                                             "report is the warm-up baseline")
+    k.add_argument("--iterations", type=_positive, default=1000)
+    k.add_argument("--every", type=_positive, help="report every N iterations (default: a tenth of them); the "
+                                                   "first report is the warm-up baseline")
     k.add_argument("--verbose", action="store_true")
 
     o = sub.add_parser("ops", help="every TF.js 4.22 kernel and function, with its status here per backend")
@@ -68,7 +90,7 @@ def _parser():
 
     t = sub.add_parser("startup", help="time how long a page takes to give a first pytfweb result")
     t.add_argument("--backend", default="webgl", help="backend to set; 'none' to only import pytfweb")
-    t.add_argument("--repeat", type=int, default=3)
+    t.add_argument("--repeat", type=_positive, default=3)
     t.add_argument("--verbose", action="store_true")
     return p
 
@@ -118,7 +140,12 @@ def main(argv=None):
         return coverage((["--missing"] if args.missing else []) + (["--json"] if args.json else []))
     if args.command == "convert":
         from .keras_convert import main as convert
-        return convert(args.src, args.dst, args.quantize)
+        try:
+            return convert(args.src, args.dst, args.quantize)
+        except RecursionError:
+            # a file nested past the interpreter's stack (JSON, a Keras config) is the file's fault: report, not crash
+            print(f"pytfweb convert: {args.src}: nested too deeply to read", file=sys.stderr)
+            return 1
     if args.command == "startup":
         from .host.runner import startup
         return startup(backend=None if args.backend == "none" else args.backend, repeat=args.repeat,

@@ -12,6 +12,7 @@ and the recycler's textures, the JS heap and the Python objects within a bound; 
 """
 import gc
 import json
+import numbers
 import time
 
 # bounds on growth after the warm-up: (fraction of the warm-up value, absolute slack)
@@ -135,6 +136,17 @@ def _header(webgl):
     return " ".join(cols)
 
 
+def _check_counts(iterations, every):
+    # 0 iterations would report a loss never computed; every=0 would step by nothing
+    for name, value in (("iterations", iterations), ("every", every)):
+        if value is None and name == "every":
+            continue
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"soak: {name} must be an int, got {type(value).__name__}")
+        if value < 1:
+            raise ValueError(f"soak: {name} must be a positive integer, got {value}")
+
+
 def _report_points(iterations, every):
     every = every or max(1, iterations // 10)
     points = list(range(every, iterations, every)) + [iterations]
@@ -165,6 +177,7 @@ def run_cpu(iterations, every=None, out=None):
     import sys
 
     import pytfweb as tf
+    _check_counts(iterations, every)
     out = out or sys.stdout
     tf.set_backend("cpu")
     before = tf.memory().num_tensors
@@ -206,6 +219,7 @@ def run_webgl(iterations, every=None, verbose=False, out=None):
 
     from .chromium import Browser
     from .server import Server
+    _check_counts(iterations, every)
     out = out or sys.stdout
     with Server(verbose=verbose) as server, Browser() as browser:
         page, _ = browser.open(server.url, backend="webgl", verbose=verbose)
