@@ -440,9 +440,11 @@
   #pytfweb-visor .surface h3{font-size:13px;margin:.8rem 0 .3rem}
   #pytfweb-visor-toggle{position:fixed;right:.5rem;bottom:.5rem;z-index:2147483001}`;
 
+  // Tab and surface names are Python's strings: they go into the page as text (textContent,
+  // dataset) and are looked up in a Map, never in markup or as an object's keys.
   const visor = {
     el: null,
-    tabs: {},
+    tabs: new Map(),
     current: null,
     make() {
       if (visor.el) return visor.el;
@@ -451,9 +453,18 @@
       document.head.appendChild(style);
       const el = document.createElement("aside");
       el.id = "pytfweb-visor";
-      el.innerHTML = '<header><span class="title">Visor</span><span class="tabs"></span>' +
-                     '<button class="close" title="hide (`)">×</button></header><div class="body"></div>';
-      el.querySelector(".close").onclick = () => visor.set(false);
+      const part = (tag, className, text) => {
+        const e = document.createElement(tag);
+        e.className = className;
+        if (text) e.textContent = text;
+        return e;
+      };
+      const header = document.createElement("header");
+      const close = part("button", "close", "×");
+      close.title = "hide (`)";
+      close.onclick = () => visor.set(false);
+      header.append(part("span", "title", "Visor"), part("span", "tabs"), close);
+      el.append(header, part("div", "body"));
       document.body.appendChild(el);
       const btn = document.createElement("button");
       btn.id = "pytfweb-visor-toggle";
@@ -472,7 +483,7 @@
     },
     tab(name) {
       const el = visor.make();
-      if (!visor.tabs[name]) {
+      if (!visor.tabs.has(name)) {
         const b = document.createElement("button");
         b.textContent = name;
         b.onclick = () => visor.show(name);
@@ -481,14 +492,14 @@
         page.className = "tab";
         page.dataset.tab = name;
         el.querySelector(".body").appendChild(page);
-        visor.tabs[name] = { button: b, page };
-        if (!visor.current) visor.show(name);
+        visor.tabs.set(name, { button: b, page });
+        if (visor.current === null) visor.show(name);
         else page.hidden = true;
       }
-      return visor.tabs[name].page;
+      return visor.tabs.get(name).page;
     },
     show(name) {
-      for (const [n, t] of Object.entries(visor.tabs)) {
+      for (const [n, t] of visor.tabs) {
         t.page.hidden = n !== name;
         t.button.classList.toggle("active", n === name);
       }
@@ -501,15 +512,72 @@
         s = document.createElement("section");
         s.className = "surface";
         s.dataset.name = name;
-        s.innerHTML = "<h3></h3><div class=\"draw-area\"></div>";
-        s.querySelector("h3").textContent = name;
+        const h = document.createElement("h3");
+        h.textContent = name;
+        const area = document.createElement("div");
+        area.className = "draw-area";
+        s.append(h, area);
         page.appendChild(s);
       }
       return s.querySelector(".draw-area");
     },
   };
 
+  /* The chart Python drew (vis/svg.py), as a node of this page that can only draw: the text is
+   * parsed as XML (DOMParser, image/svg+xml: nothing in it runs or loads), then only SVG drawing
+   * elements and attributes are kept (the lists below); a script, a foreignObject, an image, a
+   * link, an on* handler, a style, an href, a url() paint go, whatever Python let through.
+   * Python escapes and checks all it writes; this is the second line. Not well-formed SVG is an
+   * error and nothing is drawn. */
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const XMLNS_NS = "http://www.w3.org/2000/xmlns/";
+  const SVG_ELEMENTS = new Set(["svg", "g", "rect", "line", "path", "circle", "ellipse", "polyline", "polygon",
+                                "text", "tspan", "title", "desc"]);
+  const SVG_ATTRIBUTES = new Set(["class", "x", "y", "width", "height", "viewBox", "preserveAspectRatio", "d",
+    "cx", "cy", "r", "rx", "ry", "x1", "y1", "x2", "y2", "points", "dx", "dy", "transform", "fill",
+    "fill-opacity", "stroke", "stroke-width", "stroke-linejoin", "stroke-linecap", "stroke-dasharray",
+    "stroke-opacity", "opacity", "text-anchor", "dominant-baseline", "font-family", "font-size", "font-weight"]);
+  const SAFE_VALUE = /^[\w#.,%()+\-\/ \t\n\r]*$/;       // numbers, names, colours, path data, transforms
+
+  function keepAttribute(a) {
+    if (a.namespaceURI === XMLNS_NS) return a.name === "xmlns" && a.value === SVG_NS;
+    if (a.namespaceURI !== null) return false;                 // xlink:href and the like
+    if (/^data-[a-z0-9_.-]+$/.test(a.name)) return true;       // names of series and bars: plain text
+    return SVG_ATTRIBUTES.has(a.name) && SAFE_VALUE.test(a.value) && !/url\s*\(/i.test(a.value);
+  }
+
+  function cleanSvg(el) {
+    for (const a of [...el.attributes]) if (!keepAttribute(a)) el.removeAttributeNode(a);
+    for (const child of [...el.childNodes]) {
+      if (child.nodeType === Node.TEXT_NODE) continue;
+      if (child.nodeType === Node.ELEMENT_NODE && child.namespaceURI === SVG_NS && SVG_ELEMENTS.has(child.localName)) {
+        cleanSvg(child);
+      } else {
+        child.remove();                                         // scripts, foreignObject, comments, CDATA, ...
+      }
+    }
+  }
+
+  function safeSvg(markup) {
+    if (typeof markup !== "string") throw new TypeError("tf.vis: a chart must be SVG text");
+    const doc = new DOMParser().parseFromString(markup, "image/svg+xml");
+    const root = doc.documentElement;
+    if (doc.getElementsByTagName("parsererror").length || root.namespaceURI !== SVG_NS || root.localName !== "svg") {
+      throw new Error("tf.vis: the chart is not well-formed SVG; nothing was drawn");
+    }
+    cleanSvg(root);
+    return document.importNode(root, true);
+  }
+
   /* msg: {op: "draw", target, html} | {op: "visor", action: "open"|"close"|"toggle"|"is_open"} */
+  function querySelectorOrNull(selector) {
+    try {
+      return document.querySelector(selector);
+    } catch (err) {
+      return null;                                              // not a CSS selector
+    }
+  }
+
   function vis(msg) {
     if (msg.op === "visor") {
       const el = visor.make();
@@ -520,10 +588,12 @@
     const t = msg.target;
     let el;
     if (t && typeof t === "object" && t.name !== undefined) el = visor.surface(String(t.name), t.tab);
-    else if (typeof t === "string") el = document.getElementById(t) || document.querySelector(t);
+    else if (typeof t === "string") el = document.getElementById(t) || querySelectorOrNull(t);
     else el = t;
-    if (!el) throw new Error(`tf.vis: no element ${JSON.stringify(t)} in the page`);
-    el.innerHTML = msg.html;
+    if (!el || typeof el.replaceChildren !== "function") {
+      throw new Error(`tf.vis: no element ${JSON.stringify(t)} in the page`);
+    }
+    el.replaceChildren(safeSvg(msg.html));
     return true;
   }
   api._vis = vis;

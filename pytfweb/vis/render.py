@@ -1,7 +1,12 @@
 """tf.vis.render: tfjs-vis's render.* with its data formats. Options come as a dict in tfjs-vis's
 camelCase ({"xLabel": ...}) or as snake_case keywords (x_label=...): width, height, title,
 x_label, y_label, zoom_to_fit, y_axis_domain, x_axis_domain, series_colors, max_bins (histogram),
-color_map is not supported (one white-to-blue scale)."""
+color (barchart), domain (heatmap); color_map is not supported (one white-to-blue scale).
+
+Options are checked before anything is drawn (checked()): sizes are positive finite numbers,
+domains two finite numbers, colours CSS colours (svg.is_color: a CSS name, #rgb, #rrggbb,
+#rrggbbaa, rgb()/rgba()/hsl()/hsla() of numbers); anything else is a ValueError naming the
+function and the option. Text (titles, labels, names, cells) is drawn as text: svg.text escapes it."""
 import math
 import re
 
@@ -17,6 +22,39 @@ def options(opts=None, **kwargs):
     for k, v in list((opts or {}).items()) + list(kwargs.items()):
         out[re.sub(r"(?<!^)([A-Z])", r"_\1", k).lower()] = v
     return out
+
+
+def _colors(value, where, option):
+    """A list of CSS colours (a single colour: a list of one)."""
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)):
+        raise ValueError(f"{where}: option {option!r} must hold CSS colors, got {value!r}")
+    for c in items:
+        if not svg.is_color(c):
+            raise ValueError(f"{where}: option {option!r} must hold CSS colors, got {c!r}")
+    return [svg.color(c) for c in items]
+
+
+def checked(where, opts=None, **kwargs):
+    """options() with every option that reaches the SVG checked (errors name `where`, the vis
+    function, e.g. "vis.linechart"): width and height positive finite numbers, domains two
+    finite numbers, max_bins a whole number, series_colors and color CSS colours."""
+    o = options(opts, **kwargs)
+    for k in ("width", "height"):
+        if o.get(k) is not None:
+            o[k] = svg.positive(o[k], where, k)
+    for k in ("x_axis_domain", "y_axis_domain", "domain"):
+        if o.get(k) is not None:
+            o[k] = svg.pair(o[k], where, k)
+    if o.get("max_bins") is not None:
+        o["max_bins"] = svg.count(o["max_bins"], where, "max_bins")
+    if o.get("series_colors") is not None:
+        o["series_colors"] = _colors(o["series_colors"], where, "series_colors")
+    if o.get("color") is not None:
+        if not svg.is_color(o["color"]) and not isinstance(o["color"], (list, tuple)):
+            raise ValueError(f"{where}: option 'color' must be a CSS color (or a list of them), got {o['color']!r}")
+        o["color"] = _colors(o["color"], where, "color")
+    return o
 
 
 def plain(x):
@@ -79,17 +117,19 @@ def _xy_kwargs(o):
 
 def linechart(container, data, opts=None, **kwargs):
     """Lines through {x, y} points: data {"values": [[{x, y}...], ...], "series": [names]}."""
-    return draw(container, svg.xy_chart(series_of(data), "line", **_xy_kwargs(options(opts, **kwargs))))
+    return draw(container, svg.xy_chart(series_of(data), "line",
+                                        **_xy_kwargs(checked("vis.linechart", opts, **kwargs))))
 
 
 def scatterplot(container, data, opts=None, **kwargs):
     """Points: data as for linechart."""
-    return draw(container, svg.xy_chart(series_of(data), "scatter", **_xy_kwargs(options(opts, **kwargs))))
+    return draw(container, svg.xy_chart(series_of(data), "scatter",
+                                        **_xy_kwargs(checked("vis.scatterplot", opts, **kwargs))))
 
 
 def barchart(container, data, opts=None, **kwargs):
     """Bars: data [{"index": label, "value": v}, ...] (or {label: value}, or [v, ...])."""
-    o = options(opts, **kwargs)
+    o = checked("vis.barchart", opts, **kwargs)
     data = plain(data)
     if isinstance(data, dict):
         items = [(k, _num(v)) for k, v in data.items()]
@@ -98,13 +138,12 @@ def barchart(container, data, opts=None, **kwargs):
                  for i, d in enumerate(data)]
     colors = o.get("color")
     return draw(container, svg.bar_chart(items, o.get("width") or 480, o.get("height") or 260, o.get("title", ""),
-                                         o.get("x_label", ""), o.get("y_label", ""),
-                                         colors[0] if isinstance(colors, list) else colors))
+                                         o.get("x_label", ""), o.get("y_label", ""), colors[0] if colors else None))
 
 
 def histogram(container, data, opts=None, **kwargs):
     """The distribution of numbers: a list, [{"value": v}], or a tensor of any shape."""
-    o = options(opts, **kwargs)
+    o = checked("vis.histogram", opts, **kwargs)
     data = plain(data)
     flat = []
 
@@ -130,7 +169,7 @@ def _matrix(values):
 def heatmap(container, data, opts=None, **kwargs):
     """A matrix as coloured cells: data {"values": [[...]] or a 2-D tensor, "xTickLabels", "yTickLabels"}.
     As in tfjs-vis, values[i] is column i (column-major); rows are drawn from the top."""
-    o = options(opts, **kwargs)
+    o = checked("vis.heatmap", opts, **kwargs)
     d = options(data) if isinstance(data, dict) else {"values": data}
     cols = _matrix(d["values"])
     rows = [list(r) for r in zip(*cols)] if cols else []
@@ -143,7 +182,7 @@ def heatmap(container, data, opts=None, **kwargs):
 def confusion_matrix(container, data, opts=None, **kwargs):
     """data {"values": [[...]] (row = true label, column = prediction, as tf.math.confusion_matrix
     gives it), "tickLabels": [...]}."""
-    o = options(opts, **kwargs)
+    o = checked("vis.confusion_matrix", opts, **kwargs)
     d = options(data) if isinstance(data, dict) else {"values": data}
     rows = _matrix(d["values"])
     labels = d.get("tick_labels")
@@ -154,7 +193,7 @@ def confusion_matrix(container, data, opts=None, **kwargs):
 
 def table(container, data, opts=None, **kwargs):
     """A table: data {"headers": [...], "values": [[...], ...]}."""
-    o = options(opts, **kwargs)
+    o = checked("vis.table", opts, **kwargs)
     values = plain(data["values"])
     return draw(container, svg.table(list(data["headers"]), [[_cell(v) for v in row] for row in values],
                                      o.get("width"), o.get("title", "")))

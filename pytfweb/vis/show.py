@@ -5,7 +5,7 @@ import time
 from ..layers.callbacks import Callback
 from . import svg
 from .output import draw
-from .render import options, plain
+from .render import checked, plain
 
 __all__ = ["fit_callbacks", "history", "model_summary", "layer", "values_distribution"]
 
@@ -40,7 +40,7 @@ class FitCallbacks(Callback):
     def __init__(self, container, metrics, opts=None, **kwargs):
         self.container = container
         self.metrics = [metrics] if isinstance(metrics, str) else list(metrics)
-        self.opts = options(opts, **kwargs)
+        self.opts = checked("vis.fit_callbacks", opts, **kwargs)
         wanted = self.opts.get("callbacks") or ["onEpochEnd", "onBatchEnd"]
         self.events = {_EVENTS[e.replace("_", "").lower()] if e.replace("_", "").lower() in _EVENTS else e
                        for e in wanted}
@@ -108,7 +108,7 @@ def fit_callbacks(container, metrics, opts=None, **kwargs):
 
 def history(container, history, metrics, opts=None, **kwargs):
     """Curves of a finished fit: history is a History (fit's result) or a list of logs dicts."""
-    o = options(opts, **kwargs)
+    o = checked("vis.history", opts, **kwargs)
     metrics = [metrics] if isinstance(metrics, str) else list(metrics)
     if hasattr(history, "history"):
         epochs = list(getattr(history, "epoch", None) or range(len(next(iter(history.history.values()), []))))
@@ -128,7 +128,7 @@ def _shape(layer):
 
 def model_summary(container, model, opts=None, **kwargs):
     """A table of the model's layers: name, type, output shape, parameters, trainable."""
-    o = options(opts, **kwargs)
+    o = checked("vis.model_summary", opts, **kwargs)
     rows = [[layer.name, layer.get_class_name(), _shape(layer), layer.count_params(), bool(layer.trainable)]
             for layer in model.layers]
     total = sum(r[3] for r in rows)
@@ -163,7 +163,7 @@ _STATS = ["Name", "Shape", "Min", "Max", "# Params", "# Zeros", "# NaNs", "# Inf
 
 def layer(container, layer, opts=None, **kwargs):
     """A layer's weights: a table of their statistics and a histogram of each."""
-    o = options(opts, **kwargs)
+    o = checked("vis.layer", opts, **kwargs)
     rows, charts = [], []
     for w in layer.weights:
         values = _flat(w)
@@ -176,7 +176,7 @@ def layer(container, layer, opts=None, **kwargs):
 
 def values_distribution(container, tensor, opts=None, **kwargs):
     """A tensor's statistics and the histogram of its values."""
-    o = options(opts, **kwargs)
+    o = checked("vis.values_distribution", opts, **kwargs)
     values = _flat(tensor)
     table = svg.table(_STATS[1:], [_stats_row("", tensor.shape, values)[1:]])
     chart = svg.histogram(values, o.get("max_bins"), o.get("width") or 480, o.get("height") or 200, x_label="value")

@@ -131,3 +131,155 @@ def test_nice_ticks():
     ticks, dom = svg.nice_ticks(0.13, 0.97)
     assert ticks[0] <= 0.13 and ticks[-1] >= 0.97 and dom == (ticks[0], ticks[-1])
     assert svg.nice_ticks(5, 5)[0]                      # a flat series still gets an axis
+
+
+# --- hostile options and text: checked colours and sizes, escaped text (a security issue) -------
+
+HOSTILE = '"/><img src=x onerror=alert(1)>'
+SVG_TAGS = {"svg", "g", "rect", "line", "path", "circle", "text"}
+
+
+def assert_inert(path, *texts):
+    """The file is well-formed SVG of drawing elements only, no on* attribute, no raw <img, and
+    each of `texts` is there as text (an element's text or a data-* value)."""
+    raw = open(path, encoding="utf-8").read()
+    assert "<img" not in raw and "<script" not in raw
+    root = parse(path)
+    shown = set()
+    for el in root.iter():
+        assert el.tag.split("}")[1] in SVG_TAGS, el.tag
+        for name, value in el.attrib.items():
+            assert not name.lower().startswith("on"), (name, value)
+            if name.startswith("data-"):
+                shown.add(value)
+        shown.add(el.text)
+    for t in texts:
+        assert t in shown, (t, sorted(s for s in shown if s)[:20])
+
+
+def _model(name="m"):
+    return tf.sequential(layers=[tf.layers.dense(units=2, input_shape=[3], name=HOSTILE)], name=name)
+
+
+def _charts_with_options():
+    """(name, call(path, **options)) for every tf.vis function that takes options."""
+    model = _model()
+    r, s = tf.vis.render, tf.vis.show
+    return [
+        ("linechart", lambda p, **o: r.linechart(p, [1.0, 2.0], o)),
+        ("scatterplot", lambda p, **o: r.scatterplot(p, [1.0, 2.0], o)),
+        ("barchart", lambda p, **o: r.barchart(p, [1.0, 2.0], o)),
+        ("histogram", lambda p, **o: r.histogram(p, [1.0, 2.0, 2.5], o)),
+        ("heatmap", lambda p, **o: r.heatmap(p, [[1.0, 2.0], [3.0, 4.0]], o)),
+        ("confusion_matrix", lambda p, **o: r.confusion_matrix(p, [[1, 2], [3, 4]], o)),
+        ("table", lambda p, **o: r.table(p, {"headers": ["a"], "values": [[1]]}, o)),
+        ("fit_callbacks", lambda p, **o: s.fit_callbacks(p, ["loss"], o).redraw()),
+        ("history", lambda p, **o: s.history(p, [{"loss": 1.0}, {"loss": 0.5}], ["loss"], o)),
+        ("model_summary", lambda p, **o: s.model_summary(p, model, o)),
+        ("layer", lambda p, **o: s.layer(p, model.layers[0], o)),
+        ("values_distribution", lambda p, **o: s.values_distribution(p, tf.tensor([1.0, 2.0, 4.0]), o)),
+    ]
+
+
+@pytest.mark.parametrize("bad", [HOSTILE, "red; fill: url(javascript:alert(1))", "url(#x)", "rgb(1,2)",
+                                 "expression(alert(1))", "#12345", 7, None])
+def test_hostile_colors_are_refused_naming_function_and_option(tmp_path, bad):
+    if bad is not None:
+        for fn in ("linechart", "scatterplot"):
+            call = getattr(tf.vis.render, fn)
+            with pytest.raises(ValueError, match=rf"^vis\.{fn}: option 'series_colors' must hold CSS colors, got "):
+                call(tmp_path / "c.svg", [1.0, 2.0], {"seriesColors": ["red", bad]})
+        with pytest.raises(ValueError, match=r"^vis\.barchart: option 'color' must "):
+            tf.vis.render.barchart(tmp_path / "c.svg", [1.0], {"color": bad})
+        with pytest.raises(ValueError, match=r"^vis\.barchart: option 'color' must hold CSS colors"):
+            tf.vis.render.barchart(tmp_path / "c.svg", [1.0], {"color": ["blue", bad]})
+    with pytest.raises(ValueError, match=r"^tf\.vis: option 'series_colors' must be a CSS color"):
+        svg.xy_chart([("a", [(0, 1)])], colors=[bad])            # the drawing code checks too
+    assert not list(tmp_path.iterdir())                         # nothing was written
+
+
+def test_the_message_shows_the_hostile_value(tmp_path):
+    with pytest.raises(ValueError) as e:
+        tf.vis.render.linechart(tmp_path / "c.svg", [1.0], series_colors=[HOSTILE])
+    assert str(e.value) == ("vis.linechart: option 'series_colors' must hold CSS colors, "
+                            "got '\"/><img src=x onerror=alert(1)>'")
+
+
+def test_css_colors_are_taken(tmp_path):
+    good = ["red", "RebeccaPurple", "transparent", "#fff", "#ffff", "#1f77b4", "#1f77b480", "rgb(1, 2, 3)",
+            "rgba(255,0,0,0.5)", "rgb(10% 20% 30% / .5)", "hsl(120deg, 50%, 40%)", "hsla(0.5turn 50% 50% / 50%)"]
+    root = parse(tf.vis.render.linechart(tmp_path / "ok.svg", {f"s{i}": [(0, i)] for i in range(len(good))},
+                                         series_colors=good))
+    fills = [g.get("fill") for g in root.findall(".//s:g[@class='series']", NS)]
+    assert fills == [c.lower() if c.isalpha() else c for c in good]
+    bar = parse(tf.vis.render.barchart(tmp_path / "b.svg", [1.0], color=["#abc", "red"]))
+    assert bar.find(".//s:rect[@class='bar']", NS).get("fill") == "#abc"
+    assert not svg.is_color("blac\u212a")                       # KELVIN SIGN lower-cases to k: not a name
+
+
+@pytest.mark.parametrize("option, bad", [("width", '400" onload="alert(1)'), ("height", "1e3"), ("width", -5),
+                                         ("height", 0), ("width", float("inf")), ("width", float("nan")),
+                                         ("height", True)])
+def test_sizes_must_be_positive_finite_numbers(tmp_path, option, bad):
+    for name, call in _charts_with_options():
+        with pytest.raises(ValueError, match=rf"^vis\.{name}: option '{option}' must be a positive finite number"):
+            call(tmp_path / f"{name}.svg", **{option: bad})
+    assert not list(tmp_path.iterdir())
+
+
+def test_bins_and_domains_are_checked(tmp_path):
+    for name in ("histogram", "layer", "values_distribution"):
+        call = dict(_charts_with_options())[name]
+        for bad in ("5", 0, 2.5, 10 ** 9, '3"><script>'):
+            with pytest.raises(ValueError, match=rf"^vis\.{name}: option 'max_bins' must be a whole number"):
+                call(tmp_path / "h.svg", maxBins=bad)
+    for name, option in (("linechart", "yAxisDomain"), ("scatterplot", "xAxisDomain"), ("heatmap", "domain"),
+                         ("history", "yAxisDomain")):
+        call = dict(_charts_with_options())[name]
+        for bad in ([0, "1<img>"], [0], [0, float("nan")], "01"):
+            snake = {"yAxisDomain": "y_axis_domain", "xAxisDomain": "x_axis_domain"}.get(option, option)
+            with pytest.raises(ValueError, match=rf"^vis\.{name}: option '{snake}' must be two finite numbers"):
+                call(tmp_path / "d.svg", **{option: bad})
+    out = tf.vis.render.linechart(tmp_path / "ok.svg", [1.0, 2.0], width=300.5, height=200, yAxisDomain=(0, 4))
+    assert parse(out).get("width") == "300.5"
+
+
+def test_hostile_text_is_drawn_as_text_by_every_function(tmp_path):
+    h, r, s = HOSTILE, tf.vis.render, tf.vis.show
+    o = {"title": h, "xLabel": h, "yLabel": h}
+    assert_inert(r.linechart(tmp_path / "l.svg", {"values": [[1.0, 2.0], [2.0, 1.0]], "series": [h, "b"]}, o), h)
+    assert_inert(r.scatterplot(tmp_path / "s.svg", {h: [(0, 1)], "b": [(1, 2)]}, o), h)
+    assert_inert(r.barchart(tmp_path / "b.svg", [{"index": h, "value": 1}], o), h)
+    assert_inert(r.histogram(tmp_path / "h.svg", [1.0, 2.0], o), h)
+    assert_inert(r.heatmap(tmp_path / "hm.svg", {"values": [[1.0, 2.0]], "xTickLabels": [h], "yTickLabels": [h, h]},
+                           o), h)
+    assert_inert(r.confusion_matrix(tmp_path / "cm.svg", {"values": [[1, 2], [3, 4]], "tickLabels": [h, h]}, o), h)
+    assert_inert(r.table(tmp_path / "t.svg", {"headers": [h], "values": [[h], ["<script>alert(1)</script>"]]},
+                         title=h), h, "<script>alert(1)</script>")
+    model = _model(name=h)
+    cb = s.fit_callbacks(tmp_path / "fit.svg", [h], x_label=h)
+    cb.on_batch_end(0, {h: 1.0})
+    cb.on_epoch_end(0, {h: 0.5})
+    assert_inert(tmp_path / "fit.svg", h)
+    assert_inert(s.history(tmp_path / "hist.svg", [{h: 1.0}, {h: 0.5}], [h]), h)
+    assert_inert(s.model_summary(tmp_path / "ms.svg", model, title=h), h)
+    assert_inert(s.model_summary(tmp_path / "ms2.svg", model), h)           # the model's name is the title
+    assert_inert(s.layer(tmp_path / "ly.svg", model.layers[0]), h + "/kernel")
+    assert_inert(s.values_distribution(tmp_path / "vd.svg", tf.tensor([1.0, 2.0])))
+
+
+def test_text_xml_cannot_hold_becomes_a_replacement_character(tmp_path):
+    out = tf.vis.render.linechart(tmp_path / "x.svg", {"values": [[1.0, 2.0]], "series": ["a\x00b\x1b\ud800"]},
+                                  title="t\x0c")
+    root = parse(out)                                           # well-formed: ET would refuse a NUL
+    assert root.find(".//s:path[@class='series']", NS).get("data-name") == "a\ufffdb\ufffd\ufffd"
+
+
+def test_surface_names_make_safe_file_names(tmp_path):
+    tf.vis.set_output_dir(tmp_path / "visor")
+    try:
+        out = tf.vis.render.linechart(tf.vis.visor().surface(HOSTILE + "/../x", tab="../" + HOSTILE), [1.0, 2.0])
+        assert (tmp_path / "visor") in __import__("pathlib").Path(out).resolve().parents
+        assert "<" not in out and ">" not in out and '"' not in out
+    finally:
+        tf.vis.set_output_dir("tfvis")
