@@ -63,19 +63,60 @@ float op_Pow(float a, float b) {
   return r;
 }
 
+// x * y as 64 bits (low word, high word), from 16-bit halves: GLSL ES 3.00 has no umulExtended.
+uvec2 powMulWide(uint x, uint y) {
+  uint xl = x & 0xFFFFu, xh = x >> 16, yl = y & 0xFFFFu, yh = y >> 16;
+  uint ll = xl * yl, lh = xl * yh, hl = xh * yl;
+  uint mid = (ll >> 16) + (lh & 0xFFFFu) + (hl & 0xFFFFu);
+  return uvec2((ll & 0xFFFFu) | (mid << 16), xh * yh + (lh >> 16) + (hl >> 16) + (mid >> 16));
+}
+
+// The number of bits of x (0 for 0), from the exponent of a float exact below 2^24.
+int powBitLength(uint x) {
+  if (x == 0u) return 0;
+  int shift = x >= 0x10000u ? 16 : 0;
+  return shift + int(floatBitsToUint(float(x >> shift)) >> 23) - 126;
+}
+
+// int32 powers as TF.js's cpu kernel gives them: Math.pow in float64, stored into an Int32Array
+// (the rule in full at _pow_int in pytfweb/ops/elementwise.py): the exact power rounded to
+// 53 significant bits (ties to even), wrapped modulo 2^32. For |a| >= 2, |a| ** b is built exactly
+// in three 32-bit words while below 2^84 (from 2^84 on the float64 is a multiple of 2^32: 0),
+// then rounded and wrapped in uint arithmetic, which wraps modulo 2^32 (GLSL ES 3.00, 4.1.3).
+// Operands and result travel as floats (R32F textures): exact to 2^24, beyond that rounded to
+// float32 as every int32 value on webgl (10 ** 20 -> 1661992960 survives; 3 ** 20, -808182895,
+// reads back as -808182912).
 float op_Pow_int(float a, float b) {
-  int base = toInt(a);
+  int ia = toInt(a);
   int e = toInt(b);
-  if (e < 0) return trunc(op_Pow(a, b));  // |result| < 1 unless |a| == 1: exact enough
-  // Square and multiply in integers: GPU pow() is approximate (pow(5, 2) can be 24.999).
-  int r = 1;
-  for (int i = 0; i < 32; i++) {
-    if (e == 0) break;
-    if ((e & 1) == 1) r *= base;
-    base *= base;
-    e >>= 1;
+  bool odd = (e & 1) == 1;
+  uint m = ia < 0 ? uint(-(ia + 1)) + 1u : uint(ia);      // |a|, 2^31 too
+  if (e == 0) return 1.0;                                  // 0 ** 0 too
+  if (m <= 1u) return ia < 0 && odd ? -1.0 : float(m);     // 0 ** negative is Infinity: 0
+  if (e < 0 || e >= 84) return 0.0;                        // |a ** b| < 1, or |a| ** b >= 2^84
+  uint w0 = 1u, w1 = 0u, w2 = 0u;                          // |a| ** i, low word first
+  for (int i = 0; i < 84; i++) {
+    if (i == e) break;
+    uvec2 t0 = powMulWide(w0, m);
+    uvec2 t1 = powMulWide(w1, m);
+    uvec2 t2 = powMulWide(w2, m);
+    w0 = t0.x;
+    w1 = t1.x + t0.y;
+    uint carry = t1.y + (w1 < t0.y ? 1u : 0u);
+    w2 = t2.x + carry;
+    if (t2.y != 0u || w2 < carry || w2 >= 0x100000u) return 0.0;   // |a| ** (i + 1) >= 2^84
   }
-  return float(r);
+  int length = w2 != 0u ? 64 + powBitLength(w2) : w1 != 0u ? 32 + powBitLength(w1) : powBitLength(w0);
+  uint r = w0;
+  if (length > 53) {   // round off the k bits below the 53 a float64 keeps, to nearest, ties to even
+    int k = length - 53;
+    uint dropped = w0 & ((1u << k) - 1u);
+    uint halfway = 1u << (k - 1);
+    r = w0 - dropped;
+    if (dropped > halfway || (dropped == halfway && ((w0 >> k) & 1u) == 1u)) r += 1u << k;
+  }
+  if (ia < 0 && odd) r = 0u - r;                          // r: the int32's bits
+  return r < 0x80000000u ? float(r) : -float(0u - r);
 }
 
 float op_Maximum(float a, float b) { return isNaN(a) || isNaN(b) ? NAN : max(a, b); }

@@ -164,10 +164,62 @@ def _pow(np, a, b):
     if a.dtype.kind == "f":   # JS Math.pow: NaN for a NaN exponent, and for (+-1) ** +-Infinity
         undefined = np.isnan(b) | ((np.abs(a) == 1) & np.isinf(b))
         return np.where(undefined, np.float32("nan"), np.power(a, b))
-    # integer powers as TF.js computes them: Math.pow in float64, then truncated to int32
-    with np.errstate(all="ignore"):
-        out = np.power(a.astype(np.float64), b.astype(np.float64))
-    return np.where(np.isfinite(out), out, 0).astype(np.int64).astype(np.int32)
+    return _pow_int(np, a, b)
+
+
+# int32 powers. TF.js's cpu kernel computes Math.pow(a, b) in float64 and stores it into an
+# Int32Array (ToInt32: truncated toward zero, Infinity 0, wrapped modulo 2^32). pytfweb takes that
+# float64 to be the exact power rounded to nearest, ties to even, which gives, for P = |a| ** b:
+#   b < 0:             1 for a = 1, -1 or 1 (odd or even b) for a = -1, else 0 (|a ** b| < 1, or
+#                      Infinity for a = 0)
+#   b = 0:             1 (0 ** 0 too)
+#   P < 2^53:          a ** b wrapped to int32: exact, whatever engine (10 ** 20 -> 1661992960,
+#                      2 ** 31 -> -2147483648, (-3) ** 33 -> 1504003197)
+#   2^53 <= P < 2^84:  P rounded to 53 significant bits, wrapped: 3 ** 40 -> 689956864 (exact
+#                      modular arithmetic would give an odd number)
+#   P >= 2^84:         0 (the float64 is a multiple of 2^32: 7 ** 30, 2 ** 64, 2147483647 ** 3)
+# In the middle band TF.js's answer depends on the JS engine's Math.pow, which is not correctly
+# rounded: V8 before 13.2 (node 20) uses fdlibm's pow, later V8 (Chromium 156) the C library's;
+# of 7380 such powers of int32s node 20's int32 results differ from the exact rounding's on 517,
+# Chromium 156's on 83, and the two engines' from each other on 588 (README, Deviations).
+# The webgl and webgpu backends compute the same rule in 32-bit integers (op_Pow_int in
+# shaders/binary_ops.glsl and shaders/webgpu/binary_ops.wgsl).
+_M32 = 0xFFFFFFFF
+
+
+def _pow_int(np, a, b):
+    a, b = np.broadcast_arrays(np.asarray(a, np.int64), np.asarray(b, np.int64))
+    m = np.abs(a).astype(np.uint64)                              # |a| <= 2^31
+    e = np.maximum(b, 0).astype(np.uint64)
+    low = np.power(m, e)                          # P modulo 2^64: numpy's uint64 power wraps
+    bits = b * np.log2(np.maximum(m, 1).astype(np.float64))     # log2(P) for |a| >= 2, to ~1e-13
+    big = (m >= 2) & (bits >= 85)                                # P >= 2^84 for certain
+    # P's high part P // 2^64 (< 2^21 where not big), exactly: the float64 power is within a few
+    # units in the last place of P, far closer than 2^63 to (P // 2^64) * 2^64 + low
+    with np.errstate(over="ignore"):
+        near = np.where(big, 0.0, np.power(m.astype(np.float64), e.astype(np.float64)))
+    high = np.rint((near - low.astype(np.float64)) / 2.0 ** 64).astype(np.uint64)
+    length = np.where(high > 0, 64 + _bit_length(np, high),                          # P's bit length
+                      np.where(low >> np.uint64(32) > 0, 32 + _bit_length(np, low >> np.uint64(32)),
+                               _bit_length(np, low & np.uint64(_M32))))
+    # rounded to the 53 significant bits of a float64 (to nearest, ties to even): the k bits
+    # below them (k <= 31 below 2^84) rounded off the low word
+    one, w0 = np.uint64(1), low & np.uint64(_M32)
+    k = np.clip(length - 53, 1, 31).astype(np.uint64)
+    dropped = w0 & ((one << k) - one)
+    halfway = one << (k - one)
+    up = (dropped > halfway) | ((dropped == halfway) & (((w0 >> k) & one) == one))
+    rounded = (w0 - dropped + np.where(up, one << k, np.uint64(0))) & np.uint64(_M32)
+    out = np.where(length > 53, rounded, w0)
+    out = np.where(big | (high >= np.uint64(1 << 20)) | ((b < 0) & (m != 1)), np.uint64(0), out)
+    negative = (a < 0) & ((b & 1) == 1)
+    out = np.where(negative, (np.uint64(1 << 32) - out) & np.uint64(_M32), out)
+    return out.astype(np.uint32).view(np.int32)
+
+
+def _bit_length(np, x):
+    """The bit lengths of values below 2^32 (float64 holds them exactly)."""
+    return np.frexp(x.astype(np.float64))[1]
 
 
 BINARY = [

@@ -89,26 +89,54 @@ fn powPositive(m: f32, b: f32) -> f32 {
   if (l < -150.0) { return 0.0; }
   return exp2(l);
 }
-// Integer powers as TF.js computes them: Math.pow in float64, then stored into an Int32Array.
-// Exact (wrapped to int32) while the power is below 2^53, where float64 holds it exactly; 0 from
-// 2^64 on, where the float64 power's low 32 bits are 0 (and numpy's int64 conversion gives 0).
-// In between the float64 rounding is not reproduced.
+// int32 powers as TF.js's cpu kernel gives them: Math.pow in float64, stored into an Int32Array
+// (the rule in full at _pow_int in pytfweb/ops/elementwise.py): the exact power rounded to
+// 53 significant bits (ties to even), wrapped modulo 2^32. For |a| >= 2, |a| ** b is built exactly
+// in three 32-bit words while below 2^84 (from 2^84 on the float64 is a multiple of 2^32: 0),
+// then rounded and wrapped in u32 arithmetic, which wraps. Exact over the whole int32 range.
 fn op_Pow_int(a: i32, b: i32) -> i32 {
-  if (b < 0) {   // |result| < 1 unless |a| == 1; 0 ** negative is infinity, stored as 0
-    if (a == 1) { return 1; }
-    if (a == -1) { return select(1, -1, (b & 1) == 1); }
-    return 0;
+  let odd = (b & 1) == 1;
+  let m = select(bitcast<u32>(a), 0u - bitcast<u32>(a), a < 0);
+  if (b == 0) { return 1; }                                      // 0 ** 0 too
+  if (m <= 1u) { return select(i32(m), -1, a < 0 && odd); }     // 0 ** negative is Infinity: 0
+  if (b < 0 || b >= 84) { return 0; }                            // |a ** b| < 1, or |a| ** b >= 2^84
+  var w0 = 1u;                                                   // |a| ** i, low word first
+  var w1 = 0u;
+  var w2 = 0u;
+  for (var i = 0; i < b; i++) {
+    let t0 = powMulWide(w0, m);
+    let t1 = powMulWide(w1, m);
+    let t2 = powMulWide(w2, m);
+    w0 = t0.x;
+    w1 = t1.x + t0.y;
+    let carry = t1.y + select(0u, 1u, w1 < t0.y);
+    w2 = t2.x + carry;
+    if (t2.y != 0u || w2 < carry || w2 >= 0x100000u) { return 0; }   // |a| ** (i + 1) >= 2^84
   }
-  if (a != 0 && a != 1 && a != -1 && f32(b) * log2(abs(f32(a))) >= 64.0) { return 0; }
-  var e = b;
-  var base = a;
-  var r = 1;
-  while (e > 0) {   // square and multiply, wrapping: the exact result modulo 2^32
-    if ((e & 1) == 1) { r = r * base; }
-    e = e >> 1u;
-    if (e > 0) { base = base * base; }
+  let length = select(select(32 - i32(countLeadingZeros(w0)), 64 - i32(countLeadingZeros(w1)), w1 != 0u),
+                      96 - i32(countLeadingZeros(w2)), w2 != 0u);
+  var r = w0;
+  if (length > 53) {   // round off the k bits below the 53 a float64 keeps, to nearest, ties to even
+    let k = u32(length - 53);
+    let dropped = w0 & ((1u << k) - 1u);
+    let halfway = 1u << (k - 1u);
+    r = w0 - dropped;
+    if (dropped > halfway || (dropped == halfway && ((w0 >> k) & 1u) == 1u)) { r = r + (1u << k); }
   }
-  return r;
+  if (a < 0 && odd) { r = 0u - r; }
+  return bitcast<i32>(r);
+}
+// x * y as 64 bits (low word, high word), from 16-bit halves (WGSL has no 64-bit integers).
+fn powMulWide(x: u32, y: u32) -> vec2<u32> {
+  let xl = x & 0xFFFFu;
+  let xh = x >> 16u;
+  let yl = y & 0xFFFFu;
+  let yh = y >> 16u;
+  let ll = xl * yl;
+  let lh = xl * yh;
+  let hl = xh * yl;
+  let mid = (ll >> 16u) + (lh & 0xFFFFu) + (hl & 0xFFFFu);
+  return vec2<u32>((ll & 0xFFFFu) | (mid << 16u), xh * yh + (lh >> 16u) + (hl >> 16u) + (mid >> 16u));
 }
 
 // numpy's maximum/minimum: NaN wins; between equal values (0 and -0) the second operand.

@@ -87,9 +87,11 @@ def test_binary_int32_exact(compare_webgpu, row):
     # the int32 limits: wrapping sums and products, INT_MIN // -1, x % 0, ...
     ea = np.repeat(INT_EDGES, len(INT_EDGES))
     eb = np.tile(INT_EDGES, len(INT_EDGES))
-    if row.kernel == "Pow":   # powers below 2^53 or from 2^64 on (op_Pow_int in binary_ops.wgsl)
-        ea = np.int32([2, -2, 3, -3, 46341, 7, -7, 1, -1, 0, 0, 5, 2, -2 ** 31, 2 ** 31 - 1, 10, 1, -1])
-        eb = np.int32([31, 31, 20, 19, 2, 18, 3, -5, -6, -1, 0, 70, 64, 1, 1, 9, 2 ** 31 - 1, 2 ** 31 - 1])
+    if row.kernel == "Pow":   # wrapped below 2^53, rounded to 53 bits up to 2^84, 0 beyond (elementwise._pow_int)
+        ea = np.int32([2, -2, 3, -3, 46341, 7, -7, 1, -1, 0, 0, 5, 2, -2 ** 31, 2 ** 31 - 1, 10, 1, -1,
+                       3, 10, -3, 5, 2 ** 31 - 1, 123456, -2 ** 31, 7, -68817, 3, 2])
+        eb = np.int32([31, 31, 20, 19, 2, 18, 3, -5, -6, -1, 0, 70, 64, 1, 1, 9, 2 ** 31 - 1, 2 ** 31 - 1,
+                       40, 20, 33, 23, 2, 3, 2, 30, 5, 53, -2 ** 31])
     compare_webgpu(f"lambda a, b, c, d: [tf.{row.name}(a, b), tf.{row.name}(c, d)]", [a, b, ea, eb])
 
 

@@ -46,10 +46,20 @@ UNARY_REF = {
 PLAIN_UNARY = [r for r in UNARY if not r.attrs]
 
 
+def _int_pow_one(x, y):
+    # TF.js: Math.pow in float64, stored into an Int32Array (truncated, Infinity 0, wrapped modulo
+    # 2^32); the float64 here the exact power rounded to nearest (Python's int -> float)
+    if y < 0:   # |x ** y| < 1 but for x = +-1; 0 ** negative is Infinity
+        return x ** (y % 2) if abs(x) == 1 else 0
+    if abs(x) >= 2 and y > 1000:   # the float64 is infinite (beyond 2^84 it is a multiple of 2^32 anyway)
+        return 0
+    p = x ** y
+    v = int(float(p)) if abs(p) < 2 ** 1000 else 0
+    return (v + 2 ** 31) % 2 ** 32 - 2 ** 31
+
+
 def _int_pow(a, b):
-    # TF.js: Math.pow in float64, stored into an Int32Array (non-finite -> 0, truncated)
-    out = np.power(a.astype(np.float64), b.astype(np.float64))
-    return np.where(np.isfinite(out), np.trunc(out), 0).astype(np.int32)
+    return np.vectorize(_int_pow_one, otypes=[np.int64])(a.astype(np.int64), b.astype(np.int64)).astype(np.int32)
 
 
 def _to_int32(v):
@@ -213,6 +223,42 @@ def test_binary_edge_floats(row):
     a, b = EDGE_FLOATS[:, None], EDGE_FLOATS[None, :]
     expected, out_dtype = ref_binary(row, a, b)
     assert_tensor(getattr(tf, row.name)(a, b), expected, out_dtype)
+
+
+# TF.js 4.22's cpu backend (node 20: Math.pow into an Int32Array), (a, b, tf.pow(a, b)), printed by
+# tf.pow(tf.tensor1d(as, 'int32'), tf.tensor1d(bs, 'int32')).data(). Exact (a ** b wrapped modulo
+# 2^32) while |a ** b| < 2^53; 0 from 2^84 on; in between the float64 power rounded to 53 bits
+# (3 ** 40 is odd, its int32 here a multiple of 2^11).
+TFJS_INT_POW = [
+    (10, 20, 1661992960), (3, 40, 689956864), (-3, 33, 1504003197), (2, 31, -2147483648), (2, 32, 0), (0, 0, 1),
+    (2, -1, 0), (1, -5, 1), (-1, -3, -1), (-1, -4, 1), (0, -1, 0), (-2, -1, 0), (3, 20, -808182895),
+    (3, 21, 1870418611), (7, 30, 0), (-7, 31, 0), (10, 15, -1530494976), (10, 17, 1569325056),
+    (10, 22, -1304428544), (5, 23, -1883073044), (5, 30, 433324032), (2, 62, 0), (2, 64, 0), (2, 1024, 0),
+    (46341, 2, -2147479015), (65536, 2, 0), (-65536, 3, 0), (123456, 3, -2057043968), (-2147483648, 1, -2147483648),
+    (-2147483648, 2, 0), (2147483647, 2, 0), (2147483647, 3, 0), (1, 2147483647, 1), (-1, 2147483647, -1),
+    (0, 5, 0), (-3, 0, 1), (-2, 31, -2147483648), (-2, 32, 0),
+]
+
+
+def test_int32_pow_wraps_as_tfjs():
+    a, b, want = (np.int32(c) for c in zip(*TFJS_INT_POW))
+    assert_tensor(tf.pow(tf.tensor(a), tf.tensor(b)), want, "int32")
+    assert_tensor(tf.tensor(a) ** tf.tensor(b), want, "int32")
+    assert_tensor(tf.pow(tf.scalar(10, "int32"), tf.scalar(20, "int32")), np.int32(1661992960), "int32")
+
+
+def test_int32_pow_edges_broadcast():
+    # every pair of edge bases and exponents, both ways round, against the exact power rounded to float64
+    bases = np.int32([0, 1, -1, 2, -2, 3, -3, 7, 10, -10, 255, 46341, -65536, 2 ** 31 - 1, -2 ** 31])
+    exps = np.int32([-2 ** 31, -3, -2, -1, 0, 1, 2, 3, 15, 16, 19, 20, 31, 32, 33, 40, 52, 53, 63, 64, 84, 85,
+                     2 ** 31 - 1])
+    for a, b in ((bases[:, None], exps), (bases.reshape(3, 1, 5), exps[:, None, None, None])):
+        assert_tensor(tf.pow(a, b), _int_pow(*np.broadcast_arrays(a, b)), "int32")
+    # the band 2^53..2^84, where the float64 rounding decides: 2000 random powers
+    rng = np.random.default_rng(3)
+    a = rng.integers(-70000, 70000, 2000).astype(np.int32)
+    b = np.maximum(np.int32(52 / np.log2(np.maximum(np.abs(a), 2))) + rng.integers(0, 6, 2000), 0).astype(np.int32)
+    assert_tensor(tf.pow(a, b), _int_pow(a, b), "int32")
 
 
 @pytest.mark.parametrize("row", [r for r in BINARY if r.kind == "arith"], ids=lambda r: r.name)
