@@ -85,9 +85,10 @@ def convert(src, dst, quantize=None, print_fn=print):
 
 
 def _shards(directory):
-    import json
-    with open(os.path.join(directory, "model.json"), encoding="utf-8") as f:
-        manifest = json.load(f).get("weightsManifest") or []
+    from .limits import load_json
+    path = os.path.join(directory, "model.json")
+    with open(path, "rb") as f:
+        manifest = load_json(f.read(), f"convert: {path}").get("weightsManifest") or []
     return [os.path.join(directory, p) for group in manifest for p in group.get("paths", [])]
 
 

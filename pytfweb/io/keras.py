@@ -30,12 +30,14 @@ import io
 import json
 import os
 import re
-import tempfile
+import secrets
 import warnings
 import zipfile
 import zlib
 
 from ..engine import ENGINE
+from ..environment import ENV
+from ..limits import check_depth, load_json
 from .router import IN_BROWSER
 
 # The Keras release whose file layout this module reads and writes (and tests against).
@@ -46,9 +48,22 @@ _HDF5_MAGIC = b"\x89HDF\r\n\x1a\n"
 _ZIP_MAGIC = b"PK\x03\x04"
 # Keras splits attributes above HDF5's object header limit into name0, name1, ...
 _HDF5_OBJECT_HEADER_LIMIT = 64512
-# A zip member that claims far more bytes than it stores is refused (a decompression bomb).
-_ZIP_BOMB_FLOOR = 1 << 26
-_ZIP_BOMB_RATIO = 1000
+# A .keras archive is data from a stranger: its members are inflated in chunks of _ZIP_READ_CHUNK and
+# counted as they come, whatever the zip headers say. config.json and metadata.json may inflate to
+# _JSON_MEMBER_LIMIT bytes; model.weights.h5 to what the built model's weights take as stored (times
+# 1 + _OPTIMIZER_COPIES when compiled: Adam with amsgrad keeps 3 slots a weight, EMA one more), plus
+# HDF5's overhead (about 2 kB a group and 0.5 kB a dataset in Keras's files, allowed 4 times over);
+# and no member more than the tf.env() flag MAX_ARCHIVE_MEMBER_BYTES.
+_ZIP_READ_CHUNK = 1 << 20
+_JSON_MEMBER_LIMIT = 64 << 20
+_OPTIMIZER_COPIES = 4
+_WIDE_DTYPES = ("float64", "double", "int64", "uint64")
+_H5_OVERHEAD = 1 << 20
+_H5_GROUP_OVERHEAD = 8 << 10
+_H5_DATASET_OVERHEAD = 2 << 10
+# A chunked dataset's chunk is read whole (and inflated whole when compressed): one bigger than the
+# dataset and this is refused (h5py's own chunks are at most 1 MiB).
+_H5_CHUNK_LIMIT = 1 << 20
 
 _MODEL_CLASSES = {"Functional": "Model", "Model": "Model", "Sequential": "Sequential"}
 _LAMBDA_CLASSES = ("Lambda", "TFOpLambda", "SlicingOpLambda")
@@ -587,6 +602,7 @@ def keras_config_to_topology(config, keras_version=None, source="config", custom
     (config.json of a .keras file, or model_config of an .h5 written by Keras 3) or tf.keras 2's."""
     if not isinstance(config, dict):
         raise ValueError(f"{api}: {source}: the model config must be a JSON object, got {type(config).__name__}")
+    check_depth(config, f"{api}: {source}: the model config")
     translator = _FromKeras(api, source, _is_keras3(config, keras_version), custom_objects)
     translator.masking = _has_masking(config)
     topology = translator.model(config)
@@ -991,6 +1007,17 @@ class _H5:
         if ds.is_virtual or ds.external:
             self.fail(f"weight {label}: '{ds.name}' stores its data outside the file; only data inside the file "
                       f"is read")
+        chunks = ds.chunks
+        if chunks is not None:
+            chunk_bytes = data_bytes = ds.dtype.itemsize
+            for c in chunks:
+                chunk_bytes *= int(c)
+            for d in ds.shape or ():
+                data_bytes *= int(d)
+            if chunk_bytes > max(data_bytes, _H5_CHUNK_LIMIT):
+                self.fail(f"weight {label}: '{ds.name}' is stored in chunks of {list(chunks)} ({chunk_bytes} bytes), "
+                          f"bigger than the dataset ({data_bytes} bytes) and than {_H5_CHUNK_LIMIT} bytes: refused "
+                          f"(a chunk is read, and inflated, whole)")
         return ds
 
     def strings(self, group, name):
@@ -1084,9 +1111,10 @@ def _assign(plan, fail):
             t.dispose()
 
 
-def _keras3_plan(model, config, h5, fail):
+def _keras3_plan(groups, h5, fail):
+    """[(variable, dataset, label)] for the groups _vars_groups gives, links and shapes unread."""
     plan = []
-    for path, layer, variables in _vars_groups(model, config, where=f"{h5.api}: {h5.source}"):
+    for path, layer, variables in groups:
         if variables is None:
             continue
         group = h5.get(path)
@@ -1290,48 +1318,120 @@ def _kind(path, api):
     raise ValueError(f"{api}: {path}: not a Keras file (expected a .keras zip archive or an .h5 HDF5 file)")
 
 
-def _zip_read(zf, name, api, source):
+def _zip_member_info(zf, name, api, source):
     info = zf.getinfo(name)
-    if info.file_size > _ZIP_BOMB_FLOOR and info.file_size > _ZIP_BOMB_RATIO * max(1, info.compress_size):
-        raise ValueError(f"{api}: {source}: member '{name}' claims {info.file_size} bytes from {info.compress_size} "
-                         f"stored: refused (a decompression bomb?)")
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise ValueError(f"{api}: {source}: member '{name}' is compressed with method {info.compress_type}; Keras "
+                         f"stores or deflates its members, and only those two are read")
+    if info.flag_bits & 0x1:
+        raise ValueError(f"{api}: {source}: member '{name}' is encrypted; Keras files never are")
+    return info
+
+
+def _zip_member(zf, name, limit, api, source, why):
+    """The bytes of member `name` as a BytesIO, inflated in chunks and counted as they come: more
+    than `limit` bytes is refused (a ValueError naming the file, the member and the limit), whatever
+    the archive's headers claim. `why` says where the limit comes from."""
+    info = _zip_member_info(zf, name, api, source)
+
+    def refuse(claimed=None):
+        what = f"claims {claimed} bytes" if claimed is not None else f"inflates to more than {limit} bytes"
+        raise ValueError(f"{api}: {source}: member '{name}' {what}, beyond the limit of {limit} bytes ({why}): "
+                         f"refused (a decompression bomb, or headers that lie about sizes?)")
+    if info.file_size > limit:
+        refuse(info.file_size)
+    out, total = io.BytesIO(), 0
     try:
-        return zf.read(name)
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError) as e:
+        with zf.open(info) as member:
+            while True:
+                # one read inflates at most this many bytes, so the count is checked before memory is spent
+                chunk = member.read(min(_ZIP_READ_CHUNK, limit - total + 1))
+                if not chunk:
+                    break
+                total += len(chunk)
+                if total > limit:
+                    refuse()
+                out.write(chunk)
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError) as e:
         raise ValueError(f"{api}: {source}: member '{name}' cannot be read ({e}): truncated or damaged file?") from None
+    out.seek(0)
+    return out
 
 
-def _read_archive(path, api):
-    """(config, metadata, weight bytes) of a .keras file."""
+def _zip_json(zf, name, api, source):
+    """A JSON member (config.json, metadata.json), read under _JSON_MEMBER_LIMIT bytes and parsed by
+    limits.load_json (a ValueError for JSON nested too deep, never a RecursionError)."""
+    limit = min(_JSON_MEMBER_LIMIT, _archive_member_limit())
+    data = _zip_member(zf, name, limit, api, source, f"a Keras archive's {name} is small; the most read is "
+                                                     f"{_JSON_MEMBER_LIMIT} bytes or the tf.env() flag "
+                                                     f"MAX_ARCHIVE_MEMBER_BYTES, whichever is less")
+    return _load_json(data.getvalue(), api, source, name)
+
+
+def _load_json(text, api, source, name):
+    try:
+        return load_json(text, f"{api}: {source}: {name}")
+    except ValueError as e:
+        msg = str(e)
+        raise ValueError(msg.replace(f"{name}: not valid JSON", f"{name} is not valid JSON", 1)) from None
+
+
+def _archive_member_limit():
+    return int(ENV.get("MAX_ARCHIVE_MEMBER_BYTES"))
+
+
+def _open_archive(path, api):
+    """The open ZipFile of a .keras file, its member names checked: each name once (a zip whose
+    two members share a name reads as one thing here and another elsewhere), config.json present."""
     try:
         zf = zipfile.ZipFile(path)
     except FileNotFoundError:
         raise ValueError(f"{api}: {path}: no such file") from None
-    except (zipfile.BadZipFile, OSError, EOFError) as e:
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as e:
         raise ValueError(f"{api}: {path}: not a .keras file, which is a zip archive ({e}): truncated or damaged?") \
             from None
-    with zf:
-        names = set(zf.namelist())
-        if "config.json" not in names:
+    try:
+        names, seen = zf.namelist(), set()
+        for name in names:
+            if name in seen:
+                raise ValueError(f"{api}: {path}: the archive holds two members named '{name}': refused (Keras "
+                                 f"never writes one, and readers disagree on which one counts)")
+            seen.add(name)
+        if "config.json" not in seen:
             raise ValueError(f"{api}: {path}: the archive has no config.json: not a Keras 3 .keras file")
-        jsons = {}
-        for name in ("config.json", "metadata.json"):
-            if name in names:
-                try:
-                    jsons[name] = json.loads(_zip_read(zf, name, api, path).decode("utf-8"))
-                except (UnicodeDecodeError, ValueError) as e:
-                    if "cannot be read" in str(e) or "refused" in str(e):
-                        raise
-                    raise ValueError(f"{api}: {path}: {name} is not valid JSON ({e})") from None
-        if "model.weights.h5" in names:
-            weights = _zip_read(zf, "model.weights.h5", api, path)
-        elif "model.weights.npz" in names:
-            raise ValueError(f"{api}: {path}: weights in model.weights.npz are not supported (NumPy's npz stores "
-                             f"Keras's groups as pickled objects); save the model with the default h5 weights")
-        else:
-            raise ValueError(f"{api}: {path}: the archive has no model.weights.h5 (missing weights)")
-    metadata = jsons.get("metadata.json") if isinstance(jsons.get("metadata.json"), dict) else {}
-    return jsons["config.json"], metadata, weights
+    except BaseException:
+        zf.close()
+        raise
+    return zf
+
+
+def _weights_budget(model, config, groups):
+    """(the most bytes model.weights.h5 may inflate to, how that was reckoned): the model's weights
+    as the file may store them (8 bytes a value when the config names a 64-bit dtype, else 4), times
+    1 + _OPTIMIZER_COPIES when the config says the model was compiled (Keras saves the optimizer's
+    slots beside the weights), plus HDF5's overhead (1 MiB, 1/8 of the data, and a little per group
+    and dataset), and never more than the tf.env() flag MAX_ARCHIVE_MEMBER_BYTES."""
+    seen, values, count = set(), 0, 0
+    for var in model.weights:
+        if id(var) in seen:
+            continue
+        seen.add(id(var))
+        n = 1
+        for d in var.shape:
+            n *= int(d)
+        values, count = values + n, count + 1
+    text = json.dumps(config)
+    per_value = 8 if any(f'"{t}"' in text for t in _WIDE_DTYPES) else 4
+    cc = config.get("compile_config")
+    copies = 1 + (_OPTIMIZER_COPIES if isinstance(cc, dict) and cc.get("optimizer") is not None else 0)
+    data = values * per_value * copies
+    budget = data + data // 8 + _H5_OVERHEAD + _H5_GROUP_OVERHEAD * len(groups) + _H5_DATASET_OVERHEAD * count * copies
+    flag = _archive_member_limit()
+    why = (f"the model's {count} weights hold {values} values, {data} bytes as stored"
+           f"{' with optimizer state' if copies > 1 else ''}, plus room for HDF5's own structures")
+    if budget > flag:
+        return flag, "tf.env() flag MAX_ARCHIVE_MEMBER_BYTES"
+    return budget, why
 
 
 def _build(topology, custom_objects, api, source):
@@ -1374,58 +1474,99 @@ def load_keras_model(path, custom_objects=None, compile=True):  # noqa: A002 - K
     TF.js equivalents (else a warning and an uncompiled model); the optimizer's state is not
     loaded. custom_objects maps class names to Layer subclasses for layers pytfweb lacks.
 
-    Errors name the file, the layer and the weight; after one, no tensor is left behind."""
+    The file is data from a stranger: a .keras archive's members are inflated under limits (the
+    weights under what the model built from config.json declares, see _weights_budget), JSON nested
+    deeper than the tf.env() flag MAX_NESTING_DEPTH is refused, and only data inside the HDF5 file is
+    read (no external or soft links, virtual datasets or external storage), each dataset's shape
+    checked before it is read. Errors name the file, the layer and the weight; after one, no tensor
+    is left behind."""
     api = "load_keras_model"
     path = _path(path, api)
     kind = _kind(path, api)
     h5py = _h5py(api)
-    compile_args = None
     if kind == "keras":
-        config, metadata, weights = _read_archive(path, api)
+        model, compile_args = _load_archive(h5py, path, custom_objects, api)
+    else:
+        model, compile_args = _load_h5(h5py, path, custom_objects, api)
+    if compile and compile_args is not None:
+        try:
+            _compile(model, *compile_args, api, path)
+        except BaseException:
+            model.dispose()
+            raise
+    return model
+
+
+def _load_archive(h5py, path, custom_objects, api):
+    """(model, compile arguments or None) of a .keras file: config.json first, the model built from
+    it, and only then model.weights.h5, inflated under the budget the built model's weights give."""
+    with _open_archive(path, api) as zf:
+        config = _zip_json(zf, "config.json", api, path)
+        metadata = _zip_json(zf, "metadata.json", api, path) if "metadata.json" in zf.NameToInfo else {}
+        if not isinstance(config, dict):
+            raise ValueError(f"{api}: {path}: config.json must hold a JSON object, got {type(config).__name__}")
+        metadata = metadata if isinstance(metadata, dict) else {}
+        if "model.weights.h5" not in zf.NameToInfo:
+            if "model.weights.npz" in zf.NameToInfo:
+                raise ValueError(f"{api}: {path}: weights in model.weights.npz are not supported (NumPy's npz stores "
+                                 f"Keras's groups as pickled objects); save the model with the default h5 weights")
+            raise ValueError(f"{api}: {path}: the archive has no model.weights.h5 (missing weights)")
         version = metadata.get("keras_version")
-        topology = keras_config_to_topology(config, version or "3", path, custom_objects, api)
-        source = f"{path} (model.weights.h5)"
-        h5 = _H5(h5py, _open_h5(h5py, io.BytesIO(weights), api, source), api, source)
+        topology = keras_config_to_topology(config, version if isinstance(version, str) else "3", path,
+                                            custom_objects, api)
+        compile_args = None
         cc = config.get("compile_config")
         if isinstance(cc, dict) and cc.get("optimizer") is not None and cc.get("loss") is not None:
             compile_args = (cc["optimizer"], cc["loss"], cc.get("metrics"))
-    else:
-        if not os.path.isfile(path):
-            raise ValueError(f"{api}: {path}: no such file")
-        config = None
-        h5 = _H5(h5py, _open_h5(h5py, path, api, path), api, path)
-    try:
-        if kind == "h5":
-            text = h5.text("model_config")
-            if text is None:
-                h5.fail("the file has no 'model_config' attribute: it holds weights only (Keras's save_weights), "
-                        "not a model")
-            try:
-                config = json.loads(text)
-            except ValueError as e:
-                h5.fail(f"model_config is not valid JSON ({e})")
-            topology = keras_config_to_topology(config, h5.text("keras_version"), path, custom_objects, api)
-            tc = h5.text("training_config")
-            if tc:
-                try:
-                    tc = json.loads(tc)
-                except ValueError:
-                    tc = None
-                if isinstance(tc, dict) and tc.get("optimizer_config") is not None and tc.get("loss") is not None:
-                    compile_args = (tc["optimizer_config"], tc["loss"], tc.get("metrics"))
+        source = f"{path} (model.weights.h5)"
         model = _build(topology, custom_objects, api, path)
         try:
             _settle_kept_shapes(model)
-            plan = _keras3_plan(model, config, h5, h5.fail) if kind == "keras" else _legacy_plan(model, h5, h5.fail)
-            _assign(plan, h5.fail)
-            if compile and compile_args is not None:
-                _compile(model, *compile_args, api, path)
+            groups = _vars_groups(model, config, where=f"{api}: {source}")
+            budget, why = _weights_budget(model, config, groups)
+            weights = _zip_member(zf, "model.weights.h5", budget, api, path, why)
+            h5 = _H5(h5py, _open_h5(h5py, weights, api, source), api, source)
+            try:
+                _assign(_keras3_plan(groups, h5, h5.fail), h5.fail)
+            finally:
+                h5.file.close()
+        except BaseException:
+            model.dispose()
+            raise
+    return model, compile_args
+
+
+def _load_h5(h5py, path, custom_objects, api):
+    """(model, compile arguments or None) of a legacy .h5 file."""
+    if not os.path.isfile(path):
+        raise ValueError(f"{api}: {path}: no such file")
+    h5 = _H5(h5py, _open_h5(h5py, path, api, path), api, path)
+    compile_args = None
+    try:
+        text = h5.text("model_config")
+        if text is None:
+            h5.fail("the file has no 'model_config' attribute: it holds weights only (Keras's save_weights), "
+                    "not a model")
+        config = _load_json(text, api, path, "model_config")
+        topology = keras_config_to_topology(config, h5.text("keras_version"), path, custom_objects, api)
+        tc = h5.text("training_config")
+        if tc:
+            try:
+                tc = load_json(tc, f"{api}: {path}: training_config")
+            except ValueError:
+                tc = None   # as a training config Keras cannot read: the model loads uncompiled
+            if isinstance(tc, dict) and tc.get("optimizer_config") is not None and tc.get("loss") is not None:
+                compile_args = (tc["optimizer_config"], tc["loss"], tc.get("metrics"))
+        model = _build(topology, custom_objects, api, path)
+        try:
+            _settle_kept_shapes(model)
+            _assign(_legacy_plan(model, h5, h5.fail), h5.fail)
         except BaseException:
             model.dispose()
             raise
     finally:
         h5.file.close()
-    return model
+    return model, compile_args
 
 
 # --- save -----------------------------------------------------------------------------------------------
@@ -1496,18 +1637,37 @@ def save_keras(model, path):
                          f"shape)")
     from ..layers import serialization as _ser
     config = _ToKeras(api, path).model(model, _ser.model_to_topology(model))
+    writer = _write_keras if lower.endswith(KERAS_SUFFIXES) else _write_h5
+    _write_atomically(path, lambda f: writer(h5py, model, config, f))
+    return path
+
+
+def _write_atomically(path, write):
+    """write(file object) into a new file beside path, then rename it onto path: the file appears
+    whole or not at all. The file is created with mode 0o666 less the umask, as open() would make
+    it (tempfile.mkstemp's files are 0o600 whatever the umask)."""
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".pytfweb-", suffix=os.path.splitext(path)[1], dir=directory)
-    os.close(fd)
+    suffix = os.path.splitext(path)[1]
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(100):
+        tmp = os.path.join(directory, f".pytfweb-{secrets.token_hex(8)}{suffix}")
+        try:
+            fd = os.open(tmp, flags, 0o666)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(f"{path}: no free temporary name beside it")
     try:
-        if lower.endswith(KERAS_SUFFIXES):
-            _write_keras(h5py, model, config, tmp)
-        else:
-            _write_h5(h5py, model, config, tmp)
+        with os.fdopen(fd, "w+b") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
-        if os.path.exists(tmp):
+        try:
             os.remove(tmp)
+        except OSError:
+            pass
         raise
-    return path
