@@ -37,8 +37,11 @@ _DEFAULTS = {
     "MAX_MODEL_PARAMETERS": 1 << 30,
     "MAX_NESTING_DEPTH": 100,
     # The most bytes one member of a Keras archive may inflate to, whatever its header says (the weights
-    # member is held to the model's declared weight bytes plus a margin, and never more than this).
+    # member is held to the model's declared weight bytes plus a margin, and never more than this); also
+    # the most a weights group holding strings (whose size a manifest cannot declare) may take.
     "MAX_ARCHIVE_MEMBER_BYTES": 1 << 31,
+    # The most bytes a model.json (or another JSON file a loader reads) may hold.
+    "MAX_JSON_BYTES": 1 << 28,
     # Seconds an http load may wait to connect and between bytes read (request_init's "timeout" overrides).
     "HTTP_TIMEOUT_SECONDS": 60.0,
 }

@@ -3,8 +3,14 @@ make the process allocate or recurse into. Each limit is a flag of `tf.env()` (e
 user with a bigger model can raise it; each refusal is a ValueError naming the source and the limit.
 """
 import json
+import re
+import sys
 
 from .environment import ENV
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_INNERMOST = re.compile(r"\[\]|\{\}")
 
 
 def max_elements():
@@ -61,6 +67,9 @@ def load_json(text, source):
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as e:
             raise ValueError(f"{source}: not UTF-8 text ({e})") from None
+    if sys.platform == "emscripten" and _too_deep(text):
+        raise ValueError(f"{source}: JSON nested more than {max_depth()} levels deep, the limit of tf.env() flag "
+                         f"MAX_NESTING_DEPTH")
     try:
         value = json.loads(text)
     except RecursionError:
@@ -69,3 +78,19 @@ def load_json(text, source):
     except ValueError as e:
         raise ValueError(f"{source}: not valid JSON ({e})") from None
     return check_depth(value, source)
+
+
+def _too_deep(text):
+    """Whether JSON text nests deeper than MAX_NESTING_DEPTH, found without parsing it. In Pyodide the
+    json module's C decoder overflows WebAssembly's stack (the page crashes) long before it would raise
+    RecursionError, so the page checks first: strings out, brackets kept, innermost pairs removed once
+    a level (each pass a regex in C)."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    for _ in range(max_depth()):
+        if not brackets:
+            return False
+        shorter = _INNERMOST.sub("", brackets)
+        if len(shorter) == len(brackets):
+            return False   # unbalanced: json.loads says what is wrong
+        brackets = shorter
+    return bool(brackets)

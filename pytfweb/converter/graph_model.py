@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 from ..engine import ENGINE
 from ..io import router as _router
+from ..limits import check_depth
 from ..io.artifacts import ModelArtifacts, get_model_artifacts_for_json_sync
 from ..io.weights import decode_weights, get_weight_specs
 from ..tensor import Tensor
@@ -87,6 +88,10 @@ class GraphModel:
             raise ValueError(f"{api}{where}: modelTopology must be a GraphDef (an object with a 'node' list), got {kind}")
         if artifacts.weight_data is not None and artifacts.weight_specs is None:
             raise ValueError(f"{api}{where}: the artifacts contain weight data but no weight specs")
+        # Parsing and executing walk the graph recursively (functions, nested attributes): a hostile
+        # nesting gives a ValueError here rather than a RecursionError there.
+        check_depth(topology, f"{api}{where}: modelTopology")
+        check_depth(artifacts.model_initializer, f"{api}{where}: modelInitializer")
         signature = artifacts.signature
         metadata = artifacts.user_defined_metadata
         if isinstance(metadata, dict):
@@ -113,17 +118,26 @@ class GraphModel:
         except BaseException:
             ENGINE.dispose(list(weights.values()))
             raise
+        versions = topology.get("versions")
+        if not isinstance(versions, (dict, type(None))):
+            ENGINE.dispose(list(consts.values()))
+            raise ValueError(f"{api}{where}: modelTopology's 'versions' must be an object, got {_short(versions)}")
+        try:
+            executor = GraphExecutor(graph, consts, self._resources)
+            initializer = GraphExecutor(init_graph, consts, self._resources) if init_graph is not None else None
+        except BaseException:
+            ENGINE.dispose(list(consts.values()))
+            raise
         for t in consts.values():
             ENGINE.keep(t)
         self.artifacts = artifacts
         self.signature = signature
-        versions = topology.get("versions")
         self._version = "n/a" if versions is None else \
             f"{versions.get('producer', 'undefined')}.{versions.get('minConsumer', 'undefined')}"
         self._consts = consts
-        self.executor = GraphExecutor(graph, consts, self._resources)
-        if init_graph is not None:
-            self.initializer = GraphExecutor(init_graph, consts, self._resources)
+        self.executor = executor
+        if initializer is not None:
+            self.initializer = initializer
         self._captured = None
         return self
 
@@ -460,3 +474,8 @@ def load_graph_model_sync(model_source, on_progress=None, request_init=None, wei
                    False)
     model.load_sync()
     return model
+
+
+def _short(value, n=80):
+    text = repr(value)
+    return text if len(text) <= n else text[:n] + "..."

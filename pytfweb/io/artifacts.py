@@ -6,6 +6,8 @@ files move between pytfweb and TF.js unchanged.
 import datetime
 import json
 
+from ..limits import load_json
+
 # model.json key <-> ModelArtifacts attribute, in the order TF.js writes them.
 _JSON_FIELDS = (("modelTopology", "model_topology"), ("format", "format"), ("generatedBy", "generated_by"),
                 ("convertedBy", "converted_by"), ("signature", "signature"),
@@ -133,12 +135,7 @@ def check_model_json(model_json, source):
 
 def parse_model_json(text, source):
     """model.json's text (str or bytes) -> the checked dict."""
-    try:
-        if isinstance(text, (bytes, bytearray, memoryview)):
-            text = bytes(text).decode("utf-8")
-        model_json = json.loads(text)
-    except (UnicodeDecodeError, ValueError) as e:
-        raise ValueError(f"{source}: model.json is not valid JSON ({e})") from None
+    model_json = load_json(text, f"{source}: model.json")
     check_model_json(model_json, source)
     return model_json
 

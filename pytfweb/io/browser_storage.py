@@ -19,9 +19,11 @@ import datetime
 import json
 import math
 
+from ..environment import ENV
+from ..limits import load_json
 from .artifacts import ModelArtifacts, ModelArtifactsInfo, SaveResult, artifacts_from_model_json_async, model_json_for
 from .router import IN_BROWSER, register_load_router, register_save_router
-from .weights import manifest_specs
+from .weights import check_group_bytes, manifest_groups
 
 if IN_BROWSER:
     import js
@@ -517,8 +519,16 @@ class BrowserFiles:
     async def load(self):
         name = self.json_file.name
         try:
-            model_json = json.loads(await self.json_file.text())
-        except (JsException, ValueError):
+            if self.json_file.size > int(ENV.get("MAX_JSON_BYTES")):
+                raise ValueError(f"browser_files: '{name}' holds {self.json_file.size} bytes, more than tf.env() flag "
+                                 f"MAX_JSON_BYTES allows")
+            model_json = load_json(await self.json_file.text(), f"browser_files: '{name}'")
+        except ValueError as e:
+            if "MAX_" in str(e):   # a limit: its own message says which and how to raise it
+                raise
+            raise ValueError(f"browser_files: Failed to read model topology and weights manifest JSON from file "
+                             f"'{name}'. BrowserFiles supports loading Keras-style tf.Model artifacts only.") from None
+        except JsException:
             raise ValueError(f"browser_files: Failed to read model topology and weights manifest JSON from file "
                              f"'{name}'. BrowserFiles supports loading Keras-style tf.Model artifacts only.") from None
         if not isinstance(model_json, dict) or model_json.get("modelTopology") is None:
@@ -530,10 +540,12 @@ class BrowserFiles:
         return await artifacts_from_model_json_async(model_json, self._load_weights)
 
     async def _load_weights(self, manifest):
-        specs, paths = manifest_specs(manifest, self.json_file.name)
-        by_path = self._match_files(paths)
-        buffers = await asyncio.gather(*(self._read(p, by_path[p]) for p in paths))
-        return specs, b"".join(buffers)
+        groups = manifest_groups(manifest, self.json_file.name)
+        by_path = self._match_files([p for g in groups for p in g.paths])
+        for g in groups:   # File sizes are known before reading: a manifest that disagrees reads nothing
+            check_group_bytes(g, sum(int(by_path[p].size) for p in g.paths), self.json_file.name)
+        buffers = await asyncio.gather(*(self._read(p, by_path[p]) for g in groups for p in g.paths))
+        return [s for g in groups for s in g.specs], b"".join(buffers)
 
     async def _read(self, path, file):
         try:

@@ -6,10 +6,13 @@ weightsManifest names, relative to model.json (or to weight_path_prefix).
 """
 import json
 import os
+import stat
 
+from ..environment import ENV
 from .artifacts import SaveResult, artifacts_from_model_json, artifacts_info, model_json_for, parse_model_json
 from .router import IN_BROWSER, register_load_router, register_save_router
-from .weights import DEFAULT_SHARD_BYTES, manifest_specs, shard_names, split_shards, weights_manifest
+from .weights import (DEFAULT_SHARD_BYTES, check_group_bytes, manifest_groups, shard_names, split_shards,
+                      weights_manifest)
 
 SCHEME = "file://"
 MODEL_JSON = "model.json"
@@ -42,8 +45,9 @@ class FileSystem:
 
     def load_sync(self):
         json_path = self._model_json_path()
-        with open(json_path, "rb") as f:
-            model_json = parse_model_json(f.read(), json_path)
+        limit = int(ENV.get("MAX_JSON_BYTES"))
+        model_json = parse_model_json(read_regular_file(json_path, limit, "load", "model file",
+                                                         limit_name="MAX_JSON_BYTES"), json_path)
         prefix = self.weight_path_prefix if self.weight_path_prefix is not None else os.path.dirname(json_path)
         return artifacts_from_model_json(model_json, lambda manifest: self._read_weights(manifest, prefix, json_path))
 
@@ -51,17 +55,23 @@ class FileSystem:
         return self.load_sync()
 
     def _read_weights(self, manifest, prefix, source):
-        specs, paths = manifest_specs(manifest, source)
-        chunks = []
-        for i, rel in enumerate(paths):
-            p = os.path.join(prefix, rel)
-            try:
-                with open(p, "rb") as f:
-                    chunks.append(f.read())
-            except OSError as e:
-                raise ValueError(f"load: weight file '{p}' listed in {source} cannot be read ({e.strerror})") from None
-            if self.on_progress is not None:
-                self.on_progress((i + 1) / len(paths))
+        groups = manifest_groups(manifest, source)
+        root = os.path.realpath(prefix or ".")
+        n, done, chunks, specs = sum(len(g.paths) for g in groups), 0, [], []
+        for group in groups:
+            nbytes = 0
+            for rel in group.paths:
+                path = inside_folder(root, rel, source)
+                data = read_regular_file(path, group.max_bytes - nbytes, "load",
+                                         f"weight file listed in {source}", on_too_long=lambda: check_group_bytes(
+                                             group, group.max_bytes + 1, source))
+                nbytes += len(data)
+                chunks.append(data)
+                done += 1
+                if self.on_progress is not None:
+                    self.on_progress(done / n)
+            check_group_bytes(group, nbytes, source)
+            specs.extend(group.specs)
         return specs, b"".join(chunks)
 
     # --- save ----------------------------------------------------------------------------------------
@@ -87,6 +97,49 @@ class FileSystem:
 
     async def save(self, artifacts):
         return self.save_sync(artifacts)
+
+
+def inside_folder(root, rel, source):
+    """root/rel, resolved through symlinks, or a ValueError when it lies outside root (realpath'd)."""
+    path = os.path.realpath(os.path.join(root, rel))
+    if path != root and os.path.commonpath([path, root]) == root:
+        return path
+    raise ValueError(f"load: weight file '{rel}' listed in {source} resolves to '{path}', outside the model's folder "
+                     f"'{root}': refused")
+
+
+def read_regular_file(path, max_bytes, api, what, on_too_long=None, limit_name=None):
+    """The bytes of a regular file, at most max_bytes of them: a FIFO, device or directory is refused
+    before anything is read (opened non-blocking, so a FIFO cannot hang the open), and a file larger than
+    max_bytes is refused from its size (on_too_long raises the caller's error, if given)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except OSError as e:
+        raise ValueError(f"{api}: {what} '{path}' cannot be read ({e.strerror})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"{api}: {what} '{path}' is not a regular file: refused")
+        if st.st_size > max_bytes:
+            if on_too_long is not None:
+                on_too_long()
+            raise ValueError(f"{api}: {what} '{path}' holds {st.st_size} bytes, more than the {max_bytes} allowed"
+                             f"{_by_flag(limit_name)}: refused")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(max_bytes + 1)   # a file that grew since fstat is caught here
+        if len(data) > max_bytes:
+            if on_too_long is not None:
+                on_too_long()
+            raise ValueError(f"{api}: {what} '{path}' holds more than the {max_bytes} bytes allowed{_by_flag(limit_name)}: "
+                             f"refused")
+        return data
+    finally:
+        os.close(fd)
+
+
+def _by_flag(name):
+    return f" (tf.env() flag {name})" if name else ""
 
 
 def file_system(path, weight_path_prefix=None, on_progress=None, shard_bytes=DEFAULT_SHARD_BYTES):

@@ -10,15 +10,19 @@ as each weight response arrives (0 to 0.5) and as each body has been read (0.5 t
 import asyncio
 import inspect
 import json
+import math
+import os
 import secrets
 import urllib.error
 import urllib.parse
 import urllib.request
 
+from ..environment import ENV
+from ..limits import load_json
 from .artifacts import (SaveResult, artifacts_from_model_json, artifacts_from_model_json_async, artifacts_info,
                         model_json_for)
 from .router import IN_BROWSER, register_load_router, register_save_router
-from .weights import manifest_specs
+from .weights import check_group_bytes, manifest_groups
 
 OCTET_STREAM_MIME_TYPE = "application/octet-stream"
 JSON_TYPE = "application/json"
@@ -53,6 +57,7 @@ class HTTPRequest:
             raise ValueError(f"{API}: argument 'request_init' is expected to have no pre-existing body, but has one")
         self.path = path
         self.request_init = request_init
+        self.timeout = request_timeout(request_init, API)
         self.weight_path_prefix = weight_path_prefix
         self.on_progress = on_progress
         self.fetch_func = fetch_func
@@ -65,23 +70,31 @@ class HTTPRequest:
     async def load(self):
         """The ModelArtifacts at self.path: model.json, then its weight files in parallel."""
         reply = await self._fetch(self.path, self._init())
-        model_json = self._model_json(reply.status, await self._read(reply))
+        self._check_model_reply(reply.status)
+        model_json = self._model_json(await self._read(reply, _json_limit(), self.path))
         return await artifacts_from_model_json_async(model_json, self._load_weights)
 
     def load_sync(self):
         """load() without awaiting (CPython: urllib or a blocking fetch_func)."""
         self._check_sync("load_sync", "load")
         reply = self._fetch_sync(self.path, self._init())
-        model_json = self._model_json(reply.status, _read_sync(reply))
+        self._check_model_reply(reply.status, reply)
+        model_json = self._model_json(_read_sync(reply, _json_limit(), self.path))
         return artifacts_from_model_json(model_json, self._load_weights_sync)
 
-    def _model_json(self, status, body):
+    def _check_model_reply(self, status, reply=None):
         if not 200 <= status < 300:
+            if reply is not None:
+                reply.close()
             raise ValueError(f"{API}: Request to {self.path} failed with status code {status}. Please verify this "
                              f"URL points to the model JSON of the model to load.")
+
+    def _model_json(self, body):
         try:
-            model_json = json.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+            model_json = load_json(body, f"{API}: {self.path}")
+        except ValueError as e:
+            if "nested more than" in str(e):
+                raise
             hint = (" Your path contains a .pb file extension: .pb models are not supported, convert them to the "
                     "TensorFlow.js JSON format." if self.path.endswith(".pb")
                     else " Please make sure the server is serving valid JSON for this request.")
@@ -93,11 +106,13 @@ class HTTPRequest:
         return model_json
 
     async def _load_weights(self, manifest):
-        specs, paths = manifest_specs(manifest, self.path)
-        urls = []
-        for p in paths:
-            url = self._weight_url(p)
-            urls.append(await url if inspect.isawaitable(url) else url)
+        groups = manifest_groups(manifest, self.path)
+        urls, caps = [], []
+        for g in groups:
+            for p in g.paths:
+                url = self._weight_url(p)
+                urls.append(await url if inspect.isawaitable(url) else url)
+                caps.append(g.max_bytes)   # no shard may hold more than its whole group declares
         init = self._init()
         # As TF.js's loadWeightsAsArrayBuffer: every request at once, progress 0-0.5 as the
         # responses arrive and 0.5-1 as their bodies have been read.
@@ -105,14 +120,23 @@ class HTTPRequest:
         for url, reply in zip(urls, replies):
             self._check_weight_reply(url, reply.status)
         if IN_BROWSER and all(hasattr(r.response, "arrayBuffer") for r in replies):
-            return specs, _joined_js_buffers(await self._monitor([r.response.arrayBuffer() for r in replies],
-                                                                  0.5, 1.0))
-        buffers = await self._monitor([self._read(r) for r in replies], 0.5, 1.0)
-        return specs, b"".join(buffers)
+            buffers = await self._monitor([self._read_js(r, cap, url) for r, cap, url in zip(replies, caps, urls)],
+                                          0.5, 1.0)
+            self._check_groups(groups, [b.byteLength for b in buffers])
+            return _specs(groups), _joined_js_buffers(buffers)
+        buffers = await self._monitor([self._read(r, cap, url) for r, cap, url in zip(replies, caps, urls)], 0.5, 1.0)
+        self._check_groups(groups, [len(b) for b in buffers])
+        return _specs(groups), b"".join(buffers)
+
+    def _check_groups(self, groups, sizes):
+        i = 0
+        for g in groups:
+            check_group_bytes(g, sum(sizes[i:i + len(g.paths)]), self.path)
+            i += len(g.paths)
 
     def _load_weights_sync(self, manifest):
-        specs, paths = manifest_specs(manifest, self.path)
-        urls = [self._weight_url(p) for p in paths]
+        groups = manifest_groups(manifest, self.path)
+        urls = [self._weight_url(p) for g in groups for p in g.paths]
         if any(inspect.isawaitable(u) for u in urls):
             for u in urls:
                 getattr(u, "close", lambda: None)()
@@ -124,14 +148,19 @@ class HTTPRequest:
                 replies.append(self._fetch_sync(url, init))
                 self._check_weight_reply(url, replies[-1].status)
                 self._progress((i + 1) / len(urls) * 0.5)
-            buffers = []
-            for i, reply in enumerate(replies):
-                buffers.append(_read_sync(reply))
-                self._progress(0.5 + (i + 1) / len(urls) * 0.5)
+            buffers, i = [], 0
+            for g in groups:
+                nbytes = 0
+                for _ in g.paths:
+                    buffers.append(_read_sync(replies[i], g.max_bytes - nbytes, urls[i]))
+                    nbytes += len(buffers[-1])
+                    i += 1
+                    self._progress(0.5 + i / len(urls) * 0.5)
+                check_group_bytes(g, nbytes, self.path)
         finally:
             for reply in replies:
                 reply.close()
-        return specs, b"".join(buffers)
+        return _specs(groups), b"".join(buffers)
 
     def _weight_url(self, path):
         if self.weight_url_converter is not None:
@@ -179,7 +208,7 @@ class HTTPRequest:
         else:
             init = self._multipart_init(model_json, artifacts.weight_data)
         reply = await self._fetch(self.path, init)
-        await self._read(reply)
+        await self._read(reply, _json_limit(), self.path)
         return self._save_result(artifacts, reply)
 
     def save_sync(self, artifacts):
@@ -187,7 +216,7 @@ class HTTPRequest:
         self._check_sync("save_sync", "save")
         model_json = self._model_json_for_save(artifacts)
         reply = self._fetch_sync(self.path, self._multipart_init(model_json, artifacts.weight_data))
-        _read_sync(reply)
+        _read_sync(reply, _json_limit(), self.path)
         return self._save_result(artifacts, reply)
 
     def _model_json_for_save(self, artifacts):
@@ -234,29 +263,71 @@ class HTTPRequest:
         if IN_BROWSER:
             fetch = self.fetch_func if self.fetch_func is not None else js.fetch
             try:
-                response = fetch(url, init)
-                return _Reply(await response if inspect.isawaitable(response) else response)
-            except JsException as e:   # a network or CORS failure: fetch rejects without a status
-                raise ValueError(f"{API}: Request to {url} failed: {e}") from None
+                return _Reply(await _js_helpers().fetch(fetch, url, init, self.timeout * 1000))
+            except JsException as e:   # a network or CORS failure, or the timeout: no status
+                raise ValueError(f"{API}: Request to {url} failed: {_js_message(e)}") from None
         if self.fetch_func is not None and inspect.iscoroutinefunction(self.fetch_func):
             return _Reply(await self.fetch_func(url, init))
         return await asyncio.to_thread(self._fetch_sync, url, init)
 
     def _fetch_sync(self, url, init):
         if self.fetch_func is None:
-            return _Reply(_urlopen(url, init))
+            return _Reply(_urlopen(url, init, timeout=self.timeout))
         response = self.fetch_func(url, init)
         if inspect.isawaitable(response):
             getattr(response, "close", lambda: None)()
             raise RuntimeError(f"{API}: fetch_func returned an awaitable; use await handler.load() / save()")
         return _Reply(response)
 
-    async def _read(self, reply):
+    async def _read(self, reply, max_bytes, url):
+        """The body's bytes, at most max_bytes of them (a ValueError naming url beyond)."""
         if hasattr(reply.response, "arrayBuffer"):   # a fetch Response (JS)
-            return (await reply.response.arrayBuffer()).to_bytes()
+            return (await self._read_js(reply, max_bytes, url)).to_bytes()
         if IN_BROWSER:   # Pyodide has no threads; a Python response from fetch_func is read here
-            return _read_sync(reply)
-        return await asyncio.to_thread(_read_sync, reply)
+            return _read_sync(reply, max_bytes, url)
+        return await asyncio.to_thread(_read_sync, reply, max_bytes, url)
+
+    async def _read_js(self, reply, max_bytes, url):
+        """A JS Response's body as an ArrayBuffer: chunks within the timeout, at most max_bytes."""
+        try:
+            return await _js_helpers().read(reply.response, max_bytes, self.timeout * 1000)
+        except JsException as e:
+            raise ValueError(f"{API}: Request to {url} failed: {_js_message(e)}") from None
+
+
+def _specs(groups):
+    return [s for g in groups for s in g.specs]
+
+
+def _json_limit():
+    return int(ENV.get("MAX_JSON_BYTES"))
+
+
+def request_timeout(request_init, api):
+    """Seconds to wait for a response and between bytes of its body: request_init's 'timeout', or
+    tf.env() flag HTTP_TIMEOUT_SECONDS."""
+    value = _init_get(request_init, "timeout") if request_init is not None else None
+    if value is None:
+        value = ENV.get("HTTP_TIMEOUT_SECONDS")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (value > 0 and math.isfinite(value)):
+        raise ValueError(f"{api}: request_init's 'timeout' must be a positive number of seconds, got {value!r}")
+    return float(value)
+
+
+_HELPERS = None
+
+
+def _js_helpers():
+    global _HELPERS
+    if _HELPERS is None:
+        with open(os.path.join(os.path.dirname(__file__), "http_reader.js"), encoding="utf-8") as f:
+            _HELPERS = js.Function.new("return (" + f.read() + "\n)")()
+    return _HELPERS
+
+
+def _js_message(e):
+    text = str(e)
+    return text.split(": ", 1)[1] if text.startswith("Error: ") else text
 
 
 def _joined_js_buffers(array_buffers):
@@ -294,11 +365,21 @@ def _status(response):
                     f"{type(response).__name__}")
 
 
-def _read_sync(reply):
+def _read_sync(reply, max_bytes, url):
+    """The body of a response, at most max_bytes (a ValueError naming url when it holds more)."""
     response = reply.response
     try:
         if hasattr(response, "read"):
-            data = response.read()
+            declared = _content_length(response)
+            if declared is not None and declared > max_bytes:
+                raise ValueError(f"{API}: the response from {url} declares {declared} bytes, more than the "
+                                 f"{max_bytes} allowed: refused")
+            try:
+                data = response.read(max_bytes + 1)
+            except TypeError:   # a fetch_func response whose read() takes no size
+                data = response.read()
+            except (OSError, ValueError) as e:   # the socket timed out, or the connection broke
+                raise ValueError(f"{API}: reading the response from {url} failed: {e}") from None
         elif hasattr(response, "content"):
             data = response.content
         else:
@@ -307,9 +388,20 @@ def _read_sync(reply):
         if inspect.isawaitable(data):
             getattr(data, "close", lambda: None)()
             raise RuntimeError(f"{API}: the response's read() returned an awaitable; use await handler.load()")
+        if len(data) > max_bytes:
+            raise ValueError(f"{API}: the response from {url} holds more than the {max_bytes} bytes allowed: refused")
         return bytes(data)
     finally:
         reply.close()
+
+
+def _content_length(response):
+    headers = getattr(response, "headers", None)
+    value = headers.get("Content-Length") if hasattr(headers, "get") else None
+    try:
+        return int(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
 
 
 def _init_get(init, key):
@@ -331,16 +423,17 @@ def _without_dot_segments(url):
     return urllib.parse.urljoin(url, parts.path + (f"?{parts.query}" if parts.query else ""))
 
 
-def _urlopen(url, init, api=API):
+def _urlopen(url, init, api=API, timeout=None):
     """urllib's response to a request (an HTTPError is returned: it is a response too); other
-    failures raise ValueError naming `api` (tf.data.csv reads URLs through this as well)."""
+    failures raise ValueError naming `api` (tf.data.csv reads URLs through this as well). timeout
+    (seconds, for the connection and each read) defaults to request_init's, else the flag's."""
     data = init.get("body")
     if data is not None and not isinstance(data, (bytes, bytearray)):
         data = str(data).encode("utf-8")
     request = urllib.request.Request(_without_dot_segments(url), data=data, headers=_headers(init),
                                      method=init.get("method"))
     try:
-        return urllib.request.urlopen(request)
+        return urllib.request.urlopen(request, timeout=timeout if timeout is not None else request_timeout(init, api))
     except urllib.error.HTTPError as e:
         return e   # it is a response too: its status makes the error message
     except (urllib.error.URLError, OSError) as e:
@@ -472,7 +565,7 @@ class FetchResponse:
         return (await self.array_buffer()).decode("utf-8", errors="replace")
 
     async def json(self):
-        return json.loads(await self.text())
+        return load_json(await self.text(), f"util.fetch: {self.url}")
 
 
 async def fetch(path, request_init=None):

@@ -15,6 +15,8 @@ import sys
 from .. import dtypes as _dt
 from .._numpy import np
 from ..engine import ENGINE
+from ..environment import ENV
+from ..limits import check_elements
 from ..shapes import size_of
 
 DEFAULT_SHARD_BYTES = 4 * 1024 * 1024
@@ -175,8 +177,12 @@ def _check_spec(spec, i, source):
         raise ValueError(f"decode_weights: weight spec {i}{_where(source)} must be an object with name, shape and "
                          f"dtype, got {spec!r}")
     name, shape, dtype = spec["name"], spec["shape"], spec["dtype"]
-    if not isinstance(shape, (list, tuple)) or not all(isinstance(d, int) and d >= 0 for d in shape):
-        raise ValueError(f"decode_weights: weight '{name}'{_where(source)} has an invalid shape {shape!r}")
+    if not isinstance(name, str):
+        raise ValueError(f"decode_weights: weight spec {i}{_where(source)} has a name that is not a string: {name!r}")
+    if (not isinstance(shape, (list, tuple)) or len(shape) > 64
+            or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape)):
+        raise ValueError(f"decode_weights: weight '{name}'{_where(source)} has an invalid shape {_short(shape)}")
+    check_elements(shape, f"decode_weights: weight '{name}'{_where(source)}")
     if dtype not in _WEIGHT_DTYPES:
         raise ValueError(f"decode_weights: weight '{name}'{_where(source)} has unsupported dtype {dtype!r} "
                          f"(expected one of {_WEIGHT_DTYPES})")
@@ -186,13 +192,22 @@ def _check_spec(spec, i, source):
         if qd not in QUANTIZATION_DTYPES:
             raise ValueError(f"decode_weights: weight '{name}'{_where(source)} has unknown quantization dtype {qd!r}; "
                              f"supported: {QUANTIZATION_DTYPES}")
-        if qd in ("uint8", "uint16") and not ("scale" in quant and "min" in quant):
-            raise ValueError(f"decode_weights: weight '{name}'{_where(source)} is quantized to {qd} but has no "
-                             f"'scale' and 'min'")
+        if qd in ("uint8", "uint16") and not all(_finite_number(quant.get(k)) for k in ("scale", "min")):
+            raise ValueError(f"decode_weights: weight '{name}'{_where(source)} is quantized to {qd} but its 'scale' and "
+                             f"'min' are not both finite numbers: {_short(quant)}")
         if (qd == "float16" and dtype != "float32") or dtype not in ("float32", "int32"):
             raise ValueError(f"decode_weights: weight '{name}'{_where(source)} of dtype {dtype} cannot be quantized "
                              f"as {qd}")
     return name, list(shape), dtype, quant
+
+
+def _finite_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _short(value, n=80):
+    text = repr(value)
+    return text if len(text) <= n else text[:n] + "..."
 
 
 def _decode_strings(data, offset, size, name, source):
@@ -272,25 +287,129 @@ def weights_manifest(specs, paths):
     return [{"paths": list(paths), "weights": list(specs)}]
 
 
-def manifest_specs(manifest, source=None):
-    """(specs, paths) of a weightsManifest, its groups flattened in order; a ValueError naming
-    `source` when it is not a list of {"paths": [...], "weights": [...]} groups."""
+WeightGroup = collections.namedtuple("WeightGroup", "paths specs min_bytes max_bytes")
+WeightGroup.__doc__ = """One group of a weightsManifest, checked: its shard paths (relative, as written), its specs,
+and the bytes its shards may hold together: exactly the specs' sizes (min_bytes == max_bytes), or, where
+string weights make the size unknowable from the manifest, at least 4 bytes a string and at most
+MAX_ARCHIVE_MEMBER_BYTES more."""
+
+
+def check_weight_path(path, source=None):
+    """A shard path of a weightsManifest, normalized ('./a.bin' -> 'a.bin'), or a ValueError naming source:
+    a shard must lie in the model's own folder (or under its URL prefix), so absolute paths, '..'
+    segments (also percent-encoded, which fetch decodes), schemes, drive letters, backslashes and
+    control characters are refused. A model file is data from a stranger: this is what stops it from
+    naming /etc/passwd as a weight."""
+    if not isinstance(path, str) or not path:
+        raise ValueError(f"weightsManifest{_where(source)}: a shard path must be a non-empty string, got {_short(path)}")
+    import urllib.parse
+    decoded = urllib.parse.unquote(path)
+    problem = None
+    for text in (path, decoded):
+        segments = text.split("/")
+        if any(ord(c) < 32 or c == "\\" for c in text):
+            problem = "holds a backslash or a control character"
+        elif text.startswith("/") or text.startswith("~"):
+            problem = "is absolute"
+        elif ":" in segments[0]:
+            problem = "names a scheme or a drive"
+        elif ".." in segments:
+            problem = "leaves the model's folder ('..')"
+        if problem:
+            break
+    if problem is None and len(path) > 4096:
+        problem = "is longer than 4096 characters"
+    normalized = "/".join(seg for seg in path.split("/") if seg not in ("", "."))
+    if problem is None and not normalized:
+        problem = "names no file"
+    if problem:
+        raise ValueError(f"weightsManifest{_where(source)}: shard path {_short(path)} {problem}; shard paths must be "
+                         f"relative to the model's folder and stay inside it")
+    return normalized
+
+
+def manifest_groups(manifest, source=None):
+    """The checked groups (WeightGroup) of a weightsManifest: its structure, every shard path
+    (check_weight_path; none listed twice), every spec (name, shape, dtype, quantization; each weight at
+    most MAX_TENSOR_ELEMENTS values, all together at most MAX_MODEL_PARAMETERS; no name twice), and the
+    bytes each group's shards must hold. Nothing is read here: handlers read shards against these budgets."""
     if not isinstance(manifest, list):
         raise ValueError(f"weightsManifest{_where(source)} must be a list of groups, got {type(manifest).__name__}")
-    specs, paths = [], []
+    groups, seen_paths, seen_names, total = [], set(), set(), 0
+    limit = int(ENV.get("MAX_MODEL_PARAMETERS"))
     for i, group in enumerate(manifest):
         if (not isinstance(group, dict) or not isinstance(group.get("paths"), list)
                 or not isinstance(group.get("weights"), list)):
             raise ValueError(f"weightsManifest{_where(source)}: group {i} must be an object with lists 'paths' and "
                              f"'weights'")
-        specs.extend(group["weights"])
-        paths.extend(group["paths"])
-    return specs, paths
+        paths = []
+        for p in group["paths"]:
+            q = check_weight_path(p, source)
+            if q in seen_paths:
+                raise ValueError(f"weightsManifest{_where(source)}: shard path {_short(p)} is listed twice")
+            seen_paths.add(q)
+            paths.append(p)   # as written: TF.js requests 'dir/' + './shard' unchanged
+        fixed = strings = 0
+        for j, spec in enumerate(group["weights"]):
+            name, shape, dtype, quant = _check_spec(spec, j, source)
+            if name in seen_names:
+                raise ValueError(f"weightsManifest{_where(source)}: weight '{name}' appears twice")
+            seen_names.add(name)
+            size = size_of(shape)
+            total += size
+            if total > limit:
+                raise ValueError(f"weightsManifest{_where(source)}: the weights hold more than {limit} values in all, "
+                                 f"the limit of tf.env() flag MAX_MODEL_PARAMETERS")
+            if dtype == "string":
+                strings += size
+            else:
+                fixed += size * _BYTES[quant["dtype"] if quant else dtype]
+        if strings:
+            lo = fixed + 4 * strings
+            groups.append(WeightGroup(paths, list(group["weights"]), lo, lo + int(ENV.get("MAX_ARCHIVE_MEMBER_BYTES"))))
+        else:
+            groups.append(WeightGroup(paths, list(group["weights"]), fixed, fixed))
+        if group["weights"] and not paths:
+            raise ValueError(f"weightsManifest{_where(source)}: group {i} lists weights but no shard files")
+    return groups
+
+
+def manifest_specs(manifest, source=None):
+    """(specs, paths) of a weightsManifest, its groups flattened in order, checked by manifest_groups."""
+    groups = manifest_groups(manifest, source)
+    return [s for g in groups for s in g.specs], [p for g in groups for p in g.paths]
+
+
+def check_group_bytes(group, nbytes, source=None, more=False):
+    """A ValueError naming source when a group's shards hold other than the bytes its specs declare:
+    more than max_bytes (checked as bytes arrive, so a shard that runs long is refused before it is all
+    read), or, once all are read (more=False), fewer than min_bytes."""
+    if nbytes > group.max_bytes:
+        raise ValueError(f"weightsManifest{_where(source)}: the shards {_short(group.paths)} hold more than the "
+                         f"{group.max_bytes} bytes their weights declare: refused (a manifest that disagrees with its "
+                         f"files)")
+    if not more and nbytes < group.min_bytes:
+        offset, name = 0, None
+        for spec in group.specs:
+            quant = spec.get("quantization")
+            dtype = quant["dtype"] if quant else spec["dtype"]
+            offset += size_of(spec["shape"]) * (_BYTES.get(dtype) or 4)
+            if offset > nbytes:
+                name = spec["name"]
+                break
+        first = f"weight '{name}' needs bytes up to {offset}, but " if name is not None else ""
+        raise ValueError(f"weightsManifest{_where(source)}: {first}the shards {_short(group.paths)} hold {nbytes} bytes "
+                         f"where the weights declare {group.min_bytes}: refused (truncated files, or a manifest that "
+                         f"disagrees with them)")
 
 
 def get_weight_specs(manifest):
-    """TF.js's getWeightSpecs: the specs of every group, in order."""
-    return manifest_specs(manifest)[0]
+    """TF.js's getWeightSpecs: the specs of every group, in order (no checks beyond the structure:
+    decode_weights checks the specs it decodes)."""
+    if not isinstance(manifest, list) or not all(isinstance(g, dict) and isinstance(g.get("weights"), list)
+                                                 for g in manifest):
+        raise ValueError("get_weight_specs: a weightsManifest must be a list of groups with a 'weights' list")
+    return [s for g in manifest for s in g["weights"]]
 
 
 def concatenate_array_buffers(buffers):

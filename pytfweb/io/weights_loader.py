@@ -2,10 +2,14 @@
 (all of them, or the groups holding the named weights) and decodes them; weights_loader_factory makes
 such a loader over any function that fetches a list of URLs; decode_weights_stream decodes weights
 arriving as a stream of byte chunks."""
+import asyncio
 import inspect
+import urllib.parse
 
 from ..shapes import size_of
-from .weights import _BYTES, decode_weights
+from .files import read_regular_file
+from .http import HTTPRequest
+from .weights import _BYTES, check_group_bytes, decode_weights, manifest_groups
 
 
 def _as_bytes(buffer):
@@ -24,6 +28,7 @@ def weights_loader_factory(fetch_weights_function):
                         f"{type(fetch_weights_function).__name__}")
 
     async def load(manifest, file_path_prefix="", weight_names=None):
+        checked = manifest_groups(manifest, "io.load_weights")   # paths, specs and sizes, before any request
         wanted = {}   # group index -> [(spec, offset in the group, bytes)]
         found = [False] * len(weight_names or [])
         all_names = []
@@ -50,7 +55,7 @@ def weights_loader_factory(fetch_weights_function):
                              f"Manifest JSON has weights with names: {', '.join(all_names)}.")
         groups = sorted(wanted)
         sep = "" if file_path_prefix.endswith("/") else "/"
-        urls = [file_path_prefix + sep + path for g in groups for path in manifest[g]["paths"]]
+        urls = [file_path_prefix + sep + path for g in groups for path in checked[g].paths]
         buffers = fetch_weights_function(urls)
         if inspect.isawaitable(buffers):
             buffers = await buffers
@@ -58,9 +63,10 @@ def weights_loader_factory(fetch_weights_function):
         out, start = {}, 0
         try:
             for g in groups:
-                n = len(manifest[g]["paths"])
+                n = len(checked[g].paths)
                 data = b"".join(_as_bytes(b) for b in buffers[start:start + n])
                 start += n
+                check_group_bytes(checked[g], len(data), "io.load_weights")
                 for spec, offset, nbytes in wanted[g]:
                     out.update(decode_weights(data[offset:offset + nbytes], [spec]))
         except BaseException:
@@ -75,13 +81,19 @@ async def load_weights(manifest, file_path_prefix="", weight_names=None, request
     """{name: Tensor} of the weights in a manifest's shards, fetched from file_path_prefix (tf.util.fetch:
     the page's fetch, urllib in CPython; all requests at once); weight_names picks weights (their
     groups are fetched whole)."""
-    import asyncio
-
-    from .http import fetch
+    cap = max((g.max_bytes for g in manifest_groups(manifest, "io.load_weights")), default=0)
 
     async def fetch_weights(urls):
-        responses = await asyncio.gather(*[fetch(u, request_init) for u in urls])
-        return [await r.array_buffer() for r in responses]
+        # tf.io.http's requests: its timeouts, and no shard read past the largest group's declared bytes
+        async def one(url):
+            if url.startswith("file://"):   # a FIFO or device here would hang or fill memory: regular files only
+                return read_regular_file(urllib.parse.unquote(url[len("file://"):]), cap, "io.load_weights",
+                                         "weight file")
+            handler = HTTPRequest(url, request_init)
+            reply = await handler._fetch(url, handler._init())
+            handler._check_weight_reply(url, reply.status)
+            return await handler._read(reply, cap, url)
+        return await asyncio.gather(*[one(u) for u in urls])
     return await weights_loader_factory(fetch_weights)(manifest, file_path_prefix, weight_names)
 
 

@@ -21,6 +21,7 @@ import functools
 import inspect
 import json
 
+from ..limits import check_depth, load_json
 from . import activations as _activations
 from ._utils import snake as _snake
 from .engine import InputLayer, Layer, assign_checked
@@ -404,7 +405,8 @@ def model_from_topology(topology, custom_objects=None):
     from .initializers import fast_init
     from .models import Model
     if isinstance(topology, str):
-        topology = json.loads(topology)
+        topology = load_json(topology, "model_from_topology: argument 'topology'")
+    check_depth(topology, "model topology")
     if isinstance(topology, dict) and "model_config" in topology:
         topology = topology["model_config"]
     if not isinstance(topology, dict) or "class_name" not in topology:

@@ -1,0 +1,68 @@
+// What tf.io.http needs of fetch in the page, with the limits a server we do not control calls for:
+// a response within timeoutMs, then its body read chunk by chunk, each chunk within timeoutMs, never
+// more than maxBytes in all (a Content-Length says nothing of a compressed or chunked body).
+({
+  timeoutError(what, ms) {
+    return new Error(`${what} within ${ms / 1000} s (the timeout: request_init's 'timeout', or tf.env() ` +
+                     `flag HTTP_TIMEOUT_SECONDS)`);
+  },
+
+  async fetch(fetchFn, url, init, timeoutMs) {
+    const controller = new AbortController();
+    if (!init.signal) init.signal = controller.signal;
+    let timer;
+    const late = new Promise((_, reject) => {
+      // reject first: the race then ends with this error rather than fetch's AbortError
+      timer = setTimeout(() => { reject(this.timeoutError("no response", timeoutMs)); controller.abort(); },
+                         timeoutMs);
+    });
+    try {
+      return await Promise.race([fetchFn(url, init), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  },
+
+  async read(response, maxBytes, timeoutMs) {
+    const declared = response.headers && response.headers.get("content-length");
+    if (declared !== null && declared !== undefined && Number(declared) > maxBytes) {
+      throw new Error(`the response declares ${declared} bytes, more than the ${maxBytes} allowed`);
+    }
+    if (!response.body) {
+      const buffer = await response.arrayBuffer();
+      if (buffer.byteLength > maxBytes) {
+        throw new Error(`the response holds ${buffer.byteLength} bytes, more than the ${maxBytes} allowed`);
+      }
+      return buffer;
+    }
+    const reader = response.body.getReader();
+    const chunks = [];
+    let total = 0;
+    for (;;) {
+      let timer;
+      const late = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(this.timeoutError("no data", timeoutMs)), timeoutMs);
+      });
+      let step;
+      try {
+        step = await Promise.race([reader.read(), late]);
+      } catch (e) {
+        reader.cancel().catch(() => {});
+        throw e;
+      } finally {
+        clearTimeout(timer);
+      }
+      if (step.done) break;
+      total += step.value.byteLength;
+      if (total > maxBytes) {
+        reader.cancel().catch(() => {});
+        throw new Error(`the response holds more than the ${maxBytes} bytes allowed`);
+      }
+      chunks.push(step.value);
+    }
+    const out = new Uint8Array(total);
+    let offset = 0;
+    for (const c of chunks) { out.set(c, offset); offset += c.byteLength; }
+    return out.buffer;
+  },
+})

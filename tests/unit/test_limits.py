@@ -1,0 +1,42 @@
+"""pytfweb/limits.py: nesting depth found by the parser-free scan the page uses agrees with the walk of
+the parsed value; deep JSON is a ValueError naming its source, never a RecursionError."""
+import json
+
+import pytest
+
+import pytfweb as tf
+from pytfweb import limits
+
+
+@pytest.mark.parametrize("text", ["[]", "1", '"[[["', "[" * 100 + "]" * 100, "[" * 101 + "]" * 101,
+                                  '{"a": [{"b": ["]]]}"]}], "c": {}}', '[{"x": "\\\\\\"[["}]',
+                                  "[" * 60 + '{"k": ' + "[" * 45 + "]" * 45 + "}" + "]" * 60])
+def test_the_scan_agrees_with_the_walk(text):
+    value = json.loads(text)
+    try:
+        limits.check_depth(value, "t")
+        deep = False
+    except ValueError:
+        deep = True
+    assert limits._too_deep(text) == deep
+
+
+def test_deep_json_is_a_value_error_naming_the_source():
+    with pytest.raises(ValueError, match="model.json: JSON nested more than 100 levels.*MAX_NESTING_DEPTH"):
+        limits.load_json("[" * 100000 + "]" * 100000, "model.json")
+    with pytest.raises(ValueError, match="m.json: nested more than 100"):
+        limits.load_json("[" * 500 + "]" * 500, "m.json")
+    with pytest.raises(ValueError, match="not valid JSON"):
+        limits.load_json("[}", "m.json")
+    tf.env().set("MAX_NESTING_DEPTH", 600)
+    try:
+        assert limits.load_json("[" * 500 + "]" * 500, "m.json") is not None
+    finally:
+        tf.env().set("MAX_NESTING_DEPTH", 100)
+
+
+def test_check_elements_never_multiplies_past_the_limit():
+    with pytest.raises(ValueError, match="MAX_TENSOR_ELEMENTS"):
+        limits.check_elements([10 ** 12] * 1000, "op: argument 'shape'")
+    assert limits.check_elements([2, 3], "x") == 6
+    assert limits.check_elements([0, 10 ** 12], "x") == 0
