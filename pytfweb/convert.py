@@ -8,6 +8,7 @@ import math
 
 from . import dtypes as _dt
 from ._numpy import np
+from .limits import max_depth
 from .shapes import size_of
 
 
@@ -48,39 +49,63 @@ def infer_dtype(values):
 
 
 def infer_shape(values, op="tensor", arg="values"):
-    """Shape of a nested list; ValueError naming op and argument on ragged input."""
+    """Shape of a nested list; ValueError naming op and argument on ragged input, or on nesting
+    deeper than tf.env() flag MAX_NESTING_DEPTH (checked as the first elements are followed, so a
+    list nested a million deep costs as many steps as the limit, and nothing recurses)."""
     shape = []
     v = values
+    limit = max_depth()
     while _is_sequence(v):
+        if len(shape) >= limit:
+            raise _too_deep(op, arg, limit)
         shape.append(len(v))
         if not v:
             break
         v = v[0]
     if shape:
-        _check_regular(values, shape, 0, f"{op}: argument '{arg}' is ragged")
+        _check_regular(values, shape, f"{op}: argument '{arg}' is ragged")
     return tuple(shape)
 
 
-def _check_regular(values, shape, depth, what):
-    if not _is_sequence(values) or len(values) != shape[depth]:
-        got = len(values) if _is_sequence(values) else "a scalar"
-        raise ValueError(f"{what}: expected {shape[depth]} elements at depth {depth} "
-                         f"(shape {list(shape)}), got {got}")
-    if depth + 1 < len(shape):
-        for v in values:
-            _check_regular(v, shape, depth + 1, what)
-    else:
-        for v in values:
-            if _is_sequence(v):
+def _too_deep(op, arg, limit):
+    return ValueError(f"{op}: argument '{arg}' nests deeper than {limit} levels, the limit of tf.env() flag "
+                      f"MAX_NESTING_DEPTH")
+
+
+def _check_regular(values, shape, what):
+    """Every list at depth d has shape[d] elements, and the last level holds no lists; level by
+    level, without recursion."""
+    level = [values]
+    last = len(shape) - 1
+    for depth, n in enumerate(shape):
+        below = []
+        for v in level:
+            if not _is_sequence(v) or len(v) != n:
+                got = len(v) if _is_sequence(v) else "a scalar"
+                raise ValueError(f"{what}: expected {n} elements at depth {depth} "
+                                 f"(shape {list(shape)}), got {got}")
+            if depth < last:
+                below.extend(v)
+            elif any(_is_sequence(x) for x in v):
                 raise ValueError(f"{what}: element nesting deeper than shape {list(shape)}")
+        level = below
 
 
-def _flatten(values, out):
-    for v in values:
-        if _is_sequence(v):
-            _flatten(v, out)
-        else:
+def _flatten(values, out, op="tensor", arg="values"):
+    """The leaves of nested lists and tuples, in order, appended to out: with a stack of
+    iterators, not recursion; ValueError past MAX_NESTING_DEPTH levels."""
+    limit = max_depth()
+    stack = [iter(values)]
+    while stack:
+        for v in stack[-1]:
+            if _is_sequence(v):
+                if len(stack) >= limit:
+                    raise _too_deep(op, arg, limit)
+                stack.append(iter(v))
+                break
             out.append(v)
+        else:
+            stack.pop()
     return out
 
 
@@ -131,7 +156,7 @@ def to_flat(values, dtype, op="tensor", arg="values"):
             return array.array(values.typecode, values), len(values)
         values = values.tolist()
     if _is_sequence(values):
-        flat = _flatten(values, [])
+        flat = _flatten(values, [], op, arg)
     else:
         flat = [values]
     tc = _dt.TYPECODES[dtype]
@@ -148,7 +173,7 @@ def _strings(values, op, arg):
     them back), so TF.js's Uint8Array values round-trip."""
     if np is not None and isinstance(values, (np.ndarray, np.generic)):
         values = np.ravel(values).tolist()
-    flat = _flatten(values, []) if _is_sequence(values) else [values]
+    flat = _flatten(values, [], op, arg) if _is_sequence(values) else [values]
     out = []
     for v in flat:
         if isinstance(v, str):
@@ -190,6 +215,15 @@ def nest(flat, shape):
 
 
 def _empty_nest(shape):
-    if not shape or shape[0] == 0:
-        return []
-    return [_empty_nest(shape[1:]) for _ in range(shape[0])]
+    """Nested empty lists for a shape of size 0: lists down to the first 0 (built level by level)."""
+    root = []
+    level = [root]
+    for d in shape[:list(shape).index(0)] if 0 in shape else ():
+        below = []
+        for node in level:
+            for _ in range(d):
+                child = []
+                node.append(child)
+                below.append(child)
+        level = below
+    return root

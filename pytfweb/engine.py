@@ -550,16 +550,18 @@ def tensors_in(container):
 
 
 def _collect(x, out, seen):
-    if isinstance(x, Tensor):
-        if id(x) not in seen:
-            seen.add(id(x))
-            out.append(x)
-    elif isinstance(x, (list, tuple, set, frozenset)):
-        for v in x:
-            _collect(v, out, seen)
-    elif isinstance(x, dict):
-        for v in x.values():
-            _collect(v, out, seen)
+    """Depth first, in order, with a stack rather than recursion (a container nested thousands
+    deep, or holding itself, is walked once without a RecursionError)."""
+    stack, walked = [x], set()
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Tensor):
+            if id(x) not in seen:
+                seen.add(id(x))
+                out.append(x)
+        elif isinstance(x, (list, tuple, set, frozenset, dict)) and id(x) not in walked:
+            walked.add(id(x))
+            stack.extend(reversed(list(x.values() if isinstance(x, dict) else x)))
 
 
 ENGINE = Engine()

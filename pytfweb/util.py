@@ -13,6 +13,7 @@ import time
 
 from . import convert as _convert
 from .dtypes import BYTES_PER_ELEMENT, DTYPES, TYPECODES
+from .limits import max_depth
 from .shapes import size_of
 
 __all__ = ["arrays_equal", "arrays_equal_with_null", "assert_non_negative_integer_dimensions", "assert_non_null",
@@ -430,13 +431,29 @@ def decode_string(b, encoding="utf-8"):
 
 
 def flatten(arr, result=None, skip_typed_array=False):
-    """The leaves of nested lists (and typed arrays, unless skip_typed_array) in order."""
+    """The leaves of nested lists (and typed arrays, unless skip_typed_array) in order. Iterative:
+    nesting deeper than tf.env() flag MAX_NESTING_DEPTH is a ValueError, never a RecursionError."""
     result = [] if result is None else result
-    if isinstance(arr, (list, tuple)) or (is_typed_array(arr) and not skip_typed_array):
-        for v in arr:
-            flatten(v, result, skip_typed_array)
-    else:
+
+    def nested(v):
+        return isinstance(v, (list, tuple)) or (is_typed_array(v) and not skip_typed_array)
+
+    if not nested(arr):
         result.append(arr)
+        return result
+    limit = max_depth()
+    stack = [iter(arr)]
+    while stack:
+        for v in stack[-1]:
+            if nested(v):
+                if len(stack) >= limit:
+                    raise ValueError(f"flatten: argument 'arr' nests deeper than {limit} levels, the limit of "
+                                     f"tf.env() flag MAX_NESTING_DEPTH")
+                stack.append(iter(v))
+                break
+            result.append(v)
+        else:
+            stack.pop()
     return result
 
 

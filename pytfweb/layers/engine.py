@@ -22,6 +22,8 @@ import itertools
 import math
 
 from ..engine import ENGINE
+from ..environment import ENV
+from ..limits import check_elements
 from ..tensor import Tensor
 from . import constraints as _constraints
 from . import initializers as _initializers
@@ -187,6 +189,7 @@ class Layer:
                    constraint=None):
         """A tf.Variable named '<layer name>/<name>', initialised now."""
         dtype = dtype or self.dtype
+        self._check_weight_size(name, shape)
         init = _initializers.get(initializer if initializer is not None else "glorot_uniform")
         if _initializers.fast_init_active():   # the values are about to be overwritten (model loading)
             init = _initializers.host_zeros
@@ -204,6 +207,35 @@ class Layer:
         if constraint is not None:
             self._constraints.append((var, constraint))
         return var
+
+    def _check_weight_size(self, name, shape):
+        """Before a weight is allocated: a ValueError naming this layer and the weight when it would
+        hold more than MAX_TENSOR_ELEMENTS values, or bring the model being built past
+        MAX_MODEL_PARAMETERS (a model file's `units: 1e9` or a 10^12-wide input is refused before
+        its initializer runs)."""
+        dims = list(shape)
+        if not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in dims):
+            return   # not a shape: the initializer's own error names it
+        what = f"{self.get_class_name()} '{self.name}': weight '{name}'"
+        size = check_elements(dims, what)
+        limit = int(ENV.get("MAX_MODEL_PARAMETERS"))
+        if size + ENGINE.num_bytes <= limit:
+            return   # (every value a tensor holds takes a byte or more: no walk through the model needed)
+        total = size + sum(math.prod(w.shape) for w in _weights_of_model_being_built(self))
+        if total > limit:
+            raise ValueError(f"{what} of shape {dims} would bring the model to {total} parameters, more than "
+                             f"{limit}, the limit of tf.env() flag MAX_MODEL_PARAMETERS (raise it with "
+                             f"tf.env().set('MAX_MODEL_PARAMETERS', n) if this size is intended)")
+
+    def _drop_weights_not_in(self, keep):
+        """Dispose and forget this layer's weights whose ids are not in keep."""
+        for ws in (self._trainable_weights, self._non_trainable_weights):
+            for w in [w for w in ws if id(w) not in keep]:
+                ws.remove(w)
+                self._weight_names.pop(id(w), None)
+                w.dispose()
+        self._regularized = [(w, r) for w, r in self._regularized if id(w) in keep]
+        self._constraints = [(w, c) for w, c in self._constraints if id(w) in keep]
 
     def count_params(self):
         if not self.built:
@@ -276,7 +308,7 @@ class Layer:
         shapes = [tuple(x.shape) for x in xs]
         self.assert_input_compatibility(shapes)
         if not self.built:
-            self._build_from(shapes[0] if len(shapes) == 1 and not many else shapes)
+            self._build_from(shapes[0] if len(shapes) == 1 and not many else shapes, xs if all(symbolic) else ())
         if all(symbolic):
             if kwargs.get("mask") is not None:
                 raise ValueError(f"Layer {self.name}: an explicit mask cannot be given to a layer applied to "
@@ -305,8 +337,19 @@ class Layer:
             return out, None
         return out, self.compute_mask(inputs, mask)
 
-    def _build_from(self, shape):
-        self.build(shape)
+    def _build_from(self, shape, inputs=()):
+        # While it builds, the weights of the layers its (symbolic) inputs come from count toward
+        # the model's parameters (_weights_of_model_being_built). A build that fails (a weight over
+        # a limit, say) disposes the weights it had made: the layer stays unbuilt and holds none.
+        before = {id(w) for w in self._trainable_weights + self._non_trainable_weights}
+        _building.append((self, inputs))
+        try:
+            self.build(shape)
+        except BaseException:
+            self._drop_weights_not_in(before)
+            raise
+        finally:
+            _building.pop()
         self.built = True
         if self._initial_weights is not None:
             self.set_weights(self._initial_weights)
@@ -408,6 +451,38 @@ class Container(Layer):
         return sum(c.dispose() for c in self._children())
 
 
+_building = []   # (layer, its symbolic inputs) for each build in progress, innermost last
+
+
+def _weights_of_model_being_built(layer):
+    """The weights (each once) of what `layer` is becoming part of: itself, the layers whose builds
+    are in progress around it (a wrapper building its inner layer), every layer upstream of their
+    symbolic inputs, and the layers a model file has made so far (serialization's tracking)."""
+    from . import serialization
+    layers = [layer] + [outer for outer, _ in _building]
+    for made in serialization._building:
+        layers.extend(made)
+    seen_nodes = set()
+    stack = [x for _, xs in _building for x in xs]
+    while stack:
+        t = stack.pop()
+        source = getattr(t, "source_layer", None)
+        if source is None:
+            continue
+        layers.append(source)
+        node = source.inbound_nodes[t.node_index]
+        if id(node) not in seen_nodes:
+            seen_nodes.add(id(node))
+            stack.extend(node.input_tensors)
+    weights, seen = [], set()
+    for lay in layers:
+        for w in lay.weights:
+            if id(w) not in seen:
+                seen.add(id(w))
+                weights.append(w)
+    return weights
+
+
 class InputLayer(Layer):
     """The source of a graph: produces one SymbolicTensor of batch_input_shape."""
     class_name = "InputLayer"
@@ -421,6 +496,11 @@ class InputLayer(Layer):
                              "at the same time.")
         super().__init__(name=name or unique_name("input"), input_shape=input_shape,
                          batch_input_shape=batch_input_shape, batch_size=batch_size, dtype=dtype)
+        # One example of this input must fit in a tensor (a model file's 10^12-wide input is refused
+        # here, before any layer sizes its weights by it).
+        dims = [d for d in self.batch_input_shape[1:] if isinstance(d, int) and not isinstance(d, bool)]
+        check_elements(dims, f"InputLayer '{self.name}': one example of batch_input_shape "
+                             f"{shape_str(list(self.batch_input_shape))}")
         self.trainable = False
         self.built = True
         self.sparse = sparse

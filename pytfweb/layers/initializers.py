@@ -8,6 +8,8 @@ import math
 
 from .. import ops
 from ..engine import ENGINE
+from ..limits import check_elements
+from ..shapes import check_shape
 from ._utils import lookup, takes_options
 
 
@@ -39,7 +41,8 @@ def host_zeros(shape, dtype="float32"):
     typecode = TYPECODES.get(dtype)
     if typecode is None or dtype == "complex64":
         return ops.zeros(shape, dtype)
-    return ENGINE.make_tensor(array.array(typecode, [0]) * math.prod(shape), tuple(shape), dtype)
+    size = check_elements(check_shape(shape, "initializer"), "initializer: argument 'shape'")
+    return ENGINE.make_tensor(array.array(typecode, [0]) * size, tuple(shape), dtype)
 
 
 class Initializer:

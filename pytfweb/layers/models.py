@@ -60,29 +60,32 @@ class Model(Trainer, Layer):
         """The nodes from the inputs to the outputs, each after the nodes it reads from."""
         input_ids = {x.id for x in inputs}
         order, done, visiting = [], set(), set()
-
-        def visit(t, consumer):
-            layer = t.source_layer
-            node = layer.inbound_nodes[t.node_index]
-            if isinstance(layer, InputLayer):
-                if t.id not in input_ids:
-                    raise ValueError(f"Graph disconnected: cannot obtain value for tensor {t.name} at layer "
-                                     f"\"{consumer}\". It comes from the input layer \"{layer.name}\", which is not "
-                                     f"one of the model's inputs.")
-                return
-            if id(node) in done:
-                return
-            if id(node) in visiting:
-                raise ValueError(f"The graph has a cycle through layer {layer.name}")
-            visiting.add(id(node))
-            for x in node.input_tensors:
-                visit(x, layer.name)
-            visiting.discard(id(node))
-            done.add(id(node))
-            order.append(node)
-
+        # Depth first with a stack, not recursion: a chain of thousands of layers (a model file
+        # from anyone) neither hits the recursion limit nor changes the order.
         for out in outputs:
-            visit(out, out.source_layer.name)
+            stack = [(out, out.source_layer.name, False)]
+            while stack:
+                t, consumer, finished = stack.pop()
+                layer = t.source_layer
+                node = layer.inbound_nodes[t.node_index]
+                if finished:
+                    visiting.discard(id(node))
+                    done.add(id(node))
+                    order.append(node)
+                    continue
+                if isinstance(layer, InputLayer):
+                    if t.id not in input_ids:
+                        raise ValueError(f"Graph disconnected: cannot obtain value for tensor {t.name} at layer "
+                                         f"\"{consumer}\". It comes from the input layer \"{layer.name}\", which is "
+                                         f"not one of the model's inputs.")
+                    continue
+                if id(node) in done:
+                    continue
+                if id(node) in visiting:
+                    raise ValueError(f"The graph has a cycle through layer {layer.name}")
+                visiting.add(id(node))
+                stack.append((t, consumer, True))
+                stack.extend((x, layer.name, False) for x in reversed(node.input_tensors))
         return order
 
     def _is_sequential_like(self):

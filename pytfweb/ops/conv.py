@@ -23,6 +23,7 @@ Unlike TF.js, the backprop kernels take dilations too, so convolutions with dila
 gradients (TF.js asserts they are 1).
 """
 from ..engine import ENGINE, op
+from ..limits import check_elements
 from ..tensor import Tensor
 from . import conv_util
 from .creation import convert_to_tensor
@@ -224,6 +225,7 @@ def _transpose_args(x, filter, output_shape, rank, name):
     x = _float(x, "x", name)
     filter = _float(filter, "filter", name)
     shape = _output_shape(output_shape, x.rank, name)
+    check_elements(shape, f"{name}: argument 'output_shape'")
     xb, added = _batched(x, rank, name)
     shape_b = (1,) + shape if added else shape
     _check_rank(filter, rank, name, "filter")

@@ -7,6 +7,7 @@ from .. import convert as _conv
 from .. import prng
 from ..dtypes import TYPECODES, check_dtype
 from ..engine import ENGINE, op
+from ..limits import check_elements
 from .._numpy import np
 from ..shapes import check_shape, size_of
 from ..tensor import Tensor
@@ -122,6 +123,7 @@ def tensor1d(values, dtype=None):
 def _filled(shape, value, dtype, op):
     # A kernel, not host values: on webgl a shader writes the texture, nothing is uploaded.
     shape = check_shape(shape, op)
+    check_elements(shape, f"{op}: argument 'shape'")
     if dtype == "string":   # strings never reach a kernel that makes values
         if not isinstance(value, str):
             raise TypeError(f"{op}: a string tensor is filled with a str, got {type(value).__name__}")
@@ -178,6 +180,7 @@ def range(start, stop=None, step=1, dtype="float32"):  # noqa: A001 - TF.js name
     if stop < start and step == 1:
         step = -1  # TF.js: range(5, 0) counts down
     n = max(0, math.ceil((stop - start) / step))
+    check_elements((n,), "range: arguments 'start', 'stop' and 'step'")
     if dtype == "int32" and n:
         # TF.js fills an Int32Array with values[i] = values[i - 1] + step: each value truncated
         # as it is stored, so a fractional start is truncated first and a fractional step
@@ -202,6 +205,7 @@ def linspace(start, stop, num):
         raise TypeError(f"linspace: argument 'num' must be an int, got {type(num).__name__}")
     if num <= 0:
         raise ValueError(f"linspace: argument 'num' must be positive, got {num}")
+    check_elements((num,), "linspace: argument 'num'")
     return ENGINE.run_kernel("LinSpace", [], {"start": float(start), "stop": float(stop), "num": num})
 
 
@@ -218,26 +222,65 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
     batch = check_shape(batch_shape, op, "batch_shape") if batch_shape is not None else ()
     if len(batch) > 3:   # as TF.js
         raise ValueError(f"eye: argument 'batch_shape' may have at most 3 dimensions, got {list(batch)}")
-    one = [0] * (num_rows * num_columns)
-    for i in builtins_range(min(num_rows, num_columns)):
-        one[i * num_columns + i] = 1
-    flat, _ = _conv.to_flat(one * size_of(batch), dtype, op)
-    return ENGINE.make_tensor(flat, batch + (num_rows, num_columns), dtype)
+    shape = batch + (num_rows, num_columns)
+    n = check_elements(shape, "eye: arguments 'num_rows', 'num_columns' and 'batch_shape'")
+    if dtype not in ("float32", "int32", "bool"):
+        _conv.to_flat([1], dtype, op)   # the TypeError any value of that dtype gets
+    flat = array.array(TYPECODES[dtype], bytes(n * array.array(TYPECODES[dtype]).itemsize))
+    diagonal = min(num_rows, num_columns)
+    ones = array.array(TYPECODES[dtype], [1]) * diagonal
+    for start in builtins_range(0, n, num_rows * num_columns) if diagonal else ():
+        flat[start:start + (diagonal - 1) * (num_columns + 1) + 1:num_columns + 1] = ones
+    return ENGINE.make_tensor(flat, shape, dtype)
 
 
-def _random(shape, dtype, op, draw):
-    """n draws into a new tensor. int32 values convert as TF.js stores them in an Int32Array
-    (truncated toward zero); normal draws are rounded first (Math.round), as MPRandGauss does."""
+_DRAW_CHUNK = 1 << 16
+
+
+def _random(shape, dtype, op, take, rounded=False):
+    """A new tensor of draws: take(k) gives the next k (a float64 ndarray, or a list). The size is
+    checked against MAX_TENSOR_ELEMENTS before anything is drawn, and the draws are made and
+    converted a block at a time. int32 values convert as TF.js stores them in an Int32Array
+    (truncated toward zero); normal and gamma draws are rounded first (Math.round, as MPRandGauss
+    does: `rounded`)."""
     shape = check_shape(shape, op)
     dtype = check_dtype(dtype, op)
-    if dtype == "bool":
-        raise TypeError(f"{op}: argument 'dtype' must be float32 or int32, got bool")
-    n = size_of(shape)
-    values = [draw() for _ in builtins_range(n)]
-    if dtype == "int32" and op != "random_uniform":
-        values = [math.floor(v + 0.5) for v in values]
-    flat, _ = _conv.to_flat(values, dtype, op)
-    return ENGINE.make_tensor(flat, shape, dtype)
+    if dtype not in ("float32", "int32"):
+        raise TypeError(f"{op}: argument 'dtype' must be float32 or int32, got {dtype}")
+    n = check_elements(shape, f"{op}: argument 'shape'")
+    if np is not None:
+        out = np.empty(n, np.float32 if dtype == "float32" else np.int32)
+    else:
+        out = array.array(TYPECODES[dtype])
+    for start in builtins_range(0, n, _DRAW_CHUNK):
+        k = min(_DRAW_CHUNK, n - start)
+        values = take(k)
+        if np is not None and not isinstance(values, list):
+            if dtype == "int32":
+                out[start:start + k] = _int32_values(np.floor(values + 0.5) if rounded else values)
+            else:
+                with np.errstate(over="ignore"):
+                    out[start:start + k] = values
+            continue
+        if dtype == "int32" and rounded:
+            values = [math.floor(v + 0.5) for v in values]
+        flat, _ = _conv.to_flat(values, dtype, op)
+        if np is not None:
+            out[start:start + k] = np.frombuffer(flat, out.dtype)
+        else:
+            out.extend(flat)
+    return ENGINE.make_tensor(out, shape, dtype)
+
+
+def _int32_values(v):
+    """float64 values as an Int32Array stores them (convert.py's _coerce, vectorised): truncated
+    toward zero, wrapped modulo 2^32, NaN and infinities 0. np.fmod is exact."""
+    v = np.trunc(v)
+    v[~np.isfinite(v)] = 0
+    v = np.fmod(v, 4294967296.0)
+    v[v < 0] += 4294967296.0
+    v[v >= 2147483648.0] -= 4294967296.0
+    return v.astype(np.int32)
 
 
 def _real(v, op, arg):
@@ -250,14 +293,14 @@ def random_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None):
     mean, stddev = _real(mean, "random_normal", "mean"), _real(stddev, "random_normal", "stddev")
     if stddev < 0:
         raise ValueError(f"random_normal: argument 'stddev' must be non-negative, got {stddev}")
-    return _random(shape, dtype, "random_normal", prng.Gaussian(mean, stddev, False, seed).next)
+    return _random(shape, dtype, "random_normal", prng.Gaussian(mean, stddev, False, seed).take, rounded=True)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None):
     mean, stddev = _real(mean, "truncated_normal", "mean"), _real(stddev, "truncated_normal", "stddev")
     if stddev < 0:
         raise ValueError(f"truncated_normal: argument 'stddev' must be non-negative, got {stddev}")
-    return _random(shape, dtype, "truncated_normal", prng.Gaussian(mean, stddev, True, seed).next)
+    return _random(shape, dtype, "truncated_normal", prng.Gaussian(mean, stddev, True, seed).take, rounded=True)
 
 
 def random_standard_normal(shape, dtype="float32", seed=None):
@@ -270,7 +313,14 @@ def random_uniform(shape, minval=0.0, maxval=1.0, dtype="float32", seed=None):
         raise ValueError(f"random_uniform: 'minval' ({minval}) must not exceed 'maxval' ({maxval})")
     u = prng.make_uniform(seed)
     span = maxval - minval
-    return _random(shape, dtype, "random_uniform", lambda: minval + span * u())
+    if np is not None and prng.plain_number(minval) and prng.plain_number(span):
+        def take(k):
+            with np.errstate(all="ignore"):   # (infinite bounds give NaN, as in Python, without warnings)
+                return minval + span * u.take(k)
+    else:   # Python's arithmetic, value by value (numpy's would change the sums of other number types)
+        def take(k):
+            return [minval + span * v for v in u.take(k)]
+    return _random(shape, dtype, "random_uniform", take)
 
 
 @op

@@ -42,6 +42,7 @@ import bisect
 import math
 
 from ..engine import ENGINE, op
+from ..limits import check_elements
 from ..tensor import Tensor
 from . import elementwise as ew
 from .creation import convert_to_tensor, range as _range, scalar, tensor, tensor1d, zeros
@@ -126,6 +127,7 @@ def _resize(kernel, name, images, size, align_corners, half_pixel_centers):
         raise ValueError(f"{name}: arguments 'align_corners' and 'half_pixel_centers' cannot both be True")
     if 0 in images.shape[-3:-1]:
         raise ValueError(f"{name}: argument 'images' has no pixels to resize (shape {list(images.shape)})")
+    check_elements(images.shape[:-3] + tuple(size) + images.shape[-1:], f"{name}: argument 'size'")
     if 0 in size:   # nothing to compute
         return zeros(images.shape[:-3] + tuple(size) + images.shape[-1:],
                      "float32" if kernel == "ResizeBilinear" else images.dtype)
@@ -173,6 +175,7 @@ def crop_and_resize(image, boxes, box_ind, crop_size, method="bilinear", extrapo
     attrs = {"crop_size": _size2(crop_size, "crop_size", name),
              "method": _choice(method, "method", name, ("bilinear", "nearest")),
              "extrapolation_value": _number(extrapolation_value, "extrapolation_value", name)}
+    check_elements([n] + attrs["crop_size"] + [image.shape[3]], f"{name}: argument 'crop_size'")
     return ENGINE.run_kernel("CropAndResize", [image, boxes, box_ind], attrs)
 
 
@@ -227,6 +230,7 @@ def transform(image, transforms, interpolation="nearest", fill_mode="constant", 
         raise ValueError(f"{name}: argument 'transforms' must have shape [1, 8] or [{image.shape[0]}, 8] "
                          f"(batch x 8), got {list(transforms.shape)}")
     shape = list(image.shape[1:3]) if output_shape is None else _size2(output_shape, "output_shape", name)
+    check_elements([image.shape[0]] + shape + [image.shape[3]], f"{name}: argument 'output_shape'")
     attrs = {"interpolation": _choice(interpolation, "interpolation", name, ("nearest", "bilinear")),
              "fill_mode": _choice(fill_mode, "fill_mode", name, ("constant", "reflect", "wrap", "nearest")),
              "fill_value": _number(fill_value, "fill_value", name), "output_shape": shape}

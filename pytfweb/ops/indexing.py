@@ -38,6 +38,7 @@ from collections import namedtuple
 
 from ..dtypes import upcast
 from ..engine import ENGINE, op
+from ..limits import check_elements
 from ..shapes import size_of, strides_of
 from ..tensor import Tensor
 from .creation import convert_to_tensor, refuse_complex
@@ -132,6 +133,7 @@ def scatter_nd(indices, updates, shape):
     shape = tuple(int_list(shape, name, "shape"))
     if any(d < 0 for d in shape):
         raise ValueError(f"{name}: argument 'shape' must contain non-negative ints, got {list(shape)}")
+    check_elements(shape, f"{name}: argument 'shape'")
     indices = _int_indices(indices, name)
     updates = convert_to_tensor(updates, "updates", name)
     _check_scatter(indices, updates, shape, name)
@@ -216,6 +218,8 @@ def space_to_batch_nd(x, block_shape, paddings):
         if (x.shape[i + 1] + before + after) % b:
             raise ValueError(f"{name}: axis {i + 1} of 'x' (size {x.shape[i + 1]}) padded by {[before, after]} "
                              f"must be divisible by block_shape[{i}] = {b}")
+    check_elements([d + sum(p) for d, p in zip(x.shape[1:], paddings)] + list(x.shape[:1]) + list(x.shape[len(block) + 1:]),
+                   f"{name}: argument 'paddings'")
     return ENGINE.run_kernel("SpaceToBatchND", [x], {"block_shape": block, "paddings": paddings})
 
 
@@ -265,6 +269,7 @@ def unsorted_segment_sum(x, segment_ids, num_segments):
     num_segments = num_segments.__index__()
     if num_segments < 0:
         raise ValueError(f"{name}: argument 'num_segments' must be >= 0, got {num_segments}")
+    check_elements((num_segments,) + tuple(x.shape[ids.rank:]), f"{name}: argument 'num_segments'")
     if ids.rank < 1 or tuple(x.shape[:ids.rank]) != tuple(ids.shape):
         raise ValueError(f"{name}: the shape of 'segment_ids' ({list(ids.shape)}) must be a non-empty prefix of "
                          f"the shape of 'x' ({list(x.shape)})")

@@ -18,6 +18,7 @@ import math
 
 from ..dtypes import sum_out_type
 from ..engine import ENGINE, op
+from ..limits import check_elements
 from ..shapes import normalize_axis
 from . import elementwise as ew, reduction, shape
 from .creation import convert_to_tensor, refuse_complex
@@ -192,6 +193,8 @@ def _bincount_inputs(op_name, x, weights, size):
     size = size.__index__()
     if size < 0:
         raise ValueError(f"{op_name}: argument 'size' must be non-negative, got {size}")
+    check_elements((x.shape[0] if op_name == "dense_bincount" and x.rank == 2 else 1, size),
+                   f"{op_name}: argument 'size'")
     if weights.size not in (0, x.size):
         raise ValueError(f"{op_name}: argument 'weights' must have as many values as 'x' ({x.size}) or none, "
                          f"got shape {list(weights.shape)}")

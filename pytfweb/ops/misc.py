@@ -17,6 +17,7 @@ from .. import convert as _conv
 from ..dtypes import TYPECODES, check_dtype
 from ..engine import ENGINE, op
 from ..environment import ENV
+from ..limits import check_elements
 from ..shapes import check_shape, size_of, strides_of
 from ..tensor import Tensor
 from . import elementwise as ew
@@ -145,6 +146,7 @@ class TensorBuffer:
             raise TypeError(f"{name}: complex64 buffers are not supported; make buffers for the real "
                             f"and imaginary parts and call tf.complex(real, imag)")
         self.shape = list(check_shape(shape, name))
+        check_elements(self.shape, f"{name}: argument 'shape'")
         self.dtype = dtype
         self.size = size_of(self.shape)
         if values is None:
@@ -235,6 +237,7 @@ def rand(shape, rand_function, dtype=None):
         raise TypeError(f"{name}: argument 'dtype' must be float32, int32 or bool, got {dtype!r}")
     if not callable(rand_function):
         raise TypeError(f"{name}: argument 'rand_function' must be callable, got {type(rand_function).__name__}")
+    check_elements(shape, f"{name}: argument 'shape'")
     values = array.array(TYPECODES[dtype], [_conv.fill_value(rand_function(), dtype, name, "rand_function")
                                             for _ in range(size_of(shape))])
     return ENGINE.make_tensor(values, shape, dtype)
@@ -281,6 +284,7 @@ def cosine_window(window_length, a, b):
     if not is_int(window_length) or window_length < 0:
         raise ValueError(f"{name}: argument 'window_length' must be a non-negative int, got {window_length!r}")
     n = window_length.__index__()
+    check_elements((n,), f"{name}: argument 'window_length'")
     denominator = n - 1 + (1 - n % 2)
     values = [a - b * math.cos(2.0 * math.pi * i / denominator) if denominator else math.nan for i in range(n)]
     return tensor1d(values, dtype="float32")

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from ..dtypes import check_dtype
 from ..engine import ENGINE, op
+from ..limits import check_elements
 from ..shapes import normalize_axis
 from ..tensor import Tensor
 from . import elementwise as ew
@@ -114,6 +115,7 @@ def one_hot(indices, depth, on_value=1, off_value=0, dtype="int32"):
     depth = depth.__index__()
     if depth < 1:
         raise ValueError(f"{name}: argument 'depth' must be a positive int, got {depth}")
+    check_elements(tuple(indices.shape) + (depth,), f"{name}: argument 'depth'")
     attrs = {"depth": depth, "on_value": _number(on_value, "on_value", name),
              "off_value": _number(off_value, "off_value", name), "dtype": check_dtype(dtype, name)}
     return ENGINE.run_kernel("OneHot", [indices], attrs)

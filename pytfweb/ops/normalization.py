@@ -21,6 +21,7 @@ import math
 import random
 
 from ..engine import ENGINE, op
+from ..limits import check_elements
 from .creation import clone, convert_to_tensor, random_uniform
 from .elementwise import add, cast, div, floor, mul, rsqrt, sub
 from .shape import is_int
@@ -146,7 +147,12 @@ def _noise_shape(x, noise_shape, op_name):
     if not all(is_int(d) and d >= 0 for d in dims):
         raise ValueError(f"{op_name}: argument 'noise_shape' must hold non-negative ints (or None), "
                          f"got {noise_shape!r}")
-    return [int(d) for d in dims]
+    dims = [int(d) for d in dims]
+    # The noise multiplies x: the shapes must broadcast together (an error here names this op, not mul).
+    if any(d != have and 1 not in (d, have) for d, have in zip(reversed(dims), reversed(x.shape))):
+        raise ValueError(f"{op_name}: argument 'noise_shape' {dims} does not broadcast with the shape of 'x' "
+                         f"{list(x.shape)}")
+    return dims
 
 
 @op
@@ -181,6 +187,7 @@ def multinomial(logits, num_samples, seed=None, normalized=False):
         raise ValueError(f"{name}: argument 'num_samples' must be a non-negative int, got {num_samples!r}")
     if not isinstance(normalized, bool):
         raise TypeError(f"{name}: argument 'normalized' must be a bool, got {type(normalized).__name__}")
+    check_elements((logits.shape[0] if logits.rank == 2 else 1, int(num_samples)), f"{name}: argument 'num_samples'")
     if seed is not None:
         _number(seed, "seed", name)
     # TF.js: `seed || Math.random()`, so 0 draws a random seed too

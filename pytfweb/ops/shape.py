@@ -20,6 +20,7 @@ Every output has its input's dtype.
 """
 from .. import convert as _conv
 from ..engine import ENGINE, op
+from ..limits import check_elements
 from ..shapes import check_shape, infer_reshape, normalize_axes, normalize_axis, squeeze_shape
 from ..tensor import Tensor
 from .creation import convert_to_tensor, zeros
@@ -248,6 +249,7 @@ def tile(x, reps):
     if len(reps) != x.rank or any(r < 0 for r in reps):
         raise ValueError(f"{name}: argument 'reps' must hold one non-negative int per axis of 'x' "
                          f"(rank {x.rank}), got {reps}")
+    check_elements([d * r for d, r in zip(x.shape, reps)], f"{name}: argument 'reps'")
     if all(r == 1 for r in reps):
         return ENGINE.run_kernel("Identity", [x])
     return ENGINE.run_kernel("Tile", [x], {"reps": reps})
@@ -267,6 +269,7 @@ def pad(x, paddings, constant_value=0):
     if len(pairs) != x.rank or any(len(p) != 2 or min(p) < 0 for p in pairs):
         raise ValueError(f"{name}: argument 'paddings' must hold one [before, after] pair of non-negative "
                          f"ints per axis of 'x' (rank {x.rank}), got {pairs}")
+    check_elements([d + p[0] + p[1] for d, p in zip(x.shape, pairs)], f"{name}: argument 'paddings'")
     if isinstance(constant_value, Tensor) or not _conv._is_scalar(constant_value):
         raise TypeError(f"{name}: argument 'constant_value' must be a number, got {type(constant_value).__name__}")
     # The value as x's typed array would store it (TF.js fills the output buffer with it).
@@ -292,6 +295,7 @@ def broadcast_to(x, shape):
     name = "broadcast_to"
     x = convert_to_tensor(x, "x", name)
     shape = check_shape(shape, name)
+    check_elements(shape, f"{name}: argument 'shape'")
     if len(shape) < x.rank:
         raise ValueError(f"{name}: argument 'shape' {list(shape)} has fewer dimensions than 'x' "
                          f"(shape {list(x.shape)})")

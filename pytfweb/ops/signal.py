@@ -2,6 +2,7 @@
 import math
 
 from ..engine import op
+from ..limits import check_elements
 from ..tensor import Tensor
 from .creation import convert_to_tensor, tensor, tensor1d, zeros
 from .shape import pad
@@ -23,6 +24,7 @@ def _cosine_window(window_length, a, b, name):
     """a - b * cos(2 pi i / (N - 1)) for odd N, / N for even N (periodic), as TF.js computes it.
     A window of one value is [1] (TF.js divides 0 by 0 there)."""
     n = _positive_int(window_length, name, "window_length")
+    check_elements((n,), f"{name}: argument 'window_length'")
     if n == 1:
         return tensor1d([1.0], dtype="float32")
     denominator = n - 1 + (1 - n % 2)
@@ -67,6 +69,7 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0):
         raise TypeError(f"{name}: argument 'pad_end' must be a bool, got {type(pad_end).__name__}")
     size = signal.shape[0]
     starts = _frame_starts(size, frame_length, frame_step, pad_end)
+    check_elements((len(starts), frame_length), f"{name}: arguments 'frame_length' and 'frame_step'")
     if not starts:
         return zeros([0, frame_length], "float32")   # as TF.js's tensor2d([], [0, frameLength])
     overhang = starts[-1] + frame_length - size

@@ -25,6 +25,7 @@ Kernel contract (every backend):
 from collections import namedtuple
 
 from ..engine import ENGINE, op
+from ..limits import check_elements
 from ..shapes import check_shape
 from .creation import convert_to_tensor
 
@@ -54,6 +55,7 @@ def sparse_to_dense(sparse_indices, sparse_values, output_shape, default_value=0
     sparse_values (one per index, or one scalar for all)."""
     name = "sparse_to_dense"
     shape = check_shape(output_shape, name, "output_shape")
+    check_elements(shape, f"{name}: argument 'output_shape'")
     indices = _int32(sparse_indices, "sparse_indices", name)
     values = convert_to_tensor(sparse_values, "sparse_values", name)
     default = convert_to_tensor(default_value, "default_value", name, values.dtype)

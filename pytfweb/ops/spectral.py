@@ -9,6 +9,7 @@ rfft and irfft are TF.js's compositions (fft/ifft of a Hermitian-completed input
 with slice), so they run on every backend and differentiate through their parts.
 """
 from ..engine import ENGINE, op
+from ..limits import check_elements
 from .creation import convert_to_tensor, zeros, zeros_like
 from .elementwise import cast, neg
 from .shape import concat, reshape, reverse
@@ -101,6 +102,8 @@ def rfft(input, fft_length=None):  # noqa: A002 - TF.js name
     the n // 2 + 1 non-redundant values; fft_length crops or zero-pads the signal first."""
     x = _transform_input(input, "rfft", "float32")
     length = _fft_length(fft_length, "rfft")
+    if length is not None:
+        check_elements(list(x.shape[:-1]) + [length], "rfft: argument 'fft_length'")
     x = _fit_length(x, x.shape[-1] if length is None else length)
     n = x.shape[-1]
     batch = x.size // n if n else 0

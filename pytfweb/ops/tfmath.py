@@ -1,6 +1,7 @@
 """tf.math, TF.js's math namespace: confusion_matrix, a composite of one_hot and mat_mul as in
 TF.js (so it runs on every backend)."""
 from ..engine import op
+from ..limits import check_elements
 from .creation import convert_to_tensor
 from .elementwise import cast
 from .matmul import mat_mul
@@ -25,6 +26,7 @@ def confusion_matrix(labels, predictions, num_classes):
     num_classes = int(num_classes)
     if num_classes < 1:
         raise ValueError(f"{name}: argument 'num_classes' must be a positive int, got {num_classes}")
+    check_elements((num_classes, num_classes), f"{name}: argument 'num_classes'")
     for arg, t in (("labels", labels), ("predictions", predictions)):
         if t.rank != 1:
             raise ValueError(f"{name}: argument '{arg}' must have rank 1, got shape {list(t.shape)}")

@@ -4,6 +4,7 @@ see impl/__init__.py. What only the values can tell is checked here (ValueError 
 op and the argument)."""
 import math
 
+from ...limits import check_elements
 from ...shapes import size_of, strides_of
 
 _INT32_MAX = 2 ** 31 - 1
@@ -192,6 +193,7 @@ def _output_shape(shape_t, values, default, ragged_rank, first_dim, width, name)
     for i in range(1, ragged_rank + 1):
         if shape[i] < 0:
             shape[i] = width(i)
+    check_elements(shape, f"{name}: argument 'shape'")
     return shape
 
 

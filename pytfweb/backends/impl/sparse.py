@@ -2,6 +2,7 @@
 SparseSegmentReduction_impl), on flat sequences; see impl/__init__.py. The ops
 (ops/sparse.py) have checked ranks and dtypes; what only the values can tell is checked here
 (ValueError naming the op and the argument)."""
+from ...limits import check_elements
 from ...shapes import size_of, strides_of
 
 
@@ -12,6 +13,7 @@ def sparse_fill_empty_rows(args, attrs):
     indices, values, dense_shape, default = args
     count, rank = indices.shape
     rows = dense_shape.values[0] if len(dense_shape.values) else 0
+    check_elements((rows,), f"{name}: argument 'dense_shape'")
     idx = indices.values
     if rows == 0:
         if count:

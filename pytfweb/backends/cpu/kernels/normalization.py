@@ -66,10 +66,12 @@ def multinomial(backend, inputs, attrs):
     # float32 running sums, as TF.js's Float32Array cdf; the last outcome is what remains.
     cdf = np.cumsum(probs[:, :-1], axis=1, dtype=np.float32).astype(np.float64)
     out = np.empty((batch, samples), np.int32)
+    # every row draws the same sequence, as TF.js's (which seeds an Alea per row)
+    draws = np.asarray(prng.make_uniform(attrs["seed"]).take(samples), np.float64)
+    step = max(1, (1 << 22) // max(1, cdf.shape[1]))   # draws compared at once: bounds the boolean table
     for b in range(batch):
-        uniform = prng.make_uniform(attrs["seed"])   # every row draws the same sequence, as TF.js's
-        draws = np.array([uniform() for _ in range(samples)], np.float64)
-        below = draws[:, None] < cdf[b][None, :]
-        # the first outcome whose cdf exceeds the draw, else the last
-        out[b] = np.where(below.any(axis=1), below.argmax(axis=1), cdf.shape[1])
+        for start in range(0, samples, step):
+            below = draws[start:start + step, None] < cdf[b][None, :]
+            # the first outcome whose cdf exceeds the draw, else the last
+            out[b, start:start + step] = np.where(below.any(axis=1), below.argmax(axis=1), cdf.shape[1])
     return backend.output(out, "int32")
