@@ -361,6 +361,9 @@ def _status(response):
     ok = getattr(response, "ok", None)
     if isinstance(ok, bool):
         return 200 if ok else 500
+    url = getattr(response, "url", None)
+    if isinstance(url, str) and url.startswith(("data:", "file:")):   # urllib gives these no status
+        return 200
     raise TypeError(f"{API}: the response of fetch_func has no HTTP status (expected .status), got "
                     f"{type(response).__name__}")
 

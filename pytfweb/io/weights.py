@@ -303,20 +303,17 @@ def check_weight_path(path, source=None):
     if not isinstance(path, str) or not path:
         raise ValueError(f"weightsManifest{_where(source)}: a shard path must be a non-empty string, got {_short(path)}")
     import urllib.parse
-    decoded = urllib.parse.unquote(path)
+    segments = path.split("/")
     problem = None
-    for text in (path, decoded):
-        segments = text.split("/")
-        if any(ord(c) < 32 or c == "\\" for c in text):
-            problem = "holds a backslash or a control character"
-        elif text.startswith("/") or text.startswith("~"):
-            problem = "is absolute"
-        elif ":" in segments[0]:
-            problem = "names a scheme or a drive"
-        elif ".." in segments:
-            problem = "leaves the model's folder ('..')"
-        if problem:
-            break
+    if any(ord(c) < 32 or c == "\\" for c in path):
+        problem = "holds a backslash or a control character"
+    elif path.startswith("/") or path.startswith("~"):
+        problem = "is absolute"
+    elif ":" in segments[0]:
+        problem = "names a scheme or a drive"
+    elif ".." in segments or ".." in urllib.parse.unquote(path).split("/"):
+        # fetch's URL parser takes %2e%2e for '..'; other escapes are a URL's own bytes (data: URLs)
+        problem = "leaves the model's folder ('..')"
     if problem is None and len(path) > 4096:
         problem = "is longer than 4096 characters"
     normalized = "/".join(seg for seg in path.split("/") if seg not in ("", "."))
