@@ -8,7 +8,7 @@ import math
 
 from . import dtypes as _dt
 from ._numpy import np
-from .limits import max_depth
+from .limits import flatten_nested, max_depth, nesting_error
 from .shapes import size_of
 
 
@@ -57,7 +57,7 @@ def infer_shape(values, op="tensor", arg="values"):
     limit = max_depth()
     while _is_sequence(v):
         if len(shape) >= limit:
-            raise _too_deep(op, arg, limit)
+            raise nesting_error(op, arg)
         shape.append(len(v))
         if not v:
             break
@@ -65,11 +65,6 @@ def infer_shape(values, op="tensor", arg="values"):
     if shape:
         _check_regular(values, shape, f"{op}: argument '{arg}' is ragged")
     return tuple(shape)
-
-
-def _too_deep(op, arg, limit):
-    return ValueError(f"{op}: argument '{arg}' nests deeper than {limit} levels, the limit of tf.env() flag "
-                      f"MAX_NESTING_DEPTH")
 
 
 def _check_regular(values, shape, what):
@@ -92,21 +87,8 @@ def _check_regular(values, shape, what):
 
 
 def _flatten(values, out, op="tensor", arg="values"):
-    """The leaves of nested lists and tuples, in order, appended to out: with a stack of
-    iterators, not recursion; ValueError past MAX_NESTING_DEPTH levels."""
-    limit = max_depth()
-    stack = [iter(values)]
-    while stack:
-        for v in stack[-1]:
-            if _is_sequence(v):
-                if len(stack) >= limit:
-                    raise _too_deep(op, arg, limit)
-                stack.append(iter(v))
-                break
-            out.append(v)
-        else:
-            stack.pop()
-    return out
+    """The leaves of nested lists and tuples, in order, appended to out (iteratively)."""
+    return flatten_nested(values, out, _is_sequence, op, arg)
 
 
 def _coerce(v, dtype, op, arg="values"):

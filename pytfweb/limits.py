@@ -59,6 +59,30 @@ def check_depth(value, what):
     return value
 
 
+def nesting_error(op, arg):
+    """The ValueError for an argument nested deeper than MAX_NESTING_DEPTH."""
+    return ValueError(f"{op}: argument '{arg}' nests deeper than {max_depth()} levels, the limit of tf.env() flag "
+                      f"MAX_NESTING_DEPTH")
+
+
+def flatten_nested(values, out, nested, op, arg):
+    """The leaves of `values` (whose nested(v) items are walked into), in order, appended to out: with
+    a stack of iterators, not recursion, and nesting_error(op, arg) past MAX_NESTING_DEPTH levels."""
+    limit = max_depth()
+    stack = [iter(values)]
+    while stack:
+        for v in stack[-1]:
+            if nested(v):
+                if len(stack) >= limit:
+                    raise nesting_error(op, arg)
+                stack.append(iter(v))
+                break
+            out.append(v)
+        else:
+            stack.pop()
+    return out
+
+
 def load_json(text, source):
     """json.loads of text (str or bytes) from `source` (a file name or URL, for messages): a ValueError,
     never a RecursionError, for nesting beyond MAX_NESTING_DEPTH or text that is not JSON."""

@@ -13,7 +13,7 @@ import time
 
 from . import convert as _convert
 from .dtypes import BYTES_PER_ELEMENT, DTYPES, TYPECODES
-from .limits import max_depth
+from .limits import flatten_nested
 from .shapes import size_of
 
 __all__ = ["arrays_equal", "arrays_equal_with_null", "assert_non_negative_integer_dimensions", "assert_non_null",
@@ -441,20 +441,7 @@ def flatten(arr, result=None, skip_typed_array=False):
     if not nested(arr):
         result.append(arr)
         return result
-    limit = max_depth()
-    stack = [iter(arr)]
-    while stack:
-        for v in stack[-1]:
-            if nested(v):
-                if len(stack) >= limit:
-                    raise ValueError(f"flatten: argument 'arr' nests deeper than {limit} levels, the limit of "
-                                     f"tf.env() flag MAX_NESTING_DEPTH")
-                stack.append(iter(v))
-                break
-            result.append(v)
-        else:
-            stack.pop()
-    return result
+    return flatten_nested(arr, result, nested, "flatten", "arr")
 
 
 def _typecode(dtype, complex_as_float):

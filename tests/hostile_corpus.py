@@ -32,8 +32,8 @@ class Case:
 
 
 # --- a valid model to start from -------------------------------------------------------------------------
-def _base_layers_model(folder):
-    """A small Dense model saved in TF.js's layers format; its model.json as a dict."""
+def layers_model_files(folder):
+    """A small Dense model saved in TF.js's layers format into folder; its model.json as a dict."""
     import pytfweb as tf
     model = tf.sequential()
     model.add(tf.layers.dense(units=3, input_shape=[4], name="d1"))
@@ -47,13 +47,19 @@ def _write_json(folder, model_json, name="model.json"):
     (Path(folder) / name).write_text(json.dumps(model_json))
 
 
-def _layers_case(root, name, mutate, match, **kw):
+def _mutated_case(kind, make, root, name, mutate, match, **kw):
+    """A case whose folder holds the model make(folder) saves, its model.json edited by mutate(folder, j)
+    (in place, or returning a replacement)."""
     folder = Path(root) / name
     folder.mkdir(parents=True)
-    j = _base_layers_model(folder)
+    j = make(folder)
     result = mutate(folder, j)
     _write_json(folder, j if result is None else result)
-    return Case(name, "layers", match=match, **kw)
+    return Case(name, kind, match=match, **kw)
+
+
+def _layers_case(root, name, mutate, match, **kw):
+    return _mutated_case("layers", layers_model_files, root, name, mutate, match, **kw)
 
 
 def _deep(depth, leaf=0):
@@ -179,7 +185,8 @@ def _deep_layers_config(root, name, depth):
 
 
 # --- graph models ----------------------------------------------------------------------------------------
-def _graph_model(folder):
+def graph_model_files(folder):
+    """A one-MatMul graph model saved in TF.js's graph format into folder; its model.json as a dict."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     import numpy as np
 
@@ -193,12 +200,7 @@ def _graph_model(folder):
 
 
 def _graph_case(root, name, mutate, match, **kw):
-    folder = Path(root) / name
-    folder.mkdir(parents=True)
-    j = _graph_model(folder)
-    result = mutate(folder, j)
-    _write_json(folder, j if result is None else result)
-    return Case(name, "graph", match=match, **kw)
+    return _mutated_case("graph", graph_model_files, root, name, mutate, match, **kw)
 
 
 def _deep_graph_attr(folder, j):
@@ -252,29 +254,22 @@ def _keras_lying_header(root, name, real_bytes):
     path = folder / "model.keras"
     _write_zip(path, parts)
     data = bytearray(path.read_bytes())
-    target = b"model.weights.h5"
-    # local file header: signature PK\3\4, uncompressed size at offset 22 (4 bytes)
-    pos = 0
-    while True:
-        pos = data.find(b"PK\x03\x04", pos)
-        if pos < 0:
-            break
-        n = struct.unpack_from("<H", data, pos + 26)[0]
-        if data[pos + 30:pos + 30 + n] == target:
-            struct.pack_into("<I", data, pos + 22, 1000)
-        pos += 4
-    # central directory header: signature PK\1\2, uncompressed size at offset 24
-    pos = 0
-    while True:
-        pos = data.find(b"PK\x01\x02", pos)
-        if pos < 0:
-            break
-        n = struct.unpack_from("<H", data, pos + 28)[0]
-        if data[pos + 46:pos + 46 + n] == target:
-            struct.pack_into("<I", data, pos + 24, 1000)
-        pos += 4
+    # The uncompressed size: at offset 22 of a local file header (PK\3\4, name length at 26, name at
+    # 30), at offset 24 of a central directory header (PK\1\2, name length at 28, name at 46).
+    _claim_size(data, b"PK\x03\x04", 26, 30, 22, b"model.weights.h5", 1000)
+    _claim_size(data, b"PK\x01\x02", 28, 46, 24, b"model.weights.h5", 1000)
     path.write_bytes(bytes(data))
     return Case(name, "keras", target="model.keras", match="model.weights.h5")
+
+
+def _claim_size(data, signature, name_len_at, name_at, size_at, member, size):
+    """Write `size` as the uncompressed size of `member` in every zip header of the given signature."""
+    pos = data.find(signature)
+    while pos >= 0:
+        n = struct.unpack_from("<H", data, pos + name_len_at)[0]
+        if data[pos + name_at:pos + name_at + n] == member:
+            struct.pack_into("<I", data, pos + size_at, size)
+        pos = data.find(signature, pos + 4)
 
 
 def _keras_deep_config(root, name):

@@ -8,13 +8,12 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pytfweb as tf
-from tests.graph_builder import GraphBuilder, dt, flag
+from tests import hostile_corpus
 
 CLEAR = (ValueError, TypeError, NotImplementedError)
 
@@ -60,23 +59,6 @@ def mutations(draw, base):
     return j
 
 
-def _layers_base(folder):
-    model = tf.sequential()
-    model.add(tf.layers.dense(units=3, input_shape=[4], name="d1", activation="relu"))
-    model.add(tf.layers.dense(units=2, name="d2"))
-    model.save_sync(f"file://{folder}")
-    return json.loads((Path(folder) / "model.json").read_text())
-
-
-def _graph_base(folder):
-    b = GraphBuilder()
-    x = b.placeholder("x", [-1, 4])
-    w = b.const("w", np.ones((4, 2), np.float32))
-    b.op("MatMul", "y", [x, w], T=dt("float32"), transpose_a=flag(False), transpose_b=flag(False))
-    b.save(folder)
-    return json.loads((Path(folder) / "model.json").read_text())
-
-
 def _fuzz(base_folder, base, load):
     @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
     @given(mutations(base))
@@ -97,13 +79,13 @@ def _fuzz(base_folder, base, load):
 
 def test_mutated_layers_model_json_loads_or_fails_clearly(tmp_path):
     base_folder = tmp_path / "base"
-    base = _layers_base(base_folder)
+    base = hostile_corpus.layers_model_files(base_folder)
     _fuzz(base_folder, base, tf.load_layers_model_sync)
 
 
 def test_mutated_graph_model_json_loads_or_fails_clearly(tmp_path):
     base_folder = tmp_path / "base"
-    base = _graph_base(base_folder)
+    base = hostile_corpus.graph_model_files(base_folder)
     _fuzz(base_folder, base, tf.load_graph_model_sync)
 
 
