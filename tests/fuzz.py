@@ -79,7 +79,7 @@ def arrays(shape, dtype="float32", values=WIDE, lo=-I24, hi=I24):
 # the ops that are discontinuous at zero the generator flushes denormal inputs to +-0 first
 # (mul: inf * 1e-40 is inf, inf * 0 is NaN).
 DENORMAL_SENSITIVE = {"equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "sign", "log",
-                      "rsqrt", "div", "floor_div", "mod", "atan2", "pow", "step", "reciprocal", "floor", "ceil",
+                      "sqrt", "rsqrt", "div", "floor_div", "mod", "atan2", "pow", "step", "reciprocal", "floor", "ceil",
                       "mul"}
 
 
