@@ -4,7 +4,7 @@
 """
 import types as _types
 
-from .engine import ENGINE as _ENGINE
+from .api import *  # noqa: F401,F403  (tidy, keep, dispose, memory, set_backend, backend, ...)
 from .environment import env
 from .errors import BackendError, ContextLostError, DisposedTensorError, EngineError, NaNError
 from .kernels import (copy_registered_kernels, get_gradient, get_kernel, get_kernels_for_backend, register_gradient, register_kernel,
@@ -40,41 +40,6 @@ from .backends import register_all as _register_backends
 __version__ = "0.1.0"
 
 _register_backends()
-
-# The engine's surface, by TF.js names.
-engine = lambda: _ENGINE  # noqa: E731
-set_backend = _ENGINE.set_backend
-get_backend = _ENGINE.get_backend
-register_backend = _ENGINE.register_backend
-remove_backend = _ENGINE.remove_backend
-find_backend = _ENGINE.find_backend
-find_backend_factory = _ENGINE.find_backend_factory
-ready = _ENGINE.ready
-tidy = _ENGINE.tidy
-keep = _ENGINE.keep
-dispose = _ENGINE.dispose
-memory = _ENGINE.memory
-dispose_variables = _ENGINE.dispose_variables
-profile = _ENGINE.profile
-time = _ENGINE.time
-
-
-def backend():
-    """The active backend object."""
-    return _ENGINE._active()
-
-
-def enable_debug_mode():
-    """Log every kernel (name, ms, output shape and size); raise on the first NaN output."""
-    env().set("DEBUG", True)
-    env().set("PROD", False)
-
-
-def enable_prod_mode():
-    """Turn debug checks off."""
-    env().set("DEBUG", False)
-    env().set("PROD", True)
-
 
 def print(x, verbose=False):  # noqa: A001 - TF.js name
     """Print a tensor as TF.js does ('Tensor' then its values; verbose adds dtype, rank, shape)."""

@@ -16,7 +16,7 @@ import math
 import re
 
 from . import ops
-from .engine import ENGINE
+from .api import dispose, tensors_in, tidy
 from .prng import Alea, seed_string
 from .tensor import Tensor
 
@@ -131,7 +131,7 @@ class _Filter(LazyIterator):
     async def next(self):
         while True:
             item = await self.upstream.next()
-            if item["done"] or ENGINE.tidy(lambda: self.predicate(item["value"])):
+            if item["done"] or tidy(lambda: self.predicate(item["value"])):
                 return item
             _dispose_tensors(item["value"])
 
@@ -148,9 +148,9 @@ class _Map(LazyIterator):
         if self.is_async:
             y = await _awaited(self.transform(x))
         else:
-            y = ENGINE.tidy(lambda: self.transform(x))
+            y = tidy(lambda: self.transform(x))
         kept = {id(t) for t in _tensors(y)}
-        ENGINE.dispose([t for t in _tensors(x) if id(t) not in kept])
+        dispose([t for t in _tensors(x) if id(t) not in kept])
         return {"value": y, "done": False}
 
 
@@ -1024,7 +1024,7 @@ class WebcamIterator(LazyIterator):
         if not self.resize:
             return {"value": img, "done": False}
         try:
-            return {"value": ENGINE.tidy(lambda: self._crop_and_resize(img)), "done": False}
+            return {"value": tidy(lambda: self._crop_and_resize(img)), "done": False}
         finally:
             img.dispose()
 
@@ -1093,9 +1093,8 @@ def _deep_batch_concat(rows):
 
 
 def _tensors(x):
-    from .engine import tensors_in
     return tensors_in(x)
 
 
 def _dispose_tensors(x):
-    ENGINE.dispose(_tensors(x))
+    dispose(_tensors(x))

@@ -18,7 +18,7 @@ Ownership: every tensor the executor stores is its own (an op returning one of i
 fresh reference to it), except the inputs given by the user and the model's weights, which it
 never disposes.
 """
-from ..engine import ENGINE
+from ..api import keep, tidy
 from ..environment import ENV
 from .ops import lookup
 
@@ -225,7 +225,7 @@ class GraphExecutor:
 
     def _run_sync(self, node, x, rt):
         try:
-            out = ENGINE.tidy(lambda: self._call(node, x, rt))
+            out = tidy(lambda: self._call(node, x, rt))
         except (ValueError, TypeError, NotImplementedError, IndexError, ArithmeticError) as exc:
             new = _annotated(exc, node)
             if new is None:
@@ -270,7 +270,7 @@ class GraphExecutor:
 
     def _keep_copy(self, name, tensors):
         if self.root.intermediates is not None:
-            self.root.intermediates[name] = [ENGINE.keep(t.clone()) if t is not None else None for t in tensors]
+            self.root.intermediates[name] = [keep(t.clone()) if t is not None else None for t in tensors]
 
     def execute(self, feeds, outputs, api="execute", rt=None):
         """Tensors for outputs [(node, index)], feeds {node name: [tensors by output index]}."""
@@ -285,7 +285,7 @@ class GraphExecutor:
                 f"depends on the values); use `await model.execute_async(...)` instead"
                 + (f", or feed the inputs {sync_inputs} to skip it" if sync_inputs else ""))
         borrowed = {id(t) for ts in feeds.values() for t in ts}
-        return ENGINE.tidy(lambda: self._run_plan(plan, feeds, outputs, borrowed, rt))
+        return tidy(lambda: self._run_plan(plan, feeds, outputs, borrowed, rt))
 
     def _run_plan(self, plan, feeds, outputs, borrowed, rt):
         values = {}

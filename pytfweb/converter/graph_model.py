@@ -4,7 +4,7 @@ on pytfweb's ops. The API is TF.js's GraphModel in snake_case.
 """
 from types import SimpleNamespace
 
-from ..engine import ENGINE
+from ..api import dispose, keep
 from ..io import router as _router
 from ..limits import check_depth
 from ..io.artifacts import ModelArtifacts, get_model_artifacts_for_json_sync
@@ -116,20 +116,20 @@ class GraphModel:
                         if t is not None:
                             consts[node.name] = t
         except BaseException:
-            ENGINE.dispose(list(weights.values()))
+            dispose(list(weights.values()))
             raise
         versions = topology.get("versions")
         if not isinstance(versions, (dict, type(None))):
-            ENGINE.dispose(list(consts.values()))
+            dispose(list(consts.values()))
             raise ValueError(f"{api}{where}: modelTopology's 'versions' must be an object, got {_short(versions)}")
         try:
             executor = GraphExecutor(graph, consts, self._resources)
             initializer = GraphExecutor(init_graph, consts, self._resources) if init_graph is not None else None
         except BaseException:
-            ENGINE.dispose(list(consts.values()))
+            dispose(list(consts.values()))
             raise
         for t in consts.values():
-            ENGINE.keep(t)
+            keep(t)
         self.artifacts = artifacts
         self.signature = signature
         self._version = "n/a" if versions is None else \
@@ -296,7 +296,7 @@ class GraphModel:
         for k, t in enumerate(results):
             info = infos[k] if k < len(infos) else None
             if isinstance(info, dict) and info.get("resourceId") is not None:
-                captured[info["resourceId"]] = ENGINE.keep(t)
+                captured[info["resourceId"]] = keep(t)
             else:
                 t.dispose()
         self._captured = captured
@@ -389,12 +389,12 @@ class GraphModel:
     def dispose(self):
         """Release the weights, the lookup tables and the initializer's results."""
         self.dispose_intermediate_tensors()
-        ENGINE.dispose(list(self._consts.values()))
+        dispose(list(self._consts.values()))
         self._consts.clear()
         for res in self._resources.values():
             res.close()
         self._resources.clear()
-        ENGINE.dispose(list((self._captured or {}).values()))
+        dispose(list((self._captured or {}).values()))
         self._captured = None
         self._disposed = True
 
@@ -413,7 +413,7 @@ def _const_value(node):
         try:
             return tfo.complex(re, im)
         finally:
-            ENGINE.dispose([re, im])
+            dispose([re, im])
     return tfo.tensor(values, shape, dtype)
 
 

@@ -7,12 +7,12 @@ found by the handle's data id. A container owns references to the tensors writte
 gives out fresh ones, so the executor can dispose what it holds without touching the container.
 """
 from .. import ops as tfo
-from ..engine import ENGINE
+from ..api import keep, tidy
 
 
 def _owned(t):
     """A reference to t's data that the container owns (outside every tidy scope's reach)."""
-    return ENGINE.keep(tfo.clone(t))
+    return keep(tfo.clone(t))
 
 
 def _dispose(tensors):
@@ -43,7 +43,7 @@ class Resource:
 
     def __init__(self, name):
         self.name = name
-        self.handle = ENGINE.keep(tfo.scalar(0, "int32"))
+        self.handle = keep(tfo.scalar(0, "int32"))
 
     def handle_copy(self):
         return tfo.clone(self.handle)
@@ -303,7 +303,7 @@ class HashTable(Resource):
             found = tfo.reshape(found, out_shape)
             mask = tfo.tensor([r >= 0 for r in rows], list(keys.shape) + [1] * len(value_shape), "bool")
             return tfo.where(tfo.broadcast_to(mask, out_shape), found, tfo.broadcast_to(default, out_shape))
-        return ENGINE.tidy(lookup)
+        return tidy(lookup)
 
     def size(self):
         return len(self.index)

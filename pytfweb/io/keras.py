@@ -35,7 +35,7 @@ import warnings
 import zipfile
 import zlib
 
-from ..engine import ENGINE
+from ..api import make_tensor
 from ..environment import ENV
 from ..limits import check_depth, load_json
 from .router import IN_BROWSER
@@ -1104,7 +1104,7 @@ def _assign(plan, fail):
         except Exception as e:   # h5py raises OSError, RuntimeError, ... for damaged chunks
             fail(f"weight {label} cannot be read ({e}): truncated or damaged file?")
         flat = np.ascontiguousarray(value, dtype={"float32": "float32", "int32": "int32", "bool": "bool"}[var.dtype])
-        t = ENGINE.make_tensor(flat.reshape(-1), tuple(var.shape), var.dtype)
+        t = make_tensor(flat.reshape(-1), tuple(var.shape), var.dtype)
         try:
             var.assign(t)
         finally:

@@ -14,7 +14,7 @@ import sys
 
 from .. import dtypes as _dt
 from .._numpy import np
-from ..engine import ENGINE
+from ..api import dispose, make_tensor
 from ..environment import ENV
 from ..limits import check_elements
 from ..shapes import size_of
@@ -151,7 +151,7 @@ def decode_weights(data, specs, source=None):
             size = size_of(shape)
             if dtype == "string":
                 values, offset = _decode_strings(data, offset, size, name, source)
-                out[name] = ENGINE.make_tensor(values, tuple(shape), "string")
+                out[name] = make_tensor(values, tuple(shape), "string")
                 continue
             nbytes = size * _BYTES[quant["dtype"] if quant else dtype]
             if offset + nbytes > len(data):
@@ -167,7 +167,7 @@ def decode_weights(data, specs, source=None):
             raise ValueError(f"decode_weights: the weight data{_where(source)} has {len(data)} bytes but the manifest's "
                              f"{len(specs)} weights take {offset}: the manifest and the data disagree")
     except BaseException:
-        ENGINE.dispose(list(out.values()))
+        dispose(list(out.values()))
         raise
     return out
 
@@ -230,19 +230,19 @@ def _decode_one(chunk, shape, dtype, quant, name):
         if dtype == "complex64":
             from ..ops.spectral import complex as _complex
             flat = _host(chunk, "float32")
-            re, im = ENGINE.make_tensor(flat[0::2], shape, "float32"), ENGINE.make_tensor(flat[1::2], shape, "float32")
+            re, im = make_tensor(flat[0::2], shape, "float32"), make_tensor(flat[1::2], shape, "float32")
             try:
                 return _complex(re, im)
             finally:
-                ENGINE.dispose([re, im])
-        return ENGINE.make_tensor(_host(chunk, dtype), shape, dtype)
+                dispose([re, im])
+        return make_tensor(_host(chunk, dtype), shape, dtype)
     qd = quant["dtype"]
     if qd == "float16":
         if np is not None:
             flat = np.frombuffer(chunk, dtype="<f2").astype("float32")
         else:
             flat = array.array("f", struct.unpack(f"<{len(chunk) // 2}e", chunk))
-        return ENGINE.make_tensor(flat, shape, "float32")
+        return make_tensor(flat, shape, "float32")
     scale, qmin = float(quant["scale"]), float(quant["min"])
     if np is not None:
         q = np.frombuffer(chunk, dtype="u1" if qd == "uint8" else "<u2").astype("float64")
@@ -254,7 +254,7 @@ def _decode_one(chunk, shape, dtype, quant, name):
             flat = array.array("i", [math.floor(x * scale + qmin + 0.5) for x in q])
         else:
             flat = array.array("f", [x * scale + qmin for x in q])
-    return ENGINE.make_tensor(flat, shape, dtype)
+    return make_tensor(flat, shape, dtype)
 
 
 def _host(chunk, dtype):

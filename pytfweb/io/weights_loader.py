@@ -6,6 +6,7 @@ import asyncio
 import inspect
 import urllib.parse
 
+from ..api import dispose
 from ..shapes import size_of
 from .files import read_regular_file
 from .http import HTTPRequest
@@ -70,8 +71,7 @@ def weights_loader_factory(fetch_weights_function):
                 for spec, offset, nbytes in wanted[g]:
                     out.update(decode_weights(data[offset:offset + nbytes], [spec]))
         except BaseException:
-            from ..engine import ENGINE
-            ENGINE.dispose(list(out.values()))
+            dispose(list(out.values()))
             raise
         return out
     return load

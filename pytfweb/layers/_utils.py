@@ -2,7 +2,7 @@
 import functools
 import re
 
-from ..engine import ENGINE
+from ..api import backend
 
 _uids = {}
 
@@ -46,7 +46,7 @@ def to_list(x):
 def epsilon():
     """The fuzz factor of TF.js layers: the active backend's epsilon (1e-7, or 1e-4 on a
     half-float webgl context)."""
-    get = getattr(ENGINE._active(), "epsilon", None)
+    get = getattr(backend(), "epsilon", None)
     return get() if get is not None else 1e-7
 
 

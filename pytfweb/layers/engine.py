@@ -21,7 +21,8 @@ import inspect
 import itertools
 import math
 
-from ..engine import ENGINE
+from .. import ops
+from ..api import dispose, memory, registered_variable, tidy
 from ..environment import ENV
 from ..limits import check_elements
 from ..tensor import Tensor
@@ -84,14 +85,13 @@ def assign_checked(variables, values, arg, op, mismatch):
     """Assign values (tensors, or nested lists / numpy arrays) to variables in order, only once
     every shape is known to fit; mismatch(i, variable, value) is the ValueError's message.
     Tensors made here from Python values are disposed on the way out."""
-    from ..ops.creation import convert_to_tensor
     converted = []
     try:
         tensors = []
         for i, (v, value) in enumerate(zip(variables, values)):
             t = value
             if not isinstance(value, Tensor):
-                t = convert_to_tensor(value, arg, op, v.dtype)
+                t = ops.convert_to_tensor(value, arg, op, v.dtype)
                 converted.append(t)
             if tuple(t.shape) != tuple(v.shape):
                 raise ValueError(mismatch(i, v, t))
@@ -99,7 +99,7 @@ def assign_checked(variables, values, arg, op, mismatch):
         for v, t in zip(variables, tensors):
             v.assign(t)
     finally:
-        ENGINE.dispose(converted)
+        dispose(converted)
 
 class Layer:
     """Base class of every layer. Subclasses give build(input_shape) (make weights with
@@ -195,7 +195,7 @@ class Layer:
             init = _initializers.host_zeros
         value = init(list(shape), dtype)
         try:
-            var = ENGINE.make_variable(value, trainable and self.trainable, _variable_name(f"{self.name}/{name}"))
+            var = ops.variable(value, trainable and self.trainable, _variable_name(f"{self.name}/{name}"))
         finally:
             value.dispose()
         (self._trainable_weights if trainable else self._non_trainable_weights).append(var)
@@ -219,7 +219,7 @@ class Layer:
         what = f"{self.get_class_name()} '{self.name}': weight '{name}'"
         size = check_elements(dims, what)
         limit = int(ENV.get("MAX_MODEL_PARAMETERS"))
-        if size + ENGINE.num_bytes <= limit:
+        if size + memory().num_bytes <= limit:
             return   # (every value a tensor holds takes a byte or more: no walk through the model needed)
         total = size + sum(math.prod(w.shape) for w in _weights_of_model_being_built(self))
         if total > limit:
@@ -265,7 +265,7 @@ class Layer:
 
     def apply_constraints(self):
         for w, constraint in self._constraints:
-            w.assign(ENGINE.tidy(lambda w=w, c=constraint: c(w)))
+            w.assign(tidy(lambda w=w, c=constraint: c(w)))
 
     def dispose(self):
         """Dispose the layer's weights. Returns how many variables were disposed."""
@@ -315,10 +315,9 @@ class Layer:
                                  f"SymbolicTensors; masks flow through a model from Masking or "
                                  f"Embedding(mask_zero=True) layers")
             return self._apply_symbolic(xs, many)
-        from ..ops.creation import convert_to_tensor
-        xs = [x if isinstance(x, Tensor) else convert_to_tensor(x, "inputs", self.name) for x in xs]
+        xs = [x if isinstance(x, Tensor) else ops.convert_to_tensor(x, "inputs", self.name) for x in xs]
         kwargs = self._call_kwargs(kwargs)
-        return ENGINE.tidy(lambda: _unaliased(self.call(xs if many else xs[0], training, **kwargs), xs))
+        return tidy(lambda: _unaliased(self.call(xs if many else xs[0], training, **kwargs), xs))
 
     def __call__(self, inputs, *args, **kwargs):
         return self.apply(inputs, *args, **kwargs)
@@ -558,8 +557,8 @@ def _config_keys(cls):
 
 def _variable_name(name):
     """name, or name_1, name_2 ... if a variable already has it (a user reused a layer name)."""
-    if name not in ENGINE.registered_variables:
+    if registered_variable(name) is None:
         return name
     for i in itertools.count(1):
-        if f"{name}_{i}" not in ENGINE.registered_variables:
+        if registered_variable(f"{name}_{i}") is None:
             return f"{name}_{i}"

@@ -18,7 +18,7 @@ weights, freed by Model.dispose) and made again when one of the weights they com
 changed: an assign gives a variable new data, which the cache key holds.
 """
 from .. import ops
-from ..engine import ENGINE
+from ..api import dispose, keep, tidy
 from ..ops import fused as _fused
 from . import activations as _activations
 from .advanced_activations import LeakyReLU, ReLU
@@ -52,9 +52,9 @@ class Chain:
         key = tuple(None if t is None else t.data_id for t in sources)
         if key != self.key:
             self.dispose()
-            self.kernel, self.bias = ENGINE.tidy(lambda: self._fold(*sources))
-            ENGINE.keep(self.kernel)
-            ENGINE.keep(self.bias)
+            self.kernel, self.bias = tidy(lambda: self._fold(*sources))
+            keep(self.kernel)
+            keep(self.bias)
             self.key = key
         return self.kernel, self.bias
 
@@ -79,7 +79,7 @@ class Chain:
 
     def dispose(self):
         if self.kernel is not None:
-            ENGINE.dispose([self.kernel, self.bias])
+            dispose([self.kernel, self.bias])
         self.key = self.kernel = self.bias = None
 
 

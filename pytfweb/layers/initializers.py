@@ -7,7 +7,7 @@ import contextlib
 import math
 
 from .. import ops
-from ..engine import ENGINE
+from ..api import make_tensor, tidy
 from ..limits import check_elements
 from ..shapes import check_shape
 from ._utils import lookup, takes_options
@@ -42,14 +42,14 @@ def host_zeros(shape, dtype="float32"):
     if typecode is None or dtype == "complex64":
         return ops.zeros(shape, dtype)
     size = check_elements(check_shape(shape, "initializer"), "initializer: argument 'shape'")
-    return ENGINE.make_tensor(array.array(typecode, [0]) * size, tuple(shape), dtype)
+    return make_tensor(array.array(typecode, [0]) * size, tuple(shape), dtype)
 
 
 class Initializer:
     class_name = "Initializer"
 
     def __call__(self, shape, dtype="float32"):
-        return ENGINE.tidy(lambda: self.apply(list(shape), dtype))
+        return tidy(lambda: self.apply(list(shape), dtype))
 
     def apply(self, shape, dtype="float32"):
         raise NotImplementedError

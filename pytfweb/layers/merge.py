@@ -6,7 +6,7 @@ Dot drops them."""
 import functools
 
 from .. import ops
-from ..engine import ENGINE
+from ..api import tidy
 from .engine import Layer
 from ._utils import shape_str
 
@@ -44,7 +44,7 @@ class _Merge(Layer):
         masks = [m for m in mask if m is not None]
         if not masks:
             return None
-        return ENGINE.tidy(lambda: functools.reduce(ops.logical_and, masks))
+        return tidy(lambda: functools.reduce(ops.logical_and, masks))
 
     def _check(self, input_shape):
         if not isinstance(input_shape, list) or len(input_shape) < 2:
@@ -137,7 +137,7 @@ class Concatenate(_Merge):
                     m = ops.expand_dims(m, -1)
                 full.append(ops.broadcast_to(m, list(x.shape)))
             return ops.all(ops.concat(full, self.axis), -1)
-        return ENGINE.tidy(combined)
+        return tidy(combined)
 
 
 class Dot(_Merge):

@@ -6,7 +6,7 @@ Running the graph carries masks from node to node (see engine.py): a model passe
 its input on to its layers and gives its outputs' masks to whatever it is nested in. Stateful
 layers (RNNs with stateful=True) keep their states between runs; model.reset_states() resets
 them all."""
-from ..engine import ENGINE
+from ..api import is_recording_gradients, tidy
 from .engine import InputLayer, Layer, SymbolicTensor
 from .summary import summary_lines
 from .training import Trainer
@@ -228,7 +228,7 @@ class Model(Trainer, Layer):
         mask_of = {x.id: m for x, m in zip(self.inputs, masks or [])}
         # Fused chains only where nothing can tell: no training, no masks, no activity losses, and
         # no gradient tape (a gradient must reach the conv's and the normalization's weights).
-        fused = (None if training or with_masks or activity_losses is not None or ENGINE.active_tape is not None
+        fused = (None if training or with_masks or activity_losses is not None or is_recording_gradients()
                  or any(m is not None for m in mask_of.values()) else self._inference_plan())
         for node in self._nodes:
             if fused is not None:
@@ -251,7 +251,7 @@ class Model(Trainer, Layer):
             if activity_losses is not None and layer.activity_regularizer is not None:
                 from . import regularizers
                 reg = regularizers.get(layer.activity_regularizer)
-                activity_losses.extend(ENGINE.tidy(lambda o=o: reg(o)) for o in outs)
+                activity_losses.extend(tidy(lambda o=o: reg(o)) for o in outs)
             for t, o in zip(node.output_tensors, outs):
                 values[t.id] = o
         outputs = [values[t.id] for t in self.outputs]

@@ -9,7 +9,8 @@ call) it uses the moving statistics.
 import math
 
 from .. import ops
-from ..engine import ENGINE
+from ..api import dispose, keep, tidy
+from ..autodiff import custom_grad
 from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
@@ -38,20 +39,21 @@ def _normalize_in_training(x, gamma, beta, reduction, epsilon, fit):
     rather than the gradients of moments and batch_norm composed: the same values (rounded
     otherwise) in 7 passes over x-sized tensors and 4 reductions, where the composed gradients
     take about 18 and 5. The backward pass computes the moments again from x, with ops, so a
-    gradient of this gradient is taped to x as well."""
+    gradient of this gradient is taped to x as well. mean and variance are kept: the caller
+    disposes them."""
     inputs = [t for t in (x, gamma, beta) if t is not None]
     stats = []
 
-    def forward():
-        def run():
-            mean, variance = ops.moments(x, reduction)
-            return [_batch_norm(x, fit(mean), fit(variance), fit(beta), fit(gamma), epsilon), mean, variance]
-        y, mean, variance = ENGINE.tidy(run)
-        stats.extend([mean, variance])
-        return [y], [x] + ([gamma] if gamma is not None else [])
+    def forward(*args):
+        save = args[-1]
+        mean, variance = ops.moments(x, reduction)
+        y = _batch_norm(x, fit(mean), fit(variance), fit(beta), fit(gamma), epsilon)
+        stats.extend([keep(mean), keep(variance)])   # out of custom_grad's scope: the caller disposes them
+        save([x] + ([gamma] if gamma is not None else []))
+        return {"value": y, "grad_func": grad_fn}
 
-    def grad_fn(dy, node):
-        x, *saved = node.x
+    def grad_fn(dy, saved):
+        x, *saved = saved
         n = math.prod(x.shape[axis] for axis in reduction)
         xc = ops.sub(x, ops.mean(x, reduction, keep_dims=True))
         r = ops.rsqrt(ops.add(ops.mean(ops.square(xc), reduction, keep_dims=True), epsilon))
@@ -68,7 +70,7 @@ def _normalize_in_training(x, gamma, beta, reduction, epsilon, fit):
             grads.append(ops.reshape(s1, beta.shape))
         return grads
 
-    (y,) = ENGINE.run_custom_gradient(forward, inputs, grad_fn)
+    y = custom_grad(forward)(*inputs)
     return y, stats[0], stats[1]
 
 
@@ -143,9 +145,12 @@ class BatchNormalization(Layer):
             return _batch_norm(x, fit(self.moving_mean), fit(self.moving_variance), fit(self.beta),
                                   fit(self.gamma), self.epsilon)
         out, mean, variance = _normalize_in_training(x, self.gamma, self.beta, reduction, self.epsilon, fit)
-        decay = 1 - self.momentum
-        for var, value in ((self.moving_mean, mean), (self.moving_variance, variance)):
-            var.assign(ENGINE.tidy(lambda var=var, value=value: ops.sub(var, ops.mul(ops.sub(var, value), decay))))
+        try:
+            decay = 1 - self.momentum
+            for var, value in ((self.moving_mean, mean), (self.moving_variance, variance)):
+                var.assign(tidy(lambda var=var, value=value: ops.sub(var, ops.mul(ops.sub(var, value), decay))))
+        finally:
+            dispose([mean, variance])
         return out
 
 

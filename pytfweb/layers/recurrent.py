@@ -26,7 +26,7 @@ the first state (the previous output; the initial state's at the start), as TF.j
 sequence output keeps the input mask (compute_mask), a last output or a state has none.
 """
 from .. import ops
-from ..engine import ENGINE
+from ..api import dispose
 from ..tensor import Tensor
 from . import activations as _activations
 from . import constraints as _constraints
@@ -483,11 +483,11 @@ class RNN(Layer):
             for i, shape in enumerate(shapes):
                 zeros = ops.zeros(list(shape), self.dtype)
                 try:
-                    made.append(ENGINE.make_variable(zeros, False, _variable_name(f"{self.name}/state_{i}")))
+                    made.append(ops.variable(zeros, False, _variable_name(f"{self.name}/state_{i}")))
                 finally:
                     zeros.dispose()
         except Exception:
-            ENGINE.dispose(made)
+            dispose(made)
             raise
         self._state_vars = made
 
@@ -610,8 +610,7 @@ class RNN(Layer):
         """mask [batch, time] -> one bool tensor per timestep, [batch, 1] ([batch, 1, 1, 1] for a
         5-D input): one entry per sample, broadcast over the state's other axes."""
         if not isinstance(mask, Tensor):
-            from ..ops.creation import convert_to_tensor
-            mask = convert_to_tensor(mask, "mask", self.name, "bool")
+            mask = ops.convert_to_tensor(mask, "mask", self.name, "bool")
         if tuple(mask.shape) != tuple(x.shape[:2]):
             raise ValueError(f"{self.get_class_name()} layer {self.name}: the mask should have shape [batch, time] = "
                              f"{shape_str(list(x.shape[:2]))}, got {shape_str(list(mask.shape))}")

@@ -7,7 +7,7 @@ training config when there is one, then the weights assigned by name (strict by 
 """
 import re
 
-from ..engine import ENGINE
+from ..api import dispose
 from ..io import router as _router
 from ..io.artifacts import ModelArtifacts
 from ..io.weights import decode_weights, encode_weights
@@ -31,7 +31,7 @@ def model_artifacts(model, include_optimizer=False, trainable_only=False, quanti
         try:
             opt_data, opt_specs = encode_weights(opt_weights, group="optimizer")
         finally:
-            ENGINE.dispose([w["tensor"] for w in opt_weights if w["name"] == "iter"])
+            dispose([w["tensor"] for w in opt_weights if w["name"] == "iter"])
         data, specs = data + opt_data, specs + opt_specs
     metadata = getattr(model, "user_defined_metadata", None)
     if metadata is not None:
@@ -162,10 +162,10 @@ def model_from_artifacts(artifacts, strict=True, source=None, custom_objects=Non
             if model.optimizer is not None and optimizer_weights:
                 model.optimizer.set_weights(optimizer_weights)
     except BaseException:
-        ENGINE.dispose(list(decoded.values()))
+        dispose(list(decoded.values()))
         model.dispose()
         raise
-    ENGINE.dispose(list(decoded.values()))
+    dispose(list(decoded.values()))
     return model
 
 

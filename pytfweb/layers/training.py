@@ -31,7 +31,7 @@ import random
 
 from .. import ops
 from .. import train as _train
-from ..engine import ENGINE, tensors_in
+from ..api import dispose, keep, tensors_in, tidy
 from ..ops.creation import convert_to_tensor
 from ..tensor import Tensor
 from . import losses as _losses
@@ -241,8 +241,8 @@ class Trainer:
             total, rest, avg = self._losses_and_metrics(xs, ys, weights, True, activity)
             for reg in self.regularization_losses() + activity:
                 total = ops.add(total, reg)
-            extras.extend(ENGINE.keep(t) for t in rest)
-            averaging.extend(ENGINE.keep(w) if isinstance(w, Tensor) else w for w in avg)
+            extras.extend(keep(t) for t in rest)
+            averaging.extend(keep(w) if isinstance(w, Tensor) else w for w in avg)
             return total
 
         variables = self.trainable_weights
@@ -250,7 +250,7 @@ class Trainer:
             loss = self.optimizer.minimize(loss_fn, return_cost=True, var_list=variables)
             self.apply_constraints()
         else:   # everything frozen: the loss still gets reported
-            loss = ENGINE.tidy(loss_fn)
+            loss = tidy(loss_fn)
         return [loss] + extras, averaging
 
     # --- fit -----------------------------------------------------------------------------------
@@ -312,7 +312,7 @@ class Trainer:
                                         initial_epoch, sync)
         finally:
             self._is_training = False
-            ENGINE.dispose(owned)
+            dispose(owned)
 
     async def _fit_loop(self, xs, ys, weights, val, batch_size, epochs, verbose, callbacks, shuffle, initial_epoch,
                         sync):
@@ -342,21 +342,21 @@ class Trainer:
                 if batch_logs_wanted:
                     logs = dict(zip(names, await _read(values, sync)))
                     logs.update(batch=b, size=len(idx))
-                    ENGINE.dispose([values, averaging])
+                    dispose([values, averaging])
                     await cb.call("on_batch_end", b, logs)
                 else:
-                    ENGINE.dispose([values, averaging])
+                    dispose([values, averaging])
                 if not sync:
                     await asyncio.sleep(0)   # let the page breathe between batches
                 if self.stop_training:
                     break
             totals = await _read(sums[0] + sums[1], sync)
-            ENGINE.dispose(sums)
+            dispose(sums)
             logs = {k: v / w if w else 0.0 for k, v, w in zip(names, totals[:len(names)], totals[len(names):])}
             if val is not None:
                 results = self._test_loop(val[0], val[1], val[2], batch_size)
                 logs.update({f"val_{k}": v for k, v in zip(names, await _read(results, sync))})
-                ENGINE.dispose(results)
+                dispose(results)
             await cb.call("on_epoch_end", epoch, logs)
             if self.stop_training:
                 break
@@ -368,7 +368,7 @@ class Trainer:
             take = _taker(idx, shuffled)
             return self._train_step([take(t) for t in xs], [take(t) for t in ys],
                                     [None if w is None else take(w) for w in weights])
-        return _unkept(ENGINE.tidy(step))
+        return _unkept(tidy(step))
 
     async def train_on_batch(self, x, y, sample_weight=None, class_weight=None):
         """One optimizer step on (x, y) as one batch; returns the loss (a float), or
@@ -380,13 +380,13 @@ class Trainer:
             weights = self._sample_weights(sample_weight, ys, owned, "train_on_batch")
             if class_weight is not None:
                 weights = await self._with_class_weights(weights, ys, class_weight, owned, False, "train_on_batch")
-            values, averaging = _unkept(ENGINE.tidy(lambda: self._train_step(xs, ys, weights)))
+            values, averaging = _unkept(tidy(lambda: self._train_step(xs, ys, weights)))
             try:
                 out = await _read(values, False)
             finally:
-                ENGINE.dispose([values, averaging])
+                dispose([values, averaging])
         finally:
-            ENGINE.dispose(owned)
+            dispose(owned)
         return out[0] if len(out) == 1 else out
 
     def test_on_batch(self, x, y, sample_weight=None):
@@ -401,13 +401,13 @@ class Trainer:
             def step():
                 total, rest, _ = self._losses_and_metrics(xs, ys, weights, False)
                 return [total] + rest
-            values = ENGINE.tidy(step)
+            values = tidy(step)
             try:
                 out = _drive(_read(values, True), "test_on_batch")
             finally:
-                ENGINE.dispose(values)
+                dispose(values)
         finally:
-            ENGINE.dispose(owned)
+            dispose(owned)
         return out[0] if len(out) == 1 else out
 
     # --- sample and class weights ----------------------------------------------------------------
@@ -511,11 +511,11 @@ class Trainer:
                     [take(t) for t in xs], [take(t) for t in ys], [None if w is None else take(w) for w in weights],
                     False)
                 return [total] + rest, averaging
-            values, averaging = ENGINE.tidy(step)
+            values, averaging = tidy(step)
             sums = _accumulate(sums, values, averaging)
-            ENGINE.dispose([values, averaging])
-        results = ENGINE.tidy(lambda: [_safe_div(s, w) for s, w in zip(*sums)])
-        ENGINE.dispose(sums)
+            dispose([values, averaging])
+        results = tidy(lambda: [_safe_div(s, w) for s, w in zip(*sums)])
+        dispose(sums)
         return results
 
     def evaluate(self, x, y, batch_size=None, verbose=None, sample_weight=None):
@@ -528,7 +528,7 @@ class Trainer:
             weights = self._sample_weights(sample_weight, ys, owned, "evaluate")
             results = self._test_loop(xs, ys, weights, _batch_size(batch_size))
         finally:
-            ENGINE.dispose(owned)
+            dispose(owned)
         return results[0] if len(results) == 1 else results
 
     def predict(self, x, batch_size=None, verbose=False):
@@ -546,13 +546,13 @@ class Trainer:
                 for start in range(0, n, batch_size):
                     size = min(batch_size, n - start)
                     batch = [ops.slice(t, [start] + [0] * (t.rank - 1), [size] + [-1] * (t.rank - 1)) for t in xs]
-                    parts.append(ENGINE.tidy(lambda batch=batch: self._run(batch, False)))
+                    parts.append(tidy(lambda batch=batch: self._run(batch, False)))
                 outs = [ops.concat([p[i] for p in parts], 0) if len(parts) > 1 else parts[0][i]
                         for i in range(len(self.outputs))]
                 return outs
-            outs = ENGINE.tidy(run)
+            outs = tidy(run)
         finally:
-            ENGINE.dispose(owned)
+            dispose(owned)
         return outs[0] if len(outs) == 1 else outs
 
     def predict_on_batch(self, x):
@@ -561,9 +561,9 @@ class Trainer:
         owned = []
         try:
             xs = self._standardize(x, self.input_names, [t.shape for t in self.inputs], "input", owned)
-            outs = ENGINE.tidy(lambda: self._run(xs, False))
+            outs = tidy(lambda: self._run(xs, False))
         finally:
-            ENGINE.dispose(owned)
+            dispose(owned)
         return outs[0] if len(outs) == 1 else outs
 
 
@@ -610,9 +610,9 @@ def _accumulate(sums, values, weights):
     """[sums of value * weight, sums of weight] (scalar tensors on the device) plus a batch's
     values and their averaging weights (scalar tensors or numbers); sums is None at first."""
     totals, norms = sums if sums is not None else ([0.0] * len(values), [0.0] * len(values))
-    new = ENGINE.tidy(lambda: [[ops.add(s, ops.mul(v, w)) for s, v, w in zip(totals, values, weights)],
+    new = tidy(lambda: [[ops.add(s, ops.mul(v, w)) for s, v, w in zip(totals, values, weights)],
                                [ops.add(s, w) for s, w in zip(norms, weights)]])
-    ENGINE.dispose(sums)
+    dispose(sums)
     return new
 
 
@@ -699,7 +699,7 @@ async def _read(scalars, sync):
     """Python floats from a list of scalar tensors, in one readback."""
     if not scalars:
         return []
-    stacked = ENGINE.tidy(lambda: ops.stack(scalars) if len(scalars) > 1 else ops.reshape(scalars[0], [1]))
+    stacked = tidy(lambda: ops.stack(scalars) if len(scalars) > 1 else ops.reshape(scalars[0], [1]))
     try:
         data = stacked.data_sync() if sync else await stacked.data()
     finally:
@@ -712,9 +712,9 @@ async def _class_weights(y, class_weight, sync):
     time] for sequence targets): class_weight[class of the sample], the class being the argmax
     of a one-hot row or the value of a single-column label."""
     if y.shape[-1] > 1:
-        labels = ENGINE.tidy(lambda: ops.arg_max(y, -1))
+        labels = tidy(lambda: ops.arg_max(y, -1))
     else:
-        labels = ENGINE.tidy(lambda: ops.cast(ops.round(ops.reshape(y, [-1])), "int32"))
+        labels = tidy(lambda: ops.cast(ops.round(ops.reshape(y, [-1])), "int32"))
     try:
         values = labels.data_sync() if sync else await labels.data()
     finally:

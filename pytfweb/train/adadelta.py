@@ -10,8 +10,8 @@
 As in TF.js, `updates` divides by the accumulated squared gradient of the previous step
 (the paper and TF Python use the new one).
 """
-from .. import ops
-from .optimizer import Optimizer, check_number
+from ..ops import optimizer_updates as updates
+from .optimizer import Optimizer, assign_all, check_number
 
 
 class AdadeltaOptimizer(Optimizer):
@@ -31,13 +31,8 @@ class AdadeltaOptimizer(Optimizer):
         if self._fused_update("ApplyAdadelta", value, gradient, [accumulated_grad, accumulated_update], [],
                               {"learning_rate": self.learning_rate, "rho": rho, "epsilon": eps}):
             return
-        new_accumulated_grad = ops.add(ops.mul(accumulated_grad, rho), ops.mul(ops.square(gradient), 1 - rho))
-        updates = ops.mul(ops.div(ops.sqrt(ops.add(accumulated_update, eps)),
-                                  ops.sqrt(ops.add(accumulated_grad, eps))), gradient)
-        new_accumulated_update = ops.add(ops.mul(accumulated_update, rho), ops.mul(ops.square(updates), 1 - rho))
-        accumulated_grad.assign(new_accumulated_grad)
-        accumulated_update.assign(new_accumulated_update)
-        value.assign(ops.add(ops.mul(updates, -self.learning_rate), value))
+        assign_all([value, accumulated_grad, accumulated_update],
+                   updates.adadelta(value, gradient, accumulated_grad, accumulated_update, self.learning_rate, rho, eps))
 
     def get_config(self):
         return {"learning_rate": self.learning_rate, "rho": self.rho, "epsilon": self.epsilon}

@@ -7,7 +7,8 @@
 epsilon is the active backend's at each step (TF.js reads ENGINE.backend.epsilon() there).
 """
 from .. import ops
-from .optimizer import Optimizer, check_number
+from ..ops import optimizer_updates as updates
+from .optimizer import Optimizer, assign_all, check_number
 
 
 class AdagradOptimizer(Optimizer):
@@ -29,13 +30,8 @@ class AdagradOptimizer(Optimizer):
         if self._fused_update("ApplyAdagrad", value, gradient, [accumulated_grad], [],
                               {"learning_rate": self.learning_rate, "epsilon": self._epsilon(None)}):
             return
-        new_accumulated_grad = ops.add(accumulated_grad, ops.square(gradient))
-        accumulated_grad.assign(new_accumulated_grad)
-        new_value = ops.add(
-            ops.mul(ops.div(gradient, ops.sqrt(ops.add(new_accumulated_grad, self._epsilon(None)))),
-                    -self.learning_rate),
-            value)
-        value.assign(new_value)
+        assign_all([value, accumulated_grad],
+                   updates.adagrad(value, gradient, accumulated_grad, self.learning_rate, self._epsilon(None)))
 
     def get_config(self):
         return {"learning_rate": self.learning_rate, "initial_accumulator_value": self.initial_accumulator_value}

@@ -8,8 +8,9 @@ from 1) as state variables:
     then acc_beta1 *= beta1, acc_beta2 *= beta2
 """
 from .. import ops
-from ..engine import ENGINE
-from .optimizer import Optimizer, check_number
+from ..api import tidy
+from ..ops import optimizer_updates as updates
+from .optimizer import Optimizer, assign_all, check_number
 
 
 class AdamOptimizer(Optimizer):
@@ -38,19 +39,9 @@ class AdamOptimizer(Optimizer):
                               {"learning_rate": self.learning_rate, "beta1": self.beta1, "beta2": self.beta2,
                                "epsilon": self.epsilon}):
             return
-        new_first_moment = ops.add(ops.mul(first_moment, self.beta1), ops.mul(gradient, 1 - self.beta1))
-        new_second_moment = ops.add(ops.mul(second_moment, self.beta2),
-                                    ops.mul(ops.square(gradient), 1 - self.beta2))
-        bias_corrected_first_moment = ops.div(new_first_moment, one_minus_acc_beta1)
-        bias_corrected_second_moment = ops.div(new_second_moment, one_minus_acc_beta2)
-        first_moment.assign(new_first_moment)
-        second_moment.assign(new_second_moment)
-        new_value = ops.add(
-            ops.mul(ops.div(bias_corrected_first_moment,
-                            ops.add(ops.sqrt(bias_corrected_second_moment), self.epsilon)),
-                    -self.learning_rate),
-            value)
-        value.assign(new_value)
+        assign_all([value, first_moment, second_moment],
+                   updates.adam(value, gradient, first_moment, second_moment, one_minus_acc_beta1, one_minus_acc_beta2,
+                                self.learning_rate, self.beta1, self.beta2, self.epsilon))
 
     def _end_step(self, step):
         self._acc_beta1.assign(ops.mul(self._acc_beta1, self.beta1))
@@ -61,7 +52,7 @@ class AdamOptimizer(Optimizer):
         def restore():
             self._acc_beta1.assign(ops.pow(ops.scalar(self.beta1), self.iterations + 1))
             self._acc_beta2.assign(ops.pow(ops.scalar(self.beta2), self.iterations + 1))
-        ENGINE.tidy(restore)
+        tidy(restore)
 
     def get_config(self):
         return {"learning_rate": self.learning_rate, "beta1": self.beta1, "beta2": self.beta2,

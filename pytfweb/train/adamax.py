@@ -10,8 +10,9 @@
 TF.js has no getWeights/setWeights for Adamax; here they work as for Adam.
 """
 from .. import ops
-from ..engine import ENGINE
-from .optimizer import Optimizer, check_number
+from ..api import tidy
+from ..ops import optimizer_updates as updates
+from .optimizer import Optimizer, assign_all, check_number
 
 
 class AdamaxOptimizer(Optimizer):
@@ -41,17 +42,9 @@ class AdamaxOptimizer(Optimizer):
                               [one_minus_acc_beta1, lr],
                               {"beta1": self.beta1, "beta2": self.beta2, "epsilon": self.epsilon}):
             return
-        new_first_moment = ops.add(ops.mul(first_moment, self.beta1), ops.mul(gradient, 1 - self.beta1))
-        ut0 = ops.mul(weighted_inf_norm, self.beta2)
-        ut1 = ops.abs(gradient)
-        new_weighted_inf_norm = ops.maximum(ut0, ut1)
-        first_moment.assign(new_first_moment)
-        weighted_inf_norm.assign(new_weighted_inf_norm)
-        new_value = ops.add(
-            ops.mul(ops.div(lr, one_minus_acc_beta1),
-                    ops.div(new_first_moment, ops.add(new_weighted_inf_norm, self.epsilon))),
-            value)
-        value.assign(new_value)
+        assign_all([value, first_moment, weighted_inf_norm],
+                   updates.ada_max(value, gradient, first_moment, weighted_inf_norm, one_minus_acc_beta1, lr, self.beta1,
+                                   self.beta2, self.epsilon))
 
     def _end_step(self, step):
         self._iteration.assign(ops.add(self._iteration, 1))
@@ -61,7 +54,7 @@ class AdamaxOptimizer(Optimizer):
         def restore():
             self._iteration.assign(ops.scalar(float(self.iterations)))
             self._acc_beta1.assign(ops.pow(ops.scalar(self.beta1), self.iterations + 1))
-        ENGINE.tidy(restore)
+        tidy(restore)
 
     def get_config(self):
         return {"learning_rate": self.learning_rate, "beta1": self.beta1, "beta2": self.beta2,

@@ -5,8 +5,8 @@ slot per variable, "<name>/momentum":
     value += -learning_rate * accumulation                               (plain)
     value += -learning_rate * (gradient + momentum * accumulation)       (use_nesterov)
 """
-from .. import ops
-from .optimizer import check_bool, check_number
+from ..ops import optimizer_updates as updates
+from .optimizer import assign_all, check_bool, check_number
 from .sgd import SGDOptimizer
 
 
@@ -34,13 +34,8 @@ class MomentumOptimizer(SGDOptimizer):
                               {"learning_rate": self.learning_rate, "momentum": self.momentum,
                                "use_nesterov": self.use_nesterov}):
             return
-        new_accumulation = ops.add(ops.mul(self._m, accumulation), gradient)
-        if self.use_nesterov:
-            new_value = ops.add(ops.mul(self._c, ops.add(gradient, ops.mul(new_accumulation, self._m))), value)
-        else:
-            new_value = ops.add(ops.mul(self._c, new_accumulation), value)
-        accumulation.assign(new_accumulation)
-        value.assign(new_value)
+        assign_all([value, accumulation],
+                   updates.momentum(value, gradient, accumulation, self._c, self._m, self.use_nesterov))
 
     def get_config(self):
         return {"learning_rate": self.learning_rate, "momentum": self.momentum, "use_nesterov": self.use_nesterov}

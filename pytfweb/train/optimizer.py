@@ -33,10 +33,10 @@ import numbers
 from typing import NamedTuple
 
 from .. import ops
+from ..api import backend, dispose, get_backend, keep, registered_variable, tidy
 from ..autodiff import variable_grads
-from ..engine import ENGINE
 from ..errors import EngineError
-from ..kernels import get_kernel
+from ..ops import optimizer_updates
 from ..tensor import Tensor, Variable
 
 
@@ -105,9 +105,9 @@ class Optimizer:
                 # As TF.js: every variable of var_list, those without a gradient included.
                 self.apply_gradients([{"name": v.name, "tensor": grads.get(v.name)} for v in var_list])
         except BaseException:
-            ENGINE.dispose([value, grads])
+            dispose([value, grads])
             raise
-        ENGINE.dispose(grads)
+        dispose(grads)
         if return_cost:
             return value
         value.dispose()
@@ -132,22 +132,21 @@ class Optimizer:
             for value, gradient in pairs:
                 slots = self._slots_for(value)
                 if gradient is not None:
-                    ENGINE.tidy(api, lambda: self._update(value, gradient, slots, shared))
+                    tidy(api, lambda: self._update(value, gradient, slots, shared))
             self._end_step(shared)
 
-        ENGINE.tidy(api, step)
+        tidy(api, step)
         self._iterations += 1
 
     def _fused_update(self, kernel, value, gradient, slots, scalars, attrs):
-        """Run the optimizer's fused update kernel (backends/*/optimizers: its composed ops'
-        float32 steps in one kernel, a dozen ops' per-op cost saved) and assign the new value and
-        slots; False where it does not apply (a backend without it, a gradient of another shape
-        or dtype), and the caller composes the ops."""
-        if not (value.dtype == gradient.dtype == "float32" and value.shape == gradient.shape and has_kernel(kernel)):
+        """Run the optimizer's fused update kernel (ops.optimizer_updates.fused_update: its
+        composed ops' float32 steps in one kernel, a dozen ops' per-op cost saved) and assign the
+        new value and slots; False where it does not apply (a backend without it, a gradient of
+        another shape or dtype), and the caller composes the ops (assign_all(..., optimizer_updates.X(...)))."""
+        outs = optimizer_updates.fused_update(kernel, value, gradient, slots, scalars, attrs)
+        if outs is None:
             return False
-        outs = ENGINE.run_kernel(kernel, [value, gradient, *slots, *scalars], attrs)
-        for variable, new in zip([value, *slots], outs):
-            variable.assign(new)
+        assign_all([value, *slots], outs)
         return True
 
     def get_weights(self):
@@ -202,15 +201,15 @@ class Optimizer:
             new_slots.setdefault(kind, {})[var_name] = OptimizerVariable(original_name, variable)
         old = self._all_slot_variables()
         self._slots, self._iterations = new_slots, iterations
-        ENGINE.dispose(old)
+        dispose(old)
         self._restore_step_state()
 
     def dispose(self):
         """Free the slot variables and the constants this optimizer made. It cannot be used after."""
         if self._disposed:
             return
-        ENGINE.dispose(self._all_slot_variables())
-        ENGINE.dispose(self._owned)
+        dispose(self._all_slot_variables())
+        dispose(self._owned)
         self._slots, self._owned, self._disposed = {}, [], True
 
     def __repr__(self):
@@ -220,7 +219,7 @@ class Optimizer:
     # --- for subclasses ---------------------------------------------------------------------
     def _constant(self, value):
         """A float32 scalar the optimizer owns: out of every tidy scope, freed by dispose()."""
-        t = ENGINE.keep(ops.scalar(value, "float32"))
+        t = keep(ops.scalar(value, "float32"))
         self._owned.append(t)
         return t
 
@@ -233,18 +232,17 @@ class Optimizer:
 
     def _state_variable(self, value):
         """A non-trainable float32 scalar variable the optimizer updates, freed by dispose()."""
-        v = ENGINE.tidy(lambda: ops.variable(ops.scalar(value, "float32"), trainable=False))
+        v = tidy(lambda: ops.variable(ops.scalar(value, "float32"), trainable=False))
         self._owned.append(v)
         return v
 
     def _epsilon(self, epsilon):
-        """epsilon, or the active backend's when None (as TF.js: ENGINE.backend.epsilon())."""
+        """epsilon, or the active backend's when None (as TF.js: ENGINE.backend.epsilon(); here tf.backend().epsilon())."""
         if epsilon is not None:
             return check_number(epsilon, "epsilon", type(self).__name__, minimum=0)
-        backend = ENGINE._active()
-        get = getattr(backend, "epsilon", None)
+        get = getattr(backend(), "epsilon", None)
         if get is None:
-            raise NotImplementedError(f"{type(self).__name__}: backend '{ENGINE.backend_name}' has no "
+            raise NotImplementedError(f"{type(self).__name__}: backend '{get_backend()}' has no "
                                       f"epsilon(); pass epsilon explicitly")
         return get()
 
@@ -271,7 +269,7 @@ class Optimizer:
             table = self._slots.setdefault(kind, {})
             slot = table.get(value.name)
             if slot is None:
-                variable = ENGINE.tidy(lambda: ops.variable(self._initial_slot(kind, value), trainable=False))
+                variable = tidy(lambda: ops.variable(self._initial_slot(kind, value), trainable=False))
                 slot = table[value.name] = OptimizerVariable(f"{value.name}/{kind}", variable)
             out[kind] = slot.variable
         return out
@@ -294,7 +292,7 @@ class Optimizer:
         for name, gradient in items:
             if not isinstance(name, str):
                 raise TypeError(f"{api}: variable names must be str, got {type(name).__name__}")
-            value = ENGINE.registered_variables.get(name)
+            value = registered_variable(name)
             if value is None:
                 raise ValueError(f"{api}: there is no variable named '{name}' (was it disposed?)")
             if value.dtype != "float32":
@@ -321,9 +319,15 @@ class Optimizer:
 # --- argument checks shared by the optimizers ------------------------------------------------------
 
 def has_kernel(name):
-    """Whether the active backend has kernel `name`: an optimizer runs its fused update kernel
+    """Whether the active backend has the fused update kernel `name`: an optimizer runs it
     where there is one and composes ops elsewhere (the same steps)."""
-    return get_kernel(name, ENGINE.get_backend()) is not None
+    return optimizer_updates.has_fused_update(name)
+
+
+def assign_all(variables, values):
+    """Assign an update's new tensors ([value, *slots]) to the variable and its slots."""
+    for variable, new in zip(variables, values):
+        variable.assign(new)
 
 
 def check_number(value, arg, api, minimum=None, below=None, maximum=None):

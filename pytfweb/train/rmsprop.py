@@ -10,8 +10,8 @@
 
 The centered denominator is TF.js's: epsilon is subtracted with mg^2 (TF Python adds it).
 """
-from .. import ops
-from .optimizer import Optimizer, check_bool, check_number
+from ..ops import optimizer_updates as updates
+from .optimizer import Optimizer, assign_all, check_bool, check_number
 
 
 class RMSPropOptimizer(Optimizer):
@@ -40,25 +40,10 @@ class RMSPropOptimizer(Optimizer):
                               [], {"learning_rate": lr, "decay": decay, "momentum": self.momentum, "epsilon": eps,
                                    "centered": self.centered}):
             return
-        new_accumulated_mean_square = ops.add(ops.mul(accumulated_mean_square, decay),
-                                              ops.mul(ops.square(gradient), 1 - decay))
-        if self.centered:
-            accumulated_mean_grad = slots["mg"]
-            new_accumulated_mean_grad = ops.add(ops.mul(accumulated_mean_grad, decay),
-                                                ops.mul(gradient, 1 - decay))
-            grad_contribution = ops.div(
-                ops.mul(gradient, lr),
-                ops.sqrt(ops.sub(new_accumulated_mean_square, ops.add(ops.square(new_accumulated_mean_grad), eps))))
-            new_accumulated_moments = ops.add(ops.mul(accumulated_moments, self.momentum), grad_contribution)
-            accumulated_mean_square.assign(new_accumulated_mean_square)
-            accumulated_mean_grad.assign(new_accumulated_mean_grad)
-        else:
-            new_accumulated_moments = ops.add(
-                ops.mul(accumulated_moments, self.momentum),
-                ops.div(ops.mul(gradient, lr), ops.sqrt(ops.add(new_accumulated_mean_square, eps))))
-            accumulated_mean_square.assign(new_accumulated_mean_square)
-        accumulated_moments.assign(new_accumulated_moments)
-        value.assign(ops.sub(value, new_accumulated_moments))
+        slot_list = [accumulated_mean_square, accumulated_moments] + ([slots["mg"]] if self.centered else [])
+        assign_all([value, *slot_list],
+                   updates.rms_prop(value, gradient, accumulated_mean_square, accumulated_moments, slots.get("mg"), lr,
+                                    decay, self.momentum, eps, self.centered))
 
     def get_config(self):
         return {"learning_rate": self.learning_rate, "decay": self.decay, "momentum": self.momentum,

@@ -2,8 +2,8 @@
 
     value += -learning_rate * gradient
 """
-from .. import ops
-from .optimizer import Optimizer, check_number
+from ..ops import optimizer_updates as updates
+from .optimizer import Optimizer, assign_all, check_number
 
 
 class SGDOptimizer(Optimizer):
@@ -23,7 +23,7 @@ class SGDOptimizer(Optimizer):
         if self._fused_update("ApplyGradientDescent", value, gradient, [], [],
                               {"learning_rate": self.learning_rate}):
             return
-        value.assign(ops.add(ops.mul(self._c, gradient), value))
+        assign_all([value], updates.gradient_descent(value, gradient, self._c))
 
     def get_config(self):
         return {"learning_rate": self.learning_rate}

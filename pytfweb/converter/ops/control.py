@@ -6,7 +6,7 @@ All of them run only in execute_async, as in TF.js: a branch taken or a loop rep
 values read back from the device.
 """
 from ... import ops as tfo
-from ...engine import ENGINE
+from ...api import dispose
 from ..resources import TensorArray, TensorList
 from ._table import int_, ints, table
 
@@ -50,16 +50,16 @@ async def while_(x, a, rt):
             try:
                 going = await truth(result[0])
             finally:
-                ENGINE.dispose(result)
+                dispose(result)
             if not going:
                 return state
             new = await rt.call(body, state, a)
             if owned:
-                ENGINE.dispose(state)
+                dispose(state)
             state, owned = new, True
     except BaseException:
         if owned:
-            ENGINE.dispose(state)
+            dispose(state)
         raise
 
 
@@ -124,7 +124,7 @@ def tl_from_tensor(x, a, rt):
     try:
         tl = TensorList(_element_shape(x[1]), t.dtype, parts)
     finally:
-        ENGINE.dispose(parts)
+        dispose(parts)
     return rt.add(tl).handle_copy()
 
 
@@ -140,7 +140,7 @@ def tl_scatter(x, a, rt):
         for i, part in zip(indices, parts):
             tl.set(i, part)
     finally:
-        ENGINE.dispose(parts)
+        dispose(parts)
     return tl.handle_copy()
 
 
@@ -155,7 +155,7 @@ def tl_split(x, a, rt):
         for part in parts:
             tl.push(part)
     finally:
-        ENGINE.dispose(parts)
+        dispose(parts)
     return tl.handle_copy()
 
 

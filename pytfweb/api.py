@@ -1,0 +1,65 @@
+"""The engine's public functions, as tfjs-core's globals.ts: tidy, keep, dispose, memory, the
+backend registry, debug mode. `import pytfweb as tf` exports the TF.js names (__all__); the
+floors above ops (layers, train, io, converter, data) call these and ops, never the engine
+object, so the engine's internals can change under them.
+
+Beyond TF.js's names, for those floors (here only, not in `tf.*`):
+- is_recording_gradients(): whether a gradient tape is recording (inside tf.grad & co.);
+- registered_variable(name): the live Variable of that name, or None;
+- make_tensor(flat, shape, dtype): a tensor from a flat host buffer (array.array, memoryview,
+  1-D ndarray) of exactly dtype's element type, handed to the backend without a copy or a
+  conversion (decoded weights);
+- tensors_in(container): every Tensor in a nested list / tuple / dict / set.
+"""
+from .engine import ENGINE
+from .engine import tensors_in  # noqa: F401  (re-exported)
+from .environment import env
+
+__all__ = ["engine", "set_backend", "get_backend", "register_backend", "remove_backend", "find_backend",
+           "find_backend_factory", "ready", "tidy", "keep", "dispose", "memory", "dispose_variables", "profile",
+           "time", "backend", "enable_debug_mode", "enable_prod_mode"]
+
+# The engine's surface, by TF.js names (bound methods: no cost over calling the engine).
+engine = lambda: ENGINE  # noqa: E731
+set_backend = ENGINE.set_backend
+get_backend = ENGINE.get_backend
+register_backend = ENGINE.register_backend
+remove_backend = ENGINE.remove_backend
+find_backend = ENGINE.find_backend
+find_backend_factory = ENGINE.find_backend_factory
+ready = ENGINE.ready
+tidy = ENGINE.tidy
+keep = ENGINE.keep
+dispose = ENGINE.dispose
+memory = ENGINE.memory
+dispose_variables = ENGINE.dispose_variables
+profile = ENGINE.profile
+time = ENGINE.time
+make_tensor = ENGINE.make_tensor
+
+
+def backend():
+    """The active backend object (tf.backend(); its epsilon() as TF.js's backend.epsilon())."""
+    return ENGINE._active()
+
+
+def enable_debug_mode():
+    """Log every kernel (name, ms, output shape and size); raise on the first NaN output."""
+    env().set("DEBUG", True)
+    env().set("PROD", False)
+
+
+def enable_prod_mode():
+    """Turn debug checks off."""
+    env().set("DEBUG", False)
+    env().set("PROD", True)
+
+
+def is_recording_gradients():
+    """Whether a gradient tape is recording (inside tf.grad, tf.variable_grads, model.fit's step)."""
+    return ENGINE.active_tape is not None
+
+
+def registered_variable(name):
+    """The live Variable named `name`, or None."""
+    return ENGINE.registered_variables.get(name)
