@@ -10,6 +10,8 @@ import os
 import sys
 import types
 
+import pytfweb as tf
+
 
 @functools.lru_cache(maxsize=None)
 def tfjs_api():
@@ -21,7 +23,6 @@ def tfjs_api():
 
 def kernel_table():
     """[(kernel, on TF.js cpu, on TF.js webgl, here on cpu, here on webgl)] for every TF.js kernel."""
-    import pytfweb as tf
     from .backends.cpu import kernels as _cpu  # noqa: F401  (registered at import where numpy exists)
     from .backends.webgl import programs as _webgl  # noqa: F401  (importable without a browser)
     api = tfjs_api()
@@ -35,7 +36,6 @@ def webgpu_kernels():
     """The kernels of pytfweb's webgpu backend (WGSL programs, and the host kernels of
     webgpu_host_kernels; registered in CPython too, for this table). Anything else raises
     NotImplementedError on webgpu: there is no fallback."""
-    import pytfweb as tf
     from .backends.webgpu import programs as _webgpu  # noqa: F401  (importable without a browser)
     return set(tf.get_kernels_for_backend("webgpu"))
 
@@ -49,7 +49,6 @@ def webgpu_host_kernels():
 
 def op_table():
     """[(namespace, TF.js name, python name, exists here)] for every TF.js function."""
-    import pytfweb as tf
     rows = []
     for ns, names in tfjs_api()["python_names"].items():
         target = tf if ns == "tf" else getattr(tf, ns, None)

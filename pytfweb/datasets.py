@@ -17,6 +17,10 @@ import re
 
 from . import ops
 from .api import dispose, tensors_in, tidy
+from .browser.pixels import from_pixels
+from .io.http import _urlopen
+from .io.router import IN_BROWSER
+from .ops.image import crop_and_resize
 from .prng import Alea, seed_string
 from .tensor import Tensor
 
@@ -689,7 +693,6 @@ def csv(source, csv_config=None, **options):
 
 async def _read_source(source):
     """The bytes of a csv source (see csv)."""
-    from .io.router import IN_BROWSER
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source)
     if IN_BROWSER and not isinstance(source, str):
@@ -737,7 +740,6 @@ def _fetch_urllib(request):
     """The body at a URL (or urllib Request) through io.http's urllib helper; data: and file: URLs
     have no HTTP status (taken as 200)."""
     import urllib.request
-    from .io.http import _urlopen
     url = request if isinstance(request, str) else request.full_url
     if isinstance(request, str):
         response = _urlopen(request, {}, api=_CSV)
@@ -760,7 +762,6 @@ def _fetch_urllib(request):
 
 # --- browser devices: microphone and webcam ------------------------------------------------------------
 def _in_browser():
-    from .io.router import IN_BROWSER
     return IN_BROWSER
 
 
@@ -1018,7 +1019,6 @@ class WebcamIterator(LazyIterator):
     async def next(self):
         if self.is_closed:
             return dict(_DONE)
-        from .browser.pixels import from_pixels
         await self._event("loadeddata", 2)   # a frame to read (TF.js reads whatever the element holds)
         img = from_pixels(self.webcam_video_element)
         if not self.resize:
@@ -1029,7 +1029,6 @@ class WebcamIterator(LazyIterator):
             img.dispose()
 
     def _crop_and_resize(self, img):
-        from .ops.image import crop_and_resize
         batch = ops.expand_dims(ops.cast(img, "float32"), 0)
         out = crop_and_resize(batch, ops.tensor([self.crop_box], [1, 4], "float32"), ops.tensor([0], [1], "int32"),
                               self.crop_size, "bilinear")

@@ -4,10 +4,12 @@ on pytfweb's ops. The API is TF.js's GraphModel in snake_case.
 """
 from types import SimpleNamespace
 
+from .. import ops as tfo
 from ..api import dispose, keep
 from ..io import router as _router
 from ..limits import check_depth
 from ..io.artifacts import ModelArtifacts, get_model_artifacts_for_json_sync
+from ..io.memory import from_memory
 from ..io.weights import decode_weights, get_weight_specs
 from ..tensor import Tensor
 from .executor import GraphExecutor
@@ -407,7 +409,6 @@ def _const_value(node):
     values, shape, dtype = node.attrs.tensor("value")
     if values is None:
         return None
-    from .. import ops as tfo
     if dtype == "complex64":
         re, im = tfo.tensor(values[0::2], shape, "float32"), tfo.tensor(values[1::2], shape, "float32")
         try:
@@ -426,7 +427,6 @@ def _source(url_or_handler):
 def _as_handler(model_source, api):
     """What TF.js's loaders accept besides URLs: an IO handler, ModelArtifacts, an artifacts dict,
     or (model_json, weight bytes)."""
-    from ..io.memory import from_memory
     if isinstance(model_source, ModelArtifacts):
         return from_memory(model_source)
     if isinstance(model_source, (tuple, list)):

@@ -21,7 +21,7 @@ from ..environment import ENV
 from ..limits import load_json
 from .artifacts import (SaveResult, artifacts_from_model_json, artifacts_from_model_json_async, artifacts_info,
                         model_json_for)
-from .router import IN_BROWSER, register_load_router, register_save_router
+from .router import IN_BROWSER, register_fallback_load_handler, register_load_router, register_save_router
 from .weights import check_group_bytes, manifest_groups
 
 OCTET_STREAM_MIME_TYPE = "application/octet-stream"
@@ -543,6 +543,7 @@ def _save_router(url):
 
 register_load_router(_load_router)
 register_save_router(_save_router)
+register_fallback_load_handler(browser_http_request)
 
 
 # --- tf.util.fetch ------------------------------------------------------------------------------------

@@ -35,9 +35,22 @@ import warnings
 import zipfile
 import zlib
 
+from .. import layers as _layers  # noqa: F401 - imports every layer module
+from .. import train
+from .._numpy import np as _NUMPY
 from ..api import make_tensor
 from ..environment import ENV
 from ..limits import check_depth, load_json
+from ..layers import losses
+from ..layers import metrics as _m
+from ..layers import serialization as _ser
+from ..layers._utils import snake
+from ..layers.activations import ACTIVATIONS
+from ..layers.engine import Layer
+from ..layers.models import Model, Sequential, register_keras_saver
+from ..layers.recurrent import RNN, StackedRNNCells
+from ..layers.serialization import _REGISTERED
+from ..layers.wrappers import Bidirectional, TimeDistributed
 from .router import IN_BROWSER
 
 # The Keras release whose file layout this module reads and writes (and tests against).
@@ -73,7 +86,7 @@ _GLOBAL_POOLING = ("GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMa
 
 def _h5py(api):
     try:
-        import h5py
+        import h5py   # only for Keras files: an optional dependency, absent in Pyodide
     except ImportError:
         where = "Pyodide has no h5py" if IN_BROWSER else "install it with pip install h5py"
         raise ImportError(f"{api}: Keras files are HDF5 inside and need h5py, which is not available here ({where}). "
@@ -83,10 +96,9 @@ def _h5py(api):
 
 
 def _np():
-    from .._numpy import np
-    if np is None:
+    if _NUMPY is None:
         raise ImportError("Keras files: numpy is needed to read and write HDF5 weights")
-    return np
+    return _NUMPY
 
 
 def keras_snake(name):
@@ -99,8 +111,6 @@ def keras_snake(name):
 
 def _layer_classes():
     """pytfweb's layer classes by their TF.js class name."""
-    from .. import layers as _layers  # noqa: F401 - imports every layer module
-    from ..layers.engine import Layer
     out, stack = {}, [Layer]
     while stack:
         for sub in stack.pop().__subclasses__():
@@ -209,7 +219,6 @@ class _FromKeras:
         self.api, self.source, self.keras3 = api, source, keras3
         self.custom = dict(custom_objects or {})
         self.classes = _layer_classes()
-        from ..layers.serialization import _REGISTERED
         self.registered = _REGISTERED   # tf.serialization.register_class's classes load by class name too
         self.masking = False   # whether a layer of the model makes a mask (zero_output_for_mask matters then)
         self.models = [set()]  # per functional config being read: the names of its nested models
@@ -253,7 +262,6 @@ class _FromKeras:
         return _DTYPES[name]
 
     def activation(self, value, where, key):
-        from ..layers.activations import ACTIVATIONS
         if value is None:
             return "linear"
         if isinstance(value, dict):
@@ -650,7 +658,6 @@ class _ToKeras:
 
     # --- values -------------------------------------------------------------------------------------
     def activation(self, value, where, key):
-        from ..layers._utils import snake
         if value is None:
             return "linear"
         name = snake(value) if isinstance(value, str) else value
@@ -748,7 +755,6 @@ class _ToKeras:
     # --- models -------------------------------------------------------------------------------------
     def model(self, model, topology, where="model"):
         """The Keras 3 entry of a model: {'module', 'class_name', 'config', 'registered_name', ...}."""
-        from ..layers.models import Sequential
         tconfig = topology["config"]
         entries = {(e.get("config") or {}).get("name", e.get("name")): e for e in tconfig["layers"]}
         here = f"model '{model.name}'" if where == "model" else where
@@ -791,7 +797,6 @@ class _ToKeras:
                 "registered_name": "Functional", "build_config": {"input_shape": None}}
 
     def layer_entry(self, layer, entries, where):
-        from ..layers.models import Model
         entry = entries.get(layer.name)
         label = f"{where} > layer '{layer.name}' ({layer.get_class_name()})"
         if entry is None:
@@ -876,13 +881,11 @@ def _keras_graph(model):
 
 def keras_config(model, api="keras_config", source="model"):
     """The Keras 3 config (config.json of a .keras file) of a pytfweb model."""
-    from ..layers import serialization as _ser
     return _ToKeras(api, source).model(model, _ser.model_to_topology(model))
 
 
 # --- where the weights are ------------------------------------------------------------------------
 def _keras_class(layer):
-    from ..layers.models import Model, Sequential
     if isinstance(layer, Model) and not isinstance(layer, Sequential):
         return "Functional"
     return layer.get_class_name()
@@ -898,7 +901,6 @@ def _vars_groups(model, entry=None, prefix="", where="model"):
     it, in .keras order: layers/<class>[_n] counted per Keras class in model.layers order (Keras's:
     the file config's order when reading, its graph order when writing). variables is None for a
     group whose datasets are not weights here (an RNN's own group holds a stateful layer's states)."""
-    from ..layers.models import Sequential
     out = [(f"{prefix}vars", model, [])]
     if entry is not None:
         sequential = _MODEL_CLASSES.get(entry.get("class_name")) == "Sequential"
@@ -935,9 +937,6 @@ def _counted(counts, key):
 
 
 def _part_groups(layer, path):
-    from ..layers.models import Model
-    from ..layers.recurrent import RNN, StackedRNNCells
-    from ..layers.wrappers import Bidirectional, TimeDistributed
     own = [(f"{path}vars", layer, None)]
     if isinstance(layer, RNN):
         return own + _part_groups(layer.cell, f"{path}cell/")
@@ -962,7 +961,6 @@ def _legacy_weights(layer):
 
 
 def _legacy_layers(model):
-    from ..layers.models import Sequential
     return model.layers if isinstance(model, Sequential) else _keras_graph(model)[0]
 
 
@@ -1187,7 +1185,6 @@ _METRIC_CLASSES = {"Accuracy": "accuracy", "BinaryAccuracy": "binary_accuracy",
 
 
 def _loss(spec):
-    from ..layers import losses
     if isinstance(spec, (list, tuple)):
         return [_loss(s) for s in spec]
     if isinstance(spec, dict) and "class_name" not in spec:
@@ -1211,7 +1208,6 @@ def _loss(spec):
 
 
 def _metrics(spec, dropped):
-    from ..layers import metrics as _m
     if spec is None:
         return None
     if isinstance(spec, dict) and "class_name" not in spec:
@@ -1237,7 +1233,6 @@ def _metrics(spec, dropped):
 
 
 def _optimizer(spec):
-    from .. import train
     if isinstance(spec, str):
         cls, cfg = spec, {}
     elif isinstance(spec, dict) and isinstance(spec.get("class_name"), str):
@@ -1435,7 +1430,6 @@ def _weights_budget(model, config, groups):
 
 
 def _build(topology, custom_objects, api, source):
-    from ..layers import serialization as _ser
     try:
         return _ser.model_from_topology(topology, custom_objects=custom_objects)
     except (ValueError, TypeError, NotImplementedError) as e:
@@ -1453,7 +1447,6 @@ def _settle_kept_shapes(model):
     """Write the inferred size into the Reshapes that stand for keepdims=True (layer_entries) now
     that the graph knows it: TF.js's Reshape cannot infer a size while the batch size is unknown, so
     a model saved from here for TF.js needs it written out."""
-    from ..layers.models import Model
     for layer in model.layers:
         if isinstance(layer, Model):
             _settle_kept_shapes(layer)
@@ -1635,7 +1628,6 @@ def save_keras(model, path):
     if not getattr(model, "built", True) or not getattr(model, "outputs", None):
         raise ValueError(f"{api}: {path}: the model is not built (a Sequential model needs layers and an input "
                          f"shape)")
-    from ..layers import serialization as _ser
     config = _ToKeras(api, path).model(model, _ser.model_to_topology(model))
     writer = _write_keras if lower.endswith(KERAS_SUFFIXES) else _write_h5
     _write_atomically(path, lambda f: writer(h5py, model, config, f))
@@ -1671,3 +1663,6 @@ def _write_atomically(path, write):
         except OSError:
             pass
         raise
+
+
+register_keras_saver(save_keras)   # Model.save_keras (layers do not import io.keras)

@@ -1,5 +1,5 @@
 """In-memory handlers: tf.io.from_memory and tf.io.with_save_handler (TF.js's passthrough.py)."""
-from .artifacts import ModelArtifacts, artifacts_info
+from .artifacts import ModelArtifacts, SaveResult, artifacts_info
 
 
 class _MemoryLoader:
@@ -33,7 +33,6 @@ class _SaveCallback:
 
 
 def _default_result(artifacts):
-    from .artifacts import SaveResult
     return SaveResult(artifacts_info(artifacts))
 
 

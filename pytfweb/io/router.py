@@ -6,8 +6,11 @@ registers its routers when pytfweb.io is imported, as TF.js's IORouterRegistry.
 import inspect
 import sys
 
+from .artifacts import ModelArtifacts
+
 _LOAD_ROUTERS = []
 _SAVE_ROUTERS = []
+_FALLBACK_LOAD = []   # in the browser: the handler for a URL no router takes (http.py registers it)
 
 IN_BROWSER = sys.platform == "emscripten"
 
@@ -22,6 +25,12 @@ def register_save_router(router):
     """Add a router tried by get_save_handlers (and so by model.save)."""
     if router not in _SAVE_ROUTERS:
         _SAVE_ROUTERS.append(router)
+
+
+def register_fallback_load_handler(factory):
+    """In the browser, factory(url, **load_options) makes the handler of a string no router takes
+    (http.py's browser_http_request: fetched relative to the page, as TF.js)."""
+    _FALLBACK_LOAD[:] = [factory]
 
 
 def _route(routers, url, load_options):
@@ -60,9 +69,8 @@ def resolve_load_handler(path_or_handler, api, **load_options):
                         f"{type(path_or_handler).__name__}")
     handlers = get_load_handlers(path_or_handler, load_options)
     if not handlers:
-        if IN_BROWSER:
-            from .http import browser_http_request
-            return browser_http_request(path_or_handler, **{k: v for k, v in load_options.items() if v is not None})
+        if IN_BROWSER and _FALLBACK_LOAD:
+            return _FALLBACK_LOAD[0](path_or_handler, **{k: v for k, v in load_options.items() if v is not None})
         raise ValueError(f"{api}: cannot find a handler to load from '{path_or_handler}' (use a path, file://, "
                          f"http(s)://, or in the browser indexeddb:// or localstorage://)")
     return _one(handlers, path_or_handler, api, "load")
@@ -132,7 +140,6 @@ def save_artifacts_sync(handler, artifacts, api):
 
 
 def _checked_artifacts(result, api):
-    from .artifacts import ModelArtifacts
     if isinstance(result, dict):
         result = ModelArtifacts(**result)
     if not isinstance(result, ModelArtifacts):

@@ -15,9 +15,11 @@ import sys
 from .. import dtypes as _dt
 from .._numpy import np
 from ..api import dispose, make_tensor
+from ..ops.spectral import complex as _complex
 from ..environment import ENV
 from ..limits import check_elements
 from ..shapes import size_of
+from ..tensor import Tensor
 
 DEFAULT_SHARD_BYTES = 4 * 1024 * 1024
 QUANTIZATION_DTYPES = ("uint8", "uint16", "float16")
@@ -62,7 +64,6 @@ def encode_weights(tensors, group=None, quantization=None):
 
 
 def _named_pairs(tensors):
-    from ..tensor import Tensor
     if isinstance(tensors, dict):
         pairs = list(tensors.items())
     else:
@@ -228,7 +229,6 @@ def _decode_one(chunk, shape, dtype, quant, name):
     shape = tuple(shape)
     if quant is None:
         if dtype == "complex64":
-            from ..ops.spectral import complex as _complex
             flat = _host(chunk, "float32")
             re, im = make_tensor(flat[0::2], shape, "float32"), make_tensor(flat[1::2], shape, "float32")
             try:

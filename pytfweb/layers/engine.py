@@ -26,6 +26,7 @@ from ..api import dispose, memory, registered_variable, tidy
 from ..environment import ENV
 from ..limits import check_elements
 from ..tensor import Tensor
+from . import config as _config
 from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
@@ -109,6 +110,10 @@ class Layer:
     names (with the inherited ones): TF.js's getConfig keys, which model files carry."""
     config_keys = ()
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _config.register_builtin(cls)   # the class registry model files are read with
+
     def __init__(self, name=None, trainable=True, input_shape=None, batch_input_shape=None, batch_size=None,
                  dtype=None, weights=None, input_dtype=None):
         cls = self.get_class_name()
@@ -140,20 +145,18 @@ class Layer:
     def get_config(self):
         """The layer's constructor arguments as JSON-ready values (TF.js's getConfig, snake_case):
         initializers, regularizers, constraints and sub-layers as {class_name, config}."""
-        from .serialization import config_value
         config = {"name": self.name, "trainable": self.trainable}
         if self.batch_input_shape is not None:
             config["batch_input_shape"] = list(self.batch_input_shape)
         config["dtype"] = self.dtype
         for key in _config_keys(type(self)):
-            config[key] = config_value(key, getattr(self, key), self)
+            config[key] = _config.config_value(key, getattr(self, key), self)
         return config
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
         """The layer a get_config() dict describes (nested objects given as {class_name, config})."""
-        from .serialization import layer_kwargs
-        return cls(**layer_kwargs(cls, config, custom_objects))
+        return cls(**_config.layer_kwargs(cls, config, custom_objects))
 
     def __repr__(self):
         return f"<{self.get_class_name()} name={self.name}>"
@@ -457,9 +460,8 @@ def _weights_of_model_being_built(layer):
     """The weights (each once) of what `layer` is becoming part of: itself, the layers whose builds
     are in progress around it (a wrapper building its inner layer), every layer upstream of their
     symbolic inputs, and the layers a model file has made so far (serialization's tracking)."""
-    from . import serialization
     layers = [layer] + [outer for outer, _ in _building]
-    for made in serialization._building:
+    for made in _config._building:
         layers.extend(made)
     seen_nodes = set()
     stack = [x for _, xs in _building for x in xs]

@@ -3,11 +3,13 @@
 An initializer is a callable object: init(shape, dtype='float32') -> Tensor. Layers accept an
 Initializer, a TF.js name ('glorotUniform'), a Keras name ('glorot_uniform') or a function.
 """
+import array
 import contextlib
 import math
 
 from .. import ops
 from ..api import make_tensor, tidy
+from ..dtypes import TYPECODES
 from ..limits import check_elements
 from ..shapes import check_shape
 from ._utils import lookup, takes_options
@@ -36,8 +38,6 @@ def host_zeros(shape, dtype="float32"):
     """Zeros held on the host: a backend uploads them only if they are used, and weights being
     loaded are replaced first (on webgl a Fill shader per weight would write every texture). One
     allocation, handed to the backend as is."""
-    import array
-    from ..dtypes import TYPECODES
     typecode = TYPECODES.get(dtype)
     if typecode is None or dtype == "complex64":
         return ops.zeros(shape, dtype)

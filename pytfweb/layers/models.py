@@ -6,7 +6,13 @@ Running the graph carries masks from node to node (see engine.py): a model passe
 its input on to its layers and gives its outputs' masks to whatever it is nested in. Stateful
 layers (RNNs with stateful=True) keep their states between runs; model.reset_states() resets
 them all."""
+import json
+
 from ..api import is_recording_gradients, tidy
+from . import inference_fusion as _inference_fusion
+from . import regularizers as _regularizers
+from . import saving as _saving
+from . import serialization as _ser
 from .engine import InputLayer, Layer, SymbolicTensor
 from .summary import summary_lines
 from .training import Trainer
@@ -189,8 +195,7 @@ class Model(Trainer, Layer):
         (layers/inference_fusion.py), made on first use."""
         plan = getattr(self, "_fusion_plan", None)
         if plan is None:
-            from .inference_fusion import Plan
-            plan = self._fusion_plan = Plan(self._nodes, self.outputs)
+            plan = self._fusion_plan = _inference_fusion.Plan(self._nodes, self.outputs)
         return plan
 
     def _dispose_inference_plan(self):
@@ -249,8 +254,7 @@ class Model(Trainer, Layer):
                 if m is not None:
                     mask_of[t.id] = m
             if activity_losses is not None and layer.activity_regularizer is not None:
-                from . import regularizers
-                reg = regularizers.get(layer.activity_regularizer)
+                reg = _regularizers.get(layer.activity_regularizer)
                 activity_losses.extend(tidy(lambda o=o: reg(o)) for o in outs)
             for t, o in zip(node.output_tensors, outs):
                 values[t.id] = o
@@ -261,50 +265,41 @@ class Model(Trainer, Layer):
 
     # --- model files ---------------------------------------------------------------------------
     def get_config(self):
-        from .serialization import functional_config
-        return functional_config(self)
+        return _ser.functional_config(self)
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from .serialization import functional_from_config
-        return functional_from_config(cls, config, custom_objects)
+        return _ser.functional_from_config(cls, config, custom_objects)
 
     def to_json(self, return_string=True):
         """TF.js's model.toJSON(): the model topology, as a JSON string (a dict with
         return_string=False)."""
-        import json
-        from .serialization import model_to_topology
-        topology = model_to_topology(self)
+        topology = _ser.model_to_topology(self)
         return json.dumps(topology) if return_string else topology
 
     async def save(self, handler_or_url, include_optimizer=False, trainable_only=False, quantization_bytes=None):
         """await model.save(url or handler): TF.js's layers format (model.json and weight shards)
         through any tf.io handler. quantization_bytes 1 (uint8) or 2 (float16) shrinks float32
         weights. Returns the handler's SaveResult."""
-        from .saving import save_model
-        return await save_model(self, handler_or_url, include_optimizer, trainable_only, quantization_bytes)
+        return await _saving.save_model(self, handler_or_url, include_optimizer, trainable_only, quantization_bytes)
 
     def save_sync(self, handler_or_url, include_optimizer=False, trainable_only=False, quantization_bytes=None):
         """model.save without awaiting, for handlers that need none (paths, file://, memory, http in
         CPython)."""
-        from .saving import save_model_sync
-        return save_model_sync(self, handler_or_url, include_optimizer, trainable_only, quantization_bytes)
+        return _saving.save_model_sync(self, handler_or_url, include_optimizer, trainable_only, quantization_bytes)
 
     def save_keras(self, path):
         """Write the model as a Keras file: Keras 3's .keras archive or a legacy .h5, by path's
         extension (CPython, h5py). Returns the path."""
-        from ..io.keras import save_keras
-        return save_keras(self, path)
+        return _KERAS_SAVER[0](self, path)
 
     def get_named_weights(self, trainable_only=False):
         """TF.js's getNamedWeights: [{name, tensor}] as model files name them."""
-        from .serialization import named_weights
-        return named_weights(self, trainable_only)
+        return _ser.named_weights(self, trainable_only)
 
     def load_weights(self, weights, strict=True):
         """TF.js's loadWeights: assign {name: tensor} (names as get_named_weights gives them)."""
-        from .serialization import load_named_weights
-        load_named_weights(self, weights, strict, api="load_weights")
+        _ser.load_named_weights(self, weights, strict, api="load_weights")
 
     # --- summary ---------------------------------------------------------------------------------
     def summary(self, line_length=None, positions=None, print_fn=print):
@@ -388,13 +383,20 @@ class Sequential(Model):
         return True
 
     def get_config(self):
-        from .serialization import sequential_config
-        return sequential_config(self)
+        return _ser.sequential_config(self)
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from .serialization import sequential_from_config
-        return sequential_from_config(cls, config, custom_objects)
+        return _ser.sequential_from_config(cls, config, custom_objects)
+
+
+_KERAS_SAVER = [None]
+
+
+def register_keras_saver(save_keras):
+    """io/keras.py gives Model.save_keras its implementation when imported (import pytfweb does):
+    io.keras imports layers, never the other way round."""
+    _KERAS_SAVER[0] = save_keras
 
 
 def _masks_list(mask, n):

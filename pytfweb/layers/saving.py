@@ -8,6 +8,7 @@ training config when there is one, then the weights assigned by name (strict by 
 import re
 
 from ..api import dispose
+from ..train import Optimizer
 from ..io import router as _router
 from ..io.artifacts import ModelArtifacts
 from ..io.weights import decode_weights, encode_weights
@@ -183,7 +184,6 @@ def compile_from_training_config(model, config, source=None):
 
 
 def optimizer_from_config(opt_config, source=None):
-    from ..train import Optimizer
     classes = {}
     stack = list(Optimizer.__subclasses__())
     while stack:

@@ -5,6 +5,7 @@ running backward, named forward_<name> / backward_<name>) and expose its weights
 """
 from .. import ops
 from .engine import Container, InputSpec, Layer
+from .recurrent import _CellRNN
 from ._utils import shape_str
 
 _MERGE_MODES = ("sum", "mul", "concat", "ave", None)
@@ -54,7 +55,6 @@ class Bidirectional(_Wrapper):
     config_keys = ("layer", "merge_mode")
 
     def __init__(self, layer=None, merge_mode="concat", **kwargs):
-        from .recurrent import _CellRNN
         if layer is None:
             raise ValueError("Bidirectional: required argument 'layer' is missing")
         if merge_mode not in _MERGE_MODES:

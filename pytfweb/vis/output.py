@@ -3,6 +3,7 @@ surface, or a file in CPython. `draw(container, chart)` is the only way out."""
 import os
 import re
 
+from ..browser.worker import in_worker
 from ..environment import IS_BROWSER
 from . import svg
 
@@ -84,9 +85,8 @@ def _target(container):
 def _send(msg):
     """msg to web/pytfweb.js's vis(): directly on the page's thread, posted from a worker
     (None comes back there: the page answers nothing)."""
-    import js
+    import js   # the page's JS: only in Pyodide
     from pyodide.ffi import to_js
-    from ..browser.worker import in_worker
     if in_worker():
         if "target" in msg and not isinstance(msg["target"], (str, dict)):
             raise TypeError("tf.vis: in a worker the container must be an element id, a CSS selector or a visor "

@@ -8,6 +8,7 @@ TensorFlow gives strides, dilations and ksize for every dimension of the data fo
 from ... import ops as tfo
 from ...ops.fused import ACTIVATIONS
 from ._table import ints, pairs, table
+from .basic_math import OPS as MATH
 
 
 def _spatial(values, fmt, n=2):
@@ -38,7 +39,6 @@ def _conv_args(a, default_format="NHWC"):
 
 
 def _apply_unfused(y, activation, a):
-    from .basic_math import OPS as MATH
     op = {"tanh": "Tanh", "relu": "Relu", "relu6": "Relu6", "elu": "Elu", "sigmoid": "Sigmoid", "selu": "Selu",
           "softplus": "Softplus"}.get(activation)
     if op is None:
