@@ -136,10 +136,10 @@ def main(argv=None):
             return soak.run_cpu(args.iterations, args.every)
         return soak.run_webgl(args.iterations, args.every, args.verbose)
     if args.command == "ops":
-        from .coverage import main as coverage
+        from .host.coverage import main as coverage
         return coverage((["--missing"] if args.missing else []) + (["--json"] if args.json else []))
     if args.command == "convert":
-        from .keras_convert import main as convert
+        from .io.keras_cli import main as convert
         try:
             return convert(args.src, args.dst, args.quantize)
         except RecursionError:

@@ -246,7 +246,7 @@ class Engine:
         if reader is not None:
             return reader(t.data_id).reshape(t.shape)
         from ._numpy import np
-        from .convert import _NP_DTYPES
+        from .tensor_values import _NP_DTYPES
         return np.asarray(backend.read_sync(t.data_id), dtype=_NP_DTYPES[t.dtype]).reshape(t.shape)
 
     # --- kernels -----------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Tensor: an immutable handle (data id, shape, dtype) to data a backend owns."""
 import itertools
 
-from . import convert as _conv
+from . import tensor_values as _conv
 from .dtypes import TYPECODES
 from .errors import DisposedTensorError, TensorConversionError
 from .shapes import size_of, strides_of

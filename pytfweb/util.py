@@ -11,7 +11,7 @@ import math
 import random
 import time
 
-from . import convert as _convert
+from . import tensor_values as _convert
 from .dtypes import BYTES_PER_ELEMENT, DTYPES, TYPECODES
 from .limits import flatten_nested
 from .shapes import size_of

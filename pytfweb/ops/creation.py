@@ -3,7 +3,7 @@ import array
 import math
 import numbers
 
-from .. import convert as _conv
+from .. import tensor_values as _conv
 from .. import prng
 from ..dtypes import TYPECODES, check_dtype
 from ..engine import ENGINE, op
@@ -273,7 +273,7 @@ def _random(shape, dtype, op, take, rounded=False):
 
 
 def _int32_values(v):
-    """float64 values as an Int32Array stores them (convert.py's _coerce, vectorised): truncated
+    """float64 values as an Int32Array stores them (tensor_values.py's _coerce, vectorised): truncated
     toward zero, wrapped modulo 2^32, NaN and infinities 0. np.fmod is exact."""
     v = np.trunc(v)
     v[~np.isfinite(v)] = 0

@@ -13,7 +13,7 @@ import array
 import math
 import warnings
 
-from .. import convert as _conv
+from .. import tensor_values as _conv
 from ..dtypes import TYPECODES, check_dtype
 from ..engine import ENGINE, op
 from ..environment import ENV

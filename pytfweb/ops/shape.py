@@ -18,7 +18,7 @@ see a negative axis, a -1 size, a default or an empty input they would have to s
   Reverse    attrs {"dims": sorted, distinct, non-empty list of axes}
 Every output has its input's dtype.
 """
-from .. import convert as _conv
+from .. import tensor_values as _conv
 from ..engine import ENGINE, op
 from ..limits import check_elements
 from ..shapes import check_shape, infer_reshape, normalize_axes, normalize_axis, squeeze_shape

@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 import pytfweb as tf
-from pytfweb import convert, prng, util
+from pytfweb import prng, util
+from pytfweb import tensor_values as convert
 from pytfweb.layers import serialization
 from pytfweb.ops import creation, random_ops
 
@@ -419,7 +420,8 @@ def test_random_ops_give_the_same_values_on_the_path_without_numpy(monkeypatch):
 _WITHOUT_NUMPY = textwrap.dedent("""
     import math, sys
     sys.modules["numpy"] = None   # as in Pyodide here: pytfweb without numpy
-    from pytfweb import convert, prng, util
+    from pytfweb import prng, util
+    from pytfweb import tensor_values as convert
     from pytfweb.ops import creation, random_ops
     assert prng.np is None and random_ops.np is None
     one, many = prng.Alea("abc"), prng.Alea("abc")

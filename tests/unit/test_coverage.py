@@ -2,7 +2,7 @@
 import json
 
 import pytfweb as tf
-from pytfweb import coverage
+from pytfweb.host import coverage
 
 
 def test_kernel_statuses_follow_the_registries():

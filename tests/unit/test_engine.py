@@ -522,7 +522,7 @@ def test_a_kernel_missing_on_the_active_backend_is_not_borrowed_from_another(sec
 
 # --- public names --------------------------------------------------------------------------------
 
-from pytfweb.coverage import tfjs_api
+from pytfweb.host.coverage import tfjs_api
 API = tfjs_api()
 TF_NAMES = API["python_names"]["tf"]
 TFJS_NAMESPACES = [k for k in API["python_names"] if k != "tf"]

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 import pytfweb as tf
-from pytfweb import keras_convert as kc
+from pytfweb.io import keras_cli as kc
 from pytfweb.io import keras as kf
 
 MIB = 1 << 20

@@ -19,7 +19,7 @@ which are dropped instead of read back), bumped on each use."""
 import array
 from collections import OrderedDict
 
-from ...convert import _wrap_int32
+from ...tensor_values import _wrap_int32
 from ...dtypes import TYPECODES
 from ...environment import ENV
 from ...errors import BackendError, ContextLostError

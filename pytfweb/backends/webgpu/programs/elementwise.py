@@ -305,7 +305,7 @@ def fill(backend, shape, value, dtype):
 
 
 def _wrap(v):
-    from ....convert import _wrap_int32
+    from ....tensor_values import _wrap_int32
     return _wrap_int32(int(v))
 
 

@@ -262,5 +262,5 @@ def one_hot(backend, inputs, attrs):
 
 
 def _wrap_int32(v):
-    from ....convert import _wrap_int32 as wrap
+    from ....tensor_values import _wrap_int32 as wrap
     return wrap(v)

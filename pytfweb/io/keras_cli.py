@@ -9,7 +9,9 @@ layers model as uint8 (affine) or float16, as TF.js's converter does.
 import os
 import sys
 
-from .io import keras as _keras
+from ..layers.saving import load_layers_model_sync, save_model_sync
+from ..limits import load_json
+from . import keras as _keras
 
 _QUANTIZE = {None: None, "uint8": 1, "float16": 2}
 
@@ -42,7 +44,6 @@ def load_model(src):
     """The pytfweb model in src (a Keras file, or a TF.js layers model directory / model.json)."""
     if _is_keras(src):
         return _keras.load_keras_model(src, compile=False)
-    from .layers.saving import load_layers_model_sync
     return load_layers_model_sync(src)
 
 
@@ -66,7 +67,6 @@ def convert(src, dst, quantize=None, print_fn=print):
             _keras.save_keras(model, dst)
             files = [dst]
         else:
-            from .layers.saving import save_model_sync
             directory = _layers_dir(dst)
             save_model_sync(model, directory, quantization_bytes=_QUANTIZE[quantize])
             files = [os.path.join(directory, "model.json")] + _shards(directory)
@@ -85,7 +85,6 @@ def convert(src, dst, quantize=None, print_fn=print):
 
 
 def _shards(directory):
-    from .limits import load_json
     path = os.path.join(directory, "model.json")
     with open(path, "rb") as f:
         manifest = load_json(f.read(), f"convert: {path}").get("weightsManifest") or []

@@ -1,7 +1,7 @@
 """How much of TensorFlow.js 4.22 exists here: every TF.js kernel with its status on each
 backend, and every TF.js function (by namespace) with whether pytfweb has it.
 
-    pytfweb ops [--missing] [--json]      (or: python -m pytfweb.coverage)
+    pytfweb ops [--missing] [--json]      (or: python -m pytfweb.host.coverage)
 """
 import argparse
 import functools
@@ -16,15 +16,15 @@ import pytfweb as tf
 @functools.lru_cache(maxsize=None)
 def tfjs_api():
     """The TF.js 4.22 names, read from the npm package: python_names, kernels_cpu, kernels_webgl."""
-    path = os.path.join(os.path.dirname(__file__), "data", "tfjs-4.22-api.json")
+    path = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "tfjs-4.22-api.json")
     with open(path, encoding="utf-8") as f:
         return json.load(f)
 
 
 def kernel_table():
     """[(kernel, on TF.js cpu, on TF.js webgl, here on cpu, here on webgl)] for every TF.js kernel."""
-    from .backends.cpu import kernels as _cpu  # noqa: F401  (registered at import where numpy exists)
-    from .backends.webgl import programs as _webgl  # noqa: F401  (importable without a browser)
+    from ..backends.cpu import kernels as _cpu  # noqa: F401  (registered at import where numpy exists)
+    from ..backends.webgl import programs as _webgl  # noqa: F401  (importable without a browser)
     api = tfjs_api()
     tfjs_cpu, tfjs_webgl = set(api["kernels_cpu"]), set(api["kernels_webgl"])
     ours_cpu, ours_webgl = set(tf.get_kernels_for_backend("cpu")), set(tf.get_kernels_for_backend("webgl"))
@@ -36,14 +36,14 @@ def webgpu_kernels():
     """The kernels of pytfweb's webgpu backend (WGSL programs, and the host kernels of
     webgpu_host_kernels; registered in CPython too, for this table). Anything else raises
     NotImplementedError on webgpu: there is no fallback."""
-    from .backends.webgpu import programs as _webgpu  # noqa: F401  (importable without a browser)
+    from ..backends.webgpu import programs as _webgpu  # noqa: F401  (importable without a browser)
     return set(tf.get_kernels_for_backend("webgpu"))
 
 
 def webgpu_host_kernels():
     """The webgpu kernels that need input values CPU-side: the host kernels (value-dependent sizes)
     and those computing positions host-side (CropAndResize, Transform)."""
-    from .backends.webgpu.programs.host import NEEDS_CPU_VALUES
+    from ..backends.webgpu.programs.host import NEEDS_CPU_VALUES  # (importable without a browser; loads the webgpu programs)
     return set(NEEDS_CPU_VALUES)
 
 
