@@ -6,6 +6,8 @@ object, so the engine's internals can change under them.
 Beyond TF.js's names, for those floors (here only, not in `tf.*`):
 - is_recording_gradients(): whether a gradient tape is recording (inside tf.grad & co.);
 - registered_variable(name): the live Variable of that name, or None;
+- num_bytes(): tf.memory().num_bytes, from the engine's count alone (memory() also asks the
+  backend, which on webgl/webgpu first runs the pending fused ops);
 - make_tensor(flat, shape, dtype): a tensor from a flat host buffer (array.array, memoryview,
   1-D ndarray) of exactly dtype's element type, handed to the backend without a copy or a
   conversion (decoded weights);
@@ -58,6 +60,11 @@ def enable_prod_mode():
 def is_recording_gradients():
     """Whether a gradient tape is recording (inside tf.grad, tf.variable_grads, model.fit's step)."""
     return ENGINE.active_tape is not None
+
+
+def num_bytes():
+    """The bytes all live tensors hold (tf.memory().num_bytes) without asking the backend."""
+    return ENGINE.num_bytes
 
 
 def registered_variable(name):

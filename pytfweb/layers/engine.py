@@ -22,7 +22,7 @@ import itertools
 import math
 
 from .. import ops
-from ..api import dispose, memory, registered_variable, tidy
+from ..api import dispose, num_bytes, registered_variable, tidy
 from ..environment import ENV
 from ..limits import check_elements
 from ..tensor import Tensor
@@ -222,7 +222,7 @@ class Layer:
         what = f"{self.get_class_name()} '{self.name}': weight '{name}'"
         size = check_elements(dims, what)
         limit = int(ENV.get("MAX_MODEL_PARAMETERS"))
-        if size + memory().num_bytes <= limit:
+        if size + num_bytes() <= limit:
             return   # (every value a tensor holds takes a byte or more: no walk through the model needed)
         total = size + sum(math.prod(w.shape) for w in _weights_of_model_being_built(self))
         if total > limit:
