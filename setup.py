@@ -13,7 +13,8 @@ setup(
     packages=packages + ["pytfweb.shaders", "pytfweb.web"],
     package_dir={"pytfweb.shaders": "shaders", "pytfweb.web": "web"},
     package_data={
-        "pytfweb": ["**/*.js", "**/*.glsl", "data/*.json"],
+        "pytfweb": ["**/*.js", "**/*.glsl"],
+        "pytfweb.data": ["*.json"],
         "pytfweb.shaders": ["**/*.glsl", "**/*.wgsl"],
         "pytfweb.web": ["*.html", "*.js", "*.css"],
     },

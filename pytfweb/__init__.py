@@ -25,7 +25,7 @@ from . import browser  # noqa: F401  (tf.browser)
 from . import vis  # noqa: F401  (tf.vis: charts, as tfjs-vis)
 from . import io  # noqa: F401  (tf.io)
 from . import util  # noqa: F401  (tf.util)
-from . import datasets as data  # noqa: F401  (tf.data; pytfweb/data/ holds the API list)
+from . import data  # noqa: F401  (tf.data)
 from .ops import __dict__ as _ops_ns
 from . import layers
 from .layers import callbacks, constraints, initializers, metrics, regularizers  # noqa: F401  (TF.js namespaces)

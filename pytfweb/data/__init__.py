@@ -1,7 +1,6 @@
-"""tf.data (the module is pytfweb.datasets: pytfweb/data/ holds package data): TF.js's datasets
-(tfjs-data): array, zip, generator, func, csv (CSVDataset: URLs, files, bytes), and in the page the
-browser devices microphone and webcam (iterators over getUserMedia streams). A
-Dataset is a recipe: each iterator() (a coroutine, as TF.js's) replays it from the start. Iterators
+"""tf.data: TF.js's datasets (tfjs-data): array, zip, generator, func, csv (CSVDataset: URLs, files,
+bytes), and in the page the browser devices microphone and webcam (iterators over getUserMedia
+streams). A Dataset is a recipe: each iterator() (a coroutine, as TF.js's) replays it from the start. Iterators
 are TF.js's LazyIterators: `await it.next()` gives {"value": ..., "done": bool}. `async for x in
 dataset` walks a dataset; to_array() collects one (awaited).
 
@@ -9,20 +8,22 @@ Elements are Python values: numbers, strings, tensors, lists and dicts of them. 
 leaf over the batch (tensors with tf.stack, numbers, strings and lists with tf.tensor), so a dataset of
 {"xs": ..., "ys": ...} batches to {"xs": batch, "ys": batch}, as TF.js's deepBatchConcat. shuffle(seed)
 draws with TF.js's seeded Alea generator in its order, so a seeded shuffle gives TF.js's order.
+
+The folder also holds tfjs-4.22-api.json (TF.js's API list, read by `pytfweb ops` and the tests).
 """
 import asyncio
 import inspect
 import math
 import re
 
-from . import ops
-from .api import dispose, tensors_in, tidy
-from .browser.pixels import from_pixels
-from .io.http import _urlopen
-from .io.router import IN_BROWSER
-from .ops.image import crop_and_resize
-from .prng import Alea, seed_string
-from .tensor import Tensor
+from .. import ops
+from ..api import dispose, tensors_in, tidy
+from ..browser.pixels import from_pixels
+from ..io.http import _urlopen
+from ..io.router import IN_BROWSER
+from ..ops.image import crop_and_resize
+from ..prng import Alea, seed_string
+from ..tensor import Tensor
 
 __all__ = ["Dataset", "LazyIterator", "CSVDataset", "MicrophoneIterator", "WebcamIterator", "array", "zip", "generator",
            "func", "csv", "microphone", "webcam"]
@@ -696,7 +697,7 @@ async def _read_source(source):
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source)
     if IN_BROWSER and not isinstance(source, str):
-        import js
+        import js   # the page's JS: exists only in Pyodide
         if hasattr(source, "arrayBuffer"):   # Blob, File
             return (await source.arrayBuffer()).to_bytes()
         if hasattr(source, "url") and hasattr(source, "method"):   # a Request
@@ -725,7 +726,7 @@ async def _read_source(source):
 
 
 async def _fetch_js(request, url):
-    import js
+    import js   # the page's JS: exists only in Pyodide
     from pyodide.ffi import JsException
     try:
         response = await js.fetch(request)
@@ -776,7 +777,7 @@ def _device_options(api, config, options, known):
 
 
 def _js_object(value):
-    import js
+    import js   # the page's JS: exists only in Pyodide
     from pyodide.ffi import to_js
     return to_js(value, dict_converter=js.Object.fromEntries, create_pyproxies=False)
 
@@ -843,7 +844,7 @@ class MicrophoneIterator(LazyIterator):
 
     async def start(self):
         """Open the microphone stream and the analyser (create() calls it)."""
-        import js
+        import js   # the page's JS: exists only in Pyodide
         from pyodide.ffi import JsException
         devices = getattr(js.navigator, "mediaDevices", None)
         if devices is None:
@@ -958,7 +959,7 @@ class WebcamIterator(LazyIterator):
             raise RuntimeError("tf.data.webcam is only supported in the browser (it films through "
                                "navigator.mediaDevices.getUserMedia): run the script in the page (pytfweb run, "
                                "a <script type=\"text/python\"> tag), not in CPython")
-        import js
+        import js   # the page's JS: exists only in Pyodide
         if webcam_video_element is None:
             cfg = _device_options("tf.data.webcam", webcam_config, options, cls._KNOWN)
             if not cfg.get("resize_width") or not cfg.get("resize_height"):
@@ -975,7 +976,7 @@ class WebcamIterator(LazyIterator):
 
     async def start(self):
         """Open the camera stream into the video element and wait for its metadata (create() calls it)."""
-        import js
+        import js   # the page's JS: exists only in Pyodide
         from pyodide.ffi import JsException
         if self.facing_mode and self.facing_mode not in ("user", "environment"):
             raise ValueError(f"Invalid webcam facing mode: {self.facing_mode}. Please provide 'user' or 'environment'")
