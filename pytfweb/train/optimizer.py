@@ -316,19 +316,13 @@ class Optimizer:
         return pairs
 
 
-# --- argument checks shared by the optimizers ------------------------------------------------------
-
-def has_kernel(name):
-    """Whether the active backend has the fused update kernel `name`: an optimizer runs it
-    where there is one and composes ops elsewhere (the same steps)."""
-    return optimizer_updates.has_fused_update(name)
-
-
 def assign_all(variables, values):
     """Assign an update's new tensors ([value, *slots]) to the variable and its slots."""
     for variable, new in zip(variables, values):
         variable.assign(new)
 
+
+# --- argument checks shared by the optimizers ------------------------------------------------------
 
 def check_number(value, arg, api, minimum=None, below=None, maximum=None):
     """value as a float: a finite real number (not a bool) within the given bounds."""
