@@ -4,7 +4,7 @@ about particular ops.
 
 A function body is a list of statements whose last item is the returned expression:
 
-    body = [let("e", exp(-2.0 * abs(X))),     # a named subexpression (use it as v("e"))
+    body = [let("e", exp(-2.0 * abs_(X))),    # a named subexpression (use it as v("e"))
             when(X < 0.0, NAN),                # if (x < 0) return NaN
             v("e") * X]                        # return e * x
 
@@ -59,17 +59,17 @@ BUILTINS = {
 }
 _POLYMORPHIC = {"abs", "sign", "min", "max", "clamp"}   # result type: the arguments'
 
-#: intrinsics: name -> (result type, number of arguments). Rendered by each target's own helpers
-#: (header.glsl and the rendered isInfinite on webgl, common.wgsl on webgpu).
+#: intrinsics: name -> (result type, argument types). Rendered by each target's own helpers
+#: (header.glsl and the rendered isInfinite/bitLength on webgl, common.wgsl on webgpu).
 INTRINSICS = {
-    "isnan": (BOOL, 1), "isinf": (BOOL, 1),
-    "isneg": (BOOL, 1),                  # the sign bit (-0 counts)
-    "nan": (F32, 0), "inf": (F32, 0), "negzero": (F32, 0),
-    "clear_sign": (F32, 1),              # |x| by the bits
-    "to_int32": (I32, 1),                # JS's ToInt32 (NaN and infinities 0, wrapped): WGSL only
-    "bit_length": (I32, 1),              # the number of bits of a u32 (0 for 0)
-    "bits_u32": (U32, 1),                # a float's bits
-    "as_i32": (I32, 1),                  # a u32's bits as i32
+    "isnan": (BOOL, (F32,)), "isinf": (BOOL, (F32,)),
+    "isneg": (BOOL, (F32,)),             # the sign bit (-0 counts)
+    "nan": (F32, ()), "inf": (F32, ()), "negzero": (F32, ()),
+    "clear_sign": (F32, (F32,)),         # |x| by the bits
+    "to_int32": (I32, (F32,)),           # JS's ToInt32 (NaN and infinities 0, wrapped): WGSL only
+    "bit_length": (I32, (U32,)),         # the number of bits of a u32 (0 for 0)
+    "bits_u32": (U32, (F32,)),           # a float's bits
+    "as_i32": (I32, (U32,)),             # a u32's bits as i32
 }
 
 EXPR_KINDS = ("arg", "attr", "const", "var", "binop", "unop", "call", "intrinsic", "fn", "select",
@@ -90,7 +90,7 @@ class Node:
             raise IRError(f"elementwise IR: unknown unary operator {value!r}")
         if kind == "call" and value not in BUILTINS:
             raise IRError(f"elementwise IR: unknown built-in {value!r}")
-        if kind == "intrinsic" and (value not in INTRINSICS or INTRINSICS[value][1] != len(args)):
+        if kind == "intrinsic" and (value not in INTRINSICS or len(INTRINSICS[value][1]) != len(args)):
             raise IRError(f"elementwise IR: unknown intrinsic {value!r}/{len(args)}")
         if type is not None and type not in TYPES:
             raise IRError(f"elementwise IR: unknown type {type!r}")
@@ -210,7 +210,7 @@ def _builtin(name):
 
 
 def _intrinsic(name):
-    if INTRINSICS[name][1] == 0:
+    if not INTRINSICS[name][1]:
         return Node("intrinsic", value=name)
     return lambda *args: Node("intrinsic", *args, value=name)
 
@@ -499,7 +499,7 @@ class _Renderer:
             return self.literal(n.value, n.type or want or I32), None
         if k == "arg":
             self.infer(n, env)
-            return self.arg_name(n.value, env), None
+            return n.value, None
         if k == "var":
             self.infer(n, env)
             return n.value, None
@@ -538,8 +538,7 @@ class _Renderer:
             t = t or want or I32
             return f"{name}({', '.join(self.expr(a, env, t)[0] for a in n.args)})", None
         if k == "intrinsic":
-            args = [self.expr(a, env, F32 if n.value != "bit_length" and n.value != "as_i32" else U32)[0]
-                    for a in n.args]
+            args = [self.expr(a, env, t)[0] for a, t in zip(n.args, INTRINSICS[n.value][1])]
             return self.intrinsic(n.value, args), None
         if k == "fn":
             f = self._fn(n.value)
@@ -548,8 +547,7 @@ class _Renderer:
             args = [self.expr(a, env, t)[0] for a, (_, t) in zip(n.args, f.params)]
             if f.abi == "values":
                 args = [self.to_abi(a, t) for a, (_, t) in zip(args, f.params)]
-                call_text = f"{f.name}({', '.join(args)})"
-                return self.from_abi(call_text, self.function_type(f)), None
+                return f"{f.name}({', '.join(args)})", None
             return f"{f.name}({', '.join(args)})", None
         if k == "select":
             t = self.infer(n, env) or want or I32
@@ -642,17 +640,11 @@ class GLSL(_Renderer):
     type_names = {F32: "float", I32: "int", U32: "uint", BOOL: "bool", U32X2: "uvec2"}
     shift_amount_type = I32
 
-    def arg_name(self, name, env):
-        return name
-
     def attr_name(self, name):
         return name   # a uniform the program declares
 
     def to_abi(self, text, t):
         return text if t == F32 else f"float({text})"
-
-    def from_abi(self, text, t):
-        return text   # an op function returns float on webgl
 
     def select(self, c, a, b):
         cond = c[0] if c[1] is None or c[1] in COMPARE or c[1] in ("&&", "||") else f"({c[0]})"
@@ -675,8 +667,8 @@ class GLSL(_Renderer):
             "bit_length": lambda: f"bitLength({x})",                # SUPPORT: ES 3.00 has no findMSB
             "bits_u32": lambda: f"floatBitsToUint({x})",
             "as_i32": lambda: f"int({x})",
-            "to_int32": None,
-        }[name]() if name != "to_int32" else _refuse(self.target, name)
+            "to_int32": lambda: _refuse(self.target, name),        # webgl casts in elementwise.glsl
+        }[name]()
 
     def declare(self, name, t, init, mutable):
         return f"{self.type_names[t]} {name}" + ("" if init is None else f" = {init}") + ";"
@@ -720,16 +712,10 @@ class WGSL(_Renderer):
     type_names = {F32: "f32", I32: "i32", U32: "u32", BOOL: "bool", U32X2: "vec2<u32>"}
     shift_amount_type = U32
 
-    def arg_name(self, name, env):
-        return name
-
     def attr_name(self, name):
         return name   # a parameter after the operands
 
     def to_abi(self, text, t):
-        return text
-
-    def from_abi(self, text, t):
         return text
 
     def select(self, c, a, b):
