@@ -22,7 +22,7 @@ per_target(glsl=..., wgsl=...) in an expression, only("wgsl", ...) among stateme
 reasons: WGSL leaves a built-in's result undefined at some inputs (exp overflow, log/sqrt at 0 and
 infinity, sin at infinity, division by 0) and may fold float comparisons with NaN, where GLSL on
 webgl gives IEEE values; and webgpu holds itself to numpy's signed zeros (its tests check the sign
-bit), where webgl's ops keep TF.js's webgl forms (its tests compare values, also on half floats).
+bit), where webgl's ops keep their cheaper forms (its tests compare values, also on half floats).
 Making those one would change a backend's results or add work to its shaders: each is a
 candidate for a later change with its own tests, not for this table's rendering."""
 import functools
@@ -139,7 +139,7 @@ helper("powMulWide", [("x", U32), ("y", U32)], [
          v("xh") * v("yh") + (v("lh") >> 16) + (v("hl") >> 16) + (v("mid") >> 16))])
 
 # JS's a % b (C fmod): the remainder with a's sign; a finite a keeps itself against an infinite b.
-# webgl: a - b * trunc(a / b) (TF.js's formula); webgpu: exact, by long division on the exponents,
+# webgl: a - b * trunc(a / b), within its tests' tolerance; webgpu: exact, by long division on the exponents,
 # each step taking the largest b * 2^k <= r (r - b * 2^k is exact, Sterbenz): WGSL's division is
 # only accurate to 2.5 ulp, and webgpu's tests hold Mod to numpy's exact remainders.
 helper("jsRemainder", [("a", F32), ("b", F32)], {
