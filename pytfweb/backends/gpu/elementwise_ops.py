@@ -95,17 +95,16 @@ def not_nan(*xs):
 
 # --- helpers -------------------------------------------------------------------------------------
 
-U = arg("v")
-
 # isInfinite: webgl's form of the isinf intrinsic (webgpu's isInf is in common.wgsl)
 helper("isInfinite", [("x", F32)], (bits_u32(X) & u32(0x7fffffff)).eq(u32(0x7f800000)), targets=("glsl",))
 
-# log(1 + u), accurate near 0 (Kahan: the rounding error of 1 + u cancels out).
+# log(1 + v), accurate near 0 (Kahan: the rounding error of 1 + u cancels out).
+_v = arg("v")
 helper("log1pAccurate", [("v", F32)], [
-    let("w", 1.0 + U),
-    when(v("w").eq(1.0), U),
+    let("w", 1.0 + _v),
+    when(v("w").eq(1.0), _v),
     when(isinf(v("w")), v("w")),
-    log(v("w")) * (U / (v("w") - 1.0))])
+    log(v("w")) * (_v / (v("w") - 1.0))])
 
 # e^x - 1: a Taylor polynomial where exp(x) - 1 would cancel.
 helper("expm1Accurate", [("x", F32)], [
