@@ -98,7 +98,7 @@ def not_nan(*xs):
 # isInfinite: webgl's form of the isinf intrinsic (webgpu's isInf is in common.wgsl)
 helper("isInfinite", [("x", F32)], (bits_u32(X) & u32(0x7fffffff)).eq(u32(0x7f800000)), targets=("glsl",))
 
-# log(1 + v), accurate near 0 (Kahan: the rounding error of 1 + u cancels out).
+# log(1 + v), accurate near 0 (Kahan: the rounding error of 1 + v cancels out).
 _v = arg("v")
 helper("log1pAccurate", [("v", F32)], [
     let("w", 1.0 + _v),
