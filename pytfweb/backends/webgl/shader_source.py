@@ -1,8 +1,14 @@
 """Reading GLSL from the shaders/ folder: whole files, `// @program NAME` sections, and
-single functions by name (so a program compiles only the op it uses)."""
+single functions by name (so a program compiles only the op it uses).
+
+The elementwise op functions (unary_ops.glsl, binary_ops.glsl, and webgpu's unary_ops.wgsl and
+binary_ops.wgsl) are not files: backends/gpu/elementwise_ops.py renders them from one table, and
+read() serves them under those names, so every reader here and in webgpu/wgsl.py works alike."""
 import functools
 import os
 import re
+
+from ..gpu import elementwise_ops
 
 _PKG = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Inside a wheel or the browser bundle: pytfweb/shaders; in a source checkout: ../shaders.
@@ -18,6 +24,8 @@ def shaders_dir():
 
 @functools.lru_cache(maxsize=None)
 def read(name):
+    if name in elementwise_ops.names():
+        return elementwise_ops.source(name)
     with open(os.path.join(shaders_dir(), name), encoding="utf-8") as f:
         return f.read()
 

@@ -1,4 +1,9 @@
-"""Every elementwise kernel from the tables in ops/elementwise.py, plus Cast and Select."""
+"""Every elementwise kernel from the tables in ops/elementwise.py, plus Cast and Select.
+
+Each kernel's GLSL is the function `op_<Kernel>` (`op_<Kernel>_int` for exact int32) of
+unary_ops.glsl or binary_ops.glsl: rendered from the op table of backends/gpu/elementwise_ops.py
+(the bodies webgpu's WGSL is rendered from too) and read by name through shader_source, as the
+program bodies of shaders/elementwise.glsl are."""
 import array
 import math
 import operator
@@ -23,7 +28,7 @@ _UNIFORM_NAMES = {"alpha": "alpha", "clip_value_min": "clipMin", "clip_value_max
 def _code(ops_file, fn_name, body):
     fn = shader_source.function(ops_file, fn_name)
     if fn is None:
-        raise KeyError(f"webgl: shaders/{ops_file} defines no {fn_name}")
+        raise KeyError(f"webgl: {ops_file} (backends/gpu/elementwise_ops.py) defines no {fn_name}")
     return f"{fn}#define OP {fn_name}\n{body}"
 
 

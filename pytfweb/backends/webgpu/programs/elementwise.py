@@ -3,8 +3,9 @@ plus Cast, Select, Fill, ZerosLike and OnesLike, as WGSL compute shaders.
 
 One source of truth with the other backends: the rows say which kernels exist and their dtype
 rules (out_dtype); each kernel's WGSL is the function `op_<Kernel>` (or `op_<Kernel>_int` for
-int32 and bool operands) of shaders/webgpu/unary_ops.wgsl or binary_ops.wgsl, found by name as
-webgl finds its GLSL. The function's signature decides the loads (an i32 operand of an f32
+int32 and bool operands) of unary_ops.wgsl or binary_ops.wgsl, rendered from the op table of
+backends/gpu/elementwise_ops.py (the bodies webgl's GLSL is rendered from too) and found by name
+through wgsl.py as webgl finds its GLSL. The function's signature decides the loads (an i32 operand of an f32
 function is converted) and the store (a bool result becomes 0/1; an f32 result stored as int32
 goes through JS's ToInt32).
 
@@ -63,7 +64,8 @@ def choose(ops_file, fn_name, dtype):
     if dtype != "float32" and wgsl.has(ops_file, fn_name + "_int"):
         return fn_name + "_int"
     if dtype == "bool" or not wgsl.has(ops_file, fn_name):
-        raise NotImplementedError(f"webgpu: shaders/webgpu/{ops_file} has no {fn_name} for {dtype} operands")
+        raise NotImplementedError(f"webgpu: {ops_file} (backends/gpu/elementwise_ops.py) has no {fn_name} for "
+                                  f"{dtype} operands")
     return fn_name
 
 

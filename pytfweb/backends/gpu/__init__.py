@@ -1,0 +1,1 @@
+"""What the GPU backends (webgl, webgpu) share: code that depends on neither's API."""
