@@ -1,6 +1,6 @@
 # Set-up is part of every target that needs it, and idempotent: a fresh machine needs only
 # `make demo` or `make test`.
-#   chromium      Debian's /usr/bin/chromium (apt), only when $(CHROMIUM) is missing
+#   chromium      Debian's /usr/bin/chromium and glslang-tools (apt), only when one is missing
 #   node_modules  npm ci from package-lock.json (Pyodide, TensorFlow.js), again when the lock changes
 #   .venv         python3 -m venv + pip install -e '.[test]', again when pyproject.toml/setup.py change
 
@@ -18,11 +18,13 @@ all: test
 
 setup: chromium node_modules/.pytfweb-stamp $(VENV)/.pytfweb-stamp
 
+# Debian packages: chromium (the browser tests) and glslang-tools (glslangValidator compiles the
+# rendered elementwise GLSL in the unit tests).
 chromium:
-	@if [ ! -x $(CHROMIUM) ]; then \
-	  echo "Installing Debian chromium"; \
+	@if [ ! -x $(CHROMIUM) ] || ! command -v glslangValidator >/dev/null; then \
+	  echo "Installing Debian chromium and glslang-tools"; \
 	  $(SUDO) apt-get update && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium glslang-tools; \
 	fi
 
 node_modules/.pytfweb-stamp: package.json package-lock.json

@@ -91,9 +91,9 @@ def _defined(glsl_file):
     return re.findall(r"^\w+\s+(\w+)\s*\(", shader_source.read(glsl_file), re.M)
 
 
-@pytest.mark.skipif(GLSLANG is None, reason="glslangValidator not installed (Debian: glslang-tools)")
 @pytest.mark.parametrize("glsl_file,name", list(_glsl_programs()))
 def test_glsl_op_compiles(tmp_path, glsl_file, name):
+    assert GLSLANG, "glslangValidator is missing: `make setup` installs Debian's glslang-tools"
     arity = 1 if glsl_file == "unary_ops.glsl" else 2
     source = "\n".join([
         "#version 300 es", "precision highp float;", "precision highp int;",
