@@ -7,8 +7,7 @@ share programs. This module builds only the shape-dependent #defines and accesso
 import math
 
 from ....kernels import TensorInfo, get_kernel, register_kernel
-from ....ops.conv import conv_info_for
-from ....ops.conv_util import compute_dilation2d_info
+from ....kernels.conv_geometry import compute_dilation2d_info, conv_info_for
 from ....shapes import broadcast_shapes, size_of
 from .. import shader_source
 from . import gemm

@@ -9,7 +9,7 @@ import array
 import math
 
 from ....kernels import TensorInfo, register_kernel
-from ....ops.image import non_max_suppression_impl
+from ....kernels.nms import non_max_suppression_impl
 from .. import shader_source
 from .program import Program
 from .shape import reverse

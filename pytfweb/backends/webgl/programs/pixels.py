@@ -4,11 +4,11 @@ FromPixels (as TF.js's webgl kernel): the image element is uploaded into an RGBA
 (texImage2D straight from the element), then shaders/pixels.glsl picks the channels into the
 tensor's layout. The texture is a temporary input of the program, not a tensor: it is deleted,
 not recycled (the texture pool holds single-channel float textures).
-Draw: the same host kernel as on cpu (browser/pixels.py): TF.js has it on its cpu backend
+Draw: the same host kernel as on cpu (kernels/pixels.py): TF.js has it on its cpu backend
 only, but the page has no cpu backend here.
 """
-from ....browser.pixels import draw_kernel
 from ....kernels import TensorInfo, register_kernel
+from ....kernels.pixels import draw_kernel
 from ....tensor import DataId
 from .. import shader_source
 from .program import Program

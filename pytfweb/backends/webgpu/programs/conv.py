@@ -1,7 +1,7 @@
 """Convolutions (Conv2D, DepthwiseConv2dNative, Conv3D and their input and filter gradients; 2-D
 in NHWC and NCHW), pooling (MaxPool, AvgPool, MaxPool3D, AvgPool3D and their gradients,
 MaxPoolWithArgmax) and Dilation2D with its gradients, as direct WGSL programs
-(shaders/webgpu/conv.wgsl): one invocation per output value, geometry from ops/conv.py's
+(shaders/webgpu/conv.wgsl): one invocation per output value, geometry from kernels/conv_geometry.py's
 conv_info_for (or the pooling attrs), sizes as uniforms. The shaders are 3-D; 2-D runs with
 depth 1. Contracts in ops/conv.py and ops/pool.py.
 
@@ -24,7 +24,7 @@ SwiftShader) where the bias and PReLU weights are one value or one per output ch
 from typing import Callable, NamedTuple
 
 from ....kernels import register_kernel
-from ....ops.conv import conv_info_for
+from ....kernels.conv_geometry import compute_dilation2d_info, conv_info_for
 from .. import wgsl
 from ..backend import Program, _size
 from .elementwise import BACKEND
@@ -489,7 +489,6 @@ _DILATION_FLOOR = "-9007199254740992.0"
 
 def _dilation(mode):
     def kernel(backend, inputs, attrs):
-        from ....ops.conv_util import compute_dilation2d_info
         x, f = inputs[:2]
         info = compute_dilation2d_info(x.shape, f.shape, attrs["strides"], attrs["pad"], attrs["dilations"])
         geometry = Geometry(info.batch_size, info.in_size, info.in_channels, info.out_size, info.out_channels,

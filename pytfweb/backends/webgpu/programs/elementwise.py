@@ -19,7 +19,7 @@ import math
 from typing import NamedTuple
 
 from ....kernels import TensorInfo, register_kernel
-from ....ops.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
+from ....kernels.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
 from ....shapes import broadcast_shapes, strides_of
 from ...shared import register_shared_kernels
 from .. import wgsl

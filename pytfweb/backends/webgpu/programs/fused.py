@@ -6,7 +6,7 @@ as constants (computed in float64 host-side, as cpu computes them; uploaded on f
 import array
 
 from ....kernels import TensorInfo, register_kernel
-from ....ops.fused import ACTIVATIONS
+from ....kernels.activations import ACTIVATIONS
 from ....shapes import broadcast_shapes
 from .. import wgsl
 from .conv import _conv_kernel

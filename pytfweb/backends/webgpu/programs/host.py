@@ -4,13 +4,15 @@ RaggedGather, RaggedRange, RaggedTensorToTensor), and Unique, BroadcastArgs and
 NonMaxSuppressionV3/V4/V5 (webgl's pure-Python kernels, which use only read_sync and write: they
 belong in backends/impl, shared, and are imported from webgl until they move). As on webgl (and in
 TF.js), they run on the host from the inputs' values, the same pure-Python code. So do the string
-kernels (backends/strings.py: string tensors stay CPU-side on webgpu), Draw (browser/pixels.py's
+kernels (backends/strings.py: string tensors stay CPU-side on webgpu), Draw (kernels/pixels.py's
 draw_kernel) and FromPixels (the source read through a 2D canvas on the host). Their inputs' values
 are read from the GPU where Python can wait for it (backend.host_values); elsewhere they must be
 CPU-side (written from Python, or read once with `await t.data()`), or the kernel raises, saying
 so. `pytfweb ops` marks them "host"."""
+import array
+
 from ....errors import BackendError
-from ....kernels import register_kernel
+from ....kernels import TensorInfo, pixels, register_kernel
 from ... import strings
 from ...impl import host_kernel
 from ...impl.ragged import HOST_KERNELS as RAGGED
@@ -50,16 +52,15 @@ def _checked(name, run):
 
 for _name, _impl in HOST_KERNELS.items():
     register_kernel(_name, BACKEND, _checked(_name, host_kernel(_impl)))
+
+
 def _from_pixels(backend, inputs, attrs):
-    """FromPixels: the source's RGBA bytes read through a 2D canvas (browser/pixels.py's host path),
-    the channels picked on the host; the tensor's values are CPU-side (uploaded on first use)."""
-    from ....browser import pixels
-    from ....kernels import TensorInfo
-    import array
+    """FromPixels: the source's RGBA bytes read through a 2D canvas (kernels/pixels.py, tf.browser's
+    host path), the channels picked on the host; the tensor's values are CPU-side (uploaded on first use)."""
     w, h, n = attrs["width"], attrs["height"], attrs["num_channels"]
     source = attrs["pixels"]
-    kind = pixels._js_kind(source) if pixels._is_js(source) else "ImageData"
-    rgba = pixels._dom_rgba(source, kind, w, h) if w * h else b""
+    kind = pixels.js_kind(source) if pixels.is_js(source) else "ImageData"
+    rgba = pixels.dom_rgba(source, kind, w, h) if w * h else b""
     picked = bytearray(w * h * n)
     for c in range(n):
         picked[c::n] = rgba[c::4]
@@ -67,12 +68,7 @@ def _from_pixels(backend, inputs, attrs):
     return TensorInfo(backend.write(array.array("i", list(picked)), shape, "int32"), shape, "int32")
 
 
-def _draw():
-    from ....browser.pixels import draw_kernel
-    return draw_kernel
-
-
-for _name, _fn in {**HOST_FUNCTIONS, **strings.KERNELS, "Draw": _draw()}.items():
+for _name, _fn in {**HOST_FUNCTIONS, **strings.KERNELS, "Draw": pixels.draw_kernel}.items():
     register_kernel(_name, BACKEND, _checked(_name, _fn))
 register_kernel("FromPixels", BACKEND, _from_pixels)
 
