@@ -26,7 +26,7 @@ from ...errors import BackendError, ContextLostError
 from ...kernels import TensorInfo
 from ...tensor import DataId
 from ..base import Backend
-from ..fusion_graph import PendingData
+from ..gpu.fusion_graph import PendingData
 from .gpgpu_context import GPGPUContext
 from .programs import fusion
 from .shader_compiler import InputInfo, build_source

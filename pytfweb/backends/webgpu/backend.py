@@ -32,7 +32,7 @@ from ...errors import BackendError
 from ...kernels import TensorInfo
 from ...tensor import DataId
 from ..base import Backend
-from ..fusion_graph import PendingData
+from ..gpu.fusion_graph import PendingData
 from . import wgsl
 from .device import Device, block_on, can_block, pack_uniforms
 

@@ -9,7 +9,7 @@ import math
 from ....kernels import TensorInfo, get_kernel, register_kernel
 from ....kernels.conv_geometry import compute_dilation2d_info, conv_info_for
 from ....shapes import broadcast_shapes, size_of
-from .. import shader_source
+from ...gpu import shader_source
 from . import gemm
 from .program import Program
 

@@ -21,8 +21,8 @@ data only marks it, and the last expression reading it frees it.
 """
 from ....environment import ENV
 from ....shapes import size_of
-from ...fusion_graph import generate, record
-from .. import shader_source
+from ...gpu.fusion_graph import generate, record
+from ...gpu import shader_source
 from ..shader_compiler import getter_name
 from ..texture_manager import texture_shape
 from .program import Program

@@ -10,7 +10,7 @@ only, but the page has no cpu backend here.
 from ....kernels import TensorInfo, register_kernel
 from ....kernels.pixels import draw_kernel
 from ....tensor import DataId
-from .. import shader_source
+from ...gpu import shader_source
 from .program import Program
 from .slicing import empty
 

@@ -11,7 +11,7 @@ operands still CPU-side and the ops' attributes being uniforms. Its pipeline key
 sizes: shapes are uniforms, so a loop compiles each of its expressions once."""
 from ....environment import ENV
 from ....shapes import strides_of
-from ...fusion_graph import generate, record
+from ...gpu.fusion_graph import generate, record
 from .. import wgsl
 from ..backend import Program, _size
 from . import elementwise   # (a module that imports this one: its functions are used at run time)

@@ -1,9 +1,9 @@
 """The kernels whose output sizes depend on their inputs' values: the sparse and ragged ones of
 backends/impl (SparseFillEmptyRows, SparseReshape, SparseSegmentSum, SparseSegmentMean,
 RaggedGather, RaggedRange, RaggedTensorToTensor), and Unique, BroadcastArgs and
-NonMaxSuppressionV3/V4/V5 (webgl's pure-Python kernels, which use only read_sync and write: they
-belong in backends/impl, shared, and are imported from webgl until they move). As on webgl (and in
-TF.js), they run on the host from the inputs' values, the same pure-Python code. So do the string
+NonMaxSuppressionV3/V4/V5 (the pure-Python kernels of gpu/host_kernels.py, which use only
+read_sync and write, shared with webgl). As on webgl (and in TF.js), they run on the host from the
+inputs' values, the same pure-Python code. So do the string
 kernels (backends/strings.py: string tensors stay CPU-side on webgpu), Draw (kernels/pixels.py's
 draw_kernel) and FromPixels (the source read through a 2D canvas on the host). Their inputs' values
 are read from the GPU where Python can wait for it (backend.host_values); elsewhere they must be
@@ -14,6 +14,7 @@ import array
 from ....errors import BackendError
 from ....kernels import TensorInfo, pixels, register_kernel
 from ... import strings
+from ...gpu import host_kernels
 from ...impl import host_kernel
 from ...impl.ragged import HOST_KERNELS as RAGGED
 from ...impl.sparse import HOST_KERNELS as SPARSE
@@ -22,15 +23,8 @@ from .elementwise import BACKEND
 HOST_KERNELS = {**SPARSE, **RAGGED}
 
 
-def _webgl_host_kernels():
-    from ...webgl.programs import image, indexing
-    return {"Unique": indexing.unique, "BroadcastArgs": indexing.broadcast_args,
-            "NonMaxSuppressionV3": image.non_max_suppression_v3, "NonMaxSuppressionV4": image.non_max_suppression_v4,
-            "NonMaxSuppressionV5": image.non_max_suppression_v5}
-
-
 # (name -> a kernel function taking (backend, inputs, attrs), not an impl)
-HOST_FUNCTIONS = _webgl_host_kernels()
+HOST_FUNCTIONS = host_kernels.HOST_FUNCTIONS
 
 # Kernels that need some inputs' values CPU-side (as these do): CropAndResize and Transform
 # (image.py) compute their sample positions host-side in float64 from the boxes / transforms.

@@ -6,7 +6,7 @@ parts, and the kernels that move values or are linear in them run on each part
 (backends/complex_paths.py, shared with webgl; here Transpose too, which moves data)."""
 from ....kernels import TensorInfo, register_kernel
 from ....shapes import broadcast_shapes
-from ...complex_paths import EACH_PART, register_complex_paths
+from ...gpu.complex_paths import EACH_PART, register_complex_paths
 from .. import wgsl
 from ..backend import Program, _size
 from .elementwise import BACKEND, _copy, run_elementwise

@@ -1,6 +1,6 @@
 """Kernels a GPU backend composes from its own kernels, the same way on every such backend."""
-from ..kernels import TensorInfo, get_kernel, register_kernel
-from ..kernels.einsum_plan import einsum_plan
+from ...kernels import TensorInfo, get_kernel, register_kernel
+from ...kernels.einsum_plan import einsum_plan
 
 
 def register_composed_einsum(backend_name):

@@ -1,0 +1,9 @@
+"""The GPU core: what the webgl and webgpu backends share, so that neither imports the other.
+
+  shader_source     reading shaders/ (files, `// @program NAME` sections, single functions)
+  fusion_graph      lazy elementwise fusion's expression graph and PendingData bookkeeping
+  complex_paths     complex64 through the real kernels, part by part
+  composed_kernels  Einsum from a backend's own Transpose, Multiply and Sum
+  host_kernels      Unique, BroadcastArgs, NonMaxSuppressionV3/V4/V5 computed on the host
+
+Nothing here imports webgl or webgpu (nor ops and above): import-linter checks it (.importlinter)."""
