@@ -35,7 +35,8 @@ from ..base import Backend
 from ..gpu.fusion_graph import PendingData
 from . import wgsl
 from .device import Device, block_on, can_block, pack_uniforms
-
+from .program import _size
+from .programs import fusion
 
 _NOT_THE_DEFAULT = ("webgpu: not the default where Python cannot wait for the GPU (no JavaScript Promise "
                     "Integration, or Python not run from an async call), since data_sync() could not read its "
@@ -52,16 +53,6 @@ class GPUData:
         # complex64 (as webgl and TF.js's complexTensorInfos): the DataIds of two float32 data, real
         # and imaginary, owned by this one and freed with it; it has no buffer of its own.
         self.complex_parts = None
-
-
-class Program:
-    """A compute shader: `key` names its code exactly (shapes excluded: they are uniforms);
-    `source()` builds the WGSL once per key; `uniforms` are the struct's fields ((name, type), ...),
-    whose values each run packs (the workgroup size is in the WGSL, the grid in each run)."""
-    __slots__ = ("key", "source", "uniforms")
-
-    def __init__(self, key, source, uniforms):
-        self.key, self.source, self.uniforms = key, source, uniforms
 
 
 class WebGPUBackend(PendingData, Backend):
@@ -237,8 +228,7 @@ class WebGPUBackend(PendingData, Backend):
     # --- lazy elementwise fusion (programs/fusion.py; bookkeeping in PendingData) --------------
     def materialize(self, data_id):
         """Compute pending data by one dispatch of its expression."""
-        from .programs.fusion import materialize   # (here: the programs import this module)
-        materialize(self, data_id)
+        fusion.materialize(self, data_id)
 
     def settle(self, data_id):
         if data_id in self.pending:
@@ -335,13 +325,6 @@ class WebGPUBackend(PendingData, Backend):
         if g <= limit:
             return (g, 1, 1)
         return (limit, -(-g // limit), 1)
-
-
-def _size(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 def _as_array(values, dtype):

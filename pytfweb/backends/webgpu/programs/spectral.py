@@ -8,7 +8,7 @@ from ....kernels import TensorInfo, register_kernel
 from ....shapes import broadcast_shapes
 from ...gpu.complex_paths import EACH_PART, register_complex_paths
 from .. import wgsl
-from ..backend import Program, _size
+from ..program import Program, _size
 from .elementwise import BACKEND, _copy, run_elementwise
 
 
