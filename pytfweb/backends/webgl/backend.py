@@ -30,22 +30,7 @@ from ..gpu.fusion_graph import PendingData
 from .gpgpu_context import GPGPUContext
 from .programs import fusion
 from .shader_compiler import InputInfo, build_source
-from .texture_manager import TextureManager, texture_shape
-
-
-class TexData:
-    __slots__ = ("shape", "dtype", "values", "texture", "tex_shape", "complex_parts", "channels", "lost")
-
-    def __init__(self, shape, dtype, values=None):
-        self.shape, self.dtype, self.values = tuple(shape), dtype, values
-        self.texture = None
-        self.lost = False   # its values were only in a texture of a lost context
-        self.tex_shape = None
-        # 4: a packed RGBA operand of the GEMM programs (programs/gemm.py), internal to a kernel
-        self.channels = 1
-        # complex64 (as TF.js's complexTensorInfos): the DataIds of two float32 data, real and
-        # imaginary, owned by this one and freed with it; it has no texture of its own.
-        self.complex_parts = None
+from .texture_manager import TexData, TextureManager, texture_shape
 
 
 class WebGLBackend(PendingData, Backend):

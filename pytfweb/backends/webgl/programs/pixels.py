@@ -11,6 +11,7 @@ from ....kernels import TensorInfo, register_kernel
 from ....kernels.pixels import draw_kernel
 from ....tensor import DataId
 from ...gpu import shader_source
+from ..texture_manager import TexData
 from .program import Program
 from .slicing import empty
 
@@ -35,7 +36,6 @@ def from_pixels(backend, inputs, attrs):
     out_shape = (h, w, n)
     if w * h == 0:
         return empty(backend, out_shape, "int32")
-    from ..backend import TexData   # (here: programs import without a browser, the backend does not)
     gl = backend.ctx.gl
     tex = _pixel_texture(gl, attrs["pixels"])
     temp = TexData((h, w, 4), "int32")
