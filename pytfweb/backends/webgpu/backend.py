@@ -31,8 +31,7 @@ from ...dtypes import TYPECODES
 from ...errors import BackendError
 from ...kernels import TensorInfo
 from ...tensor import DataId
-from ..base import Backend
-from ..gpu.fusion_graph import PendingData
+from ..gpu.backend import GPUBackend
 from . import wgsl
 from .device import Device, block_on, can_block, pack_uniforms
 from .program import _size
@@ -55,7 +54,7 @@ class GPUData:
         self.complex_parts = None
 
 
-class WebGPUBackend(PendingData, Backend):
+class WebGPUBackend(GPUBackend):
     name = "webgpu"
     data_class = GPUData   # the record of a pending data (PendingData.add_pending)
     # Added by the engine to the NotImplementedError of a kernel missing here.
@@ -133,19 +132,7 @@ class WebGPUBackend(PendingData, Backend):
         self.store[data_id] = GPUData(shape, dtype, list(values) if dtype == "string" else _as_array(values, dtype))
         return data_id
 
-    # --- complex64 (see GPUData.complex_parts) ---
-    def complex_parts(self, t):
-        """The real and imaginary float32 parts of complex64 tensor t, as TensorInfos of t's shape."""
-        re, im = self.store[t.data_id].complex_parts
-        return TensorInfo(re, tuple(t.shape), "float32"), TensorInfo(im, tuple(t.shape), "float32")
-
-    def make_complex(self, real, imag):
-        """A complex64 TensorInfo owning two float32 results of this backend (not engine-tracked)."""
-        d = GPUData(real.shape, "complex64")
-        d.complex_parts = (real.data_id, imag.data_id)
-        data_id = DataId(self)
-        self.store[data_id] = d
-        return TensorInfo(data_id, tuple(real.shape), "complex64")
+    # complex64 (GPUData.complex_parts): complex_parts, make_complex are GPUBackend's
 
     def read_sync(self, data_id):
         d = self.store[data_id]
@@ -176,11 +163,6 @@ class WebGPUBackend(PendingData, Backend):
         if data_id in self.store:   # not disposed meanwhile
             d.values = values
         return values
-
-    def dispose_data(self, data_id):
-        if self.pending and self.dispose_pending(data_id):   # (data is only read by pending expressions)
-            return
-        self._free(data_id)
 
     def _free(self, data_id):
         d = self.store.pop(data_id, None)
@@ -229,10 +211,6 @@ class WebGPUBackend(PendingData, Backend):
     def materialize(self, data_id):
         """Compute pending data by one dispatch of its expression."""
         fusion.materialize(self, data_id)
-
-    def settle(self, data_id):
-        if data_id in self.pending:
-            self.materialize(data_id)
 
     # --- running programs ------------------------------------------------------------------
     def ensure_buffer(self, data_id):
