@@ -1,5 +1,6 @@
 """The GPU core: what the webgl and webgpu backends share, so that neither imports the other.
 
+  backend           GPUBackend, the base of both backends' data handling (complex parts, pending data)
   shader_source     reading shaders/ (files, `// @program NAME` sections, single functions)
   fusion_graph      lazy elementwise fusion's expression graph and PendingData bookkeeping
   complex_paths     complex64 through the real kernels, part by part
