@@ -6,7 +6,11 @@ def register_all():
     browser with navigator.gpu).
 
     Kernels are registered here too, not when a backend is first created, so that
-    tf.get_kernel() answers for every registered backend straight after import."""
+    tf.get_kernel() answers for every registered backend straight after import.
+
+    The imports are here, not at the top, for their load-time cost: importing any module of
+    pytfweb.backends (strings, the GPU core) would otherwise load the engine and numpy, and a
+    backend is imported only where it can run (cpu needs numpy, webgl and webgpu a browser)."""
     from ..engine import ENGINE
     from .._numpy import np
     from ..environment import IS_BROWSER

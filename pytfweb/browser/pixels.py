@@ -17,18 +17,13 @@ Draw on its cpu backend only; here it is on every backend (the page has no cpu b
 that one needs numpy).
 """
 import array
-import functools
-import math
 
 from ..engine import ENGINE, op
-from ..environment import IS_BROWSER
-from ..kernels import TensorInfo, get_kernel
+from ..kernels import get_kernel
+from ..kernels.pixels import dom_rgba as _dom_rgba, is_js as _is_js, js_kind as _js_kind, put_on_canvas, rgba_bytes
 from ..tensor import Tensor
 
 __all__ = ["from_pixels", "from_pixels_async", "to_pixels", "draw"]
-
-_DOM_SOURCES = ("ImageData", "HTMLCanvasElement", "OffscreenCanvas", "HTMLImageElement", "HTMLVideoElement",
-                "ImageBitmap")
 
 
 # --- from_pixels ------------------------------------------------------------------------------
@@ -63,36 +58,9 @@ def _pixel_data(data, w, h, name):
     return rgba
 
 
-def _is_js(x):
-    if not IS_BROWSER:
-        return False
-    from pyodide.ffi import JsProxy
-    return isinstance(x, JsProxy)
-
-
-@functools.lru_cache(maxsize=None)
-def _js_instance_of():
-    import js
-    return js.Function.new("o", "name", "const c = globalThis[name]; return typeof c === 'function' && o instanceof c;")
-
-
-def _js_kind(x):
-    """The DOM class of a JS pixel source (or 'PixelData'), told apart as TF.js's fromPixels does."""
-    is_a = _js_instance_of()
-    data = getattr(x, "data", None)
-    if data is not None and is_a(data, "Uint8Array"):
-        return "PixelData"
-    for cls in _DOM_SOURCES:
-        if is_a(x, cls):
-            return cls
-    if getattr(x, "getContext", None) is not None:
-        return "HTMLCanvasElement"          # canvas-like
-    return None
-
-
 def _host_rgba(pixels, name):
     """(rgba bytes, width, height) of a source readable on the host, or None for a DOM source
-    (which a kernel or _dom_rgba reads)."""
+    (which a kernel or kernels/pixels.py's dom_rgba reads)."""
     if isinstance(pixels, dict):
         missing = [k for k in ("data", "width", "height") if k not in pixels]
         if missing:
@@ -122,17 +90,6 @@ def _check_source(pixels, name):
     video = kind == "HTMLVideoElement"
     w, h = (pixels.videoWidth, pixels.videoHeight) if video else (pixels.width, pixels.height)
     return kind, int(w), int(h)
-
-
-def _dom_rgba(pixels, kind, w, h):
-    """RGBA bytes of a DOM source, through a 2D canvas (TF.js's path without a FromPixels kernel)."""
-    import js
-    if kind == "ImageData":
-        return bytes(pixels.data.to_py())
-    canvas = js.OffscreenCanvas.new(w, h)
-    ctx = canvas.getContext("2d")
-    ctx.drawImage(pixels, 0, 0, w, h)
-    return bytes(ctx.getImageData(0, 0, w, h).data.to_py())
 
 
 _CANVAS_2D = []
@@ -216,41 +173,6 @@ def _image(img, name):
     return t
 
 
-def rgba_bytes(values, shape, dtype, alpha=1.0, name="to_pixels"):
-    """RGBA bytes of an image's flat values (float32 in [0, 1] or int32 in [0, 255]); depth 1
-    is grey, depth 3 gets alpha * 255. Values are rounded as Math.round does."""
-    h, w = shape[0], shape[1]
-    depth = shape[2] if len(shape) == 3 else 1
-    scale, top = (255, 1) if dtype == "float32" else (1, 255)
-    for v in values:
-        if not 0 <= v <= top:       # (NaN fails too)
-            raise ValueError(f"{name}: the values of a {dtype} image must be in [0, {top}], got {v}")
-    scaled = [math.floor(v * scale + 0.5) for v in values]
-    out = bytearray([math.floor(255 * alpha + 0.5)]) * (w * h * 4)
-    if depth == 1:
-        for c in range(3):
-            out[c::4] = bytes(scaled)
-    else:
-        for c in range(depth):
-            out[c::4] = bytes(scaled[c::depth])
-    return bytes(out)
-
-
-def put_on_canvas(canvas, rgba, w, h, name):
-    """Size canvas to w x h and put RGBA bytes into it (its 2D context)."""
-    if not IS_BROWSER:
-        raise RuntimeError(f"{name}: there is no canvas outside the browser (run this in the page, in "
-                           f"Pyodide); to_pixels without a canvas gives the RGBA bytes anywhere")
-    import js
-    from pyodide.ffi import to_js
-    ctx = canvas.getContext("2d")
-    if ctx is None:
-        raise ValueError(f"{name}: argument 'canvas' gives no 2D context")
-    canvas.width, canvas.height = w, h
-    data = js.Uint8ClampedArray.new(to_js(memoryview(rgba)))
-    ctx.putImageData(js.ImageData.new(data, w, h), 0, 0)
-
-
 async def to_pixels(img, canvas=None):
     """tf.browser.to_pixels: the RGBA bytes (bytes, width * height * 4) of an image tensor;
     also drawn into canvas when one is given (in the page)."""
@@ -285,13 +207,3 @@ def draw(image, canvas, options=None):
     finally:
         if t is not image:
             t.dispose()
-
-
-def draw_kernel(backend, inputs, attrs):
-    """Kernel Draw, the same on every backend: the image read back, put into the canvas.
-    Returns the image (as TF.js's kernel does)."""
-    (image,) = inputs
-    h, w = image.shape[0], image.shape[1]
-    rgba = rgba_bytes(backend.read_sync(image.data_id), image.shape, image.dtype, attrs["alpha"], "draw")
-    put_on_canvas(attrs["canvas"], rgba, w, h, "draw")
-    return TensorInfo(image.data_id, tuple(image.shape), image.dtype)

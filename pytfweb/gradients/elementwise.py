@@ -1,4 +1,4 @@
-"""Gradients of the elementwise kernels (the UNARY/BINARY tables of ops/elementwise.py, and
+"""Gradients of the elementwise kernels (the UNARY/BINARY tables of kernels/elementwise.py, and
 Cast, Identity, Select), with TF.js's definitions. Like the kernels, they are tables: each row
 says what the gradient reads and how it is computed from it; the few lines at the bottom
 register every row.
@@ -33,7 +33,7 @@ import math
 from .. import ops
 from ..engine import ENGINE
 from ..kernels import register_gradient
-from ..ops.elementwise import BINARY, UNARY
+from ..kernels.elementwise import BINARY, UNARY
 from ._util import unbroadcast
 
 # TF.js's selu constants (scale, and scale * alpha), as its gradient uses them.

@@ -4,7 +4,7 @@ other operands onto k's labels; a label only operand k has was summed away in th
 so dy does not vary along it and the gradient is broadcast along it."""
 from .. import ops
 from ..kernels import register_gradient
-from ..ops.einsum import parse_equation
+from ..kernels.einsum_plan import parse_equation
 
 
 def _einsum_operand_grad(dy, terms, output, xs, k):

@@ -5,8 +5,10 @@ once, in a fresh Chromium), and each function's own time is put in one part by t
 
     JS calls + GL    backends/webgl/gpgpu_context.py: thin wrappers whose time is the JS call
                      (helpers.js issuing the GL calls; SwiftShader does the GL work there)
-    kernels          the rest of backends/ (kernel setup, program lookup, fusion, textures)
-    engine           engine.py, tape.py, tensor.py, kernels.py (scopes, tracking, tape)
+    kernels          the rest of backends/ (kernel setup, program lookup, fusion, textures) and the
+                     kernels' shared contracts (kernels/*.py but the registry)
+    engine           engine.py, tape.py, tensor.py, kernels/__init__.py (scopes, tracking, tape,
+                     the kernel registry)
     ops + above      ops/, gradients/, layers/, train/, autodiff.py and the rest of pytfweb
     Python runtime   asyncio, Pyodide's event loop, the standard library
     outside Python   the wall time no Python frame was running: the page's event loop, waiting
@@ -44,7 +46,7 @@ _json.dumps({{"wall_ms": _wall, "plain_ms": sorted(_plain)[len(_plain) // 2] if 
 '''
 
 PARTS = ("JS calls + GL", "kernels", "engine", "ops + above", "Python runtime", "outside Python")
-_ENGINE_FILES = ("/pytfweb/engine.py", "/pytfweb/tape.py", "/pytfweb/tensor.py", "/pytfweb/kernels.py")
+_ENGINE_FILES = ("/pytfweb/engine.py", "/pytfweb/tape.py", "/pytfweb/tensor.py", "/pytfweb/kernels/__init__.py")
 
 
 def part_of(filename):
@@ -58,6 +60,8 @@ def part_of(filename):
         return "kernels"
     if f.endswith(_ENGINE_FILES):
         return "engine"
+    if "/pytfweb/kernels/" in f:
+        return "kernels"
     return "ops + above"
 
 

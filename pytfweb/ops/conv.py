@@ -1,10 +1,10 @@
 """Convolutions: conv1d, conv2d, conv2d_transpose, conv3d, conv3d_transpose, depthwise_conv2d,
 separable_conv2d, dilation2d (TF.js 4.22 semantics), and the backprop ops their gradients use.
 
-Geometry (output size, padding) is ops/conv_util.py's, shared with the kernels. Kernel contract
+Geometry (output size, padding) is kernels/conv_geometry.py's, shared with the kernels. Kernel contract
 (every backend): float32 inputs with a batch axis; attrs already checked by the op (strides and
 dilations tuples of positive ints, pad 'same' | 'valid' | int | explicit pairs, dim_rounding_mode
-None | 'round' | 'ceil' | 'floor'); kernels rebuild the ConvInfo with conv_info_for() below.
+None | 'round' | 'ceil' | 'floor'); kernels rebuild the ConvInfo with kernels/conv_geometry.py's conv_info_for().
 
   Conv2D                 x [b, h, w, c] (NCHW: [b, c, h, w]), filter [fh, fw, c, oc];
                          attrs strides, pad, data_format ('NHWC' | 'NCHW'), dilations, dim_rounding_mode
@@ -23,33 +23,16 @@ Unlike TF.js, the backprop kernels take dilations too, so convolutions with dila
 gradients (TF.js asserts they are 1).
 """
 from ..engine import ENGINE, op
+from ..kernels import conv_geometry
+from ..kernels.conv_geometry import conv_info_for
 from ..limits import check_elements
 from ..tensor import Tensor
-from . import conv_util
 from .creation import convert_to_tensor
 from .elementwise import cast
 from .shape import is_int, reshape
 
 __all__ = ["conv1d", "conv2d", "conv2d_transpose", "conv3d", "conv3d_transpose", "depthwise_conv2d",
            "separable_conv2d", "dilation2d"]
-
-# kernel name -> (spatial dimensions, depthwise) for conv_info_for()
-_KINDS = {
-    "Conv2D": (2, False), "Conv2DBackpropInput": (2, False), "Conv2DBackpropFilter": (2, False),
-    "FusedConv2D": (2, False),
-    "Conv3D": (3, False), "Conv3DBackpropInputV2": (3, False), "Conv3DBackpropFilterV2": (3, False),
-    "DepthwiseConv2dNative": (2, True), "DepthwiseConv2dNativeBackpropInput": (2, True),
-    "DepthwiseConv2dNativeBackpropFilter": (2, True), "FusedDepthwiseConv2D": (2, True),
-}
-
-
-def conv_info_for(kernel, x_shape, filter_shape, attrs):
-    """The ConvInfo of a conv kernel call: x_shape is the forward input's (for a backprop-input
-    kernel: attrs['input_shape']), filter_shape the forward filter's."""
-    n, depthwise = _KINDS[kernel]
-    data_format = "channelsFirst" if attrs.get("data_format") == "NCHW" else "channelsLast"
-    return conv_util.conv_info(x_shape, filter_shape, attrs["strides"], attrs.get("dilations", 1), attrs["pad"],
-                                attrs.get("dim_rounding_mode"), depthwise, data_format, n, kernel)
 
 
 def _float(x, arg, name):
@@ -105,13 +88,13 @@ def prepare_conv2d(name, x, filter, strides, pad, data_format, dilations, dim_ro
     filter = _float_only(filter, "filter", name)
     x4, added = _batched(x, 4, name)
     _check_rank(filter, 4, name, "filter")
-    fmt = conv_util.convert_conv2d_data_format(data_format, name)
+    fmt = conv_geometry.convert_conv2d_data_format(data_format, name)
     in_channels = x4.shape[3] if fmt == "channelsLast" else x4.shape[1]
     _check_channels(in_channels, filter.shape[2], name)
-    strides, dilations, pad = conv_util.check_conv_args(name, strides, dilations, pad, 2, dim_rounding_mode)
+    strides, dilations, pad = conv_geometry.check_conv_args(name, strides, dilations, pad, 2, dim_rounding_mode)
     attrs = {"strides": strides, "pad": pad, "data_format": data_format, "dilations": dilations,
              "dim_rounding_mode": dim_rounding_mode}
-    info = conv_util.compute_conv2d_info(x4.shape, filter.shape, strides, dilations, pad, dim_rounding_mode,
+    info = conv_geometry.compute_conv2d_info(x4.shape, filter.shape, strides, dilations, pad, dim_rounding_mode,
                                          depthwise, fmt, name)
     return x4, filter, added, attrs, info
 
@@ -146,7 +129,7 @@ def conv1d(x, filter, stride, pad, data_format="NWC", dilation=1, dim_rounding_m
         # said clearly
         raise ValueError(f"{name}: argument 'pad' = {pad}: a positive int pad is not supported (TF.js pads the "
                          "height of its conv2d of height 1 too and fails); use 'same', 'valid' or 0")
-    strides, dilations, pad = conv_util.check_conv_args(name, (1, stride), (1, dilation), pad, 2, dim_rounding_mode)
+    strides, dilations, pad = conv_geometry.check_conv_args(name, (1, stride), (1, dilation), pad, 2, dim_rounding_mode)
     attrs = {"strides": strides, "pad": pad, "data_format": "NHWC", "dilations": dilations,
              "dim_rounding_mode": dim_rounding_mode}
     x4 = reshape(x3, (x3.shape[0], 1) + tuple(x3.shape[1:]))
@@ -181,7 +164,7 @@ def separable_conv2d(x, depthwise_filter, pointwise_filter, strides, pad, dilati
     if pointwise_filter.shape[2] != in_channels * multiplier:
         raise ValueError(f"{name}: the third dimension of 'pointwise_filter' must be {in_channels * multiplier} "
                          f"(in channels x channel multiplier of 'depthwise_filter'), got {pointwise_filter.shape[2]}")
-    conv_util.check_conv_args(name, strides, dilation, pad, 2)   # (so that errors name this op)
+    conv_geometry.check_conv_args(name, strides, dilation, pad, 2)   # (so that errors name this op)
     depthwise = depthwise_conv2d(x4, depthwise_filter, strides, pad, data_format, dilation)
     return _unbatched(conv2d(depthwise, pointwise_filter, 1, "valid", data_format), added)
 
@@ -198,9 +181,9 @@ def conv3d(x, filter, strides, pad, data_format="NDHWC", dilations=(1, 1, 1)):
     _check_channels(x5.shape[4], filter.shape[3], name)
     if data_format != "NDHWC":
         raise ValueError(f"{name}: argument 'data_format' must be 'NDHWC' (the only one supported), got {data_format!r}")
-    strides, dilations, pad = conv_util.check_conv_args(name, strides, dilations, pad, 3)
+    strides, dilations, pad = conv_geometry.check_conv_args(name, strides, dilations, pad, 3)
     attrs = {"strides": strides, "pad": pad, "dilations": dilations}
-    conv_util.compute_conv3d_info(x5.shape, filter.shape, strides, dilations, pad, op=name)
+    conv_geometry.compute_conv3d_info(x5.shape, filter.shape, strides, dilations, pad, op=name)
     return _in_dtype_of(_unbatched(ENGINE.run_kernel("Conv3D", [x5, filter], attrs), added), x_in)
 
 
@@ -242,7 +225,7 @@ def conv2d_transpose(x, filter, output_shape, strides, pad, dim_rounding_mode=No
     output_shape; x [b, h, w, out] (or unbatched), filter [fh, fw, in, out]."""
     name = "conv2d_transpose"
     x4, shape4, filter, added = _transpose_args(x, filter, output_shape, 4, name)
-    conv_util.check_conv_args(name, strides, 1, pad, 2, dim_rounding_mode)   # (so that errors name this op)
+    conv_geometry.check_conv_args(name, strides, 1, pad, 2, dim_rounding_mode)   # (so that errors name this op)
     return _unbatched(conv2d_backprop_input(shape4, x4, filter, strides, pad, "NHWC", dim_rounding_mode, name=name),
                       added)
 
@@ -252,7 +235,7 @@ def conv3d_transpose(x, filter, output_shape, strides, pad):
     """tf.conv3d_transpose: the gradient of conv3d with respect to its input, for an input of output_shape."""
     name = "conv3d_transpose"
     x5, shape5, filter, added = _transpose_args(x, filter, output_shape, 5, name)
-    conv_util.check_conv_args(name, strides, 1, pad, 3)   # (so that errors name this op)
+    conv_geometry.check_conv_args(name, strides, 1, pad, 3)   # (so that errors name this op)
     return _unbatched(conv3d_backprop_input(shape5, x5, filter, strides, pad, name=name), added)
 
 
@@ -272,8 +255,8 @@ def dilation2d(x, filter, strides, pad, dilations=(1, 1), data_format="NHWC"):
         raise ValueError(f"{name}: 'x' and 'filter' must have the same depth, got {x4.shape[3]} and {filter.shape[2]}")
     if pad not in ("same", "valid"):
         raise ValueError(f"{name}: argument 'pad' must be 'same' or 'valid', got {pad!r}")
-    strides, dilations, pad = conv_util.check_conv_args(name, strides, dilations, pad, 2, need_one=False)
-    conv_util.compute_dilation2d_info(x4.shape, filter.shape, strides, pad, dilations, name)
+    strides, dilations, pad = conv_geometry.check_conv_args(name, strides, dilations, pad, 2, need_one=False)
+    conv_geometry.compute_dilation2d_info(x4.shape, filter.shape, strides, pad, dilations, name)
     attrs = {"strides": strides, "pad": pad, "dilations": dilations}
     return _in_dtype_of(_unbatched(ENGINE.run_kernel("Dilation2D", [x4, filter], attrs), added), x_in)
 
@@ -281,7 +264,7 @@ def dilation2d(x, filter, strides, pad, dilations=(1, 1), data_format="NHWC"):
 # --- backprop ops (what the gradients and the transposed convolutions run) ----------------------
 
 def _backprop_attrs(name, strides, pad, dilations, n, rounding, **extra):
-    strides, dilations, pad = conv_util.check_conv_args(name, strides, dilations, pad, n, rounding)
+    strides, dilations, pad = conv_geometry.check_conv_args(name, strides, dilations, pad, n, rounding)
     attrs = {"strides": strides, "pad": pad, "dilations": dilations}
     if n == 2:
         attrs["dim_rounding_mode"] = rounding

@@ -5,8 +5,8 @@ Kernel contract (every backend): inputs [a, b] or [x, filter] (float32, as the u
 BatchMatMul / Conv2D / DepthwiseConv2dNative take them), then the bias if attrs["has_bias"],
 then the PReLU weights if attrs["activation"] == "prelu"; both broadcast (right-aligned) to the
 output, which the ops arrange (an NCHW per-channel vector becomes [c, 1, 1]). attrs: those of the
-unfused kernel plus "activation" (one of ACTIVATIONS), "leakyrelu_alpha" (float), "has_bias".
-Output: activation(product + bias).
+unfused kernel plus "activation" (one of ACTIVATIONS, kernels/activations.py), "leakyrelu_alpha"
+(float), "has_bias". Output: activation(product + bias).
 
 As TF.js: while a gradient is being recorded, an activation other than 'linear' is applied by
 separate ops (their gradients are the ones that count), so the fused kernels' gradients only
@@ -17,6 +17,7 @@ import re
 
 from ..dtypes import upcast
 from ..engine import ENGINE, op
+from ..kernels.activations import ACTIVATIONS
 from ..shapes import broadcast_shapes
 from . import elementwise as ew
 from .conv import _float, _unbatched, prepare_conv2d
@@ -24,8 +25,6 @@ from .creation import convert_to_tensor, refuse_complex
 from .shape import reshape
 
 __all__ = ["mat_mul", "conv2d", "depthwise_conv2d"]
-
-ACTIVATIONS = ("linear", "relu", "relu6", "elu", "sigmoid", "leakyrelu", "prelu")
 
 
 def _options(fn, first):

@@ -35,13 +35,13 @@ plain Python and already validated by the ops below.
                          (+ "pad_to_max_output_size" for V4, "soft_nms_sigma" for V5). Outputs
                          V3: selected indices int32; V4: [indices, valid count (scalar int32)];
                          V5: [indices, scores float32]. Their output size depends on the data:
-                         every backend reads the values back and runs non_max_suppression_impl
-                         (pure Python), as TF.js does on webgl.
+                         every backend reads the values back and runs kernels/nms.py's
+                         non_max_suppression_impl (pure Python), as TF.js does on webgl.
 """
-import bisect
 import math
 
 from ..engine import ENGINE, op
+from ..kernels.nms import non_max_suppression_impl
 from ..limits import check_elements
 from ..tensor import Tensor
 from . import elementwise as ew
@@ -449,63 +449,3 @@ async def non_max_suppression_padded_async(boxes, scores, max_output_size, iou_t
     indices, _, valid = await _nms_async(name, boxes, scores, max_output_size, iou_threshold, score_threshold,
                                          pad=pad_to_max_output_size)
     return {"selected_indices": tensor1d(indices, dtype="int32"), "valid_outputs": scalar(valid, "int32")}
-
-
-def non_max_suppression_impl(boxes, scores, max_output_size, iou_threshold, score_threshold, soft_nms_sigma=0.0,
-                             pad_to_max_output_size=False):
-    """(selected indices, their scores, how many were selected) from flat boxes (4 per box) and
-    scores, TF.js's nonMaxSuppressionImpl_ step for step, in pure Python: every backend reads
-    the values back and runs this (the output size depends on them).
-
-    Candidates above score_threshold are taken best first (ties: lower index first). One is
-    dropped if its IoU with a selected box reaches iou_threshold; with Soft-NMS (sigma > 0) its
-    score is scaled by exp(-0.5 / sigma * iou^2) for each selected box it overlaps less, and it
-    goes back in line if it still scores above the threshold."""
-    scale = -0.5 / soft_nms_sigma if soft_nms_sigma > 0 else 0.0
-    # Kept sorted ascending by (score, -index): the best candidate is popped from the end.
-    # (score, -index) is unique, so whole tuples sort and insert the same way.
-    candidates = sorted((s, -i, 0) for i, s in enumerate(scores) if s > score_threshold)
-    selected, selected_scores = [], []
-    while len(selected) < max_output_size and candidates:
-        score, neg_index, suppress_begin = candidates.pop()
-        index, original = -neg_index, score
-        if original < score_threshold:
-            break
-        ignore = False
-        # Overlapping boxes tend to have similar scores: the latest selections come first; a
-        # candidate back in line is only checked against boxes selected since it left.
-        for j in range(len(selected) - 1, suppress_begin - 1, -1):
-            iou = _iou(boxes, index, selected[j])
-            if iou >= iou_threshold:
-                ignore = True
-                break
-            score *= math.exp(scale * iou * iou)
-            if score <= score_threshold:
-                break
-        if ignore:
-            continue
-        if score == original:
-            selected.append(index)
-            selected_scores.append(score)
-        elif score > score_threshold:
-            bisect.insort(candidates, (score, -index, len(selected)))
-    valid = len(selected)
-    if pad_to_max_output_size and valid < max_output_size:
-        selected += [0] * (max_output_size - valid)
-        selected_scores += [0.0] * (max_output_size - valid)
-    return selected, selected_scores, valid
-
-
-def _iou(boxes, i, j):
-    """Intersection over union of boxes i and j (corners in either order); 0 for an empty box."""
-    yi0, xi0, yi1, xi1 = boxes[4 * i:4 * i + 4]
-    yj0, xj0, yj1, xj1 = boxes[4 * j:4 * j + 4]
-    ymin_i, ymax_i, xmin_i, xmax_i = min(yi0, yi1), max(yi0, yi1), min(xi0, xi1), max(xi0, xi1)
-    ymin_j, ymax_j, xmin_j, xmax_j = min(yj0, yj1), max(yj0, yj1), min(xj0, xj1), max(xj0, xj1)
-    area_i = (ymax_i - ymin_i) * (xmax_i - xmin_i)
-    area_j = (ymax_j - ymin_j) * (xmax_j - xmin_j)
-    if area_i <= 0 or area_j <= 0:
-        return 0.0
-    inter = (max(min(ymax_i, ymax_j) - max(ymin_i, ymin_j), 0.0) *
-             max(min(xmax_i, xmax_j) - max(xmin_i, xmin_j), 0.0))
-    return inter / (area_i + area_j - inter)

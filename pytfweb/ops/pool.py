@@ -1,7 +1,7 @@
 """Pooling: max_pool, avg_pool, max_pool3d, avg_pool3d, max_pool_with_argmax, pool.
 
 The ops resolve TF.js's pooling geometry (filter size, strides, dilations, 'valid' / 'same' /
-numeric / explicit padding, dim_rounding_mode) with the convolutions' ops/conv_util.py into
+numeric / explicit padding, dim_rounding_mode) with the convolutions' kernels/conv_geometry.py into
 plain per-axis numbers, so that kernels only loop over windows.
 
 Kernel contract (every backend). x is [batch, *spatial, channels] with 2 spatial axes (MaxPool,
@@ -29,8 +29,8 @@ neither is needed to compute the gradient, so the tape does not keep them here.
 from typing import NamedTuple
 
 from ..engine import ENGINE, op
+from ..kernels.conv_geometry import check_conv_args, compute_pool2d_info, compute_pool3d_info
 from ..tensor import Tensor
-from .conv_util import check_conv_args, compute_pool2d_info, compute_pool3d_info
 from .creation import convert_to_tensor
 from .elementwise import cast
 from .shape import is_int, pad as _pad
@@ -39,7 +39,7 @@ __all__ = ["max_pool", "avg_pool", "max_pool3d", "avg_pool3d", "max_pool_with_ar
 
 
 def pool_info(op_name, x_shape, filter_size, strides, dilations, pad, dim_rounding_mode=None):
-    """The geometry (a conv_util.ConvInfo) of pooling x of shape [batch, *spatial, channels],
+    """The geometry (a conv_geometry.ConvInfo) of pooling x of shape [batch, *spatial, channels],
     by TF.js's rules (computePool2DInfo / computePool3DInfo); errors name op_name."""
     n = len(x_shape) - 2
     strides, dilations, pad = check_conv_args(op_name, strides, dilations, pad, n, dim_rounding_mode)

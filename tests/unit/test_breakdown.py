@@ -9,6 +9,8 @@ def test_files_go_to_their_parts():
     assert breakdown.part_of(site + "backends/cpu/kernels/math.py") == "kernels"
     assert breakdown.part_of(site + "engine.py") == "engine"
     assert breakdown.part_of(site + "tape.py") == "engine"
+    assert breakdown.part_of(site + "kernels/__init__.py") == "engine"
+    assert breakdown.part_of(site + "kernels/conv_geometry.py") == "kernels"
     assert breakdown.part_of(site + "ops/elementwise.py") == "ops + above"
     assert breakdown.part_of(site + "layers/training.py") == "ops + above"
     assert breakdown.part_of("/lib/python314.zip/asyncio/events.py") == "Python runtime"

@@ -9,7 +9,7 @@ import pytest
 
 import pytfweb as tf
 from pytfweb.ops import conv as conv_ops
-from pytfweb.ops import conv_util
+from pytfweb.kernels import conv_geometry as conv_util
 
 from .helpers import assert_raises, assert_tensor
 

@@ -11,9 +11,9 @@ import pytest
 
 from pytfweb.backends.gpu import elementwise_ir as ir
 from pytfweb.backends.gpu import elementwise_ops
-from pytfweb.backends.webgl import shader_source
+from pytfweb.backends.gpu import shader_source
 from pytfweb.backends.webgpu import wgsl
-from pytfweb.ops.elementwise import BINARY, GRADIENT_KERNELS, UNARY
+from pytfweb.kernels.elementwise import BINARY, GRADIENT_KERNELS, UNARY
 
 ROWS = UNARY + BINARY + GRADIENT_KERNELS
 X = ir.arg("x")

@@ -1,6 +1,6 @@
-"""The expression graph lazy fusion records (backends/fusion_graph.py), which webgl and webgpu
+"""The expression graph lazy fusion records (backends/gpu/fusion_graph.py), which webgl and webgpu
 share: node counts and leaves of chains, trees and DAGs, as the program limits see them."""
-from pytfweb.backends.fusion_graph import Leaf, Node, Uniform, generate
+from pytfweb.backends.gpu.fusion_graph import Leaf, Node, Uniform, generate
 from pytfweb.kernels import TensorInfo
 
 

@@ -25,30 +25,14 @@ from ...environment import ENV
 from ...errors import BackendError, ContextLostError
 from ...kernels import TensorInfo
 from ...tensor import DataId
-from ..base import Backend
-from ..fusion_graph import PendingData
+from ..gpu.backend import GPUBackend
 from .gpgpu_context import GPGPUContext
 from .programs import fusion
 from .shader_compiler import InputInfo, build_source
-from .texture_manager import TextureManager, texture_shape
+from .texture_manager import TexData, TextureManager, texture_shape
 
 
-class TexData:
-    __slots__ = ("shape", "dtype", "values", "texture", "tex_shape", "complex_parts", "channels", "lost")
-
-    def __init__(self, shape, dtype, values=None):
-        self.shape, self.dtype, self.values = tuple(shape), dtype, values
-        self.texture = None
-        self.lost = False   # its values were only in a texture of a lost context
-        self.tex_shape = None
-        # 4: a packed RGBA operand of the GEMM programs (programs/gemm.py), internal to a kernel
-        self.channels = 1
-        # complex64 (as TF.js's complexTensorInfos): the DataIds of two float32 data, real and
-        # imaginary, owned by this one and freed with it; it has no texture of its own.
-        self.complex_parts = None
-
-
-class WebGLBackend(PendingData, Backend):
+class WebGLBackend(GPUBackend):
     name = "webgl"
 
     def __init__(self):
@@ -95,10 +79,6 @@ class WebGLBackend(PendingData, Backend):
         """Draw pending data's expression (one program)."""
         fusion.materialize(self, data_id)
 
-    def settle(self, data_id):
-        if data_id in self.pending:
-            self.materialize(data_id)
-
     def check_not_lost(self, data_id):
         d = self.store[data_id]
         if d.lost:
@@ -131,19 +111,7 @@ class WebGLBackend(PendingData, Backend):
         self.store[data_id] = TexData(shape, dtype, _as_array(values, dtype))
         return data_id
 
-    # --- complex64 (see TexData.complex_parts) ---
-    def complex_parts(self, t):
-        """The real and imaginary float32 parts of complex64 tensor t, as TensorInfos of t's shape."""
-        re, im = self.store[t.data_id].complex_parts
-        return TensorInfo(re, tuple(t.shape), "float32"), TensorInfo(im, tuple(t.shape), "float32")
-
-    def make_complex(self, real, imag):
-        """A complex64 TensorInfo owning two float32 results of this backend (not engine-tracked)."""
-        d = TexData(real.shape, "complex64")
-        d.complex_parts = (real.data_id, imag.data_id)
-        data_id = DataId(self)
-        self.store[data_id] = d
-        return TensorInfo(data_id, tuple(real.shape), "complex64")
+    # complex64 (TexData.complex_parts): complex_parts, make_complex are GPUBackend's
 
     def read_sync(self, data_id):
         if data_id in self.pending:
@@ -211,11 +179,6 @@ class WebGLBackend(PendingData, Backend):
             if d is not None and d.texture is not None:
                 self._lru[d] = (data_id, key)
         return out
-
-    def dispose_data(self, data_id):
-        if self.pending and self.dispose_pending(data_id):   # (data only pending expressions read)
-            return
-        self._free(data_id)
 
     def _free(self, data_id):
         for derived in self.derived.pop(data_id, {}).values():

@@ -5,7 +5,7 @@ import js
 from pyodide.ffi import to_js
 
 from ...errors import BackendError
-from . import shader_source
+from ..gpu import shader_source
 from .shader_compiler import numbered
 
 

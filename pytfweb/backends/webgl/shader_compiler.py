@@ -8,7 +8,7 @@ the output coordinate decoder. Shapes are baked in as constants, so a program co
 per (program key, shapes) and is cached by that key.
 """
 from ...shapes import strides_of
-from . import shader_source
+from ..gpu import shader_source
 
 _COORD_TYPES = {0: "int", 1: "int", 2: "ivec2", 3: "ivec3", 4: "ivec4", 5: "ivec5", 6: "ivec6"}
 _FIELDS = "xyzwuv"

@@ -1,11 +1,27 @@
-"""Textures recycled by physical size and channel count: a disposed tensor's texture goes to a
-free list and the next tensor of the same size takes it, so a steady loop allocates nothing.
-Tensors use one channel per texel; the packed operands of the GEMM programs (programs/gemm.py)
-use four (RGBA)."""
+"""The record of a tensor's data (TexData), and textures recycled by physical size and channel
+count: a disposed tensor's texture goes to a free list and the next tensor of the same size takes
+it, so a steady loop allocates nothing. Tensors use one channel per texel; the packed operands of
+the GEMM programs (programs/gemm.py) use four (RGBA)."""
 import functools
 import math
 
 from ...shapes import size_of
+
+
+class TexData:
+    """The backend's record of one tensor's data (WebGLBackend.store): CPU-side values, or its texture."""
+    __slots__ = ("shape", "dtype", "values", "texture", "tex_shape", "complex_parts", "channels", "lost")
+
+    def __init__(self, shape, dtype, values=None):
+        self.shape, self.dtype, self.values = tuple(shape), dtype, values
+        self.texture = None
+        self.lost = False   # its values were only in a texture of a lost context
+        self.tex_shape = None
+        # 4: a packed RGBA operand of the GEMM programs (programs/gemm.py), internal to a kernel
+        self.channels = 1
+        # complex64 (as TF.js's complexTensorInfos): the DataIds of two float32 data, real and
+        # imaginary, owned by this one and freed with it; it has no texture of its own.
+        self.complex_parts = None
 
 
 @functools.lru_cache(maxsize=4096)

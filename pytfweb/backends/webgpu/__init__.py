@@ -5,11 +5,12 @@
 
 def available():
     """Whether the page has navigator.gpu (an adapter request may still fail: see ready())."""
-    from .device import Device
+    from .device import Device   # (imported when asked: register_all imports this package first)
     return Device.available()
 
 
 def create_backend():
+    # (imported when the backend is made, after available() said the page has WebGPU)
     from .backend import WebGPUBackend
     from . import programs  # noqa: F401  (registers the kernels)
     return WebGPUBackend()

@@ -31,11 +31,11 @@ from ...dtypes import TYPECODES
 from ...errors import BackendError
 from ...kernels import TensorInfo
 from ...tensor import DataId
-from ..base import Backend
-from ..fusion_graph import PendingData
+from ..gpu.backend import GPUBackend
 from . import wgsl
 from .device import Device, block_on, can_block, pack_uniforms
-
+from .program import _size
+from .programs import fusion
 
 _NOT_THE_DEFAULT = ("webgpu: not the default where Python cannot wait for the GPU (no JavaScript Promise "
                     "Integration, or Python not run from an async call), since data_sync() could not read its "
@@ -54,17 +54,7 @@ class GPUData:
         self.complex_parts = None
 
 
-class Program:
-    """A compute shader: `key` names its code exactly (shapes excluded: they are uniforms);
-    `source()` builds the WGSL once per key; `uniforms` are the struct's fields ((name, type), ...),
-    whose values each run packs (the workgroup size is in the WGSL, the grid in each run)."""
-    __slots__ = ("key", "source", "uniforms")
-
-    def __init__(self, key, source, uniforms):
-        self.key, self.source, self.uniforms = key, source, uniforms
-
-
-class WebGPUBackend(PendingData, Backend):
+class WebGPUBackend(GPUBackend):
     name = "webgpu"
     data_class = GPUData   # the record of a pending data (PendingData.add_pending)
     # Added by the engine to the NotImplementedError of a kernel missing here.
@@ -142,19 +132,7 @@ class WebGPUBackend(PendingData, Backend):
         self.store[data_id] = GPUData(shape, dtype, list(values) if dtype == "string" else _as_array(values, dtype))
         return data_id
 
-    # --- complex64 (see GPUData.complex_parts) ---
-    def complex_parts(self, t):
-        """The real and imaginary float32 parts of complex64 tensor t, as TensorInfos of t's shape."""
-        re, im = self.store[t.data_id].complex_parts
-        return TensorInfo(re, tuple(t.shape), "float32"), TensorInfo(im, tuple(t.shape), "float32")
-
-    def make_complex(self, real, imag):
-        """A complex64 TensorInfo owning two float32 results of this backend (not engine-tracked)."""
-        d = GPUData(real.shape, "complex64")
-        d.complex_parts = (real.data_id, imag.data_id)
-        data_id = DataId(self)
-        self.store[data_id] = d
-        return TensorInfo(data_id, tuple(real.shape), "complex64")
+    # complex64 (GPUData.complex_parts): complex_parts, make_complex are GPUBackend's
 
     def read_sync(self, data_id):
         d = self.store[data_id]
@@ -185,11 +163,6 @@ class WebGPUBackend(PendingData, Backend):
         if data_id in self.store:   # not disposed meanwhile
             d.values = values
         return values
-
-    def dispose_data(self, data_id):
-        if self.pending and self.dispose_pending(data_id):   # (data is only read by pending expressions)
-            return
-        self._free(data_id)
 
     def _free(self, data_id):
         d = self.store.pop(data_id, None)
@@ -237,12 +210,7 @@ class WebGPUBackend(PendingData, Backend):
     # --- lazy elementwise fusion (programs/fusion.py; bookkeeping in PendingData) --------------
     def materialize(self, data_id):
         """Compute pending data by one dispatch of its expression."""
-        from .programs.fusion import materialize   # (here: the programs import this module)
-        materialize(self, data_id)
-
-    def settle(self, data_id):
-        if data_id in self.pending:
-            self.materialize(data_id)
+        fusion.materialize(self, data_id)
 
     # --- running programs ------------------------------------------------------------------
     def ensure_buffer(self, data_id):
@@ -335,13 +303,6 @@ class WebGPUBackend(PendingData, Backend):
         if g <= limit:
             return (g, 1, 1)
         return (limit, -(-g // limit), 1)
-
-
-def _size(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 def _as_array(values, dtype):

@@ -8,7 +8,7 @@ built in Python by the helpers at the end of this module."""
 import functools
 import re
 
-from ..webgl import shader_source
+from ..gpu import shader_source
 
 DIR = "webgpu/"
 COMMON = "common.wgsl"

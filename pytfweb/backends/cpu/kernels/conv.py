@@ -13,8 +13,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from ....kernels import register_kernel
-from ....ops.conv import conv_info_for
-from ....ops.conv_util import compute_dilation2d_info
+from ....kernels.conv_geometry import compute_dilation2d_info, conv_info_for
 
 # What TF.js's cpu dilation2d starts its maximum from (Number.MIN_SAFE_INTEGER): an output
 # whose window lies wholly in the padding is this.

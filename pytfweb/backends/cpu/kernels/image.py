@@ -3,7 +3,7 @@ TF.js's cpu backend computes them in JavaScript numbers, so the same pixels are 
 import numpy as np
 
 from ....kernels import register_kernel
-from ....ops.image import non_max_suppression_impl
+from ....kernels.nms import non_max_suppression_impl
 
 
 # --- resizing: per-axis source positions ------------------------------------------------------

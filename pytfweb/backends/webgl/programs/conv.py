@@ -7,11 +7,11 @@ share programs. This module builds only the shape-dependent #defines and accesso
 import math
 
 from ....kernels import TensorInfo, get_kernel, register_kernel
-from ....ops.conv import conv_info_for
-from ....ops.conv_util import compute_dilation2d_info
+from ....kernels.conv_geometry import compute_dilation2d_info, conv_info_for
 from ....shapes import broadcast_shapes, size_of
-from .. import shader_source
+from ...gpu import shader_source
 from . import gemm
+from .matmul import batch_mat_mul_program, packed_product
 from .program import Program
 
 _FILE = "conv.glsl"
@@ -402,7 +402,6 @@ def _batch_broadcast(backend, t, out_shape):
 
 @register_kernel("_FusedMatMul", "webgl")
 def fused_mat_mul(backend, inputs, attrs):
-    from .matmul import batch_mat_mul_program, packed_product
     a, b = inputs[:2]
     out_shape = broadcast_shapes(a.shape[:-2], b.shape[:-2], "fused.mat_mul") + (
         a.shape[-1] if attrs["transpose_a"] else a.shape[-2], b.shape[-2] if attrs["transpose_b"] else b.shape[-1])

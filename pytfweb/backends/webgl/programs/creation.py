@@ -4,7 +4,7 @@ import array
 from ....dtypes import TYPECODES
 from ....kernels import TensorInfo, register_kernel
 from ....shapes import size_of
-from .. import shader_source
+from ...gpu import shader_source
 from .program import Program
 
 

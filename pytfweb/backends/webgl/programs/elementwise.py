@@ -9,10 +9,10 @@ import math
 import operator
 
 from ....kernels import TensorInfo, register_kernel
-from ....ops.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
+from ....kernels.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
 from ....shapes import broadcast_shapes, size_of, strides_of
 from ...shared import register_shared_kernels
-from .. import shader_source
+from ...gpu import shader_source
 from . import fusion
 from .program import Program
 

@@ -1,5 +1,5 @@
 """Lazy elementwise fusion on webgl (flag WEBGL_FUSION, on by default): the expression graph
-and its recording are shared with webgpu (backends/fusion_graph.py); this module draws an
+and its recording are shared with webgpu (backends/gpu/fusion_graph.py); this module draws an
 expression.
 
 An elementwise kernel of the tables (unary ops without attributes, binary ops, broadcasting
@@ -21,8 +21,8 @@ data only marks it, and the last expression reading it frees it.
 """
 from ....environment import ENV
 from ....shapes import size_of
-from ...fusion_graph import generate, record
-from .. import shader_source
+from ...gpu.fusion_graph import generate, record
+from ...gpu import shader_source
 from ..shader_compiler import getter_name
 from ..texture_manager import texture_shape
 from .program import Program

@@ -20,7 +20,7 @@ The packing draws read each input once, so they pay off only on larger products 
 """
 from ....kernels import TensorInfo
 from ....shapes import size_of
-from .. import shader_source
+from ...gpu import shader_source
 from ..texture_manager import texture_shape
 from .program import Program
 

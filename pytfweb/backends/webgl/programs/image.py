@@ -4,13 +4,11 @@ Reverse view of programs/shape.py. Sizes are baked in (the backend keys programs
 attributes are uniforms, so one compiled program serves every flag and value.
 
 The NonMaxSuppression kernels read boxes and scores back and select in pure Python, as TF.js's
-webgl backend does: their output size depends on the values."""
-import array
+webgl backend does: their output size depends on the values (gpu/host_kernels.py, shared with webgpu)."""
 import math
 
-from ....kernels import TensorInfo, register_kernel
-from ....ops.image import non_max_suppression_impl
-from .. import shader_source
+from ....kernels import register_kernel
+from ...gpu import host_kernels, shader_source
 from .program import Program
 from .shape import reverse
 from .slicing import defines
@@ -124,32 +122,7 @@ def transform(backend, inputs, attrs):
     return backend.run(program, inputs, image.dtype, values)
 
 
-# --- non-max suppression: read back, select on the CPU (the output size depends on the data) -----
+# --- non-max suppression: read back, select on the CPU (gpu/host_kernels.py) --------------------
 
-def _nms_run(backend, inputs, attrs, soft_nms_sigma=0.0, pad=False):
-    boxes, scores = (backend.read_sync(t.data_id) for t in inputs)
-    return non_max_suppression_impl(boxes, scores, attrs["max_output_size"], attrs["iou_threshold"],
-                                    attrs["score_threshold"], soft_nms_sigma, pad)
-
-
-def _write(backend, values, shape, dtype):
-    buf = array.array("i" if dtype == "int32" else "f", values)
-    return TensorInfo(backend.write(buf, shape, dtype), tuple(shape), dtype)
-
-
-@register_kernel("NonMaxSuppressionV3", "webgl")
-def non_max_suppression_v3(backend, inputs, attrs):
-    indices, _, _ = _nms_run(backend, inputs, attrs)
-    return _write(backend, indices, (len(indices),), "int32")
-
-
-@register_kernel("NonMaxSuppressionV4", "webgl")
-def non_max_suppression_v4(backend, inputs, attrs):
-    indices, _, valid = _nms_run(backend, inputs, attrs, pad=attrs["pad_to_max_output_size"])
-    return [_write(backend, indices, (len(indices),), "int32"), _write(backend, [valid], (), "int32")]
-
-
-@register_kernel("NonMaxSuppressionV5", "webgl")
-def non_max_suppression_v5(backend, inputs, attrs):
-    indices, kept, _ = _nms_run(backend, inputs, attrs, soft_nms_sigma=attrs["soft_nms_sigma"])
-    return [_write(backend, indices, (len(indices),), "int32"), _write(backend, kept, (len(kept),), "float32")]
+for _name in ("NonMaxSuppressionV3", "NonMaxSuppressionV4", "NonMaxSuppressionV5"):
+    register_kernel(_name, "webgl", host_kernels.HOST_FUNCTIONS[_name])

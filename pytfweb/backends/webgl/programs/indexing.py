@@ -12,8 +12,8 @@ import array
 
 from ....dtypes import TYPECODES
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import broadcast_shapes, size_of, strides_of
-from .. import shader_source
+from ....shapes import size_of, strides_of
+from ...gpu import host_kernels, shader_source
 from ..shader_compiler import coord_fields, coord_type
 from .program import Program
 from .shape import pad_v2, tile
@@ -305,40 +305,7 @@ def top_k(backend, inputs, attrs):
     return [share(values, out_shape), share(best, out_shape)]
 
 
-# --- read back and finished in Python: Unique, BroadcastArgs ----------------------------------------
+# --- read back and finished in Python: Unique, BroadcastArgs (gpu/host_kernels.py) -----------------
 
-@register_kernel("Unique", "webgl")
-def unique(backend, inputs, attrs):
-    (x,) = inputs
-    axis = attrs["axis"]
-    outer, count = size_of(x.shape[:axis]), x.shape[axis]
-    inner = size_of(x.shape[axis + 1:])
-    values = backend.read_sync(x.data_id)
-
-    strings = x.dtype == "string"
-
-    def key(i):
-        # TF.js keys a slice by the string of its values: NaN equals NaN, -0 equals 0.
-        return tuple(v if strings else "nan" if v != v else v + 0 for o in range(outer)
-                     for v in values[(o * count + i) * inner:(o * count + i + 1) * inner])
-    slot, order, indices = {}, [], []
-    for i in range(count):
-        j = slot.setdefault(key(i), len(order))
-        if j == len(order):
-            order.append(i)
-        indices.append(j)
-    out = [] if strings else array.array(values.typecode)
-    for o in range(outer):
-        for i in order:
-            start = (o * count + i) * inner
-            out.extend(values[start:start + inner])
-    out_shape = x.shape[:axis] + (len(order),) + x.shape[axis + 1:]
-    values = TensorInfo(backend.write(out, out_shape, x.dtype), out_shape, x.dtype)
-    return [values, _constant(backend, indices, (count,), "int32")]
-
-
-@register_kernel("BroadcastArgs", "webgl")
-def broadcast_args(backend, inputs, attrs):
-    s0, s1 = (list(backend.read_sync(t.data_id)) for t in inputs)
-    shape = broadcast_shapes(s0, s1, "broadcast_args")
-    return _constant(backend, shape, (len(shape),), "int32")
+for _name in ("Unique", "BroadcastArgs"):
+    register_kernel(_name, "webgl", host_kernels.HOST_FUNCTIONS[_name])

@@ -13,7 +13,7 @@ import array
 from ....dtypes import TYPECODES
 from ....kernels import TensorInfo, register_kernel
 from ....shapes import broadcast_shapes, size_of, strides_of
-from .. import shader_source
+from ...gpu import shader_source
 from .program import Program
 
 # Textures one AddN pass may sample (WebGL2 guarantees 16 units per fragment shader).

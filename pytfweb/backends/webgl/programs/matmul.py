@@ -4,7 +4,7 @@ transposes are the order of the getter's indices, and broadcast batch dimensions
 output batch to the matrices it multiplies."""
 from ....kernels import TensorInfo, register_kernel
 from ....shapes import broadcast_shapes, size_of, strides_of
-from .. import shader_source
+from ...gpu import shader_source
 from . import gemm
 from .program import Program
 from .reduction import strided_index

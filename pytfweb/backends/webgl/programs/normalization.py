@@ -3,7 +3,7 @@
 Multinomial samples in the shader, as TF.js's webgl backend does (its cpu backend draws with
 Alea): the same distribution, other draws than the cpu backend's for the same seed."""
 from ....kernels import get_kernel, register_kernel
-from .. import shader_source
+from ...gpu import shader_source
 from .program import Program
 from .slicing import defines
 

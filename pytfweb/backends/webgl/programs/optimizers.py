@@ -3,7 +3,7 @@ draw writes the variable and each slot (several render targets), whatever the hy
 (uniforms); one draw per output where the context has fewer draw buffers than outputs.
 shaders/optimizers.glsl has each optimizer's `_common` section and one function per output."""
 from ....kernels import register_kernel
-from .. import shader_source
+from ...gpu import shader_source
 from .program import Program
 
 _CODE = {}

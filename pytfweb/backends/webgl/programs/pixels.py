@@ -4,13 +4,14 @@ FromPixels (as TF.js's webgl kernel): the image element is uploaded into an RGBA
 (texImage2D straight from the element), then shaders/pixels.glsl picks the channels into the
 tensor's layout. The texture is a temporary input of the program, not a tensor: it is deleted,
 not recycled (the texture pool holds single-channel float textures).
-Draw: the same host kernel as on cpu (browser/pixels.py): TF.js has it on its cpu backend
+Draw: the same host kernel as on cpu (kernels/pixels.py): TF.js has it on its cpu backend
 only, but the page has no cpu backend here.
 """
-from ....browser.pixels import draw_kernel
 from ....kernels import TensorInfo, register_kernel
+from ....kernels.pixels import draw_kernel
 from ....tensor import DataId
-from .. import shader_source
+from ...gpu import shader_source
+from ..texture_manager import TexData
 from .program import Program
 from .slicing import empty
 
@@ -35,7 +36,6 @@ def from_pixels(backend, inputs, attrs):
     out_shape = (h, w, n)
     if w * h == 0:
         return empty(backend, out_shape, "int32")
-    from ..backend import TexData   # (here: programs import without a browser, the backend does not)
     gl = backend.ctx.gl
     tex = _pixel_texture(gl, attrs["pixels"])
     temp = TexData((h, w, 4), "int32")

@@ -12,7 +12,7 @@ import math
 from ....dtypes import TYPECODES
 from ....kernels import TensorInfo, register_kernel
 from ....shapes import size_of, strides_of
-from .. import shader_source
+from ...gpu import shader_source
 from .program import Program
 
 # A row this long or shorter is one fragment's loop; longer rows take windows of sqrt(n).

@@ -6,7 +6,7 @@ textures are row-major), so fewer program variants get compiled and ranks above 
 away; what remains may have up to 6 axes."""
 from ....kernels import TensorInfo, register_kernel
 from ....shapes import size_of, strides_of
-from .. import shader_source
+from ...gpu import shader_source
 from ..shader_compiler import coord_fields, coord_type
 from .program import Program
 from .slicing import defines, empty, share, strided_view, views

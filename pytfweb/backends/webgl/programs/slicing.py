@@ -9,7 +9,7 @@ slowly), and a rank-7 transpose that merges down to rank 6 or less still runs.""
 from ....environment import ENV
 from ....kernels import TensorInfo, register_kernel
 from ....shapes import size_of, strides_of
-from .. import shader_source
+from ...gpu import shader_source
 from ..shader_compiler import coord_fields, coord_type
 from .program import Program
 

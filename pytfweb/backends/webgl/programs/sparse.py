@@ -8,7 +8,7 @@ from ....kernels import TensorInfo, register_kernel
 from ....shapes import size_of, strides_of
 from ...impl import register_host_kernels
 from ...impl.sparse import HOST_KERNELS
-from .. import shader_source
+from ...gpu import shader_source
 from .program import Program
 from .slicing import defines, empty, share
 

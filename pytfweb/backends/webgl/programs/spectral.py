@@ -8,8 +8,8 @@ two passes of (a + ib)(c + id), Cast takes or makes the parts.
 """
 from ....kernels import TensorInfo, register_kernel
 from ....shapes import broadcast_shapes
-from ...complex_paths import register_complex_paths
-from .. import shader_source
+from ...gpu.complex_paths import register_complex_paths
+from ...gpu import shader_source
 from .program import Program
 
 

@@ -1,7 +1,7 @@
 """Convolutions (Conv2D, DepthwiseConv2dNative, Conv3D and their input and filter gradients; 2-D
 in NHWC and NCHW), pooling (MaxPool, AvgPool, MaxPool3D, AvgPool3D and their gradients,
 MaxPoolWithArgmax) and Dilation2D with its gradients, as direct WGSL programs
-(shaders/webgpu/conv.wgsl): one invocation per output value, geometry from ops/conv.py's
+(shaders/webgpu/conv.wgsl): one invocation per output value, geometry from kernels/conv_geometry.py's
 conv_info_for (or the pooling attrs), sizes as uniforms. The shaders are 3-D; 2-D runs with
 depth 1. Contracts in ops/conv.py and ops/pool.py.
 
@@ -17,17 +17,19 @@ register-blocked GEMM where the channels its vec4 loaders run along are multiple
 tiled GEMM (about 3x faster than the direct programs for 3x3 convolutions on SwiftShader). Dilation2D's
 gradients gather over every output (quadratic: fine for small images).
 
-Fused convolutions (FusedConv2D, FusedDepthwiseConv2D): fused.py registers this forward, then its
-epilogue dispatch; _conv_kernel(..., fused=True) runs the bias and activation in the vec4
+Fused convolutions (FusedConv2D, FusedDepthwiseConv2D): fused.py registers this forward, then
+epilogue.py's dispatch; _conv_kernel(..., fused=True) runs the bias and activation in the vec4
 programs' stores instead (Epilogue; one dispatch, about 18% off MobileNet v1's predict on
 SwiftShader) where the bias and PReLU weights are one value or one per output channel."""
 from typing import Callable, NamedTuple
 
 from ....kernels import register_kernel
-from ....ops.conv import conv_info_for
+from ....kernels.conv_geometry import compute_dilation2d_info, conv_info_for
 from .. import wgsl
-from ..backend import Program, _size
+from ..program import Program, _size
 from .elementwise import BACKEND
+from .epilogue import ACTIVATION_WGSL, epilogue
+from .matmul import gemm_grid, gemm_source
 
 _GEOMETRY = ("size", "B", "D", "H", "W", "C", "OD", "OH", "OW", "OC", "FD", "FH", "FW", "FC", "SD", "SH", "SW",
              "DD", "DH", "DW", "PD", "PH", "PW")
@@ -140,7 +142,6 @@ def _implicit_gemm(backend, section, a, b, info, out_shape, m, n, k):
     channels = {"C": info.in_channels, "OC": info.out_channels}
     loaders = _GEMM_LOADERS.get(section)
     if loaders and all(channels[c] % 4 == 0 for c in loaders[2]):
-        from .matmul import gemm_grid, gemm_source
         (a_loader, a_mode), (b_loader, b_mode) = loaders[:2]
         rows, vec4s = 4, 1
         size, mb, nb = gemm_grid(1, m, n, rows, vec4s)
@@ -200,8 +201,7 @@ PLAIN = Epilogue()
 def fused_epilogue(attrs, extras, out_channels):
     """The Epilogue of a fused kernel (bias and activation, contract in ops/fused.py; extras: the
     bias and PReLU weights as attrs say), or None where one of them is neither one value nor one
-    per output channel (then fused.py's epilogue dispatch runs after the product)."""
-    from .fused import _ACTIVATION   # (fused.py imports this module)
+    per output channel (then epilogue.py's dispatch runs after the product)."""
     extras = list(extras)
     loads, inputs, bindings = {}, [], []
     for name, present in (("bias", attrs["has_bias"]), ("preluWeights", attrs["activation"] == "prelu")):
@@ -216,7 +216,7 @@ def fused_epilogue(attrs, extras, out_channels):
             return None
         inputs.append(t)
         bindings.append((name, binding))
-    body, needs = _ACTIVATION[attrs["activation"]]
+    body, needs = ACTIVATION_WGSL[attrs["activation"]]
     sum_ = "v + " + loads["bias"] if "bias" in loads else "v"
     weights = loads.get("preluWeights", "vec4<f32>(0.0)")
 
@@ -381,7 +381,6 @@ def _conv_kernel(kernel, depthwise, fused=False):
             y = _run(backend, "forward", [x, f], ("x", "filt"), Geometry.of_conv(info), info.out_shape, depthwise,
                      "out")
         if fused:
-            from .fused import epilogue
             return epilogue(backend, y, inputs[2:], attrs)
         return y
     return forward
@@ -489,7 +488,6 @@ _DILATION_FLOOR = "-9007199254740992.0"
 
 def _dilation(mode):
     def kernel(backend, inputs, attrs):
-        from ....ops.conv_util import compute_dilation2d_info
         x, f = inputs[:2]
         info = compute_dilation2d_info(x.shape, f.shape, attrs["strides"], attrs["pad"], attrs["dilations"])
         geometry = Geometry(info.batch_size, info.in_size, info.in_channels, info.out_size, info.out_channels,

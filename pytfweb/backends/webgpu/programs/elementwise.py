@@ -19,12 +19,13 @@ import functools
 import math
 from typing import NamedTuple
 
+from ....tensor_values import _wrap_int32
 from ....kernels import TensorInfo, register_kernel
-from ....ops.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
+from ....kernels.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
 from ....shapes import broadcast_shapes, strides_of
 from ...shared import register_shared_kernels
 from .. import wgsl
-from ..backend import Program, _size
+from ..program import Program, _size, broadcast_strides, index_mode
 from . import fusion
 
 BACKEND = "webgpu"
@@ -81,21 +82,6 @@ def store(expr, return_type, out_type):
     if return_type == "i32" and out_type == "f32":
         return f"f32({expr})"
     return expr
-
-
-def broadcast_strides(shape, out_shape):
-    """Strides of shape seen at out_shape's rank: 0 along broadcast axes."""
-    pad = len(out_shape) - len(shape)
-    st = strides_of(shape)
-    return [0] * pad + [s if d != 1 else 0 for d, s in zip(shape, st)]
-
-
-def index_mode(shape, out_shape):
-    if tuple(shape) == tuple(out_shape):
-        return "same"
-    if _size(shape) == 1:
-        return "one"
-    return "bcast"
 
 
 def run_elementwise(backend, key, functions, inputs, names, out_shape, out_dtype_, expr, extra_fields=(),
@@ -307,7 +293,6 @@ def fill(backend, shape, value, dtype):
 
 
 def _wrap(v):
-    from ....tensor_values import _wrap_int32
     return _wrap_int32(int(v))
 
 

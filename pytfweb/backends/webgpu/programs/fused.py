@@ -1,67 +1,16 @@
 """Kernels built on the generic elementwise program (programs/elementwise.py run_elementwise):
-Prelu, AddN, FusedBatchNorm, and the epilogue of the fused kernels (_FusedMatMul, FusedConv2D,
-FusedDepthwiseConv2D: the product, then bias and activation in one more dispatch; contract in
-ops/fused.py). Range and LinSpace, whose values follow from their attributes alone, are written
+Prelu, AddN, FusedBatchNorm, and the fused kernels (_FusedMatMul, FusedConv2D,
+FusedDepthwiseConv2D: the product, then bias and activation in one more dispatch, epilogue.py;
+contract in ops/fused.py). Range and LinSpace, whose values follow from their attributes alone, are written
 as constants (computed in float64 host-side, as cpu computes them; uploaded on first use)."""
 import array
 
 from ....kernels import TensorInfo, register_kernel
-from ....ops.fused import ACTIVATIONS
 from ....shapes import broadcast_shapes
-from .. import wgsl
 from .conv import _conv_kernel
 from .elementwise import BACKEND, run_elementwise
+from .epilogue import epilogue, nan_aware_functions
 from .matmul import batch_mat_mul
-
-# Per activation: the WGSL of act(v, pw) with cpu's NaN and -0 results (pw: the PReLU weight,
-# u.alpha: leakyrelu's), and the functions it calls ((file, name), ...).
-_ACTIVATION = {
-    "linear": ("v", ()),
-    "relu": ("op_Maximum(v, 0.0)", (("binary_ops.wgsl", "op_Maximum"),)),
-    "relu6": ("op_Minimum(op_Maximum(v, 0.0), 6.0)", (("binary_ops.wgsl", "op_Maximum"),
-                                                      ("binary_ops.wgsl", "op_Minimum"))),
-    "elu": ("select(op_Elu(v), v, isNan(v))", (("unary_ops.wgsl", "op_Elu"),)),
-    "sigmoid": ("select(op_Sigmoid(v), v, isNan(v))", (("unary_ops.wgsl", "op_Sigmoid"),)),
-    "leakyrelu": ("select(v, u.alpha * v, v < 0.0)", ()),
-    "prelu": ("select(v, pw * v, v < 0.0)", ()),
-}
-assert set(_ACTIVATION) == set(ACTIVATIONS)
-
-
-def _functions(pairs):
-    return lambda: wgsl.functions((wgsl.COMMON, "isNan"), *pairs)
-
-
-def epilogue(backend, y, extras, attrs):
-    """act(y + bias, prelu weights) as one dispatch (inputs broadcast to y); y, an intermediate
-    TensorInfo, is freed."""
-    extras = list(extras)
-    activation = attrs["activation"]
-    inputs, names = [y], ["y"]
-    v = "v_y"
-    if attrs["has_bias"]:
-        inputs.append(extras.pop(0))
-        names.append("bias")
-        v = "v_y + v_bias"
-    pw = "0.0"
-    if activation == "prelu":
-        inputs.append(extras.pop(0))
-        names.append("w")
-        pw = "v_w"
-    body, needs = _ACTIVATION[activation]
-    act_fn = f"fn act(v: f32, pw: f32) -> f32 {{ return {body}; }}\n"
-    out_shape = y.shape
-    for t in inputs[1:]:
-        out_shape = broadcast_shapes(out_shape, t.shape, "fused")
-    fields, values = ((), ())
-    if activation == "leakyrelu":
-        fields, values = (("alpha", "f32"),), (float(attrs.get("leakyrelu_alpha") or 0.0),)
-    funcs = _functions(needs)
-    out = run_elementwise(backend, f"epilogue:{activation}:{int(attrs['has_bias'])}", lambda: funcs() + act_fn,
-                          inputs, names, out_shape, "float32", f"act({v}, {pw})", fields, values)
-    backend.dispose_data(y.data_id)
-    return out
-
 
 @register_kernel("_FusedMatMul", BACKEND)
 def fused_mat_mul(backend, inputs, attrs):
@@ -124,7 +73,7 @@ def fused_batch_norm(backend, inputs, attrs):
     expr = "(v_x - v_mean)" + (" * v_scale" if scale is not None else "") + \
         " / sqrtNan(v_variance + u.epsilon)" + (" + v_offset" if offset is not None else "")
     sqrt_fn = "fn sqrtNan(v: f32) -> f32 { return select(op_Sqrt(v), v, isNan(v)); }\n"
-    funcs = _functions((("unary_ops.wgsl", "op_Sqrt"),))
+    funcs = nan_aware_functions((("unary_ops.wgsl", "op_Sqrt"),))
     return run_elementwise(backend, f"batch_norm:{int(offset is not None)}{int(scale is not None)}",
                            lambda: funcs() + sqrt_fn, ins, names, out_shape, "float32", expr,
                            (("epsilon", "f32"),), (float(attrs["variance_epsilon"]),))

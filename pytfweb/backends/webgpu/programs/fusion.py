@@ -1,6 +1,6 @@
 """Lazy elementwise fusion on webgpu (flag WEBGPU_FUSION, on by default; off under DEBUG): the
 table kernels, Cast and Select (programs/elementwise.py's `Op`s) are recorded as an expression
-(backends/fusion_graph.py, shared with webgl), and the expression is dispatched as one generated
+(backends/gpu/fusion_graph.py, shared with webgl), and the expression is dispatched as one generated
 compute shader when its values are needed (a kernel taking it, a read, sync(), done(), memory()).
 
 The shader computes every node at the output's index, each in a `let` of its dtype's storage
@@ -11,10 +11,9 @@ operands still CPU-side and the ops' attributes being uniforms. Its pipeline key
 sizes: shapes are uniforms, so a loop compiles each of its expressions once."""
 from ....environment import ENV
 from ....shapes import strides_of
-from ...fusion_graph import generate, record
+from ...gpu.fusion_graph import generate, record
 from .. import wgsl
-from ..backend import Program, _size
-from . import elementwise   # (a module that imports this one: its functions are used at run time)
+from ..program import Program, _size, broadcast_strides, index_mode
 
 #: Ops in one shader: on SwiftShader a chain of 64 ops on 256x256 compiled and ran first in ~90 ms,
 #: one of 128 in ~600 ms (measured; steady runs gain less than that from longer shaders).
@@ -63,7 +62,7 @@ def materialize(backend, data_id):
 
     def leaf(n):
         name = f"in{len(leaves)}"
-        mode = elementwise.index_mode(n.info.shape, out_shape)
+        mode = index_mode(n.info.shape, out_shape)
         leaves[n.key] = (name, n, mode)
         at = {"same": "index", "one": "0", "bcast": wgsl.dot("c", rank, f"{name}_s")}[mode]
         lines.append(f"  let {name}_ = {name}[{at}];")
@@ -94,7 +93,7 @@ def materialize(backend, data_id):
         head_values += strides_of(out_shape)[:-1]
         for name, leaf in bcast:
             head += wgsl.stride_fields(f"{name}_s", rank)
-            head_values += elementwise.broadcast_strides(leaf.info.shape, out_shape)
+            head_values += broadcast_strides(leaf.info.shape, out_shape)
     fields = head + fields
     out_t = wgsl.STORAGE_TYPE[node.dtype]
     bound = [(name, wgsl.STORAGE_TYPE[leaf.info.dtype]) for name, leaf, _ in leaves.values()]

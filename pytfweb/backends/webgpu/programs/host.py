@@ -1,17 +1,20 @@
 """The kernels whose output sizes depend on their inputs' values: the sparse and ragged ones of
 backends/impl (SparseFillEmptyRows, SparseReshape, SparseSegmentSum, SparseSegmentMean,
 RaggedGather, RaggedRange, RaggedTensorToTensor), and Unique, BroadcastArgs and
-NonMaxSuppressionV3/V4/V5 (webgl's pure-Python kernels, which use only read_sync and write: they
-belong in backends/impl, shared, and are imported from webgl until they move). As on webgl (and in
-TF.js), they run on the host from the inputs' values, the same pure-Python code. So do the string
-kernels (backends/strings.py: string tensors stay CPU-side on webgpu), Draw (browser/pixels.py's
+NonMaxSuppressionV3/V4/V5 (the pure-Python kernels of gpu/host_kernels.py, which use only
+read_sync and write, shared with webgl). As on webgl (and in TF.js), they run on the host from the
+inputs' values, the same pure-Python code. So do the string
+kernels (backends/strings.py: string tensors stay CPU-side on webgpu), Draw (kernels/pixels.py's
 draw_kernel) and FromPixels (the source read through a 2D canvas on the host). Their inputs' values
 are read from the GPU where Python can wait for it (backend.host_values); elsewhere they must be
 CPU-side (written from Python, or read once with `await t.data()`), or the kernel raises, saying
 so. `pytfweb ops` marks them "host"."""
+import array
+
 from ....errors import BackendError
-from ....kernels import register_kernel
+from ....kernels import TensorInfo, pixels, register_kernel
 from ... import strings
+from ...gpu import host_kernels
 from ...impl import host_kernel
 from ...impl.ragged import HOST_KERNELS as RAGGED
 from ...impl.sparse import HOST_KERNELS as SPARSE
@@ -20,15 +23,8 @@ from .elementwise import BACKEND
 HOST_KERNELS = {**SPARSE, **RAGGED}
 
 
-def _webgl_host_kernels():
-    from ...webgl.programs import image, indexing
-    return {"Unique": indexing.unique, "BroadcastArgs": indexing.broadcast_args,
-            "NonMaxSuppressionV3": image.non_max_suppression_v3, "NonMaxSuppressionV4": image.non_max_suppression_v4,
-            "NonMaxSuppressionV5": image.non_max_suppression_v5}
-
-
 # (name -> a kernel function taking (backend, inputs, attrs), not an impl)
-HOST_FUNCTIONS = _webgl_host_kernels()
+HOST_FUNCTIONS = host_kernels.HOST_FUNCTIONS
 
 # Kernels that need some inputs' values CPU-side (as these do): CropAndResize and Transform
 # (image.py) compute their sample positions host-side in float64 from the boxes / transforms.
@@ -50,16 +46,15 @@ def _checked(name, run):
 
 for _name, _impl in HOST_KERNELS.items():
     register_kernel(_name, BACKEND, _checked(_name, host_kernel(_impl)))
+
+
 def _from_pixels(backend, inputs, attrs):
-    """FromPixels: the source's RGBA bytes read through a 2D canvas (browser/pixels.py's host path),
-    the channels picked on the host; the tensor's values are CPU-side (uploaded on first use)."""
-    from ....browser import pixels
-    from ....kernels import TensorInfo
-    import array
+    """FromPixels: the source's RGBA bytes read through a 2D canvas (kernels/pixels.py, tf.browser's
+    host path), the channels picked on the host; the tensor's values are CPU-side (uploaded on first use)."""
     w, h, n = attrs["width"], attrs["height"], attrs["num_channels"]
     source = attrs["pixels"]
-    kind = pixels._js_kind(source) if pixels._is_js(source) else "ImageData"
-    rgba = pixels._dom_rgba(source, kind, w, h) if w * h else b""
+    kind = pixels.js_kind(source) if pixels.is_js(source) else "ImageData"
+    rgba = pixels.dom_rgba(source, kind, w, h) if w * h else b""
     picked = bytearray(w * h * n)
     for c in range(n):
         picked[c::n] = rgba[c::4]
@@ -67,12 +62,7 @@ def _from_pixels(backend, inputs, attrs):
     return TensorInfo(backend.write(array.array("i", list(picked)), shape, "int32"), shape, "int32")
 
 
-def _draw():
-    from ....browser.pixels import draw_kernel
-    return draw_kernel
-
-
-for _name, _fn in {**HOST_FUNCTIONS, **strings.KERNELS, "Draw": _draw()}.items():
+for _name, _fn in {**HOST_FUNCTIONS, **strings.KERNELS, "Draw": pixels.draw_kernel}.items():
     register_kernel(_name, BACKEND, _checked(_name, _fn))
 register_kernel("FromPixels", BACKEND, _from_pixels)
 

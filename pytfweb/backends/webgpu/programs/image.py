@@ -6,10 +6,11 @@ tables, freed after the dispatch (pure-Python copies of the cpu kernel's axis fu
 has no numpy)."""
 import array
 
+from ....errors import BackendError
 from ....kernels import TensorInfo, register_kernel
 from ....shapes import strides_of
 from .. import wgsl
-from ..backend import Program, _size
+from ..program import Program, _size
 from .elementwise import BACKEND
 from .shape import run_map
 
@@ -178,7 +179,6 @@ def crop_and_resize(backend, inputs, attrs):
     """The sampling runs in WGSL; the sample positions, which cpu computes in float64 from the
     boxes, are computed here the same way, so the boxes and box indices must be CPU-side (given
     from Python, or read once with `await t.data()`)."""
-    from ....errors import BackendError
     image, boxes, box_ind = inputs
     batch, h, w, c = image.shape
     crop_h, crop_w = attrs["crop_size"]
@@ -255,7 +255,6 @@ def transform(backend, inputs, attrs):
     transforms, are computed here the same way, so `transforms` must be CPU-side (given from
     Python, or read once with `await t.data()`)."""
     import math
-    from ....errors import BackendError
     image, transforms = inputs
     batch, h, w, c = image.shape
     oh, ow = attrs["output_shape"]

@@ -7,7 +7,7 @@ are CPU-side; on the GPU an index outside reads 0 (GatherNd) or is dropped (scat
 from ....kernels import TensorInfo, register_kernel
 from ....shapes import size_of, strides_of
 from .. import wgsl
-from ..backend import Program, _size
+from ..program import Program, _size
 from .elementwise import BACKEND, fill
 from .shape import run_map
 

@@ -2,10 +2,13 @@
 (ops/indexing.py) as WGSL (shaders/webgpu/math.wgsl). The scans are one invocation per output
 looping over its prefix (quadratic in the axis, in cpu's order of operations); TopK ranks each
 value within its row by counting those before it."""
-from ....kernels import register_kernel
+import array
+
+from .... import prng
+from ....kernels import TensorInfo, get_kernel, register_kernel
 from ....shapes import size_of
 from .. import wgsl
-from ..backend import Program, _size
+from ..program import Program, _size
 from .elementwise import BACKEND
 
 
@@ -140,9 +143,6 @@ def multinomial(backend, inputs, attrs):
     the seed alone), the probabilities (Softmax of the logits unless normalized) and the float32
     running sums on the GPU. Where the GPU's softmax rounds a probability otherwise than numpy's,
     a draw within an ulp of a boundary may pick the neighbouring outcome."""
-    import array
-    from .... import prng
-    from ....kernels import TensorInfo, get_kernel
     (logits,) = inputs
     batch, k = logits.shape
     samples = attrs["num_samples"]

@@ -8,8 +8,8 @@ uniform strides."""
 from ....kernels import register_kernel
 from ....shapes import broadcast_shapes, strides_of
 from .. import wgsl
-from ..backend import Program, _size
-from .elementwise import BACKEND, broadcast_strides
+from ..program import Program, _size, broadcast_strides
+from .elementwise import BACKEND
 
 
 def block(m, n):

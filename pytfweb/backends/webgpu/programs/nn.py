@@ -2,7 +2,7 @@
 (shaders/webgpu/nn.wgsl): a workgroup per row."""
 from ....kernels import register_kernel
 from .. import wgsl
-from ..backend import Program, _size
+from ..program import Program, _size
 from .elementwise import BACKEND
 
 # op_Log leaves NaN to the unary program: it is passed on here

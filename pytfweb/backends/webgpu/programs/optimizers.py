@@ -10,7 +10,7 @@ import re
 
 from ....kernels import register_kernel
 from .. import wgsl
-from ..backend import Program, _size
+from ..program import Program, _size
 from .elementwise import BACKEND
 
 _FILE = "optimizers.wgsl"

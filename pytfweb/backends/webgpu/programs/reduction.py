@@ -11,7 +11,7 @@ for prod and all, NaN for float max/min and 0 for int32/bool ones, false for any
 from ....kernels import register_kernel
 from ....shapes import strides_of
 from .. import wgsl
-from ..backend import Program, _size
+from ..program import Program, _size
 from .elementwise import BACKEND, fill
 
 # Reductions at least this long use a workgroup per output value.

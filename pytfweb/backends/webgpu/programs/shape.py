@@ -4,11 +4,12 @@ coordinates (Transpose, Slice, StridedSlice, Reverse, Tile with a modulo, PadV2 
 test, Unpack and SplitV as slices); a "place" program copies an input into a region of a shared
 output (Concat, Pack: one dispatch per input); "gather" does GatherV2. Reshape, Identity and
 ExpandDims are the shared relabelling kernels."""
+from ....tensor_values import _wrap_int32
 from ....kernels import TensorInfo, register_kernel
 from ....shapes import size_of, strides_of
 from .. import wgsl
-from ..backend import Program, _size
-from .elementwise import BACKEND
+from ..program import Program, _size
+from .elementwise import BACKEND, fill
 
 
 def run_map(backend, x, out_shape, mul, add, in_dims, in_strides, base=0, tile=False, pad=None, mirror=None):
@@ -226,7 +227,6 @@ def gather_v2(backend, inputs, attrs):
     fields = (("size", "i32"), ("count", "i32"), ("inner", "i32"), ("dim", "i32"), ("perBatch", "i32"))
     values = (_size(out_shape), count, inner, dim, per_batch)
     if _size(out_shape) == 0 or dim == 0:
-        from .elementwise import fill
         return fill(backend, out_shape, 0, x.dtype)
     del outer
 
@@ -259,8 +259,3 @@ def one_hot(backend, inputs, attrs):
 
     return backend.run(Program(f"one_hot:{t}", source, fields), [indices], out_shape, dtype, values,
                        backend.groups_for(_size(out_shape), 64))
-
-
-def _wrap_int32(v):
-    from ....tensor_values import _wrap_int32 as wrap
-    return wrap(v)

@@ -3,12 +3,12 @@ complex64 tensor is two float32 data of this backend (backend.complex_parts / ma
 complex kernel runs float32 programs per part. Add and Sub run part by part, Multiply as the real
 and imaginary parts of (a + ib)(c + id) (two elementwise dispatches), Cast takes or makes the
 parts, and the kernels that move values or are linear in them run on each part
-(backends/complex_paths.py, shared with webgl; here Transpose too, which moves data)."""
+(backends/gpu/complex_paths.py, shared with webgl; here Transpose too, which moves data)."""
 from ....kernels import TensorInfo, register_kernel
 from ....shapes import broadcast_shapes
-from ...complex_paths import EACH_PART, register_complex_paths
+from ...gpu.complex_paths import EACH_PART, register_complex_paths
 from .. import wgsl
-from ..backend import Program, _size
+from ..program import Program, _size
 from .elementwise import BACKEND, _copy, run_elementwise
 
 

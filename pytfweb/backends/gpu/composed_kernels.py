@@ -1,11 +1,11 @@
 """Kernels a GPU backend composes from its own kernels, the same way on every such backend."""
-from ..kernels import TensorInfo, get_kernel, register_kernel
-from ..ops.einsum import einsum_plan
+from ...kernels import TensorInfo, get_kernel, register_kernel
+from ...kernels.einsum_plan import einsum_plan
 
 
 def register_composed_einsum(backend_name):
     """Einsum as TF.js's webgl backend runs it: the backend's Transpose, Multiply and Sum kernels
-    along ops/einsum.py's plan."""
+    along kernels/einsum_plan.py's plan."""
     def run(backend, kernel, inputs, attrs=None):
         return get_kernel(kernel, backend_name)(backend, inputs, attrs or {})
 

@@ -13,8 +13,8 @@ shape (a reshape shares its data) is computed first and read as a leaf.
 `PendingData` is the backend's side: which data are pending, and the data their expressions read,
 kept alive while read: disposing such data only marks it, and the last expression reading it frees
 it."""
-from ..kernels import TensorInfo
-from ..tensor import DataId
+from ...kernels import TensorInfo
+from ...tensor import DataId
 
 #: What a fused program reads and writes (complex64 and string data never reach a shader).
 DTYPES = frozenset(("float32", "int32", "bool"))

@@ -1,5 +1,4 @@
-"""Convolution geometry, shared by the conv ops, the cpu kernels and the webgl programs (and
-usable by pooling): TF.js's conv_util (computeConv2DInfo, computeConv3DInfo) in one form for
+"""Convolution geometry, shared by the conv and pooling ops and every backend's conv kernels: TF.js's conv_util (computeConv2DInfo, computeConv3DInfo) in one form for
 any number of spatial dimensions, plus the argument checks the ops make.
 
 A ConvInfo describes one convolution over `len(in_size)` spatial dimensions (2 or 3):
@@ -19,7 +18,7 @@ o * stride - pad_before + k * dilation for the filter taps k (zeros outside the 
 import math
 from typing import NamedTuple
 
-__all__ = ["ConvInfo", "conv_info", "compute_conv2d_info", "compute_conv3d_info", "compute_dilation2d_info",
+__all__ = ["ConvInfo", "conv_info", "conv_info_for", "compute_conv2d_info", "compute_conv3d_info", "compute_dilation2d_info",
            "compute_pool2d_info", "compute_pool3d_info", "check_conv_args", "tuple_param",
            "convert_conv2d_data_format"]
 
@@ -202,3 +201,23 @@ def compute_pool3d_info(in_shape, filter_size, strides, dilations, pad, rounding
     fd, fh, fw = tuple_param(filter_size, 3, op, "filter_size")
     c = in_shape[4]
     return compute_conv3d_info(in_shape, (fd, fh, fw, c, c), strides, dilations, pad, rounding=rounding, op=op)
+
+
+# kernel name -> (spatial dimensions, depthwise) for conv_info_for()
+_KINDS = {
+    "Conv2D": (2, False), "Conv2DBackpropInput": (2, False), "Conv2DBackpropFilter": (2, False),
+    "FusedConv2D": (2, False),
+    "Conv3D": (3, False), "Conv3DBackpropInputV2": (3, False), "Conv3DBackpropFilterV2": (3, False),
+    "DepthwiseConv2dNative": (2, True), "DepthwiseConv2dNativeBackpropInput": (2, True),
+    "DepthwiseConv2dNativeBackpropFilter": (2, True), "FusedDepthwiseConv2D": (2, True),
+}
+
+
+def conv_info_for(kernel, x_shape, filter_shape, attrs):
+    """The ConvInfo of a conv kernel call (kernels rebuild it from their attrs, which the op
+    checked): x_shape is the forward input's (for a backprop-input kernel: attrs['input_shape']),
+    filter_shape the forward filter's."""
+    n, depthwise = _KINDS[kernel]
+    data_format = "channelsFirst" if attrs.get("data_format") == "NCHW" else "channelsLast"
+    return conv_info(x_shape, filter_shape, attrs["strides"], attrs.get("dilations", 1), attrs["pad"],
+                     attrs.get("dim_rounding_mode"), depthwise, data_format, n, kernel)

@@ -3,7 +3,7 @@ parts (TF.js's complexTensorInfos; `backend.complex_parts`, `backend.make_comple
 that moves values or is linear in them runs its float kernel on each part. A backend registers
 these paths over its float kernels with `register_complex_paths`, giving its own copy and complex
 multiply."""
-from ..kernels import get_kernel, register_kernel
+from ...kernels import get_kernel, register_kernel
 
 # Kernels that move values or are linear in them (slices, concatenation, gathers, pads, tiles,
 # selects, splits; neg, sum, add_n, cumsum, segment sums): each part through the float kernel.

@@ -8,7 +8,7 @@ import functools
 import os
 import re
 
-from ..gpu import elementwise_ops
+from . import elementwise_ops
 
 _PKG = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Inside a wheel or the browser bundle: pytfweb/shaders; in a source checkout: ../shaders.
