@@ -9,14 +9,16 @@ import time
 from collections import namedtuple
 from types import SimpleNamespace
 
-from .dtypes import BYTES_PER_ELEMENT, string_bytes
+from ._numpy import np
+from .dtypes import BYTES_PER_ELEMENT, string_bytes, upcast
 from .environment import ENV
 from .errors import BackendError, EngineError, NaNError, TensorConversionError
 from .kernels import STRING_KERNELS, get_kernel
 from .shapes import size_of
 from .kernels import get_gradient
 from .tape import TapeNode, backpropagate, filter_tape
-from .tensor import Tensor, Variable
+from .tensor import Tensor, Variable, bind_engine
+from .tensor_values import _NP_DTYPES, fill_value
 
 
 class _Scope:
@@ -49,6 +51,7 @@ class Engine:
         self.backend = None
         self.backend_name = None
         self.passed_over = {}    # backend name -> why the automatic choice passed over it
+        self._grad_ops = _GradOps(self)
         self._reset_state()
 
     def _reset_state(self):
@@ -245,8 +248,6 @@ class Engine:
         reader = getattr(backend, "read_numpy", None)
         if reader is not None:
             return reader(t.data_id).reshape(t.shape)
-        from ._numpy import np
-        from .tensor_values import _NP_DTYPES
         return np.asarray(backend.read_sync(t.data_id), dtype=_NP_DTYPES[t.dtype]).reshape(t.shape)
 
     # --- kernels -----------------------------------------------------------------------
@@ -314,7 +315,6 @@ class Engine:
                 self.active_tape = None
 
     def _gradients(self, f, xs, dy, allow_no_gradients):
-        from . import ops
         y = f()
         if not isinstance(y, Tensor):
             raise TypeError(f"gradients: the function must return a Tensor, got {type(y).__name__}")
@@ -324,11 +324,11 @@ class Engine:
                              "you passed encloses all operations that lead from x to y.")
 
         def backward():
-            grads = {y.id: dy if dy is not None else ops.ones(y.shape, "float32")}
-            backpropagate(filtered, grads, ops, lambda fn: self._run_tidy("gradient", fn, (), {}))
+            grads = {y.id: dy if dy is not None else self._grad_ops.fill(y.shape, 1, "float32")}
+            backpropagate(filtered, grads, self._grad_ops, lambda fn: self._run_tidy("gradient", fn, (), {}))
             # A gradient may be the caller's dy itself (an identity on the way): hand back a new
             # handle, so that disposing one does not dispose the other.
-            return [ops.clone(g) if g is dy and g is not None else grads.get(x.id)
+            return [self._grad_ops.clone(g) if g is dy and g is not None else grads.get(x.id)
                     for x, g in ((x, grads.get(x.id)) for x in xs)]
         return y, self._run_tidy("backward", backward, (), {})
 
@@ -487,6 +487,47 @@ class Engine:
         self._reset_state()
 
 
+class _GradOps:
+    """What backpropagation needs to seed, fill in, convert and sum gradients, as kernel runs
+    (the engine sits below ops): the kernels tf.ones / tf.zeros, tf.cast, tf.clone and tf.add
+    run for these same-shape operands."""
+
+    def __init__(self, engine):
+        self.engine = engine
+
+    def fill(self, shape, value, dtype):
+        if dtype == "string":
+            raise TypeError("zeros: a string tensor is filled with a str, got int")
+        return self.engine.run_kernel("Fill", [], {"shape": tuple(shape), "value": fill_value(value, dtype, "fill"),
+                                                   "dtype": dtype})
+
+    def zeros(self, shape, dtype):
+        return self.fill(shape, 0, dtype)
+
+    def clone(self, x):
+        return self.engine.run_kernel("Identity", [x])
+
+    def cast(self, x, dtype):
+        if x.dtype == dtype:
+            return self.engine.run_kernel("Identity", [x])
+        if "string" in (dtype, x.dtype):
+            raise TypeError(f"cast: cannot cast {x.dtype} to {dtype}: only strings can be cast to strings")
+        return self.engine.run_kernel("Cast", [x], {"dtype": dtype})
+
+    def add(self, a, b):
+        """a + b for two gradients of one shape (float32 or complex64; a mixed pair is summed
+        as complex64, as tf.add upcasts)."""
+        if a.dtype == b.dtype:
+            return self.engine.run_kernel("Add", [a, b])
+        dtype = upcast(a.dtype, b.dtype)
+        ca = a if a.dtype == dtype else self.cast(a, dtype)
+        cb = b if b.dtype == dtype else self.cast(b, dtype)
+        try:
+            return self.engine.run_kernel("Add", [ca, cb])
+        finally:
+            self.engine.dispose([t for t in (ca, cb) if t is not a and t is not b])
+
+
 def op(fn):
     """Decorator for public ops, as TF.js's op(): fn runs in its own scope, so tensors it makes
     from Python values and its intermediates are disposed when it returns or raises; only
@@ -565,3 +606,4 @@ def _collect(x, out, seen):
 
 
 ENGINE = Engine()
+bind_engine(ENGINE)

@@ -75,8 +75,10 @@ def filter_tape(tape, xs, y):
 
 def backpropagate(filtered, grads, ops, tidy=lambda fn: fn()):
     """Walk filtered nodes backwards, accumulating gradients into grads (tensor id -> Tensor).
-    tidy(fn) runs fn in a scope of its own: each node's gradient does, so that its intermediate
-    tensors go as soon as it is computed, not at the end of backpropagation."""
+    ops gives zeros(shape, dtype), cast, clone and add (the engine's _GradOps: kernel runs, as
+    the tape sits below ops). tidy(fn) runs fn in a scope of its own: each node's gradient
+    does, so that its intermediate tensors go as soon as it is computed, not at the end of
+    backpropagation."""
     for node, mask in reversed(filtered):
         dys = [grads.get(r.id) for r in node.outputs]
         if all(d is None for d in dys):

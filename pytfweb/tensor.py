@@ -1,7 +1,12 @@
-"""Tensor: an immutable handle (data id, shape, dtype) to data a backend owns."""
+"""Tensor: an immutable handle (data id, shape, dtype) to data a backend owns.
+
+The core below ops: this module imports only leaf helpers. The engine (above it: it makes
+tensors) hands itself over with `bind_engine` when it is created; the methods backed by ops
+(operators, clone, iteration, buffer, t.add(...), ...) are attached by ops/methods.py."""
 import itertools
 
 from . import tensor_values as _conv
+from ._numpy import np
 from .dtypes import TYPECODES
 from .errors import DisposedTensorError, TensorConversionError
 from .shapes import size_of, strides_of
@@ -58,12 +63,12 @@ class Tensor:
     def data_sync(self):
         """The values as a flat array.array (blocking)."""
         self.throw_if_disposed("data_sync")
-        return _engine().read_sync(self)
+        return ENGINE.read_sync(self)
 
     async def data(self):
         """The values as a flat array.array, without blocking the page on webgl."""
         self.throw_if_disposed("data")
-        return await _engine().read(self)
+        return await ENGINE.read(self)
 
     def array_sync(self):
         return _conv.nest(_to_py(self.data_sync(), self.dtype), _nest_shape(self))
@@ -73,32 +78,20 @@ class Tensor:
 
     def numpy(self):
         self.throw_if_disposed("numpy")
-        from ._numpy import np
         if np is None:
             raise ImportError("Tensor.numpy: numpy is not importable here; use data_sync() or array_sync()")
-        return _engine().read_numpy(self)
+        return ENGINE.read_numpy(self)
 
-    def buffer_sync(self):
-        """A TensorBuffer holding a copy of the values (blocking). A copy, since a backend may
-        return the values it keeps (webgl caches what it read back)."""
-        from .ops.misc import TensorBuffer
-        return TensorBuffer(self.shape, self.dtype, self.data_sync()[:])
-
-    async def buffer(self):
-        """A TensorBuffer holding a copy of the values, read without blocking (as data())."""
-        from .ops.misc import TensorBuffer
-        return TensorBuffer(self.shape, self.dtype, (await self.data())[:])
+    # buffer_sync(), buffer() (a TensorBuffer, from ops.misc) and clone(): see ops/methods.py.
 
     # --- lifetime ----------------------------------------------------------------
     def dispose(self):
-        _engine().dispose_tensor(self)
-
-    def clone(self):
-        from . import ops
-        return ops.clone(self)
+        ENGINE.dispose_tensor(self)
 
     # --- printing ----------------------------------------------------------------
     def to_string(self, verbose=False):
+        # Lazily: printing imports decimal (~1 ms in CPython, more in Pyodide), which
+        # `import pytfweb` does not otherwise load.
         from .printing import tensor_to_string
         self.throw_if_disposed("print")
         return tensor_to_string(self.data_sync(), self.shape, self.dtype, verbose)
@@ -125,11 +118,7 @@ class Tensor:
             raise TypeError("len() of a rank-0 tensor")
         return self.shape[0]
 
-    def __iter__(self):
-        if not self.shape:
-            raise TypeError("iteration over a rank-0 tensor")
-        from . import ops
-        return iter(ops.unstack(self))
+    # __iter__ (over unstack) is attached by ops/methods.py.
 
     def _scalar_value(self, kind):
         if self.size != 1:
@@ -177,16 +166,11 @@ class Variable(Tensor):
         self.name = name
 
     def assign(self, new_value):
-        from .ops.creation import convert_to_tensor
+        """Swap in new_value's data (a Tensor; ops/methods.py wraps this method so that it also
+        takes a Python value, converted the TF.js way)."""
         self.throw_if_disposed("Variable.assign")
         if not isinstance(new_value, Tensor):
-            # A Python value becomes a temporary tensor (dtype inferred the TF.js way); only
-            # the variable keeps its data.
-            temp = convert_to_tensor(new_value, "new_value", "Variable.assign")
-            try:
-                return self.assign(temp)
-            finally:
-                temp.dispose()
+            raise TypeError(f"Variable.assign: the new value must be a Tensor, got {type(new_value).__name__}")
         new_value.throw_if_disposed("Variable.assign")
         if new_value.dtype != self.dtype:
             raise TypeError(f"Variable.assign: dtype of the new value ({new_value.dtype}) must match "
@@ -194,13 +178,20 @@ class Variable(Tensor):
         if tuple(new_value.shape) != tuple(self.shape):
             raise ValueError(f"Variable.assign: shape of the new value {list(new_value.shape)} must match "
                              f"the variable's {list(self.shape)}")
-        _engine().assign_data(self, new_value)
+        ENGINE.assign_data(self, new_value)
         return self
 
+    _assign_tensor = assign   # what ops/methods.py's assign calls with a Tensor
 
-def _engine():
-    from .engine import ENGINE
-    return ENGINE
+
+ENGINE = None   # the engine, set by bind_engine when engine.py creates it
+
+
+def bind_engine(engine):
+    """Give tensors the engine that reads, disposes and assigns their data (engine.py calls
+    this once, at import: the engine sits above tensors and makes them)."""
+    global ENGINE
+    ENGINE = engine
 
 
 assert set(TYPECODES) >= {"float32", "int32", "bool"}

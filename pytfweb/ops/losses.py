@@ -12,7 +12,7 @@ compute_weighted_loss, which weights and reduces them as `reduction` says:
 """
 import enum
 
-from ..engine import op
+from ..engine import ENGINE, op
 from ..shapes import broadcast_shapes
 from . import elementwise as _ew
 from .creation import convert_to_tensor, ones, scalar
@@ -187,23 +187,24 @@ def sigmoid_cross_entropy(multi_class_labels, logits, weights=None, label_smooth
     return _weighted(losses, _weights(weights, name), reduction, name)
 
 
+@op
 def _softmax_cross_entropy_with_logits(labels, logits):
     """-sum(labels * log_softmax(logits)) over the last axis, with TF.js's hand-written
-    gradient: dy * (labels - softmax) for the labels, dy * (softmax - labels) for the logits."""
-    from ..autodiff import custom_grad
-
-    def forward(labels, logits, save):
+    gradient: dy * (labels - softmax) for the labels, dy * (softmax - labels) for the logits
+    (taped as one node by the engine: ops sit below autodiff's tf.custom_grad)."""
+    def forward():
         log_result = log_softmax(logits, -1)
-        save([labels, log_result])
         value = _sum(_ew.neg(_ew.mul(log_result, labels)), -1)
+        return [value], [labels, log_result]
 
-        def grad_func(dy, saved):
-            labels, log_result = saved
-            dy = reshape(dy, list(dy.shape) + [1])
-            softmax = _ew.exp(log_result)
-            return [_ew.mul(dy, _ew.sub(labels, softmax)), _ew.mul(dy, _ew.sub(softmax, labels))]
-        return {"value": value, "grad_func": grad_func}
-    return custom_grad(forward)(labels, logits)
+    def backward(dy, node):
+        labels, log_result = node.x
+        dy = reshape(dy, list(dy.shape) + [1])
+        softmax = _ew.exp(log_result)
+        return [_ew.mul(dy, _ew.sub(labels, softmax)), _ew.mul(dy, _ew.sub(softmax, labels))]
+
+    (value,) = ENGINE.run_custom_gradient(forward, [labels, logits], backward)
+    return value
 
 
 @op

@@ -1,5 +1,9 @@
-"""Tensor methods and operators, attached from the op functions (TF.js's chained API)."""
-from ..tensor import Tensor
+"""Tensor methods and operators, attached from the op functions (TF.js's chained API): every
+method of Tensor that an op computes lives here, so that tensor.py (the core) imports no op."""
+from ..tensor import Tensor, Variable
+from . import image
+from .creation import convert_to_tensor
+from .misc import TensorBuffer
 
 # Ops that are also methods of Tensor: t.add(b), t.reshape([2, 3]), ...
 METHOD_NAMES = [
@@ -28,7 +32,50 @@ def _method(fn):
     return method
 
 
+def _iter(self):
+    if not self.shape:
+        raise TypeError("iteration over a rank-0 tensor")
+    return iter(_ns["unstack"](self))
+
+
+def _clone(self):
+    return _ns["clone"](self)
+
+
+def _buffer_sync(self):
+    """A TensorBuffer holding a copy of the values (blocking). A copy, since a backend may
+    return the values it keeps (webgl caches what it read back)."""
+    return TensorBuffer(self.shape, self.dtype, self.data_sync()[:])
+
+
+async def _buffer(self):
+    """A TensorBuffer holding a copy of the values, read without blocking (as data())."""
+    return TensorBuffer(self.shape, self.dtype, (await self.data())[:])
+
+
+def _assign(self, new_value):
+    """Swap in new_value's data: a Tensor of the variable's shape and dtype, or a Python value
+    (a temporary tensor, dtype inferred the TF.js way; only the variable keeps its data)."""
+    if isinstance(new_value, Tensor):
+        return Variable._assign_tensor(self, new_value)
+    self.throw_if_disposed("Variable.assign")
+    temp = convert_to_tensor(new_value, "new_value", "Variable.assign")
+    try:
+        return Variable._assign_tensor(self, temp)
+    finally:
+        temp.dispose()
+
+
+_ns = {}
+
+
 def attach(ns):
+    _ns.update(ns)
+    _iter.__name__ = _iter.__qualname__ = "__iter__"
+    for name, fn in (("__iter__", _iter), ("clone", _clone), ("buffer_sync", _buffer_sync), ("buffer", _buffer)):
+        setattr(Tensor, name, fn)
+    _assign.__name__ = _assign.__qualname__ = "assign"
+    Variable.assign = _assign
     for name in METHOD_NAMES:
         if name in ns:
             setattr(Tensor, name, _method(ns[name]))
@@ -44,7 +91,6 @@ def attach(ns):
             # TF.js: t.concat(x, axis) is concat([t, ...x], axis); x is a tensor or a list.
             setattr(Tensor, name, lambda self, x, axis=0, _f=ns[name]:
                     _f([self, *(x if isinstance(x, (list, tuple)) else [x])], axis))
-    from . import image
     for name in ("resize_bilinear", "resize_nearest_neighbor"):
         # chained in TF.js though they live in tf.image
         setattr(Tensor, name, lambda self, *a, _f=getattr(image, name), **k: _f(self, *a, **k))
