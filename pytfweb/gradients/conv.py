@@ -16,6 +16,7 @@ from ..engine import ENGINE
 from ..kernels import register_gradient
 from ..ops import conv as conv_ops
 from ._util import unbroadcast
+from .matmul import GRADS as _MAT_MUL_GRADS
 
 
 def _common(attrs, rounding=True):
@@ -136,10 +137,9 @@ register_gradient("FusedDepthwiseConv2D", _fused_conv_grad("DepthwiseConv2dNativ
 
 @register_gradient("_FusedMatMul", save_inputs=(0, 1), save_outputs=True)
 def _fused_mat_mul_grad(dy, node):
-    from .matmul import GRADS
     a, b = node.x[:2]
     g = fused_dy(dy, node.y[0], node.attrs["activation"])
-    d_a, d_b = GRADS[node.attrs["transpose_a"], node.attrs["transpose_b"]]
+    d_a, d_b = _MAT_MUL_GRADS[node.attrs["transpose_a"], node.attrs["transpose_b"]]
     shape_a, shape_b = node.input_shapes[:2]
     grads = [lambda: unbroadcast(d_a(g, a, b), shape_a), lambda: unbroadcast(d_b(g, a, b), shape_b)]
     grads += _bias_grad(node, g)

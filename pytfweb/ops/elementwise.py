@@ -28,7 +28,7 @@ at the end of this module, built from these rows as TF.js builds them.
 """
 import numbers
 
-from ..dtypes import upcast
+from ..dtypes import check_dtype, upcast
 from ..engine import ENGINE, op
 from ..kernels.elementwise import (  # noqa: F401  (the tables, re-exported for the gradients and tests)
     BINARY, BINARY_BY_KERNEL, BOOL_RESULT, GRADIENT_KERNELS, UNARY, UNARY_BY_KERNEL, Binary, Unary, out_dtype)
@@ -42,7 +42,6 @@ from .creation import convert_to_tensor, refuse_complex, zeros_like
 @op
 def cast(x, dtype):
     """tf.cast: float->int truncates toward zero, anything->bool is x != 0."""
-    from ..dtypes import check_dtype
     x = convert_to_tensor(x, "x", "cast")
     dtype = check_dtype(dtype, "cast")
     if dtype == x.dtype:

@@ -21,7 +21,9 @@ from ..kernels.activations import ACTIVATIONS
 from ..shapes import broadcast_shapes
 from . import elementwise as ew
 from .conv import _float, _unbatched, prepare_conv2d
+from .conv import conv2d as _unfused_conv2d, depthwise_conv2d as _unfused_depthwise_conv2d
 from .creation import convert_to_tensor, refuse_complex
+from .matmul import mat_mul as _unfused_mat_mul
 from .shape import reshape
 
 __all__ = ["mat_mul", "conv2d", "depthwise_conv2d"]
@@ -144,7 +146,6 @@ def mat_mul(a, b=None, transpose_a=False, transpose_b=False, bias=None, activati
         return _options(mat_mul, a)
     if b is None:
         raise TypeError("fused.mat_mul: argument 'b' is missing")
-    from .matmul import mat_mul as unfused_mat_mul
     name = "fused.mat_mul"
     activation = _check_activation(activation, name)
     alpha = _alpha(leakyrelu_alpha, name)
@@ -152,11 +153,11 @@ def mat_mul(a, b=None, transpose_a=False, transpose_b=False, bias=None, activati
     refuse_complex(a, "a", name)
     refuse_complex(b, "b", name)
     if upcast(a.dtype, b.dtype) != "float32":
-        return _int_mat_mul(unfused_mat_mul(a, b, transpose_a, transpose_b), bias, activation,
+        return _int_mat_mul(_unfused_mat_mul(a, b, transpose_a, transpose_b), bias, activation,
                             prelu_activation_weights, alpha)
     a, b = _float(a, "a", name), _float(b, "b", name)
     if not _should_fuse(activation):
-        y = unfused_mat_mul(a, b, transpose_a, transpose_b)
+        y = _unfused_mat_mul(a, b, transpose_a, transpose_b)
         return _unfused(y, bias, activation, prelu_activation_weights, alpha, False)
     for arg, t in (("a", a), ("b", b)):
         if t.rank < 2:
@@ -205,8 +206,7 @@ def conv2d(x, filter=None, strides=None, pad=None, data_format="NHWC", dilations
     also come as TF.js's one object, conv2d({"x": ..., "filter": ..., "strides": ..., ...})."""
     if isinstance(x, dict):
         return _options(conv2d, x)
-    from .conv import conv2d as unfused
-    return _fused_conv("fused.conv2d", "FusedConv2D", unfused, False, x, filter, strides, pad, data_format,
+    return _fused_conv("fused.conv2d", "FusedConv2D", _unfused_conv2d, False, x, filter, strides, pad, data_format,
                        dilations, dim_rounding_mode, bias, activation, prelu_activation_weights, leakyrelu_alpha)
 
 
@@ -218,8 +218,7 @@ def depthwise_conv2d(x, filter=None, strides=None, pad=None, data_format="NHWC",
     the arguments may also come as one dict, as conv2d's."""
     if isinstance(x, dict):
         return _options(depthwise_conv2d, x)
-    from .conv import depthwise_conv2d as unfused
-    return _fused_conv("fused.depthwise_conv2d", "FusedDepthwiseConv2D", unfused, True, x, filter, strides, pad,
-                       data_format, dilations, dim_rounding_mode, bias, activation, prelu_activation_weights,
-                       leakyrelu_alpha)
+    return _fused_conv("fused.depthwise_conv2d", "FusedDepthwiseConv2D", _unfused_depthwise_conv2d, True, x, filter,
+                       strides, pad, data_format, dilations, dim_rounding_mode, bias, activation,
+                       prelu_activation_weights, leakyrelu_alpha)
 

@@ -5,8 +5,10 @@ from ..engine import op
 from ..limits import check_elements
 from ..tensor import Tensor
 from .creation import convert_to_tensor, tensor, tensor1d, zeros
+from .elementwise import mul
 from .shape import pad
 from .slicing import gather
+from .spectral import rfft
 
 __all__ = ["frame", "hamming_window", "hann_window", "stft"]
 
@@ -89,8 +91,6 @@ def stft(signal, frame_length, frame_step, fft_length=None, window_fn=hann_windo
     """tf.signal.stft: the rfft of each window_fn-weighted frame of a 1D float32 signal,
     [num_frames, fft_length // 2 + 1] complex64; fft_length defaults to the smallest power of
     two holding a frame (TF.js)."""
-    from .elementwise import mul
-    from .spectral import rfft
     frame_length = _positive_int(frame_length, "stft", "frame_length")
     if fft_length is None:
         fft_length = _enclosing_power_of_two(frame_length)
