@@ -4,13 +4,13 @@
 """
 import types as _types
 
-from .api import *  # noqa: F401,F403  (tidy, keep, dispose, memory, set_backend, backend, ...)
-from .environment import env
-from .errors import BackendError, ContextLostError, DisposedTensorError, EngineError, NaNError
+from .core.api import *  # noqa: F401,F403  (tidy, keep, dispose, memory, set_backend, backend, ...)
+from .core.environment import env
+from .core.errors import BackendError, ContextLostError, DisposedTensorError, EngineError, NaNError
 from .kernels import (copy_registered_kernels, get_gradient, get_kernel, get_kernels_for_backend, register_gradient, register_kernel,
                       unregister_gradient, unregister_kernel)
-from .tensor import Tensor, Variable
-from .dtypes import upcast as upcast_type, sum_out_type
+from .core.tensor import Tensor, Variable
+from .core.dtypes import upcast as upcast_type, sum_out_type
 from .ops import *  # noqa: F401,F403
 from .autodiff import custom_grad, grad, grads, value_and_grad, value_and_grads, variable_grads
 from . import gradients as _gradients  # noqa: F401  (registers every kernel's gradient)

@@ -7,9 +7,9 @@
 """
 from collections import namedtuple
 
-from .engine import ENGINE, op
+from .core.engine import ENGINE, op
 from .ops.creation import convert_to_tensor
-from .tensor import Tensor, Variable
+from .core.tensor import Tensor, Variable
 
 ValueAndGrad = namedtuple("ValueAndGrad", "value grad")
 ValueAndGrads = namedtuple("ValueAndGrads", "value grads")

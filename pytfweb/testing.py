@@ -7,7 +7,7 @@ import struct
 
 from . import ops
 from .autodiff import grads
-from .engine import ENGINE
+from .core.engine import ENGINE
 
 
 def numeric_gradient_error(f, xs, eps=None, seed=0):

@@ -11,10 +11,10 @@ import math
 import random
 import time
 
-from . import tensor_values as _convert
-from .dtypes import BYTES_PER_ELEMENT, DTYPES, TYPECODES
-from .limits import flatten_nested
-from .shapes import size_of
+from .core import tensor_values as _convert
+from .core.dtypes import BYTES_PER_ELEMENT, DTYPES, TYPECODES
+from .core.limits import flatten_nested
+from .core.shapes import size_of
 
 __all__ = ["arrays_equal", "arrays_equal_with_null", "assert_non_negative_integer_dimensions", "assert_non_null",
            "assert_shapes_match", "bytes_from_string_array", "bytes_per_element", "check_conversion_for_errors",

@@ -11,9 +11,9 @@ def register_all():
     The imports are here, not at the top, for their load-time cost: importing any module of
     pytfweb.backends (strings, the GPU core) would otherwise load the engine and numpy, and a
     backend is imported only where it can run (cpu needs numpy, webgl and webgpu a browser)."""
-    from ..engine import ENGINE
-    from .._numpy import np
-    from ..environment import IS_BROWSER
+    from ..core.engine import ENGINE
+    from ..core._numpy import np
+    from ..core.environment import IS_BROWSER
     if np is not None:
         from . import cpu
         from .cpu import kernels as _cpu_kernels  # noqa: F401

@@ -18,10 +18,10 @@ that one needs numpy).
 """
 import array
 
-from ..engine import ENGINE, op
+from ..core.engine import ENGINE, op
 from ..kernels import get_kernel
 from ..kernels.pixels import dom_rgba as _dom_rgba, is_js as _is_js, js_kind as _js_kind, put_on_canvas, rgba_bytes
-from ..tensor import Tensor
+from ..core.tensor import Tensor
 
 __all__ = ["from_pixels", "from_pixels_async", "to_pixels", "draw"]
 

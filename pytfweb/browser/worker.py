@@ -13,8 +13,8 @@ the page's handlers (`w.on(kind, fn)`).
 """
 import array
 
-from ..environment import IS_BROWSER
-from ..tensor import Tensor
+from ..core.environment import IS_BROWSER
+from ..core.tensor import Tensor
 
 __all__ = ["in_worker", "page_url", "post", "run", "to_message", "from_message"]
 

@@ -18,8 +18,8 @@ Ownership: every tensor the executor stores is its own (an op returning one of i
 fresh reference to it), except the inputs given by the user and the model's weights, which it
 never disposes.
 """
-from ..api import keep, tidy
-from ..environment import ENV
+from ..core.api import keep, tidy
+from ..core.environment import ENV
 from .ops import lookup
 
 _LOOP_OPS = ("Enter", "Exit", "NextIteration")

@@ -5,13 +5,13 @@ on pytfweb's ops. The API is TF.js's GraphModel in snake_case.
 from types import SimpleNamespace
 
 from .. import ops as tfo
-from ..api import dispose, keep
+from ..core.api import dispose, keep
 from ..io import router as _router
-from ..limits import check_depth
+from ..core.limits import check_depth
 from ..io.artifacts import ModelArtifacts, get_model_artifacts_for_json_sync
 from ..io.memory import from_memory
 from ..io.weights import decode_weights, get_weight_specs
-from ..tensor import Tensor
+from ..core.tensor import Tensor
 from .executor import GraphExecutor
 from .graph import parse_dtype, parse_graph, parse_shape, split_output_name
 

@@ -7,7 +7,7 @@ found by the handle's data id. A container owns references to the tensors writte
 gives out fresh ones, so the executor can dispose what it holds without touching the container.
 """
 from .. import ops as tfo
-from ..api import keep, tidy
+from ..core.api import keep, tidy
 
 
 def _owned(t):

@@ -17,13 +17,13 @@ import math
 import re
 
 from .. import ops
-from ..api import dispose, tensors_in, tidy
+from ..core.api import dispose, tensors_in, tidy
 from ..browser.pixels import from_pixels
 from ..io.http import _urlopen
 from ..io.router import IN_BROWSER
 from ..ops.image import crop_and_resize
-from ..prng import Alea, seed_string
-from ..tensor import Tensor
+from ..core.prng import Alea, seed_string
+from ..core.tensor import Tensor
 
 __all__ = ["Dataset", "LazyIterator", "CSVDataset", "MicrophoneIterator", "WebcamIterator", "array", "zip", "generator",
            "func", "csv", "microphone", "webcam"]

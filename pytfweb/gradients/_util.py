@@ -1,6 +1,6 @@
 """Helpers shared by gradient functions."""
 from .. import ops
-from ..shapes import broadcast_dims
+from ..core.shapes import broadcast_dims
 
 
 def unbroadcast(dx, shape):

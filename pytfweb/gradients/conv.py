@@ -12,7 +12,7 @@
 Unlike TF.js, dilations > 1 are differentiated too (the backprop kernels take them).
 """
 from .. import ops
-from ..engine import ENGINE
+from ..core.engine import ENGINE
 from ..kernels import register_gradient
 from ..ops import conv as conv_ops
 from ._util import unbroadcast

@@ -31,7 +31,7 @@ broadcast operands need only the operands' shapes, which every tape node has.
 import math
 
 from .. import ops
-from ..engine import ENGINE
+from ..core.engine import ENGINE
 from ..kernels import register_gradient
 from ..kernels.elementwise import BINARY, UNARY
 from ._util import unbroadcast

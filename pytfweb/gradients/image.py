@@ -9,7 +9,7 @@ CropAndResize, RotateWithOffset, Transform and the NonMaxSuppression kernels hav
 in TF.js and none here.
 """
 from .. import ops
-from ..engine import ENGINE
+from ..core.engine import ENGINE
 from ..kernels import register_gradient
 
 

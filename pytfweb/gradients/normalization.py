@@ -9,7 +9,7 @@
   LRNGrad, Multinomial   none (TF.js registers none; Multinomial's output is int32)
 """
 from .. import ops
-from ..engine import ENGINE
+from ..core.engine import ENGINE
 from ..kernels import register_gradient
 from ._util import unbroadcast
 

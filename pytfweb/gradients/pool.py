@@ -9,7 +9,7 @@ kernels, as TF.js does:
   AvgPoolGrad, AvgPool3DGrad   linear in dy: the pooling itself (its adjoint), so that
                          avg pooling can be differentiated twice
 """
-from ..engine import ENGINE
+from ..core.engine import ENGINE
 from ..kernels import register_gradient
 
 _GRAD_KERNELS = {"MaxPool": "MaxPoolGrad", "MaxPool3D": "MaxPool3DGrad",

@@ -18,7 +18,7 @@ import math
 
 from .. import ops
 from ..kernels import register_gradient
-from ..tensor import Tensor
+from ..core.tensor import Tensor
 
 # A webgl shader addresses at most this many axes; the Tile gradient's reshape stays within it.
 _MAX_RANK = 6

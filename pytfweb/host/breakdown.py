@@ -7,7 +7,7 @@ once, in a fresh Chromium), and each function's own time is put in one part by t
                      (helpers.js issuing the GL calls; SwiftShader does the GL work there)
     kernels          the rest of backends/ (kernel setup, program lookup, fusion, textures) and the
                      kernels' shared contracts (kernels/*.py but the registry)
-    engine           engine.py, tape.py, tensor.py, kernels/__init__.py (scopes, tracking, tape,
+    engine           core/engine.py, core/tape.py, core/tensor.py, kernels/__init__.py (scopes, tracking, tape,
                      the kernel registry)
     ops + above      ops/, gradients/, layers/, train/, autodiff.py and the rest of pytfweb
     Python runtime   asyncio, Pyodide's event loop, the standard library
@@ -46,7 +46,7 @@ _json.dumps({{"wall_ms": _wall, "plain_ms": sorted(_plain)[len(_plain) // 2] if 
 '''
 
 PARTS = ("JS calls + GL", "kernels", "engine", "ops + above", "Python runtime", "outside Python")
-_ENGINE_FILES = ("/pytfweb/engine.py", "/pytfweb/tape.py", "/pytfweb/tensor.py", "/pytfweb/kernels/__init__.py")
+_ENGINE_FILES = ("/pytfweb/core/engine.py", "/pytfweb/core/tape.py", "/pytfweb/core/tensor.py", "/pytfweb/kernels/__init__.py")
 
 
 def part_of(filename):

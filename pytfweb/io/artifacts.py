@@ -6,7 +6,7 @@ files move between pytfweb and TF.js unchanged.
 import datetime
 import json
 
-from ..limits import load_json
+from ..core.limits import load_json
 
 # model.json key <-> ModelArtifacts attribute, in the order TF.js writes them.
 _JSON_FIELDS = (("modelTopology", "model_topology"), ("format", "format"), ("generatedBy", "generated_by"),

@@ -19,8 +19,8 @@ import datetime
 import json
 import math
 
-from ..environment import ENV
-from ..limits import load_json
+from ..core.environment import ENV
+from ..core.limits import load_json
 from .artifacts import ModelArtifacts, ModelArtifactsInfo, SaveResult, artifacts_from_model_json_async, model_json_for
 from .router import IN_BROWSER, register_load_router, register_save_router
 from .weights import check_group_bytes, manifest_groups

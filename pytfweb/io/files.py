@@ -8,7 +8,7 @@ import json
 import os
 import stat
 
-from ..environment import ENV
+from ..core.environment import ENV
 from .artifacts import SaveResult, artifacts_from_model_json, artifacts_info, model_json_for, parse_model_json
 from .router import IN_BROWSER, register_load_router, register_save_router
 from .weights import (DEFAULT_SHARD_BYTES, check_group_bytes, manifest_groups, shard_names, split_shards,

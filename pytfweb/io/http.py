@@ -17,8 +17,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-from ..environment import ENV
-from ..limits import load_json
+from ..core.environment import ENV
+from ..core.limits import load_json
 from .artifacts import (SaveResult, artifacts_from_model_json, artifacts_from_model_json_async, artifacts_info,
                         model_json_for)
 from .router import IN_BROWSER, register_fallback_load_handler, register_load_router, register_save_router

@@ -37,10 +37,10 @@ import zlib
 
 from .. import layers as _layers  # noqa: F401 - imports every layer module
 from .. import train
-from .._numpy import np as _NUMPY
-from ..api import make_tensor
-from ..environment import ENV
-from ..limits import check_depth, load_json
+from ..core._numpy import np as _NUMPY
+from ..core.api import make_tensor
+from ..core.environment import ENV
+from ..core.limits import check_depth, load_json
 from ..layers import losses
 from ..layers import metrics as _m
 from ..layers import serialization as _ser

@@ -10,7 +10,7 @@ import os
 import sys
 
 from ..layers.saving import load_layers_model_sync, save_model_sync
-from ..limits import load_json
+from ..core.limits import load_json
 from . import keras as _keras
 
 _QUANTIZE = {None: None, "uint8": 1, "float16": 2}

@@ -12,14 +12,14 @@ import math
 import struct
 import sys
 
-from .. import dtypes as _dt
-from .._numpy import np
-from ..api import dispose, make_tensor
+from ..core import dtypes as _dt
+from ..core._numpy import np
+from ..core.api import dispose, make_tensor
 from ..ops.spectral import complex as _complex
-from ..environment import ENV
-from ..limits import check_elements
-from ..shapes import size_of
-from ..tensor import Tensor
+from ..core.environment import ENV
+from ..core.limits import check_elements
+from ..core.shapes import size_of
+from ..core.tensor import Tensor
 
 DEFAULT_SHARD_BYTES = 4 * 1024 * 1024
 QUANTIZATION_DTYPES = ("uint8", "uint16", "float16")

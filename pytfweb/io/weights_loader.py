@@ -6,8 +6,8 @@ import asyncio
 import inspect
 import urllib.parse
 
-from ..api import dispose
-from ..shapes import size_of
+from ..core.api import dispose
+from ..core.shapes import size_of
 from .files import read_regular_file
 from .http import HTTPRequest
 from .weights import _BYTES, check_group_bytes, decode_weights, manifest_groups

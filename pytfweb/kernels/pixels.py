@@ -5,7 +5,7 @@ browser until it is called with a JS object."""
 import functools
 import math
 
-from ..environment import IS_BROWSER
+from ..core.environment import IS_BROWSER
 from . import TensorInfo
 
 __all__ = ["DOM_SOURCES", "is_js", "js_kind", "dom_rgba", "rgba_bytes", "put_on_canvas", "draw_kernel"]

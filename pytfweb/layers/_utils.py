@@ -2,7 +2,7 @@
 import functools
 import re
 
-from ..api import backend
+from ..core.api import backend
 
 _uids = {}
 

@@ -22,10 +22,10 @@ import itertools
 import math
 
 from .. import ops
-from ..api import dispose, num_bytes, registered_variable, tidy
-from ..environment import ENV
-from ..limits import check_elements
-from ..tensor import Tensor
+from ..core.api import dispose, num_bytes, registered_variable, tidy
+from ..core.environment import ENV
+from ..core.limits import check_elements
+from ..core.tensor import Tensor
 from . import config as _config
 from . import constraints as _constraints
 from . import initializers as _initializers

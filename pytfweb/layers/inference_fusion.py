@@ -18,7 +18,7 @@ weights, freed by Model.dispose) and made again when one of the weights they com
 changed: an assign gives a variable new data, which the cache key holds.
 """
 from .. import ops
-from ..api import dispose, keep, tidy
+from ..core.api import dispose, keep, tidy
 from ..ops import fused as _fused
 from . import activations as _activations
 from .advanced_activations import LeakyReLU, ReLU

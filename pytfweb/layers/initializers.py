@@ -8,10 +8,10 @@ import contextlib
 import math
 
 from .. import ops
-from ..api import make_tensor, tidy
-from ..dtypes import TYPECODES
-from ..limits import check_elements
-from ..shapes import check_shape
+from ..core.api import make_tensor, tidy
+from ..core.dtypes import TYPECODES
+from ..core.limits import check_elements
+from ..core.shapes import check_shape
 from ._utils import lookup, takes_options
 
 

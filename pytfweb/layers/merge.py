@@ -6,7 +6,7 @@ Dot drops them."""
 import functools
 
 from .. import ops
-from ..api import tidy
+from ..core.api import tidy
 from .engine import Layer
 from ._utils import shape_str
 

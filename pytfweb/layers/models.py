@@ -8,7 +8,7 @@ layers (RNNs with stateful=True) keep their states between runs; model.reset_sta
 them all."""
 import json
 
-from ..api import is_recording_gradients, tidy
+from ..core.api import is_recording_gradients, tidy
 from . import inference_fusion as _inference_fusion
 from . import regularizers as _regularizers
 from . import saving as _saving

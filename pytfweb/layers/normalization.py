@@ -9,7 +9,7 @@ call) it uses the moving statistics.
 import math
 
 from .. import ops
-from ..api import dispose, keep, tidy
+from ..core.api import dispose, keep, tidy
 from ..autodiff import custom_grad
 from . import constraints as _constraints
 from . import initializers as _initializers

@@ -26,8 +26,8 @@ the first state (the previous output; the initial state's at the start), as TF.j
 sequence output keeps the input mask (compute_mask), a last output or a state has none.
 """
 from .. import ops
-from ..api import dispose
-from ..tensor import Tensor
+from ..core.api import dispose
+from ..core.tensor import Tensor
 from . import activations as _activations
 from . import constraints as _constraints
 from . import initializers as _initializers

@@ -7,7 +7,7 @@ training config when there is one, then the weights assigned by name (strict by 
 """
 import re
 
-from ..api import dispose
+from ..core.api import dispose
 from ..train import Optimizer
 from ..io import router as _router
 from ..io.artifacts import ModelArtifacts

@@ -16,7 +16,7 @@ every trainable weight, then every non-trainable one.
 A file is data: nothing in it is run. A Lambda layer (code) or an unknown class is refused with
 the layer's name.
 """
-from ..limits import check_depth, load_json
+from ..core.limits import check_depth, load_json
 from .config import (_REFUSED, _REGISTERED, _REGISTERED_NAMES, SerializationMap, _building,  # noqa: F401
                      _disposing_on_error, _track, builtin_layers, config_value, deserialize_layer,
                      get_registered_name, layer_kwargs, register_class, serialize)

@@ -31,9 +31,9 @@ import random
 
 from .. import ops
 from .. import train as _train
-from ..api import dispose, keep, tensors_in, tidy
+from ..core.api import dispose, keep, tensors_in, tidy
 from ..ops.creation import convert_to_tensor
-from ..tensor import Tensor
+from ..core.tensor import Tensor
 from . import losses as _losses
 from . import metrics as _metrics
 from .callbacks import CallbackList, History, ProgressLogger

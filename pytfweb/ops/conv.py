@@ -22,11 +22,11 @@ None | 'round' | 'ceil' | 'floor'); kernels rebuild the ConvInfo with kernels/co
 Unlike TF.js, the backprop kernels take dilations too, so convolutions with dilations > 1 have
 gradients (TF.js asserts they are 1).
 """
-from ..engine import ENGINE, op
+from ..core.engine import ENGINE, op
 from ..kernels import conv_geometry
 from ..kernels.conv_geometry import conv_info_for
-from ..limits import check_elements
-from ..tensor import Tensor
+from ..core.limits import check_elements
+from ..core.tensor import Tensor
 from .creation import convert_to_tensor
 from .elementwise import cast
 from .shape import is_int, reshape

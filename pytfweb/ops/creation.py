@@ -3,14 +3,14 @@ import array
 import math
 import numbers
 
-from .. import tensor_values as _conv
-from .. import prng
-from ..dtypes import TYPECODES, check_dtype
-from ..engine import ENGINE, op
-from ..limits import check_elements
-from .._numpy import np
-from ..shapes import check_shape, size_of
-from ..tensor import Tensor
+from ..core import tensor_values as _conv
+from ..core import prng
+from ..core.dtypes import TYPECODES, check_dtype
+from ..core.engine import ENGINE, op
+from ..core.limits import check_elements
+from ..core._numpy import np
+from ..core.shapes import check_shape, size_of
+from ..core.tensor import Tensor
 
 
 # Ops that take string tensors (TF.js converts their inputs as 'string_or_numeric'): they only

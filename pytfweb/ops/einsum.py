@@ -21,8 +21,8 @@ follows (webgl does; the gradient in gradients/linalg.py is written with einsum 
 """
 import re
 
-from ..dtypes import upcast
-from ..engine import ENGINE, op
+from ..core.dtypes import upcast
+from ..core.engine import ENGINE, op
 from ..kernels.einsum_plan import einsum_plan
 from .creation import convert_to_tensor
 from .elementwise import cast

@@ -28,12 +28,12 @@ at the end of this module, built from these rows as TF.js builds them.
 """
 import numbers
 
-from ..dtypes import check_dtype, upcast
-from ..engine import ENGINE, op
+from ..core.dtypes import check_dtype, upcast
+from ..core.engine import ENGINE, op
 from ..kernels.elementwise import (  # noqa: F401  (the tables, re-exported for the gradients and tests)
     BINARY, BINARY_BY_KERNEL, BOOL_RESULT, GRADIENT_KERNELS, UNARY, UNARY_BY_KERNEL, Binary, Unary, out_dtype)
-from ..shapes import broadcast_shapes
-from ..tensor import Tensor
+from ..core.shapes import broadcast_shapes
+from ..core.tensor import Tensor
 from .creation import convert_to_tensor, refuse_complex, zeros_like
 
 

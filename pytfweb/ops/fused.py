@@ -15,10 +15,10 @@ matrices runs as separate ops (_int_mat_mul).
 """
 import re
 
-from ..dtypes import upcast
-from ..engine import ENGINE, op
+from ..core.dtypes import upcast
+from ..core.engine import ENGINE, op
 from ..kernels.activations import ACTIVATIONS
-from ..shapes import broadcast_shapes
+from ..core.shapes import broadcast_shapes
 from . import elementwise as ew
 from .conv import _float, _unbatched, prepare_conv2d
 from .conv import conv2d as _unfused_conv2d, depthwise_conv2d as _unfused_depthwise_conv2d

@@ -40,10 +40,10 @@ plain Python and already validated by the ops below.
 """
 import math
 
-from ..engine import ENGINE, op
+from ..core.engine import ENGINE, op
 from ..kernels.nms import non_max_suppression_impl
-from ..limits import check_elements
-from ..tensor import Tensor
+from ..core.limits import check_elements
+from ..core.tensor import Tensor
 from . import elementwise as ew
 from .creation import convert_to_tensor, range as _range, scalar, tensor, tensor1d, zeros
 from .matmul import mat_mul

@@ -36,11 +36,11 @@ import math
 
 from collections import namedtuple
 
-from ..dtypes import upcast
-from ..engine import ENGINE, op
-from ..limits import check_elements
-from ..shapes import size_of, strides_of
-from ..tensor import Tensor
+from ..core.dtypes import upcast
+from ..core.engine import ENGINE, op
+from ..core.limits import check_elements
+from ..core.shapes import size_of, strides_of
+from ..core.tensor import Tensor
 from .creation import convert_to_tensor, refuse_complex
 from .creation import tensor as _new_tensor
 from .elementwise import cast

@@ -1,7 +1,7 @@
 """tf.linalg: band_part, gram_schmidt, qr, composites of differentiable ops as in TF.js (so
 they run, and have gradients, on every backend)."""
-from ..engine import ENGINE, op
-from ..tensor import Tensor
+from ..core.engine import ENGINE, op
+from ..core.tensor import Tensor
 from . import elementwise as _ew
 from .creation import convert_to_tensor, eye, range as _range, scalar, tensor2d, zeros_like
 from .elementwise import where

@@ -12,8 +12,8 @@ compute_weighted_loss, which weights and reduces them as `reduction` says:
 """
 import enum
 
-from ..engine import ENGINE, op
-from ..shapes import broadcast_shapes
+from ..core.engine import ENGINE, op
+from ..core.shapes import broadcast_shapes
 from . import elementwise as _ew
 from .creation import convert_to_tensor, ones, scalar
 from .elementwise import cast

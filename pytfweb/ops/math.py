@@ -16,10 +16,10 @@ norm and euclidean_norm are composites of abs, square, sum, max, min and sqrt, a
 """
 import math
 
-from ..dtypes import sum_out_type
-from ..engine import ENGINE, op
-from ..limits import check_elements
-from ..shapes import normalize_axis
+from ..core.dtypes import sum_out_type
+from ..core.engine import ENGINE, op
+from ..core.limits import check_elements
+from ..core.shapes import normalize_axis
 from . import elementwise as ew, reduction, shape
 from .creation import convert_to_tensor, refuse_complex
 from .elementwise import binary_operands, cast

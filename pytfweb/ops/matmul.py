@@ -5,9 +5,9 @@ Kernel contract: BatchMatMul takes a and b of the same dtype (float32 or int32),
 dimensions; attrs {"transpose_a": bool, "transpose_b": bool}. Output shape:
 broadcast(batch_a, batch_b) + [rows of op(a), columns of op(b)], dtype of the inputs.
 """
-from ..dtypes import upcast
-from ..engine import ENGINE, op
-from ..shapes import broadcast_shapes
+from ..core.dtypes import upcast
+from ..core.engine import ENGINE, op
+from ..core.shapes import broadcast_shapes
 from .creation import convert_to_tensor, refuse_complex
 from .elementwise import cast
 

@@ -1,6 +1,6 @@
 """Tensor methods and operators, attached from the op functions (TF.js's chained API): every
 method of Tensor that an op computes lives here, so that tensor.py (the core) imports no op."""
-from ..tensor import Tensor, Variable
+from ..core.tensor import Tensor, Variable
 from . import image
 from .creation import convert_to_tensor
 from .misc import TensorBuffer

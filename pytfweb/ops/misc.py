@@ -13,13 +13,13 @@ import array
 import math
 import warnings
 
-from .. import tensor_values as _conv
-from ..dtypes import TYPECODES, check_dtype
-from ..engine import ENGINE, op
-from ..environment import ENV
-from ..limits import check_elements
-from ..shapes import check_shape, size_of, strides_of
-from ..tensor import Tensor
+from ..core import tensor_values as _conv
+from ..core.dtypes import TYPECODES, check_dtype
+from ..core.engine import ENGINE, op
+from ..core.environment import ENV
+from ..core.limits import check_elements
+from ..core.shapes import check_shape, size_of, strides_of
+from ..core.tensor import Tensor
 from . import elementwise as ew
 from .creation import convert_to_tensor, scalar, tensor, tensor1d
 from .matmul import mat_mul

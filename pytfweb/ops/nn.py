@@ -12,11 +12,11 @@ softmax takes float32 tensors only (TF.js's), log_softmax reads int32 and bool a
 """
 from typing import NamedTuple
 
-from ..dtypes import check_dtype
-from ..engine import ENGINE, op
-from ..limits import check_elements
-from ..shapes import normalize_axis
-from ..tensor import Tensor
+from ..core.dtypes import check_dtype
+from ..core.engine import ENGINE, op
+from ..core.limits import check_elements
+from ..core.shapes import normalize_axis
+from ..core.tensor import Tensor
 from . import elementwise as ew
 from .creation import convert_to_tensor
 from .reduction import max as reduce_max, mean, reduction_axes, sum as reduce_sum

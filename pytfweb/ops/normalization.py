@@ -20,8 +20,8 @@ Kernel contract (every backend):
 import math
 import random
 
-from ..engine import ENGINE, op
-from ..limits import check_elements
+from ..core.engine import ENGINE, op
+from ..core.limits import check_elements
 from .creation import clone, convert_to_tensor, random_uniform
 from .elementwise import add, cast, div, floor, mul, rsqrt, sub
 from .shape import is_int

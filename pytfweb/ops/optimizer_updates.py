@@ -17,7 +17,7 @@ tensors such as Adam's 1 - beta1^t), attrs the hyperparameters as numbers; outpu
 then the new slots in the order of the inputs. Tensors only are made: the caller assigns (and
 runs them inside a tidy scope, which frees the intermediates).
 """
-from ..engine import ENGINE
+from ..core.engine import ENGINE
 from ..kernels import get_kernel
 from . import elementwise as ew
 

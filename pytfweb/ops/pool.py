@@ -28,9 +28,9 @@ neither is needed to compute the gradient, so the tape does not keep them here.
 """
 from typing import NamedTuple
 
-from ..engine import ENGINE, op
+from ..core.engine import ENGINE, op
 from ..kernels.conv_geometry import check_conv_args, compute_pool2d_info, compute_pool3d_info
-from ..tensor import Tensor
+from ..core.tensor import Tensor
 from .creation import convert_to_tensor
 from .elementwise import cast
 from .shape import is_int, pad as _pad

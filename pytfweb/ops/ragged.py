@@ -20,8 +20,8 @@ Kernel contract (every backend); list inputs are passed flat:
 """
 from collections import namedtuple
 
-from ..engine import ENGINE, op
-from ..tensor import Tensor
+from ..core.engine import ENGINE, op
+from ..core.tensor import Tensor
 from .creation import convert_to_tensor
 
 __all__ = ["ragged_gather", "ragged_range", "ragged_tensor_to_tensor"]

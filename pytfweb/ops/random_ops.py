@@ -1,10 +1,10 @@
 """Random draws beyond ops/creation.py's: random_gamma, random_uniform_int (and
-random_standard_normal, which lives there). Generated host-side with pytfweb.prng, TF.js's
+random_standard_normal, which lives there). Generated host-side with pytfweb.core.prng, TF.js's
 algorithms step for step, so a seed gives TF.js's values on every backend."""
 import math
 
-from .. import prng
-from .._numpy import np
+from ..core import prng
+from ..core._numpy import np
 from .creation import _random, random_standard_normal, random_uniform
 
 __all__ = ["random_gamma", "random_standard_normal", "random_uniform_int"]

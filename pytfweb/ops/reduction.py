@@ -14,9 +14,9 @@ ArgMax, ArgMin take attrs {"axis": non-negative int} and return int32: TF.js's s
 the first value unless a later one is strictly better, so ties give the first index, a NaN at
 index 0 wins and NaN elsewhere never does; an empty axis gives 0.
 """
-from ..dtypes import sum_out_type
-from ..engine import ENGINE, op
-from ..shapes import normalize_axes, normalize_axis
+from ..core.dtypes import sum_out_type
+from ..core.engine import ENGINE, op
+from ..core.shapes import normalize_axes, normalize_axis
 from .creation import convert_to_tensor, refuse_complex
 from .elementwise import cast
 

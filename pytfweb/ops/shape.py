@@ -18,11 +18,11 @@ see a negative axis, a -1 size, a default or an empty input they would have to s
   Reverse    attrs {"dims": sorted, distinct, non-empty list of axes}
 Every output has its input's dtype.
 """
-from .. import tensor_values as _conv
-from ..engine import ENGINE, op
-from ..limits import check_elements
-from ..shapes import check_shape, infer_reshape, normalize_axes, normalize_axis, squeeze_shape
-from ..tensor import Tensor
+from ..core import tensor_values as _conv
+from ..core.engine import ENGINE, op
+from ..core.limits import check_elements
+from ..core.shapes import check_shape, infer_reshape, normalize_axes, normalize_axis, squeeze_shape
+from ..core.tensor import Tensor
 from .creation import convert_to_tensor, zeros
 
 __all__ = ["reshape", "transpose", "expand_dims", "squeeze", "concat", "stack", "unstack", "split",

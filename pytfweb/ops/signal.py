@@ -1,9 +1,9 @@
 """tf.signal: hann_window, hamming_window, frame, stft (on rfft, ops/spectral.py)."""
 import math
 
-from ..engine import op
-from ..limits import check_elements
-from ..tensor import Tensor
+from ..core.engine import op
+from ..core.limits import check_elements
+from ..core.tensor import Tensor
 from .creation import convert_to_tensor, tensor, tensor1d, zeros
 from .elementwise import mul
 from .shape import pad

@@ -16,8 +16,8 @@ Kernel contract (every backend):
 """
 import builtins
 
-from ..engine import ENGINE, op
-from ..tensor import Tensor
+from ..core.engine import ENGINE, op
+from ..core.tensor import Tensor
 from .creation import convert_to_tensor
 from .shape import axis_of, int_list, is_int
 

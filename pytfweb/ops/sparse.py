@@ -24,9 +24,9 @@ Kernel contract (every backend):
 """
 from collections import namedtuple
 
-from ..engine import ENGINE, op
-from ..limits import check_elements
-from ..shapes import check_shape
+from ..core.engine import ENGINE, op
+from ..core.limits import check_elements
+from ..core.shapes import check_shape
 from .creation import convert_to_tensor
 
 __all__ = ["sparse_to_dense"]

@@ -8,8 +8,8 @@ interleaved float32 [re, im, re, im, ...], as TF.js's dataSync.
 rfft and irfft are TF.js's compositions (fft/ifft of a Hermitian-completed input, halves cut
 with slice), so they run on every backend and differentiate through their parts.
 """
-from ..engine import ENGINE, op
-from ..limits import check_elements
+from ..core.engine import ENGINE, op
+from ..core.limits import check_elements
 from .creation import convert_to_tensor, zeros, zeros_like
 from .elementwise import cast, neg
 from .shape import concat, reshape, reverse

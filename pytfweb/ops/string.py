@@ -21,8 +21,8 @@ Differences from TF.js:
 - string_n_grams: Python values for data_splits are made int32 (TF.js makes them float32,
   then refuses them); n_gram_widths must be positive.
 """
-from ..engine import ENGINE, op
-from ..tensor import Tensor
+from ..core.engine import ENGINE, op
+from ..core.tensor import Tensor
 from .creation import convert_to_tensor
 
 __all__ = ["static_regex_replace", "string_n_grams", "string_split", "string_to_hash_bucket_fast"]

@@ -1,7 +1,7 @@
 """tf.math, TF.js's math namespace: confusion_matrix, a composite of one_hot and mat_mul as in
 TF.js (so it runs on every backend)."""
-from ..engine import op
-from ..limits import check_elements
+from ..core.engine import op
+from ..core.limits import check_elements
 from .creation import convert_to_tensor
 from .elementwise import cast
 from .matmul import mat_mul

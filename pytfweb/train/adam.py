@@ -8,7 +8,7 @@ from 1) as state variables:
     then acc_beta1 *= beta1, acc_beta2 *= beta2
 """
 from .. import ops
-from ..api import tidy
+from ..core.api import tidy
 from ..ops import optimizer_updates as updates
 from .optimizer import Optimizer, assign_all, check_number
 

@@ -10,7 +10,7 @@
 TF.js has no getWeights/setWeights for Adamax; here they work as for Adam.
 """
 from .. import ops
-from ..api import tidy
+from ..core.api import tidy
 from ..ops import optimizer_updates as updates
 from .optimizer import Optimizer, assign_all, check_number
 

@@ -33,11 +33,11 @@ import numbers
 from typing import NamedTuple
 
 from .. import ops
-from ..api import backend, dispose, get_backend, keep, registered_variable, tidy
+from ..core.api import backend, dispose, get_backend, keep, registered_variable, tidy
 from ..autodiff import variable_grads
-from ..errors import EngineError
+from ..core.errors import EngineError
 from ..ops import optimizer_updates
-from ..tensor import Tensor, Variable
+from ..core.tensor import Tensor, Variable
 
 
 class OptimizerVariable(NamedTuple):

@@ -4,7 +4,7 @@ import os
 import re
 
 from ..browser.worker import in_worker
-from ..environment import IS_BROWSER
+from ..core.environment import IS_BROWSER
 from . import svg
 
 _OUTPUT_DIR = ["tfvis"]

@@ -93,4 +93,4 @@ def test_breakdown_puts_a_case_time_in_parts():
     assert float(parts["JS calls + GL"]) > 0, out      # the draws and the read
     # the top functions by own time (which ones lead varies from run to run)
     top = re.findall(r"^ +[\d.]+ +[\d.]+  (\S+):\d+\(", out, re.M)
-    assert len(top) == 12 and any(f.startswith(("backends/", "engine.py", "ops/")) for f in top), out
+    assert len(top) == 12 and any(f.startswith(("backends/", "core/engine.py", "ops/")) for f in top), out

@@ -7,7 +7,7 @@ the page's webgl backend is untouched."""
 LOSE_AND_RECOVER = """
 import asyncio
 from pytfweb.backends.webgl.backend import WebGLBackend
-from pytfweb.errors import ContextLostError
+from pytfweb.core.errors import ContextLostError
 
 tf.copy_registered_kernels("webgl", "webgl-lose")
 tf.register_backend("webgl-lose", WebGLBackend)

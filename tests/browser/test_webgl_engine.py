@@ -224,7 +224,7 @@ def test_half_floats_where_float32_cannot_be_rendered(run_py):
     out = run_py(r"""
 import js
 from pytfweb.backends.webgl.backend import WebGLBackend
-from pytfweb.errors import BackendError
+from pytfweb.core.errors import BackendError
 js.eval('''
   window.__realGetContext = OffscreenCanvas.prototype.getContext;
   window.__hideExtensions = (names) => {

@@ -298,7 +298,7 @@ def test_device_loss_is_reported(webgpu):
     # a backend of its own: the session's webgpu backend is left alone
     out = webgpu("""
 from pytfweb.backends.webgpu.backend import WebGPUBackend
-from pytfweb.errors import BackendError
+from pytfweb.core.errors import BackendError
 from pytfweb.kernels import copy_registered_kernels, get_kernels_for_backend, unregister_kernel
 tf.engine().register_backend("webgpu_lost", WebGPUBackend, 0)
 copy_registered_kernels("webgpu", "webgpu_lost")

@@ -1,4 +1,4 @@
-"""Allocation and nesting limits (pytfweb/limits.py, tf.env() flags MAX_TENSOR_ELEMENTS,
+"""Allocation and nesting limits (pytfweb/core/limits.py, tf.env() flags MAX_TENSOR_ELEMENTS,
 MAX_MODEL_PARAMETERS, MAX_NESTING_DEPTH): every size an argument or a model file gives is checked
 before anything is allocated, a model's weights are checked as a layer builds them, nested lists
 deeper than the limit are a ValueError naming op and argument (never a RecursionError), each error
@@ -20,8 +20,9 @@ import numpy as np
 import pytest
 
 import pytfweb as tf
-from pytfweb import prng, util
-from pytfweb import tensor_values as convert
+from pytfweb import util
+from pytfweb.core import prng
+from pytfweb.core import tensor_values as convert
 from pytfweb.layers import serialization
 from pytfweb.ops import creation, random_ops
 
@@ -420,8 +421,9 @@ def test_random_ops_give_the_same_values_on_the_path_without_numpy(monkeypatch):
 _WITHOUT_NUMPY = textwrap.dedent("""
     import math, sys
     sys.modules["numpy"] = None   # as in Pyodide here: pytfweb without numpy
-    from pytfweb import prng, util
-    from pytfweb import tensor_values as convert
+    from pytfweb import util
+    from pytfweb.core import prng
+    from pytfweb.core import tensor_values as convert
     from pytfweb.ops import creation, random_ops
     assert prng.np is None and random_ops.np is None
     one, many = prng.Alea("abc"), prng.Alea("abc")

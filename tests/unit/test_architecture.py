@@ -32,6 +32,6 @@ def test_a_broken_contract_fails(tmp_path):
     config = tmp_path / "broken.ini"
     config.write_text("[importlinter]\nroot_package = pytfweb\n\n"
                       "[importlinter:contract:broken]\nname = ops never import the engine\ntype = forbidden\n"
-                      "source_modules =\n    pytfweb.ops\nforbidden_modules =\n    pytfweb.engine\n")
+                      "source_modules =\n    pytfweb.ops\nforbidden_modules =\n    pytfweb.core.engine\n")
     r = _lint("--config", str(config))
     assert r.returncode == 1 and "BROKEN" in r.stdout, r.stdout + r.stderr

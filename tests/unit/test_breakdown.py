@@ -7,8 +7,8 @@ def test_files_go_to_their_parts():
     assert breakdown.part_of(site + "backends/webgl/gpgpu_context.py") == "JS calls + GL"
     assert breakdown.part_of(site + "backends/webgl/programs/fusion.py") == "kernels"
     assert breakdown.part_of(site + "backends/cpu/kernels/math.py") == "kernels"
-    assert breakdown.part_of(site + "engine.py") == "engine"
-    assert breakdown.part_of(site + "tape.py") == "engine"
+    assert breakdown.part_of(site + "core/engine.py") == "engine"
+    assert breakdown.part_of(site + "core/tape.py") == "engine"
     assert breakdown.part_of(site + "kernels/__init__.py") == "engine"
     assert breakdown.part_of(site + "kernels/conv_geometry.py") == "kernels"
     assert breakdown.part_of(site + "ops/elementwise.py") == "ops + above"
@@ -21,7 +21,7 @@ def test_summary_per_run_and_time_outside_python():
     site = "/lib/python3.14/site-packages/pytfweb/"
     report = {"wall_ms": 100.0, "plain_ms": 30.0, "functions": [
         [site + "backends/webgl/gpgpu_context.py", 148, "draw", 40, 20.0],
-        [site + "engine.py", 226, "run_kernel", 40, 10.0],
+        [site + "core/engine.py", 226, "run_kernel", 40, 10.0],
         ["~", 0, "<built-in method builtins.len>", 400, 4.0],
     ]}
     per_part, top, plain = breakdown.summarize(report, runs=2)

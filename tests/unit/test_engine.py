@@ -55,7 +55,7 @@ class DummyBackend(Backend):
     name = "dummy"
 
     def __init__(self):
-        from pytfweb.tensor import DataId
+        from pytfweb.core.tensor import DataId
         self._data_id = DataId
         self.store = {}
 

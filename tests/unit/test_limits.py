@@ -1,11 +1,11 @@
-"""pytfweb/limits.py: nesting depth found by the parser-free scan the page uses agrees with the walk of
+"""pytfweb/core/limits.py: nesting depth found by the parser-free scan the page uses agrees with the walk of
 the parsed value; deep JSON is a ValueError naming its source, never a RecursionError."""
 import json
 
 import pytest
 
 import pytfweb as tf
-from pytfweb import limits
+from pytfweb.core import limits
 
 
 @pytest.mark.parametrize("text", ["[]", "1", '"[[["', "[" * 100 + "]" * 100, "[" * 101 + "]" * 101,

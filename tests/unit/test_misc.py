@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import pytfweb as tf
-from pytfweb.engine import op as engine_op, tensors_in
+from pytfweb.core.engine import op as engine_op, tensors_in
 
 from .helpers import assert_gradients_match_numeric, assert_no_leak, assert_raises, assert_tensor
 

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import pytfweb as tf
-from pytfweb.errors import EngineError
+from pytfweb.core.errors import EngineError
 
 from .helpers import assert_raises
 

@@ -1,10 +1,10 @@
 """Tensor printing, compared with what TensorFlow.js 4.22 prints (tensor.toString(), run in Node
 with @tensorflow/tfjs-core on its cpu backend), except the three documented differences in
-pytfweb/printing.py."""
+pytfweb/core/printing.py."""
 import pytest
 
 import pytfweb as tf
-from pytfweb.printing import js_number
+from pytfweb.core.printing import js_number
 
 from .helpers import assert_raises
 
@@ -74,7 +74,7 @@ def test_verbose_adds_dtype_rank_and_shape_as_tfjs_does():
     assert tf.tensor([True]).to_string(True) == "Tensor\n  dtype: bool\n  rank: 1\n  shape: [1]\n  values:\n    [true]"
 
 
-# The deliberate differences from TF.js 4.22 (see pytfweb/printing.py).
+# The deliberate differences from TF.js 4.22 (see pytfweb/core/printing.py).
 @pytest.mark.parametrize("shape, expected", [
     ((1, 2), "Tensor\n    [[1, 1]]"),                                   # TF.js: ' [[1, 1],]'
     ((1, 1, 1, 1, 2), "Tensor\n    [[[[[1, 1]]]]]"),                     # TF.js: ' [ [ [ [[1, 1],]]]]'

@@ -2,9 +2,9 @@ import array
 
 import numpy as np
 
-from ...dtypes import TYPECODES
+from ...core.dtypes import TYPECODES
 from ...kernels import TensorInfo
-from ...tensor import DataId
+from ...core.tensor import DataId
 from ..base import Backend
 
 NP_DTYPES = {"float32": np.float32, "int32": np.int32, "bool": np.bool_, "complex64": np.complex64,

@@ -3,7 +3,7 @@
 some of it pending (PendingData: lazy elementwise fusion). Each backend supplies `data_class`,
 `materialize(data_id)` (its programs/fusion.py) and `_free(data_id)`."""
 from ...kernels import TensorInfo
-from ...tensor import DataId
+from ...core.tensor import DataId
 from ..base import Backend
 from .fusion_graph import PendingData
 

@@ -14,7 +14,7 @@ shape (a reshape shares its data) is computed first and read as a leaf.
 kept alive while read: disposing such data only marks it, and the last expression reading it frees
 it."""
 from ...kernels import TensorInfo
-from ...tensor import DataId
+from ...core.tensor import DataId
 
 #: What a fused program reads and writes (complex64 and string data never reach a shader).
 DTYPES = frozenset(("float32", "int32", "bool"))

@@ -5,10 +5,10 @@ NonMaxSuppressionV3/V4/V5. webgl registers them as they are; webgpu wraps them w
 the inputs' values are readable on the host (programs/host.py)."""
 import array
 
-from ...dtypes import TYPECODES
+from ...core.dtypes import TYPECODES
 from ...kernels import TensorInfo
 from ...kernels.nms import non_max_suppression_impl
-from ...shapes import broadcast_shapes, size_of
+from ...core.shapes import broadcast_shapes, size_of
 
 
 def _constant(backend, values, shape, dtype):

@@ -4,8 +4,8 @@ see impl/__init__.py. What only the values can tell is checked here (ValueError 
 op and the argument)."""
 import math
 
-from ...limits import check_elements
-from ...shapes import size_of, strides_of
+from ...core.limits import check_elements
+from ...core.shapes import size_of, strides_of
 
 _INT32_MAX = 2 ** 31 - 1
 

@@ -2,8 +2,8 @@
 SparseSegmentReduction_impl), on flat sequences; see impl/__init__.py. The ops
 (ops/sparse.py) have checked ranks and dtypes; what only the values can tell is checked here
 (ValueError naming the op and the argument)."""
-from ...limits import check_elements
-from ...shapes import size_of, strides_of
+from ...core.limits import check_elements
+from ...core.shapes import size_of, strides_of
 
 
 def sparse_fill_empty_rows(args, attrs):

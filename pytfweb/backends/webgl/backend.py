@@ -19,12 +19,12 @@ which are dropped instead of read back), bumped on each use."""
 import array
 from collections import OrderedDict
 
-from ...tensor_values import _wrap_int32
-from ...dtypes import TYPECODES
-from ...environment import ENV
-from ...errors import BackendError, ContextLostError
+from ...core.tensor_values import _wrap_int32
+from ...core.dtypes import TYPECODES
+from ...core.environment import ENV
+from ...core.errors import BackendError, ContextLostError
 from ...kernels import TensorInfo
-from ...tensor import DataId
+from ...core.tensor import DataId
 from ..gpu.backend import GPUBackend
 from .gpgpu_context import GPGPUContext
 from .programs import fusion

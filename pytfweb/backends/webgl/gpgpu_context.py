@@ -4,7 +4,7 @@ uploads and synchronous or fenced asynchronous readback."""
 import js
 from pyodide.ffi import to_js
 
-from ...errors import BackendError
+from ...core.errors import BackendError
 from ..gpu import shader_source
 from .shader_compiler import numbered
 

@@ -7,7 +7,7 @@ input's 2D texture (unit dimensions squeezed out of the index), broadcasting get
 the output coordinate decoder. Shapes are baked in as constants, so a program compiles once
 per (program key, shapes) and is cached by that key.
 """
-from ...shapes import strides_of
+from ...core.shapes import strides_of
 from ..gpu import shader_source
 
 _COORD_TYPES = {0: "int", 1: "int", 2: "ivec2", 3: "ivec3", 4: "ivec4", 5: "ivec5", 6: "ivec6"}

@@ -5,7 +5,7 @@ the GEMM programs (programs/gemm.py) use four (RGBA)."""
 import functools
 import math
 
-from ...shapes import size_of
+from ...core.shapes import size_of
 
 
 class TexData:

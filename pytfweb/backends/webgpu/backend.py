@@ -27,10 +27,10 @@ buffer, a read, sync(), done() or memory(); data such an expression reads outliv
 until the expression is computed or dropped."""
 import array
 
-from ...dtypes import TYPECODES
-from ...errors import BackendError
+from ...core.dtypes import TYPECODES
+from ...core.errors import BackendError
 from ...kernels import TensorInfo
-from ...tensor import DataId
+from ...core.tensor import DataId
 from ..gpu.backend import GPUBackend
 from . import wgsl
 from .device import Device, block_on, can_block, pack_uniforms

@@ -10,7 +10,7 @@ try:
 except ImportError:   # CPython: the kernels can be imported and listed (pytfweb ops), not run
     js = to_js = create_once_callable = None
 
-from ...errors import BackendError
+from ...core.errors import BackendError
 
 
 def bucket(nbytes):

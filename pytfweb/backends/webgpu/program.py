@@ -1,6 +1,6 @@
 """What every webgpu program module and the backend share, below both (as webgl's
 programs/program.py): the Program record, and the sizes and broadcast strides programs index by."""
-from ...shapes import strides_of
+from ...core.shapes import strides_of
 
 
 class Program:

@@ -6,7 +6,7 @@ All of them run only in execute_async, as in TF.js: a branch taken or a loop rep
 values read back from the device.
 """
 from ... import ops as tfo
-from ...api import dispose
+from ...core.api import dispose
 from ..resources import TensorArray, TensorList
 from ._table import int_, ints, table
 

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ....kernels import register_kernel
-from ....shapes import broadcast_shapes, size_of
+from ....core.shapes import broadcast_shapes, size_of
 
 
 def _flat_slices(index_tuples, shape, name, kernel):

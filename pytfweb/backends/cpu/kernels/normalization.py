@@ -1,7 +1,7 @@
 """numpy kernels: FusedBatchNorm, LRN, LRNGrad, Multinomial (contracts in ops/normalization.py)."""
 import numpy as np
 
-from .... import prng
+from ....core import prng
 from ....kernels import register_kernel
 from .nn import softmax
 

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ....kernels import register_kernel
-from ....shapes import size_of
+from ....core.shapes import size_of
 
 
 @register_kernel("Slice", "cpu")

@@ -4,7 +4,7 @@ the same code as on webgl."""
 import numpy as np
 
 from ....kernels import register_kernel
-from ....shapes import size_of, strides_of
+from ....core.shapes import size_of, strides_of
 from ...impl import register_host_kernels
 from ...impl.sparse import HOST_KERNELS
 

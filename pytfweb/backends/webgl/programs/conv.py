@@ -8,7 +8,7 @@ import math
 
 from ....kernels import TensorInfo, get_kernel, register_kernel
 from ....kernels.conv_geometry import compute_dilation2d_info, conv_info_for
-from ....shapes import broadcast_shapes, size_of
+from ....core.shapes import broadcast_shapes, size_of
 from ...gpu import shader_source
 from . import gemm
 from .matmul import batch_mat_mul_program, packed_product

@@ -1,9 +1,9 @@
 """Fill, ZerosLike, OnesLike, Range, LinSpace as shaders: the values are drawn, not uploaded."""
 import array
 
-from ....dtypes import TYPECODES
+from ....core.dtypes import TYPECODES
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import size_of
+from ....core.shapes import size_of
 from ...gpu import shader_source
 from .program import Program
 

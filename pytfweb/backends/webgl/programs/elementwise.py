@@ -10,7 +10,7 @@ import operator
 
 from ....kernels import TensorInfo, register_kernel
 from ....kernels.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
-from ....shapes import broadcast_shapes, size_of, strides_of
+from ....core.shapes import broadcast_shapes, size_of, strides_of
 from ...shared import register_shared_kernels
 from ...gpu import shader_source
 from . import fusion

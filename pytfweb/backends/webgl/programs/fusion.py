@@ -19,8 +19,8 @@ programs rather than one per layer. Other broadcasts go through the compiler's g
 Inputs an expression reads stay alive while it is pending: `WebGLBackend.dispose_data` of such
 data only marks it, and the last expression reading it frees it.
 """
-from ....environment import ENV
-from ....shapes import size_of
+from ....core.environment import ENV
+from ....core.shapes import size_of
 from ...gpu.fusion_graph import generate, record
 from ...gpu import shader_source
 from ..shader_compiler import getter_name

@@ -19,7 +19,7 @@ packed 2x2 program ~0.9 s.
 The packing draws read each input once, so they pay off only on larger products (MIN_WORK).
 """
 from ....kernels import TensorInfo
-from ....shapes import size_of
+from ....core.shapes import size_of
 from ...gpu import shader_source
 from ..texture_manager import texture_shape
 from .program import Program

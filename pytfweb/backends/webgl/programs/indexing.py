@@ -10,9 +10,9 @@ on the data, or the values are a shape): Unique, BroadcastArgs.
 """
 import array
 
-from ....dtypes import TYPECODES
+from ....core.dtypes import TYPECODES
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import size_of, strides_of
+from ....core.shapes import size_of, strides_of
 from ...gpu import host_kernels, shader_source
 from ..shader_compiler import coord_fields, coord_type
 from .program import Program

@@ -10,9 +10,9 @@ reads back and counts on the CPU): one fragment per bin loops over its row of x.
 """
 import array
 
-from ....dtypes import TYPECODES
+from ....core.dtypes import TYPECODES
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import broadcast_shapes, size_of, strides_of
+from ....core.shapes import broadcast_shapes, size_of, strides_of
 from ...gpu import shader_source
 from .program import Program
 

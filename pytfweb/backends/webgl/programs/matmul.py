@@ -3,7 +3,7 @@ limits), else one fragment per output value looping over the inner dimension. Ei
 transposes are the order of the getter's indices, and broadcast batch dimensions map each
 output batch to the matrices it multiplies."""
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import broadcast_shapes, size_of, strides_of
+from ....core.shapes import broadcast_shapes, size_of, strides_of
 from ...gpu import shader_source
 from . import gemm
 from .program import Program

@@ -3,7 +3,7 @@ import array
 import math
 
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import size_of
+from ....core.shapes import size_of
 from ...gpu import shader_source
 from .program import Program
 from .reduction import reduce_passes

@@ -9,7 +9,7 @@ only, but the page has no cpu backend here.
 """
 from ....kernels import TensorInfo, register_kernel
 from ....kernels.pixels import draw_kernel
-from ....tensor import DataId
+from ....core.tensor import DataId
 from ...gpu import shader_source
 from ..texture_manager import TexData
 from .program import Program

@@ -8,9 +8,9 @@ as in TF.js: the maxima's window offsets, then each dy sent to its offset.
 """
 import array
 
-from ....dtypes import TYPECODES
+from ....core.dtypes import TYPECODES
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import size_of
+from ....core.shapes import size_of
 from ...gpu import shader_source
 from .program import Program
 from .slicing import defines, share

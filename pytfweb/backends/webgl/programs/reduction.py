@@ -9,9 +9,9 @@ so the reduced axes need no transpose to come last.
 import array
 import math
 
-from ....dtypes import TYPECODES
+from ....core.dtypes import TYPECODES
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import size_of, strides_of
+from ....core.shapes import size_of, strides_of
 from ...gpu import shader_source
 from .program import Program
 

@@ -5,7 +5,7 @@ Every kernel first reduces its tensors to as few axes as give the same result (f
 textures are row-major), so fewer program variants get compiled and ranks above 4 mostly fold
 away; what remains may have up to 6 axes."""
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import size_of, strides_of
+from ....core.shapes import size_of, strides_of
 from ...gpu import shader_source
 from ..shader_compiler import coord_fields, coord_type
 from .program import Program

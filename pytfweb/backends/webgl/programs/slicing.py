@@ -6,9 +6,9 @@ A view is out[c] = x_flat[offset + sum_i c_i * step_i]. Its offset and steps are
 output axes that do not need their own coordinate are dropped or merged first, so e.g. every
 slice of one output shape from one input size shares a compiled program (SwiftShader compiles
 slowly), and a rank-7 transpose that merges down to rank 6 or less still runs."""
-from ....environment import ENV
+from ....core.environment import ENV
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import size_of, strides_of
+from ....core.shapes import size_of, strides_of
 from ...gpu import shader_source
 from ..shader_compiler import coord_fields, coord_type
 from .program import Program

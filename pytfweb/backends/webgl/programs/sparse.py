@@ -5,7 +5,7 @@ output sizes depend on the values: they read back and run the shared pure-Python
 implementations (backends/impl/sparse.py), as TF.js's webgl backend runs its CPU ones.
 """
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import size_of, strides_of
+from ....core.shapes import size_of, strides_of
 from ...impl import register_host_kernels
 from ...impl.sparse import HOST_KERNELS
 from ...gpu import shader_source

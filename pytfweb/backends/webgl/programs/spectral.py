@@ -7,7 +7,7 @@ paths here, as TF.js's webgl backend has them: Add and Sub run part by part, Mul
 two passes of (a + ib)(c + id), Cast takes or makes the parts.
 """
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import broadcast_shapes
+from ....core.shapes import broadcast_shapes
 from ...gpu.complex_paths import register_complex_paths
 from ...gpu import shader_source
 from .program import Program

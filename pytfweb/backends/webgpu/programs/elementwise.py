@@ -19,10 +19,10 @@ import functools
 import math
 from typing import NamedTuple
 
-from ....tensor_values import _wrap_int32
+from ....core.tensor_values import _wrap_int32
 from ....kernels import TensorInfo, register_kernel
 from ....kernels.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
-from ....shapes import broadcast_shapes, strides_of
+from ....core.shapes import broadcast_shapes, strides_of
 from ...shared import register_shared_kernels
 from .. import wgsl
 from ..program import Program, _size, broadcast_strides, index_mode

@@ -3,7 +3,7 @@ ops/fused.py): act(y + bias, prelu weights) as one more elementwise dispatch aft
 (fused.py), and the WGSL of each activation, which conv.py's vec4 programs also apply in their
 own stores."""
 from ....kernels.activations import ACTIVATIONS
-from ....shapes import broadcast_shapes
+from ....core.shapes import broadcast_shapes
 from .. import wgsl
 from .elementwise import run_elementwise
 

@@ -6,7 +6,7 @@ as constants (computed in float64 host-side, as cpu computes them; uploaded on f
 import array
 
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import broadcast_shapes
+from ....core.shapes import broadcast_shapes
 from .conv import _conv_kernel
 from .elementwise import BACKEND, run_elementwise
 from .epilogue import epilogue, nan_aware_functions

@@ -9,8 +9,8 @@ run_elementwise: same shape as the output, one value, or through strides), the o
 operands still CPU-side and the ops' attributes being uniforms. Its pipeline key is that code
 (ops, dtypes, how each input is indexed, the rank where an input is broadcast), never values or
 sizes: shapes are uniforms, so a loop compiles each of its expressions once."""
-from ....environment import ENV
-from ....shapes import strides_of
+from ....core.environment import ENV
+from ....core.shapes import strides_of
 from ...gpu.fusion_graph import generate, record
 from .. import wgsl
 from ..program import Program, _size, broadcast_strides, index_mode

@@ -11,7 +11,7 @@ CPU-side (written from Python, or read once with `await t.data()`), or the kerne
 so. `pytfweb ops` marks them "host"."""
 import array
 
-from ....errors import BackendError
+from ....core.errors import BackendError
 from ....kernels import TensorInfo, pixels, register_kernel
 from ... import strings
 from ...gpu import host_kernels

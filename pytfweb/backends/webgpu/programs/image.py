@@ -6,9 +6,9 @@ tables, freed after the dispatch (pure-Python copies of the cpu kernel's axis fu
 has no numpy)."""
 import array
 
-from ....errors import BackendError
+from ....core.errors import BackendError
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import strides_of
+from ....core.shapes import strides_of
 from .. import wgsl
 from ..program import Program, _size
 from .elementwise import BACKEND

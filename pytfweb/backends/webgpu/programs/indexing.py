@@ -5,7 +5,7 @@ DepthToSpace, SpaceToBatchND and BatchToSpaceND through shape.py's map program (
 reshaped view, with a pad or a crop). Index values are checked (ValueError, as on cpu) where they
 are CPU-side; on the GPU an index outside reads 0 (GatherNd) or is dropped (scatters)."""
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import size_of, strides_of
+from ....core.shapes import size_of, strides_of
 from .. import wgsl
 from ..program import Program, _size
 from .elementwise import BACKEND, fill

@@ -4,9 +4,9 @@ looping over its prefix (quadratic in the axis, in cpu's order of operations); T
 value within its row by counting those before it."""
 import array
 
-from .... import prng
+from ....core import prng
 from ....kernels import TensorInfo, get_kernel, register_kernel
-from ....shapes import size_of
+from ....core.shapes import size_of
 from .. import wgsl
 from ..program import Program, _size
 from .elementwise import BACKEND

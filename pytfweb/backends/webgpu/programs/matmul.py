@@ -6,7 +6,7 @@ operands' alignment pick each operand's loader (vec4 bindings along the contiguo
 is a multiple of 4, else scalar loads); the batch dims (broadcast between a and b) are split by
 uniform strides."""
 from ....kernels import register_kernel
-from ....shapes import broadcast_shapes, strides_of
+from ....core.shapes import broadcast_shapes, strides_of
 from .. import wgsl
 from ..program import Program, _size, broadcast_strides
 from .elementwise import BACKEND

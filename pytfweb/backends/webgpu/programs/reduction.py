@@ -9,7 +9,7 @@ per output value with a tree in workgroup memory ("parallel"). ArgMax/ArgMin alw
 workgroup form. Reducing over nothing gives the op's empty value by Fill (0 for sum and mean, 1
 for prod and all, NaN for float max/min and 0 for int32/bool ones, false for any)."""
 from ....kernels import register_kernel
-from ....shapes import strides_of
+from ....core.shapes import strides_of
 from .. import wgsl
 from ..program import Program, _size
 from .elementwise import BACKEND, fill

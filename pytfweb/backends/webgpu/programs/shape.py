@@ -4,9 +4,9 @@ coordinates (Transpose, Slice, StridedSlice, Reverse, Tile with a modulo, PadV2 
 test, Unpack and SplitV as slices); a "place" program copies an input into a region of a shared
 output (Concat, Pack: one dispatch per input); "gather" does GatherV2. Reshape, Identity and
 ExpandDims are the shared relabelling kernels."""
-from ....tensor_values import _wrap_int32
+from ....core.tensor_values import _wrap_int32
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import size_of, strides_of
+from ....core.shapes import size_of, strides_of
 from .. import wgsl
 from ..program import Program, _size
 from .elementwise import BACKEND, fill

@@ -5,7 +5,7 @@ and imaginary parts of (a + ib)(c + id) (two elementwise dispatches), Cast takes
 parts, and the kernels that move values or are linear in them run on each part
 (backends/gpu/complex_paths.py, shared with webgl; here Transpose too, which moves data)."""
 from ....kernels import TensorInfo, register_kernel
-from ....shapes import broadcast_shapes
+from ....core.shapes import broadcast_shapes
 from ...gpu.complex_paths import EACH_PART, register_complex_paths
 from .. import wgsl
 from ..program import Program, _size

@@ -13,9 +13,9 @@ from ._numpy import np
 from .dtypes import BYTES_PER_ELEMENT, string_bytes, upcast
 from .environment import ENV
 from .errors import BackendError, EngineError, NaNError, TensorConversionError
-from .kernels import STRING_KERNELS, get_kernel
+from ..kernels import STRING_KERNELS, get_kernel
 from .shapes import size_of
-from .kernels import get_gradient
+from ..kernels import get_gradient
 from .tape import TapeNode, backpropagate, filter_tape
 from .tensor import Tensor, Variable, bind_engine
 from .tensor_values import _NP_DTYPES, fill_value

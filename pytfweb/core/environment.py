@@ -28,7 +28,7 @@ _DEFAULTS = {
     "DEPRECATION_WARNINGS_ENABLED": True,
     # graph models keep a copy of every node's outputs of the last run (GraphModel.get_intermediate_tensors).
     "KEEP_INTERMEDIATE_TENSORS": False,
-    # Limits on what files and arguments may make the process allocate or recurse into (pytfweb/limits.py;
+    # Limits on what files and arguments may make the process allocate or recurse into (pytfweb/core/limits.py;
     # README, "Loading files you did not make"). Creation ops (fill, zeros, random, initializers) refuse a
     # shape above MAX_TENSOR_ELEMENTS before allocating; a model built from a file or config refuses more
     # than MAX_MODEL_PARAMETERS weights in all; JSON files and nested lists deeper than MAX_NESTING_DEPTH
