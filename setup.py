@@ -1,21 +1,21 @@
 """Package layout for setuptools (metadata is in pyproject.toml).
 
-The wheel holds pytfweb/** (.py, plus the .js/.glsl files modules read at run time), the top-level
-shaders/ as pytfweb/shaders/ and web/ as pytfweb/web/. At run time the package looks for
-<package>/shaders first and <package>/../shaders (a checkout) second; pytfweb.host.paths does the
-same for web/. pytfweb.host.bundle builds the browser's zip by the same rule.
+The wheel holds pytfweb/** (.py, plus the .js/.glsl/.wgsl files modules read at run time: the
+shaders live beside their backends, in backends/webgl/shaders/ and backends/webgpu/shaders/) and
+the top-level web/ as pytfweb/web/. pytfweb.host.paths looks for <package>/web first and
+<package>/../web (a checkout) second. pytfweb.host.bundle builds the browser's zip from the same
+package files.
 """
 from setuptools import find_namespace_packages, setup
 
 packages = find_namespace_packages(include=["pytfweb", "pytfweb.*"], exclude=["*.__pycache__"])
 
 setup(
-    packages=packages + ["pytfweb.shaders", "pytfweb.web"],
-    package_dir={"pytfweb.shaders": "shaders", "pytfweb.web": "web"},
+    packages=packages + ["pytfweb.web"],
+    package_dir={"pytfweb.web": "web"},
     package_data={
-        "pytfweb": ["**/*.js", "**/*.glsl"],
+        "pytfweb": ["**/*.js", "**/*.glsl", "**/*.wgsl"],
         "pytfweb.data": ["*.json"],
-        "pytfweb.shaders": ["**/*.glsl", "**/*.wgsl"],
         "pytfweb.web": ["*.html", "*.js", "*.css"],
     },
     include_package_data=False,

@@ -1,6 +1,6 @@
 """Tools around the library: serving it to a browser, driving headless Chromium, running scripts.
 
-    paths           where the package, shaders, web pages and Pyodide files are
+    paths           where the package, web pages and Pyodide files are
     browser_config  the one definition of the browser settings (playwright.config.py re-exports it)
     bundle          the zip of pytfweb that a page unpacks into Pyodide's site-packages
     server          a small HTTP server: web/ at /, Pyodide at /pyodide/, the bundle at /pytfweb.zip

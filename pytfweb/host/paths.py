@@ -1,7 +1,7 @@
 """Where things are, in a source checkout and in an installed wheel.
 
-A wheel holds the shaders at pytfweb/shaders/ and the web pages at pytfweb/web/; a checkout keeps
-them at the top level, beside the package.
+A wheel holds the web pages at pytfweb/web/; a checkout keeps them at the top level, beside the
+package. The shaders are package files (backends/webgl/shaders/, backends/webgpu/shaders/) in both.
 """
 import os
 from pathlib import Path
@@ -12,11 +12,6 @@ PACKAGE_DIR = Path(__file__).resolve().parent.parent
 def _beside_or_inside(name):
     inside = PACKAGE_DIR / name
     return inside if inside.is_dir() else PACKAGE_DIR.parent / name
-
-
-def shaders_dir():
-    """The GLSL directory: <package>/shaders in a wheel, <package>/../shaders in a checkout."""
-    return _beside_or_inside("shaders")
 
 
 def web_dir():

@@ -2,7 +2,7 @@
 host, laid out as `pytfweb serve` serves it, so that pages work the same from both:
 
     OUTDIR/pytfweb.js        the loader (also the worker's script)
-    OUTDIR/pytfweb.zip       the package and its shaders (host.bundle)
+    OUTDIR/pytfweb.zip       the package with its shaders (host.bundle)
     OUTDIR/pyodide/          Pyodide's core files from the npm package
     OUTDIR/index.html        a page running the app (--app) in a text/python block, or the demo
     OUTDIR/app.py            the app's script (--app)

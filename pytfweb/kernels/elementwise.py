@@ -4,7 +4,7 @@ the dtype a kernel returns (out_dtype) and the kernels only gradients use (GRADI
 ops/elementwise.py turns the rows into public functions (and documents the dtype kinds); each
 backend registers every row's kernel by one generic piece of code: cpu from the numpy function of
 the kernel's name (backends/cpu/kernels/elementwise.py), webgl and webgpu from the GLSL / WGSL
-function of that name (shaders/unary_ops.glsl, shaders/binary_ops.glsl, shaders/webgpu/*_ops.wgsl).
+function of that name (backends/webgl/shaders/unary_ops.glsl, backends/webgl/shaders/binary_ops.glsl, backends/webgpu/shaders/*_ops.wgsl).
 """
 from typing import NamedTuple
 

@@ -1,7 +1,7 @@
 """Elementwise ops as tables: one row per op (kernels/elementwise.py: the contract the backends
 share), turned into public functions here and into kernels by each backend (cpu: the numpy
-function of the kernel's name; webgl: the GLSL of the kernel's name in shaders/unary_ops.glsl or
-shaders/binary_ops.glsl; webgpu: the WGSL in shaders/webgpu/).
+function of the kernel's name; webgl: the GLSL of the kernel's name in backends/webgl/shaders/unary_ops.glsl or
+backends/webgl/shaders/binary_ops.glsl; webgpu: the WGSL in backends/webgpu/shaders/).
 
 Dtype kinds (TF.js's rules, which differ from op to op):
   unary  'float'    -> float32 tensors only (TF.js rejects int32/bool tensors; plain values

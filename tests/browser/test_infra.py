@@ -22,11 +22,6 @@ REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "pytfweb"
 
 
-def _repo_shaders():
-    return sorted(p.relative_to(REPO / "shaders").as_posix() for p in (REPO / "shaders").rglob("*")
-                  if p.suffix in bundle.SHADER_SUFFIXES)
-
-
 def _package_files(suffixes):
     return sorted(p.relative_to(REPO).as_posix() for p in PACKAGE.rglob("*")
                   if p.is_file() and p.suffix in suffixes and "__pycache__" not in p.parts)
@@ -35,26 +30,31 @@ def _package_files(suffixes):
 # --- packaging ---------------------------------------------------------------------------------
 
 def test_wheel_ships_shaders_and_web(tmp_path):
-    """A wheel built from the sources holds shaders/ (subfolders too) at pytfweb/shaders/ and
-    web/ at pytfweb/web/, and an install of it finds them as package data."""
+    """A wheel built from the sources holds every package file the modules read (the shaders in
+    backends/*/shaders/, subfolders too) and web/ at pytfweb/web/, and an install of it finds them
+    as package data."""
     src = tmp_path / "src"
     src.mkdir()
     for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy(REPO / name, src / name)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in ("pytfweb", "shaders", "web"):
+    for name in ("pytfweb", "web"):
         shutil.copytree(REPO / name, src / name, ignore=ignore, dirs_exist_ok=True)
-    (src / "shaders" / "probe_sub").mkdir(parents=True)
-    (src / "shaders" / "probe_sub" / "probe.glsl").write_text("// probe\n")
+    probe_dir = src / "pytfweb" / "backends" / "webgl" / "shaders" / "probe_sub"
+    probe_dir.mkdir(parents=True)
+    (probe_dir / "probe.glsl").write_text("// probe\n")
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(src)],
                    check=True, capture_output=True, text=True)
     (whl,) = wheels.glob("pytfweb-*.whl")
     names = set(zipfile.ZipFile(whl).namelist())
 
-    for rel in _repo_shaders() + ["probe_sub/probe.glsl"]:
-        assert f"pytfweb/shaders/{rel}" in names
-    for rel in _package_files({".py", ".js", ".glsl"}):
+    probe = "pytfweb/backends/webgl/shaders/probe_sub/probe.glsl"
+    assert probe in names
+    shaders = _package_files({".glsl", ".wgsl"})
+    assert "pytfweb/backends/webgl/shaders/header.glsl" in shaders
+    assert "pytfweb/backends/webgpu/shaders/common.wgsl" in shaders
+    for rel in _package_files(set(bundle.SUFFIXES)):
         assert rel in names
     assert {"pytfweb/web/pytfweb.js", "pytfweb/web/index.html", "pytfweb/web/run.html"} <= names
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
@@ -62,23 +62,24 @@ def test_wheel_ships_shaders_and_web(tmp_path):
     site = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-compile",
                     "--target", str(site), str(whl)], check=True, capture_output=True, text=True)
-    probe = ("from pytfweb.host import paths, bundle; "
-             "print(paths.shaders_dir()); print(paths.web_dir()); "
-             "print('pytfweb/shaders/probe_sub/probe.glsl' in dict(bundle.bundle_members()))")
-    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, check=True, capture_output=True, text=True,
+    code = ("from pytfweb.host import paths, bundle; from pytfweb.backends.gpu import shader_source; "
+            "print(shader_source.path('header.glsl')); print(paths.web_dir()); "
+            f"print({probe!r} in dict(bundle.bundle_members()))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True, capture_output=True, text=True,
                          env={**os.environ, "PYTHONPATH": str(site)}).stdout.split()
-    assert out[0] == str(site / "pytfweb" / "shaders")
+    assert out[0] == str(site / "pytfweb" / "backends" / "webgl" / "shaders" / "header.glsl")
     assert out[1] == str(site / "pytfweb" / "web")
     assert out[2] == "True"  # the bundle built from an installed wheel has the shaders too
 
 
 def test_bundle_members_take_subfolders(tmp_path):
-    shaders = tmp_path / "shaders"
+    shaders = tmp_path / "pytfweb" / "backends" / "webgl" / "shaders"
     (shaders / "a" / "b").mkdir(parents=True)
     (shaders / "a" / "b" / "deep.glsl").write_text("// deep\n")
+    (shaders / "c.wgsl").write_text("// wgsl\n")
     (shaders / "notes.txt").write_text("not a shader\n")
-    names = [n for n, _ in bundle.bundle_members(shaders=shaders)]
-    assert "pytfweb/shaders/a/b/deep.glsl" in names
+    names = [n for n, _ in bundle.bundle_members(package_dir=tmp_path / "pytfweb")]
+    assert {"pytfweb/backends/webgl/shaders/a/b/deep.glsl", "pytfweb/backends/webgl/shaders/c.wgsl"} <= set(names)
     assert not any(n.endswith("notes.txt") for n in names)
 
 
@@ -101,7 +102,8 @@ def test_server_routes_and_bundle(server):
     assert (status, ctype) == (200, "application/zip")
     names = zipfile.ZipFile(io.BytesIO(body)).namelist()
     assert sorted(names) == sorted(set(names))
-    want = {f"pytfweb/shaders/{rel}" for rel in _repo_shaders()} | set(_package_files({".py", ".js", ".glsl"}))
+    want = set(_package_files({".py", ".js", ".glsl", ".wgsl"}))
+    assert "pytfweb/backends/webgl/shaders/header.glsl" in want and "pytfweb/backends/webgpu/shaders/common.wgsl" in want
     assert set(names) == want
     assert not [n for n in names if "__pycache__" in n or not n.endswith((".py", ".js", ".glsl", ".wgsl"))]
 

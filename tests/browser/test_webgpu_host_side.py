@@ -28,7 +28,7 @@ def test_function_with_callees_from_its_file_and_common():
 def test_every_table_row_has_wgsl(row):
     ops = "unary_ops.wgsl" if row in UNARY else "binary_ops.wgsl"
     fn = "op_" + row.kernel
-    assert wgsl.has(ops, fn) or wgsl.has(ops, fn + "_int"), f"shaders/webgpu/{ops} defines neither {fn} nor {fn}_int"
+    assert wgsl.has(ops, fn) or wgsl.has(ops, fn + "_int"), f"backends/webgpu/shaders/{ops} defines neither {fn} nor {fn}_int"
     if row.kind in ("bool", "logical", "bitwise"):   # bool and int32 operands only: the int variant
         assert wgsl.has(ops, fn + "_int")
 

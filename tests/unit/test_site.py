@@ -20,7 +20,7 @@ def test_build_web_writes_a_self_contained_site(tmp_path):
     assert "pytfweb:worker-done" in index and "<title>my_app.py</title>" in index
     names = zipfile.ZipFile(out / "pytfweb.zip").namelist()
     assert "pytfweb/vis/svg.py" in names and "pytfweb/browser/worker.py" in names
-    assert any(n.startswith("pytfweb/shaders/") and n.endswith(".glsl") for n in names)
+    assert "pytfweb/backends/webgl/shaders/header.glsl" in names and "pytfweb/backends/webgpu/shaders/common.wgsl" in names
 
 
 def test_build_web_command(tmp_path, capsys):

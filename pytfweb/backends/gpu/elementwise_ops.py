@@ -6,7 +6,7 @@ What each backend reads, by the names its programs always used (shader_source.re
 rendered once, as if they were files of shaders/):
   unary_ops.glsl, binary_ops.glsl      float op_<Kernel>(float x) / (float a, float b);
                                         float op_<Kernel>_int(...) where webgl computes int32 exactly
-  webgpu/unary_ops.wgsl, binary_ops.wgsl   fn op_<Kernel>(x: f32, <attributes>) -> f32 | i32 | bool
+  unary_ops.wgsl, binary_ops.wgsl          fn op_<Kernel>(x: f32, <attributes>) -> f32 | i32 | bool
                                         and fn op_<Kernel>_int(x: i32, ...) for int32 and bool operands
 
 An entry gives up to three bodies:
@@ -455,8 +455,8 @@ binary("Relu6Grad", params=("dy", "x"), f=select(wgsl_and(~isnan(X), (X > 0.0) &
 _FILES = {
     "unary_ops.glsl": (UNARY_FUNCTIONS, "glsl"),
     "binary_ops.glsl": (BINARY_FUNCTIONS, "glsl"),
-    "webgpu/unary_ops.wgsl": (UNARY_FUNCTIONS, "wgsl"),
-    "webgpu/binary_ops.wgsl": (BINARY_FUNCTIONS, "wgsl"),
+    "unary_ops.wgsl": (UNARY_FUNCTIONS, "wgsl"),
+    "binary_ops.wgsl": (BINARY_FUNCTIONS, "wgsl"),
 }
 _HEADER = ("// Rendered from pytfweb/backends/gpu/elementwise_ops.py by elementwise_ir.py (not a file on disk).\n"
            "// {kind} ops: one function per kernel; the helpers they call first.\n\n")

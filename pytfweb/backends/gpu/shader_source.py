@@ -1,5 +1,7 @@
-"""Reading GLSL from the shaders/ folder: whole files, `// @program NAME` sections, and
-single functions by name (so a program compiles only the op it uses).
+"""Reading shader source from the shaders/ folder beside each GPU backend (GLSL in
+backends/webgl/shaders/, WGSL in backends/webgpu/shaders/; a file's suffix picks its folder): whole
+files, `// @program NAME` sections, and single functions by name (so a program compiles only the op
+it uses).
 
 The elementwise op functions (unary_ops.glsl, binary_ops.glsl, and webgpu's unary_ops.wgsl and
 binary_ops.wgsl) are not files: backends/gpu/elementwise_ops.py renders them from one table, and
@@ -10,23 +12,23 @@ import re
 
 from . import elementwise_ops
 
-_PKG = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# Inside a wheel or the browser bundle: pytfweb/shaders; in a source checkout: ../shaders.
-_CANDIDATES = (os.path.join(_PKG, "shaders"), os.path.join(os.path.dirname(_PKG), "shaders"))
+_BACKENDS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The same paths in a checkout, a wheel and the browser bundle (package data). Folders, not imports:
+# the GPU core imports no backend.
+_DIRS = {".glsl": os.path.join(_BACKENDS, "webgl", "shaders"),
+         ".wgsl": os.path.join(_BACKENDS, "webgpu", "shaders")}
 
 
-def shaders_dir():
-    for d in _CANDIDATES:
-        if os.path.isfile(os.path.join(d, "header.glsl")):
-            return d
-    raise FileNotFoundError(f"webgl: no shaders folder with header.glsl in {' or '.join(_CANDIDATES)}")
+def path(name):
+    """The file of shader `name` ("conv.glsl": webgl's, "conv.wgsl": webgpu's)."""
+    return os.path.join(_DIRS[os.path.splitext(name)[1]], name)
 
 
 @functools.lru_cache(maxsize=None)
 def read(name):
     if name in elementwise_ops.names():
         return elementwise_ops.source(name)
-    with open(os.path.join(shaders_dir(), name), encoding="utf-8") as f:
+    with open(path(name), encoding="utf-8") as f:
         return f.read()
 
 
@@ -49,7 +51,7 @@ def program(name, section):
     try:
         return sections(name)[section]
     except KeyError:
-        raise KeyError(f"webgl: shaders/{name} has no '// @program {section}' section") from None
+        raise KeyError(f"webgl: backends/webgl/shaders/{name} has no '// @program {section}' section") from None
 
 
 @functools.lru_cache(maxsize=None)
@@ -93,4 +95,4 @@ def _function_text(name, fn_name):
             depth -= 1
             if depth == 0:
                 return text[m.start():j + 1] + "\n"
-    raise ValueError(f"webgl: unbalanced braces in {fn_name} of shaders/{name}")
+    raise ValueError(f"webgl: unbalanced braces in {fn_name} of backends/webgl/shaders/{name}")

@@ -1,4 +1,4 @@
-"""WGSL from shaders/webgpu/: files and `// @program NAME` sections through webgl's reader
+"""WGSL from backends/webgpu/shaders/: files and `// @program NAME` sections through webgl's reader
 (shader_source.read / sections), plus what WGSL needs of its own: a function by name with the
 functions it calls (from the same file, then common.wgsl), and its signature (parameter and
 return types), from which the programs decide how to load and store values.
@@ -10,7 +10,6 @@ import re
 
 from ..gpu import shader_source
 
-DIR = "webgpu/"
 COMMON = "common.wgsl"
 
 # A definition at column 0: `fn name(params) -> type {` (the return type is optional).
@@ -18,14 +17,14 @@ _DEF = r"^fn\s+{name}\s*\(([^)]*)\)\s*(?:->\s*([\w<>]+)\s*)?\{{"
 
 
 def read(name):
-    return shader_source.read(DIR + name)
+    return shader_source.read(name)
 
 
 def program(name, section):
     try:
-        return shader_source.sections(DIR + name)[section]
+        return shader_source.sections(name)[section]
     except KeyError:
-        raise KeyError(f"webgpu: shaders/webgpu/{name} has no '// @program {section}' section") from None
+        raise KeyError(f"webgpu: backends/webgpu/shaders/{name} has no '// @program {section}' section") from None
 
 
 @functools.lru_cache(maxsize=None)
@@ -45,7 +44,7 @@ def _definition(name, fn_name):
                 params = tuple(tuple(p.strip() for p in part.split(":"))
                                for part in m.group(1).split(",") if part.strip())
                 return text[m.start():j + 1] + "\n", params, m.group(2)
-    raise ValueError(f"webgpu: unbalanced braces in {fn_name} of shaders/webgpu/{name}")
+    raise ValueError(f"webgpu: unbalanced braces in {fn_name} of backends/webgpu/shaders/{name}")
 
 
 def signature(name, fn_name):
@@ -84,7 +83,7 @@ def functions(*pairs):
     for name, fn_name in pairs:
         parts = function_parts(name, fn_name)
         if not parts:
-            raise KeyError(f"webgpu: shaders/webgpu/{name} defines no {fn_name}")
+            raise KeyError(f"webgpu: backends/webgpu/shaders/{name} defines no {fn_name}")
         for part in parts:
             if part not in seen:
                 seen.append(part)

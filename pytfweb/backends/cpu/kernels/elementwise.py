@@ -142,7 +142,7 @@ def _pow(np, a, b):
 # of 7380 such powers of int32s node 20's int32 results differ from the exact rounding's on 517,
 # Chromium 156's on 83, and the two engines' from each other on 588 (README, Deviations).
 # The webgl and webgpu backends compute the same rule in 32-bit integers (op_Pow_int in
-# shaders/binary_ops.glsl and shaders/webgpu/binary_ops.wgsl).
+# backends/webgl/shaders/binary_ops.glsl and backends/webgpu/shaders/binary_ops.wgsl).
 _M32 = 0xFFFFFFFF
 
 

@@ -1,4 +1,4 @@
-"""Convolutions, Dilation2D and the fused kernels as shaders (GLSL in shaders/conv.glsl).
+"""Convolutions, Dilation2D and the fused kernels as shaders (GLSL in backends/webgl/shaders/conv.glsl).
 
 Every tensor is viewed with three spatial dimensions (a 2D one gets a depth of 1, a free
 relabelling of the texture), so Conv2D and Conv3D, their gradients and the depthwise forms

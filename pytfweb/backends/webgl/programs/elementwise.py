@@ -3,7 +3,7 @@
 Each kernel's GLSL is the function `op_<Kernel>` (`op_<Kernel>_int` for exact int32) of
 unary_ops.glsl or binary_ops.glsl: rendered from the op table of backends/gpu/elementwise_ops.py
 (the bodies webgpu's WGSL is rendered from too) and read by name through shader_source, as the
-program bodies of shaders/elementwise.glsl are."""
+program bodies of backends/webgl/shaders/elementwise.glsl are."""
 import array
 import math
 import operator

@@ -1,5 +1,5 @@
 """The packed matrix product behind BatchMatMul, _FusedMatMul and the 2D convolutions (as
-im2col products): four draws, GLSL in shaders/gemm.glsl.
+im2col products): four draws, GLSL in backends/webgl/shaders/gemm.glsl.
 
 1. pack_a: A into RGBA texels, four consecutive k per texel (any A: a transposed view, a
    convolution's image patches, ... the caller gives `aValue`);

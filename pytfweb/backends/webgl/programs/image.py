@@ -1,5 +1,5 @@
 """Image kernels on webgl (contracts in ops/image.py): resizing and its gradients, CropAndResize,
-RotateWithOffset and Transform as the programs of shaders/image.glsl; FlipLeftRight is the
+RotateWithOffset and Transform as the programs of backends/webgl/shaders/image.glsl; FlipLeftRight is the
 Reverse view of programs/shape.py. Sizes are baked in (the backend keys programs by shapes);
 attributes are uniforms, so one compiled program serves every flag and value.
 
@@ -18,7 +18,7 @@ _AXIS_UNIFORMS = tuple((n, "int") for n in ("rowA", "rowB", "rowD", "colA", "col
 
 
 def _code(section, functions=(), **macros):
-    """A section of shaders/image.glsl after its macros and the helper functions it calls."""
+    """A section of backends/webgl/shaders/image.glsl after its macros and the helper functions it calls."""
     helpers = "".join(dict.fromkeys(shader_source.function(_FILE, f) for f in functions))
     return defines(**macros) + helpers + shader_source.program(_FILE, section)
 

@@ -1,6 +1,6 @@
 """Indexing kernels on webgl (contract in ops/indexing.py).
 
-Shaders (shaders/indexing.glsl): GatherNd, ScatterNd, TensorScatterUpdate, MirrorPad, Diag,
+Shaders (backends/webgl/shaders/indexing.glsl): GatherNd, ScatterNd, TensorScatterUpdate, MirrorPad, Diag,
 UnsortedSegmentSum, SearchSorted, TopK (TF.js's bitonic top-k: swap and merge passes).
 Views and shape programs of other families: DepthToSpace is one strided view (a transpose of
 a rank-6 reading of x); SpaceToBatchND is PadV2 then a view; BatchToSpaceND a view then a

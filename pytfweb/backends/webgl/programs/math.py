@@ -1,4 +1,4 @@
-"""webgl programs: Prelu, AddN, Cumsum, Cumprod, Bincount, DenseBincount (shaders/math.glsl).
+"""webgl programs: Prelu, AddN, Cumsum, Cumprod, Bincount, DenseBincount (backends/webgl/shaders/math.glsl).
 
 All run as shaders. Cumulative sums and products are Hillis-Steele scans (as TF.js's webgl
 backend): log2(n) passes, each combining a value with the one 1, 2, 4, ... places before it;

@@ -1,7 +1,7 @@
 """Optimizer updates in one kernel per variable (pytfweb's own kernels; see the cpu module): one
 draw writes the variable and each slot (several render targets), whatever the hyper-parameters
 (uniforms); one draw per output where the context has fewer draw buffers than outputs.
-shaders/optimizers.glsl has each optimizer's `_common` section and one function per output."""
+backends/webgl/shaders/optimizers.glsl has each optimizer's `_common` section and one function per output."""
 from ....kernels import register_kernel
 from ...gpu import shader_source
 from .program import Program

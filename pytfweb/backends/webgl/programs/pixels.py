@@ -1,7 +1,7 @@
 """FromPixels and Draw on webgl.
 
 FromPixels (as TF.js's webgl kernel): the image element is uploaded into an RGBA8 texture
-(texImage2D straight from the element), then shaders/pixels.glsl picks the channels into the
+(texImage2D straight from the element), then backends/webgl/shaders/pixels.glsl picks the channels into the
 tensor's layout. The texture is a temporary input of the program, not a tensor: it is deleted,
 not recycled (the texture pool holds single-channel float textures).
 Draw: the same host kernel as on cpu (kernels/pixels.py): TF.js has it on its cpu backend

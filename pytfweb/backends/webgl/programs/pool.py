@@ -21,7 +21,7 @@ def _as_3d(shape):
 
 
 def _geometry(attrs, x_shape):
-    """The defines of shaders/pool.glsl for a pooling of x_shape (rank 4 or 5) with attrs."""
+    """The defines of backends/webgl/shaders/pool.glsl for a pooling of x_shape (rank 4 or 5) with attrs."""
     def axes(values, unit):
         return [unit] * (3 - len(values)) + list(values)
     in_shape = _as_3d(x_shape)

@@ -18,7 +18,7 @@ from .program import Program
 # A row this long or shorter is one fragment's loop; longer rows take windows of sqrt(n).
 _MAX_SINGLE_PASS = 128
 
-# Kernel -> combining function in shaders/reduction.glsl.
+# Kernel -> combining function in backends/webgl/shaders/reduction.glsl.
 _COMBINE = {"Sum": "reduce_Sum", "Mean": "reduce_Sum", "Prod": "reduce_Prod",
             "Max": "reduce_Max", "Min": "reduce_Min",
             # bools travel as 0 and 1: all is min, any is max
@@ -92,7 +92,7 @@ def _flat(t):
 
 def reduce_passes(backend, x, combine, axes, out_shape, divisor=1):
     """Reduce x over axes (sorted; x non-empty) with a combining function of
-    shaders/reduction.glsl; returns the TensorInfo of a new tensor of out_shape and x's dtype.
+    backends/webgl/shaders/reduction.glsl; returns the TensorInfo of a new tensor of out_shape and x's dtype.
 
     The last pass divides by divisor (Mean). Always runs at least one pass, so the result
     never shares x's data (callers may dispose it)."""

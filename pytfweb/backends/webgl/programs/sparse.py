@@ -1,6 +1,6 @@
 """Sparse kernels on webgl (contract in ops/sparse.py).
 
-SparseToDense is a shader (shaders/sparse.glsl), as TF.js's webgl scatter. The others'
+SparseToDense is a shader (backends/webgl/shaders/sparse.glsl), as TF.js's webgl scatter. The others'
 output sizes depend on the values: they read back and run the shared pure-Python
 implementations (backends/impl/sparse.py), as TF.js's webgl backend runs its CPU ones.
 """

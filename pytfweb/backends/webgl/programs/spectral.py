@@ -1,4 +1,4 @@
-"""webgl kernels: complex64 and the Fourier transforms, as shaders (shaders/spectral.glsl).
+"""webgl kernels: complex64 and the Fourier transforms, as shaders (backends/webgl/shaders/spectral.glsl).
 
 A complex64 tensor is two float32 data of this backend (backend.complex_parts /
 backend.make_complex, TF.js's complexTensorInfos), so a complex kernel runs one float32

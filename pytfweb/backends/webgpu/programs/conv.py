@@ -1,7 +1,7 @@
 """Convolutions (Conv2D, DepthwiseConv2dNative, Conv3D and their input and filter gradients; 2-D
 in NHWC and NCHW), pooling (MaxPool, AvgPool, MaxPool3D, AvgPool3D and their gradients,
 MaxPoolWithArgmax) and Dilation2D with its gradients, as direct WGSL programs
-(shaders/webgpu/conv.wgsl): one invocation per output value, geometry from kernels/conv_geometry.py's
+(backends/webgpu/shaders/conv.wgsl): one invocation per output value, geometry from kernels/conv_geometry.py's
 conv_info_for (or the pooling attrs), sizes as uniforms. The shaders are 3-D; 2-D runs with
 depth 1. Contracts in ops/conv.py and ops/pool.py.
 
@@ -34,7 +34,7 @@ from .matmul import gemm_grid, gemm_source
 _GEOMETRY = ("size", "B", "D", "H", "W", "C", "OD", "OH", "OW", "OC", "FD", "FH", "FW", "FC", "SD", "SH", "SW",
              "DD", "DH", "DW", "PD", "PH", "PW")
 
-# The helper functions of shaders/webgpu/conv.wgsl each program calls.
+# The helper functions of backends/webgpu/shaders/conv.wgsl each program calls.
 _HELPERS = {"forward": ("fAt", "xValue"), "backprop_input": ("fAt", "outFrom"), "backprop_filter": ("xValue",),
             "max_pool": (), "avg_pool": (), "max_pool_grad": ("outFrom", "windowMax"),
             "avg_pool_grad": ("outFrom", "windowCount"), "max_pool_argmax": (),

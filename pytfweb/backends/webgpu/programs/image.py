@@ -1,5 +1,5 @@
 """Image kernels (contracts in ops/image.py): ResizeBilinear, ResizeNearestNeighbor (WGSL in
-shaders/webgpu/image.wgsl) and their gradients, and FlipLeftRight (a Reverse). The source positions per output row
+backends/webgpu/shaders/image.wgsl) and their gradients, and FlipLeftRight (a Reverse). The source positions per output row
 and column follow from the sizes and attributes alone: they are computed here in float64 with
 the cpu kernel's rules (so the same pixels are chosen) and go to the shader as two small
 tables, freed after the dispatch (pure-Python copies of the cpu kernel's axis functions: the page

@@ -1,4 +1,4 @@
-"""Indexing kernels (contracts in ops/indexing.py) as WGSL (shaders/webgpu/indexing.wgsl):
+"""Indexing kernels (contracts in ops/indexing.py) as WGSL (backends/webgpu/shaders/indexing.wgsl):
 GatherNd, ScatterNd, TensorScatterUpdate, UnsortedSegmentSum, SearchSorted, Diag, SparseToDense
 (ops/sparse.py); MirrorPad,
 DepthToSpace, SpaceToBatchND and BatchToSpaceND through shape.py's map program (a transpose of a

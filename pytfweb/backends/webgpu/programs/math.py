@@ -1,5 +1,5 @@
 """Cumsum, Cumprod (contracts in ops/math.py), LRN (ops/normalization.py) and TopK
-(ops/indexing.py) as WGSL (shaders/webgpu/math.wgsl). The scans are one invocation per output
+(ops/indexing.py) as WGSL (backends/webgpu/shaders/math.wgsl). The scans are one invocation per output
 looping over its prefix (quadratic in the axis, in cpu's order of operations); TopK ranks each
 value within its row by counting those before it."""
 import array

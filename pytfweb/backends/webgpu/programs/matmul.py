@@ -1,4 +1,4 @@
-"""BatchMatMul (contract in ops/matmul.py) as a register-blocked GEMM (shaders/webgpu/matmul.wgsl,
+"""BatchMatMul (contract in ops/matmul.py) as a register-blocked GEMM (backends/webgpu/shaders/matmul.wgsl,
 section gemm; also the convolutions' implicit GEMMs, conv.py): each invocation computes ROWS
 output rows times 4 * VEC4S columns in vec4 accumulators, no workgroup memory or barriers (on
 SwiftShader, a CPU, 2-6x faster than a 32x32-tiled workgroup-memory GEMM). Transposes and the

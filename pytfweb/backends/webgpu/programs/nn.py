@@ -1,5 +1,5 @@
 """Softmax and LogSoftmax over the last axis (contract in ops/nn.py) as WGSL
-(shaders/webgpu/nn.wgsl): a workgroup per row."""
+(backends/webgpu/shaders/nn.wgsl): a workgroup per row."""
 from ....kernels import register_kernel
 from .. import wgsl
 from ..program import Program, _size

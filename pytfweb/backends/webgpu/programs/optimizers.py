@@ -1,6 +1,6 @@
 """Optimizer updates in one kernel per variable (pytfweb's own kernels; see the cpu module): one
 dispatch writes the variable's new value and its slots' (one output binding each), whatever the
-hyper-parameters (uniforms). shaders/webgpu/optimizers.wgsl has each optimizer's functions.
+hyper-parameters (uniforms). backends/webgpu/shaders/optimizers.wgsl has each optimizer's functions.
 
 A dispatch may bind only so many storage buffers (WebGPU's default is 8 per shader stage): an
 update that needs more (Adam and AdaMax: 3 outputs, 6 inputs) runs as two dispatches, the slots

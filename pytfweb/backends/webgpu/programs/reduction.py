@@ -1,5 +1,5 @@
 """Reductions: Sum, Mean, Prod, Max, Min, Any, All, ArgMax, ArgMin (contract in ops/reduction.py)
-as WGSL (shaders/webgpu/reduction.wgsl).
+as WGSL (backends/webgpu/shaders/reduction.wgsl).
 
 The input's dims are split into kept (outer) and reduced ones, adjacent dims of one kind merged
 (a [2, 3, 4, 5] tensor reduced over axes 1 and 2 is [2, 12, 5] reduced over the middle), so the

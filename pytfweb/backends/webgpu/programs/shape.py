@@ -1,5 +1,5 @@
 """Shape and slicing kernels (contracts in ops/shape.py and ops/slicing.py) as WGSL
-(shaders/webgpu/shape.wgsl): one "map" program reads each output value from an affine map of its
+(backends/webgpu/shaders/shape.wgsl): one "map" program reads each output value from an affine map of its
 coordinates (Transpose, Slice, StridedSlice, Reverse, Tile with a modulo, PadV2 with a bounds
 test, Unpack and SplitV as slices); a "place" program copies an input into a region of a shared
 output (Concat, Pack: one dispatch per input); "gather" does GatherV2. Reshape, Identity and

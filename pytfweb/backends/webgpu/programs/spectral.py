@@ -1,4 +1,4 @@
-"""complex64 and the Fourier transforms (shaders/webgpu/spectral.wgsl), as webgl has them: a
+"""complex64 and the Fourier transforms (backends/webgpu/shaders/spectral.wgsl), as webgl has them: a
 complex64 tensor is two float32 data of this backend (backend.complex_parts / make_complex), so a
 complex kernel runs float32 programs per part. Add and Sub run part by part, Multiply as the real
 and imaginary parts of (a + ib)(c + id) (two elementwise dispatches), Cast takes or makes the
