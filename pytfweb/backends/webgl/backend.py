@@ -24,6 +24,7 @@ from ...core.dtypes import TYPECODES
 from ...core.environment import ENV
 from ...core.errors import BackendError, ContextLostError
 from ...kernels import TensorInfo
+from ...core.shapes import size_of as _size
 from ...core.tensor import DataId
 from ..gpu.backend import GPUBackend
 from .gpgpu_context import GPGPUContext
@@ -406,13 +407,6 @@ def _lost_error(d, pending=False):
     return ContextLostError(f"webgl: the WebGL context was lost and the backend made a new one, but {what} "
                             f"(a {d.dtype} tensor of shape {list(d.shape)}); make it again (values read "
                             "back or written from Python are kept and survive)")
-
-
-def _size(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 def _as_array(values, dtype):

@@ -1,6 +1,6 @@
 """What every webgpu program module and the backend share, below both (as webgl's
 programs/program.py): the Program record, and the sizes and broadcast strides programs index by."""
-from ...core.shapes import strides_of
+from ...core.shapes import size_of as _size, strides_of
 
 
 class Program:
@@ -11,13 +11,6 @@ class Program:
 
     def __init__(self, key, source, uniforms):
         self.key, self.source, self.uniforms = key, source, uniforms
-
-
-def _size(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 def broadcast_strides(shape, out_shape):
