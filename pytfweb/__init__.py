@@ -12,6 +12,7 @@ from .kernels import (copy_registered_kernels, get_gradient, get_kernel, get_ker
 from .core.tensor import Tensor, Variable
 from .core.dtypes import upcast as upcast_type, sum_out_type
 from .ops import *  # noqa: F401,F403
+from .ops.creation import convert_to_tensor as _convert_to_tensor
 from .autodiff import custom_grad, grad, grads, value_and_grad, value_and_grads, variable_grads
 from . import gradients as _gradients  # noqa: F401  (registers every kernel's gradient)
 from . import train
@@ -46,8 +47,7 @@ def print(x, verbose=False):  # noqa: A001 - TF.js name
     if isinstance(x, Tensor):
         x.print(verbose)
         return
-    from .ops.creation import convert_to_tensor
-    t = convert_to_tensor(x, "x", "print")
+    t = _convert_to_tensor(x, "x", "print")
     try:
         t.print(verbose)
     finally:

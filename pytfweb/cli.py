@@ -12,6 +12,10 @@
 import argparse
 import sys
 
+from .host import bench, coverage, repl, runner, site, soak
+from .host.server import Server
+from .io import keras_cli
+
 
 def _int(text, what):
     try:
@@ -98,10 +102,8 @@ def _parser():
 def main(argv=None):
     args = _parser().parse_args(argv)
     if args.command == "run":
-        from .host.runner import run
-        return run(args.script, args.args, backend=args.backend, verbose=args.verbose, files=args.files)
+        return runner.run(args.script, args.args, backend=args.backend, verbose=args.verbose, files=args.files)
     if args.command == "serve":
-        from .host.server import Server
         try:
             server = Server(port=args.port, verbose=not args.quiet)
         except (FileNotFoundError, OSError) as exc:
@@ -115,13 +117,10 @@ def main(argv=None):
             pass
         return 0
     if args.command == "build-web":
-        from .host.site import main as build_web
-        return build_web(args.outdir, args.app, args.worker)
+        return site.main(args.outdir, args.app, args.worker)
     if args.command == "repl":
-        from .host.repl import repl
-        return repl(show_memory=args.memory, verbose=args.verbose)
+        return repl.repl(show_memory=args.memory, verbose=args.verbose)
     if args.command == "bench":
-        from .host import bench
         if args.breakdown and args.backend != "webgl":
             print("pytfweb bench: --breakdown profiles the webgl page only", file=sys.stderr)
             return 2
@@ -131,24 +130,20 @@ def main(argv=None):
             return bench.run_breakdown(args.runs, args.only, args.verbose)
         return bench.run_webgl(args.runs, args.only, args.verbose, backend=args.backend)
     if args.command == "soak":
-        from .host import soak
         if args.backend == "cpu":
             return soak.run_cpu(args.iterations, args.every)
         return soak.run_webgl(args.iterations, args.every, args.verbose)
     if args.command == "ops":
-        from .host.coverage import main as coverage
-        return coverage((["--missing"] if args.missing else []) + (["--json"] if args.json else []))
+        return coverage.main((["--missing"] if args.missing else []) + (["--json"] if args.json else []))
     if args.command == "convert":
-        from .io.keras_cli import main as convert
         try:
-            return convert(args.src, args.dst, args.quantize)
+            return keras_cli.main(args.src, args.dst, args.quantize)
         except RecursionError:
             # a file nested past the interpreter's stack (JSON, a Keras config) is the file's fault: report, not crash
             print(f"pytfweb convert: {args.src}: nested too deeply to read", file=sys.stderr)
             return 1
     if args.command == "startup":
-        from .host.runner import startup
-        return startup(backend=None if args.backend == "none" else args.backend, repeat=args.repeat,
+        return runner.startup(backend=None if args.backend == "none" else args.backend, repeat=args.repeat,
                        verbose=args.verbose)
     return 2
 

@@ -15,6 +15,8 @@ from .core import tensor_values as _convert
 from .core.dtypes import BYTES_PER_ELEMENT, DTYPES, TYPECODES
 from .core.limits import flatten_nested
 from .core.shapes import size_of
+from .backends.strings import fingerprint64 as _fingerprint64   # the StringToHashBucketFast kernel's own
+from .io.http import fetch as _fetch
 
 __all__ = ["arrays_equal", "arrays_equal_with_null", "assert_non_negative_integer_dimensions", "assert_non_null",
            "assert_shapes_match", "bytes_from_string_array", "bytes_per_element", "check_conversion_for_errors",
@@ -275,7 +277,6 @@ def finger_print64(s, len=None):  # noqa: A002 - TF.js's argument name
     a list of byte values; a str is hashed as its UTF-8 bytes), as TF.js's util.fingerPrint64 and its
     StringToHashBucketFast kernel compute it. Returns an int in [0, 2^64) where TF.js returns an
     unsigned Long."""
-    from .backends.strings import fingerprint64   # the kernel's implementation (it has no heavier imports)
     if isinstance(s, str):
         s = s.encode("utf-8")
     try:
@@ -288,14 +289,13 @@ def finger_print64(s, len=None):  # noqa: A002 - TF.js's argument name
             raise ValueError(f"util.finger_print64: argument 'len' must be an int in [0, {builtins.len(s)}], "
                              f"got {len!r}")
         s = s[:len]
-    return fingerprint64(s)
+    return _fingerprint64(s)
 
 
 # --- fetching and retrying -------------------------------------------------------------------------
 async def fetch(path, request_init=None):
     """TF.js's util.fetch: the page's fetch, or urllib in CPython; a FetchResponse (ok, status,
     status_text, url, headers; awaited array_buffer(), text(), json())."""
-    from .io.http import fetch as _fetch   # io is above util; imported when called
     return await _fetch(path, request_init)
 
 

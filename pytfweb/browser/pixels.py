@@ -22,6 +22,7 @@ from ..core.engine import ENGINE, op
 from ..kernels import get_kernel
 from ..kernels.pixels import dom_rgba as _dom_rgba, is_js as _is_js, js_kind as _js_kind, put_on_canvas, rgba_bytes
 from ..core.tensor import Tensor
+from ..ops.creation import cast, convert_to_tensor
 
 __all__ = ["from_pixels", "from_pixels_async", "to_pixels", "draw"]
 
@@ -150,8 +151,6 @@ async def from_pixels_async(pixels, num_channels=3):
 
 def _image(img, name):
     """img as a tensor to read (a new int32 one for plain values, as TF.js) and whether it is new."""
-    from ..ops.creation import convert_to_tensor
-    from ..ops.elementwise import cast
     if isinstance(img, Tensor):
         img.throw_if_disposed(name)
         t = img

@@ -15,6 +15,7 @@ import array
 
 from ..core.environment import IS_BROWSER
 from ..core.tensor import Tensor
+from ..ops.creation import tensor
 
 __all__ = ["in_worker", "page_url", "post", "run", "to_message", "from_message"]
 
@@ -110,14 +111,13 @@ def from_message(value):
     if js.ArrayBuffer.isView(value):
         return value.to_py()
     if getattr(value, MARK, False):
-        import pytfweb as tf
         dtype = str(value.dtype)
         if dtype not in _TYPED:
             raise TypeError(f"worker: a tensor sent from the page must be float32, int32 or bool, got {dtype}")
         flat = value.data.to_py() if js.ArrayBuffer.isView(value.data) else list(value.data.to_py())
         if dtype == "bool" or getattr(flat, "format", None) != _TYPED[dtype][1]:
             flat = array.array(_TYPED[dtype][1], [int(bool(v)) if dtype == "bool" else v for v in flat])
-        return tf.tensor(flat, list(value.shape.to_py()), dtype)
+        return tensor(flat, list(value.shape.to_py()), dtype)
     return {k: from_message(getattr(value, k)) for k in js.Object.keys(value)}
 
 

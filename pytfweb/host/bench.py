@@ -15,10 +15,20 @@ Each case is the same work written twice, in Python for pytfweb and in JS for TF
 readback of the result so that GPU work is inside the time. Models come from pytfweb.host.bench_models
 and its JS twin web/bench_models.js.
 """
+import os
 import re
 import statistics
 import time
 from typing import NamedTuple
+
+import pytfweb as tf
+
+from . import breakdown
+from .bench_models import mobilenet_v1
+from .chromium import Browser
+from .paths import npm_package_dir
+from .runner import startup_timings
+from .server import Server
 
 
 class Case(NamedTuple):
@@ -338,7 +348,6 @@ def run_webgl(runs=5, only=None, verbose=False, backend="webgl"):
     """Prints the table (pytfweb and TF.js both on `backend`: webgl or webgpu). `only`: run the cases
     whose name contains it (any case). 0; 1 where something needed is missing or pytfweb failed a
     case otherwise than by a missing kernel."""
-    from .paths import npm_package_dir
     tfjs = npm_package_dir("@tensorflow/tfjs")
     if tfjs is None:
         print("pytfweb bench: @tensorflow/tfjs is not installed (npm ci installs it as a dev dependency)")
@@ -385,9 +394,6 @@ def run_webgl(runs=5, only=None, verbose=False, backend="webgl"):
 
 def run_breakdown(runs=5, only=None, verbose=False):
     """`--breakdown`: each case's time in the pytfweb page by part (host/breakdown.py)."""
-    from . import breakdown
-    from .chromium import Browser
-    from .server import Server
     cases = {name: case for name, case in CASES.items()
              if not case.files and (not only or only.lower() in name.lower())}
     print(f"pytfweb bench --breakdown: {runs} profiled runs a case after a warm-up and {runs} plain runs "
@@ -408,10 +414,6 @@ def run_breakdown(runs=5, only=None, verbose=False):
 
 def write_model_files(directory):
     """MobileNet v1 (random weights) saved by pytfweb in TF.js's layers format under directory."""
-    import os
-
-    import pytfweb as tf
-    from .bench_models import mobilenet_v1
     previous = tf.get_backend()
     tf.set_backend("cpu")
     model = mobilenet_v1()
@@ -424,9 +426,6 @@ def write_model_files(directory):
 
 
 def _run_cases(cases, routes, runs, verbose, print_header, backend="webgl"):
-    from .chromium import Browser
-    from .runner import startup_timings
-    from .server import Server
     ok = True
     with Server(routes=routes, verbose=verbose) as server:
         # First runs before anything else, each in its own Chromium: no program compiled by an
@@ -457,9 +456,7 @@ def _run_cases(cases, routes, runs, verbose, print_header, backend="webgl"):
 
 def run_cpu(runs=5):
     """The numpy backend against raw numpy, in this CPython."""
-    import numpy as np
-
-    import pytfweb as tf
+    import numpy as np   # the cpu bench compares with numpy, which a page need not have
     tf.set_backend("cpu")
 
     def median_ms(fn):

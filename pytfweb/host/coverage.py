@@ -23,6 +23,9 @@ def tfjs_api():
 
 def kernel_table():
     """[(kernel, on TF.js cpu, on TF.js webgl, here on cpu, here on webgl)] for every TF.js kernel."""
+    # The backends' kernel modules load here, not at the top: registering the webgl and webgpu
+    # programs in CPython costs ~90 ms that the other `pytfweb` commands (cli imports this module)
+    # should not pay.
     from ..backends.cpu import kernels as _cpu  # noqa: F401  (registered at import where numpy exists)
     from ..backends.webgl import programs as _webgl  # noqa: F401  (importable without a browser)
     api = tfjs_api()

@@ -7,6 +7,12 @@ import os
 import sys
 import time
 
+import pytfweb as tf
+
+from .chromium import Browser, run_script, write_to_terminal
+from .script import line_buffered_stdio, run_path
+from .server import Server
+
 
 def _fail(message):
     sys.stderr.write(f"pytfweb run: {message}\n")
@@ -15,8 +21,6 @@ def _fail(message):
 
 
 def run_cpu(script, args):
-    from .script import run_path, line_buffered_stdio
-    import pytfweb as tf
     if not os.path.isfile(script):
         return _fail(f"cannot read {script}: no such file")
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))  # as `python script.py` does
@@ -31,8 +35,6 @@ def run_browser(script, args, backend="webgl", verbose=False, files=None):
             source = f.read()
     except OSError as exc:
         return _fail(f"cannot read {script}: {exc.strerror}")
-    from .chromium import Browser, run_script, write_to_terminal
-    from .server import Server
     try:
         from playwright.sync_api import Error as PlaywrightError
     except ImportError:
@@ -99,8 +101,6 @@ def startup_timings(browser, url, backend, verbose=False):
 def startup(backend="webgl", repeat=3, verbose=False):
     """Print, for fresh pages, the milliseconds from navigation start to: Pyodide ready, bundle
     unpacked, pytfweb imported, backend ready, the first result of an op read back."""
-    from .chromium import Browser
-    from .server import Server
     with Server(verbose=verbose) as server, Browser() as browser:
         rows = [startup_timings(browser, server.url, backend, verbose) for _ in range(repeat)]
     keys = ["pyodide", "bundle", "imported", "backend", "first_result", "host_wall"]

@@ -13,7 +13,10 @@ and the recycler's textures, the JS heap and the Python objects within a bound; 
 import gc
 import json
 import numbers
+import sys
 import time
+
+import pytfweb as tf
 
 # bounds on growth after the warm-up: (fraction of the warm-up value, absolute slack)
 BOUNDS = {"textures": (0.10, 4), "js_heap": (0.10, 2 << 20), "py_objects": (0.02, 2000)}
@@ -23,7 +26,6 @@ class Soak:
     """The training steps and the figures; runs wherever pytfweb runs."""
 
     def __init__(self):
-        import pytfweb as tf
         self.tf = tf
         self.iteration = 0
 
@@ -174,9 +176,6 @@ def _drive(iterations, every, run_steps, figures, webgl, out):
 
 def run_cpu(iterations, every=None, out=None):
     import asyncio
-    import sys
-
-    import pytfweb as tf
     _check_counts(iterations, every)
     out = out or sys.stdout
     tf.set_backend("cpu")
@@ -215,8 +214,7 @@ async () => {
 
 
 def run_webgl(iterations, every=None, verbose=False, out=None):
-    import sys
-
+    # (not at the top: the page imports this module for Soak, and has no use for the host side)
     from .chromium import Browser
     from .server import Server
     _check_counts(iterations, every)

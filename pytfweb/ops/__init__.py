@@ -4,7 +4,8 @@ from . import creation, elementwise
 from .creation import (clone, convert_to_tensor, eye, fill, linspace, ones, ones_like, random_normal,
                        random_standard_normal, random_uniform, range, scalar, tensor, tensor1d, tensor2d,
                        tensor3d, tensor4d, tensor5d, tensor6d, truncated_normal, variable, zeros, zeros_like)
-from .elementwise import cast, clip_by_value, leaky_relu, where, true_div
+from .creation import cast
+from .elementwise import clip_by_value, leaky_relu, true_div, where
 from .elementwise import _ops as _elementwise_ops
 from .reduction import *  # noqa: F401,F403
 from .matmul import *  # noqa: F401,F403

@@ -28,6 +28,18 @@ def refuse_complex(t, arg, op):
                         "take tf.real, tf.imag or tf.abs of it first")
 
 
+@op
+def cast(x, dtype):
+    """tf.cast: float->int truncates toward zero, anything->bool is x != 0."""
+    x = convert_to_tensor(x, "x", "cast")
+    dtype = check_dtype(dtype, "cast")
+    if dtype == x.dtype:
+        return ENGINE.run_kernel("Identity", [x])
+    if "string" in (dtype, x.dtype):   # TF.js: only strings can be cast to strings
+        raise TypeError(f"cast: cannot cast {x.dtype} to {dtype}: only strings can be cast to strings")
+    return ENGINE.run_kernel("Cast", [x], {"dtype": dtype})
+
+
 def convert_to_tensor(x, arg, op, dtype=None):
     """x as a Tensor: tensors pass through (checked not disposed), values become new tensors
     (dtype inferred the TF.js way unless given). Errors name op and argument."""
@@ -331,7 +343,6 @@ def variable(initial_value, trainable=True, name=None, dtype=None):
         raise TypeError(f"variable: argument 'name' must be a str, got {type(name).__name__}")
     initial = convert_to_tensor(initial_value, "initial_value", "variable")
     if dtype is not None and check_dtype(dtype, "variable") != initial.dtype:
-        from .elementwise import cast
         initial = cast(initial, dtype)
     return ENGINE.make_variable(initial, trainable, name)
 

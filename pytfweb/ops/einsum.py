@@ -25,7 +25,7 @@ from ..core.dtypes import upcast
 from ..core.engine import ENGINE, op
 from ..kernels.einsum_plan import einsum_plan
 from .creation import convert_to_tensor
-from .elementwise import cast
+from .creation import cast
 
 __all__ = ["einsum"]
 

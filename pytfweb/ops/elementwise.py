@@ -32,24 +32,12 @@ from ..core.dtypes import check_dtype, upcast
 from ..core.engine import ENGINE, op
 from ..kernels.elementwise import (  # noqa: F401  (the tables, re-exported for the gradients and tests)
     BINARY, BINARY_BY_KERNEL, BOOL_RESULT, GRADIENT_KERNELS, UNARY, UNARY_BY_KERNEL, Binary, Unary, out_dtype)
-from ..core.shapes import broadcast_shapes
+from ..core.shapes import broadcast_shapes, strides_of
 from ..core.tensor import Tensor
-from .creation import convert_to_tensor, refuse_complex, zeros_like
+from .creation import cast, convert_to_tensor, fill, refuse_complex, tensor, zeros_like
 
 
 # --- dtype handling -------------------------------------------------------------------
-
-@op
-def cast(x, dtype):
-    """tf.cast: float->int truncates toward zero, anything->bool is x != 0."""
-    x = convert_to_tensor(x, "x", "cast")
-    dtype = check_dtype(dtype, "cast")
-    if dtype == x.dtype:
-        return ENGINE.run_kernel("Identity", [x])
-    if "string" in (dtype, x.dtype):   # TF.js: only strings can be cast to strings
-        raise TypeError(f"cast: cannot cast {x.dtype} to {dtype}: only strings can be cast to strings")
-    return ENGINE.run_kernel("Cast", [x], {"dtype": dtype})
-
 
 def _unary_input(row, x):
     """x converted for row's kernel, and the dtype the op then returns if it differs from the
@@ -101,7 +89,7 @@ def run_unary(row, x, attrs=None):
     return result_as(ENGINE.run_kernel(row.kernel, [x], attrs), dtype)
 
 
-def _operand(v, arg, op, other):
+def operand(v, arg, op, other):
     """A Python scalar beside a tensor takes that tensor's dtype where it can (so `int_t * 2`
     stays int32); otherwise TF.js inference applies."""
     if isinstance(v, Tensor):
@@ -124,8 +112,8 @@ _REQUIRED_DTYPE = {"logical": "bool", "bitwise": "int32"}
 def binary_operands(row_name, kind, a, b):
     """Convert, check and dtype-match two operands; returns (a, b, casts made). Call it inside
     an op's scope: the conversions and casts it makes are disposed with that scope."""
-    a = _operand(a, "a", row_name, b)
-    b = _operand(b, "b", row_name, a)
+    a = operand(a, "a", row_name, b)
+    b = operand(b, "b", row_name, a)
     if kind == "compare" and a.dtype == b.dtype == "string":   # TF.js compares strings as they are
         broadcast_shapes(a.shape, b.shape, row_name)
         return a, b, []
@@ -170,8 +158,8 @@ def binary_result_dtype(row, a, b):
 
 @op
 def run_binary(row, a, b):
-    a = _operand(a, "a", row.name, b)
-    b = _operand(b, "b", row.name, a)
+    a = operand(a, "a", row.name, b)
+    b = operand(b, "b", row.name, a)
     dtype = binary_result_dtype(row, a, b)
     a, b, _ = binary_operands(row.name, row.kind, a, b)
     return result_as(_binary_kernel(row, a, b), dtype)
@@ -242,7 +230,6 @@ def clip_by_value(x, clip_value_min, clip_value_max):
         raise ValueError(f"clip_by_value: clip_value_min ({clip_value_min}) must be <= "
                          f"clip_value_max ({clip_value_max})")
     if clip_value_min == clip_value_max:   # as TF.js: a fill of that value (NaN included)
-        from .creation import fill
         x = convert_to_tensor(x, "x", "clip_by_value")
         refuse_complex(x, "x", "clip_by_value")
         if x.dtype == "string":
@@ -269,8 +256,8 @@ def bitwise_and(x, y):
     """tf.bitwise_and: elementwise AND of two int32 tensors of the same shape (no broadcasting,
     as TF.js)."""
     row = BINARY_BY_KERNEL["BitwiseAnd"]
-    x = _operand(x, "x", row.name, y)
-    y = _operand(y, "y", row.name, x)
+    x = operand(x, "x", row.name, y)
+    y = operand(y, "y", row.name, x)
     for arg, t in (("x", x), ("y", y)):
         if t.dtype != "int32":
             raise TypeError(f"bitwise_and: argument '{arg}' must be an int32 tensor, got {t.dtype}")
@@ -318,8 +305,8 @@ def div_no_nan(a, b):
     """tf.div_no_nan: a / b, but 0 where b is 0 (int32 operands floor, as tf.div). As in TF.js,
     where(b == 0, 0, a / b): the gradient to a where b is 0 is then 0 / 0 (NaN), as there."""
     row = BINARY_BY_KERNEL["RealDiv"]
-    a = _operand(a, "a", "div_no_nan", b)
-    b = _operand(b, "b", "div_no_nan", a)
+    a = operand(a, "a", "div_no_nan", b)
+    b = operand(b, "b", "div_no_nan", a)
     dtype = binary_result_dtype(row, a, b)   # two bools give bool, as TF.js's div does
     a, b, _ = binary_operands("div_no_nan", "arith", a, b)
     quotient = _binary_kernel(row, a, b)
@@ -334,13 +321,44 @@ _ops.update(step=step, bitwise_and=bitwise_and, log_sigmoid=log_sigmoid, logical
 @op
 def true_div(a, b):
     """The `/` operator: true division (int32 operands are divided as float32)."""
-    a = _operand(a, "a", "div", b)
-    b = _operand(b, "b", "div", a)
+    a = operand(a, "a", "div", b)
+    b = operand(b, "b", "div", a)
     if a.dtype != "float32":
         a = cast(a, "float32")   # disposed with the op's scope
     if b.dtype != "float32":
         b = cast(b, "float32")
     return run_binary(BINARY_BY_KERNEL["RealDiv"], a, b)
+
+
+# --- where: the three-argument select, and the coordinates of the true entries (one argument) ---
+# With one argument, as in TF.js, the data is read back and finished in Python (the output size
+# depends on it); indexing.py's where_async / boolean_mask build on the same helpers.
+
+def coords_of_true(shape, values):
+    """whereImpl: the coordinates of the true entries, as an int32 tensor [count, rank]."""
+    strides = strides_of(shape)
+    rows = []
+    for flat, v in enumerate(values):
+        if v:
+            rows.extend((flat // s) % d for s, d in zip(strides, shape))
+    count = len(rows) // len(shape) if shape else sum(1 for v in values if v)
+    return tensor(rows if shape else [], [count, len(shape)], "int32")
+
+
+def bool_condition(condition, name):
+    c = convert_to_tensor(condition, "condition", name, "bool")
+    if c.dtype != "bool":
+        raise TypeError(f"{name}: argument 'condition' must be a bool tensor, got {c.dtype}")
+    return c
+
+
+def where_coords(condition):
+    """where(condition) with one argument (blocking): the coordinates of the true entries of
+    condition as an int32 tensor [count, rank]."""
+    def run():
+        c = bool_condition(condition, "where")
+        return coords_of_true(c.shape, c.data_sync())
+    return ENGINE.tidy(run)
 
 
 @op
@@ -350,13 +368,10 @@ def where(condition, a=None, b=None):
     data back; tf.where_async does so without blocking)."""
     op = "where"
     if a is None and b is None:
-        from .indexing import where_coords
         return where_coords(condition)
-    condition = convert_to_tensor(condition, "condition", op, "bool")
-    if condition.dtype != "bool":
-        raise TypeError(f"where: argument 'condition' must be a bool tensor, got {condition.dtype}")
-    a = _operand(a, "a", op, b)
-    b = _operand(b, "b", op, a)
+    condition = bool_condition(condition, op)
+    a = operand(a, "a", op, b)
+    b = operand(b, "b", op, a)
     broadcast_shapes(broadcast_shapes(condition.shape, a.shape, op), b.shape, op)
     if a.dtype != b.dtype:   # TF.js's Select writes upcastType(a.dtype, b.dtype)
         dtype = upcast(a.dtype, b.dtype)

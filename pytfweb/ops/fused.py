@@ -22,7 +22,7 @@ from ..core.shapes import broadcast_shapes
 from . import elementwise as ew
 from .conv import _float, _unbatched, prepare_conv2d
 from .conv import conv2d as _unfused_conv2d, depthwise_conv2d as _unfused_depthwise_conv2d
-from .creation import convert_to_tensor, refuse_complex
+from .creation import cast, convert_to_tensor, refuse_complex
 from .matmul import mat_mul as _unfused_mat_mul
 from .shape import reshape
 
@@ -134,7 +134,7 @@ def _int_mat_mul(y, bias, activation, prelu_weights, alpha):
     if activation in ("linear", "relu", "relu6"):
         return _APPLY[activation](y, None, alpha)
     w = None if activation != "prelu" else _float(prelu_weights, "prelu_activation_weights", "fused.mat_mul")
-    return _APPLY[activation](ew.cast(y, "float32"), w, alpha)
+    return _APPLY[activation](cast(y, "float32"), w, alpha)
 
 
 @op

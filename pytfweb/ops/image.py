@@ -45,7 +45,7 @@ from ..kernels.nms import non_max_suppression_impl
 from ..core.limits import check_elements
 from ..core.tensor import Tensor
 from . import elementwise as ew
-from .creation import convert_to_tensor, range as _range, scalar, tensor, tensor1d, zeros
+from .creation import cast, convert_to_tensor, range as _range, scalar, tensor, tensor1d, zeros
 from .matmul import mat_mul
 from .nn import one_hot
 from .reduction import arg_max, max as reduce_max, sum as reduce_sum
@@ -266,8 +266,8 @@ def rgb_to_grayscale(image):
     image = _last_axis(image, "rgb_to_grayscale", 3, "the RGB channels")
     if image.rank > 6:
         raise ValueError(f"rgb_to_grayscale: argument 'image' must have rank <= 6, got rank {image.rank}")
-    gray = reduce_sum(ew.mul(ew.cast(image, "float32"), tensor1d(list(_LUMA), dtype="float32")), -1, keep_dims=True)
-    return ew.cast(gray, image.dtype)
+    gray = reduce_sum(ew.mul(cast(image, "float32"), tensor1d(list(_LUMA), dtype="float32")), -1, keep_dims=True)
+    return cast(gray, image.dtype)
 
 
 @op
@@ -293,7 +293,7 @@ def threshold(image, method="binary", inverted=False, thresh_value=0.5):
     else:
         level = ew.mul(tensor1d([value], dtype="float32"), 255)
     above = ew.less_equal(gray, level) if inverted else ew.greater(gray, level)
-    return ew.cast(ew.mul(above, 255), "int32")
+    return cast(ew.mul(above, 255), "int32")
 
 
 _LEVELS = 256
@@ -306,7 +306,7 @@ def _otsu(gray, total):
     cumulative sums, a product with a triangular matrix of ones. The first best threshold wins;
     -1 when no split has a variance above 0 (TF.js's starting value)."""
     levels = _range(0, _LEVELS)
-    pixels = reshape(ew.cast(ew.round(ew.cast(gray, "float32")), "int32"), [-1])
+    pixels = reshape(cast(ew.round(cast(gray, "float32")), "int32"), [-1])
     hist = reduce_sum(one_hot(pixels, _LEVELS, dtype="float32"), 0)    # values outside [0, 256) drop out
     rows = stack([hist, ew.mul(hist, levels)])                        # [2, 256]: counts, moments
     upto = tensor([[1.0 if i <= t else 0.0 for t in range(_LEVELS - 1)] for i in range(_LEVELS)], dtype="float32")
@@ -317,7 +317,7 @@ def _otsu(gray, total):
     weights = ew.mul(ew.div(count_first, total), ew.div(count_second, total))
     variance = ew.mul(ew.mul(weights, gap), gap)
     variance = ew.where(ew.equal(variance, variance), variance, 0.0)   # NaN (an empty class) never wins
-    best = ew.where(ew.greater(reduce_max(variance), 0.0), ew.cast(arg_max(variance), "float32"), -1.0)
+    best = ew.where(ew.greater(reduce_max(variance), 0.0), cast(arg_max(variance), "float32"), -1.0)
     return reshape(best, [1])
 
 

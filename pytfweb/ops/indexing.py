@@ -43,7 +43,8 @@ from ..core.shapes import size_of, strides_of
 from ..core.tensor import Tensor
 from .creation import convert_to_tensor, refuse_complex
 from .creation import tensor as _new_tensor
-from .elementwise import cast
+from .creation import cast
+from .elementwise import bool_condition, coords_of_true
 from .shape import axis_of, int_list, is_int
 
 __all__ = ["gather_nd", "scatter_nd", "tensor_scatter_update", "mirror_pad", "depth_to_space",
@@ -396,39 +397,12 @@ def _repeat(v, shape, axis):
 # As in TF.js these read the data back and finish in Python (the output size depends on it);
 # the `_async` forms await t.data() so that the page stays responsive on webgl.
 
-def _coords_of_true(shape, values):
-    """whereImpl: the coordinates of the true entries, as an int32 tensor [count, rank]."""
-    strides = strides_of(shape)
-    rows = []
-    for flat, v in enumerate(values):
-        if v:
-            rows.extend((flat // s) % d for s, d in zip(strides, shape))
-    count = len(rows) // len(shape) if shape else sum(1 for v in values if v)
-    return _new_tensor(rows if shape else [], [count, len(shape)], "int32")
-
-
-def _condition(condition, name):
-    c = convert_to_tensor(condition, "condition", name, "bool")
-    if c.dtype != "bool":
-        raise TypeError(f"{name}: argument 'condition' must be a bool tensor, got {c.dtype}")
-    return c
-
-
-def where_coords(condition):
-    """where(condition) with one argument (blocking): the coordinates of the true entries of
-    condition as an int32 tensor [count, rank]."""
-    def run():
-        c = _condition(condition, "where")
-        return _coords_of_true(c.shape, c.data_sync())
-    return ENGINE.tidy(run)
-
-
 async def where_async(condition):
     """tf.where_async: the coordinates of the true entries of condition, int32 [count, rank]."""
-    c = ENGINE.tidy(lambda: _condition(condition, "where_async"))
+    c = ENGINE.tidy(lambda: bool_condition(condition, "where_async"))
     try:
         values = await c.data()
-        return ENGINE.tidy(lambda: _coords_of_true(c.shape, values))
+        return ENGINE.tidy(lambda: coords_of_true(c.shape, values))
     finally:
         if c is not condition:
             c.dispose()

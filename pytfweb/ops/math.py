@@ -22,7 +22,8 @@ from ..core.limits import check_elements
 from ..core.shapes import normalize_axis
 from . import elementwise as ew, reduction, shape
 from .creation import convert_to_tensor, refuse_complex
-from .elementwise import binary_operands, cast
+from .creation import cast
+from .elementwise import binary_operands
 
 __all__ = ["prelu", "add_n", "cumsum", "cumprod", "norm", "euclidean_norm", "bincount", "dense_bincount"]
 

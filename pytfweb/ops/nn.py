@@ -18,7 +18,7 @@ from ..core.limits import check_elements
 from ..core.shapes import normalize_axis
 from ..core.tensor import Tensor
 from . import elementwise as ew
-from .creation import convert_to_tensor
+from .creation import cast, convert_to_tensor
 from .reduction import max as reduce_max, mean, reduction_axes, sum as reduce_sum
 
 __all__ = ["softmax", "log_softmax", "log_sum_exp", "moments", "one_hot"]
@@ -27,7 +27,7 @@ __all__ = ["softmax", "log_softmax", "log_sum_exp", "moments", "one_hot"]
 def _float_input(x, arg, op_name):
     # As the 'float' elementwise ops (exp, log): int32 and bool are read as float32.
     x = convert_to_tensor(x, arg, op_name)
-    return x if x.dtype == "float32" else ew.cast(x, "float32")
+    return x if x.dtype == "float32" else cast(x, "float32")
 
 
 # The kernel directly: tf.reshape lives in ops/shape.py, written in parallel.

@@ -32,7 +32,7 @@ from ..core.engine import ENGINE, op
 from ..kernels.conv_geometry import check_conv_args, compute_pool2d_info, compute_pool3d_info
 from ..core.tensor import Tensor
 from .creation import convert_to_tensor
-from .elementwise import cast
+from .creation import cast
 from .shape import is_int, pad as _pad
 
 __all__ = ["max_pool", "avg_pool", "max_pool3d", "avg_pool3d", "max_pool_with_argmax", "pool"]

@@ -18,7 +18,7 @@ from ..core.dtypes import sum_out_type
 from ..core.engine import ENGINE, op
 from ..core.shapes import normalize_axes, normalize_axis
 from .creation import convert_to_tensor, refuse_complex
-from .elementwise import cast
+from .creation import cast
 
 __all__ = ["sum", "mean", "prod", "max", "min", "all", "any", "arg_max", "arg_min"]
 

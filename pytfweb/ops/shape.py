@@ -23,7 +23,7 @@ from ..core.engine import ENGINE, op
 from ..core.limits import check_elements
 from ..core.shapes import check_shape, infer_reshape, normalize_axes, normalize_axis, squeeze_shape
 from ..core.tensor import Tensor
-from .creation import convert_to_tensor, zeros
+from .creation import cast, convert_to_tensor, zeros
 
 __all__ = ["reshape", "transpose", "expand_dims", "squeeze", "concat", "stack", "unstack", "split",
            "tile", "pad", "reverse", "broadcast_to"]
@@ -147,9 +147,9 @@ def transpose(x, perm=None, conjugate=False):
     out = ENGINE.run_kernel("Identity" if perm == identity else "Transpose", [x],
                             {} if perm == identity else {"perm": perm})
     if conjugate and x.dtype == "complex64":
-        from .elementwise import neg
-        from .spectral import complex as complex_, imag, real
-        out = complex_(real(out), neg(imag(out)))
+        # the kernels themselves (the op is inside its scope: the parts are disposed with it)
+        imag = ENGINE.run_kernel("Neg", [ENGINE.run_kernel("Imag", [out])])
+        out = ENGINE.run_kernel("Complex", [ENGINE.run_kernel("Real", [out]), imag])
     return out
 
 
@@ -184,7 +184,6 @@ def concat(tensors, axis=0):
     if len(non_empty) == 1:
         return ENGINE.run_kernel("Identity", non_empty)
     if any(t.dtype != first.dtype for t in non_empty):
-        from .elementwise import cast
         non_empty = [cast(t, first.dtype) for t in non_empty]
     return ENGINE.run_kernel("Concat", non_empty, {"axis": axis})
 

@@ -11,7 +11,8 @@ with slice), so they run on every backend and differentiate through their parts.
 from ..core.engine import ENGINE, op
 from ..core.limits import check_elements
 from .creation import convert_to_tensor, zeros, zeros_like
-from .elementwise import cast, neg
+from .creation import cast
+from .elementwise import neg
 from .shape import concat, reshape, reverse
 from .slicing import slice as _slice
 

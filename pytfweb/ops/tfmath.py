@@ -3,7 +3,7 @@ TF.js (so it runs on every backend)."""
 from ..core.engine import op
 from ..core.limits import check_elements
 from .creation import convert_to_tensor
-from .elementwise import cast
+from .creation import cast
 from .matmul import mat_mul
 from .nn import one_hot
 from .shape import transpose
