@@ -1,0 +1,66 @@
+"""The model zoo: real pre-trained TF.js graph models and real photos from the npm package
+`@vladmandic/human` (a pinned dev dependency: `npm ci` installs it; nothing of it is committed).
+The zoo tests (tests/unit/test_zoo.py, tests/browser/test_zoo.py), `pytfweb bench --only zoo`
+and the demo page read the models from here.
+
+Each entry says how a photo becomes the model's input, as the library that ships the model
+prepares it: resized (bilinear) to `size` x `size`, `channels` kept (1: grayscale by the usual
+luma weights), then `pixels * scale + offset` in `dtype` (int32 inputs take the raw 0..255
+values, as MoveNet and the hand tracker expect).
+"""
+from typing import NamedTuple
+
+from .paths import npm_package_dir
+
+PACKAGE = "@vladmandic/human"
+
+
+class ZooModel(NamedTuple):
+    name: str          # the file stem under models/: <name>.json and its shards
+    size: int          # input height and width
+    channels: int      # 3 (RGB) or 1 (grayscale)
+    dtype: str         # input dtype: float32 or int32
+    scale: float       # input = pixels * scale + offset (float32 inputs)
+    offset: float
+    photo: str         # file under assets/
+
+
+MODELS = (
+    ZooModel("antispoof", 128, 3, "float32", 1 / 255, 0.0, "screenshot-faceid.jpg"),
+    ZooModel("blazeface", 256, 3, "float32", 2 / 255, -1.0, "screenshot-faceid.jpg"),
+    ZooModel("centernet", 512, 3, "float32", 1 / 255, 0.0, "samples.jpg"),
+    ZooModel("emotion", 64, 1, "float32", 2 / 255, -1.0, "screenshot-faceid.jpg"),
+    ZooModel("facemesh", 192, 3, "float32", 1 / 255, 0.0, "screenshot-faceid.jpg"),
+    ZooModel("faceres", 224, 3, "float32", 1 / 255, 0.0, "screenshot-faceid.jpg"),
+    ZooModel("handlandmark-lite", 224, 3, "float32", 1 / 255, 0.0, "samples.jpg"),
+    ZooModel("handtrack", 320, 3, "int32", 1.0, 0.0, "samples.jpg"),
+    ZooModel("iris", 64, 3, "float32", 1 / 255, 0.0, "screenshot-faceid.jpg"),
+    ZooModel("liveness", 32, 3, "float32", 1 / 255, 0.0, "screenshot-faceid.jpg"),
+    ZooModel("movenet-lightning", 192, 3, "int32", 1.0, 0.0, "samples.jpg"),
+)
+
+BY_NAME = {m.name: m for m in MODELS}
+
+
+def package_dir():
+    """The installed @vladmandic/human package, or None (PYTFWEB_ZOO_DIR overrides)."""
+    return npm_package_dir(PACKAGE, "PYTFWEB_ZOO_DIR")
+
+
+def models_dir():
+    d = package_dir()
+    return None if d is None else d / "models"
+
+
+def assets_dir():
+    d = package_dir()
+    return None if d is None else d / "assets"
+
+
+def model_json(name):
+    """The path of a zoo model's model.json (FileNotFoundError naming the fix when absent)."""
+    d = models_dir()
+    if d is None or not (d / f"{name}.json").is_file():
+        raise FileNotFoundError(f"zoo model {name!r} not found: run `npm ci` in the checkout (make does it), "
+                                f"which installs {PACKAGE}")
+    return d / f"{name}.json"
