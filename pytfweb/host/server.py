@@ -3,6 +3,7 @@
     /               the web/ directory (pytfweb.js, index.html, run.html)
     /pyodide/       the npm Pyodide files
     /pytfweb.zip    the bundle, built afresh on every request
+    /zoo/           the model zoo's npm package (models/, assets/: host/zoo.py), when installed
     extra routes    prefix -> directory (the benchmark adds TensorFlow.js this way)
 
 Nothing is cached by the browser (no-store), so an edited file shows on the next load.
@@ -28,7 +29,7 @@ import threading
 import urllib.parse
 from pathlib import Path
 
-from . import paths
+from . import paths, zoo
 from .bundle import build_bundle
 
 MIME = {
@@ -238,6 +239,9 @@ class Server:
         if timeout is None or not timeout > 0:
             raise ValueError(f"Server: timeout must be a positive number of seconds, got {timeout!r}")
         table = {"/pyodide/": Path(pyodide_dir) if pyodide_dir else paths.pyodide_dir()}
+        zoo_dir = zoo.package_dir()
+        if zoo_dir is not None:
+            table["/zoo/"] = zoo_dir
         table.update(routes or {})
         table["/"] = Path(web_dir) if web_dir else paths.web_dir()
         # Longest prefix first, "/" last.
