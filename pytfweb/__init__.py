@@ -33,7 +33,7 @@ from .layers import callbacks, constraints, initializers, metrics, regularizers 
 from .layers.engine import input  # noqa: A004 - TF.js name
 from .layers.models import model, sequential
 from .layers.saving import load_layers_model, load_layers_model_sync
-from .io.keras import load_keras_model
+from .keras_files.model_files import load_keras_model
 from .layers import serialization  # noqa: F401  (tf.serialization: register_class)
 from .converter import GraphModel, deregister_op, get_registered_op, load_graph_model, load_graph_model_sync, register_op
 from .backends import register_all as _register_backends

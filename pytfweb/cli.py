@@ -14,7 +14,7 @@ import sys
 
 from .host import bench, coverage, repl, runner, site, soak
 from .host.server import Server
-from .io import keras_cli
+from .keras_files import convert as keras_convert
 
 
 def _int(text, what):
@@ -137,7 +137,7 @@ def main(argv=None):
         return coverage.main((["--missing"] if args.missing else []) + (["--json"] if args.json else []))
     if args.command == "convert":
         try:
-            return keras_cli.main(args.src, args.dst, args.quantize)
+            return keras_convert.main(args.src, args.dst, args.quantize)
         except RecursionError:
             # a file nested past the interpreter's stack (JSON, a Keras config) is the file's fault: report, not crash
             print(f"pytfweb convert: {args.src}: nested too deeply to read", file=sys.stderr)

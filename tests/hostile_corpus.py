@@ -223,7 +223,7 @@ def _keras_bytes(folder):
 
 
 def _save_keras(model, path):
-    from pytfweb.io.keras import save_keras
+    from pytfweb.keras_files.model_files import save_keras
     save_keras(model, str(path))
 
 

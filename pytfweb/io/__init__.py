@@ -10,7 +10,6 @@ tf.load_graph_model and model.save, with TF.js's URL schemes.
     browser_storage.py  indexeddb://, localstorage://, downloads://, browser_files
     management.py  list_models, copy_model, move_model, remove_model
     weights_loader.py  load_weights, weights_loader_factory, decode_weights_stream
-    keras.py       Keras .keras / .h5 files (h5py)
 """
 from .artifacts import (ModelArtifacts, ModelArtifactsInfo, SaveResult, artifacts_info,
                         get_model_artifacts_for_json_sync)

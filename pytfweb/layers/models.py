@@ -394,8 +394,8 @@ _KERAS_SAVER = [None]
 
 
 def register_keras_saver(save_keras):
-    """io/keras.py gives Model.save_keras its implementation when imported (import pytfweb does):
-    io.keras imports layers, never the other way round."""
+    """keras_files/model_files.py gives Model.save_keras its implementation when imported (import pytfweb does):
+    keras_files imports layers, never the other way round."""
     _KERAS_SAVER[0] = save_keras
 
 

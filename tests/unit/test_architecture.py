@@ -1,7 +1,8 @@
 """The import contracts of .importlinter (the core below ops and autodiff; backends and kernels
 below ops, the backends independent of each other, the GPU core below webgl and webgpu, each GPU
-backend's own layers; layers, train, io, converter, vis and tf.data through api.py and ops,
-io.keras above layers, the router below its handlers), checked by import-linter on this
+backend's own layers; layers, train, io, the Keras files, converter, vis and tf.data through
+api.py and ops; the floors above ops, util and the Keras files on top; the router below its
+handlers), checked by import-linter on this
 checkout's pytfweb, so that `make test` fails on a new upward import."""
 import os
 import subprocess

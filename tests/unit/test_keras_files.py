@@ -19,8 +19,8 @@ import keras  # noqa: E402 - in the test extra: missing, these tests fail rather
 pytestmark = pytest.mark.filterwarnings("ignore:__array__ implementation:DeprecationWarning")
 
 import pytfweb as tf  # noqa: E402
-from pytfweb.io import keras_cli as kc  # noqa: E402
-from pytfweb.io import keras as kf  # noqa: E402
+from pytfweb.keras_files import convert as kc  # noqa: E402
+from pytfweb.keras_files import model_files as kf  # noqa: E402
 from pytfweb.layers.saving import load_layers_model_sync  # noqa: E402
 
 L = keras.layers

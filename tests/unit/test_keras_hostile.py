@@ -25,8 +25,8 @@ import numpy as np
 import pytest
 
 import pytfweb as tf
-from pytfweb.io import keras_cli as kc
-from pytfweb.io import keras as kf
+from pytfweb.keras_files import convert as kc
+from pytfweb.keras_files import model_files as kf
 
 MIB = 1 << 20
 _REPO = Path(tf.__file__).resolve().parents[1]
@@ -114,7 +114,7 @@ import json, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
 import h5py, numpy
 import pytfweb as tf
-from pytfweb.io import keras as kf
+from pytfweb.keras_files import model_files as kf
 tf.set_backend("cpu")
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 try:

@@ -11,7 +11,7 @@ import sys
 
 from ..layers.saving import load_layers_model_sync, save_model_sync
 from ..core.limits import load_json
-from . import keras as _keras
+from . import model_files as _keras
 
 _QUANTIZE = {None: None, "uint8": 1, "float16": 2}
 

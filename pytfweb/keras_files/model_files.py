@@ -51,7 +51,7 @@ from ..layers.models import Model, Sequential, register_keras_saver
 from ..layers.recurrent import RNN, StackedRNNCells
 from ..layers.serialization import _REGISTERED
 from ..layers.wrappers import Bidirectional, TimeDistributed
-from .router import IN_BROWSER
+from ..io.router import IN_BROWSER
 
 # The Keras release whose file layout this module reads and writes (and tests against).
 KERAS_FORMAT_VERSION = "3.15.1"
@@ -1665,4 +1665,4 @@ def _write_atomically(path, write):
         raise
 
 
-register_keras_saver(save_keras)   # Model.save_keras (layers do not import io.keras)
+register_keras_saver(save_keras)   # Model.save_keras (layers do not import keras_files)
