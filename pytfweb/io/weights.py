@@ -248,13 +248,35 @@ def _decode_one(chunk, shape, dtype, quant, name):
         q = np.frombuffer(chunk, dtype="u1" if qd == "uint8" else "<u2").astype("float64")
         v = q * scale + qmin
         flat = np.floor(v + 0.5).astype("int32") if dtype == "int32" else v.astype("float32")
+    elif qd == "uint8":
+        flat = _dequantize_bytes(chunk, scale, qmin, dtype)
     else:
-        q = chunk.tolist() if qd == "uint8" else struct.unpack(f"<{len(chunk) // 2}H", chunk)
+        q = struct.unpack(f"<{len(chunk) // 2}H", chunk)
         if dtype == "int32":
             flat = array.array("i", [math.floor(x * scale + qmin + 0.5) for x in q])
         else:
             flat = array.array("f", [x * scale + qmin for x in q])
     return make_tensor(flat, shape, dtype)
+
+
+def _dequantize_bytes(chunk, scale, qmin, dtype):
+    """uint8-quantized weights decoded without numpy and without a Python step per value: the 256
+    possible results are computed once, and each of their 4 bytes is put in place for every value by
+    bytes.translate (C speed), interleaved by a strided bytearray assignment."""
+    code = _dt.TYPECODES[dtype]
+    if dtype == "int32":
+        results = array.array(code, [math.floor(q * scale + qmin + 0.5) for q in range(256)])
+    else:
+        results = array.array(code, [q * scale + qmin for q in range(256)])
+    packed = results.tobytes()
+    size = results.itemsize
+    chunk = bytes(chunk)
+    out = bytearray(size * len(chunk))
+    for k in range(size):
+        out[k::size] = chunk.translate(packed[k::size])
+    flat = array.array(code)
+    flat.frombytes(out)
+    return flat
 
 
 def _host(chunk, dtype):

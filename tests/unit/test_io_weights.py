@@ -80,6 +80,32 @@ def test_affine_quantization_error_within_half_a_step(qdtype, bits, leak_check):
     tf.dispose([t, out])
 
 
+@pytest.mark.parametrize("qdtype,dtype", [("uint8", "float32"), ("uint8", "int32"), ("uint16", "float32"),
+                                          ("uint16", "int32"), ("float16", "float32")])
+def test_quantized_weights_decode_alike_without_numpy(qdtype, dtype, monkeypatch, leak_check):
+    """The page has no numpy: its decoding (uint8 by translate tables, uint16 and float16 by struct)
+    gives the very values the numpy path gives, for every possible uint8 value and random others."""
+    rng = np.random.default_rng(5)
+    if qdtype == "float16":
+        data = rng.standard_normal(700).astype("<f2").tobytes()
+        quant = {"dtype": "float16"}
+    else:
+        width = 1 if qdtype == "uint8" else 2
+        q = np.concatenate([np.arange(256), rng.integers(0, 256 ** width, 500)]).astype("<u1" if width == 1 else "<u2")
+        data = q.tobytes()
+        quant = {"dtype": qdtype, "scale": 0.0123456, "min": -1.7 if dtype == "float32" else -3.0}
+    count = len(data) // (1 if qdtype == "uint8" else 2)
+    specs = [{"name": "w", "shape": [count], "dtype": dtype, "quantization": quant}]
+    with_numpy = tf.io.decode_weights(data, specs)["w"]
+    monkeypatch.setattr(W, "np", None)
+    without = tf.io.decode_weights(data, specs)["w"]
+    try:
+        assert without.dtype == with_numpy.dtype == dtype
+        np.testing.assert_array_equal(without.numpy(), with_numpy.numpy())
+    finally:
+        tf.dispose([with_numpy, without])
+
+
 def test_float16_quantization(leak_check):
     v = np.float32([0.1, -2.5, 65504, 1e-8, 70000])
     t = tf.tensor(v)
