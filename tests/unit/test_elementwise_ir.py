@@ -1,7 +1,8 @@
-"""The elementwise IR (backends/gpu/elementwise_ir.py) and the op table rendered from it
-(backends/gpu/elementwise_ops.py), in CPython: every table kernel renders in GLSL and WGSL under
-the names and signatures the programs and fusion code call; each GLSL op function, with the
-functions it calls, compiles as a GLSL ES 3.00 fragment shader (glslangValidator, where installed:
+"""The elementwise IR (backends/gpu/elementwise_ir.py) and the tables rendered from it
+(backends/gpu/elementwise_ops.py, backends/gpu/optimizer_ops.py), in CPython: every table kernel
+renders in GLSL and WGSL under the names and signatures the programs and fusion code call; each
+GLSL op function, with the functions it calls, and each webgl optimizer program, as webgl's
+shader compiler completes it, compiles as a GLSL ES 3.00 fragment shader (glslangValidator:
 Debian's glslang-tools; webgpu's WGSL is compiled by the browser tests); the IR refuses what it
 does not define."""
 import shutil
@@ -10,9 +11,12 @@ import subprocess
 import pytest
 
 from pytfweb.backends.gpu import elementwise_ir as ir
-from pytfweb.backends.gpu import elementwise_ops
+from pytfweb.backends.gpu import elementwise_ops, optimizer_ops
 from pytfweb.backends.gpu import shader_source
+from pytfweb.backends.webgl import shader_compiler
+from pytfweb.backends.webgl.programs import optimizers as webgl_optimizers
 from pytfweb.backends.webgpu import wgsl
+from pytfweb.backends.webgpu.programs import optimizers as webgpu_optimizers
 from pytfweb.kernels.elementwise import BINARY, GRADIENT_KERNELS, UNARY
 
 ROWS = UNARY + BINARY + GRADIENT_KERNELS
@@ -107,6 +111,94 @@ def test_glsl_op_compiles(tmp_path, glsl_file, name):
     assert result.returncode == 0, result.stdout + result.stderr + "\n" + source
 
 
+# --- the optimizers' updates ------------------------------------------------------------------------
+
+UPDATES = optimizer_ops.UPDATES
+# what each kernel's attrs give the update's uniforms
+ATTRS = {"learning_rate": 0.1, "momentum": 0.9, "use_nesterov": True, "decay": 0.9, "epsilon": 1e-7,
+         "centered": True, "rho": 0.95, "beta1": 0.9, "beta2": 0.999}
+
+
+def _webgl_programs():
+    for name, update in UPDATES.items():
+        if "glsl" in update.functions["value"].targets:
+            outputs = ("value",) + update.slots
+            # one draw for every output, and one per output (a context with few draw buffers)
+            for parts in [outputs] + [(out,) for out in outputs]:
+                yield name, parts
+
+
+@pytest.mark.parametrize("name,outputs", list(_webgl_programs()),
+                         ids=lambda p: p if isinstance(p, str) else "+".join(p))
+def test_webgl_optimizer_program_compiles(tmp_path, name, outputs):
+    assert GLSLANG, "glslangValidator is missing: `make setup` installs Debian's glslang-tools"
+    update = UPDATES[name]
+    program = webgl_optimizers._program(update, outputs, update.uniforms(ATTRS), (2, 3))
+    inputs = [shader_compiler.InputInfo(n, () if n in update.scalars else (2, 3), (1, 1) if n in update.scalars
+                                        else (3, 2)) for n in program.variable_names]
+    source = shader_compiler.build_source(program, inputs, (3, 2))
+    path = tmp_path / "optimizer.frag"
+    path.write_text(source)
+    result = subprocess.run([GLSLANG, str(path)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr + "\n" + source
+
+
+def test_every_update_renders_its_outputs_in_both_languages():
+    kernels = {"sgd", "momentum", "momentum_nesterov", "momentum_either", "rmsprop", "rmsprop_centered", "adagrad",
+               "adadelta", "adamax", "adam"}
+    assert set(UPDATES) == kernels
+    for name, update in UPDATES.items():
+        uniforms = [n for n, _, _ in update.uniforms(ATTRS)]
+        assert len(set(uniforms)) == len(uniforms)
+        for out, fn in update.functions.items():
+            reads = [p for p, _ in fn.params]
+            # a parameter is an input's old value or a slot's new value: what main passes
+            assert all(p in update.inputs or p[len("new_"):] in update.slots for p in reads), (fn.name, reads)
+            if "glsl" in fn.targets:
+                assert shader_source.function("optimizers.glsl", fn.name).count(f"float {fn.name}(") == 1
+            params, ret = wgsl.signature("optimizers.wgsl", fn.name)
+            assert ret == "f32" and [p for p, _ in params[:len(reads)]] == reads
+            # the rest are hyper-parameters: uniforms of the update (webgpu passes u.<name>)
+            assert set(p for p, _ in params[len(reads):]) <= set(uniforms), (fn.name, params)
+    assert "nesterov" in [n for n, _, _ in UPDATES["momentum_either"].uniforms(ATTRS)]
+    assert shader_source.function("optimizers.glsl", "momentum_either_value") is None   # webgpu's only
+
+
+def test_update_slots_come_after_the_slots_they_need():
+    centered = UPDATES["rmsprop_centered"]
+    assert centered.slots == ("ms", "mom", "mg")
+    assert centered.slots_for(("value",)) == ("ms", "mg", "mom")
+    assert centered.slots_for(("ms",)) == ("ms",)
+    assert UPDATES["adadelta"].slots_for(("value",)) == ()   # TF.js's step from the old accumulators
+    assert UPDATES["adam"].slots_for(("value", "m", "v")) == ("m", "v")
+
+
+def test_the_updates_keep_tfjs_steps_in_their_order():
+    glsl = shader_source.read("optimizers.glsl")
+    wgsl_text = shader_source.read("optimizers.wgsl")
+    for text in (glsl, wgsl_text):
+        # adadelta's step from the previous accumulated gradient (TF.js's), NaN-propagating sqrt
+        assert "sqrtOf(accumVar + epsilon) / sqrtOf(accumGrad + epsilon) * gradient" in text
+        assert "sqrtOf(new_ms - (new_mg * new_mg + epsilon))" in text
+        assert "mHat / (sqrtOf(vHat) + epsilon) * negLearningRate + value" in text
+        assert "lr / oneMinusAccBeta1 * (new_m / (new_v + epsilon)) + value" in text
+        assert "op_Maximum(v * beta2, absOf(gradient))" in text
+    assert "isNaN(x) ? x : op_Sqrt(x)" in glsl and "select(op_Sqrt(x), x, isNan(x))" in wgsl_text
+
+
+def test_webgpu_optimizer_programs_bind_what_they_read():
+    fields = (("size", "i32"),)
+    program, used = webgpu_optimizers._program("adam", ("m", "v"), True, False, fields)
+    assert used == UPDATES["adam"].inputs
+    code = program.source()
+    assert "result[i] = adam_value(s_m, oneMinusAccBeta1[0], s_v, oneMinusAccBeta2[0], value[i], u.epsilon" in code
+    # split: the slots, then the value from the slots stored
+    program, used = webgpu_optimizers._program("adam", ("m", "v"), False, False, fields)
+    assert used == ("gradient", "m", "v") and "result" not in program.source()
+    program, used = webgpu_optimizers._program("rmsprop", (), True, True, fields)
+    assert used == ("value", "stored_mom") and "rmsprop_value(value[i], stored_mom[i])" in program.source()
+
+
 # --- the IR and its renderers ------------------------------------------------------------------------
 
 def render(body, target, params=(("x", ir.F32),), abi="native", **kw):
@@ -180,6 +272,7 @@ def test_the_ir_refuses_what_it_does_not_define():
 
 
 def test_rendering_is_deterministic_and_every_file_is_served():
-    for name in elementwise_ops.names():
-        assert elementwise_ops.source(name) == elementwise_ops.source.__wrapped__(name)
-        assert shader_source.read(name) == elementwise_ops.source(name)
+    for module in (elementwise_ops, optimizer_ops):
+        for name in module.names():
+            assert module.source(name) == module.source.__wrapped__(name)
+            assert shader_source.read(name) == module.source(name)

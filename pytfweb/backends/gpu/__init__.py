@@ -8,5 +8,6 @@
   host_kernels      Unique, BroadcastArgs, NonMaxSuppressionV3/V4/V5 computed on the host
   elementwise_ir    the expression IR elementwise op bodies are written in, rendered to GLSL and WGSL
   elementwise_ops   every elementwise op's body, once (shader_source serves them as *_ops.glsl/.wgsl)
+  optimizer_ops     the optimizers' fused updates, once (served as optimizers.glsl/.wgsl)
 
 Nothing here imports webgl or webgpu (nor ops and above): import-linter checks it (.importlinter)."""

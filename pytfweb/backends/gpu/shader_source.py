@@ -4,13 +4,14 @@ files, `// @program NAME` sections, and single functions by name (so a program c
 it uses).
 
 The elementwise op functions (unary_ops.glsl, binary_ops.glsl, and webgpu's unary_ops.wgsl and
-binary_ops.wgsl) are not files: backends/gpu/elementwise_ops.py renders them from one table, and
-read() serves them under those names, so every reader here and in webgpu/wgsl.py works alike."""
+binary_ops.wgsl) and the optimizers' updates (optimizers.glsl, optimizers.wgsl) are not files:
+backends/gpu/elementwise_ops.py and optimizer_ops.py render them from one table each, and read()
+serves them under those names, so every reader here and in webgpu/wgsl.py works alike."""
 import functools
 import os
 import re
 
-from . import elementwise_ops
+from . import elementwise_ops, optimizer_ops
 
 _BACKENDS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The same paths in a checkout, a wheel and the browser bundle (package data). Folders, not imports:
@@ -28,6 +29,8 @@ def path(name):
 def read(name):
     if name in elementwise_ops.names():
         return elementwise_ops.source(name)
+    if name in optimizer_ops.names():
+        return optimizer_ops.source(name)
     with open(path(name), encoding="utf-8") as f:
         return f.read()
 
