@@ -325,11 +325,11 @@ class GraphExecutor:
         if any(t is None for t in flat):
             return tidy(lambda: self._run_plan(plan, feeds, outputs, borrowed, None))
         key = (get_backend(), tuple((name, len(feeds[name])) for name in names), signature(flat))
-        if key in plan.recorded:
-            recorded = plan.recorded[key]
-            if recorded is not None:
-                return recorded.run(flat)
+        recorded = plan.recorded.get(key, False)
+        if recorded is None:
             return tidy(lambda: self._run_plan(plan, feeds, outputs, borrowed, None))
+        if recorded and not recorded.stale:
+            return recorded.run(flat)
         result, recorded, reason = trace(lambda: self._run_plan(plan, feeds, outputs, borrowed, None), flat)
         plan.recorded[key] = recorded
         if recorded is None:

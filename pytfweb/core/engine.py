@@ -67,6 +67,8 @@ class Engine:
         self.active_tape = None  # list of TapeNode while a gradient is being computed
         self.gradient_depth = 0  # nested gradient computations (they share one tape)
         self.kernel_depth = 0    # > 0 inside a custom-gradient forward: its kernels are not taped
+        # recorded plans hold data of this state: dispose_all and reset start a new generation
+        self.generation = getattr(self, "generation", 0) + 1
         self.recorder = None     # a core.plan.Recorder while a trace runs: told of every kernel, constant,
         #                          variable write, read back and host step (see core/plan.py)
 

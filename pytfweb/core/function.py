@@ -74,7 +74,10 @@ class Function:
         plans = self.plans
         if key in plans:
             plan = plans[key]
-            return plan.run(tensors) if plan is not None else self.fn(*args, **kwargs)
+            if plan is None:
+                return self.fn(*args, **kwargs)
+            if not plan.stale:
+                return plan.run(tensors)
         self.trace_count += 1
         if self.trace_count > RETRACE_WARNING:
             warnings.warn(f"tf.function '{getattr(self.fn, '__name__', 'fn')}' has been traced {self.trace_count} "

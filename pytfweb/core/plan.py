@@ -34,6 +34,7 @@ shape depends on values (`kernels.VALUE_DEPENDENT_KERNELS`: unique, non-max supp
 sparse and ragged host kernels), or a tensor made outside the recorded kernels. The reason is
 kept; the callers then run those calls eagerly.
 """
+import inspect
 from collections import namedtuple
 
 from . import tensor as _tensor
@@ -78,6 +79,13 @@ def trace(fn, inputs, breaks_on_unknown=True):
         rec.abandon()
         raise
     engine.recorder = None
+    if not isinstance(result, Tensor) and inspect.isawaitable(result):
+        engine.end_scope(None)
+        rec.abandon()
+        if hasattr(result, "close"):
+            result.close()   # never awaited: closed rather than left to warn
+        raise TypeError("function: the traced function returned an awaitable (an async function or method, "
+                        "such as model.fit or train_on_batch): a traced function runs synchronously")
     try:
         plan = rec.finish(result) if rec.reason is None else None
     except BaseException:
@@ -383,6 +391,7 @@ class Plan:
     def __init__(self, backend_name, num_slots, inputs, captured, consts, steps, template, out_frees, meta,
                  assigned):
         self.backend_name = backend_name
+        self.generation = ENGINE.generation   # the engine state whose data the plan holds
         self.num_slots = num_slots
         self.inputs = inputs
         self.captured = captured
@@ -408,18 +417,21 @@ class Plan:
 
     def dispose(self):
         """Release the constants the plan holds."""
-        for _, v in self.consts:
-            ENGINE._dec_ref(v.data_id)
+        if not self.stale:
+            for _, v in self.consts:
+                ENGINE._dec_ref(v.data_id)
         self.consts = []
         self.base = None
 
+    @property
+    def stale(self):
+        """The engine was reset (dispose_all, reset) since the recording: the data it holds is gone."""
+        return self.generation != ENGINE.generation
+
     def __del__(self):
         # A plan dropped without dispose() (its tf.function gone) gives its constants back.
-        try:
-            if self.base is not None:
-                self.dispose()
-        except Exception:  # noqa: BLE001 - the engine was reset under it: nothing is held any more
-            pass
+        if self.base is not None and not self.stale:
+            self.dispose()
 
     def run(self, inputs):
         engine = ENGINE

@@ -50,7 +50,7 @@ result = out
 '''
 
 
-def test_traced_ops_equal_eager_on_the_gpu(run_py):
+def test_traced_ops_equal_eager_on_the_gpu(run_py, fusion_both_ways):
     out = run_py(_PAGE_OPS, cases={k: [src, specs] for k, (src, specs) in OP_CASES.items()})
     for name in OP_CASES:
         assert out[name]["breaks"] == [], (name, out[name]["breaks"])

@@ -352,4 +352,94 @@ def test_async_or_non_callable_refused():
         tf.function(coro)
     with pytest.raises(TypeError, match="callable"):
         tf.function(3)
+    f = tf.function(lambda x: coro(x))   # an awaitable result: refused, nothing left behind
+    x = tf.zeros([1])
+    with pytest.raises(TypeError, match="returned an awaitable"):
+        f(x)
+    assert tf.memory().num_tensors == 1 and tf.engine().recorder is None
 
+
+
+def test_replay_runs_no_op_level_python(monkeypatch):
+    w = tf.variable(tf.tensor(X44))
+    f = tf.function(lambda x: tf.sigmoid(tf.mat_mul(x, w)) + 1)
+    x = tf.tensor(Y44)
+    want = f(x).numpy()
+    calls = []
+    engine = tf.engine()
+    real = engine.run_kernel
+    monkeypatch.setattr(engine, "run_kernel", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    np.testing.assert_array_equal(f(x).numpy(), want)
+    assert calls == []
+
+
+def test_a_reset_engine_retraces():
+    f = tf.function(lambda x: x * 2 + tf.scalar(1.0))
+    assert f(tf.tensor([1.0])).array_sync() == [3.0]
+    tf.engine().dispose_all()   # the plan's constant went with everything else
+    assert f(tf.tensor([2.0])).array_sync() == [5.0]
+    assert f.trace_count == 2
+
+
+def test_methods_are_traced_per_instance():
+    class Scale:
+        def __init__(self, k):
+            self.k = k
+
+        @tf.function
+        def __call__(self, x):
+            return x * self.k
+
+    a, b = Scale(2.0), Scale(3.0)
+    x = tf.tensor([1.0])
+    assert [a(x).array_sync(), b(x).array_sync(), a(x).array_sync()] == [[2.0], [3.0], [2.0]]
+    assert a.__call__.trace_count == 1
+
+
+def _load_graph(builder, sig=None):
+    return tf.load_graph_model_sync(tf.io.from_memory(builder.artifacts(signature=sig)))
+
+
+def test_graph_model_records_then_replays():
+    from tests.graph_models import mobilenet_v1
+    b, sig, inputs = mobilenet_v1(np.random.default_rng(3))
+    model = _load_graph(b, sig)
+    (x,) = [tf.tensor(v) for v in inputs.values()]
+    first = model.predict(x)
+    (node_plan,) = model.executor.node_plans.values()
+    (recorded,) = node_plan.recorded.values()
+    assert recorded is not None and recorded.num_steps > 0 and node_plan.breaks == {}
+    held = tf.memory()
+    for _ in range(3):
+        again = model.predict(x)
+        np.testing.assert_array_equal(again.numpy(), first.numpy())
+        again.dispose()
+    assert (tf.memory().num_tensors, tf.memory().num_bytes) == (held.num_tensors, held.num_bytes)
+    # another input shape records another plan
+    x2 = tf.tensor(np.concatenate([inputs[next(iter(inputs))]] * 2))
+    tf.dispose(model.predict(x2))
+    assert len(node_plan.recorded) == 2
+    tf.dispose([first, x, x2])
+    model.dispose()
+    assert tf.memory().num_tensors == 0 and tf.memory().num_bytes == 0
+
+
+def test_graph_model_reading_its_feeds_breaks_and_runs_node_by_node():
+    from tests.graph_builder import GraphBuilder, dt
+    b = GraphBuilder()
+    x = b.placeholder("x", [-1])
+    shape = b.placeholder("shape", [2], "int32")
+    b.op("Reshape", "out", [x, shape], T=dt("float32"), Tshape=dt("int32"))
+    model = _load_graph(b)
+    xs = tf.tensor([1.0, 2.0, 3.0, 4.0])
+    for dims in ([2, 2], [1, 4]):   # same feed signature, values that change the output's shape
+        feeds = {"x": xs, "shape": tf.tensor(dims, dtype="int32")}
+        out = model.execute(feeds, "out")
+        assert list(out.shape) == dims and out.array_sync() == np.reshape([1.0, 2.0, 3.0, 4.0], dims).tolist()
+        tf.dispose([out, feeds["shape"]])
+    (node_plan,) = model.executor.node_plans.values()
+    assert list(node_plan.recorded.values()) == [None]
+    assert "reads the values" in next(iter(node_plan.breaks.values()))
+    model.dispose()
+    xs.dispose()
+    assert tf.memory().num_tensors == 0
