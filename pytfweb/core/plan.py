@@ -35,6 +35,8 @@ sparse and ragged host kernels), or a tensor made outside the recorded kernels. 
 kept; the callers then run those calls eagerly.
 """
 import inspect
+import os
+import sys
 from collections import namedtuple
 
 from . import tensor as _tensor
@@ -195,7 +197,7 @@ class Recorder:
 
     def broke(self, reason):
         if self.reason is None:
-            self.reason = reason
+            self.reason = reason + _caller()
 
     def _slot(self, t):
         s = self.slot_of.get((t.id, t.data_id))
@@ -368,6 +370,19 @@ class Recorder:
                     [(r, kind[r]) for r in sorted(out_roots) if kind[r] in (READ, HOST)] +
                     [(r, KERNEL) for r in sorted(out_roots) if kind[r] == KERNEL and r in self.assigned],
                     [self.meta[s] for s in range(len(kind))], self.assigned)
+
+
+def _caller():
+    """Where the user's code was when the trace broke: the innermost frame outside pytfweb."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+    if frame is None:
+        return ""
+    return f" (at {os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno} in {frame.f_code.co_name})"
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def _markers(x, cls):

@@ -154,6 +154,11 @@ def test_gradients_traced_equal_eager():
         for a, b in zip(want, got):
             np.testing.assert_array_equal(a, b)
     assert traced.breaks == []
+    # nothing of the tape (its saved tensors) stays with the plan or the calls
+    before = tf.memory()
+    for _ in range(10):
+        tf.dispose(traced(x))
+    assert (tf.memory().num_tensors, tf.memory().num_bytes) == (before.num_tensors, before.num_bytes)
 
 
 def _train(make_opt, traced, steps=4):
@@ -206,6 +211,22 @@ def test_random_ops_draw_new_values_on_each_call():
     for u, v in zip(a, b):
         assert not np.array_equal(u, v)
     assert f.trace_count == 1 and f.breaks == []
+    before = tf.memory()
+    for _ in range(10):
+        tf.dispose(f(x))
+    assert (tf.memory().num_tensors, tf.memory().num_bytes) == (before.num_tensors, before.num_bytes)
+    # a draw a variable takes: new values each call, the variable holding them alone
+    v = tf.tidy(lambda: tf.variable(tf.zeros([16])))
+
+    @tf.function
+    def h():
+        v.assign(tf.random_uniform([16]) + 1)
+    seen = []
+    for _ in range(3):
+        h()
+        seen.append(v.numpy().tolist())
+    assert len({tuple(s) for s in seen}) == 3 and min(min(s) for s in seen) >= 1
+    assert (tf.memory().num_tensors, tf.memory().num_bytes) == (before.num_tensors + 1, before.num_bytes + 64)
     # a seed gives the same values on every call, as eagerly
     g = tf.function(lambda: tf.random_normal([8], seed=3))
     assert g().array_sync() == g().array_sync() == tf.random_normal([8], seed=3).array_sync()
@@ -222,7 +243,7 @@ def test_reading_values_inside_breaks_and_stays_eager():
     assert f(neg).array_sync() == [-3.0, 3.0]   # same signature: eager again, so the other branch
     assert f.trace_count == 1
     ((sig, reason),) = f.breaks
-    assert "float32[2]" in sig and "reads the values" in reason
+    assert "float32[2]" in sig and "reads the values" in reason and "test_function.py" in reason and "in fn" in reason
 
 
 def test_reading_constants_does_not_break():
