@@ -23,6 +23,7 @@ tf.profile or debug mode, inside another trace, and with tf.env().set("TRACE_FUN
 import functools
 import inspect
 import warnings
+import weakref
 
 from .engine import ENGINE
 from .plan import signature, trace, tracing_enabled
@@ -37,7 +38,7 @@ class Function:
     """What tf.function returns: call it as the function it wraps. trace_count is the number of
     traces so far, breaks the (signature, reason) of each signature that runs eagerly."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, instance=None):
         if not callable(fn):
             raise TypeError(f"function: argument 'fn' must be callable, got {type(fn).__name__}")
         if inspect.iscoroutinefunction(fn):
@@ -45,6 +46,8 @@ class Function:
                             "await outside it")
         functools.update_wrapper(self, fn)
         self.fn = fn
+        # as a method: the instance, weakly (the instance owns this Function, not the reverse)
+        self._instance = None if instance is None else weakref.ref(instance)
         self.plans = {}          # signature -> Plan, or None where the trace broke
         self.trace_count = 0
         self.breaks = []
@@ -54,18 +57,26 @@ class Function:
             self._params = []
 
     def __get__(self, obj, objtype=None):
-        """As a method: bound to the instance (the instance is part of the signature, by identity)."""
+        """As a method: a Function per instance (its own plans, trace_count and breaks), kept as
+        long as the instance lives."""
         if obj is None:
             return self
         bound = self.__dict__.get("_bound")
         if bound is None:
-            bound = self._bound = {}
-        f = bound.get(id(obj))
-        if f is None or f[0] is not obj:
-            f = bound[id(obj)] = (obj, Function(self.fn.__get__(obj, objtype)))
-        return f[1]
+            bound = self._bound = weakref.WeakKeyDictionary()
+        try:
+            f = bound.get(obj)
+            if f is None:
+                f = bound[obj] = Function(self.fn, obj)
+        except TypeError:
+            raise TypeError(f"function: '{getattr(self.fn, '__qualname__', self.fn)}' is traced per instance, and "
+                            f"a {type(obj).__name__} cannot be weakly referenced (add '__weakref__' to its "
+                            f"__slots__) or is unhashable") from None
+        return f
 
     def __call__(self, *args, **kwargs):
+        if self._instance is not None:
+            args = (self._instance(),) + args
         if not tracing_enabled():
             return self.fn(*args, **kwargs)
         tensors = []
@@ -93,6 +104,8 @@ class Function:
     def _spec(self, args, kwargs, tensors):
         spec = []
         for i, a in enumerate(args):
+            if i == 0 and self._instance is not None:
+                continue   # the instance: this Function is its own
             name = self._params[i] if i < len(self._params) else f"args[{i}]"
             spec.append(_spec_of(a, name, tensors, self.fn))
         for k in sorted(kwargs):

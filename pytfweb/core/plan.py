@@ -236,7 +236,8 @@ class Recorder:
             if static:
                 self._own(s, o)
             outs.append((s,) + self.meta[s])
-        self.steps.append(_Kernel(name, fn, ins, attrs, outs))
+        # (a copy: an op may reuse and change its attrs dict for its next kernel)
+        self.steps.append(_Kernel(name, fn, ins, dict(attrs), outs))
 
     def constant(self, t):
         if self.reason is None:

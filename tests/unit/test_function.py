@@ -2,7 +2,8 @@
 a traced function gives what the eager one gives (bitwise on cpu) for a representative op of
 every op family, gradients and all seven optimizers; random ops draw new values on each call;
 graph breaks are named; retraces are counted; memory stays flat; errors leave nothing behind."""
-import warnings
+import gc
+import weakref
 
 import numpy as np
 import pytest
@@ -418,6 +419,10 @@ def test_methods_are_traced_per_instance():
     x = tf.tensor([1.0])
     assert [a(x).array_sync(), b(x).array_sync(), a(x).array_sync()] == [[2.0], [3.0], [2.0]]
     assert a.__call__.trace_count == 1
+    gone = weakref.ref(b)
+    del b
+    gc.collect()
+    assert gone() is None   # the traced method does not keep its instance alive
 
 
 def _load_graph(builder, sig=None):
