@@ -40,7 +40,8 @@ import sys
 from collections import namedtuple
 
 from . import tensor as _tensor
-from .engine import ENGINE, tensors_in
+from .dtypes import BYTES_PER_ELEMENT
+from .engine import ENGINE
 from .environment import ENV
 from .tensor import Tensor, Variable
 from ..kernels import VALUE_DEPENDENT_KERNELS
@@ -64,7 +65,7 @@ def tracing_enabled():
             and ENV.flags["TRACE_FUNCTIONS"])
 
 
-def trace(fn, inputs, breaks_on_unknown=True):
+def trace(fn, inputs):
     """Run fn() eagerly while recording; inputs are the tensors that change from call to call
     (their order is the order Plan.run takes them in). Returns (result, plan, reason): plan is
     None and reason says why where the trace broke. fn runs in its own scope (as tidy): only
@@ -513,12 +514,15 @@ def _run_other(st, vals, engine):
         engine.data[d][0] += 1
         vals[st.slot] = Value(d, var.shape, var.dtype, var.size)
     elif type(st) is _Assign:
+        if st.var.is_disposed_internal:
+            st.var.throw_if_disposed("replay (a variable the traced function assigns)")
         v = vals[st.src]
         d = v.data_id
         entry = engine.data.get(d)
         if entry is None:   # data the plan owns: from here the variable holds it too
-            engine.data[d] = [2, v.size * _bytes(v.dtype)]
-            engine.num_bytes += v.size * _bytes(v.dtype)
+            nbytes = v.size * BYTES_PER_ELEMENT[v.dtype]
+            engine.data[d] = [2, nbytes]
+            engine.num_bytes += nbytes
         else:
             entry[0] += 1
         var = st.var
@@ -532,11 +536,6 @@ def _run_other(st, vals, engine):
         for s, t in zip(st.outs, out if isinstance(out, (list, tuple)) else [out]):
             t.kept = True   # the plan disposes it after its last reader
             vals[s] = t
-
-
-def _bytes(dtype):
-    from .dtypes import BYTES_PER_ELEMENT
-    return BYTES_PER_ELEMENT[dtype]
 
 
 def _release(frees, vals, engine):
@@ -570,4 +569,4 @@ def _rebuild(x, vals, inputs, engine):
     return x
 
 
-__all__ = ["Plan", "Recorder", "GraphBreak", "trace", "signature", "tracing_enabled", "tensors_in"]
+__all__ = ["Plan", "Recorder", "GraphBreak", "trace", "signature", "tracing_enabled"]
