@@ -472,3 +472,12 @@ def test_graph_model_reading_its_feeds_breaks_and_runs_node_by_node():
     model.dispose()
     xs.dispose()
     assert tf.memory().num_tensors == 0
+
+
+def test_every_host_kernel_of_value_dependent_shape_breaks_a_trace():
+    """The kernels that read their inputs back to size their outputs (the GPU backends' host
+    kernels, the sparse and ragged ones) are the ones a trace must not replay blindly."""
+    from pytfweb.backends.gpu.host_kernels import HOST_FUNCTIONS
+    from pytfweb.backends.impl import ragged, sparse
+    from pytfweb.kernels import VALUE_DEPENDENT_KERNELS
+    assert set(HOST_FUNCTIONS) | set(sparse.HOST_KERNELS) | set(ragged.HOST_KERNELS) <= VALUE_DEPENDENT_KERNELS
