@@ -195,7 +195,7 @@ def multinomial(logits, num_samples, seed=None, normalized=False):
     def draw(rows):
         # TF.js: `seed || Math.random()`, so 0 draws a random seed too; drawn in the host step, so
         # that a traced function draws a new seed on every call
-        return ENGINE.run_kernel("Multinomial", [rows], {"num_samples": int(num_samples), "seed": seed or random.random(),
-                                                         "normalized": normalized})
+        return ENGINE.run_kernel("Multinomial", [rows], {"num_samples": int(num_samples),
+                                                         "seed": seed or random.random(), "normalized": normalized})
     out = ENGINE.run_host(name, draw, [rows])
     return out if logits.rank == 2 else ENGINE.run_kernel("Reshape", [out], {"shape": [int(num_samples)]})

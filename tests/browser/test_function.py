@@ -15,10 +15,12 @@ OP_CASES = {
     "elementwise": ("lambda a, b: tf.where(tf.greater(a, 0), tf.sigmoid(a) * 2 + b, tf.abs(b) - 1)",
                     [([4, 4], "float32"), ([4, 4], "float32")]),
     "matmul": ("lambda a, b: tf.mat_mul(a, b, transpose_b=True) + tf.ones([4])", [([4, 4], "float32")] * 2),
-    "conv": ("lambda x, f: tf.relu(tf.conv2d(x, f, 1, 'same'))", [([1, 5, 5, 2], "float32"), ([3, 3, 2, 3], "float32")]),
+    "conv": ("lambda x, f: tf.relu(tf.conv2d(x, f, 1, 'same'))",
+             [([1, 5, 5, 2], "float32"), ([3, 3, 2, 3], "float32")]),
     "pool": ("lambda x: tf.max_pool(x, 2, 1, 'valid') + tf.avg_pool(x, 2, 1, 'valid')", [([1, 5, 5, 2], "float32")]),
     "reduction": ("lambda a: [tf.sum(a, 1), tf.mean(a), tf.arg_max(a, 0)]", [([4, 4], "float32")]),
-    "shape": ("lambda a: tf.concat([tf.transpose(a), tf.reshape(a, [2, 8]).reshape([4, 4])], 1)", [([4, 4], "float32")]),
+    "shape": ("lambda a: tf.concat([tf.transpose(a), tf.reshape(a, [2, 8]).reshape([4, 4])], 1)",
+              [([4, 4], "float32")]),
     "slicing": ("lambda a: [a[1:3, ::2], tf.strided_slice(a, [0, 0], [4, 4], [2, 1])]", [([4, 4], "float32")]),
     "indexing": ("lambda a: tf.gather(a, tf.tensor([3, 0, 2], dtype='int32'))", [([4, 4], "float32")]),
     "nn": ("lambda a: [tf.softmax(a), tf.log_softmax(a)]", [([4, 4], "float32")]),
@@ -101,7 +103,8 @@ def grads(x):
     return [tf.grad(f)(x), value, vg[w.name]]
 want = [t.data_sync().tolist() for t in tf.tidy(lambda: grads(x))]
 g = tf.function(grads)
-result["gradients"] = {"same": all([t.data_sync().tolist() for t in g(x)] == want for _ in range(3)), "breaks": g.breaks}
+result["gradients"] = {"same": all([t.data_sync().tolist() for t in g(x)] == want for _ in range(3)),
+                       "breaks": g.breaks}
 '''
 
 
