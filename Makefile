@@ -40,7 +40,7 @@ $(VENV)/.pytfweb-stamp: pyproject.toml setup.py
 
 F16_TESTS := PYTFWEB_TEST_WEBGL_F16=1 $(VPY) -m pytest tests/browser/test_webgl_*.py -m 'not fuzz_heavy'
 WEBGPU_TESTS := PYTFWEB_TEST_BACKEND=webgpu $(VPY) -m pytest tests/browser/test_webgl_*.py \
-	tests/browser/test_layers*.py tests/browser/test_parity.py -m 'not fuzz_heavy' -rs
+	tests/browser/test_layers*.py tests/browser/test_parity.py tests/browser/test_function.py -m 'not fuzz_heavy' -rs
 
 test: setup
 	$(VPY) -m pytest tests/unit $(PYTEST_ARGS)

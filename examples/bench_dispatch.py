@@ -1,9 +1,10 @@
-"""Dispatch cost: 1000 chained adds on a 64-element tensor, then one readback.
+"""Dispatch cost: 1000 chained adds on a 64-element tensor, then one readback, eagerly and
+through tf.function (traced once, then replayed: the same kernels without the ops' Python).
 
     pytfweb run examples/bench_dispatch.py                 # webgl, headless Chromium
     pytfweb run --backend cpu examples/bench_dispatch.py   # numpy
 
-Prints the median of the timed runs (after one warm-up that compiles the shader).
+Prints the median of the timed runs (after one warm-up that compiles the shader and traces).
 """
 import sys
 import time
@@ -15,16 +16,21 @@ x = tf.zeros([64])
 one = tf.ones([64])
 
 
-def chain():
+def chain(x, one):
     y = x
     for _ in range(1000):
         y = y + one
     return y
 
 
-async def once():
+# The tensors are arguments: a traced function of no arguments reading only x and one would be
+# computed once, at the trace (kernels on constants are folded), and replay nothing.
+traced = tf.function(chain)
+
+
+async def once(run):
     start = time.perf_counter()
-    y = tf.tidy(chain)
+    y = run()
     values = await y.data()
     elapsed = (time.perf_counter() - start) * 1000
     assert values[0] == 1000.0, values[0]
@@ -32,8 +38,9 @@ async def once():
     return elapsed
 
 
-await once()  # warm-up: shader compile, texture pool
-times = sorted([await once() for _ in range(RUNS)])
-print(f"{tf.get_backend()}: 1000 chained adds + one readback: median {times[len(times) // 2]:.1f} ms "
-      f"(min {times[0]:.1f}, max {times[-1]:.1f}, {RUNS} runs)")
+for name, run in (("eager", lambda: tf.tidy(lambda: chain(x, one))), ("tf.function", lambda: traced(x, one))):
+    await once(run)  # warm-up: shader compile, texture pool, the trace
+    times = sorted([await once(run) for _ in range(RUNS)])
+    print(f"{tf.get_backend()}: 1000 chained adds + one readback, {name}: median {times[len(times) // 2]:.1f} ms "
+          f"(min {times[0]:.1f}, max {times[-1]:.1f}, {RUNS} runs)")
 print(f"tensors left besides inputs: {tf.memory().num_tensors - 2}")

@@ -6,6 +6,7 @@ import types as _types
 
 from .core.api import *  # noqa: F401,F403  (tidy, keep, dispose, memory, set_backend, backend, ...)
 from .core.environment import env
+from .core.function import function
 from .core.errors import BackendError, ContextLostError, DisposedTensorError, EngineError, NaNError
 from .kernels import (copy_registered_kernels, get_gradient, get_kernel, get_kernels_for_backend, register_gradient, register_kernel,
                       unregister_gradient, unregister_kernel)

@@ -2,8 +2,15 @@
 graphs with control flow.
 
 Static (execute): the nodes the outputs need are put in dependency order once per (inputs,
-outputs) and cached; each node's outputs are disposed right after the last node reading them
-runs. Everything runs inside one tidy scope, so an error leaves nothing behind.
+outputs) and cached as a NodePlan; each node's outputs are disposed right after the last node
+reading them runs. Everything runs inside one tidy scope, so an error leaves nothing behind.
+The NodePlan is the first level of the plan; the second is the kernels it runs: the first
+execute with given feed shapes and dtypes runs the nodes while recording their kernels
+(core/plan.py, the machinery tf.function uses), later executes with the same feed signature
+replay that kernel plan with no per-node Python. A graph whose run cannot be replayed (it reads
+values computed from the feeds: a graph break) keeps running node by node for that signature
+(`NodePlan.breaks` says why); so does every run while the TRACE_FUNCTIONS flag is off or
+KEEP_INTERMEDIATE_TENSORS is on.
 
 Dynamic (execute_async): nodes run when their inputs are ready, as TensorFlow's executor does.
 A value lives in a frame context, a tuple of (frame name, iteration) pairs: Enter opens a frame
@@ -18,8 +25,9 @@ Ownership: every tensor the executor stores is its own (an op returning one of i
 fresh reference to it), except the inputs given by the user and the model's weights, which it
 never disposes.
 """
-from ..core.api import keep, tidy
+from ..core.api import get_backend, keep, tidy
 from ..core.environment import ENV
+from ..core.plan import signature, trace, tracing_enabled
 from .ops import lookup
 
 _LOOP_OPS = ("Enter", "Exit", "NextIteration")
@@ -60,14 +68,27 @@ class Runtime:
         self.containers = {}
 
 
-class Plan:
-    __slots__ = ("order", "free_after", "dynamic", "used")
+class NodePlan:
+    """What computes some outputs from some feeds: the nodes in order (order), after which node
+    each value goes (free_after: position -> node names), the first node needing execute_async
+    (dynamic, None for a static graph) and the nodes needed (used); for a static graph, the
+    recorded kernel plans by feed signature (recorded: key -> core.plan.Plan, or None where the
+    recording broke, the reason in breaks)."""
+    __slots__ = ("order", "free_after", "dynamic", "used", "recorded", "breaks")
 
     def __init__(self, order, free_after, dynamic, used):
         self.order = order
         self.free_after = free_after
         self.dynamic = dynamic
         self.used = used
+        self.recorded = {}
+        self.breaks = {}
+
+    def dispose(self):
+        for plan in self.recorded.values():
+            if plan is not None:
+                plan.dispose()
+        self.recorded = {}
 
 
 def _annotated(exc, node):
@@ -101,7 +122,7 @@ class GraphExecutor:
         self.consts = {name: consts[name] for name, node in graph.nodes.items() if node.op == "Const" and name in consts}
         self.model_resources = model_resources
         self.root = root or self
-        self.plans = {}
+        self.node_plans = {}   # (feeds, outputs) -> NodePlan
         self.intermediates = None  # {node name: [kept copies]} while tf.env() KEEP_INTERMEDIATE_TENSORS is on
         if root is None:
             self.functions = {}
@@ -153,10 +174,10 @@ class GraphExecutor:
                              f"{sorted(feeds)}: {'; '.join(parts)}")
 
     def plan(self, feeds, outputs, api="execute"):
-        """The cached Plan computing outputs [(node, index)] from the fed node names."""
+        """The cached NodePlan computing outputs [(node, index)] from the fed node names."""
         output_nodes = [n for n, _ in outputs]
         key = (frozenset(feeds), tuple(n.name for n in output_nodes))
-        plan = self.plans.get(key)
+        plan = self.node_plans.get(key)
         if plan is not None:
             return plan
         used, missing, unknown, dynamic = self._analyze(feeds, output_nodes)
@@ -172,8 +193,8 @@ class GraphExecutor:
             for pos, node in enumerate(order):
                 if node.name not in requested:
                     free_after.setdefault(last.get(node.name, pos), []).append(node.name)
-        plan = Plan(order, free_after, dynamic, used)
-        self.plans[key] = plan
+        plan = NodePlan(order, free_after, dynamic, used)
+        self.node_plans[key] = plan
         return plan
 
     def _order(self, used, feeds, output_nodes):
@@ -248,6 +269,14 @@ class GraphExecutor:
             raise new from exc
         return self._outputs(node, result, x)
 
+    def dispose_plans(self):
+        """Drop the node plans and the kernel plans recorded in them (and the constants those hold)."""
+        for plan in self.node_plans.values():
+            plan.dispose()
+        self.node_plans = {}
+        for fn in getattr(self, "functions", {}).values():
+            fn.dispose_plans()
+
     # --- static execution -------------------------------------------------------------------------------
     # --- debugging: TF.js's KEEP_INTERMEDIATE_TENSORS -------------------------------------------------
     def dispose_intermediates(self):
@@ -285,7 +314,27 @@ class GraphExecutor:
                 f"depends on the values); use `await model.execute_async(...)` instead"
                 + (f", or feed the inputs {sync_inputs} to skip it" if sync_inputs else ""))
         borrowed = {id(t) for ts in feeds.values() for t in ts}
+        if self.root is self and rt is None and self.intermediates is None and tracing_enabled():
+            return self._run_recorded(plan, feeds, outputs, borrowed)
         return tidy(lambda: self._run_plan(plan, feeds, outputs, borrowed, rt))
+
+    def _run_recorded(self, plan, feeds, outputs, borrowed):
+        """Replay the kernel plan recorded for these feeds' signature, recording it first."""
+        names = sorted(feeds)
+        flat = [t for name in names for t in feeds[name]]
+        if any(t is None for t in flat):
+            return tidy(lambda: self._run_plan(plan, feeds, outputs, borrowed, None))
+        key = (get_backend(), tuple((name, len(feeds[name])) for name in names), signature(flat))
+        recorded = plan.recorded.get(key, False)
+        if recorded is None:
+            return tidy(lambda: self._run_plan(plan, feeds, outputs, borrowed, None))
+        if recorded and not recorded.stale:
+            return recorded.run(flat)
+        result, recorded, reason = trace(lambda: self._run_plan(plan, feeds, outputs, borrowed, None), flat)
+        plan.recorded[key] = recorded
+        if recorded is None:
+            plan.breaks[key] = reason
+        return result
 
     def _run_plan(self, plan, feeds, outputs, borrowed, rt):
         values = {}

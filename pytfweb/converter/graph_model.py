@@ -389,8 +389,10 @@ class GraphModel:
         return _router.save_artifacts_sync(handler, self.artifacts, "save_sync")
 
     def dispose(self):
-        """Release the weights, the lookup tables and the initializer's results."""
+        """Release the weights, the lookup tables, the initializer's results and the recorded plans."""
         self.dispose_intermediate_tensors()
+        if self.executor is not None:
+            self.executor.dispose_plans()
         dispose(list(self._consts.values()))
         self._consts.clear()
         for res in self._resources.values():

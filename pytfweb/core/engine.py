@@ -67,6 +67,10 @@ class Engine:
         self.active_tape = None  # list of TapeNode while a gradient is being computed
         self.gradient_depth = 0  # nested gradient computations (they share one tape)
         self.kernel_depth = 0    # > 0 inside a custom-gradient forward: its kernels are not taped
+        # recorded plans hold data of this state: dispose_all and reset start a new generation
+        self.generation = getattr(self, "generation", 0) + 1
+        self.recorder = None     # a core.plan.Recorder while a trace runs: told of every kernel, constant,
+        #                          variable write, read back and host step (see core/plan.py)
 
     # --- backends ------------------------------------------------------------------
     def register_backend(self, name, factory, priority=1):
@@ -171,7 +175,25 @@ class Engine:
     def make_tensor(self, values, shape, dtype):
         """A new tensor on the active backend from a flat buffer."""
         backend = self._active()
-        return self._track(Tensor(backend.write(values, shape, dtype), shape, dtype))
+        t = self._track(Tensor(backend.write(values, shape, dtype), shape, dtype))
+        if self.recorder is not None:
+            self.recorder.constant(t)
+        return t
+
+    def run_host(self, name, fn, inputs):
+        """fn(*inputs) -> Tensor or list of Tensors, computed on the host from new draws (the random
+        ops): a trace records it as a host step that runs fn again on every replay, where its
+        values would otherwise be frozen as a constant."""
+        rec = self.recorder
+        if rec is None:
+            return fn(*inputs)
+        self.recorder = None
+        try:
+            out = fn(*inputs)
+        finally:
+            self.recorder = rec
+        rec.host(name, fn, inputs, out if isinstance(out, (list, tuple)) else [out])
+        return out
 
     def _track(self, t, scoped=True):
         ref = self.data.get(t.data_id)
@@ -222,6 +244,8 @@ class Engine:
         return v
 
     def assign_data(self, var, new_value):
+        if self.recorder is not None:
+            self.recorder.assign(var, new_value)
         new_value.data_id.backend.settle(new_value.data_id)
         old = var.data_id
         self.data[new_value.data_id][0] += 1
@@ -238,12 +262,18 @@ class Engine:
             backend.write(values, t.shape, t.dtype, data_id=d)
 
     def read_sync(self, t):
+        if self.recorder is not None:
+            self.recorder.read(t)
         return t.data_id.backend.read_sync(t.data_id)
 
     async def read(self, t):
+        if self.recorder is not None:
+            self.recorder.read(t)
         return await t.data_id.backend.read(t.data_id)
 
     def read_numpy(self, t):
+        if self.recorder is not None:
+            self.recorder.read(t)
         backend = t.data_id.backend
         reader = getattr(backend, "read_numpy", None)
         if reader is not None:
@@ -284,6 +314,8 @@ class Engine:
             out = fn(backend, inputs, attrs)
             many = isinstance(out, list)
             outputs = [self._track(Tensor(i.data_id, tuple(i.shape), i.dtype)) for i in (out if many else [out])]
+        if self.recorder is not None:
+            self.recorder.kernel(name, fn, inputs, attrs, outputs)
         if self.active_tape is not None and self.kernel_depth == 0:
             self.active_tape.append(TapeNode(name, inputs, outputs, attrs, get_gradient(name), self._save))
         return outputs if many else outputs[0]

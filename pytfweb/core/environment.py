@@ -26,6 +26,10 @@ _DEFAULTS = {
     "WEBGPU_FUSION": True,
     # tf.deprecation_warn warns while this is on (tf.disable_deprecation_warnings turns it off).
     "DEPRECATION_WARNINGS_ENABLED": True,
+    # tf.function records what a function runs on its first call with a signature and replays the record
+    # on later calls; graph models replay the kernels of a static graph the same way (core/plan.py).
+    # Off: every call runs eagerly.
+    "TRACE_FUNCTIONS": True,
     # graph models keep a copy of every node's outputs of the last run (GraphModel.get_intermediate_tensors).
     "KEEP_INTERMEDIATE_TENSORS": False,
     # Limits on what files and arguments may make the process allocate or recurse into (pytfweb/core/limits.py;

@@ -14,6 +14,14 @@ _gradients = {}
 # (backends/strings.py fills it). The engine refuses a string input to any other kernel.
 STRING_KERNELS = set()
 
+# Kernels whose output shape depends on the values of their inputs (they read them back on the GPU
+# backends): a recorded plan cannot replay them blindly, so a trace that runs one breaks
+# (core/plan.py).
+VALUE_DEPENDENT_KERNELS = frozenset((
+    "Unique", "BroadcastArgs", "NonMaxSuppressionV3", "NonMaxSuppressionV4", "NonMaxSuppressionV5",
+    "SparseFillEmptyRows", "SparseReshape", "SparseSegmentSum", "SparseSegmentMean",
+    "RaggedGather", "RaggedRange", "RaggedTensorToTensor", "StringNGrams", "StringSplit"))
+
 
 def register_kernel(kernel_name, backend_name, fn=None):
     """Register fn for (kernel, backend); usable as a decorator."""

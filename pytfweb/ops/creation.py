@@ -249,17 +249,22 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
 _DRAW_CHUNK = 1 << 16
 
 
-def _random(shape, dtype, op, take, rounded=False):
-    """A new tensor of draws: take(k) gives the next k (a float64 ndarray, or a list). The size is
-    checked against MAX_TENSOR_ELEMENTS before anything is drawn, and the draws are made and
-    converted a block at a time. int32 values convert as TF.js stores them in an Int32Array
-    (truncated toward zero); normal and gamma draws are rounded first (Math.round, as MPRandGauss
-    does: `rounded`)."""
+def _random(shape, dtype, op, make_take, rounded=False):
+    """A new tensor of draws: make_take() gives a fresh generator's take, and take(k) the next k
+    draws (a float64 ndarray, or a list). The size is checked against MAX_TENSOR_ELEMENTS before
+    anything is drawn, and the draws are made and converted a block at a time. int32 values
+    convert as TF.js stores them in an Int32Array (truncated toward zero); normal and gamma draws
+    are rounded first (Math.round, as MPRandGauss does: `rounded`). The draw is a host step
+    (ENGINE.run_host): a traced function draws new values on every call."""
     shape = check_shape(shape, op)
     dtype = check_dtype(dtype, op)
     if dtype not in ("float32", "int32"):
         raise TypeError(f"{op}: argument 'dtype' must be float32 or int32, got {dtype}")
     n = check_elements(shape, f"{op}: argument 'shape'")
+    return ENGINE.run_host(op, lambda: _draw(shape, dtype, op, n, make_take(), rounded), [])
+
+
+def _draw(shape, dtype, op, n, take, rounded):
     if np is not None:
         out = np.empty(n, np.float32 if dtype == "float32" else np.int32)
     else:
@@ -305,14 +310,16 @@ def random_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None):
     mean, stddev = _real(mean, "random_normal", "mean"), _real(stddev, "random_normal", "stddev")
     if stddev < 0:
         raise ValueError(f"random_normal: argument 'stddev' must be non-negative, got {stddev}")
-    return _random(shape, dtype, "random_normal", prng.Gaussian(mean, stddev, False, seed).take, rounded=True)
+    return _random(shape, dtype, "random_normal", lambda: prng.Gaussian(mean, stddev, False, seed).take,
+                   rounded=True)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None):
     mean, stddev = _real(mean, "truncated_normal", "mean"), _real(stddev, "truncated_normal", "stddev")
     if stddev < 0:
         raise ValueError(f"truncated_normal: argument 'stddev' must be non-negative, got {stddev}")
-    return _random(shape, dtype, "truncated_normal", prng.Gaussian(mean, stddev, True, seed).take, rounded=True)
+    return _random(shape, dtype, "truncated_normal", lambda: prng.Gaussian(mean, stddev, True, seed).take,
+                   rounded=True)
 
 
 def random_standard_normal(shape, dtype="float32", seed=None):
@@ -323,16 +330,20 @@ def random_uniform(shape, minval=0.0, maxval=1.0, dtype="float32", seed=None):
     minval, maxval = _real(minval, "random_uniform", "minval"), _real(maxval, "random_uniform", "maxval")
     if maxval < minval:
         raise ValueError(f"random_uniform: 'minval' ({minval}) must not exceed 'maxval' ({maxval})")
-    u = prng.make_uniform(seed)
     span = maxval - minval
-    if np is not None and prng.plain_number(minval) and prng.plain_number(span):
-        def take(k):
-            with np.errstate(all="ignore"):   # (infinite bounds give NaN, as in Python, without warnings)
-                return minval + span * u.take(k)
-    else:   # Python's arithmetic, value by value (numpy's would change the sums of other number types)
-        def take(k):
-            return [minval + span * v for v in u.take(k)]
-    return _random(shape, dtype, "random_uniform", take)
+    vectorized = np is not None and prng.plain_number(minval) and prng.plain_number(span)
+
+    def make_take():
+        u = prng.make_uniform(seed)
+        if vectorized:
+            def take(k):
+                with np.errstate(all="ignore"):   # (infinite bounds give NaN, as in Python, without warnings)
+                    return minval + span * u.take(k)
+        else:   # Python's arithmetic, value by value (numpy's would change the sums of other number types)
+            def take(k):
+                return [minval + span * v for v in u.take(k)]
+        return take
+    return _random(shape, dtype, "random_uniform", make_take)
 
 
 @op

@@ -190,9 +190,12 @@ def multinomial(logits, num_samples, seed=None, normalized=False):
     check_elements((logits.shape[0] if logits.rank == 2 else 1, int(num_samples)), f"{name}: argument 'num_samples'")
     if seed is not None:
         _number(seed, "seed", name)
-    # TF.js: `seed || Math.random()`, so 0 draws a random seed too
-    seed = seed or random.random()
     rows = logits if logits.rank == 2 else ENGINE.run_kernel("Reshape", [logits], {"shape": [1, logits.size]})
-    out = ENGINE.run_kernel("Multinomial", [rows], {"num_samples": int(num_samples), "seed": seed,
-                                                    "normalized": normalized})
+
+    def draw(rows):
+        # TF.js: `seed || Math.random()`, so 0 draws a random seed too; drawn in the host step, so
+        # that a traced function draws a new seed on every call
+        return ENGINE.run_kernel("Multinomial", [rows], {"num_samples": int(num_samples),
+                                                         "seed": seed or random.random(), "normalized": normalized})
+    out = ENGINE.run_host(name, draw, [rows])
     return out if logits.rank == 2 else ENGINE.run_kernel("Reshape", [out], {"shape": [int(num_samples)]})

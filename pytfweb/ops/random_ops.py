@@ -143,7 +143,7 @@ def random_gamma(shape, alpha, beta=1.0, dtype="float32", seed=None):
     name = "random_gamma"
     alpha = _positive(alpha, name, "alpha")
     beta = _positive(1.0 if beta is None else beta, name, "beta")
-    return _random(shape, "float32" if dtype is None else dtype, name, _Gamma(alpha, beta, dtype, seed).take,
+    return _random(shape, "float32" if dtype is None else dtype, name, lambda: _Gamma(alpha, beta, dtype, seed).take,
                    rounded=True)
 
 

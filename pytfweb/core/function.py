@@ -1,0 +1,157 @@
+"""tf.function: trace a Python function once per input signature, replay the record after.
+
+    @tf.function
+    def step(x):
+        return tf.relu(tf.mat_mul(x, w) + b)
+
+The first call with a signature runs the function eagerly while recording every kernel it runs
+(core/plan.py); later calls with that signature replay the record: the kernels run in order on
+the backend's data with no op-level Python. The signature is the shape and dtype of each tensor
+argument (anywhere in lists, tuples and dicts), which tensor arguments are the same tensor, each
+variable argument (by identity), the values of the other arguments (which must be hashable) and
+the backend. What changes between calls without being in the signature is frozen at the trace:
+Python values the function reads from outside (globals, attributes), Python side effects
+(print, appending to a list), tensors created from Python values. Variables are read and written
+at every call (their current values); random ops draw new values on every call.
+
+A trace that cannot be replayed ("a graph break": reading values back inside the function with
+data_sync/array/int(t), a kernel whose output shape depends on values such as unique or non-max
+suppression) leaves that signature eager: every call runs the function as written, and
+`fn.breaks` says why. Calls run eagerly too inside a gradient computation (tf.grads, ...), under
+tf.profile or debug mode, inside another trace, and with tf.env().set("TRACE_FUNCTIONS", False).
+"""
+import functools
+import inspect
+import warnings
+import weakref
+
+from .engine import ENGINE
+from .plan import signature, trace, tracing_enabled
+from .tensor import Tensor, Variable
+
+# More traces than this for one function earn a warning: its signature changes from call to
+# call (a Python number argument, a new shape every time), so it never gets to replay.
+RETRACE_WARNING = 5
+
+
+class Function:
+    """What tf.function returns: call it as the function it wraps. trace_count is the number of
+    traces so far, breaks the (signature, reason) of each signature that runs eagerly."""
+
+    def __init__(self, fn, instance=None):
+        if not callable(fn):
+            raise TypeError(f"function: argument 'fn' must be callable, got {type(fn).__name__}")
+        if inspect.iscoroutinefunction(fn):
+            raise TypeError("function: fn must not be async (a traced function runs its kernels synchronously); "
+                            "await outside it")
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        # as a method: the instance, weakly (the instance owns this Function, not the reverse)
+        self._instance = None if instance is None else weakref.ref(instance)
+        self.plans = {}          # signature -> Plan, or None where the trace broke
+        self.trace_count = 0
+        self.breaks = []
+        try:
+            self._params = list(inspect.signature(fn).parameters)
+        except (TypeError, ValueError):
+            self._params = []
+
+    def __get__(self, obj, objtype=None):
+        """As a method: a Function per instance (its own plans, trace_count and breaks), kept as
+        long as the instance lives."""
+        if obj is None:
+            return self
+        bound = self.__dict__.get("_bound")
+        if bound is None:
+            bound = self._bound = weakref.WeakKeyDictionary()
+        try:
+            f = bound.get(obj)
+            if f is None:
+                f = bound[obj] = Function(self.fn, obj)
+        except TypeError:
+            raise TypeError(f"function: '{getattr(self.fn, '__qualname__', self.fn)}' is traced per instance, and "
+                            f"a {type(obj).__name__} cannot be weakly referenced (add '__weakref__' to its "
+                            f"__slots__) or is unhashable") from None
+        return f
+
+    def __call__(self, *args, **kwargs):
+        if self._instance is not None:
+            args = (self._instance(),) + args
+        if not tracing_enabled():
+            return self.fn(*args, **kwargs)
+        tensors = []
+        key = (ENGINE.get_backend(), self._spec(args, kwargs, tensors))
+        key = key + (signature(tensors),)
+        plans = self.plans
+        if key in plans:
+            plan = plans[key]
+            if plan is None:
+                return self.fn(*args, **kwargs)
+            if not plan.stale:
+                return plan.run(tensors)
+        self.trace_count += 1
+        if self.trace_count > RETRACE_WARNING:
+            warnings.warn(f"tf.function '{getattr(self.fn, '__name__', 'fn')}' has been traced {self.trace_count} "
+                          f"times: its argument signature (tensor shapes and dtypes, values of other arguments) "
+                          f"changes from call to call, so it rarely replays; pass changing numbers as tensors",
+                          RuntimeWarning, stacklevel=2)
+        result, plan, reason = trace(lambda: self.fn(*args, **kwargs), tensors)
+        plans[key] = plan
+        if plan is None:
+            self.breaks.append((_describe(key), reason))
+        return result
+
+    def _spec(self, args, kwargs, tensors):
+        spec = []
+        for i, a in enumerate(args):
+            if i == 0 and self._instance is not None:
+                continue   # the instance: this Function is its own
+            name = self._params[i] if i < len(self._params) else f"args[{i}]"
+            spec.append(_spec_of(a, name, tensors, self.fn))
+        for k in sorted(kwargs):
+            spec.append((k, _spec_of(kwargs[k], k, tensors, self.fn)))
+        return tuple(spec)
+
+    def dispose(self):
+        """Drop the recorded plans (and the constants they hold); the next call traces again."""
+        for plan in self.plans.values():
+            if plan is not None:
+                plan.dispose()
+        self.plans = {}
+
+    def __repr__(self):
+        return f"<tf.function {getattr(self.fn, '__qualname__', self.fn)!r}: {self.trace_count} trace(s)>"
+
+
+def _spec_of(x, name, tensors, fn):
+    if isinstance(x, Variable):
+        return ("variable", id(x))
+    if isinstance(x, Tensor):
+        x.throw_if_disposed(f"function: argument '{name}'")
+        tensors.append(x)
+        return "tensor"
+    if isinstance(x, (list, tuple)):
+        return (type(x), tuple(_spec_of(v, name, tensors, fn) for v in x))
+    if isinstance(x, dict):
+        return (dict, tuple((k, _spec_of(v, name, tensors, fn)) for k, v in x.items()))
+    try:
+        hash(x)
+    except TypeError:
+        raise TypeError(f"function {getattr(fn, '__name__', '')}: argument '{name}' must be a tensor, a list, tuple "
+                        f"or dict of them, or a hashable Python value (it is part of the signature that picks the "
+                        f"recorded plan), got unhashable {type(x).__name__}") from None
+    return (type(x), x)
+
+
+def _describe(key):
+    backend, _, tensors = key
+    return f"{backend}: " + ", ".join(f"{dtype}{list(shape)}" for shape, dtype, _ in tensors)
+
+
+def function(fn=None, **options):
+    """tf.function(fn) or @tf.function: see this module's docstring."""
+    if options:
+        raise TypeError(f"function: unknown option(s) {', '.join(sorted(options))}")
+    if fn is None:
+        return function
+    return Function(fn)
