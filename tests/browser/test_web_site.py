@@ -417,6 +417,7 @@ def test_landmarks_demo_draws_keypoints_and_mesh_on_the_person(browser, static_u
         later = page.evaluate("landmarksDemo")
         assert later["source"] == "photo" and later["tensors"] == state["tensors"], (state["tensors"], later["tensors"])
         assert later["fps"] > 0 and page.query_selector(".pytfweb-error") is None
+        page.screenshot(path=str(RESULTS / "landmarks_page_later.png"), full_page=True)
         fps_text = page.text_content("#fps")
         assert "frames/s · MoveNet" in fps_text and fps_text.endswith(auto_backend(page)), fps_text
         assert errors == [], errors
