@@ -7,7 +7,7 @@ host, laid out as `pytfweb serve` serves it, so that pages work the same from bo
     OUTDIR/index.html        a page running the app (--app) in a text/python block, or the demo
     OUTDIR/app.py            the app's script (--app)
     OUTDIR/...               the other pages of web/ (REPL, examples/)
-    OUTDIR/zoo/              what examples/landmarks.html needs of the model zoo (ZOO_FILES)
+    OUTDIR/zoo/              what examples/landmarks.html needs of the model zoo (ZOO_MODELS, ZOO_ASSETS)
 
 Try it: pytfweb build-web build/site --app examples/demo.py && python -m http.server -d build/site
 """
@@ -88,6 +88,9 @@ def zoo_files(package):
         files[f"zoo/models/{model.name}"] = model
         for group in json.loads(model.read_text(encoding="utf-8"))["weightsManifest"]:
             for shard in group["paths"]:
+                # a shard is named beside its model.json: no path may lead out of the site
+                if not isinstance(shard, str) or Path(shard).name != shard or shard in ("", ".", ".."):
+                    raise ValueError(f"build-web: {model}: weight shard {shard!r} is not a file name")
                 files[f"zoo/models/{shard}"] = package / "models" / shard
     for asset in ZOO_ASSETS:
         files[f"zoo/assets/{asset}"] = package / "assets" / asset

@@ -4,6 +4,8 @@ import json
 import re
 import zipfile
 
+import pytest
+
 from pytfweb.cli import main
 from pytfweb.host import zoo
 from pytfweb.host.paths import web_dir
@@ -73,6 +75,14 @@ def test_build_web_leaves_the_demo_out_without_the_zoo(tmp_path, monkeypatch, ca
     monkeypatch.setenv("PYTFWEB_ZOO_DIR", str(tmp_path / "nowhere"))
     assert main(["build-web", str(tmp_path / "b")]) == 0
     assert "left out examples/landmarks.html, examples/landmarks.py: the model zoo" in capsys.readouterr().err
+
+
+def test_build_web_refuses_a_shard_path_leading_out_of_the_site(tmp_path):
+    package = _fake_zoo(tmp_path / "zoo")
+    (package / "models" / "facemesh.json").write_text(json.dumps({"weightsManifest": [{"paths": ["../../x.bin"]}]}))
+    with pytest.raises(ValueError, match=r"weight shard '\.\./\.\./x\.bin' is not a file name"):
+        build_web(tmp_path / "site", zoo_dir=package)
+    assert not (tmp_path / "x.bin").exists()
 
 
 def test_the_demo_reads_only_zoo_files_the_site_copies():
