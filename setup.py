@@ -16,7 +16,7 @@ setup(
     package_data={
         "pytfweb": ["**/*.js", "**/*.glsl", "**/*.wgsl"],
         "pytfweb.data": ["*.json"],
-        "pytfweb.web": ["*.html", "*.js", "*.css"],
+        "pytfweb.web": ["*.html", "*.js", "*.css", "examples/*.html", "examples/*.py"],
     },
     include_package_data=False,
 )

@@ -43,6 +43,7 @@ MIME = {
     ".py": "text/x-python; charset=utf-8",
     ".css": "text/css; charset=utf-8",
     ".png": "image/png",
+    ".jpg": "image/jpeg",
     ".txt": "text/plain; charset=utf-8",
     ".glsl": "text/plain; charset=utf-8",
 }

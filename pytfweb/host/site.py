@@ -7,15 +7,17 @@ host, laid out as `pytfweb serve` serves it, so that pages work the same from bo
     OUTDIR/index.html        a page running the app (--app) in a text/python block, or the demo
     OUTDIR/app.py            the app's script (--app)
     OUTDIR/...               the other pages of web/ (REPL, examples/)
+    OUTDIR/zoo/              what examples/landmarks.html needs of the model zoo (ZOO_MODELS, ZOO_ASSETS)
 
 Try it: pytfweb build-web build/site --app examples/demo.py && python -m http.server -d build/site
 """
 import html
+import json
 import shutil
 import sys
 from pathlib import Path
 
-from . import paths
+from . import paths, zoo
 from .bundle import build_bundle
 
 #: Pyodide's files a page needs (the npm package's core; no extra wheels are shipped).
@@ -24,6 +26,13 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wa
 
 #: web/ files that need more than the site holds (the benchmark needs TensorFlow.js from npm).
 LEFT_OUT = ("bench.html", "bench_models.js")
+
+#: The model zoo's files the landmarks demo reads (its models and the photos of PHOTOS in
+#: web/examples/landmarks.py), copied from the installed npm package into zoo/ at build time, the
+#: layout `pytfweb serve` serves. Without the package the demo's pages are left out.
+ZOO_MODELS = ("movenet-lightning", "facemesh")
+ZOO_ASSETS = ("samples.jpg",)
+ZOO_PAGES = ("examples/landmarks.html", "examples/landmarks.py")
 
 APP_PAGE = """<!doctype html>
 <html lang="en">
@@ -67,12 +76,37 @@ def app_page(src, title, worker=False):
                            done="worker-done" if worker else "ready")
 
 
-def build_web(outdir, app=None, worker=False, pyodide_dir=None, web_dir=None):
+def zoo_files(package):
+    """{site path: source file} of what the demo needs from the zoo's npm package at `package`
+    (each model's model.json and the weight shards it names, the photos); None when anything is
+    missing."""
+    files = {}
+    for name in ZOO_MODELS:
+        model = package / "models" / f"{name}.json"
+        if not model.is_file():
+            return None
+        files[f"zoo/models/{model.name}"] = model
+        for group in json.loads(model.read_text(encoding="utf-8"))["weightsManifest"]:
+            for shard in group["paths"]:
+                # a shard is named beside its model.json: no path may lead out of the site
+                if not isinstance(shard, str) or Path(shard).name != shard or shard in ("", ".", ".."):
+                    raise ValueError(f"build-web: {model}: weight shard {shard!r} is not a file name")
+                files[f"zoo/models/{shard}"] = package / "models" / shard
+    for asset in ZOO_ASSETS:
+        files[f"zoo/assets/{asset}"] = package / "assets" / asset
+    return files if all(f.is_file() for f in files.values()) else None
+
+
+def build_web(outdir, app=None, worker=False, pyodide_dir=None, web_dir=None, zoo_dir=None):
     """Write the site into outdir (created; files of an earlier build are replaced). Returns the
-    list of files written, relative to outdir."""
+    list of files written, relative to outdir. zoo_dir: the zoo's npm package (default: the
+    installed one, host/zoo.py)."""
     out = Path(outdir)
     web = Path(web_dir) if web_dir else paths.web_dir()
     pyodide = Path(pyodide_dir) if pyodide_dir else paths.pyodide_dir()
+    package = Path(zoo_dir) if zoo_dir else zoo.package_dir()
+    from_zoo = zoo_files(package) if package is not None else None
+    left_out = LEFT_OUT + (() if from_zoo else ZOO_PAGES)
     if app is not None and not Path(app).is_file():
         raise FileNotFoundError(f"--app {app}: no such file")
     out.mkdir(parents=True, exist_ok=True)
@@ -89,8 +123,10 @@ def build_web(outdir, app=None, worker=False, pyodide_dir=None, web_dir=None):
 
     for path in sorted(web.rglob("*")):
         rel = path.relative_to(web).as_posix()
-        if path.is_file() and rel not in LEFT_OUT and "__pycache__" not in rel:
+        if path.is_file() and rel not in left_out and "__pycache__" not in rel:
             put(rel, src=path)
+    for rel, src in (from_zoo or {}).items():
+        put(rel, src=src)
     for name in PYODIDE_FILES:
         if (pyodide / name).is_file():
             put(f"pyodide/{name}", src=pyodide / name)
@@ -109,5 +145,8 @@ def main(outdir, app=None, worker=False):
         return 1
     size = sum((Path(outdir) / f).stat().st_size for f in files)
     print(f"pytfweb build-web: {len(files)} files, {size / 1e6:.1f} MB in {outdir}")
+    if ZOO_PAGES[0] not in files:
+        print(f"pytfweb build-web: left out {', '.join(ZOO_PAGES)}: the model zoo ({zoo.PACKAGE}) is not installed "
+              f"(`npm ci` in the checkout installs it)", file=sys.stderr)
     print(f"Try it: python -m http.server --directory {outdir} 8000   then open http://127.0.0.1:8000/")
     return 0

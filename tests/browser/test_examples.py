@@ -1,5 +1,6 @@
 """Training on webgl: the two optimizer examples through `pytfweb run` (headless Chromium), and
 Adam in the test page against the same run on the cpu backend here."""
+import base64
 import re
 import subprocess
 import sys
@@ -8,6 +9,9 @@ from pathlib import Path
 import numpy as np
 
 import pytfweb as tf
+
+from .conftest import BACKEND
+from .test_web_site import KEYPOINT_RGB, NOSE, decode_png, near
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -128,3 +132,35 @@ def test_demo_trains_a_model_with_progress():
 def test_hand_gradient_example_fits_2x_minus_1():
     out = _run_example("hand_gradient.py")
     assert _number(r"^w = (\S+), b = ", out) == 2.0 and _number(r"^w = \S+, b = (\S+) ", out) == -1.0, out
+
+
+# examples/landmarks.py in the session's page, run as `pytfweb run` runs a script (its server,
+# like pytfweb run's, serves web/ and the zoo beside run.html): cheaper than a second Chromium.
+_RUN_SCRIPT = '''
+import contextlib
+import io
+from pytfweb.host.script import run_source_async
+out, err = io.StringIO(), io.StringIO()
+with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    status = await run_source_async(source, "examples/landmarks.py", argv)
+result = {"status": status, "out": out.getvalue(), "err": err.getvalue()}
+'''
+
+
+def test_landmarks_example_prints_the_keypoints_and_draws_them(run_py):
+    source = (REPO / "examples" / "landmarks.py").read_text()
+    r = run_py(_RUN_SCRIPT, source=source, argv=["--frames", "1", "--png"])
+    out = r["out"]
+    assert r["status"] == 0, f"{r['err']}\n{out}"
+    assert out.startswith(f"backend: {BACKEND}\n") and out.rstrip().endswith("tensors left: 0"), out
+    rows = {m[0]: [float(v) for v in m[1:]]
+            for m in re.findall(r"^([a-z_]+) +(-?[\d.]+) +(-?[\d.]+) +([\d.]+)$", out, re.M)}
+    assert len(rows) == 17, out
+    x, y, score = rows["nose"]
+    assert score > 0.3 and np.hypot(x - NOSE[0], y - NOSE[1]) < 20, out
+    assert _number(r"face score (\S+);", out) > 0.5 and "mesh: 468 points" in out, out
+    png = re.search(r"^png: (\S+)$", out, re.M)
+    assert png, out
+    image = decode_png(base64.b64decode(png.group(1)))
+    assert image.shape == (352, 480, 3)
+    assert near(image[int(y) - 1:int(y) + 2, int(x) - 1:int(x) + 2], KEYPOINT_RGB, tol=30).all()

@@ -57,6 +57,9 @@ def test_wheel_ships_shaders_and_web(tmp_path):
     for rel in _package_files(set(bundle.SUFFIXES)):
         assert rel in names
     assert {"pytfweb/web/pytfweb.js", "pytfweb/web/index.html", "pytfweb/web/run.html"} <= names
+    # the example pages too: build-web from an install puts them in the site
+    assert {"pytfweb/web/examples/train.html", "pytfweb/web/examples/train.py", "pytfweb/web/examples/landmarks.html",
+            "pytfweb/web/examples/landmarks.py"} <= names
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
 
     site = tmp_path / "site"

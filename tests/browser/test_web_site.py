@@ -4,6 +4,7 @@ mode, and tf.vis charts checked on screenshots (build/screenshots/).
 
 One site and one static server for the module; the session's Chromium (conftest); one page per test.
 """
+import base64
 import socket
 import struct
 import subprocess
@@ -371,3 +372,77 @@ def test_worker_tensors_cross_as_typed_arrays(training):
     assert out["isI32"] and out["ints"] == [3, 5, 7, 9] and out["n"] == 3
     assert out["err"].startswith("Traceback") and "ZeroDivisionError" in out["err"]
     assert "Sequential" in out["obj"]                 # train.py's model, as its repr
+
+
+# --- the landmarks demo: web/examples/landmarks.html --------------------------------------------
+
+RESULTS = Path(__file__).resolve().parents[2] / "test-results"     # git-ignored
+KEYPOINT_RGB, MESH_RGB = (0, 255, 0), (0, 200, 255)                 # landmarks.py's colours
+NOSE = (285, 93)    # the nose of the man "At a table", in the page's 480 x 352 frame (read off the photo)
+_CANVAS_PNG_JS = "document.getElementById('view').toDataURL('image/png').split(',')[1]"
+
+
+def test_landmarks_demo_draws_keypoints_and_mesh_on_the_person(browser, static_url):
+    """The site's landmarks page: both zoo models load from the site's zoo/, the first frame is
+    drawn, and the canvas's pixels show the keypoints where MoveNet put them, on the man's body,
+    and the face mesh on his face; frames keep coming without leaking; the webcam, refused by
+    the headless browser, leaves the photo on."""
+    wall = time.perf_counter()
+    page = browser.new_page()
+    errors = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    try:
+        page.goto(static_url + "examples/landmarks.html")
+        page.wait_for_function("window.landmarksDemo && landmarksDemo.frames >= 1 || "
+                               "document.querySelector('.pytfweb-error') !== null", timeout=TIMEOUTS["load"])
+        assert page.query_selector(".pytfweb-error") is None, page.text_content(".pytfweb-error")
+        first_frame = time.perf_counter() - wall
+        state = page.evaluate("landmarksDemo")
+        RESULTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(RESULTS / "landmarks_page.png"), full_page=True)
+        # the canvas's own pixels (an element screenshot may be off by a row where the page lays it
+        # out at a fraction of a pixel)
+        shot = decode_png(base64.b64decode(page.evaluate(_CANVAS_PNG_JS)))
+        result = state["result"]
+        assert state["photo"] == "At a table" and state["source"] == "photo"
+        assert shot.shape[:2] == (result["height"], result["width"]) == (352, 480)
+
+        kp = np.array(result["keypoints"])
+        print("keypoints (x, y, score):", np.round(kp, 2).tolist())
+        nose = kp[0]
+        assert nose[2] > 0.3, f"MoveNet's nose score {nose[2]:.2f} on the photo"
+        assert np.hypot(*(nose[:2] - NOSE)) < 20, f"the nose at {nose[:2]}, not on the man's nose near {NOSE}"
+        assert (kp[5:7, 1] > nose[1] + 30).all() and (kp[5:7, 2] > 0.3).all(), "the shoulders are not below the head"
+        drawn = near(shot, KEYPOINT_RGB, tol=30)
+        seen = kp[kp[:, 2] >= 0.3]
+        assert len(seen) >= 10
+        for x, y, _ in seen:      # each keypoint's dot is drawn where MoveNet put it
+            x, y = int(round(x)), int(round(y))
+            assert drawn[y - 1:y + 2, x - 1:x + 2].mean() > 0.5, f"no keypoint drawn at ({x}, {y})"
+        assert drawn.sum() < 0.05 * drawn.size, "the keypoint colour is everywhere: not dots"
+
+        # the face mesh: on the face box MoveNet's head keypoints gave, around the nose, drawn there
+        assert result["face_score"] > 0.5 and len(result["mesh"]) == 468
+        mesh = np.array(result["mesh"])[:, :2]
+        assert (mesh.min(axis=0) < nose[:2]).all() and (nose[:2] < mesh.max(axis=0)).all()
+        assert (mesh.max(axis=0) - mesh.min(axis=0) > 40).all(), "the mesh has collapsed"
+        left, top, size = (int(v) for v in result["face"])
+        on_face = near(shot[top:top + size, left:left + size], MESH_RGB, tol=60)
+        assert on_face.sum() > 300, f"only {on_face.sum()} mesh-coloured pixels in the face box"
+        assert near(shot, MESH_RGB, tol=60).sum() < 1.2 * on_face.sum() + 50, "mesh colour outside the face"
+        # the loop goes on with no tensor left behind; the webcam refused, the photo stays
+        page.click("#webcam")
+        page.wait_for_function("document.getElementById('status').textContent.startsWith('No webcam')",
+                               timeout=TIMEOUTS["call"])
+        page.wait_for_function(f"landmarksDemo.frames >= {state['frames'] + 2}", timeout=TIMEOUTS["call"])
+        later = page.evaluate("landmarksDemo")
+        assert later["source"] == "photo" and later["tensors"] == state["tensors"], (state["tensors"], later["tensors"])
+        assert later["fps"] > 0 and page.query_selector(".pytfweb-error") is None
+        page.screenshot(path=str(RESULTS / "landmarks_page_later.png"), full_page=True)
+        fps_text = page.text_content("#fps")
+        assert "frames/s · MoveNet" in fps_text and fps_text.endswith(auto_backend(page)), fps_text
+        assert errors == [], errors
+        print(f"landmarks demo: first frame {first_frame:.1f} s after goto, test {time.perf_counter() - wall:.1f} s; "
+              f"{page.text_content('#fps')}; {page.text_content('#status')}")
+    finally:
+        page.close()
