@@ -22,8 +22,6 @@ REFERENCE = os.path.join(ROOT, "tests", "zoo_reference.mjs")
 # probabilities to pixel coordinates in the hundreds, where 1e-3 absolute is below float32's
 # rounding of the sums behind them.
 EPSILON = 1e-3
-# Where a model needs more, the reason is given here.
-EPSILON_OF = {}
 
 
 def photo_pixels(name):
@@ -75,7 +73,7 @@ def compare_outputs(model_name, got, want):
         actual = t.numpy()
         if w["dtype"] == "float32":
             scale = max(1.0, float(np.nanmax(np.abs(expected))) if expected.size else 1.0)
-            atol = EPSILON_OF.get(model_name, EPSILON) * scale
+            atol = EPSILON * scale
             np.testing.assert_allclose(actual, expected, rtol=0, atol=atol, equal_nan=True, err_msg=where)
         else:
             np.testing.assert_array_equal(actual, expected, err_msg=where)
