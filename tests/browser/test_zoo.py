@@ -31,8 +31,9 @@ EPSILON = 1e-3
 # page. pytfweb's webgpu backend runs these models; TF.js's webgl backend is the reference then.
 TFJS_WEBGPU_CANNOT = {"handtrack": "webgl"}
 
-# TF.js's side: the photo drawn from an <img>, prepared as zoo.prepare does, the model run for all
-# its outputs. Values travel as base64 of their bytes (centernet's outputs hold 1.4M floats).
+# TF.js's side: its own input from the photo drawn from an <img>, prepared as zoo.prepare does
+# (returned for comparison), then the model run for all its outputs on pytfweb's input values.
+# Values travel as base64 of their bytes (centernet's outputs hold 1.4M floats).
 _TFJS_RUN = """
 async ({model: {name, size, channels, dtype, scale, offset, photo}, input, backend}) => {
   if (tf.getBackend() !== backend) {
@@ -75,7 +76,7 @@ async ({model: {name, size, channels, dtype, scale, offset, photo}, input, backe
 # pytfweb's side, in the session's page.
 _PY_RUN = """
 import base64
-from js import Image, location
+from js import Image
 from pytfweb.host import zoo
 
 async def plain(t):
@@ -91,7 +92,7 @@ await img.decode()
 pixels = tf.browser.from_pixels(img)
 x = zoo.prepare(pixels, model)
 pixels.dispose()
-graph = await tf.load_graph_model(location.origin + "/zoo/models/" + name + ".json")
+graph = await tf.load_graph_model("/zoo/models/" + name + ".json")
 names = [o.name for o in graph.outputs]
 outs = await graph.execute_async(x, names)
 outs = outs if isinstance(outs, list) else [outs]
