@@ -40,7 +40,8 @@ $(VENV)/.pytfweb-stamp: pyproject.toml setup.py
 
 F16_TESTS := PYTFWEB_TEST_WEBGL_F16=1 $(VPY) -m pytest tests/browser/test_webgl_*.py -m 'not fuzz_heavy'
 WEBGPU_TESTS := PYTFWEB_TEST_BACKEND=webgpu $(VPY) -m pytest tests/browser/test_webgl_*.py \
-	tests/browser/test_layers*.py tests/browser/test_parity.py tests/browser/test_function.py -m 'not fuzz_heavy' -rs
+	tests/browser/test_layers*.py tests/browser/test_parity.py tests/browser/test_function.py \
+	tests/browser/test_zoo.py -m 'not fuzz_heavy' -rs
 
 test: setup
 	$(VPY) -m pytest tests/unit $(PYTEST_ARGS)
@@ -59,9 +60,9 @@ test-browser: setup
 test-f16: setup
 	$(F16_TESTS) $(PYTEST_ARGS)
 
-# The webgl op, gradient and layers modules and the TF.js parity cases run on the webgpu backend,
-# against cpu and TF.js (PYTFWEB_TEST_BACKEND=webgpu). Tests of webgl itself are skipped, each
-# with its reason; all are skipped, saying why, where the browser gives no WebGPU adapter.
+# The webgl op, gradient and layers modules, the TF.js parity cases and the model zoo run on the
+# webgpu backend, against cpu and TF.js (PYTFWEB_TEST_BACKEND=webgpu). Tests of webgl itself are
+# skipped, each with its reason; all are skipped, saying why, where the browser gives no WebGPU adapter.
 # The last step of `make test`.
 test-webgpu: setup
 	$(WEBGPU_TESTS) $(PYTEST_ARGS)

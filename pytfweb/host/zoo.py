@@ -10,6 +10,8 @@ values, as MoveNet and the hand tracker expect).
 """
 from typing import NamedTuple
 
+import pytfweb as tf
+
 from .paths import npm_package_dir
 
 PACKAGE = "@vladmandic/human"
@@ -64,3 +66,18 @@ def model_json(name):
         raise FileNotFoundError(f"zoo model {name!r} not found: run `npm ci` in the checkout (make does it), "
                                 f"which installs {PACKAGE}")
     return d / f"{name}.json"
+
+
+def prepare(pixels, model):
+    """A zoo model's input from a photo's pixels (int32 [height, width, 3], as
+    tf.browser.from_pixels gives them): [1, size, size, channels] in model.dtype, prepared as the
+    module docstring says. The same code runs in CPython and in the page, so both build the input
+    alike; the caller owns the result (nothing else is left)."""
+    def build():
+        x = tf.image.resize_bilinear(tf.expand_dims(pixels, 0), [model.size, model.size])
+        if model.channels == 1:
+            x = tf.image.rgb_to_grayscale(x)
+        if model.dtype == "int32":
+            return tf.cast(x, "int32")
+        return tf.add(tf.mul(x, model.scale), model.offset)
+    return tf.tidy(build)

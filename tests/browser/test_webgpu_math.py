@@ -30,6 +30,16 @@ def test_lrn_and_top_k(compare_webgpu):
                    "*tf.top_k(i, 3), *tf.top_k(t[0])]", [x, t, i], rtol=1e-5, atol=1e-5, signed_zeros=False)
 
 
+def test_top_k_of_long_rows(compare_webgpu):
+    """Rows far longer than k (centernet's top 100 of 1.3M scores), lengths not powers of two,
+    many ties and some NaN: the bitonic passes keep cpu's order (ties by index, NaN first)."""
+    x = RNG.integers(0, 50, size=(2, 3001)).astype(np.float32)
+    x[1, [7, 2999]] = np.nan
+    i = RNG.integers(-5, 5, size=(1, 777)).astype(np.int32)
+    compare_webgpu("lambda x, i: [*tf.top_k(x, 100), *tf.top_k(x, 3), *tf.top_k(x, 1), *tf.top_k(i, 37), "
+                   "*tf.top_k(i[:, :5], 5)]", [x, i], rtol=0, atol=0)
+
+
 @pytest.mark.parametrize("align_corners, half_pixel_centers", [(False, False), (True, False), (False, True)])
 def test_resize(compare_webgpu, align_corners, half_pixel_centers):
     opts = f"{align_corners}, {half_pixel_centers}"

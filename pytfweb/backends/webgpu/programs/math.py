@@ -1,7 +1,7 @@
 """Cumsum, Cumprod (contracts in ops/math.py), LRN (ops/normalization.py) and TopK
 (ops/indexing.py) as WGSL (backends/webgpu/shaders/math.wgsl). The scans are one invocation per output
-looping over its prefix (quadratic in the axis, in cpu's order of operations); TopK ranks each
-value within its row by counting those before it."""
+looping over its prefix (quadratic in the axis, in cpu's order of operations); TopK is TF.js's
+bitonic top-k, as on webgl."""
 import array
 
 from ....core import prng
@@ -59,8 +59,18 @@ def lrn(backend, inputs, attrs):
                        backend.groups_for(_size(x.shape), 64))
 
 
+def _pow2(n):
+    p = 1
+    while p < n:
+        p *= 2
+    return p
+
+
 @register_kernel("TopK", BACKEND)
 def top_k(backend, inputs, attrs):
+    """TF.js's bitonic top-k (webgl's TopK too): sort runs of k2 (k rounded up to a power of two)
+    candidate indices per row, then repeatedly keep the better half of each pair of runs and
+    re-sort, until k2 remain; O(n log^2 k) work, where ranking every value would be O(n^2)."""
     (x,) = inputs
     k = attrs["k"]
     n = x.shape[-1]
@@ -68,22 +78,57 @@ def top_k(backend, inputs, attrs):
     if _size(out_shape) == 0:
         return [backend.empty(out_shape, x.dtype), backend.empty(out_shape, "int32")]
     t = wgsl.STORAGE_TYPE[x.dtype]
-    fields = (("size", "i32"), ("n", "i32"), ("k", "i32"))
+    batch = _size(x.shape) // n
+    k2, n2 = _pow2(k), _pow2(n)
+    indices = None          # the candidates so far, [batch, width]; None before the first pass
 
-    def source():
-        is_nan = "isNan" if x.dtype == "float32" else "neverNan"
-        extra = wgsl.functions((wgsl.COMMON, "isNan")) if x.dtype == "float32" else \
-            "fn neverNan(v: i32) -> bool { return false; }\n"
-        text = wgsl.program("math.wgsl", "top_k").replace("TYPE", t).replace("IS_NAN(", is_nan + "(")
-        return extra + wgsl.bindings(t, (("x", t),), fields, outputs=(("result", t), ("indices", "i32"))) + text
+    def source(section, fields, outputs):
+        def build():
+            is_nan = "isNan" if x.dtype == "float32" else "neverNan"
+            extra = wgsl.functions((wgsl.COMMON, "isNan")) if x.dtype == "float32" else \
+                "fn neverNan(v: i32) -> bool { return false; }\n"
+            text = wgsl.functions(("math.wgsl", "before")) + wgsl.program("math.wgsl", section)
+            return extra + wgsl.bindings(t, (("x", t), ("indices", "i32")), fields, outputs=outputs) + \
+                text.replace("IS_NAN(", is_nan + "(")
+        return build
 
-    values, indices = backend.run(Program(f"top_k:{t}", source, fields), [x], out_shape, x.dtype,
-                                  (_size(x.shape), n, k), backend.groups_for(_size(x.shape), 64),
-                                  extra_outputs=((out_shape, "int32"),))
-    return [values, indices]
+    def run(section, fields, width, values, shape=None, dtype="int32", extra_outputs=(), outputs=None):
+        first = indices is None
+        outputs = outputs or (("result", "i32"),)
+        program = Program(f"top_k_{section}:{t}", source(f"top_k_{section}", fields, outputs), fields)
+        # the first pass has no indices to read: x stands in for the binding
+        out = backend.run(program, [x, x if first else indices], shape or (batch, width), dtype,
+                          (batch * width, width, n, int(first), *values), backend.groups_for(batch * width, 64),
+                          extra_outputs=extra_outputs)
+        if not first:
+            backend.dispose_data(indices.data_id)
+        return out
 
+    swap_fields = (("size", "i32"), ("width", "i32"), ("n", "i32"), ("firstPass", "i32"), ("dir", "i32"),
+                   ("inc", "i32"))
+    merge_fields = (("size", "i32"), ("width", "i32"), ("n", "i32"), ("firstPass", "i32"), ("k", "i32"),
+                    ("inWidth", "i32"))
 
+    def sort_runs(length, width):
+        nonlocal indices
+        inc = length
+        while inc >= 1:
+            indices = run("swap", swap_fields, width, (2 * length, inc))
+            inc //= 2
 
+    length = 1
+    while length < k2:
+        sort_runs(length, n2)
+        length *= 2
+    size = n2
+    while size > k2:
+        indices = run("merge", merge_fields, size // 2, (k2, size))
+        sort_runs(k2 // 2, size // 2)
+        size //= 2
+    gather_fields = (("size", "i32"), ("k", "i32"), ("n", "i32"), ("firstPass", "i32"), ("width", "i32"))
+    width = n2 if indices is None else indices.shape[1]
+    return run("gather", gather_fields, k, (width,), out_shape, x.dtype, ((out_shape, "int32"),),
+               (("result", t), ("outIndices", "i32")))
 
 
 @register_kernel("LRNGrad", BACKEND)

@@ -1,5 +1,20 @@
 // Cumulative sums and products, LRN, TopK (programs/math.py).
 
+// TopK's order, used by its programs (IS_NAN is isNan or, for int32, neverNan):
+// Whether index ia of row `batch` goes before index ib: larger values first, equal values by
+// index, NaN before everything (cpu's order); an index past the row (n) after every real one.
+fn before(batch: i32, ia: i32, ib: i32) -> bool {
+  if (ib >= u.n) { return ia < u.n || ia < ib; }
+  if (ia >= u.n) { return false; }
+  let a = x[batch * u.n + ia];
+  let b = x[batch * u.n + ib];
+  let na = IS_NAN(a);
+  let nb = IS_NAN(b);
+  if (na || nb) { return select(na, ia < ib, na && nb); }
+  if (a != b) { return a > b; }
+  return ia < ib;
+}
+
 // @program cumulative
 // x seen as [outer, n, inner]; out[o, i, k] combines x[o, j, k] for j from the start (or, with
 // REVERSE, from the end) up to i, i itself left out when EXCLUSIVE, in cpu's order.
@@ -39,32 +54,65 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   result[index] = v * op_Pow(u.bias + u.alpha * total, -u.beta);
 }
 
-// @program top_k
-// One invocation per value of a row of n: its rank among the row (larger first; equal values by
-// index; NaN before everything, as cpu's order); the values of rank < k go to slot rank.
-fn before(a: TYPE, ia: i32, b: TYPE, ib: i32) -> bool {
-  let na = IS_NAN(a);
-  let nb = IS_NAN(b);
-  if (na || nb) { return select(na, ia < ib, na && nb); }
-  if (a != b) { return a > b; }
-  return ia < ib;
-}
-
+// @program top_k_swap
+// One compare-and-swap step of a bitonic sort of indices into x [batch, n] (TF.js's
+// SwapProgram, after "Bitonic Top K", Shanbhag et al. 2018; webgl's topk_swap): pairs
+// (i, i + inc) in groups of 2 * inc, ordered descending or ascending in alternate runs of `dir`.
+// On the first pass (no indices yet) index i is i itself. One invocation per output slot.
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let index = i32(gid.x + gid.y * nwg.x * 64u);
   if (index >= u.size) { return; }
-  let row = index / u.n;
-  let i = index - row * u.n;
-  let v = x[index];
-  var rank = 0;
-  for (var j = 0; j < u.n; j++) {
-    if (before(x[row * u.n + j], j, v, i)) { rank++; }
+  let batch = index / u.width;
+  let elem = index - batch * u.width;
+  let first = elem % (2 * u.inc) < u.inc;
+  let i = select(elem - u.inc, elem, first);
+  var i0 = i;
+  var i1 = i + u.inc;
+  if (u.firstPass == 0) {
+    i0 = indices[batch * u.width + i];
+    i1 = indices[batch * u.width + i + u.inc];
   }
-  if (rank < u.k) {
-    result[row * u.k + rank] = v;
-    indices[row * u.k + rank] = i;
+  let reverse = elem % (2 * u.dir) >= u.dir;
+  if (reverse == before(batch, i0, i1)) {
+    let t = i0;
+    i0 = i1;
+    i1 = t;
   }
+  result[index] = select(i1, i0, first);
+}
+
+// @program top_k_merge
+// Halves the candidates (TF.js's MergeProgram): output position p keeps the larger of the pair
+// (i, i + k) of the previous sequence, where i maps p back into every other run of k.
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let batch = index / u.width;
+  let elem = index - batch * u.width;
+  let i = select(elem * 2 - elem % u.k, elem, elem < u.k);
+  var i0 = i;
+  var i1 = i + u.k;
+  if (u.firstPass == 0) {
+    i0 = indices[batch * u.inWidth + i];
+    i1 = indices[batch * u.inWidth + i + u.k];
+  }
+  result[index] = select(i1, i0, before(batch, i0, i1));
+}
+
+// @program top_k_gather
+// The first k candidates of each row (sorted, larger first) and their values.
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let index = i32(gid.x + gid.y * nwg.x * 64u);
+  if (index >= u.size) { return; }
+  let batch = index / u.k;
+  let j = index - batch * u.k;
+  var i = j;
+  if (u.firstPass == 0) { i = indices[batch * u.width + j]; }
+  result[index] = x[batch * u.n + i];
+  outIndices[index] = i;
 }
 
 // @program lrn_grad
