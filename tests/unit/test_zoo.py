@@ -23,6 +23,10 @@ REFERENCE = os.path.join(ROOT, "tests", "zoo_reference.mjs")
 # rounding of the sums behind them.
 EPSILON = 1e-3
 
+# Models with dynamic ops (control flow, NonMaxSuppression): they run node by node every time;
+# the others replay a recorded kernel plan from their second run on.
+DYNAMIC = {"handtrack"}
+
 
 def photo_pixels(name):
     """A catalog photo as int32 [height, width, 3] RGB values (what tf.browser.from_pixels gives)."""
@@ -89,9 +93,17 @@ def test_zoo_model_matches_tfjs(model, reference):
     x = tf.tensor(x_values)
     outs = asyncio.run(graph.execute_async(x, names))
     outs = outs if isinstance(outs, list) else [outs]
+    # the second run replays the kernel plan the first recorded (static graphs: converter/executor.py)
+    again = asyncio.run(graph.execute_async(x, names))
+    again = again if isinstance(again, list) else [again]
     try:
         compare_outputs(model.name, list(zip(names, outs)), want)
+        recorded = [p is not None for node_plan in graph.executor.node_plans.values()
+                    for p in node_plan.recorded.values()]
+        assert recorded == ([] if model.name in DYNAMIC else [True]), f"{model.name}: recorded plans {recorded}"
+        for name, first, replayed in zip(names, outs, again):
+            np.testing.assert_array_equal(replayed.numpy(), first.numpy(), err_msg=f"{model.name} {name} replayed")
     finally:
-        tf.dispose([x, *outs])
+        tf.dispose([x, *outs, *again])
         graph.dispose()
     assert tf.memory()["num_tensors"] == before, f"{model.name}: tensors left after dispose"
