@@ -82,8 +82,8 @@ def test_breakdown_puts_a_case_time_in_parts():
     r = _bench("--breakdown", "--only", "dispatch", "--runs", "2")
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    head = re.search(r"dispatch: 1000 chained add \(64\) \+ readback: ([\d.]+) ms a run \(plain\); "
-                     r"profiled ([\d.]+) ms a run", out)
+    head = re.search(r"dispatch: 1000 chained add \(64\) \+ readback: ([\d.]+) ms a run \(plain\), "
+                     r"TF.js [\d.]+ ms; profiled ([\d.]+) ms a run", out)
     assert head, out
     parts = dict(re.findall(r"^  (JS calls \+ GL|kernels|engine|graph model|ops \+ above|Python runtime|"
                             r"outside Python)\s+([\d.]+) ms", out, re.M))
