@@ -57,3 +57,19 @@ function mlp() {
     tf.layers.dense({units: 10, activation: 'softmax'}),
   ]});
 }
+
+// The zoo's input (`pytfweb bench --only zoo`): the JS twin of zoo_input in pytfweb/host/bench_zoo.py (change
+// the two together). The catalog's photo decoded by the browser, read by tf.browser.fromPixels,
+// resized (bilinear), grayscale by the luma weights for one channel, then pixels * scale + offset
+// (float32) or the raw 0..255 values (int32).
+async function zooInput(photoUrl, size, channels, dtype, scale, offset) {
+  const img = new Image();
+  img.src = photoUrl;
+  await img.decode();
+  return tf.tidy(() => {
+    let x = tf.image.resizeBilinear(tf.browser.fromPixels(img, 3), [size, size]);
+    if (channels === 1) x = tf.sum(tf.mul(x, tf.tensor1d([0.299, 0.587, 0.114])), -1, true);
+    x = dtype === 'int32' ? tf.cast(x, 'int32') : tf.add(tf.mul(x, scale), offset);
+    return tf.expandDims(x, 0);
+  });
+}

@@ -13,8 +13,11 @@ case (a kernel missing there, an error) gets "n/a" and the reason in the row, an
 
 Each case is the same work written twice, in Python for pytfweb and in JS for TF.js, and ends with a
 readback of the result so that GPU work is inside the time. Models come from pytfweb.host.bench_models
-and its JS twin web/bench_models.js.
+and its JS twin web/bench_models.js, and from the model zoo (host/zoo.py, served at /zoo/): real
+pre-trained graph models, three cases each (load, first predict, steady predict), whose ratios also
+get a geometric-mean row per column (Case.group).
 """
+import math
 import os
 import re
 import statistics
@@ -23,7 +26,7 @@ from typing import NamedTuple
 
 import pytfweb as tf
 
-from . import breakdown
+from . import breakdown, zoo
 from .bench_models import mobilenet_v1
 from .chromium import Browser
 from .paths import npm_package_dir
@@ -44,6 +47,7 @@ class Case(NamedTuple):
     first_run: bool = False
     check: tuple = None
     files: bool = False     # needs the model files of write_model_files() at /models/
+    group: str = None       # cases whose ratios get a geometric-mean row of their own (the zoo's columns)
 
 
 CASES = {
@@ -137,6 +141,36 @@ CASES["MobileNet v1 load (http, layers, 16 MB)"] = Case(
     "const m = await tf.loadLayersModel('/models/mobilenet_v1/model.json'); m.dispose();",
     files=True)
 
+# The model zoo (host/zoo.py: real pre-trained TF.js graph models of @vladmandic/human, served at
+# /zoo/), three cases a model. load: model.json and its weights over http:// to a model ready to
+# predict (then disposed). first predict: the first execute_async on the catalog's photo, once in a
+# fresh Chromium (shader compiles and the weights' upload included). steady predict: the same after
+# the warm-up. Both predicts read every output back. The input is the photo decoded by the browser
+# and prepared as the catalog says, by the same steps on both sides (bench_zoo.zoo_input and its
+# twin zooInput in web/bench_models.js), outside the clock.
+ZOO_COLUMNS = ("load", "first predict", "steady predict")
+_ZOO_PREDICT_PY = """
+y = await model.execute_async(x)
+ys = y if isinstance(y, list) else [y]
+for t in ys:
+    await t.data()
+tf.dispose(ys)"""
+_ZOO_PREDICT_JS = ("const y = await model.executeAsync(x); const ys = Array.isArray(y) ? y : [y];"
+                   " for (const t of ys) await t.data(); tf.dispose(ys);")
+for _m in zoo.MODELS:
+    _url = f"/zoo/models/{_m.name}.json"
+    _args = f"'/zoo/assets/{_m.photo}', {_m.size}, {_m.channels}, '{_m.dtype}', {_m.scale!r}, {_m.offset!r}"
+    CASES[f"zoo {_m.name}: load"] = Case(
+        "", f"m = await tf.load_graph_model('{_url}')\nm.dispose()",
+        "", f"const m = await tf.loadGraphModel('{_url}'); m.dispose();", group="zoo: load")
+    for _column, _first in (("first predict", True), ("steady predict", False)):
+        CASES[f"zoo {_m.name}: {_column}"] = Case(
+            "from pytfweb.host.bench_zoo import zoo_input\n"
+            f"model = await tf.load_graph_model('{_url}')\nx = await zoo_input({_args})",
+            _ZOO_PREDICT_PY,
+            f"model = await tf.loadGraphModel('{_url}');\nx = await zooInput({_args});",
+            _ZOO_PREDICT_JS, first_run=_first, group=f"zoo: {_column}")
+
 # The width of the case column
 _W = max(44, *map(len, CASES))
 
@@ -169,9 +203,12 @@ tf.memory().num_tensors - _bench_tensors
 '''
 
 _JS_DEFINE = """
-({setup, body}) => {
+async ({setup, body}) => {
   window.__benchTensors = tf.memory().numTensors;
-  eval(setup.replace(/^(\\s*)(\\w+) =/gm, '$1window.$2 ='));
+  // An async function's body, so that setup may await (loading a model); what it assigns at the start
+  // of a line becomes a global for the body.
+  const AsyncFunction = (async () => {}).constructor;
+  await new AsyncFunction(setup.replace(/^(\\s*)(\\w+) =/gm, '$1window.$2 ='))();
   window.__benchOnce = new Function('return (async () => { const t = performance.now(); ' + body +
                                     ' return performance.now() - t; })()');
   window.__benchMany = async (k) => {
@@ -300,11 +337,14 @@ def _time_side(once, page, runs, first_run):
     return [once(page, k) for _ in range(runs)]
 
 
-def _run_case(py_page, js_page, name, case, runs):
+def _run_case(py_page, js_page, name, case, runs, results=None):
     """Times one case in the two pages and prints its row; each side that fails gets "n/a" and the
-    reason (a missing kernel by name). False if pytfweb failed otherwise than by a missing kernel."""
+    reason (a missing kernel by name). False if pytfweb failed otherwise than by a missing kernel.
+    A case of a group adds its (pytfweb ms, TF.js ms) to results[group] (None for a side that failed)."""
     if not _has(py_page, case.py_setup + case.py_body):
         print(f"{name:{_W}} {'n/a':>11} {'':>10} {'':>7}   (op not in pytfweb yet)", flush=True)
+        if case.group is not None and results is not None:
+            results.setdefault(case.group, []).append((None, None))
         return True
     notes, ok = [], True
     py_times = js_times = ours = theirs = None
@@ -337,11 +377,18 @@ def _run_case(py_page, js_page, name, case, runs):
         notes.append(f"LEAK: tensors left pytfweb {py_left}, TF.js {js_left}")
     p = statistics.median(py_times) if py_times else None
     j = statistics.median(js_times) if js_times else None
+    if case.group is not None and results is not None:
+        results.setdefault(case.group, []).append((p, j))
     cols = (f"{p:11.1f}" if p is not None else f"{'n/a':>11}") + " " + \
            (f"{j:10.1f}" if j is not None else f"{'n/a':>10}") + " " + \
            (f"{p / j:7.2f}" if p is not None and j is not None else f"{'':>7}")
     print(f"{name:{_W}} {cols}" + (f"   ({'; '.join(notes)})" if notes else ""), flush=True)
     return ok
+
+
+def _selected(only):
+    """The cases whose name contains `only` (any case), in CASES's order."""
+    return {name: case for name, case in CASES.items() if not only or only.lower() in name.lower()}
 
 
 def run_webgl(runs=5, only=None, verbose=False, backend="webgl"):
@@ -360,7 +407,13 @@ def run_webgl(runs=5, only=None, verbose=False, backend="webgl"):
             print(f"pytfweb bench: {package} is not installed (npm ci installs it as a dev dependency)")
             return 1
         routes[route] = extra / "dist"
-    cases = {name: case for name, case in CASES.items() if not only or only.lower() in name.lower()}
+    cases = _selected(only)
+    if any(name.startswith("zoo ") for name in cases) and zoo.package_dir() is None:
+        print(f"pytfweb bench: the zoo's cases need {zoo.PACKAGE} (npm ci installs it as a dev dependency); "
+              "left out", flush=True)
+        cases = {name: case for name, case in cases.items() if not name.startswith("zoo ")}
+        if not cases:
+            return 1
     header = []
 
     def print_header(py_page):
@@ -392,23 +445,62 @@ def run_webgl(runs=5, only=None, verbose=False, backend="webgl"):
             tmp.cleanup()
 
 
+# The kernels TF.js's tf.profile sees in one run of the body: {name: count} (not the entries named
+# after an op's scope, `fusedConv2d__op`, which wrap a kernel also listed).
+_JS_PROFILE = """
+async () => {
+  const info = await tf.profile(() => window.__benchOnce());
+  const kernels = {};
+  for (const k of info.kernels) if (!k.name.endsWith('__op')) kernels[k.name] = (kernels[k.name] || 0) + 1;
+  return kernels;
+}
+"""
+
+
+def _peer_figures(js_page, name, case, runs):
+    """TF.js's figures for a steady case's body, for the breakdown: the plain ms a run (median of
+    `runs` after three warm-up runs), the draws WebGL sees in one run and its kernels by name;
+    None (and a line saying why) if TF.js failed."""
+    try:
+        js_page.evaluate(_JS_DEFINE, {"setup": case.js_setup, "body": case.js_body})
+        for _ in range(3):
+            _once_js(js_page)
+        plain = statistics.median(_once_js(js_page) for _ in range(runs))
+        draws = js_page.evaluate(breakdown.COUNT_DRAWS_JS, False)
+        return {"plain_ms": plain, "draws": draws, "kernels": js_page.evaluate(_JS_PROFILE)}
+    except Exception as exc:
+        print(f"\n{name}: {_failure('TF.js', exc)[0]}")
+        return None
+    finally:
+        js_page.evaluate(_JS_TEARDOWN, _assigned(case.js_setup))
+
+
 def run_breakdown(runs=5, only=None, verbose=False):
-    """`--breakdown`: each case's time in the pytfweb page by part (host/breakdown.py)."""
-    cases = {name: case for name, case in CASES.items()
-             if not case.files and (not only or only.lower() in name.lower())}
+    """`--breakdown`: each case's time in the pytfweb page by part (host/breakdown.py), with TF.js's
+    plain time, draws and kernel counts for the same body beside the steady cases."""
+    cases = {name: case for name, case in _selected(only).items() if not case.files}
+    if any(name.startswith("zoo ") for name in cases) and zoo.package_dir() is None:
+        print(f"pytfweb bench --breakdown: the zoo's cases need {zoo.PACKAGE} (npm ci installs it); left out")
+        cases = {name: case for name, case in cases.items() if not name.startswith("zoo ")}
+    tfjs = npm_package_dir("@tensorflow/tfjs")
+    routes = {"/tfjs/": tfjs / "dist"} if tfjs is not None else {}
     print(f"pytfweb bench --breakdown: {runs} profiled runs a case after a warm-up and {runs} plain runs "
           "(first-run cases: their one run, in a fresh Chromium)")
-    with Server(verbose=verbose) as server:
+    with Server(routes=routes, verbose=verbose) as server:
         for name, case in cases.items():
             if case.first_run:
                 with Browser() as browser:
                     py_page, _ = browser.open(server.url, backend="webgl", verbose=verbose)
                     breakdown.run(py_page, name, case, runs, _define_py, _teardown_py)
         with Browser() as browser:
-            py_page, _ = browser.open(server.url, backend="webgl", verbose=verbose)
+            if tfjs is not None:
+                py_page, js_page = _open_pages(browser, server.url, verbose)
+            else:
+                (py_page, _), js_page = browser.open(server.url, backend="webgl", verbose=verbose), None
             for name, case in cases.items():
                 if not case.first_run:
-                    breakdown.run(py_page, name, case, runs, _define_py, _teardown_py)
+                    peer = _peer_figures(js_page, name, case, runs) if js_page is not None else None
+                    breakdown.run(py_page, name, case, runs, _define_py, _teardown_py, peer)
     return 0
 
 
@@ -425,8 +517,30 @@ def write_model_files(directory):
     return directory
 
 
+def geometric_means(results):
+    """{group: (pytfweb geometric mean, TF.js's, ratio of the two, cases both sides ran, cases)} over
+    the cases of each group that both sides ran (the ratio is also the geometric mean of the ratios)."""
+    means = {}
+    for group, pairs in results.items():
+        both = [(p, j) for p, j in pairs if p is not None and j is not None and p > 0 and j > 0]
+        if both:
+            gp = math.exp(statistics.fmean(math.log(p) for p, _ in both))
+            gj = math.exp(statistics.fmean(math.log(j) for _, j in both))
+            means[group] = (gp, gj, gp / gj, len(both), len(pairs))
+    return means
+
+
+def _print_geometric_means(results):
+    for group, (gp, gj, ratio, n, total) in geometric_means(results).items():
+        name = f"geometric mean, {group}"
+        note = (f"   ({n} of {total} cases: {total - n} failed on a side)" if n < total
+                else f"   ({n} case{'s' if n > 1 else ''})")
+        print(f"{name:{_W}} {gp:11.1f} {gj:10.1f} {ratio:7.2f}{note}", flush=True)
+
+
 def _run_cases(cases, routes, runs, verbose, print_header, backend="webgl"):
     ok = True
+    results = {}
     with Server(routes=routes, verbose=verbose) as server:
         # First runs before anything else, each in its own Chromium: no program compiled by an
         # earlier case can be in the GPU process's cache.
@@ -435,13 +549,14 @@ def _run_cases(cases, routes, runs, verbose, print_header, backend="webgl"):
                 with Browser() as browser:
                     py_page, js_page = _open_pages(browser, server.url, verbose, backend)
                     print_header(py_page)
-                    ok &= _run_case(py_page, js_page, name, case, runs)
+                    ok &= _run_case(py_page, js_page, name, case, runs, results)
         with Browser() as browser:
             py_page, js_page = _open_pages(browser, server.url, verbose, backend)
             print_header(py_page)
             for name, case in cases.items():
                 if not case.first_run:
-                    ok &= _run_case(py_page, js_page, name, case, runs)
+                    ok &= _run_case(py_page, js_page, name, case, runs, results)
+            _print_geometric_means(results)
             # Cold start: fresh contexts, page open to the first result read back, beside Pyodide alone.
             first, pyodide_alone = [], []
             for _ in range(3):

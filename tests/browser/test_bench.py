@@ -82,15 +82,51 @@ def test_breakdown_puts_a_case_time_in_parts():
     r = _bench("--breakdown", "--only", "dispatch", "--runs", "2")
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    head = re.search(r"dispatch: 1000 chained add \(64\) \+ readback: ([\d.]+) ms a run \(plain\); "
-                     r"profiled ([\d.]+) ms a run", out)
+    head = re.search(r"dispatch: 1000 chained add \(64\) \+ readback: ([\d.]+) ms a run \(plain\), "
+                     r"TF.js [\d.]+ ms; profiled ([\d.]+) ms a run", out)
     assert head, out
-    parts = dict(re.findall(r"^  (JS calls \+ GL|kernels|engine|ops \+ above|Python runtime|outside Python)"
-                            r"\s+([\d.]+) ms", out, re.M))
-    assert len(parts) == 6, out
+    parts = dict(re.findall(r"^  (JS calls \+ GL|kernels|engine|graph model|ops \+ above|Python runtime|"
+                            r"outside Python)\s+([\d.]+) ms", out, re.M))
+    assert len(parts) == 7, out
     assert abs(sum(map(float, parts.values())) - float(head.group(2))) < 0.1 * len(parts), out
     assert float(parts["engine"]) > 0 and float(parts["ops + above"]) > 0, out
     assert float(parts["JS calls + GL"]) > 0, out      # the draws and the read
     # the top functions by own time (which ones lead varies from run to run)
     top = re.findall(r"^ +[\d.]+ +[\d.]+  (\S+):\d+\(", out, re.M)
     assert len(top) == 12 and any(f.startswith(("backends/", "core/engine.py", "ops/")) for f in top), out
+
+
+_ROW = r"\s+(\d+\.\d)\s+(\d+\.\d)\s+(\d+\.\d\d)"   # pytfweb ms, TF.js ms, ratio
+
+
+def test_zoo_bench_times_a_real_model_beside_tfjs():
+    """One zoo model (liveness, 32x32x3: the smallest) loaded from /zoo/ by both pages: load, first
+    predict (a fresh Chromium) and steady predict rows with both times and the ratio, and a
+    geometric-mean row for each column whose ratio is that of its means."""
+    r = _bench("--only", "zoo liveness", "--runs", "1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout
+    for column in ("load", "first predict", "steady predict"):
+        row = re.search(rf"^zoo liveness: {column}{_ROW}", out, re.M)
+        assert row, out
+        mean = re.search(rf"^geometric mean, zoo: {column}{_ROW}   \(1 case\)$", out, re.M)
+        assert mean, out
+        assert mean.groups() == row.groups(), out     # the mean of one case is that case
+        p, j, ratio = map(float, mean.groups())
+        assert abs(p / j - ratio) < 0.01 + 0.01 * ratio, out
+    assert "zoo antispoof" not in out and "failed" not in out and "LEAK" not in out, out
+
+
+def test_zoo_breakdown_counts_kernels_and_draws_beside_tfjs():
+    """--breakdown on a zoo model's steady predict: the graph model's executor has a part of its
+    own, and the draws and kernels by name are counted on both sides (liveness runs convolutions)."""
+    r = _bench("--breakdown", "--only", "zoo liveness: steady", "--runs", "1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout
+    assert re.search(r"zoo liveness: steady predict: [\d.]+ ms a run \(plain\), TF.js [\d.]+ ms", out), out
+    assert float(re.search(r"^  graph model\s+([\d.]+) ms", out, re.M).group(1)) > 0, out
+    draws = re.search(r"draws in one run: pytfweb (\d+), TF.js (\d+)", out)
+    assert draws and int(draws.group(1)) > 0 and int(draws.group(2)) > 0, out
+    conv = re.search(r"^    (\w*Conv2D\w*) +(\d+) +[\d.]+ +[\d.]+ +(\d+)$", out, re.M)
+    assert conv and int(conv.group(2)) > 0, out
+    assert re.search(r"WebGL calls a run \(from the profile\): draws \d+", out), out

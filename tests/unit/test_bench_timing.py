@@ -33,3 +33,19 @@ def test_a_long_body_runs_once_a_sample_and_a_tiny_one_at_most_100_times():
 def test_a_first_run_case_runs_once_without_a_warm_up():
     once, calls = _side(1500.0)
     assert bench._time_side(once, "p", 5, first_run=True) == [1500.0] and calls == [("p", 1)]
+
+
+def test_zoo_cases_are_selected_by_zoo_or_by_model():
+    """Three cases a zoo model; `--only zoo` picks them all, `--only movenet` one model's three."""
+    from pytfweb.host import zoo
+    names = list(bench._selected("zoo"))
+    assert len(names) == 3 * len(zoo.MODELS) and all(n.startswith("zoo ") for n in names)
+    assert list(bench._selected("movenet")) == [f"zoo movenet-lightning: {c}" for c in bench.ZOO_COLUMNS]
+    assert {bench.CASES[n].group for n in names} == {f"zoo: {c}" for c in bench.ZOO_COLUMNS}
+
+
+def test_geometric_means_skip_cases_a_side_failed():
+    means = bench.geometric_means({"g": [(2.0, 1.0), (8.0, 16.0), (None, 3.0)], "none": [(None, None)]})
+    gp, gj, ratio, n, total = means["g"]
+    assert abs(gp - 4.0) < 1e-9 and abs(gj - 4.0) < 1e-9 and abs(ratio - 1.0) < 1e-9 and (n, total) == (2, 3)
+    assert "none" not in means

@@ -13,6 +13,7 @@ def test_files_go_to_their_parts():
     assert breakdown.part_of(site + "kernels/conv_geometry.py") == "kernels"
     assert breakdown.part_of(site + "ops/elementwise.py") == "ops + above"
     assert breakdown.part_of(site + "layers/training.py") == "ops + above"
+    assert breakdown.part_of(site + "converter/executor.py") == "graph model"
     assert breakdown.part_of("/lib/python314.zip/asyncio/events.py") == "Python runtime"
     assert breakdown.part_of("~") == "Python runtime"
 
@@ -24,8 +25,8 @@ def test_summary_per_run_and_time_outside_python():
         [site + "core/engine.py", 226, "run_kernel", 40, 10.0],
         ["~", 0, "<built-in method builtins.len>", 400, 4.0],
     ]}
-    per_part, top, plain = breakdown.summarize(report, runs=2)
-    assert plain == 30.0
+    per_part, top, plain, gl = breakdown.summarize(report, runs=2)
+    assert plain == 30.0 and gl["draws"] == 20.0 and gl["uploads"] == 0.0
     assert per_part["JS calls + GL"] == 10.0 and per_part["engine"] == 5.0
     assert per_part["Python runtime"] == 2.0 and per_part["kernels"] == 0.0
     assert per_part["outside Python"] == 50.0 - 17.0
@@ -34,7 +35,22 @@ def test_summary_per_run_and_time_outside_python():
 
 def test_first_run_reports_no_plain_time(capsys):
     """A first-run case is profiled once in a fresh page: there is no plain median to show."""
-    per_part, top, plain = breakdown.summarize({"wall_ms": 10.0, "plain_ms": None, "functions": []}, runs=1)
+    per_part, top, plain, gl = breakdown.summarize({"wall_ms": 10.0, "plain_ms": None, "functions": []}, runs=1)
     assert plain is None and per_part["outside Python"] == 10.0
-    breakdown.print_breakdown("case", per_part, top, plain)
+    breakdown.print_breakdown("case", per_part, top, plain, gl)
     assert "one run, fresh Chromium" in capsys.readouterr().out
+
+
+def test_kernels_are_listed_beside_tfjs_counts(capsys):
+    """Kernels by time, with TF.js's count of each; a kernel only TF.js ran gets a row of its own."""
+    per_part = dict.fromkeys(breakdown.PARTS, 1.0)
+    peer = {"plain_ms": 12.5, "draws": 30, "kernels": {"FusedConv2D": 4, "Reshape": 7}}
+    breakdown.print_breakdown("zoo x: steady predict", per_part, [], 10.0, None,
+                              {"FusedConv2D": [4, 8.0], "Add": [2, 1.0]}, 27, peer)
+    out = capsys.readouterr().out
+    assert "10.0 ms a run (plain), TF.js 12.5 ms; profiled 7.0 ms a run" in out
+    assert "draws in one run: pytfweb 27, TF.js 30" in out and "6 kernels, 9.0 ms; TF.js 11 kernels" in out
+    rows = [line.split() for line in out.splitlines() if line.startswith("    ") and line.split()[0] in
+            ("FusedConv2D", "Add", "Reshape")]
+    assert rows == [["FusedConv2D", "4", "8.00", "2.000", "4"], ["Add", "2", "1.00", "0.500", "0"],
+                    ["Reshape", "0", "0.00", "7"]]
