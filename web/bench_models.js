@@ -67,9 +67,8 @@ async function zooInput(photoUrl, size, channels, dtype, scale, offset) {
   img.src = photoUrl;
   await img.decode();
   return tf.tidy(() => {
-    let x = tf.image.resizeBilinear(tf.browser.fromPixels(img, 3), [size, size]);
-    if (channels === 1) x = tf.sum(tf.mul(x, tf.tensor1d([0.299, 0.587, 0.114])), -1, true);
-    x = dtype === 'int32' ? tf.cast(x, 'int32') : tf.add(tf.mul(x, scale), offset);
-    return tf.expandDims(x, 0);
+    let x = tf.image.resizeBilinear(tf.expandDims(tf.browser.fromPixels(img, 3), 0), [size, size]);
+    if (channels === 1) x = tf.image.rgbToGrayscale(x);
+    return dtype === 'int32' ? tf.cast(x, 'int32') : tf.add(tf.mul(x, scale), offset);
   });
 }

@@ -11,8 +11,8 @@
     repl            `pytfweb repl`: web/repl.html driven from a terminal
     bench           `pytfweb bench`: pytfweb vs TensorFlow.js in one Chromium, or vs numpy
     bench_models    models built from tf.layers for the bench and the examples (JS twin: web/bench_models.js)
-    bench_zoo       the zoo models' input from a photo for the bench (JS twin: zooInput in web/bench_models.js)
+    zoo             the model zoo's catalog (npm @vladmandic/human) and a model's input from its photo
     coverage        `pytfweb ops`: TF.js 4.22's kernels and functions, and which of them exist here
 
-Only `script`, `console`, `bench_models` and `bench_zoo` run inside Pyodide; nothing here is imported by `import pytfweb`.
+Only `script`, `console`, `bench_models` and `zoo` run inside Pyodide; nothing here is imported by `import pytfweb`.
 """

@@ -146,8 +146,8 @@ CASES["MobileNet v1 load (http, layers, 16 MB)"] = Case(
 # predict (then disposed). first predict: the first execute_async on the catalog's photo, once in a
 # fresh Chromium (shader compiles and the weights' upload included). steady predict: the same after
 # the warm-up. Both predicts read every output back. The input is the photo decoded by the browser
-# and prepared as the catalog says, by the same steps on both sides (bench_zoo.zoo_input and its
-# twin zooInput in web/bench_models.js), outside the clock.
+# and prepared as the catalog says, by the same steps on both sides (zoo.photo_input and its twin
+# zooInput in web/bench_models.js), outside the clock.
 ZOO_COLUMNS = ("load", "first predict", "steady predict")
 _ZOO_PREDICT_PY = """
 y = await model.execute_async(x)
@@ -165,8 +165,8 @@ for _m in zoo.MODELS:
         "", f"const m = await tf.loadGraphModel('{_url}'); m.dispose();", group="zoo: load")
     for _column, _first in (("first predict", True), ("steady predict", False)):
         CASES[f"zoo {_m.name}: {_column}"] = Case(
-            "from pytfweb.host.bench_zoo import zoo_input\n"
-            f"model = await tf.load_graph_model('{_url}')\nx = await zoo_input({_args})",
+            "from pytfweb.host import zoo\n"
+            f"model = await tf.load_graph_model('{_url}')\nx = await zoo.photo_input(zoo.BY_NAME['{_m.name}'])",
             _ZOO_PREDICT_PY,
             f"model = await tf.loadGraphModel('{_url}');\nx = await zooInput({_args});",
             _ZOO_PREDICT_JS, first_run=_first, group=f"zoo: {_column}")

@@ -81,3 +81,18 @@ def prepare(pixels, model):
             return tf.cast(x, "int32")
         return tf.add(tf.mul(x, model.scale), model.offset)
     return tf.tidy(build)
+
+
+async def photo_input(model, base="/zoo/assets/"):
+    """In the page: the model's catalog photo as the browser decodes it (an <img> from the server's
+    /zoo/ route, read by tf.browser.from_pixels), prepared. Its JS twin for TF.js is zooInput in
+    web/bench_models.js: change the two together."""
+    import js   # the page's globals: Pyodide only
+    img = js.Image.new()
+    img.src = base + model.photo
+    await img.decode()
+    pixels = tf.browser.from_pixels(img)
+    try:
+        return prepare(pixels, model)
+    finally:
+        pixels.dispose()

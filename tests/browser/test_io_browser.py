@@ -498,3 +498,25 @@ def test_unknown_handlers_in_the_page(run_py):
     with pytest.raises(PageError) as e:
         _run(run_py, 'await save("nowhere://x", make_artifacts())')
     assert "cannot find any save handlers for URL 'nowhere://x'" in e.value.message
+
+
+# --- weights decoded in the page ----------------------------------------------------------------------------
+def test_half_float_weights_decode_in_the_page_as_numpy_decodes_them(run_py):
+    """The page has no numpy: its float16 decoding (a JavaScript loop over the bits) gives, bit for
+    bit, the float32 values numpy gives, for every one of the 65536 half floats (zeros of both
+    signs, subnormals, infinities, NaNs)."""
+    import numpy as np
+    halves = np.arange(65536, dtype="<u2")
+    specs = [{"name": "w", "shape": [65536], "dtype": "float32", "quantization": {"dtype": "float16"}}]
+    out = run_py('''
+import base64
+t = tf.io.decode_weights(base64.b64decode(data), specs)["w"]
+values = t.data_sync()
+result = {"bits": base64.b64encode(bytes(memoryview(values).cast("B"))).decode()}
+t.dispose()
+''', data=base64.b64encode(halves.tobytes()).decode(), specs=specs)
+    got = np.frombuffer(base64.b64decode(out["bits"]), dtype="<u4")
+    want = halves.view("<f2").astype("<f4").view("<u4")
+    nan = np.isnan(halves.view("<f2"))
+    np.testing.assert_array_equal(got[~nan], want[~nan])
+    assert np.isnan(got[nan].view("<f4")).all()

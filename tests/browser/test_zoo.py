@@ -54,14 +54,7 @@ async ({model: {name, size, channels, dtype, scale, offset, photo}, input, backe
   const typed = async (t) => (t.dtype === 'int32' ? Int32Array : Float32Array).from(await t.data());
   const plain = async (t) => ({shape: t.shape, dtype: t.dtype, values: b64(await typed(t))});
   const before = tf.memory().numTensors;
-  const img = new Image();
-  img.src = '/zoo/assets/' + photo;
-  await img.decode();
-  const x = tf.tidy(() => {
-    let y = tf.image.resizeBilinear(tf.expandDims(tf.browser.fromPixels(img), 0), [size, size]);
-    if (channels === 1) y = tf.image.rgbToGrayscale(y);
-    return dtype === 'int32' ? tf.cast(y, 'int32') : tf.add(tf.mul(y, scale), offset);
-  });
+  const x = await zooInput('/zoo/assets/' + photo, size, channels, dtype, scale, offset);   // web/bench_models.js
   const bytes = Uint8Array.from(atob(input.values), (c) => c.charCodeAt(0));
   const given = tf.tensor(new (dtype === 'int32' ? Int32Array : Float32Array)(bytes.buffer), input.shape, dtype);
   const model = await tf.loadGraphModel('/zoo/models/' + name + '.json');
@@ -80,7 +73,6 @@ async ({model: {name, size, channels, dtype, scale, offset, photo}, input, backe
 # pytfweb's side, in the session's page.
 _PY_RUN = """
 import base64
-from js import Image
 from pytfweb.host import zoo
 
 async def plain(t):
@@ -90,12 +82,7 @@ async def plain(t):
 
 model = zoo.BY_NAME[name]
 before = (tf.memory()["num_tensors"], in_use())
-img = Image.new()
-img.src = "/zoo/assets/" + model.photo
-await img.decode()
-pixels = tf.browser.from_pixels(img)
-x = zoo.prepare(pixels, model)
-pixels.dispose()
+x = await zoo.photo_input(model)
 graph = await tf.load_graph_model("/zoo/models/" + name + ".json")
 names = [o.name for o in graph.outputs]
 outs = await graph.execute_async(x, names)
