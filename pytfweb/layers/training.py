@@ -298,7 +298,8 @@ class Trainer:
             return _unkept(tidy(lambda: self._train_step_eager(xs, ys, weights, variables)))
         opt = self.optimizer
         before = opt._iterations
-        out = fn(xs, ys, weights, tuple(variables), self._weights_key(), self._optimizer_key())
+        # (in a tidy: a signature that broke, or tracing off, runs the step eagerly, in the caller's scope)
+        out = tidy(lambda: fn(xs, ys, weights, tuple(variables), self._weights_key(), self._optimizer_key()))
         if variables and opt._iterations == before:
             # A replay runs the recorded kernels only: apply_gradients' Python counter is advanced here.
             opt._iterations += 1

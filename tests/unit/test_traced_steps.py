@@ -242,3 +242,39 @@ def test_retraced_when_python_state_it_reads_changes():
             assert model.train_function.trace_count == 4
         return [h1.history, h2.history, _state(model)], model
     _both(run)
+
+
+def test_a_step_that_breaks_or_cannot_trace_runs_eagerly_and_leaks_nothing():
+    x, y = _data(9, (12, 3), (12, 1))
+
+    def reading_mae(y_true, y_pred):   # reads values inside the step: a graph break
+        float(tf.mean(y_pred).data_sync()[0])
+        return tf.metrics.mean_absolute_error(y_true, y_pred)
+
+    def run(jit):
+        model = tf.sequential(layers=[tf.layers.dense(units=2, input_shape=[3]), tf.layers.dense(units=1)])
+        model.compile("adam", "meanSquaredError", [reading_mae], jit_compile=jit)
+        h = model.fit_sync(x, y, batch_size=4, epochs=2, verbose=0)
+        xt, yt = tf.tensor(x), tf.tensor(y)
+        before = tf.memory()
+        losses = [asyncio.run(model.train_on_batch(xt, yt)) for _ in range(3)]
+        assert (tf.memory().num_tensors, tf.memory().num_bytes) == (before.num_tensors, before.num_bytes)
+        tf.dispose([xt, yt])
+        if jit:
+            breaks = model.train_function.breaks
+            assert len(breaks) == 2 and all("reads the values" in reason for _, reason in breaks)
+            model.train_function.breaks.clear()   # (_both checks the steps that do not read)
+        return [h.history, losses, _state(model)], model
+    _both(run)
+    tf.env().set("TRACE_FUNCTIONS", False)   # no tracing at all: the model's steps too
+    model = tf.sequential(layers=[tf.layers.dense(units=1, input_shape=[3])])
+    model.compile("sgd", "meanSquaredError")
+    xt, yt = tf.tensor(x), tf.tensor(y)
+    before = tf.memory()
+    for _ in range(3):
+        asyncio.run(model.train_on_batch(xt, yt))
+        model.predict_on_batch(xt).dispose()
+    assert (tf.memory().num_tensors, tf.memory().num_bytes) == (before.num_tensors, before.num_bytes)
+    assert model.train_function.trace_count == 0 and model.optimizer.iterations == 3
+    tf.dispose([xt, yt])
+    model.dispose()
