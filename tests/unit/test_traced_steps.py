@@ -278,3 +278,31 @@ def test_a_step_that_breaks_or_cannot_trace_runs_eagerly_and_leaks_nothing():
     assert model.train_function.trace_count == 0 and model.optimizer.iterations == 3
     tf.dispose([xt, yt])
     model.dispose()
+
+
+@pytest.mark.parametrize("name", ["adam", "rmsprop", "adamax"])
+def test_optimizer_set_weights_between_traced_steps(name):
+    """Train, save the weights and the optimizer's; train on -> R1. Restore both (set_weights gives the
+    optimizer new slot variables) and train the same steps again -> R1, bitwise, traced as eager."""
+    x, y = _data(10, (12, 3), (12, 2))
+
+    def run(jit):
+        model = tf.sequential(layers=[tf.layers.dense(units=4, input_shape=[3], activation="tanh"),
+                                      tf.layers.dense(units=2)])
+        model.compile(OPTIMIZERS[name](), "meanSquaredError", jit_compile=jit)
+        model.fit_sync(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False)
+        saved_weights = [w.numpy() for w in model.weights]
+        saved = [{"name": w["name"], "tensor": w["tensor"].clone()} for w in model.optimizer.get_weights()]
+        first = model.fit_sync(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False).history
+        r1 = _state(model)
+        model.set_weights([tf.tensor(w) for w in saved_weights])
+        model.optimizer.set_weights(saved)
+        assert model.optimizer.iterations == 6
+        second = model.fit_sync(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False).history
+        assert second == first
+        _assert_same(_state(model), r1)
+        if jit:   # the new slot variables: one more trace
+            assert model.train_function.trace_count == 2
+        tf.dispose([w["tensor"] for w in saved])
+        return [first, r1], model
+    _both(run)
