@@ -40,6 +40,6 @@ async def bench(jit_compile, steps=50, rounds=5):
 
 print(f"train_on_batch, MLP {IN}-{H1}-{H2}-10, batch {BATCH}, adam, on {tf.get_backend()}")
 for jit_compile in (False, True, False, True):
-    ms = await bench(jit_compile)
+    ms = await bench(jit_compile)  # noqa: F704
     print(f"  {'traced' if jit_compile else 'eager '}  {ms:8.3f} ms per step")
 tf.dispose([x, y])
