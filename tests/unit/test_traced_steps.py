@@ -117,6 +117,23 @@ def test_convnet_with_batch_norm_and_dropout_traced_equals_eager():
     assert not np.array_equal(results[0][0], results[3][0])
 
 
+def test_nested_model_traced_equals_eager():
+    # a base model as a layer (transfer learning), its conv -> batch normalization chain inside
+    x, = _data(12, (6, 5, 5, 2))
+    y = np.eye(2, dtype=np.float32)[np.arange(6) % 2]
+
+    def run(jit):
+        base = tf.sequential(layers=[tf.layers.conv2d(filters=3, kernel_size=3, input_shape=[5, 5, 2]),
+                                     tf.layers.batch_normalization(), tf.layers.re_lu()])
+        model = tf.sequential(layers=[base, tf.layers.flatten(), tf.layers.dense(units=2, activation="softmax")])
+        model.compile("adam", "categoricalCrossentropy", jit_compile=jit)
+        before = _predicted(model, x) + _predicted(model, x, batch_size=4)
+        history = model.fit_sync(x, y, batch_size=3, epochs=3, verbose=0)
+        return [before, history.history, _state(model), _predicted(model, x), _predicted(model, x, batch_size=4)], model
+    results = _both(run)
+    assert not np.array_equal(results[0][1], results[4][0])
+
+
 def test_rnn_and_stateful_rnn_traced_equal_eager():
     x, y = _data(3, (8, 5, 3), (8, 2))
 
