@@ -6,6 +6,15 @@ webgl polls a fence instead of stalling. The loop is written once; fit_sync driv
 coroutine without an event loop (every await then completes at once: sleeps are skipped and
 reads are data_sync()).
 
+Traced steps: the per-batch work (fit's and train_on_batch's optimizer step, evaluate's and
+test_on_batch's losses and metrics, predict's forward pass) runs through a tf.function the model
+owns, one per kind (train_function, test_function, predict_function): traced on the first batch
+of a shape, replayed after. Batches are taken and values read outside it (a read inside would be
+a graph break). What the step reads from Python is either in its signature (the model's
+variables, the optimizer and its settings) or frozen at the trace; optimizer.iterations, which a
+replay does not advance, is advanced by _train_step. compile(..., jit_compile=False) or the
+TRACE_STEPS flag off runs the same steps eagerly.
+
 Memory: every batch runs in a tidy scope; per-epoch sums of the loss and metrics stay on
 the device and are read once per epoch (per batch only when a callback wants on_batch_*
 logs). Tensors fit/evaluate/predict make from Python values are disposed before they return.
