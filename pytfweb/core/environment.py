@@ -30,6 +30,10 @@ _DEFAULTS = {
     # on later calls; graph models replay the kernels of a static graph the same way (core/plan.py).
     # Off: every call runs eagerly.
     "TRACE_FUNCTIONS": True,
+    # Layers models run their per-batch step (fit, train_on_batch, evaluate, test_on_batch, predict,
+    # predict_on_batch) through tf.function (layers/training.py); off (or compile(..., jit_compile=False)):
+    # eagerly. TRACE_FUNCTIONS off turns these off too.
+    "TRACE_STEPS": True,
     # graph models keep a copy of every node's outputs of the last run (GraphModel.get_intermediate_tensors).
     "KEEP_INTERMEDIATE_TENSORS": False,
     # Limits on what files and arguments may make the process allocate or recurse into (pytfweb/core/limits.py;

@@ -44,6 +44,7 @@ class Model(Trainer, Layer):
         self.batch_input_shape = tuple(inputs[0].shape) if len(inputs) == 1 else None
         self._nodes = self._nodes_in_order(inputs, outputs)
         self._dispose_inference_plan()
+        self._dispose_steps()   # traced steps run the old graph
         layers = []
         for x in inputs:
             if x.source_layer not in layers:
@@ -184,10 +185,12 @@ class Model(Trainer, Layer):
 
     def dispose(self):
         """Dispose the weights of every layer (and the states of stateful ones), the optimizer
-        if compile() made it, and the folded weights of predict-time fusion."""
+        if compile() made it, the folded weights of predict-time fusion and the plans of the
+        traced steps."""
         n = sum(layer.dispose() for layer in self.layers)
         self._dispose_optimizer()
         self._dispose_inference_plan()
+        self._dispose_steps()
         return n
 
     def _inference_plan(self):

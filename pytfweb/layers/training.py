@@ -6,6 +6,15 @@ webgl polls a fence instead of stalling. The loop is written once; fit_sync driv
 coroutine without an event loop (every await then completes at once: sleeps are skipped and
 reads are data_sync()).
 
+Traced steps: the per-batch work (fit's and train_on_batch's optimizer step, evaluate's and
+test_on_batch's losses and metrics, predict's forward pass) runs through a tf.function the model
+owns, one per kind (train_function, test_function, predict_function): traced on the first batch
+of a shape, replayed after. Batches are taken and values read outside it (a read inside would be
+a graph break). What the step reads from Python is either in its signature (the model's
+variables, the optimizer and its settings) or frozen at the trace; optimizer.iterations, which a
+replay does not advance, is advanced by _train_step. compile(..., jit_compile=False) or the
+TRACE_STEPS flag off runs the same steps eagerly.
+
 Memory: every batch runs in a tidy scope; per-epoch sums of the loss and metrics stay on
 the device and are read once per epoch (per batch only when a callback wants on_batch_*
 logs). Tensors fit/evaluate/predict make from Python values are disposed before they return.
@@ -32,6 +41,8 @@ import random
 from .. import ops
 from .. import train as _train
 from ..core.api import dispose, keep, tensors_in, tidy
+from ..core.environment import ENV
+from ..core.function import Function
 from ..ops.creation import convert_to_tensor
 from ..core.tensor import Tensor
 from . import losses as _losses
@@ -63,14 +74,20 @@ class Trainer:
         self._metric_fns = []        # (output index, name, fn)
         self.stop_training = False
         self._is_training = False
+        self._jit_compile = True
+        self._steps = {}             # step kind -> its tf.function (see _step_function)
 
     # --- compile -------------------------------------------------------------------------------
-    def compile(self, optimizer, loss, metrics=None):
+    def compile(self, optimizer, loss, metrics=None, jit_compile=True):
         """optimizer: a tf.train optimizer or a name ('sgd', 'adam', 'rmsprop', ...); loss: a
         name ('meanSquaredError', 'mean_squared_error', 'mse'), a function (y_true, y_pred) ->
         per-sample losses, or a list / dict of those, one per output; metrics: a list (or a
-        dict by output name) of names ('accuracy', 'mse', ...) or functions."""
+        dict by output name) of names ('accuracy', 'mse', ...) or functions. jit_compile (tf.keras's
+        name): run the per-batch steps of fit, evaluate and predict through tf.function (traced
+        once per batch shape, replayed after); False runs them eagerly."""
         self._check_built("compile")
+        if not isinstance(jit_compile, bool):
+            raise TypeError(f"compile: 'jit_compile' must be a bool, got {type(jit_compile).__name__}")
         loss_fns = [_losses.get(fn) for fn in self._per_output(loss, "loss")]
         metric_fns = self._resolve_metrics(metrics, loss_fns)
         # The optimizer last: a name makes one (with tensors), which a later error would leak.
@@ -85,6 +102,8 @@ class Trainer:
             raise TypeError(f"compile: 'optimizer' must be a tf.train optimizer or its name, got "
                             f"{type(optimizer).__name__}")
         self._dispose_optimizer()
+        self._dispose_steps()
+        self._jit_compile = jit_compile
         self.optimizer, self._optimizer_owned = new, owned
         self.loss_functions = loss_fns
         self._metric_fns = metric_fns
@@ -150,6 +169,54 @@ class Trainer:
 
     def _check_built(self, api):
         pass
+
+    # --- traced steps ----------------------------------------------------------------------------
+    def _step_function(self, kind):
+        """The tf.function running the per-batch step `kind` ("train", "test", "predict") of this
+        model, or None where steps run eagerly (compile(..., jit_compile=False), the TRACE_STEPS
+        flag off). One per model and kind, made on first use, disposed by compile, a change of the
+        graph and dispose."""
+        if not (self._jit_compile and ENV.flags["TRACE_STEPS"]):
+            return None
+        fn = self._steps.get(kind)
+        if fn is None:
+            fn = self._steps[kind] = Function(_STEPS[kind], self)
+        return fn
+
+    @property
+    def train_function(self):
+        """The tf.function of the training step (tf.keras's name): its trace_count and breaks; None
+        before the first traced step (or when steps run eagerly)."""
+        return self._steps.get("train")
+
+    @property
+    def test_function(self):
+        """The tf.function of evaluate's and test_on_batch's step, as train_function."""
+        return self._steps.get("test")
+
+    @property
+    def predict_function(self):
+        """The tf.function of predict's and predict_on_batch's step, as train_function."""
+        return self._steps.get("predict")
+
+    def _dispose_steps(self):
+        for fn in getattr(self, "_steps", {}).values():
+            fn.dispose()
+        self._steps = {}
+
+    def _weights_key(self):
+        """What a traced step must be traced again for besides its tensors' shapes: the model's
+        variables (a frozen layer changes the trainable ones; a rebuilt layer has new ones)."""
+        return tuple(self.trainable_weights), tuple(self.non_trainable_weights)
+
+    def _optimizer_key(self):
+        """The optimizer's Python state a traced training step freezes: the optimizer, its slot
+        variables (set_weights replaces them) and its public settings (a callback lowering the
+        learning rate traces the step again rather than training on with the old rate)."""
+        opt = self.optimizer
+        settings = tuple(sorted((k, v) for k, v in vars(opt).items()
+                                if not k.startswith("_") and (v is None or isinstance(v, (bool, int, float, str)))))
+        return opt, opt._slots_version, settings
 
     def _check_compiled(self):
         if self.loss_functions is None:
@@ -232,8 +299,24 @@ class Trainer:
         return total, rest, averaging
 
     def _train_step(self, xs, ys, weights):
-        """One optimizer step; returns ([loss, ...metrics], their averaging weights) as kept
-        scalar tensors (and numbers); the caller disposes them."""
+        """One optimizer step, traced (see _step_function) or eager; returns ([loss, ...metrics],
+        their averaging weights) as scalar tensors (and numbers) in the caller's scope."""
+        variables = self.trainable_weights
+        fn = self._step_function("train")
+        if fn is None:
+            return _unkept(tidy(lambda: self._train_step_eager(xs, ys, weights, variables)))
+        opt = self.optimizer
+        before = opt._iterations
+        # (in a tidy: a signature that broke, or tracing off, runs the step eagerly, in the caller's scope)
+        out = tidy(lambda: fn(xs, ys, weights, tuple(variables), self._weights_key(), self._optimizer_key()))
+        if variables and opt._iterations == before:
+            # A replay runs the recorded kernels only: apply_gradients' Python counter is advanced here.
+            opt._iterations += 1
+        return _unkept(out)
+
+    def _train_step_eager(self, xs, ys, weights, variables):
+        """The training step as written (what a trace records): ([loss, ...metrics], averaging
+        weights) as kept scalar tensors (and numbers)."""
         extras, averaging = [], []
 
         def loss_fn():
@@ -245,9 +328,8 @@ class Trainer:
             averaging.extend(keep(w) if isinstance(w, Tensor) else w for w in avg)
             return total
 
-        variables = self.trainable_weights
         if variables:
-            loss = self.optimizer.minimize(loss_fn, return_cost=True, var_list=variables)
+            loss = self.optimizer.minimize(loss_fn, return_cost=True, var_list=list(variables))
             self.apply_constraints()
         else:   # everything frozen: the loss still gets reported
             loss = tidy(loss_fn)
@@ -364,6 +446,8 @@ class Trainer:
         return history
 
     def _batch_step(self, xs, ys, weights, idx, shuffled):
+        # The batch is taken outside the traced step (its position would be part of the signature):
+        # every full batch has one shape, so the step replays; the last partial batch is another.
         def step():
             take = _taker(idx, shuffled)
             return self._train_step([take(t) for t in xs], [take(t) for t in ys],
@@ -380,7 +464,7 @@ class Trainer:
             weights = self._sample_weights(sample_weight, ys, owned, "train_on_batch")
             if class_weight is not None:
                 weights = await self._with_class_weights(weights, ys, class_weight, owned, False, "train_on_batch")
-            values, averaging = _unkept(tidy(lambda: self._train_step(xs, ys, weights)))
+            values, averaging = self._train_step(xs, ys, weights)
             try:
                 out = await _read(values, False)
             finally:
@@ -398,10 +482,7 @@ class Trainer:
             xs, ys = self._xy(x, y, owned)
             weights = self._sample_weights(sample_weight, ys, owned, "test_on_batch")
 
-            def step():
-                total, rest, _ = self._losses_and_metrics(xs, ys, weights, False)
-                return [total] + rest
-            values = tidy(step)
+            values = tidy(lambda: self._test_step(xs, ys, weights)[0])
             try:
                 out = _drive(_read(values, True), "test_on_batch")
             finally:
@@ -507,16 +588,28 @@ class Trainer:
 
             def step(start=start, size=size):
                 take = lambda t: ops.slice(t, [start] + [0] * (t.rank - 1), [size] + [-1] * (t.rank - 1))  # noqa: E731
-                total, rest, averaging = self._losses_and_metrics(
-                    [take(t) for t in xs], [take(t) for t in ys], [None if w is None else take(w) for w in weights],
-                    False)
-                return [total] + rest, averaging
+                return self._test_step([take(t) for t in xs], [take(t) for t in ys],
+                                       [None if w is None else take(w) for w in weights])
             values, averaging = tidy(step)
             sums = _accumulate(sums, values, averaging)
             dispose([values, averaging])
         results = tidy(lambda: [_safe_div(s, w) for s, w in zip(*sums)])
         dispose(sums)
         return results
+
+    def _test_step(self, xs, ys, weights):
+        """([loss, *metrics], averaging weights) of a batch without training, traced or eager."""
+        fn = self._step_function("test")
+        if fn is None:
+            return _test_step_eager(self, xs, ys, weights)
+        return fn(xs, ys, weights, self._weights_key())
+
+    def _predict_step(self, xs):
+        """The model's outputs (a list) for a batch, traced or eager."""
+        fn = self._step_function("predict")
+        if fn is None:
+            return self._run(xs, False)
+        return fn(xs, self._weights_key())
 
     def evaluate(self, x, y, batch_size=None, verbose=None, sample_weight=None):
         """The loss (a scalar tensor), or [loss, *metrics] when there are metrics or several outputs;
@@ -546,7 +639,7 @@ class Trainer:
                 for start in range(0, n, batch_size):
                     size = min(batch_size, n - start)
                     batch = [ops.slice(t, [start] + [0] * (t.rank - 1), [size] + [-1] * (t.rank - 1)) for t in xs]
-                    parts.append(tidy(lambda batch=batch: self._run(batch, False)))
+                    parts.append(tidy(lambda batch=batch: self._predict_step(batch)))
                 outs = [ops.concat([p[i] for p in parts], 0) if len(parts) > 1 else parts[0][i]
                         for i in range(len(self.outputs))]
                 return outs
@@ -561,10 +654,36 @@ class Trainer:
         owned = []
         try:
             xs = self._standardize(x, self.input_names, [t.shape for t in self.inputs], "input", owned)
-            outs = tidy(lambda: self._run(xs, False))
+            outs = tidy(lambda: self._predict_step(xs))
         finally:
             dispose(owned)
         return outs[0] if len(outs) == 1 else outs
+
+
+# --- the steps tf.function traces (one Function per model and kind; the keys are part of the
+# signature only: see Trainer._weights_key and _optimizer_key) --------------------------------------
+def _train_step_traced(model, xs, ys, weights, variables, weights_key, optimizer_key):
+    return model._train_step_eager(xs, ys, weights, variables)
+
+
+def _test_step_eager(model, xs, ys, weights):
+    total, rest, averaging = model._losses_and_metrics(xs, ys, weights, False)
+    return [total] + rest, averaging
+
+
+def _test_step_traced(model, xs, ys, weights, weights_key):
+    return _test_step_eager(model, xs, ys, weights)
+
+
+def _predict_step_traced(model, xs, weights_key):
+    # Predict-time fusion caches kernels folded from the weights, checked in Python: a plan would
+    # keep the fold of the trace. Dropped here, the fold is recorded, so a replay folds the
+    # weights of the moment.
+    model._dispose_inference_plan()
+    return model._run(xs, False)
+
+
+_STEPS = {"train": _train_step_traced, "test": _test_step_traced, "predict": _predict_step_traced}
 
 
 def _batch_size(batch_size):

@@ -53,6 +53,9 @@ class Optimizer:
 
     def __init__(self):
         self._iterations = 0
+        # Bumped where set_weights replaces the slot variables: a traced training step
+        # (layers/training.py) keys its plan on it, as the plan reads the slot variables it saw.
+        self._slots_version = 0
         self._slots = {}      # slot kind -> {variable name: OptimizerVariable}, in creation order
         self._owned = []      # constants and state variables made by the constructor
         self._disposed = False
@@ -201,6 +204,7 @@ class Optimizer:
             new_slots.setdefault(kind, {})[var_name] = OptimizerVariable(original_name, variable)
         old = self._all_slot_variables()
         self._slots, self._iterations = new_slots, iterations
+        self._slots_version += 1
         dispose(old)
         self._restore_step_state()
 

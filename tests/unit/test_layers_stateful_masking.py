@@ -132,6 +132,8 @@ def test_stateful_no_leak_over_many_predict_and_fit_calls(rng):
     model.compile(optimizer="sgd", loss="meanSquaredError")
     model.predict(x, batch_size=2).dispose()
     model.fit_sync(x, y, batch_size=2, epochs=1, verbose=0, shuffle=False)
+    model.evaluate(x, y, batch_size=2).dispose()   # each traced step's first call: its plan is the model's
+    model.reset_states()
     base = tf.memory()
     for _ in range(5):
         model.predict(x, batch_size=2).dispose()
