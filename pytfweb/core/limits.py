@@ -90,7 +90,8 @@ def load_json(text, source):
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as e:
             raise ValueError(f"{source}: not UTF-8 text ({e})") from None
-    if sys.platform == "emscripten" and _too_deep(text):
+    in_page = sys.platform == "emscripten"
+    if in_page and _too_deep(text):
         raise ValueError(f"{source}: JSON nested more than {max_depth()} levels deep, the limit of tf.env() flag "
                          f"MAX_NESTING_DEPTH")
     try:
@@ -100,7 +101,8 @@ def load_json(text, source):
                          f"MAX_NESTING_DEPTH") from None
     except ValueError as e:
         raise ValueError(f"{source}: not valid JSON ({e})") from None
-    return check_depth(value, source)
+    # (in the page _too_deep has measured the very nesting check_depth would walk)
+    return value if in_page else check_depth(value, source)
 
 
 def _too_deep(text):
