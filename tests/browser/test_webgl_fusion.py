@@ -99,6 +99,25 @@ result = [mid, values, values_v, held, five.data_id in be.store, after.num_tenso
 
 
 @_WEBGL_ONLY
+def test_prelu_after_a_bias_add_draws_once(run_py):
+    """A graph model's DepthwiseConv2dNative -> Add (bias) -> Prelu: the Add and the Prelu are one
+    draw (Prelu is deferred as the tables' binary ops are); NaN stays NaN, the alpha broadcasts."""
+    x = np.float32([[[[-2.0, 1.0, np.nan], [3.0, -0.5, -1.0]]]])
+    bias, alpha = np.float32([0.5, -2.0, 1.0]), np.float32([0.25, 2.0, -1.0])
+    code = """
+xs = [tf.tensor(v) for v in (x, bias, alpha)]
+y = tf.prelu(tf.add(xs[0], xs[1]), xs[2])
+result = y.array_sync()
+tf.dispose([y] + xs)
+"""
+    got, draws = _draws(run_py, code, x=x.tolist(), bias=bias.tolist(), alpha=alpha.tolist())
+    t = x + bias
+    want = np.where(t < 0, alpha * t, t)
+    np.testing.assert_allclose(np.asarray(got, np.float32), want, *tolerance(1e-6, 1e-6))
+    assert draws == 1, draws
+
+
+@_WEBGL_ONLY
 def test_long_chains_and_wide_sums_respect_the_program_limits(run_py):
     out = run_py("""
 from pytfweb.backends.webgl.programs import fusion

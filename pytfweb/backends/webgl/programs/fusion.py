@@ -3,7 +3,7 @@ and its recording are shared with webgpu (backends/gpu/fusion_graph.py); this mo
 expression.
 
 An elementwise kernel of the tables (unary ops without attributes, binary ops, broadcasting
-included) does not draw: its output's data is recorded as an expression over its inputs. The
+included), and Prelu (programs/math.py), does not draw: its output's data is recorded as an expression over its inputs. The
 first use that needs values (another kernel's draw, a read, `backend.sync()`, which tf.profile and
 tf.time call after each kernel) compiles the whole expression into one program and draws once.
 Programs are cached by the expression's structure, not its values (finite one-value operands still

@@ -14,6 +14,7 @@ from ....core.dtypes import TYPECODES
 from ....kernels import TensorInfo, register_kernel
 from ....core.shapes import broadcast_shapes, size_of, strides_of
 from ...gpu import shader_source
+from . import fusion
 from .program import Program
 
 # Textures one AddN pass may sample (WebGL2 guarantees 16 units per fragment shader).
@@ -35,9 +36,15 @@ def _defines(**values):
 @register_kernel("Prelu", "webgl")
 def prelu(backend, inputs, attrs):
     x, alpha = inputs
+    out_shape = broadcast_shapes(x.shape, alpha.shape, "prelu")
+    if fusion.enabled():
+        # Elementwise, so deferred as the tables' binary ops are: the bias Add before it (a graph
+        # model's DepthwiseConv2dNative -> Add -> Prelu, 26 times in iris's predict) and it draw once
+        out = fusion.defer(backend, "math.glsl", "op_Prelu", False, inputs, out_shape, "float32", lambda t: None)
+        if out is not None:
+            return out
     code = (shader_source.function("math.glsl", "op_Prelu") + "#define OP op_Prelu\n"
             + shader_source.program("elementwise.glsl", "binary"))
-    out_shape = broadcast_shapes(x.shape, alpha.shape, "prelu")
     return backend.run(Program("prelu", ("a", "b"), out_shape, code), inputs, "float32")
 
 
