@@ -415,8 +415,9 @@ def _run_case(py_page, js_page, name, case, runs, results=None):
 
 
 def _selected(only):
-    """The cases whose name contains `only` (any case), in CASES's order."""
-    return {name: case for name, case in CASES.items() if not only or only.lower() in name.lower()}
+    """The cases whose name contains `only` (any case; a list: any of its texts), in CASES's order."""
+    texts = [t.lower() for t in ([only] if isinstance(only, str) else only or [])]
+    return {name: case for name, case in CASES.items() if not texts or any(t in name.lower() for t in texts)}
 
 
 def run_webgl(runs=5, only=None, verbose=False, backend="webgl"):
