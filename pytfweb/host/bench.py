@@ -9,7 +9,10 @@ a first call pays: shader compiles, texture allocations, the upload of weights a
 `--backend webgpu` does the same with pytfweb on its webgpu backend beside TF.js's own WebGPU backend
 (npm @tensorflow/tfjs-backend-webgpu, loaded into the TF.js page only then). A side that fails a
 case (a kernel missing there, an error) gets "n/a" and the reason in the row, and the bench goes on.
-`--backend cpu` instead measures the numpy backend's overhead over raw numpy in this CPython.
+`--backend cpu` instead measures the numpy backend's overhead over raw numpy in this CPython, and
+the MLP's training step beside Keras 3 on its jax backend.
+The four cases of tf.function's targets (the chained adds, the MLP's and the convnet's training step,
+MobileNet v1 1.0's steady predict) have two rows, "(eager)" and "(traced)", each against TF.js.
 
 Each case is the same work written twice, in Python for pytfweb and in JS for TF.js, and ends with a
 readback of the result so that GPU work is inside the time. Models come from pytfweb.host.bench_models
