@@ -51,12 +51,14 @@ def test_replays_are_counted_with_what_they_ran(capsys):
     breakdown.print_breakdown("case (traced)", per_part, top, plain, gl, replays=replays)
     out = capsys.readouterr().out
     assert "plan replay          4.00 ms" in out
-    assert "Plan.run (replays of traced functions): 1 a run, 15.00 ms a run with the kernels they ran" in out
+    assert ("Plan.run (replays of traced functions): 1 a run, 15.00 ms a run with the kernels they ran"
+            in out)
 
 
 def test_first_run_reports_no_plain_time(capsys):
     """A first-run case is profiled once in a fresh page: there is no plain median to show."""
-    per_part, top, plain, gl, replays = breakdown.summarize({"wall_ms": 10.0, "plain_ms": None, "functions": []}, runs=1)
+    report = {"wall_ms": 10.0, "plain_ms": None, "functions": []}
+    per_part, top, plain, gl, replays = breakdown.summarize(report, runs=1)
     assert plain is None and per_part["outside Python"] == 10.0
     breakdown.print_breakdown("case", per_part, top, plain, gl)
     assert "one run, fresh Chromium" in capsys.readouterr().out
