@@ -68,10 +68,11 @@ def _parser():
                                      "webgpu (or --backend cpu: vs numpy)")
     b.add_argument("--backend", choices=["webgl", "webgpu", "cpu"], default="webgl")
     b.add_argument("--runs", type=_positive, default=5, help="timed runs per case after one warm-up (median)")
-    b.add_argument("--only", help="run only the cases whose name contains this text (any case)")
+    b.add_argument("--only", action="append",
+                   help="run only the cases whose name contains this text (any case); repeat it for several")
     b.add_argument("--breakdown", action="store_true",
                    help="instead of timing against TF.js: where each steady case's time goes in the page "
-                        "(JS calls + GL, kernels, engine, ops, Python runtime, outside Python)")
+                        "(JS calls + GL, kernels, engine, plan replay, ops, Python runtime, outside Python)")
     b.add_argument("--verbose", action="store_true")
 
     k = sub.add_parser("soak", help="many training steps in a row; fails if memory (tensors, bytes, textures, JS heap) "

@@ -9,7 +9,10 @@ a first call pays: shader compiles, texture allocations, the upload of weights a
 `--backend webgpu` does the same with pytfweb on its webgpu backend beside TF.js's own WebGPU backend
 (npm @tensorflow/tfjs-backend-webgpu, loaded into the TF.js page only then). A side that fails a
 case (a kernel missing there, an error) gets "n/a" and the reason in the row, and the bench goes on.
-`--backend cpu` instead measures the numpy backend's overhead over raw numpy in this CPython.
+`--backend cpu` instead measures the numpy backend's overhead over raw numpy in this CPython, and
+the MLP's training step beside Keras 3 on its jax backend.
+The four cases of tf.function's targets (the chained adds, the MLP's and the convnet's training step,
+MobileNet v1 1.0's steady predict) have two rows, "(eager)" and "(traced)", each against TF.js.
 
 Each case is the same work written twice, in Python for pytfweb and in JS for TF.js, and ends with a
 readback of the result so that GPU work is inside the time. Models come from pytfweb.host.bench_models
@@ -50,21 +53,31 @@ class Case(NamedTuple):
     group: str = None       # cases whose ratios get a geometric-mean row of their own (the zoo's columns)
 
 
-CASES = {
-    "dispatch: 1000 chained add (64) + readback": Case(
-        "x = tf.zeros([64]); one = tf.ones([64])",
-        """
-def chain():
+# The four cases of tf.function's targets run twice in a row, "(eager)" with every op through its
+# Python and "(traced)" through tf.function (a plan recorded once, then replayed); TF.js has no
+# tracing, so its column runs the same JS body for both rows.
+_DISPATCH = "dispatch: 1000 chained add (64) + readback"
+_DISPATCH_JS = ("x = tf.zeros([64]); one = tf.ones([64]);",
+                "const y = tf.tidy(() => { let y = x; for (let i = 0; i < 1000; i++) y = tf.add(y, one); return y; });"
+                " await y.data(); y.dispose();")
+# x and one are arguments of the traced function: one that only read them from outside would be
+# computed once at the trace (kernels on captured tensors are folded) and replay nothing.
+_CHAIN_PY = """
+def chain(x, one):
     y = x
     for _ in range(1000):
         y = y + one
     return y
-y = tf.tidy(chain)
-await y.data()
-y.dispose()""",
-        "x = tf.zeros([64]); one = tf.ones([64]);",
-        "const y = tf.tidy(() => { let y = x; for (let i = 0; i < 1000; i++) y = tf.add(y, one); return y; });"
-        " await y.data(); y.dispose();"),
+"""
+CASES = {
+    f"{_DISPATCH} (eager)": Case(
+        "x = tf.zeros([64]); one = tf.ones([64])" + _CHAIN_PY,
+        "y = tf.tidy(lambda: chain(x, one))\nawait y.data()\ny.dispose()",
+        *_DISPATCH_JS),
+    f"{_DISPATCH} (traced)": Case(
+        "x = tf.zeros([64]); one = tf.ones([64])" + _CHAIN_PY + "traced = tf.function(chain)",
+        "y = traced(x, one)\nawait y.data()\ny.dispose()",
+        *_DISPATCH_JS),
 }
 # 100 elementwise ops (20 x: multiply, add, sigmoid, multiply, subtract) on 256x256, one readback:
 # what lazy elementwise fusion is for.
@@ -99,37 +112,55 @@ CASES["depthwise_conv2d 3x3 1x112x112x64, same"] = Case(
     "x = tf.randomUniform([1, 112, 112, 64]); w = tf.randomUniform([3, 3, 64, 1]);",
     "const y = tf.depthwiseConv2d(x, w, 1, 'same'); await y.data(); y.dispose();")
 # MobileNet v1 1.0 at 224x224x3 with random weights: model.predict on one random image, read back.
-for _label, _first in (("first run", True), ("steady", False)):
+# predict runs its step through tf.function by default (the first run and "(traced)"); "(eager)"
+# turns the TRACE_STEPS flag off around the call (a few microseconds of a run of seconds).
+_MOBILENET_PY = ("from pytfweb.host.bench_models import mobilenet_v1\n"
+                 "model = mobilenet_v1(); x = tf.random_uniform([1, 224, 224, 3], -1, 1, seed=1)")
+_MOBILENET_JS = ("model = mobilenetV1(); x = tf.randomUniform([1, 224, 224, 3], -1, 1);",
+                 "const y = model.predict(x); await y.data(); y.dispose();")
+_PREDICT_EAGER_PY = """
+_traced = tf.env().get("TRACE_STEPS")
+tf.env().set("TRACE_STEPS", False)
+try:
+    y = model.predict(x)
+finally:
+    tf.env().set("TRACE_STEPS", _traced)
+await y.data()
+y.dispose()"""
+for _label, _first, _py_body in (
+        ("first run", True, "y = model.predict(x)\nawait y.data()\ny.dispose()"),
+        ("steady (eager)", False, _PREDICT_EAGER_PY),
+        ("steady (traced)", False, "y = model.predict(x)\nawait y.data()\ny.dispose()")):
     CASES[f"MobileNet v1 1.0 224x224x3: {_label}"] = Case(
-        "from pytfweb.host.bench_models import mobilenet_v1\n"
-        "model = mobilenet_v1(); x = tf.random_uniform([1, 224, 224, 3], -1, 1, seed=1)",
-        "y = model.predict(x)\nawait y.data()\ny.dispose()",
-        "model = mobilenetV1(); x = tf.randomUniform([1, 224, 224, 3], -1, 1);",
-        "const y = model.predict(x); await y.data(); y.dispose();",
+        _MOBILENET_PY, _py_body, _MOBILENET_JS[0], _MOBILENET_JS[1],
         first_run=_first, check=("params", "model.count_params()", "model.countParams()"))
 
 # One training step (forward, gradients, adam update, the loss read back) as users run it:
 # model.train_on_batch on a compiled model (categorical cross-entropy, adam), random images and
 # one-hot labels. BatchNormalization trains on batch statistics, so its gradients are inside.
+# The MLP and the convnet run "(eager)" (compile(..., jit_compile=False)) and "(traced)" (the
+# default: the step through the model's tf.function); MobileNet 0.25 the default only.
 _LABELS_PY = "y = tf.tidy(lambda: tf.one_hot(tf.tensor1d([i % 10 for i in range({n})], 'int32'), {c}))"
 _LABELS_JS = ("y = tf.tidy(() => tf.oneHot(tf.tensor1d(Array.from({{length: {n}}}, (_, i) => i % 10), 'int32'),"
               " {c}));")
-for _label, _py_model, _js_model, _shape, _classes in (
-        ("MLP (784-128-64-10) batch 32", "mlp()", "mlp()", [32, 784], 10),
+for _label, _py_model, _js_model, _shape, _classes, _ways in (
+        ("MLP (784-128-64-10) batch 32", "mlp()", "mlp()", [32, 784], 10, ("eager", "traced")),
         ("convnet (2 conv, pool, dense) 32x28x28x1", "small_convnet()", "smallConvnet()",
-         [32, 28, 28, 1], 10),
+         [32, 28, 28, 1], 10, ("eager", "traced")),
         ("MobileNet v1 0.25 8x128x128x3", "mobilenet_v1(0.25, 128)", "mobilenetV1(0.25, 128)",
-         [8, 128, 128, 3], 1000)):
+         [8, 128, 128, 3], 1000, (None,))):
     _n = _shape[0]
-    CASES[f"train step: {_label}"] = Case(
-        f"from pytfweb.host.bench_models import {_py_model.split('(')[0]}\n"
-        f"model = {_py_model}; model.compile(optimizer='adam', loss='categoricalCrossentropy')\n"
-        f"x = tf.random_uniform({_shape}, seed=1); " + _LABELS_PY.format(n=_n, c=_classes),
-        "await model.train_on_batch(x, y)",
-        f"model = {_js_model}; model.compile({{optimizer: 'adam', loss: 'categoricalCrossentropy'}});\n"
-        f"x = tf.randomUniform({_shape}); " + _LABELS_JS.format(n=_n, c=_classes),
-        "await model.trainOnBatch(x, y);",
-        check=("params", "model.count_params()", "model.countParams()"))
+    for _way in _ways:
+        CASES[f"train step: {_label}" + (f" ({_way})" if _way else "")] = Case(
+            f"from pytfweb.host.bench_models import {_py_model.split('(')[0]}\n"
+            f"model = {_py_model}; model.compile(optimizer='adam', loss='categoricalCrossentropy'"
+            + (", jit_compile=False" if _way == "eager" else "") + ")\n"
+            f"x = tf.random_uniform({_shape}, seed=1); " + _LABELS_PY.format(n=_n, c=_classes),
+            "await model.train_on_batch(x, y)",
+            f"model = {_js_model}; model.compile({{optimizer: 'adam', loss: 'categoricalCrossentropy'}});\n"
+            f"x = tf.randomUniform({_shape}); " + _LABELS_JS.format(n=_n, c=_classes),
+            "await model.trainOnBatch(x, y);",
+            check=("params", "model.count_params()", "model.countParams()"))
 
 # Loading MobileNet v1 (16 MB of float32 weights in 4 MB shards, written by pytfweb in TF.js's layers
 # format before the pages open) over http:// from the bench's server, until the model is ready; both
@@ -387,8 +418,9 @@ def _run_case(py_page, js_page, name, case, runs, results=None):
 
 
 def _selected(only):
-    """The cases whose name contains `only` (any case), in CASES's order."""
-    return {name: case for name, case in CASES.items() if not only or only.lower() in name.lower()}
+    """The cases whose name contains `only` (any case; a list: any of its texts), in CASES's order."""
+    texts = [t.lower() for t in ([only] if isinstance(only, str) else only or [])]
+    return {name: case for name, case in CASES.items() if not texts or any(t in name.lower() for t in texts)}
 
 
 def run_webgl(runs=5, only=None, verbose=False, backend="webgl"):
@@ -569,18 +601,54 @@ def _run_cases(cases, routes, runs, verbose, print_header, backend="webgl"):
     return 0 if ok else 1
 
 
+def _keras_jax():
+    """keras 3 on its jax backend, or None and why not. KERAS_BACKEND must be set before keras is
+    first imported; a keras already imported on another backend is refused rather than reloaded."""
+    import sys
+    if "keras" not in sys.modules:
+        os.environ["KERAS_BACKEND"] = "jax"
+    try:
+        import jax  # noqa: F401   (keras names jax as its backend but imports it lazily)
+        import keras
+    except Exception as exc:   # not installed, or a broken install
+        return None, f"keras 3 on jax is not importable here ({type(exc).__name__}: {exc}"[:150] + ")"
+    if not keras.__version__.startswith("3.") or keras.backend.backend() != "jax":
+        return None, f"keras {keras.__version__} was already imported on '{keras.backend.backend()}', not jax"
+    return keras, None
+
+
+def _keras_mlp_step(keras, x, y):
+    """bench_models.mlp() and the bench's compile in Keras 3 (its default: the step jit-compiled by
+    jax): a function running one train_on_batch, whose loss it returns as a Python float."""
+    import jax.numpy as jnp
+    model = keras.Sequential([keras.Input((784,)), keras.layers.Dense(128, activation="relu"),
+                              keras.layers.Dense(64, activation="relu"), keras.layers.Dense(10, activation="softmax")])
+    model.compile(optimizer=keras.optimizers.Adam(), loss="categorical_crossentropy")
+    xj, yj = jnp.asarray(x), jnp.asarray(y)   # on the device already, as pytfweb's tensors are
+    return lambda: float(model.train_on_batch(xj, yj))
+
+
 def run_cpu(runs=5):
-    """The numpy backend against raw numpy, in this CPython."""
+    """The numpy backend against raw numpy, and the MLP's training step against Keras 3 on jax,
+    in this CPython: eager and through tf.function."""
+    import asyncio
     import numpy as np   # the cpu bench compares with numpy, which a page need not have
+    from .bench_models import mlp
     tf.set_backend("cpu")
 
     def median_ms(fn):
+        # as a page's steady case: one warm-up, then each timed run the mean of the body repeated
+        # for about SAMPLE_MS (a 1000-add loop or an MLP step is a fraction of a millisecond here)
         fn()
+        t = time.perf_counter()
+        fn()
+        k = max(1, min(1000, round(SAMPLE_MS / max((time.perf_counter() - t) * 1000, 0.001))))
         times = []
         for _ in range(runs):
             t = time.perf_counter()
-            fn()
-            times.append((time.perf_counter() - t) * 1000)
+            for _ in range(k):
+                fn()
+            times.append((time.perf_counter() - t) * 1000 / k)
         return statistics.median(times)
 
     a = np.random.default_rng(1).random((1024, 1024), dtype=np.float32)
@@ -589,11 +657,12 @@ def run_cpu(runs=5):
     x, one = tf.zeros([64]), tf.ones([64])
     xn, onen = np.zeros(64, np.float32), np.ones(64, np.float32)
 
-    def adds_tf():
+    def chain(x, one):
         y = x
         for _ in range(1000):
             y = y + one
         return y
+    traced = tf.function(chain)
 
     def adds_np():
         y = xn
@@ -601,11 +670,45 @@ def run_cpu(runs=5):
             y = y + onen
         return y
 
+    # the MLP's step on 32 random rows and one-hot labels; train_on_batch is a coroutine (a page
+    # awaits its readback), run to its end on one event loop
+    rows = np.random.default_rng(3).random((32, 784), dtype=np.float32)
+    labels = np.eye(10, dtype=np.float32)[np.arange(32) % 10]
+    tx, ty = tf.tensor(rows), tf.tensor(labels)
+    loop = asyncio.new_event_loop()
+    models = []
+
+    def train_step(jit_compile):
+        model = mlp()
+        model.compile(optimizer="adam", loss="categoricalCrossentropy", jit_compile=jit_compile)
+        models.append(model)
+        return lambda: loop.run_until_complete(model.train_on_batch(tx, ty))
+
+    keras, why = _keras_jax()
+    keras_step = _keras_mlp_step(keras, rows, labels) if keras is not None else None
     cases = [("mat_mul 1024x1024", lambda: tf.tidy(lambda: tf.mat_mul(ta, tb)).dispose(), lambda: a @ b),
-             ("1000 chained add (64)", lambda: tf.tidy(adds_tf).dispose(), adds_np)]
-    print(f"pytfweb bench --backend cpu: numpy {np.__version__}; {runs} timed runs after one warm-up")
-    print(f"{'case':30} {'pytfweb ms':>11} {'numpy ms':>10} {'ratio':>7}")
-    for name, ours, raw in cases:
-        p, r = median_ms(ours), median_ms(raw)
-        print(f"{name:30} {p:11.2f} {r:10.2f} {p / r:7.2f}")
+             ("1000 chained add (64) (eager)", lambda: tf.tidy(lambda: chain(x, one)).dispose(), adds_np),
+             ("1000 chained add (64) (traced)", lambda: traced(x, one).dispose(), adds_np),
+             ("train step: MLP batch 32 (eager)", train_step(False), keras_step),
+             ("train step: MLP batch 32 (traced)", train_step(True), keras_step)]
+    w = max(len(name) for name, _, _ in cases)
+    print(f"pytfweb bench --backend cpu: numpy {np.__version__}; median of {runs} timed runs after one warm-up, each "
+          f"the mean of its body repeated for about {SAMPLE_MS:.0f} ms. Third column: raw numpy (a plain loop for the "
+          "adds); for the train steps Keras " + (f"{keras.__version__} on jax (jit-compiled, its default), "
+                                                 "same model, adam and batch" if keras else "3 on jax (not here)"))
+    print(f"{'case':{w}} {'pytfweb ms':>11} {'other ms':>10} {'ratio':>7}")
+    try:
+        for name, ours, other in cases:
+            p = median_ms(ours)
+            if other is None:
+                print(f"{name:{w}} {p:11.3f} {'n/a':>10} {'':>7}   ({why})", flush=True)
+                continue
+            r = median_ms(other)
+            print(f"{name:{w}} {p:11.3f} {r:10.3f} {p / r:7.2f}", flush=True)
+    finally:
+        for model in models:
+            model.dispose()
+        traced.dispose()
+        tf.dispose([ta, tb, x, one, tx, ty])
+        loop.close()
     return 0

@@ -9,6 +9,10 @@ once, in a fresh Chromium), and each function's own time is put in one part by t
                      kernels' shared contracts (kernels/*.py but the registry)
     engine           core/engine.py, core/tape.py, core/tensor.py, kernels/__init__.py (scopes, tracking, tape,
                      the kernel registry)
+    plan replay      core/plan.py and core/function.py: a tf.function's call picking its plan and
+                     the replay loop itself (Plan.run: slots, references, releases), not the
+                     kernels it runs (they count in their own parts; the line "Plan.run" below
+                     the parts gives the replays' time with them)
     graph model      converter/ (a graph model's loading and its executor: the Python per node)
     ops + above      ops/, gradients/, layers/, train/, autodiff.py and the rest of pytfweb
     Python runtime   asyncio, Pyodide's event loop, the standard library
@@ -57,7 +61,7 @@ if {steady}:
         _kernels[_k.name][1] += _k.kernel_ms
 _json.dumps({{"wall_ms": _wall, "plain_ms": sorted(_plain)[len(_plain) // 2] if _plain else None,
              "kernels": _kernels,
-             "functions": [[f, line, name, calls, tt * 1000]
+             "functions": [[f, line, name, calls, tt * 1000, ct * 1000]
                            for (f, line, name), (cc, calls, tt, ct, callers) in _profile.stats.items()]}})
 '''
 
@@ -84,7 +88,9 @@ GL_CALLS = (("draw", "draws"), ("upload", "uploads"), ("create_texture", "textur
             ("build_program", "programs compiled"), ("read_sync", "sync reads"),
             ("read_async_start", "async reads"))
 
-PARTS = ("JS calls + GL", "kernels", "engine", "graph model", "ops + above", "Python runtime", "outside Python")
+PARTS = ("JS calls + GL", "kernels", "engine", "plan replay", "graph model", "ops + above", "Python runtime",
+         "outside Python")
+_PLAN_FILES = ("/pytfweb/core/plan.py", "/pytfweb/core/function.py")
 _ENGINE_FILES = ("/pytfweb/core/engine.py", "/pytfweb/core/tape.py", "/pytfweb/core/tensor.py",
                  "/pytfweb/kernels/__init__.py")
 
@@ -100,6 +106,8 @@ def part_of(filename):
         return "kernels"
     if f.endswith(_ENGINE_FILES):
         return "engine"
+    if f.endswith(_PLAN_FILES):
+        return "plan replay"
     if "/pytfweb/kernels/" in f:
         return "kernels"
     if "/pytfweb/converter/" in f:
@@ -109,26 +117,30 @@ def part_of(filename):
 
 def summarize(report, runs):
     """{part: ms per run}, the top functions [(ms per run, calls per run, 'file:line(name)')],
-    the plain ms per run and {WebGL call: count per run}, from the page's report."""
+    the plain ms per run, {WebGL call: count per run} and the replays (calls of Plan.run and their
+    ms with what they called, per run; None where nothing replayed), from the page's report."""
     per_part = dict.fromkeys(PARTS, 0.0)
     top = []
     gl = dict.fromkeys((label for _, label in GL_CALLS), 0.0)
     gl_labels = dict(GL_CALLS)
-    for filename, line, name, calls, ms in report["functions"]:
+    replays = None
+    for filename, line, name, calls, ms, *cumulative in report["functions"]:
         per_part[part_of(filename)] += ms / runs
         short = filename.split("/pytfweb/")[-1] if "/pytfweb/" in filename else filename.rsplit("/", 1)[-1]
         top.append((ms / runs, calls / runs, f"{short}:{line}({name})"))
         if short == "backends/webgl/gpgpu_context.py" and name in gl_labels:
             gl[gl_labels[name]] += calls / runs
+        if short == "core/plan.py" and name == "run" and cumulative:
+            replays = (calls / runs, cumulative[0] / runs)
     profiled = sum(per_part.values())
     per_part["outside Python"] = max(0.0, report["wall_ms"] / runs - profiled)
     top.sort(reverse=True)
-    return per_part, top[:12], report["plain_ms"], gl
+    return per_part, top[:12], report["plain_ms"], gl, replays
 
 
-def print_breakdown(name, per_part, top, plain_ms, gl=None, kernels=None, draws=None, peer=None):
+def print_breakdown(name, per_part, top, plain_ms, gl=None, kernels=None, draws=None, peer=None, replays=None):
     """peer: TF.js's figures for the same body ({"plain_ms", "draws", "kernels": {name: count}}),
-    or None."""
+    or None. replays: (Plan.run calls a run, their ms a run with the kernels they ran) or None."""
     total = sum(per_part.values())
     plain = f"{plain_ms:.1f} ms a run (plain)" if plain_ms is not None else "one run, fresh Chromium"
     if peer:
@@ -141,6 +153,9 @@ def print_breakdown(name, per_part, top, plain_ms, gl=None, kernels=None, draws=
     if total:
         python = total - per_part["outside Python"]
         print(f"  Python share {100 * python / total:5.1f} % of the profiled run ({python:.1f} ms)")
+    if replays:
+        print(f"  Plan.run (replays of traced functions): {replays[0]:.0f} a run, {replays[1]:.2f} ms a run with "
+              f"the kernels they ran ({100 * replays[1] / total if total else 0:.1f} % of the profiled run)")
     if gl:
         print("  WebGL calls a run (from the profile): "
               + ", ".join(f"{label} {n:.0f}" for label, n in gl.items()))
@@ -178,5 +193,5 @@ def run(py_page, name, case, runs, define, teardown, peer=None):
             draws = py_page.evaluate(COUNT_DRAWS_JS, True)
     finally:
         teardown(py_page, case)
-    per_part, top, plain_ms, gl = summarize(report, runs)
-    print_breakdown(name, per_part, top, plain_ms, gl, report.get("kernels"), draws, peer)
+    per_part, top, plain_ms, gl, replays = summarize(report, runs)
+    print_breakdown(name, per_part, top, plain_ms, gl, report.get("kernels"), draws, peer, replays)

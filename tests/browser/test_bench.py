@@ -12,10 +12,13 @@ def _bench(*args):
 
 
 def test_webgl_bench_reports_a_ratio_against_tfjs():
+    """The dispatch case eagerly and through tf.function, each beside TF.js."""
     r = _bench("--only", "dispatch", "--runs", "1")
     assert r.returncode == 0, r.stderr
-    row = next(line for line in r.stdout.splitlines() if line.startswith("dispatch"))
-    assert re.search(r"\d+\.\d\s+\d+\.\d\s+\d+\.\d\d$", row), row   # pytfweb ms, TF.js ms, ratio
+    rows = [line for line in r.stdout.splitlines() if line.startswith("dispatch")]
+    assert [row.split("readback ")[1].split()[0] for row in rows] == ["(eager)", "(traced)"], r.stdout
+    for row in rows:
+        assert re.search(r"\d+\.\d\s+\d+\.\d\s+\d+\.\d\d$", row), row   # pytfweb ms, TF.js ms, ratio
     assert "cold start" in r.stdout and "SwiftShader" in r.stdout
     assert "LEAK" not in r.stdout, r.stdout
 
@@ -47,22 +50,27 @@ def test_mobilenet_first_run_builds_the_same_model_on_both_sides():
 
 
 def test_training_steps_build_the_same_models_and_leave_nothing():
-    """The training cases (model.train_on_batch with adam on both sides): same parameter counts
-    as TF.js's twins (MLP, convnet, and Keras's 475,544 for MobileNet v1 0.25), no tensor left
-    after the case."""
+    """The training cases (model.train_on_batch with adam on both sides; the MLP and the convnet
+    eager and traced): same parameter counts as TF.js's twins (MLP, convnet, and Keras's 475,544
+    for MobileNet v1 0.25), no tensor left after the case."""
     r = _bench("--only", "train step", "--runs", "1")
     assert r.returncode == 0, r.stderr
     rows = [line for line in r.stdout.splitlines() if line.startswith("train step")]
-    assert len(rows) == 3, r.stdout
-    for row, params in zip(rows, (109386, 5994, 475544)):
+    assert len(rows) == 5, r.stdout
+    for row, params in zip(rows, (109386, 109386, 5994, 5994, 475544)):
         assert re.search(rf"\d+\.\d\s+\d+\.\d\s+\d+\.\d\d   \(params: {params}\)$", row), row
     assert "LEAK" not in r.stdout, r.stdout
 
 
 def test_cpu_bench_reports_overhead_over_numpy():
+    """Against numpy (the adds eager and traced), and the MLP's step against Keras 3 on jax (a test
+    dependency: its row must have numbers here)."""
     r = _bench("--backend", "cpu", "--runs", "1")
     assert r.returncode == 0, r.stderr
-    assert re.search(r"mat_mul 1024x1024\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d", r.stdout), r.stdout
+    for case in ("mat_mul 1024x1024", r"1000 chained add \(64\) \(traced\)", r"train step: MLP batch 32 \(eager\)",
+                 r"train step: MLP batch 32 \(traced\)"):
+        assert re.search(case + r"\s+\d+\.\d{3}\s+\d+\.\d{3}\s+\d+\.\d\d$", r.stdout, re.M), r.stdout
+    assert "on jax (jit-compiled" in r.stdout, r.stdout
 
 
 def test_model_load_case_reads_pytfweb_files_in_both_pages():
@@ -78,22 +86,30 @@ def test_model_load_case_reads_pytfweb_files_in_both_pages():
 def test_breakdown_puts_a_case_time_in_parts():
     """--breakdown profiles a steady case in the page: every part gets a time, the parts add up to
     the profiled total, the top functions are listed, and nothing is left behind (the case's
-    teardown runs)."""
+    teardown runs). The traced twin spends time in the plan's replay and says how much with the
+    kernels it ran."""
     r = _bench("--breakdown", "--only", "dispatch", "--runs", "2")
     assert r.returncode == 0, r.stderr
-    out = r.stdout
-    head = re.search(r"dispatch: 1000 chained add \(64\) \+ readback: ([\d.]+) ms a run \(plain\), "
-                     r"TF.js [\d.]+ ms; profiled ([\d.]+) ms a run", out)
-    assert head, out
-    parts = dict(re.findall(r"^  (JS calls \+ GL|kernels|engine|graph model|ops \+ above|Python runtime|"
-                            r"outside Python)\s+([\d.]+) ms", out, re.M))
-    assert len(parts) == 7, out
-    assert abs(sum(map(float, parts.values())) - float(head.group(2))) < 0.1 * len(parts), out
-    assert float(parts["engine"]) > 0 and float(parts["ops + above"]) > 0, out
-    assert float(parts["JS calls + GL"]) > 0, out      # the draws and the read
-    # the top functions by own time (which ones lead varies from run to run)
-    top = re.findall(r"^ +[\d.]+ +[\d.]+  (\S+):\d+\(", out, re.M)
-    assert len(top) == 12 and any(f.startswith(("backends/", "core/engine.py", "ops/")) for f in top), out
+    sections = r.stdout.split("\ndispatch: ")[1:]
+    assert len(sections) == 2, r.stdout
+    for section, way in zip(sections, ("eager", "traced")):
+        head = re.match(rf"1000 chained add \(64\) \+ readback \({way}\): ([\d.]+) ms a run \(plain\), "
+                        r"TF.js [\d.]+ ms; profiled ([\d.]+) ms a run", section)
+        assert head, section
+        parts = dict(re.findall(r"^  (JS calls \+ GL|kernels|engine|plan replay|graph model|ops \+ above|"
+                                r"Python runtime|outside Python)\s+([\d.]+) ms", section, re.M))
+        assert len(parts) == 8, section
+        assert abs(sum(map(float, parts.values())) - float(head.group(2))) < 0.1 * len(parts), section
+        assert float(parts["JS calls + GL"]) > 0, section      # the draws and the read
+        # the top functions by own time (which ones lead varies from run to run)
+        top = re.findall(r"^ +[\d.]+ +[\d.]+  (\S+):\d+\(", section, re.M)
+        assert len(top) == 12 and any(f.startswith(("backends/", "core/", "ops/")) for f in top), section
+    eager, traced = sections
+    assert float(re.search(r"^  engine\s+([\d.]+)", eager, re.M).group(1)) > 0, eager
+    assert float(re.search(r"^  ops \+ above\s+([\d.]+)", eager, re.M).group(1)) > 0, eager
+    assert "Plan.run" not in eager, eager
+    assert float(re.search(r"^  plan replay\s+([\d.]+)", traced, re.M).group(1)) > 0, traced
+    assert re.search(r"Plan.run \(replays of traced functions\): 1 a run, [\d.]+ ms", traced), traced
 
 
 _ROW = r"\s+(\d+\.\d)\s+(\d+\.\d)\s+(\d+\.\d\d)"   # pytfweb ms, TF.js ms, ratio

@@ -44,6 +44,20 @@ def test_zoo_cases_are_selected_by_zoo_or_by_model():
     assert {bench.CASES[n].group for n in names} == {f"zoo: {c}" for c in bench.ZOO_COLUMNS}
 
 
+def test_several_texts_select_the_cases_of_any_and_traced_twins_sit_beside_eager():
+    """`--only` repeated (a list here) picks the cases matching any of its texts; each of the four
+    cases of tf.function's targets has an eager and a traced row, next to each other."""
+    names = list(bench._selected(["readback", "1.0 224x224x3: steady"]))
+    assert names == ["dispatch: 1000 chained add (64) + readback (eager)",
+                     "dispatch: 1000 chained add (64) + readback (traced)",
+                     "MobileNet v1 1.0 224x224x3: steady (eager)", "MobileNet v1 1.0 224x224x3: steady (traced)"]
+    for model in ("MLP", "convnet"):
+        assert [n.rsplit(" ", 1)[1] for n in bench._selected(f"train step: {model}")] == ["(eager)", "(traced)"]
+    eager, traced = (bench.CASES[f"train step: MLP (784-128-64-10) batch 32 ({w})"] for w in ("eager", "traced"))
+    assert "jit_compile=False" in eager.py_setup and "jit_compile" not in traced.py_setup
+    assert eager.js_body == traced.js_body
+
+
 def test_geometric_means_skip_cases_a_side_failed():
     means = bench.geometric_means({"g": [(2.0, 1.0), (8.0, 16.0), (None, 3.0)], "none": [(None, None)]})
     gp, gj, ratio, n, total = means["g"]
