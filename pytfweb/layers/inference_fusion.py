@@ -128,6 +128,12 @@ class Plan:
             self.heads[id(node)] = chain
             self.skipped.update({id(bn_node), id(last)})
 
+    def folded(self):
+        """Every chain's folded kernel and bias, made again where a weight has changed: a traced
+        predict step takes them as inputs, so that a replay neither folds again nor keeps the
+        fold of its trace."""
+        return [t for chain in self.heads.values() for t in chain._folded()]
+
     def dispose(self):
         for chain in self.heads.values():
             chain.dispose()

@@ -609,7 +609,7 @@ class Trainer:
         fn = self._step_function("predict")
         if fn is None:
             return self._run(xs, False)
-        return fn(xs, self._weights_key())
+        return fn(xs, self._inference_plan().folded(), self._weights_key())
 
     def evaluate(self, x, y, batch_size=None, verbose=None, sample_weight=None):
         """The loss (a scalar tensor), or [loss, *metrics] when there are metrics or several outputs;
@@ -675,11 +675,10 @@ def _test_step_traced(model, xs, ys, weights, weights_key):
     return _test_step_eager(model, xs, ys, weights)
 
 
-def _predict_step_traced(model, xs, weights_key):
-    # Predict-time fusion caches kernels folded from the weights, checked in Python: a plan would
-    # keep the fold of the trace. Dropped here, the fold is recorded, so a replay folds the
-    # weights of the moment.
-    model._dispose_inference_plan()
+def _predict_step_traced(model, xs, folded, weights_key):
+    # Predict-time fusion's folded kernels (cached by the weights' data, folded again after
+    # training) come in as inputs: the trace records them as such, so a replay takes the fold of
+    # the moment without computing it again.
     return model._run(xs, False)
 
 

@@ -323,3 +323,25 @@ def test_optimizer_set_weights_between_traced_steps(name):
         tf.dispose([w["tensor"] for w in saved])
         return [first, r1], model
     _both(run)
+
+
+def test_traced_predict_takes_the_folded_weights_as_inputs():
+    # conv -> batch normalization -> relu runs as one fused convolution at predict time; its folded
+    # kernel and bias enter the traced step as inputs, so the plan holds the fused convolution and
+    # nothing of the fold (the Mul, Rsqrt, ... that fold it), and a replay folds nothing again
+    model = tf.sequential(layers=[
+        tf.layers.conv2d(filters=4, kernel_size=3, input_shape=[6, 6, 2]),
+        tf.layers.batch_normalization(), tf.layers.activation(activation="relu")])
+    x = tf.tensor(np.random.default_rng(3).standard_normal((2, 6, 6, 2)).astype(np.float32))
+    try:
+        first = model.predict(x)
+        again = model.predict(x)
+        np.testing.assert_array_equal(again.numpy(), first.numpy())
+        plans = [p for p in model.predict_function.plans.values() if p is not None]
+        assert len(plans) == 1
+        kernels = [s.name for s in plans[0].steps if hasattr(s, "fn") and hasattr(s, "attrs")]
+        assert kernels == ["FusedConv2D"], kernels
+        tf.dispose([first, again])
+    finally:
+        x.dispose()
+        model.dispose()
