@@ -127,7 +127,9 @@ def test_zoo_bench_times_a_real_model_beside_tfjs():
         assert row, out
         mean = re.search(rf"^geometric mean, zoo: {column}{_ROW}   \(1 case\)$", out, re.M)
         assert mean, out
-        assert mean.groups() == row.groups(), out     # the mean of one case is that case
+        # the mean of one case is that case (exp(log(t)) may round the printed digit the other way)
+        for m, v, digit in zip(map(float, mean.groups()), map(float, row.groups()), (0.1, 0.1, 0.01)):
+            assert abs(m - v) <= digit * 1.001, out
         p, j, ratio = map(float, mean.groups())
         assert abs(p / j - ratio) < 0.01 + 0.01 * ratio, out
     assert "zoo antispoof" not in out and "failed" not in out and "LEAK" not in out, out
