@@ -35,6 +35,12 @@ class Backend:
         engine settles what a variable takes, so that state carried from step to step is values,
         not ever longer expressions."""
 
+    def plan_runner(self, plan):
+        """An object whose run(plan, inputs) replays a recorded plan (core/plan.py) faster than
+        step by step, giving the same result as plan.run_steps(inputs); None where this backend
+        has none. Asked once per plan, on its first replay; plan.dispose() calls its dispose()."""
+        return None
+
     def memory(self):
         """Backend-specific fields added to tf.memory()."""
         return {}

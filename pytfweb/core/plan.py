@@ -424,6 +424,7 @@ class Plan:
         for s, t in consts:
             self.base[s] = t
         self.single = template if isinstance(template, _Out) else None
+        self.runner = None   # how run() replays (see run): made on the first replay
 
     @property
     def num_steps(self):
@@ -433,7 +434,8 @@ class Plan:
         return [st.name for st in self.steps if isinstance(st, _Kernel)]
 
     def dispose(self):
-        """Release the constants the plan holds."""
+        """Release the constants the plan holds (and its runner's resources)."""
+        self.dispose_runner()
         if not self.stale:
             for _, v in self.consts:
                 ENGINE._dec_ref(v.data_id)
@@ -451,6 +453,22 @@ class Plan:
             self.dispose()
 
     def run(self, inputs):
+        """Replay on the plan's inputs: by the backend's runner where it has one for this plan
+        (Backend.plan_runner: made on the first replay), else step by step."""
+        runner = self.runner
+        if runner is None:
+            backend = ENGINE.backend
+            runner = self.runner = backend.plan_runner(self) or _STEPS
+        return runner.run(self, inputs)
+
+    def dispose_runner(self):
+        if self.runner is not None and self.runner is not _STEPS:
+            self.runner.dispose()
+        self.runner = None
+
+    def external_values(self, inputs):
+        """The slots' values a replay starts from: the constants and captured tensors, and the
+        inputs (checked live and moved to the current backend)."""
         engine = ENGINE
         backend = engine.backend
         vals = self.base[:]
@@ -465,6 +483,17 @@ class Plan:
                 t.throw_if_disposed("replay (a tensor the traced function captured)")
             if t.data_id.backend is not backend:
                 engine._on_backend(t, backend)
+        return vals
+
+    def run_steps(self, inputs):
+        """Replay step by step: each kernel function on the backend's data."""
+        return self.finish(self.steps_values(inputs), inputs)
+
+    def steps_values(self, inputs):
+        """Run every step; returns the slots' values, outputs not yet wrapped (finish() does)."""
+        engine = ENGINE
+        backend = engine.backend
+        vals = self.external_values(inputs)
         i = 0
         try:
             for i, st in enumerate(self.steps):
@@ -483,6 +512,15 @@ class Plan:
         except BaseException:
             self._cleanup(i, vals, engine)
             raise
+        return vals
+
+    def finish(self, vals, inputs, steps=()):
+        """The result from the slots' values: `steps` (variable reads and writes a runner left
+        to Python) run first, then the outputs are wrapped as Tensors in the caller's scope and
+        the plan's own references to them released."""
+        engine = ENGINE
+        for st in steps:
+            _run_other(st, vals, engine)
         single = self.single
         if single is not None:
             v = vals[single.slot]
@@ -501,6 +539,17 @@ class Plan:
             for r, _ in st.free:
                 alive.pop(r, None)
         _release(list(alive.items()), vals, engine)
+
+
+class _StepRunner:
+    """Replay step by step (Plan.run_steps): where the backend has no runner for a plan."""
+
+    @staticmethod
+    def run(plan, inputs):
+        return plan.run_steps(inputs)
+
+
+_STEPS = _StepRunner()
 
 
 def _run_other(st, vals, engine):
