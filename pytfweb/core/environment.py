@@ -34,6 +34,9 @@ _DEFAULTS = {
     # predict_on_batch) through tf.function (layers/training.py); off (or compile(..., jit_compile=False)):
     # eagerly. TRACE_FUNCTIONS off turns these off too.
     "TRACE_STEPS": True,
+    # A replayed plan runs through its backend's runner where the backend has one (webgl: all draws
+    # in one JavaScript call; Backend.plan_runner); off: step by step, each kernel from Python.
+    "PLAN_RUNNERS": True,
     # graph models keep a copy of every node's outputs of the last run (GraphModel.get_intermediate_tensors).
     "KEEP_INTERMEDIATE_TENSORS": False,
     # Limits on what files and arguments may make the process allocate or recurse into (pytfweb/core/limits.py;

@@ -371,7 +371,7 @@ class Recorder:
                     [(s, ref) for s, ref in self.refs.items()], live, template,
                     [(r, kind[r]) for r in sorted(out_roots) if kind[r] in (READ, HOST)] +
                     [(r, KERNEL) for r in sorted(out_roots) if kind[r] == KERNEL and r in self.assigned],
-                    [self.meta[s] for s in range(len(kind))], self.assigned)
+                    [self.meta[s] for s in range(len(kind))], self.assigned, root, kind)
 
 
 def _caller():
@@ -406,7 +406,7 @@ class Plan:
     """A recorded kernel plan (see the module docstring); run(inputs) replays it."""
 
     def __init__(self, backend_name, num_slots, inputs, captured, consts, steps, template, out_frees, meta,
-                 assigned):
+                 assigned, root, kind):
         self.backend_name = backend_name
         self.generation = ENGINE.generation   # the engine state whose data the plan holds
         self.num_slots = num_slots
@@ -418,6 +418,8 @@ class Plan:
         self.out_frees = out_frees    # owned roots of outputs, released once the outputs are wrapped
         self.meta = meta              # slot -> (shape, dtype, size)
         self.assigned = assigned
+        self.root = root              # slot -> the slot whose data it shares (itself if none)
+        self.kind = kind              # slot -> INPUT, CAPTURED, CONST, READ, KERNEL or HOST
         self.base = [None] * num_slots
         for s, t in captured:
             self.base[s] = t
@@ -429,6 +431,14 @@ class Plan:
     @property
     def num_steps(self):
         return len(self.steps)
+
+    @property
+    def has_host_steps(self):
+        return any(type(st) is _Host for st in self.steps)
+
+    def escaping(self):
+        """What a runner that leaves no value of its own must hand back to Python (an Escaping)."""
+        return Escaping(self)
 
     def kernel_names(self):
         return [st.name for st in self.steps if isinstance(st, _Kernel)]
@@ -457,8 +467,11 @@ class Plan:
         (Backend.plan_runner: made on the first replay), else step by step."""
         runner = self.runner
         if runner is None:
-            backend = ENGINE.backend
-            runner = self.runner = backend.plan_runner(self) or _STEPS
+            if not ENV.flags["PLAN_RUNNERS"]:
+                return self.run_steps(inputs)
+            runner = self.runner = ENGINE.backend.plan_runner(self) or _STEPS
+        elif runner is not _STEPS and not ENV.flags["PLAN_RUNNERS"]:
+            return self.run_steps(inputs)
         return runner.run(self, inputs)
 
     def dispose_runner(self):
@@ -514,13 +527,20 @@ class Plan:
             raise
         return vals
 
-    def finish(self, vals, inputs, steps=()):
-        """The result from the slots' values: `steps` (variable reads and writes a runner left
-        to Python) run first, then the outputs are wrapped as Tensors in the caller's scope and
-        the plan's own references to them released."""
+    def finish(self, vals, inputs, tail=None):
+        """The result from the slots' values: a runner's `tail` (an Escaping) first runs the
+        variable reads and writes it left to Python; then the outputs are wrapped as Tensors in
+        the caller's scope and the plan's own references to them released."""
         engine = ENGINE
-        for st in steps:
-            _run_other(st, vals, engine)
+        if tail is not None:
+            aliases = tail.aliases
+            for r, slots in aliases.items():
+                if vals[r] is not None:
+                    _alias(vals, r, slots, self.meta)
+            for st in tail.steps:
+                _run_other(st, vals, engine)
+                if type(st) is _Read and st.slot in aliases:
+                    _alias(vals, st.slot, aliases[st.slot], self.meta)
         single = self.single
         if single is not None:
             v = vals[single.slot]
@@ -529,6 +549,8 @@ class Plan:
             out = _rebuild(self.template, vals, inputs, engine)
         if self.out_frees:
             _release(self.out_frees, vals, engine)
+        if tail is not None and tail.frees:
+            _release(tail.frees, vals, engine)
         return out
 
     def _cleanup(self, failed, vals, engine):
@@ -539,6 +561,43 @@ class Plan:
             for r, _ in st.free:
                 alive.pop(r, None)
         _release(list(alive.items()), vals, engine)
+
+
+class Escaping:
+    """What leaves a call of `plan`, for a runner that computes the kernels' values its own way:
+      slots         the outputs' slots and the slots variables take, sorted;
+      kernel_roots  {root: [(slot, shape, dtype, size), ...]}: the kernel-made data among them and
+                    the slots sharing each (the runner gives each root new data per call);
+      steps         the variable reads and writes, in order, left to Python (Plan.finish runs them);
+      aliases       {root: [slot, ...]}: slots sharing an input's, a constant's or a read's data;
+      frees         what Plan.finish releases after the outputs are wrapped: the reads it made
+                    and the plan's reference to data only variables took."""
+
+    def __init__(self, plan):
+        root, kind, meta = plan.root, plan.kind, plan.meta
+        out_slots = {o.slot for o in _markers(plan.template, _Out)}
+        slots = set(out_slots)
+        slots.update(st.src for st in plan.steps if type(st) is _Assign)
+        self.slots = sorted(slots)
+        roots = {root[s] for s in slots}
+        out_roots = {root[s] for s in out_slots}
+        self.kernel_roots = {}
+        self.aliases = {}
+        for s in self.slots:
+            r = root[s]
+            if kind[r] == KERNEL:
+                self.kernel_roots.setdefault(r, []).append((s,) + tuple(meta[s]))
+            elif s != r:
+                self.aliases.setdefault(r, []).append(s)
+        self.steps = [st for st in plan.steps if type(st) is _Assign or (type(st) is _Read and st.slot in roots)]
+        self.frees = [(st.slot, READ) for st in self.steps if type(st) is _Read and st.slot not in out_roots]
+        self.frees += [(r, KERNEL) for r in sorted(self.kernel_roots) if r not in out_roots]
+
+
+def _alias(vals, r, slots, meta):
+    d = vals[r].data_id
+    for s in slots:
+        vals[s] = Value(d, *meta[s])
 
 
 class _StepRunner:

@@ -132,7 +132,8 @@ r["unique_breaks"] = u.breaks
 w = tf.variable(tf.ones([8, 8]))
 g = tf.function(lambda t: tf.tanh(tf.mat_mul(t, w) + 0.5) * 2 - 1)
 t = tf.ones([4, 8])
-g(t).dispose()
+g(t).dispose()   # the trace
+g(t).dispose()   # the first replay: the runner is built and keeps its intermediates' textures
 before = (tf.memory()["num_tensors"], tf.memory()["num_bytes"], in_use())
 for _ in range(1000):
     g(t).dispose()

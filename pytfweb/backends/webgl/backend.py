@@ -28,6 +28,7 @@ from ...core.shapes import size_of as _size
 from ...core.tensor import DataId
 from ..gpu.backend import GPUBackend
 from .gpgpu_context import GPGPUContext
+from .plan_runner import DrawPlanRunner
 from .programs import fusion
 from .shader_compiler import InputInfo, build_source
 from .texture_manager import TexData, TextureManager, texture_shape
@@ -55,6 +56,10 @@ class WebGLBackend(GPUBackend):
         self._lru = OrderedDict()
         self._pinned = ()    # TexData of the inputs of the draw being prepared (never paged out)
         self.paged_out = 0   # textures paged out (read back and deleted) under WEBGL_MAX_GPU_BYTES
+        self.capture_reads = None   # counts reads while a plan runner captures (plan_runner.py)
+
+    def plan_runner(self, plan):
+        return DrawPlanRunner(self)
 
     @property
     def pending_reads(self):
@@ -115,6 +120,8 @@ class WebGLBackend(GPUBackend):
     # complex64 (TexData.complex_parts): complex_parts, make_complex are GPUBackend's
 
     def read_sync(self, data_id):
+        if self.capture_reads is not None:
+            self.capture_reads += 1
         if data_id in self.pending:
             self.materialize(data_id)
         d = self.store[data_id]
@@ -137,6 +144,8 @@ class WebGLBackend(GPUBackend):
         return d.values
 
     async def read(self, data_id):
+        if self.capture_reads is not None:
+            self.capture_reads += 1
         if data_id in self.pending:
             self.materialize(data_id)
         d = self.store[data_id]

@@ -65,6 +65,36 @@
       gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
       return gl.isContextLost();
     },
+    // A plan runner's program (webgl/plan_runner.py): plan.cmds = [{p, outs, ins, w, h, u}]
+    // over plan.table, whose first entries (the externals and the escaping outputs) are given
+    // per call. Returns true when the context is lost.
+    runPlan(plan, ...perCall) {
+      if (gl.isContextLost()) return true;
+      const t = plan.table;
+      for (let i = 0; i < perCall.length; i++) t[i] = perCall[i];
+      let last = null;
+      for (const c of plan.cmds) {
+        const p = c.p;
+        if (p !== last) { gl.useProgram(p.program); last = p; }
+        const outs = c.outs;
+        if (outs.length === 1) attach(t[outs[0]]); else attachAll(outs.map((k) => t[k]));
+        gl.viewport(0, 0, c.w, c.h);
+        const ins = c.ins;
+        for (let i = 0; i < ins.length; i++) {
+          gl.activeTexture(gl.TEXTURE0 + i);
+          gl.bindTexture(gl.TEXTURE_2D, t[ins[i]]);
+        }
+        const locs = p.uniformLocs, types = p.uniformTypes, u = c.u;
+        for (let j = 0; j < locs.length; j++) {
+          if (types[j] === 'float') gl.uniform1f(locs[j], u[j]);
+          else gl.uniform1i(locs[j], u[j]);
+        }
+        gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+      }
+      // The per-call textures go back to their owners: the table does not keep them.
+      for (let i = 0; i < perCall.length; i++) t[i] = null;
+      return gl.isContextLost();
+    },
     isLost() {
       return gl.isContextLost();
     },
