@@ -44,7 +44,7 @@ def infer_dtype(values):
         # array (Uint8Array included, which is what data_sync() gives for bool) -> int32.
         return {"f": "float32", "d": "float32"}.get(values.typecode, "int32")
     if isinstance(values, memoryview):
-        return {"f": "float32", "d": "float32", "?": "bool", "B": "int32"}.get(values.format, "int32")
+        return {"f": "float32", "d": "float32", "e": "float32", "?": "bool"}.get(values.format, "int32")
     v = values
     while _is_sequence(v):
         if not v:
