@@ -33,12 +33,12 @@ def _is_string(v):
     return isinstance(v, (str, bytes))  # numpy's str_ and bytes_ included
 
 
-def infer_dtype(values):
+def infer_dtype(values, op="tensor", arg="values"):
     """TF.js inferDtype: bool for booleans, float32 for other numbers (ints included)."""
     if np is not None and isinstance(values, (np.ndarray, np.generic)):
         if values.dtype.kind == "O" and values.size and _is_string(np.ravel(values)[0]):
             return "string"
-        return _dt.from_numpy_dtype(values.dtype)
+        return _dt.from_numpy_dtype(values.dtype, op, arg)
     if isinstance(values, array.array):
         # As TF.js types typed arrays: Float32Array/Float64Array -> float32, every integer
         # array (Uint8Array included, which is what data_sync() gives for bool) -> int32.

@@ -55,7 +55,7 @@ def convert_to_tensor(x, arg, op, dtype=None):
         raise TypeError(f"{op}: argument '{arg}' must be a Tensor or a number, bool, nested list, "
                         f"array.array, memoryview or numpy array, got {type(x).__name__}") from None
     inferred = dtype is None
-    dtype = check_dtype(dtype, op, "dtype") if dtype is not None else _conv.infer_dtype(x)
+    dtype = check_dtype(dtype, op, "dtype") if dtype is not None else _conv.infer_dtype(x, op, arg)
     if inferred and dtype == "string" and op not in STRING_OPS:
         raise TypeError(f"{op}: argument '{arg}' must be a number, bool or tensor, got a str value "
                         f"(strings go only to the tf.string ops and ops that move values)")
@@ -80,7 +80,7 @@ def tensor(values, shape=None, dtype=None):
         raise TypeError(f"{op}: argument 'values' must be a number, bool, nested list, array.array, "
                         f"memoryview or numpy array, got {type(values).__name__}") from None
     if dtype is None:
-        dtype = _conv.infer_dtype(values)
+        dtype = _conv.infer_dtype(values, op, "values")
     flat, n = _conv.to_flat(values, dtype, op, "values")
     if shape is None:
         shape = inferred

@@ -167,6 +167,9 @@ def test_tensor_of_an_ndarray_reads_the_buffer_not_python_values(monkeypatch):
 def test_tensor_of_a_complex_or_object_ndarray():
     assert_raises(TypeError, lambda: tf.tensor(np.array([1 + 2j])), "tensor", "complex128")
     assert_raises(TypeError, lambda: tf.tensor(np.array([1 + 2j]), dtype="float32"), "tensor", "tf.complex")
+    t = tf.tensor([1.0])
+    assert_raises(TypeError, lambda: np.array([1j]) * t, "mul", "argument 'a'", "complex128")
+    assert_raises(TypeError, lambda: tf.add(t, np.array([None])), "add", "argument 'b'", "dtype object")
     assert tf.tensor(np.array([1, 2.5], dtype=object), dtype="float32").data_sync().tolist() == [1, 2.5]
 
 
