@@ -150,7 +150,9 @@ def to_flat(values, dtype, op="tensor", arg="values"):
     if isinstance(values, (memoryview, array.array)):
         if np is not None:   # numpy reads the buffer in place and converts it in one pass
             return to_flat(np.asarray(values), dtype, op, arg)
-        tc = _dt.TYPECODES[dtype]
+        # The buffer's bytes as they are where they already are the dtype's (not bool's: a
+        # Uint8Array's 255 must become true, 1).
+        tc = _dt.TYPECODES[dtype] if dtype != "bool" else None
         if isinstance(values, memoryview):
             values = values.cast("B").cast(values.format) if values.ndim != 1 else values
             if values.format == tc:

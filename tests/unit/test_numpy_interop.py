@@ -153,7 +153,7 @@ def test_tensor_of_strided_and_zero_d_arrays():
     assert tf.tensor(np.array([["a", "b"]])).array_sync() == [["a", "b"]]
 
 
-def test_tensor_of_an_ndarray_reads_the_buffer_not_python_values(monkeypatch):
+def test_tensor_of_buffers_reads_them_whole_not_as_python_values(monkeypatch):
     calls = []
     monkeypatch.setattr(tensor_values, "_coerce", lambda *a: calls.append(a))
     t = tf.tensor(np.arange(100000, dtype=np.float64))
@@ -162,6 +162,8 @@ def test_tensor_of_an_ndarray_reads_the_buffer_not_python_values(monkeypatch):
     assert got.dtype == "float32" and got.data_sync().tolist() == [1.5, 2.5] and not calls
     got = tf.tensor(memoryview(array.array("i", [1, -2])))
     assert got.dtype == "int32" and got.data_sync().tolist() == [1, -2] and not calls
+    got = tf.tensor(array.array("B", [0, 2, 255]), dtype="bool")
+    assert got.data_sync().tolist() == [0, 1, 1]
 
 
 def test_tensor_of_a_complex_or_object_ndarray():
@@ -247,6 +249,8 @@ _WITHOUT_NUMPY = textwrap.dedent("""
     assert buf.typecode == "f" and buf[1] == float("inf")
     buf, n = convert.to_flat(memoryview(array.array("I", [2**32 - 1])), "int32")
     assert buf.tolist() == [-1]
+    for bools in (array.array("B", [0, 1, 255]), memoryview(array.array("B", [0, 1, 255]))):
+        assert convert.to_flat(bools, "bool")[0].tolist() == [0, 1, 1]
     print(repr_values(array.array("f", [0.1, 2, 3.5, -1]), (2, 2), "float32"))
     print(repr_values(array.array("B", [1, 0]), (2,), "bool"))
     print(repr_values(array.array("f", [0.1]), (), "float32"))
