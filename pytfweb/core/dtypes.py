@@ -54,8 +54,9 @@ def string_bytes(values):
     return sum(len(s.encode("utf-8", "surrogateescape")) for s in values)
 
 
-def from_numpy_dtype(np_dtype):
-    """Map a numpy dtype onto ours the way TF.js maps typed arrays."""
+def from_numpy_dtype(np_dtype, op="tensor", arg="values"):
+    """Map a numpy dtype onto ours the way TF.js maps typed arrays (a TypeError naming op and arg
+    for one with no counterpart)."""
     kind = np_dtype.kind
     if kind == "b":
         return "bool"
@@ -65,4 +66,6 @@ def from_numpy_dtype(np_dtype):
         return "float32"
     if kind in "US":
         return STRING
-    raise TypeError(f"tensor: numpy dtype {np_dtype} has no pytfweb dtype")
+    hint = "; complex values: tf.complex(real, imag)" if kind == "c" else ""
+    raise TypeError(f"{op}: argument '{arg}' is a numpy array of dtype {np_dtype}, which has no pytfweb dtype "
+                    f"(float32, int32, bool or string){hint}")

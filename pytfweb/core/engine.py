@@ -271,14 +271,22 @@ class Engine:
             self.recorder.read(t)
         return await t.data_id.backend.read(t.data_id)
 
-    def read_numpy(self, t):
+    def read_numpy(self, t, shared=False):
+        """t's values as a new ndarray; shared=True: the backend's own array, read-only, where it
+        keeps one (cpu: DLPack export shares it), else None."""
         if self.recorder is not None:
             self.recorder.read(t)
         backend = t.data_id.backend
+        if shared:
+            reader = getattr(backend, "shared_numpy", None)
+            return None if reader is None else reader(t.data_id).reshape(t.shape)
         reader = getattr(backend, "read_numpy", None)
         if reader is not None:
             return reader(t.data_id).reshape(t.shape)
-        return np.asarray(backend.read_sync(t.data_id), dtype=_NP_DTYPES[t.dtype]).reshape(t.shape)
+        # A copy: a backend may hand out the buffer it keeps (webgl keeps what it read back).
+        if t.dtype == "complex64":   # (read back as interleaved float32 [re, im, ...])
+            return np.array(backend.read_sync(t.data_id), dtype=np.float32).view(np.complex64).reshape(t.shape)
+        return np.array(backend.read_sync(t.data_id), dtype=_NP_DTYPES[t.dtype]).reshape(t.shape)
 
     # --- kernels -----------------------------------------------------------------------
     def run_kernel(self, name, inputs, attrs=None):

@@ -151,3 +151,78 @@ def _sub(strs, shape, strides, pad, is_last):
         lines[i] = " " + lines[i] + sep
     lines[-1] = " " + lines[-1] + "]" + tail
     return lines
+
+
+# --- TensorFlow's repr (Tensor.__repr__): <tf.Tensor: shape=..., dtype=..., numpy=...> --------------
+
+_REPR_THRESHOLD = 1000   # numpy's print threshold: larger tensors show the first and last 3 per axis
+
+
+def repr_values(values, shape, dtype):
+    """The `numpy=` part of a tensor's repr, as TensorFlow writes it: numpy's repr of the array
+    (a scalar as its value alone), on a line of its own when it spans several. values is the
+    tensor's ndarray, or, where numpy is not importable, its flat buffer: then nested lists with
+    numpy's digits (the shortest that give the float32 back) and its summary of large tensors."""
+    if hasattr(values, "ndim"):
+        if values.ndim:
+            text = repr(values)
+        else:
+            v = values[()]
+            text = repr(v) if isinstance(v, str) else str(v)
+    else:
+        text = _nested_text(_repr_items(values, dtype), list(shape), len(values) > _REPR_THRESHOLD)
+    return "\n" + text if "\n" in text else text
+
+
+def _repr_items(flat, dtype):
+    if dtype == "complex64":   # interleaved [re, im, ...]
+        return [repr(complex(float(_float32_text(re)), float(_float32_text(im)))) for re, im in zip(flat[0::2], flat[1::2])]
+    if dtype == "bool":
+        return ["True" if v else "False" for v in flat]
+    if dtype == "float32":
+        return [_float32_text(v) for v in flat]
+    return [repr(v) for v in flat]
+
+
+def _float32_text(x):
+    """The shortest decimal that reads back as the float32 x (numpy's repr of a float32)."""
+    x = float(x)
+    if not math.isfinite(x):
+        return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+    for digits in range(1, 10):
+        text = f"{x:.{digits}g}"
+        if _round_f32(float(text)) == x:
+            break
+    return repr(float(text))
+
+
+def _round_f32(v):
+    import struct
+    try:
+        return struct.unpack("f", struct.pack("f", v))[0]
+    except OverflowError:
+        return math.copysign(math.inf, v)
+
+
+def _nested_text(items, shape, summarize):
+    if not shape:
+        return items[0]
+
+    def walk(start, axis):
+        n = shape[axis]
+        step = 1
+        for d in shape[axis + 1:]:
+            step *= d
+        idx = list(range(n))
+        if summarize and n > 2 * _EDGE:
+            idx = [*range(_EDGE), None, *range(n - _EDGE, n)]
+        parts = []
+        for i in idx:
+            if i is None:
+                parts.append("...")
+            elif axis == len(shape) - 1:
+                parts.append(items[start + i])
+            else:
+                parts.append(walk(start + i * step, axis + 1))
+        return "[" + ", ".join(parts) + "]"
+    return walk(0, 0)

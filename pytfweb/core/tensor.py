@@ -8,7 +8,7 @@ import itertools
 from . import tensor_values as _conv
 from ._numpy import np
 from .dtypes import TYPECODES
-from .errors import DisposedTensorError, TensorConversionError
+from .errors import BackendError, DisposedTensorError, TensorConversionError
 from .shapes import size_of, strides_of
 
 _ids = itertools.count()
@@ -77,10 +77,62 @@ class Tensor:
         return _conv.nest(_to_py(await self.data(), self.dtype), _nest_shape(self))
 
     def numpy(self):
+        """The values as a new ndarray of the tensor's shape (a copy: writing to it changes nothing here)."""
         self.throw_if_disposed("numpy")
         if np is None:
             raise ImportError("Tensor.numpy: numpy is not importable here; use data_sync() or array_sync()")
         return ENGINE.read_numpy(self)
+
+    # --- numpy interop -------------------------------------------------------------
+    # Above ndarray's 0 and numpy scalars' -1000000: numpy's operators then give way to the
+    # tensor's reflected ones, so np.ones(2) + t and np.float32(2) * t are tensors (as in TensorFlow).
+    __array_priority__ = 100
+
+    def __array__(self, dtype=None, copy=None):
+        """np.asarray(t), np.array(t, dtype=...): the values copied to host memory (numpy 2's
+        protocol). Backends own their data and a tensor never changes, so numpy never gets the
+        backend's own buffer: copy=False (numpy's "never copy") raises ValueError."""
+        self.throw_if_disposed("__array__")
+        if copy is False:
+            raise ValueError("Tensor.__array__: a tensor's values are always copied out of its backend, so "
+                             "copy=False cannot be honoured; use np.asarray(t) (or np.from_dlpack(t) on the cpu "
+                             "backend for a read-only view)")
+        arr = self.numpy()
+        return arr if dtype is None else arr.astype(dtype, copy=False)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The DLPack capsule of the values in host memory (np.from_dlpack(t), torch.from_dlpack(t)).
+        On the cpu backend it shares the backend's buffer, marked read-only (DLPack 1.0's flag);
+        a consumer that cannot take a read-only buffer (an older DLPack), copy=True, or data on
+        another backend get a copy; copy=False then raises BufferError."""
+        self.throw_if_disposed("__dlpack__")
+        if np is None:
+            raise BufferError("Tensor.__dlpack__: numpy is not importable here; DLPack export needs it")
+        if self.dtype == "string":
+            raise BufferError("Tensor.__dlpack__: string tensors have no DLPack form")
+        kwargs = {"stream": stream}
+        if max_version is not None:
+            kwargs["max_version"] = max_version
+        if dl_device is not None:
+            kwargs["dl_device"] = dl_device
+        if copy is not True:
+            shared = ENGINE.read_numpy(self, shared=True)
+            if shared is not None:
+                try:
+                    return shared.__dlpack__(**kwargs)
+                except BufferError:
+                    if copy is False:
+                        raise BufferError("Tensor.__dlpack__: the backend's buffer can only be shared read-only, "
+                                          "which needs DLPack 1.0 (max_version >= (1, 0)), and copy=False "
+                                          "forbids a copy") from None
+            elif copy is False:
+                raise BufferError(f"Tensor.__dlpack__: the values live on the {self.data_id.backend.name} "
+                                  f"backend, not in host memory; copy=False cannot be honoured")
+        return self.numpy().__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        """(kDLCPU, 0): __dlpack__ always hands out host memory."""
+        return (1, 0)
 
     # buffer_sync(), buffer() (a TensorBuffer, from ops.misc) and clone(): see ops/methods.py.
 
@@ -105,13 +157,16 @@ class Tensor:
         return self.to_string()
 
     def __repr__(self):
-        if self.is_disposed_internal:
-            return f"<Tensor id={self.id} disposed shape={list(self.shape)} dtype={self.dtype}>"
-        return self.to_string()
+        return _repr(self, f"tf.Tensor: shape={tuple(self.shape)}, dtype={self.dtype}")
 
-    # Identity semantics for ==, as the design notes ask (use tf.equal for values).
-    __eq__ = object.__eq__
-    __hash__ = object.__hash__
+    # ==, != are elementwise (tf.equal, tf.not_equal; attached by ops/methods.py), as in
+    # TensorFlow 2, so a tensor cannot be hashed: t.ref() is the key for dicts and sets.
+    __hash__ = None
+
+    def ref(self):
+        """A hashable reference to this tensor (TensorFlow 2's t.ref()): equal to another only when
+        both refer to the same tensor; a dict key or set member; .deref() gives the tensor back."""
+        return Reference(self)
 
     def __len__(self):
         if not self.shape:
@@ -141,6 +196,44 @@ class Tensor:
         if self.dtype not in ("int32", "bool"):
             raise TensorConversionError(f"only int32 or bool tensors can be used as an index, got {self.dtype}", self)
         return int(self._scalar_value("int"))
+
+
+class Reference:
+    """What Tensor.ref() returns: hashable, equal by the identity of the tensor it holds (which it
+    keeps alive, as TensorFlow's does)."""
+    __slots__ = ("_tensor",)
+
+    def __init__(self, tensor):
+        self._tensor = tensor
+
+    def deref(self):
+        return self._tensor
+
+    def __hash__(self):
+        return id(self._tensor)
+
+    def __eq__(self, other):
+        if not isinstance(other, Reference):
+            return NotImplemented
+        return self._tensor is other._tensor
+
+    def __repr__(self):
+        t = self._tensor
+        return f"<Reference wrapping {type(t).__name__} id={t.id} shape={tuple(t.shape)} dtype={t.dtype}>"
+
+
+def _repr(t, head):
+    """TensorFlow's repr of t: <head, numpy=values> with the values as numpy's repr shows them
+    where numpy imports (nested lists otherwise), or <head, disposed>."""
+    if t.is_disposed_internal:
+        return f"<{head}, disposed>"
+    # Lazily, as to_string: printing loads decimal.
+    from .printing import repr_values
+    try:
+        values = ENGINE.read_numpy(t) if np is not None else t.data_sync()
+    except BackendError as exc:   # (webgpu where Python cannot wait: a repr should not raise)
+        return f"<{head}, numpy=<not readable now: {exc}>>"
+    return f"<{head}, numpy={repr_values(values, t.shape, t.dtype)}>"
 
 
 def _nest_shape(t):
@@ -182,6 +275,9 @@ class Variable(Tensor):
         return self
 
     _assign_tensor = assign   # what ops/methods.py's assign calls with a Tensor
+
+    def __repr__(self):
+        return _repr(self, f"tf.Variable {self.name!r} shape={tuple(self.shape)} dtype={self.dtype}")
 
 
 ENGINE = None   # the engine, set by bind_engine when engine.py creates it

@@ -5,11 +5,20 @@ present and the input is already an ndarray, a contiguous 1-D ndarray. Backends 
 """
 import array
 import math
+import sys
 
 from . import dtypes as _dt
 from ._numpy import np
 from .limits import flatten_nested, max_depth, nesting_error
 from .shapes import size_of
+
+if sys.platform == "emscripten":   # Pyodide: JS typed arrays are tensor values too
+    try:
+        from pyodide.ffi import JsTypedArray as _JsTypedArray
+    except ImportError:
+        _JsTypedArray = None
+else:
+    _JsTypedArray = None
 
 
 def _is_sequence(v):
@@ -24,18 +33,18 @@ def _is_string(v):
     return isinstance(v, (str, bytes))  # numpy's str_ and bytes_ included
 
 
-def infer_dtype(values):
+def infer_dtype(values, op="tensor", arg="values"):
     """TF.js inferDtype: bool for booleans, float32 for other numbers (ints included)."""
     if np is not None and isinstance(values, (np.ndarray, np.generic)):
         if values.dtype.kind == "O" and values.size and _is_string(np.ravel(values)[0]):
             return "string"
-        return _dt.from_numpy_dtype(values.dtype)
+        return _dt.from_numpy_dtype(values.dtype, op, arg)
     if isinstance(values, array.array):
         # As TF.js types typed arrays: Float32Array/Float64Array -> float32, every integer
         # array (Uint8Array included, which is what data_sync() gives for bool) -> int32.
         return {"f": "float32", "d": "float32"}.get(values.typecode, "int32")
     if isinstance(values, memoryview):
-        return {"f": "float32", "d": "float32", "?": "bool", "B": "int32"}.get(values.format, "int32")
+        return {"f": "float32", "d": "float32", "e": "float32", "?": "bool"}.get(values.format, "int32")
     v = values
     while _is_sequence(v):
         if not v:
@@ -124,18 +133,36 @@ def to_flat(values, dtype, op="tensor", arg="values"):
     if dtype == "string":
         return _strings(values, op, arg)
     if np is not None and isinstance(values, (np.ndarray, np.generic)):
+        # The buffer as it is (a view where it is contiguous), converted in one pass: no Python values.
         arr = np.ascontiguousarray(values).reshape(-1)
+        if arr.dtype.kind == "O":   # Python objects: converted one by one, as a list's
+            return to_flat(arr.tolist(), dtype, op, arg)
+        if arr.dtype.kind not in "biuf":
+            raise TypeError(f"{op}: argument '{arg}' is a numpy array of dtype {arr.dtype}, which has no "
+                            f"{dtype} form (numbers and booleans only"
+                            + ("; complex values: tf.complex(real, imag))" if arr.dtype.kind == "c" else ")"))
         if dtype == "int32" and arr.dtype.kind == "f":
-            arr = np.nan_to_num(arr, nan=0, posinf=0, neginf=0)
+            return int32_values(arr), arr.size
         if dtype == "bool" and arr.dtype.kind != "b":   # TF.js: Math.round(v) !== 0 (NaN is true)
             arr = np.floor(arr.astype(np.float64) + 0.5) != 0
-        return arr.astype(_NP_DTYPES[dtype], copy=False), arr.size
-    if isinstance(values, memoryview):
-        values = values.cast("B").cast(values.format) if values.ndim != 1 else values
-        values = values.tolist()
-    elif isinstance(values, array.array):
-        if values.typecode == _dt.TYPECODES[dtype]:
-            return array.array(values.typecode, values), len(values)
+        with np.errstate(over="ignore"):   # float64 beyond float32's range is inf, as in a Float32Array
+            return arr.astype(_NP_DTYPES[dtype], copy=False), arr.size
+    if isinstance(values, (memoryview, array.array)):
+        if np is not None:   # numpy reads the buffer in place and converts it in one pass
+            return to_flat(np.asarray(values), dtype, op, arg)
+        # The buffer's bytes as they are where they already are the dtype's (not bool's: a
+        # Uint8Array's 255 must become true, 1).
+        tc = _dt.TYPECODES[dtype] if dtype != "bool" else None
+        if isinstance(values, memoryview):
+            values = values.cast("B").cast(values.format) if values.ndim != 1 else values
+            if values.format == tc:
+                out = array.array(tc)
+                out.frombytes(values.cast("B"))
+                return out, len(out)
+            if dtype == "float32" and values.format in ("f", "d", "e"):
+                return array.array("f", values), len(values)   # (C-level: overflow gives inf, as Float32Array)
+        elif values.typecode == tc:
+            return array.array(tc, values), len(values)
         values = values.tolist()
     if _is_sequence(values):
         flat = _flatten(values, [], op, arg)
@@ -144,6 +171,17 @@ def to_flat(values, dtype, op="tensor", arg="values"):
     tc = _dt.TYPECODES[dtype]
     buf = array.array(tc, [_coerce(v, dtype, op, arg) for v in flat])
     return buf, len(buf)
+
+
+def int32_values(v):
+    """float values (an ndarray) as an Int32Array stores them (_coerce, vectorised): truncated toward
+    zero, wrapped modulo 2^32, NaN and infinities 0. np.fmod is exact."""
+    v = np.trunc(v.astype(np.float64))
+    v[~np.isfinite(v)] = 0
+    v = np.fmod(v, 4294967296.0)
+    v[v < 0] += 4294967296.0
+    v[v >= 2147483648.0] -= 4294967296.0
+    return v.astype(np.int32)
 
 
 _NP_DTYPES = {"float32": "float32", "int32": "int32", "bool": "bool", "string": object}
@@ -166,6 +204,21 @@ def _strings(values, op, arg):
             raise TypeError(f"{op}: argument '{arg}': a string tensor holds str or bytes values, "
                             f"got {type(v).__name__} ({v!r})")
     return out, len(out)
+
+
+def is_value(x):
+    """Whether x is a kind of value tf.tensor takes (not a Tensor: tensor.py imports this module)."""
+    return (isinstance(x, (bool, int, float, str, bytes, list, tuple, array.array, memoryview))
+            or (np is not None and isinstance(x, (np.ndarray, np.generic)))
+            or (_JsTypedArray is not None and isinstance(x, _JsTypedArray)))
+
+
+def host_values(x):
+    """x, with a JS typed array (Float32Array, Int32Array, Uint8Array, ...; Pyodide) as a memoryview
+    of its values (one copy, out of the JS heap); anything else as it is."""
+    if _JsTypedArray is not None and isinstance(x, _JsTypedArray):
+        return x.to_memoryview()
+    return x
 
 
 def values_shape(values, op="tensor", arg="values"):

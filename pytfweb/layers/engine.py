@@ -233,8 +233,10 @@ class Layer:
     def _drop_weights_not_in(self, keep):
         """Dispose and forget this layer's weights whose ids are not in keep."""
         for ws in (self._trainable_weights, self._non_trainable_weights):
-            for w in [w for w in ws if id(w) not in keep]:
-                ws.remove(w)
+            dropped = [w for w in ws if id(w) not in keep]
+            # (in place, by identity: list.remove would compare variables with ==, which is elementwise)
+            ws[:] = [w for w in ws if id(w) in keep]
+            for w in dropped:
                 self._weight_names.pop(id(w), None)
                 w.dispose()
         self._regularized = [(w, r) for w, r in self._regularized if id(w) in keep]

@@ -1,7 +1,7 @@
 """Every public op, one module per family; tensor methods and Python operators are attached
 here from the same functions."""
 from . import creation, elementwise
-from .creation import (clone, convert_to_tensor, eye, fill, linspace, ones, ones_like, random_normal,
+from .creation import (clone, convert_to_tensor, eye, fill, from_dlpack, linspace, ones, ones_like, random_normal,
                        random_standard_normal, random_uniform, range, scalar, tensor, tensor1d, tensor2d,
                        tensor3d, tensor4d, tensor5d, tensor6d, truncated_normal, variable, zeros, zeros_like)
 from .creation import cast

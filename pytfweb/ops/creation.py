@@ -48,13 +48,14 @@ def convert_to_tensor(x, arg, op, dtype=None):
         if x.dtype == "string" and dtype is None and op not in STRING_OPS:
             raise TypeError(f"{op}: argument '{arg}' must be a numeric tensor, got a string tensor")
         return x
+    x = _conv.host_values(x)
     try:
         shape = _conv.values_shape(x, op, arg)
     except TypeError:
         raise TypeError(f"{op}: argument '{arg}' must be a Tensor or a number, bool, nested list, "
                         f"array.array, memoryview or numpy array, got {type(x).__name__}") from None
     inferred = dtype is None
-    dtype = check_dtype(dtype, op, "dtype") if dtype is not None else _conv.infer_dtype(x)
+    dtype = check_dtype(dtype, op, "dtype") if dtype is not None else _conv.infer_dtype(x, op, arg)
     if inferred and dtype == "string" and op not in STRING_OPS:
         raise TypeError(f"{op}: argument '{arg}' must be a number, bool or tensor, got a str value "
                         f"(strings go only to the tf.string ops and ops that move values)")
@@ -63,10 +64,14 @@ def convert_to_tensor(x, arg, op, dtype=None):
 
 
 def tensor(values, shape=None, dtype=None):
-    """tf.tensor(values, shape=None, dtype=None)."""
+    """tf.tensor(values, shape=None, dtype=None). values: a number, bool, str, nested list, array.array,
+    memoryview, numpy array (read as one buffer, never value by value) or, in the page, a JS typed
+    array. dtype is inferred as TF.js does: float64 and other floats become float32, integers of any
+    width int32 (wrapped modulo 2^32, as an Int32Array stores them), bool stays bool."""
     op = "tensor"
     if isinstance(values, Tensor):
         raise TypeError("tensor: argument 'values' is already a Tensor; use clone() or cast()")
+    values = _conv.host_values(values)
     if dtype is not None:
         dtype = check_dtype(dtype, op)
     try:
@@ -75,7 +80,7 @@ def tensor(values, shape=None, dtype=None):
         raise TypeError(f"{op}: argument 'values' must be a number, bool, nested list, array.array, "
                         f"memoryview or numpy array, got {type(values).__name__}") from None
     if dtype is None:
-        dtype = _conv.infer_dtype(values)
+        dtype = _conv.infer_dtype(values, op, "values")
     flat, n = _conv.to_flat(values, dtype, op, "values")
     if shape is None:
         shape = inferred
@@ -274,7 +279,7 @@ def _draw(shape, dtype, op, n, take, rounded):
         values = take(k)
         if np is not None and not isinstance(values, list):
             if dtype == "int32":
-                out[start:start + k] = _int32_values(np.floor(values + 0.5) if rounded else values)
+                out[start:start + k] = _conv.int32_values(np.floor(values + 0.5) if rounded else values)
             else:
                 with np.errstate(over="ignore"):
                     out[start:start + k] = values
@@ -287,17 +292,6 @@ def _draw(shape, dtype, op, n, take, rounded):
         else:
             out.extend(flat)
     return ENGINE.make_tensor(out, shape, dtype)
-
-
-def _int32_values(v):
-    """float64 values as an Int32Array stores them (tensor_values.py's _coerce, vectorised): truncated
-    toward zero, wrapped modulo 2^32, NaN and infinities 0. np.fmod is exact."""
-    v = np.trunc(v)
-    v[~np.isfinite(v)] = 0
-    v = np.fmod(v, 4294967296.0)
-    v[v < 0] += 4294967296.0
-    v[v >= 2147483648.0] -= 4294967296.0
-    return v.astype(np.int32)
 
 
 def _real(v, op, arg):
@@ -344,6 +338,26 @@ def random_uniform(shape, minval=0.0, maxval=1.0, dtype="float32", seed=None):
                 return [minval + span * v for v in u.take(k)]
         return take
     return _random(shape, dtype, "random_uniform", make_take)
+
+
+def from_dlpack(x):
+    """A new tensor holding the values of x, any object with the DLPack protocol (`__dlpack__`: a
+    numpy array, a PyTorch or JAX tensor in host memory, a pytfweb tensor), read without a copy
+    through numpy and written once into the active backend, with tf.tensor's dtype rules (float64
+    becomes float32, int64 int32). TensorFlow's tf.experimental.dlpack.from_dlpack; needs numpy."""
+    if isinstance(x, Tensor):
+        x.throw_if_disposed("from_dlpack")
+    if np is None:
+        raise ImportError("from_dlpack: numpy is not importable here; it reads the DLPack buffer")
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError(f"from_dlpack: argument 'x' must support the DLPack protocol (have __dlpack__), "
+                        f"got {type(x).__name__}")
+    try:
+        arr = np.from_dlpack(x)
+    except (BufferError, RuntimeError) as exc:   # (a device numpy cannot read, a dtype it has no form for)
+        raise BufferError(f"from_dlpack: argument 'x' ({type(x).__name__}) cannot be read as host memory: "
+                          f"{exc}") from None
+    return tensor(arr)
 
 
 @op

@@ -1,6 +1,7 @@
 """Tensor methods and operators, attached from the op functions (TF.js's chained API): every
 method of Tensor that an op computes lives here, so that tensor.py (the core) imports no op."""
 from ..core.tensor import Tensor, Variable
+from ..core.tensor_values import infer_dtype, is_value
 from . import image
 from .creation import convert_to_tensor
 from .misc import TensorBuffer
@@ -66,6 +67,22 @@ def _assign(self, new_value):
         temp.dispose()
 
 
+def _comparable(a, b):
+    """Whether a == b compares values: b is a tensor or a tensor value of a's kind (strings beside a
+    string tensor, numbers and bools beside a numeric one). Otherwise (None, a layer, a str beside a
+    float tensor) == gives NotImplemented and Python compares identities: t == None is False and
+    t != None True, as in TensorFlow 2, rather than raising; so is t == "same", which lets an op's
+    `padding == "same"` meet a tensor passed by mistake and reach its own error."""
+    if isinstance(b, Tensor):
+        return (b.dtype == "string") == (a.dtype == "string")
+    if not is_value(b):
+        return False
+    try:
+        return (infer_dtype(b) == "string") == (a.dtype == "string")
+    except TypeError:   # (a numpy dtype with no tensor form: tf.equal names it)
+        return True
+
+
 _ns = {}
 
 
@@ -108,6 +125,8 @@ def attach(ns):
         "__neg__": lambda a: ns["neg"](a), "__abs__": lambda a: ns["abs"](a), "__pos__": lambda a: a,
         "__lt__": lambda a, b: ns["less"](a, b), "__le__": lambda a, b: ns["less_equal"](a, b),
         "__gt__": lambda a, b: ns["greater"](a, b), "__ge__": lambda a, b: ns["greater_equal"](a, b),
+        "__eq__": lambda a, b: ns["equal"](a, b) if _comparable(a, b) else NotImplemented,
+        "__ne__": lambda a, b: ns["not_equal"](a, b) if _comparable(a, b) else NotImplemented,
         "__invert__": lambda a: ns["logical_not"](a),
         "__and__": lambda a, b: ns["logical_and"](a, b), "__or__": lambda a, b: ns["logical_or"](a, b),
     }

@@ -230,7 +230,8 @@ class Optimizer:
     def _replace_constant(self, old, value):
         """A new _constant(value) in place of old (None or a constant of this optimizer)."""
         if old is not None:
-            self._owned.remove(old)
+            # (by identity: list.remove would compare tensors with ==, which is elementwise)
+            self._owned = [t for t in self._owned if t is not old]
             old.dispose()
         return self._constant(value)
 

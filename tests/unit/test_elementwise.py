@@ -394,7 +394,8 @@ def test_comparison_operators(rng):
     assert_tensor(ta >= tb, a >= b, "bool")
     assert_tensor(ta > 0, a > 0, "bool")
     assert_tensor(0 < ta, 0 < a, "bool")   # reflected: Python calls ta.__gt__(0)
-    assert (ta == ta) is True and (ta == tb) is False   # identity, as documented
+    assert_tensor(ta == tb, a == b, "bool")   # elementwise, as in TensorFlow 2 (tests/unit/test_repr_compare.py)
+    assert_tensor(ta != tb, a != b, "bool")
 
 
 def test_operators_release_temporaries():

@@ -126,6 +126,6 @@ def test_only_the_operands_are_saved_and_nothing_leaks():
         a = xs[0] if not ta else tf.transpose(xs[0], [0, 2, 1])
         b = xs[1] if not tb else tf.transpose(xs[1])
         tf.dispose(tf.grads(lambda p, q: tf.sum(tf.mat_mul(p, q, ta, tb)))([a, b]))
-        tf.dispose([t for t in (a, b) if t not in xs])
+        tf.dispose([t for t in (a, b) if all(t is not x for x in xs)])
     after = tf.memory()
     assert (after.num_tensors, after.num_bytes) == (before.num_tensors, before.num_bytes)

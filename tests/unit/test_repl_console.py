@@ -30,7 +30,8 @@ def push_all(console, *lines):
 def test_namespace_has_tf_and_persists(capsys):
     c = _session()
     push_all(c, "x = tf.tensor([1.5, 2.5])", "y = x * 2", "y")
-    assert capsys.readouterr().out == "Tensor\n    [3, 5]\n"  # the repr, as t.print() shows it
+    # the repr, TensorFlow's
+    assert capsys.readouterr().out == "<tf.Tensor: shape=(2,), dtype=float32, numpy=array([3., 5.], dtype=float32)>\n"
     assert c.namespace["tf"].get_backend() == "cpu"
 
 

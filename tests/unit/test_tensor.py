@@ -34,14 +34,6 @@ def test_ids_are_unique_and_stay_with_the_handle():
     assert tf.scalar(1).id not in ids
 
 
-def test_equality_is_identity():
-    t = tf.tensor([1, 2])
-    c = t.clone()
-    assert (t == t) is True
-    assert (t == c) is False
-    assert len({t, c, t}) == 2
-
-
 # --- readback --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("values, dtype, typecode", [

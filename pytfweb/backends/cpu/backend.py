@@ -41,6 +41,12 @@ class CPUBackend(Backend):
     def read_numpy(self, data_id):
         return self.store[data_id].copy()
 
+    def shared_numpy(self, data_id):
+        """The stored array itself as a read-only view (what DLPack export hands out)."""
+        view = self.store[data_id].view()
+        view.flags.writeable = False
+        return view
+
     def dispose_data(self, data_id):
         self.store.pop(data_id, None)
 
