@@ -207,7 +207,9 @@ class DrawPlanRunner:
         externals = {}
 
         def add(tex, entry):
-            if externals.setdefault(id(tex), entry) != entry:
+            prev = externals.setdefault(id(tex), entry)
+            # (by identity: `what` may be a Variable, whose == is elementwise)
+            if prev is not entry and (prev[0], id(prev[1]), prev[2]) != (entry[0], id(entry[1]), entry[2]):
                 raise CaptureFailed("one texture holds two of the plan's inputs")
         for kind, what, data_id, per_call in found:
             backend.settle(data_id)
