@@ -1,6 +1,6 @@
 """The bundle a page loads: a zip of the pytfweb package (.py files, and the .js/.glsl/.wgsl files
 that modules read at run time: the shaders are in backends/webgl/shaders/ and backends/webgpu/shaders/),
-built fresh from the files on disk. Keep SUFFIXES in step with package_data in setup.py."""
+built fresh from the files on disk. Keep SUFFIXES in step with package-data in pyproject.toml."""
 import io
 import zipfile
 
