@@ -125,26 +125,6 @@ def test_xor_with_dense_layers_and_functional_api():
     assert loss.data_sync()[0] < 0.1 and acc.data_sync()[0] == 1.0
 
 
-def test_summary_text():
-    model = tf.sequential(layers=[tf.layers.dense(units=3, input_shape=[4], name="hidden"),
-                                  tf.layers.dense(units=1, name="out")])
-    lines = []
-    model.summary(print_fn=lines.append)
-    assert lines == [
-        "_" * 90,
-        "Layer (type)                Input Shape               Output shape              Param #   ",
-        "=" * 90,
-        "hidden (Dense)              [[null,4]]                [null,3]                  15        ",
-        "_" * 90,
-        "out (Dense)                 [[null,3]]                [null,1]                  4         ",
-        "=" * 90,
-        "Total params: 19", "Trainable params: 19", "Non-trainable params: 0", "_" * 90]
-    model.get_layer("hidden").trainable = False
-    lines = []
-    model.summary(print_fn=lines.append)
-    assert lines[-4:-1] == ["Total params: 19", "Trainable params: 4", "Non-trainable params: 15"]
-
-
 def test_fit_evaluate_predict_do_not_leak():
     model = tf.sequential(layers=[tf.layers.dense(units=4, input_shape=[3], activation="relu"),
                                   tf.layers.dropout(rate=0.2), tf.layers.dense(units=2, activation="softmax")])
