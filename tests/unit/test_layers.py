@@ -206,17 +206,6 @@ def test_callbacks_early_stopping_and_custom_objects():
     assert events[1:4] == [("batch", 0), ("batch", 1), ("epoch", 0, round(14 / 3, 4))]
 
 
-def test_verbose_progress(capsys):
-    model = tf.sequential(layers=[tf.layers.dense(units=1, input_shape=[1])])
-    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
-    model.fit_sync(tf.tensor2d([[1]]), tf.tensor2d([[1]]), epochs=2, verbose=1)
-    out = capsys.readouterr().out.splitlines()
-    assert out[0] == "Epoch 1 / 2" and out[2] == "Epoch 2 / 2"
-    assert "loss=" in out[1] and "mae=" in out[1]
-    model.fit_sync(tf.tensor2d([[1]]), tf.tensor2d([[1]]), epochs=2, verbose=0)
-    assert capsys.readouterr().out == ""
-
-
 def test_initializers_regularizers_constraints():
     init = tf.initializers
     assert_tensor(init.constant(value=3)([2]), [3, 3])
