@@ -1,6 +1,11 @@
 """model.summary(): the table Keras 3 prints (keras/src/utils/summary_utils.py), drawn here without rich
 (Pyodide has none) as rich draws it with Keras's settings: the same column widths, box characters, wrapping
-and totals. Shapes are Python's, `(None, 3)`; TF.js's `[null,3]` is what `tf.vis.show.model_summary` keeps.
+and totals. Shapes are Python's, `(None, 3)`, where TF.js prints `[null,3]`.
+
+Where it differs from Keras: the rows follow model.layers (TF.js's order, which for a graph with several
+inputs can differ from Keras's), the type is the TF.js class name, print_fn is called once per line (Keras 3
+calls it once with the whole text), and there is no "Optimizer params" line (an optimizer's state is not
+Keras's: TF.js's Adam, for one, keeps other slots).
 """
 import re
 import shutil
