@@ -147,6 +147,18 @@ class Progbar:
         return per_step
 
 
+def verbosity(verbose, api):
+    """0, 1 or 2 from fit's / evaluate's verbose (Keras's "auto" is 1; None and False are 0)."""
+    if verbose is None or verbose is False:
+        return 0
+    if verbose is True or verbose == "auto":
+        return 1
+    if isinstance(verbose, int) and verbose in (0, 1, 2):
+        return verbose
+    raise ValueError(f"{api}: verbose must be 0 (silent), 1 (a progress bar), 2 (a line per epoch) or 'auto', "
+                     f"got {verbose!r}")
+
+
 def _eta(seconds):
     if seconds > 3600:
         return "%d:%02d:%02d" % (seconds // 3600, (seconds % 3600) // 60, seconds % 60)

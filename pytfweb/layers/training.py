@@ -47,7 +47,7 @@ from ..ops.creation import convert_to_tensor
 from ..core.tensor import Tensor
 from . import losses as _losses
 from . import metrics as _metrics
-from .callbacks import CallbackList, History, Progbar, ProgressLogger
+from .callbacks import CallbackList, History, Progbar, ProgressLogger, verbosity
 from ._utils import shape_str, snake
 
 # TF.js's getOptimizer: the defaults a name gives (epsilon None = the backend's).
@@ -357,6 +357,7 @@ class Trainer:
         if self._is_training:
             raise RuntimeError("Cannot start training because another fit() call is ongoing.")
         batch_size = _batch_size(batch_size)
+        verbose = verbosity(verbose, "fit")
         if not 0 <= validation_split < 1:
             raise ValueError(f"fit: validation_split must be in [0, 1), got {validation_split}")
         owned = []
@@ -627,6 +628,7 @@ class Trainer:
             xs, ys = self._xy(x, y, owned)
             weights = self._sample_weights(sample_weight, ys, owned, "evaluate")
             batch_size = _batch_size(batch_size)
+            verbose = verbosity(verbose, "evaluate")
             progress = Progbar(math.ceil(xs[0].shape[0] / batch_size), verbose) if verbose else None
             results = self._test_loop(xs, ys, weights, batch_size, progress)
             if progress is not None:

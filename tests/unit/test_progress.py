@@ -109,6 +109,23 @@ def test_evaluate_shows_the_bar_when_asked(capsys):
     model.dispose()
 
 
+def test_verbose_values(capsys):
+    model, x, y = regression()
+    model.fit_sync(x, y, epochs=1, batch_size=50, verbose="auto")   # Keras's default: the bar
+    assert capsys.readouterr().out.startswith("1/1 ")
+    model.fit_sync(x, y, epochs=1, batch_size=50, verbose=False)
+    assert capsys.readouterr().out == ""
+    before = tf.memory().num_tensors
+    for bad in (3, "loud", -1):
+        with pytest.raises(ValueError, match=r"fit: verbose must be 0 \(silent\), 1 .* got"):
+            model.fit_sync(x, y, verbose=bad)
+        with pytest.raises(ValueError, match="evaluate: verbose must be"):
+            model.evaluate(x, y, verbose=bad)
+    assert tf.memory().num_tensors == before
+    tf.dispose([x, y])
+    model.dispose()
+
+
 def test_number_format_and_times_are_keras():
     assert callbacks._format(0.12345) == "0.1235" and callbacks._format(0.0001234) == "1.2340e-04"
     assert callbacks._format(float("nan")) == "nan"
