@@ -81,8 +81,8 @@ class ProgressLogger(Callback):
             print(f"Epoch {epoch + 1}/{self.params['epochs']}", file=stream, flush=True)
         self.bar = Progbar(self.params.get("steps") or 1, self.verbose, stream)
 
-    def due(self):
-        return self.bar is not None and self.bar.due()
+    def due(self, step):
+        return self.bar is not None and self.bar.due(step)
 
     def update(self, step, logs):
         self.bar.update(step, logs)
@@ -109,9 +109,12 @@ class Progbar:
         self._after_first = None
         self._last = -math.inf
 
-    def due(self):
-        return (self.display is not None and self.display.live
-                and time.perf_counter() - self._last >= self.interval)
+    def due(self, current):
+        """Whether to redraw after step `current`: asked after every step, it costs no readback."""
+        now = time.perf_counter()
+        if current == 1 and self._after_first is None:
+            self._after_first = now
+        return self.display is not None and self.display.live and now - self._last >= self.interval
 
     def update(self, current, logs=None, finalize=False):
         if not self.verbose:
@@ -135,14 +138,15 @@ class Progbar:
         self._last = now
 
     def _step_time(self, current, now):
-        # Keras's estimate: the first step (tracing, shader compiles) is left out once there are others
+        # Keras's estimate: the first step (tracing, shader compiles) is left out once there are others;
+        # due() notes when it ended even where nothing is drawn
         if not current:
             return 0.0
         if self._after_first is not None and current > 1:
             per_step = (now - self._after_first) / (current - 1)
         else:
             per_step = (now - self._start) / current
-        if current == 1:
+        if current == 1 and self._after_first is None:
             self._after_first = now
         return per_step
 

@@ -430,7 +430,7 @@ class Trainer:
                     await cb.call("on_batch_end", b, logs)
                 else:
                     dispose([values, averaging])
-                if progress is not None and b + 1 < steps and progress.due():
+                if progress is not None and progress.due(b + 1) and b + 1 < steps:
                     progress.update(b + 1, _means(names, await _read(sums[0] + sums[1], sync)))
                 if not sync:
                     await asyncio.sleep(0)   # let the page breathe between batches
@@ -597,8 +597,9 @@ class Trainer:
             values, averaging = tidy(step)
             sums = _accumulate(sums, values, averaging)
             dispose([values, averaging])
-            if progress is not None and start + size < n and progress.due():
-                progress.update(start // batch_size + 1,
+            step = start // batch_size + 1
+            if progress is not None and progress.due(step) and start + size < n:
+                progress.update(step,
                                 _means(self.metrics_names, _drive(_read(sums[0] + sums[1], True), "evaluate")))
         results = tidy(lambda: [_safe_div(s, w) for s, w in zip(*sums)])
         dispose(sums)
