@@ -2,7 +2,8 @@
 # `make demo` or `make test`.
 #   chromium      Debian's /usr/bin/chromium and glslang-tools (apt), only when one is missing
 #   node_modules  npm ci from package-lock.json (Pyodide, TensorFlow.js), again when the lock changes
-#   .venv         python3 -m venv + pip install -e '.[test]', again when pyproject.toml/setup.py change
+#   .venv         python3 -m venv + pip install -c constraints.txt -e '.[test]' (the Python dependencies at the
+#                 versions constraints.txt pins), again when pyproject.toml/constraints.txt change
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -32,10 +33,10 @@ node_modules/.pytfweb-stamp: package.json package-lock.json
 	@test -f node_modules/pyodide/pyodide.js
 	touch $@
 
-$(VENV)/.pytfweb-stamp: pyproject.toml setup.py
+$(VENV)/.pytfweb-stamp: pyproject.toml constraints.txt
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install --quiet --upgrade pip
-	$(VPY) -m pip install --quiet -e '.[test]'
+	$(VPY) -m pip install --quiet -c constraints.txt -e '.[test]'
 	touch $@
 
 F16_TESTS := PYTFWEB_TEST_WEBGL_F16=1 $(VPY) -m pytest tests/browser/test_webgl_*.py -m 'not fuzz_heavy'

@@ -1,6 +1,6 @@
 """The bundle a page loads: a zip of the pytfweb package (.py files, and the .js/.glsl/.wgsl files
 that modules read at run time: the shaders are in backends/webgl/shaders/ and backends/webgpu/shaders/),
-built fresh from the files on disk. Keep SUFFIXES in step with package_data in setup.py."""
+built fresh from the files on disk. Keep SUFFIXES in step with package-data in pyproject.toml."""
 import io
 import zipfile
 
@@ -15,7 +15,8 @@ def bundle_members(package_dir=None):
     members = {}
     for path in package_dir.rglob("*"):
         rel = path.relative_to(package_dir)
-        if path.is_file() and path.suffix in SUFFIXES and "__pycache__" not in rel.parts:
+        # an installed wheel holds the web pages at pytfweb/web/: they are served, not imported
+        if path.is_file() and path.suffix in SUFFIXES and "__pycache__" not in rel.parts and rel.parts[0] != "web":
             members[f"pytfweb/{rel.as_posix()}"] = path
     return sorted(members.items())
 

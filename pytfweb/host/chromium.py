@@ -99,7 +99,11 @@ class Browser:
         self.browser = None
 
     def __enter__(self):
-        from playwright.sync_api import sync_playwright
+        try:
+            from playwright.sync_api import sync_playwright
+        except ImportError:
+            raise ImportError("headless Chromium is driven through playwright, which is not installed: "
+                              "pip install 'pytfweb[browser]'") from None
         self._pw = sync_playwright().start()
         try:
             self.browser = self._pw.chromium.launch(**browser_config.launch_options(**self._overrides))

@@ -181,7 +181,7 @@ def repl(show_memory=False, verbose=False):
     try:
         from playwright.sync_api import Error as PlaywrightError
     except ImportError:
-        _stderr("pytfweb repl: needs playwright: pip install 'pytfweb[test]' or pip install playwright\n")
+        _stderr("pytfweb repl: needs playwright: pip install 'pytfweb[browser]'\n")
         return 1
     history = _History()
     _stderr("Starting headless Chromium, Pyodide and pytfweb (webgl)...\n")

@@ -38,7 +38,7 @@ def run_browser(script, args, backend="webgl", verbose=False, files=None):
     try:
         from playwright.sync_api import Error as PlaywrightError
     except ImportError:
-        return _fail("the webgl backend needs playwright: pip install 'pytfweb[test]' or pip install playwright")
+        return _fail(f"--backend {backend} needs playwright: pip install 'pytfweb[browser]'")
     try:
         routes = {"/files/": files} if files else None
         with Server(routes=routes, verbose=verbose) as server, Browser() as browser:

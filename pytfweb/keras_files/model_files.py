@@ -88,7 +88,7 @@ def _h5py(api):
     try:
         import h5py   # only for Keras files: an optional dependency, absent in Pyodide
     except ImportError:
-        where = "Pyodide has no h5py" if IN_BROWSER else "install it with pip install h5py"
+        where = "Pyodide has no h5py" if IN_BROWSER else "install it with: pip install 'pytfweb[keras]'"
         raise ImportError(f"{api}: Keras files are HDF5 inside and need h5py, which is not available here ({where}). "
                           f"Convert the file first, in CPython: `pytfweb convert model.keras model_dir`, then load "
                           f"model_dir with tf.load_layers_model.") from None

@@ -1,5 +1,5 @@
-"""Training callbacks: the base Callback, History (what fit returns), the verbose=1 progress
-display, and tf.callbacks.early_stopping (tfjs-layers base_callbacks.ts and callbacks.ts).
+"""Training callbacks: the base Callback, History (what fit returns), the verbose=1/2 progress
+display (Keras's progress bar: ProgressLogger, Progbar), and tf.callbacks.early_stopping (tfjs-layers base_callbacks.ts and callbacks.ts).
 
 fit() accepts Callback subclasses, any object with some of the on_* methods, or a dict
 {'on_epoch_end': function, ...}. A method may be a plain function or a coroutine function
@@ -7,7 +7,10 @@ fit() accepts Callback subclasses, any object with some of the on_* methods, or 
 """
 import inspect
 import math
+import sys
 import time
+
+from ..core.environment import IS_BROWSER
 
 _EVENTS = ("on_train_begin", "on_train_end", "on_epoch_begin", "on_epoch_end", "on_batch_begin", "on_batch_end")
 
@@ -62,27 +65,195 @@ class History(Callback):
 
 
 class ProgressLogger(Callback):
-    """verbose=1: one line per epoch with its time, loss and metrics (TF.js-node's layout)."""
+    """fit's display (Keras's ProgbarLogger): "Epoch 1/20" (when there are several), then with verbose=1 a
+    progress bar per epoch, redrawn as the batches go (Progbar), ending on the epoch's logs; verbose=2 one line
+    per epoch. The fit loop asks `due()` after each batch and, when it is, reads the epoch's running means once
+    for `update`: between redraws the batches need no readback."""
 
-    def __init__(self, print_fn=print):
-        self.print_fn = print_fn
-        self._start = 0.0
+    def __init__(self, verbose=1, stream=None):
+        self.verbose = verbose
+        self.stream = stream
+        self.bar = None
 
     def on_epoch_begin(self, epoch, logs=None):
-        self._start = time.perf_counter()
-        self.print_fn(f"Epoch {epoch + 1} / {self.params['epochs']}")
+        stream = self.stream or sys.stdout
+        if self.params["epochs"] > 1:
+            print(f"Epoch {epoch + 1}/{self.params['epochs']}", file=stream, flush=True)
+        self.bar = Progbar(self.params.get("steps") or 1, self.verbose, stream)
+
+    def due(self, step):
+        return self.bar is not None and self.bar.due(step)
+
+    def update(self, step, logs):
+        self.bar.update(step, logs)
 
     def on_epoch_end(self, epoch, logs=None):
-        ms = (time.perf_counter() - self._start) * 1000
-        steps = max(1, self.params.get("steps") or 1)
-        values = " ".join(f"{k}={_format(v)}" for k, v in (logs or {}).items())
-        self.print_fn(f"{ms:.0f}ms {ms * 1000 / steps:.0f}us/step - {values}")
+        self.bar.update(self.bar.target, logs, finalize=True)
+        self.bar = None
+
+
+class Progbar:
+    """Keras's progress bar, `3/10 ━━━━━━━━━━━━━━━━━━━━ 1s 12ms/step - loss: 0.1234 - acc: 0.9000` (ETA while
+    running, the time taken once finalized). verbose=1: redrawn in place in a terminal (at most every `interval`
+    seconds), in one element of the page's output (a page block with output="ID"), else one plain line when
+    finalized; verbose=2: `10/10 - 1s - 12ms/step - loss: ...` when finalized; 0: nothing."""
+
+    INTERVAL = 0.05   # seconds between redraws, Keras's
+
+    def __init__(self, target, verbose=1, stream=None, width=20, interval=None):
+        self.target, self.verbose, self.width = target, verbose, width
+        self.interval = self.INTERVAL if interval is None else interval
+        self.stream = stream or sys.stdout
+        self.display = _display(self.stream) if verbose == 1 else None
+        self._start = time.perf_counter()
+        self._after_first = None
+        self._last = -math.inf
+
+    def due(self, current):
+        """Whether to redraw after step `current`: asked after every step, it costs no readback."""
+        now = time.perf_counter()
+        if current == 1 and self._after_first is None:
+            self._after_first = now
+        return self.display is not None and self.display.live and now - self._last >= self.interval
+
+    def update(self, current, logs=None, finalize=False):
+        if not self.verbose:
+            return
+        now = time.perf_counter()
+        per_step = self._step_time(current, now)
+        values = "".join(f" - {k}: {_format(v)}" for k, v in (logs or {}).items()
+                         if k not in ("batch", "size"))
+        count = f"{current:>{len(str(self.target))}}/{self.target}"
+        if self.verbose == 2:
+            if finalize:
+                print(f"{count} - {now - self._start:.0f}s - {_step_text(per_step)}{values}", file=self.stream,
+                      flush=True)
+            return
+        if finalize:
+            info = f" {now - self._start:.0f}s {_step_text(per_step)}{values}"
+        else:
+            info = f" {_eta(per_step * (self.target - current))} {_step_text(per_step)}{values}"
+        done = int(self.width * min(current, self.target) / self.target) if self.target else self.width
+        self.display.draw(count + " ", done, self.width - done, info, finalize)
+        self._last = now
+
+    def _step_time(self, current, now):
+        # Keras's estimate: the first step (tracing, shader compiles) is left out once there are others;
+        # due() notes when it ended even where nothing is drawn
+        if not current:
+            return 0.0
+        if self._after_first is not None and current > 1:
+            per_step = (now - self._after_first) / (current - 1)
+        else:
+            per_step = (now - self._start) / current
+        if current == 1 and self._after_first is None:
+            self._after_first = now
+        return per_step
+
+
+def verbosity(verbose, api):
+    """0, 1 or 2 from fit's / evaluate's verbose (Keras's "auto" is 1; None and False are 0)."""
+    if verbose is None or verbose is False:
+        return 0
+    if verbose is True or verbose == "auto":
+        return 1
+    if isinstance(verbose, int) and verbose in (0, 1, 2):
+        return verbose
+    raise ValueError(f"{api}: verbose must be 0 (silent), 1 (a progress bar), 2 (a line per epoch) or 'auto', "
+                     f"got {verbose!r}")
+
+
+def _eta(seconds):
+    if seconds > 3600:
+        return "%d:%02d:%02d" % (seconds // 3600, (seconds % 3600) // 60, seconds % 60)
+    if seconds > 60:
+        return "%d:%02d" % (seconds // 60, seconds % 60)
+    return "%ds" % seconds
+
+
+def _step_text(seconds):
+    if seconds >= 1 or seconds == 0:
+        return f"{seconds:.0f}s/step"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.0f}ms/step"
+    return f"{seconds * 1e6:.0f}us/step"
 
 
 def _format(v):
+    if not isinstance(v, (int, float)):
+        return str(v)
     if v != v or math.isinf(v):
         return str(v)
-    return f"{v:.3e}" if v != 0 and abs(v) < 1e-3 else f"{v:.4f}"
+    return f"{v:.4f}" if abs(v) > 1e-3 else f"{v:.4e}"
+
+
+def _display(stream):
+    """Where a verbose=1 bar goes: the page's output element, the terminal, or plain lines."""
+    if IS_BROWSER:
+        import js   # the page's JS: only in Pyodide
+        element = getattr(getattr(js, "pytfweb", None), "_output", None) if hasattr(js, "document") else None
+        if hasattr(element, "appendChild"):   # not None, nor Pyodide's JsNull for JS's null
+            return _ElementDisplay(element, stream)
+    isatty = getattr(stream, "isatty", None)
+    if isatty is not None and isatty():
+        return _TerminalDisplay(stream)
+    return _LineDisplay(stream)
+
+
+class _LineDisplay:
+    """Not a terminal: the finalized bar only, one line."""
+    live = False
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def draw(self, count, done, rest, info, finalize):
+        if finalize:
+            print(count + "━" * (done + rest) + info, file=self.stream, flush=True)
+
+
+class _TerminalDisplay:
+    """Redrawn in place with \r, padded over the previous text; done in green and the rest in white, as Keras."""
+    live = True
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.previous = 0
+
+    def draw(self, count, done, rest, info, finalize):
+        bar = (f"\x1b[32m{'━' * done}\x1b[0m" if done else "") + f"\x1b[37m{'━' * rest}\x1b[0m"
+        visible = len(count) + done + rest + len(info)
+        text = "\r" + count + bar + info + " " * max(0, self.previous - visible)
+        self.previous = 0 if finalize else visible
+        self.stream.write(text + ("\n" if finalize else ""))
+        self.stream.flush()
+
+
+class _ElementDisplay:
+    """The page: one element appended to the running block's output and updated in place."""
+    live = True
+
+    def __init__(self, output, stream):
+        self.output, self.stream = output, stream
+        self.parts = None
+
+    def draw(self, count, done, rest, info, finalize):
+        import js
+        if self.parts is None:
+            self.stream.flush()   # what was printed before the bar comes before it
+            doc = js.document
+            line = doc.createElement("span")
+            line.className = "pytfweb-progress"
+            self.parts = [doc.createElement("span") for _ in range(4)]
+            self.parts[1].style.color, self.parts[2].style.color = "#2a7d2a", "#bbb"
+            for part in self.parts:
+                line.appendChild(part)
+            self.output.appendChild(line)
+            self.output.appendChild(doc.createTextNode("\n"))
+        for part, text in zip(self.parts, (count, "━" * done, "━" * rest, info)):
+            part.textContent = text
+        if finalize:
+            self.parts = None
 
 
 class EarlyStopping(Callback):

@@ -306,7 +306,10 @@ class Model(Trainer, Layer):
 
     # --- summary ---------------------------------------------------------------------------------
     def summary(self, line_length=None, positions=None, print_fn=print):
-        """Print the TF.js summary table: layers, shapes, parameter counts."""
+        """Print the summary table as Keras 3 does: each layer's name (type), output shape `(None, 3)` and
+        parameter count (and, for a graph, what it is connected to), then the totals with their size in
+        bytes. line_length defaults to 88 (108 for a graph) or the terminal's width less 4; positions gives
+        the columns' right ends as fractions of it. print_fn is called once per line."""
         if not self.built or not self.layers:
             raise ValueError("This model has never been called, thus its weights have not yet been created, so no "
                              "summary can be displayed. Build the model first (e.g., by calling it on some test "

@@ -47,7 +47,7 @@ from ..ops.creation import convert_to_tensor
 from ..core.tensor import Tensor
 from . import losses as _losses
 from . import metrics as _metrics
-from .callbacks import CallbackList, History, ProgressLogger
+from .callbacks import CallbackList, History, Progbar, ProgressLogger, verbosity
 from ._utils import shape_str, snake
 
 # TF.js's getOptimizer: the defaults a name gives (epsilon None = the backend's).
@@ -357,6 +357,7 @@ class Trainer:
         if self._is_training:
             raise RuntimeError("Cannot start training because another fit() call is ongoing.")
         batch_size = _batch_size(batch_size)
+        verbose = verbosity(verbose, "fit")
         if not 0 <= validation_split < 1:
             raise ValueError(f"fit: validation_split must be in [0, 1), got {validation_split}")
         owned = []
@@ -401,7 +402,8 @@ class Trainer:
         n = xs[0].shape[0]
         steps = math.ceil(n / batch_size)
         history = History()
-        cbs = [history] + ([ProgressLogger()] if verbose >= 1 else []) + list(callbacks or [])
+        progress = ProgressLogger(verbose) if verbose else None
+        cbs = [history] + ([progress] if progress else []) + list(callbacks or [])
         cb = CallbackList(cbs)
         names = list(self.metrics_names)
         cb.set_model(self, {"epochs": epochs, "initial_epoch": initial_epoch, "samples": n, "steps": steps,
@@ -428,13 +430,15 @@ class Trainer:
                     await cb.call("on_batch_end", b, logs)
                 else:
                     dispose([values, averaging])
+                if progress is not None and progress.due(b + 1) and b + 1 < steps:
+                    progress.update(b + 1, _means(names, await _read(sums[0] + sums[1], sync)))
                 if not sync:
                     await asyncio.sleep(0)   # let the page breathe between batches
                 if self.stop_training:
                     break
             totals = await _read(sums[0] + sums[1], sync)
             dispose(sums)
-            logs = {k: v / w if w else 0.0 for k, v, w in zip(names, totals[:len(names)], totals[len(names):])}
+            logs = _means(names, totals)
             if val is not None:
                 results = self._test_loop(val[0], val[1], val[2], batch_size)
                 logs.update({f"val_{k}": v for k, v in zip(names, await _read(results, sync))})
@@ -578,9 +582,9 @@ class Trainer:
         return out
 
     # --- evaluate / predict ----------------------------------------------------------------------
-    def _test_loop(self, xs, ys, weights, batch_size):
+    def _test_loop(self, xs, ys, weights, batch_size, progress=None):
         """[loss, *metrics] as scalar tensors: averages over all samples, batch by batch (weights:
-        per-output sample weights or Nones)."""
+        per-output sample weights or Nones). progress: a Progbar shown the running means as it asks."""
         n = xs[0].shape[0]
         sums = None
         for start in range(0, n, batch_size):
@@ -593,6 +597,10 @@ class Trainer:
             values, averaging = tidy(step)
             sums = _accumulate(sums, values, averaging)
             dispose([values, averaging])
+            step = start // batch_size + 1
+            if progress is not None and progress.due(step) and start + size < n:
+                progress.update(step,
+                                _means(self.metrics_names, _drive(_read(sums[0] + sums[1], True), "evaluate")))
         results = tidy(lambda: [_safe_div(s, w) for s, w in zip(*sums)])
         dispose(sums)
         return results
@@ -613,13 +621,20 @@ class Trainer:
 
     def evaluate(self, x, y, batch_size=None, verbose=None, sample_weight=None):
         """The loss (a scalar tensor), or [loss, *metrics] when there are metrics or several outputs;
-        sample_weight as in fit."""
+        sample_weight as in fit. verbose=1 shows Keras's progress bar, 2 its final line (both read the values
+        back, blocking); the default shows nothing, as TF.js."""
         self._check_compiled()
         owned = []
         try:
             xs, ys = self._xy(x, y, owned)
             weights = self._sample_weights(sample_weight, ys, owned, "evaluate")
-            results = self._test_loop(xs, ys, weights, _batch_size(batch_size))
+            batch_size = _batch_size(batch_size)
+            verbose = verbosity(verbose, "evaluate")
+            progress = Progbar(math.ceil(xs[0].shape[0] / batch_size), verbose) if verbose else None
+            results = self._test_loop(xs, ys, weights, batch_size, progress)
+            if progress is not None:
+                values = _drive(_read(results, True), "evaluate")
+                progress.update(progress.target, dict(zip(self.metrics_names, values)), finalize=True)
         finally:
             dispose(owned)
         return results[0] if len(results) == 1 else results
@@ -811,6 +826,11 @@ def _class_weight_table(spec, api):
             raise TypeError(f"{api}: class_weight values must be numbers, got {v!r} for class {k!r}")
         table[key] = float(v)
     return table
+
+
+def _means(names, totals):
+    """{name: mean} from [*sums, *weights] (the averaging weights after the sums, in names' order)."""
+    return {k: v / w if w else 0.0 for k, v, w in zip(names, totals[:len(names)], totals[len(names):])}
 
 
 async def _read(scalars, sync):

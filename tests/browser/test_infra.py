@@ -1,7 +1,5 @@
 """The plumbing: wheel and bundle contents, the server, `pytfweb run`, the page harness, the demo page."""
 import io
-import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -14,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pytfweb.host import browser_config, bundle, paths
+from pytfweb.host import browser_config, bundle
 
 from .conftest import PageError
 
@@ -27,53 +25,7 @@ def _package_files(suffixes):
                   if p.is_file() and p.suffix in suffixes and "__pycache__" not in p.parts)
 
 
-# --- packaging ---------------------------------------------------------------------------------
-
-def test_wheel_ships_shaders_and_web(tmp_path):
-    """A wheel built from the sources holds every package file the modules read (the shaders in
-    backends/*/shaders/, subfolders too) and web/ at pytfweb/web/, and an install of it finds them
-    as package data."""
-    src = tmp_path / "src"
-    src.mkdir()
-    for name in ("pyproject.toml", "setup.py", "README.md"):
-        shutil.copy(REPO / name, src / name)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in ("pytfweb", "web"):
-        shutil.copytree(REPO / name, src / name, ignore=ignore, dirs_exist_ok=True)
-    probe_dir = src / "pytfweb" / "backends" / "webgl" / "shaders" / "probe_sub"
-    probe_dir.mkdir(parents=True)
-    (probe_dir / "probe.glsl").write_text("// probe\n")
-    wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(src)],
-                   check=True, capture_output=True, text=True)
-    (whl,) = wheels.glob("pytfweb-*.whl")
-    names = set(zipfile.ZipFile(whl).namelist())
-
-    probe = "pytfweb/backends/webgl/shaders/probe_sub/probe.glsl"
-    assert probe in names
-    shaders = _package_files({".glsl", ".wgsl"})
-    assert "pytfweb/backends/webgl/shaders/header.glsl" in shaders
-    assert "pytfweb/backends/webgpu/shaders/common.wgsl" in shaders
-    for rel in _package_files(set(bundle.SUFFIXES)):
-        assert rel in names
-    assert {"pytfweb/web/pytfweb.js", "pytfweb/web/index.html", "pytfweb/web/run.html"} <= names
-    # the example pages too: build-web from an install puts them in the site
-    assert {"pytfweb/web/examples/train.html", "pytfweb/web/examples/train.py", "pytfweb/web/examples/landmarks.html",
-            "pytfweb/web/examples/landmarks.py"} <= names
-    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
-
-    site = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-compile",
-                    "--target", str(site), str(whl)], check=True, capture_output=True, text=True)
-    code = ("from pytfweb.host import paths, bundle; from pytfweb.backends.gpu import shader_source; "
-            "print(shader_source.path('header.glsl')); print(paths.web_dir()); "
-            f"print({probe!r} in dict(bundle.bundle_members()))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True, capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": str(site)}).stdout.split()
-    assert out[0] == str(site / "pytfweb" / "backends" / "webgl" / "shaders" / "header.glsl")
-    assert out[1] == str(site / "pytfweb" / "web")
-    assert out[2] == "True"  # the bundle built from an installed wheel has the shaders too
-
+# --- packaging (the wheel: tests/unit/test_wheel.py) -------------------------------------------
 
 def test_bundle_members_take_subfolders(tmp_path):
     shaders = tmp_path / "pytfweb" / "backends" / "webgl" / "shaders"

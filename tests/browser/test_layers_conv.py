@@ -31,7 +31,7 @@ def test_mobilenet_example_predicts_on_webgl():
     assert r.returncode == 0, f"exit {r.returncode}\n{r.stdout}\n{r.stderr}"
     out = r.stdout
     assert out.startswith("backend: webgl\n"), out
-    assert "Total params: 4253864" in out and "Non-trainable params: 21888" in out, out
+    assert " Total params: 4,253,864 (16.23 MB)" in out and " Non-trainable params: 21,888 (85.50 KB)" in out, out
     assert "prediction shape: [1, 1000], sum of probabilities: 1.0000" in out, out
     assert re.search(r"^predict time: \d+\.\d+ s \(first run", out, re.M), out
     assert re.search(r"^FusedConv2D +15 +\d+\.\d$", out, re.M), out   # the profile: 15 convolutions

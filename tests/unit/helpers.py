@@ -116,3 +116,15 @@ def assert_same_outputs(ours, theirs, atol=1e-5):
     for o, t in zip(ours, theirs):
         assert o["shape"] == t["shape"]
         np.testing.assert_allclose(o["values"], t["values"], atol=atol, rtol=1e-4)
+
+
+def summary_params(model):
+    """The parameter counts model.summary() prints: {'Total': n, 'Trainable': n, 'Non-trainable': n}."""
+    lines = []
+    model.summary(print_fn=lines.append)
+    counts = {}
+    for line in lines:
+        label, sep, rest = line.strip().partition(" params: ")
+        if sep:
+            counts[label] = int(rest.split(" (")[0].replace(",", ""))
+    return counts

@@ -689,8 +689,9 @@ def test_weights_only_h5_and_links_outside_the_file(tmp_path):
 def test_no_h5py_says_to_convert_first(tmp_path, monkeypatch):
     path = _dense_model(tmp_path, ".keras")
     monkeypatch.setitem(sys.modules, "h5py", None)
-    with pytest.raises(ImportError, match="pytfweb convert"):
+    with pytest.raises(ImportError, match="pytfweb convert") as e:
         kf.load_keras_model(str(path))
+    assert "pip install 'pytfweb[keras]'" in str(e.value) and "pytfweb convert" in str(e.value)
     with pytest.raises(ImportError, match="pytfweb convert"):
         kf.save_keras(tf.sequential([tf.layers.dense(units=1, input_shape=[1])]), str(tmp_path / "x.keras"))
 

@@ -125,26 +125,6 @@ def test_xor_with_dense_layers_and_functional_api():
     assert loss.data_sync()[0] < 0.1 and acc.data_sync()[0] == 1.0
 
 
-def test_summary_text():
-    model = tf.sequential(layers=[tf.layers.dense(units=3, input_shape=[4], name="hidden"),
-                                  tf.layers.dense(units=1, name="out")])
-    lines = []
-    model.summary(print_fn=lines.append)
-    assert lines == [
-        "_" * 90,
-        "Layer (type)                Input Shape               Output shape              Param #   ",
-        "=" * 90,
-        "hidden (Dense)              [[null,4]]                [null,3]                  15        ",
-        "_" * 90,
-        "out (Dense)                 [[null,3]]                [null,1]                  4         ",
-        "=" * 90,
-        "Total params: 19", "Trainable params: 19", "Non-trainable params: 0", "_" * 90]
-    model.get_layer("hidden").trainable = False
-    lines = []
-    model.summary(print_fn=lines.append)
-    assert lines[-4:-1] == ["Total params: 19", "Trainable params: 4", "Non-trainable params: 15"]
-
-
 def test_fit_evaluate_predict_do_not_leak():
     model = tf.sequential(layers=[tf.layers.dense(units=4, input_shape=[3], activation="relu"),
                                   tf.layers.dropout(rate=0.2), tf.layers.dense(units=2, activation="softmax")])
@@ -224,17 +204,6 @@ def test_callbacks_early_stopping_and_custom_objects():
     assert h.epoch == [0, 1, 2]
     assert events[0] == "train_begin" and events[-1] == "train_end"
     assert events[1:4] == [("batch", 0), ("batch", 1), ("epoch", 0, round(14 / 3, 4))]
-
-
-def test_verbose_progress(capsys):
-    model = tf.sequential(layers=[tf.layers.dense(units=1, input_shape=[1])])
-    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
-    model.fit_sync(tf.tensor2d([[1]]), tf.tensor2d([[1]]), epochs=2, verbose=1)
-    out = capsys.readouterr().out.splitlines()
-    assert out[0] == "Epoch 1 / 2" and out[2] == "Epoch 2 / 2"
-    assert "loss=" in out[1] and "mae=" in out[1]
-    model.fit_sync(tf.tensor2d([[1]]), tf.tensor2d([[1]]), epochs=2, verbose=0)
-    assert capsys.readouterr().out == ""
 
 
 def test_initializers_regularizers_constraints():

@@ -218,20 +218,14 @@ def test_summary_text():
         tf.layers.conv_lstm2d(filters=2, kernel_size=3, padding="same", name="clstm2"),
         tf.layers.flatten(name="flat"), tf.layers.dense(units=1, name="out")])
     lines = []
-    model.summary(print_fn=lines.append)
-    assert lines == [
-        "_" * 90,
-        "Layer (type)                Input Shape               Output shape              Param #   ",
-        "=" * 90,
-        "clstm (ConvLSTM2D)          [[null,5,8,8,2]]          [null,5,6,6,4]            880       ",
-        "_" * 90,
-        "clstm2 (ConvLSTM2D)         [[null,5,6,6,4]]          [null,6,6,2]              440       ",
-        "_" * 90,
-        "flat (Flatten)              [[null,6,6,2]]            [null,72]                 0         ",
-        "_" * 90,
-        "out (Dense)                 [[null,72]]               [null,1]                  73        ",
-        "=" * 90,
-        "Total params: 1393", "Trainable params: 1393", "Non-trainable params: 0", "_" * 90]
+    model.summary(line_length=88, print_fn=lines.append)
+    assert [line for line in lines if line.startswith("│")] == [
+        "│ clstm (ConvLSTM2D)                   │ (None, 5, 6, 6, 4)          │             880 │",
+        "│ clstm2 (ConvLSTM2D)                  │ (None, 6, 6, 2)             │             440 │",
+        "│ flat (Flatten)                       │ (None, 72)                  │               0 │",
+        "│ out (Dense)                          │ (None, 1)                   │              73 │"]
+    assert lines[-3:] == [" Total params: 1,393 (5.44 KB)", " Trainable params: 1,393 (5.44 KB)",
+                          " Non-trainable params: 0 (0.00 B)"]
     assert 3 * 3 * 4 * 8 + 3 * 3 * 2 * 8 + 8 == 440
     model.dispose()
 
