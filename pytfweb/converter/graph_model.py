@@ -92,8 +92,9 @@ class GraphModel:
             raise ValueError(f"{api}{where}: the artifacts contain weight data but no weight specs")
         # Parsing and executing walk the graph recursively (functions, nested attributes): a hostile
         # nesting gives a ValueError here rather than a RecursionError there.
-        check_depth(topology, f"{api}{where}: modelTopology")
-        check_depth(artifacts.model_initializer, f"{api}{where}: modelInitializer")
+        if not getattr(artifacts, "nesting_checked", False):   # (a custom handler's artifacts may lack it)
+            check_depth(topology, f"{api}{where}: modelTopology")
+            check_depth(artifacts.model_initializer, f"{api}{where}: modelInitializer")
         signature = artifacts.signature
         metadata = artifacts.user_defined_metadata
         if isinstance(metadata, dict):

@@ -35,6 +35,9 @@ class ModelArtifacts:
         self.user_defined_metadata = user_defined_metadata
         self.model_initializer = model_initializer
         self.initializer_signature = initializer_signature
+        # True where the topology came from limits.load_json, which checked its nesting: the model
+        # loaders skip walking it again (a topology given as a dict is walked)
+        self.nesting_checked = False
 
     @classmethod
     def from_dict(cls, fields, api):
@@ -140,26 +143,29 @@ def parse_model_json(text, source):
     return model_json
 
 
-def _artifacts(model_json, specs, data):
+def _artifacts(model_json, specs, data, nesting_checked):
     kwargs = {attr: model_json.get(key) for key, attr in _JSON_FIELDS}
-    return ModelArtifacts(weight_specs=specs, weight_data=data, **kwargs)
+    artifacts = ModelArtifacts(weight_specs=specs, weight_data=data, **kwargs)
+    artifacts.nesting_checked = nesting_checked
+    return artifacts
 
 
-def artifacts_from_model_json(model_json, load_weights):
+def artifacts_from_model_json(model_json, load_weights, nesting_checked=False):
     """TF.js's getModelArtifactsForJSON, without awaiting: load_weights(weights_manifest) ->
-    (specs, bytes) is called when the model.json has a weightsManifest."""
+    (specs, bytes) is called when the model.json has a weightsManifest. nesting_checked: model_json
+    came from limits.load_json."""
     specs = data = None
     if model_json.get("weightsManifest") is not None:
         specs, data = load_weights(model_json["weightsManifest"])
-    return _artifacts(model_json, specs, data)
+    return _artifacts(model_json, specs, data, nesting_checked)
 
 
-async def artifacts_from_model_json_async(model_json, load_weights):
+async def artifacts_from_model_json_async(model_json, load_weights, nesting_checked=False):
     """artifacts_from_model_json with an awaitable load_weights."""
     specs = data = None
     if model_json.get("weightsManifest") is not None:
         specs, data = await load_weights(model_json["weightsManifest"])
-    return _artifacts(model_json, specs, data)
+    return _artifacts(model_json, specs, data, nesting_checked)
 
 
 def get_model_artifacts_for_json_sync(model_json, weight_specs=None, weight_data=None):
@@ -167,4 +173,4 @@ def get_model_artifacts_for_json_sync(model_json, weight_specs=None, weight_data
     if model_json.get("weightsManifest") is not None and (weight_specs is None or weight_data is None):
         raise ValueError("get_model_artifacts_for_json_sync: model_json has a weightsManifest but weight_specs or "
                          "weight_data is None")
-    return _artifacts(model_json, weight_specs, weight_data)
+    return _artifacts(model_json, weight_specs, weight_data, False)

@@ -537,7 +537,7 @@ class BrowserFiles:
             raise ValueError(f"browser_files: weightManifest field is missing from file {name}")
         if not self.weights_files:
             return ModelArtifacts(model_topology=model_json["modelTopology"])
-        return await artifacts_from_model_json_async(model_json, self._load_weights)
+        return await artifacts_from_model_json_async(model_json, self._load_weights, nesting_checked=True)
 
     async def _load_weights(self, manifest):
         groups = manifest_groups(manifest, self.json_file.name)

@@ -49,7 +49,8 @@ class FileSystem:
         model_json = parse_model_json(read_regular_file(json_path, limit, "load", "model file",
                                                          limit_name="MAX_JSON_BYTES"), json_path)
         prefix = self.weight_path_prefix if self.weight_path_prefix is not None else os.path.dirname(json_path)
-        return artifacts_from_model_json(model_json, lambda manifest: self._read_weights(manifest, prefix, json_path))
+        return artifacts_from_model_json(model_json, lambda manifest: self._read_weights(manifest, prefix, json_path),
+                                         nesting_checked=True)
 
     async def load(self):
         return self.load_sync()

@@ -72,7 +72,7 @@ class HTTPRequest:
         reply = await self._fetch(self.path, self._init())
         self._check_model_reply(reply.status)
         model_json = self._model_json(await self._read(reply, _json_limit(), self.path))
-        return await artifacts_from_model_json_async(model_json, self._load_weights)
+        return await artifacts_from_model_json_async(model_json, self._load_weights, nesting_checked=True)
 
     def load_sync(self):
         """load() without awaiting (CPython: urllib or a blocking fetch_func)."""
@@ -80,7 +80,7 @@ class HTTPRequest:
         reply = self._fetch_sync(self.path, self._init())
         self._check_model_reply(reply.status, reply)
         model_json = self._model_json(_read_sync(reply, _json_limit(), self.path))
-        return artifacts_from_model_json(model_json, self._load_weights_sync)
+        return artifacts_from_model_json(model_json, self._load_weights_sync, nesting_checked=True)
 
     def _check_model_reply(self, status, reply=None):
         if not 200 <= status < 300:

@@ -147,7 +147,8 @@ def model_from_artifacts(artifacts, strict=True, source=None, custom_objects=Non
                          f"cannot be loaded")
     if "model_config" in topology:
         topology = topology["model_config"]
-    model = _ser.model_from_topology(topology, custom_objects=custom_objects)
+    model = _ser.model_from_topology(topology, custom_objects=custom_objects,
+                                     nesting_checked=getattr(artifacts, "nesting_checked", False))
     decoded = {}
     try:
         if artifacts.training_config is not None:

@@ -160,12 +160,14 @@ def model_to_topology(model):
             "backend": BACKEND}
 
 
-def model_from_topology(topology, custom_objects=None):
+def model_from_topology(topology, custom_objects=None, nesting_checked=False):
     """The model a modelTopology (TF.js's or Keras 2's JSON; a {"model_config": ...} wrapper is
-    accepted) describes, with freshly made (zero) weights. A bad config leaves nothing behind."""
+    accepted) describes, with freshly made (zero) weights. A bad config leaves nothing behind.
+    nesting_checked: the topology came from limits.load_json, which checked its nesting."""
     if isinstance(topology, str):
         topology = load_json(topology, "model_from_topology: argument 'topology'")
-    check_depth(topology, "model topology")
+    elif not nesting_checked:
+        check_depth(topology, "model topology")
     if isinstance(topology, dict) and "model_config" in topology:
         topology = topology["model_config"]
     if not isinstance(topology, dict) or "class_name" not in topology:

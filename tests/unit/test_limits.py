@@ -40,3 +40,29 @@ def test_check_elements_never_multiplies_past_the_limit():
         limits.check_elements([10 ** 12] * 1000, "op: argument 'shape'")
     assert limits.check_elements([2, 3], "x") == 6
     assert limits.check_elements([0, 10 ** 12], "x") == 0
+
+
+def _deep_graph(levels):
+    attr = {"list": {}}
+    for _ in range(levels):
+        attr = {"list": {"func": [attr]}}
+    return {"node": [{"name": "x", "op": "Placeholder", "attr": {"deep": attr}}], "versions": {}}
+
+
+def test_a_deep_topology_is_refused_from_a_file_and_from_a_dict(tmp_path):
+    """A model.json read by a loader was checked by load_json, so the model loaders skip walking
+    it again (ModelArtifacts.nesting_checked); artifacts handed over as a dict are walked."""
+    import asyncio
+    import pytfweb as tf
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps({"format": "graph-model", "modelTopology": _deep_graph(200)}))
+    with pytest.raises(ValueError, match="nested more than 100 levels"):
+        asyncio.run(tf.load_graph_model(str(path)))
+    artifacts = tf.io.ModelArtifacts(model_topology=_deep_graph(200), format="graph-model")
+    assert artifacts.nesting_checked is False
+    with pytest.raises(ValueError, match="modelTopology: nested more than 100"):
+        asyncio.run(tf.load_graph_model(tf.io.from_memory(artifacts)))
+    shallow = tmp_path / "shallow.json"
+    shallow.write_text(json.dumps({"format": "graph-model", "modelTopology": _deep_graph(3)}))
+    model = asyncio.run(tf.load_graph_model(str(shallow)))
+    model.dispose()
