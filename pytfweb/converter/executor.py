@@ -31,6 +31,8 @@ from ..core.plan import signature, trace, tracing_enabled
 from .ops import lookup
 
 _LOOP_OPS = ("Enter", "Exit", "NextIteration")
+# Static parts of a dynamic graph with fewer nodes than this run node by node with the rest.
+_MIN_SEGMENT = 8
 
 
 class Runtime:
@@ -74,7 +76,7 @@ class NodePlan:
     (dynamic, None for a static graph) and the nodes needed (used); for a static graph, the
     recorded kernel plans by feed signature (recorded: key -> core.plan.Plan, or None where the
     recording broke, the reason in breaks)."""
-    __slots__ = ("order", "free_after", "dynamic", "used", "recorded", "breaks")
+    __slots__ = ("order", "free_after", "dynamic", "used", "recorded", "breaks", "prefix")
 
     def __init__(self, order, free_after, dynamic, used):
         self.order = order
@@ -83,6 +85,7 @@ class NodePlan:
         self.used = used
         self.recorded = {}
         self.breaks = {}
+        self.prefix = None   # a dynamic graph's static part: see GraphExecutor._static_prefix
 
     def dispose(self):
         for plan in self.recorded.values():
@@ -373,10 +376,85 @@ class GraphExecutor:
             self._start_keeping(feeds)
         rt = rt or Runtime(self.root)
         try:
+            if own_runtime and self.root is self and self.intermediates is None and tracing_enabled():
+                return await self._run_segmented(plan, feeds, outputs, rt, api)
             return await self._run_frames(plan, feeds, outputs, rt, api)
         finally:
             if own_runtime:
                 rt.close()
+
+    async def _run_segmented(self, plan, feeds, outputs, rt, api):
+        """A dynamic graph as two segments: its static part (the nodes no control-flow or
+        value-dependent op precedes: most often the whole network before a non-max suppression)
+        by execute(), so replayed as a recorded plan, then the rest node by node, fed with the
+        static part's values at its border."""
+        if plan.prefix is None:
+            plan.prefix = self._static_prefix(plan, feeds, outputs)
+        if not plan.prefix:
+            return await self._run_frames(plan, feeds, outputs, rt, api)
+        border = self.execute(feeds, plan.prefix, api)
+        try:
+            fed = dict(feeds)
+            for (node, index), t in zip(plan.prefix, border):
+                lst = fed.setdefault(node.name, [])
+                lst.extend([None] * (index + 1 - len(lst)))
+                lst[index] = t
+            rest = self.plan(fed, outputs, api)
+            return await self._run_frames(rest, fed, outputs, rt, api)
+        finally:
+            for t in border:   # (an output among them was returned as a clone)
+                t.dispose()
+
+    def _static_prefix(self, plan, feeds, outputs):
+        """The outputs [(node, index)] of plan's static part that the rest reads or the caller
+        asked for: nodes neither async (control flow, value-dependent shapes) nor after one. Empty
+        where that part is too small to be worth a segment."""
+        known, visiting = {}, set()
+        init = {n.name for n in self.graph.init_nodes}
+
+        def is_static(node):
+            # iterative: a graph may be deep
+            stack = [node]
+            while stack:
+                n = stack[-1]
+                if n.name in known:
+                    stack.pop()
+                    continue
+                if n.name in feeds or n.name in self.consts:
+                    known[n.name] = None   # a given value: neither static work nor dynamic
+                    stack.pop()
+                    continue
+                opdef = lookup(n.op)
+                if opdef is None or opdef.is_async or n.name in init:
+                    known[n.name] = False
+                    stack.pop()
+                    continue
+                parents = [p for p, _ in n.inputs] + n.control
+                todo = [p for p in parents if p.name not in known]
+                if todo and n.name not in visiting:
+                    visiting.add(n.name)
+                    stack.extend(todo)
+                    continue
+                if todo:   # a cycle with no loop op in it: not ours to run in a segment
+                    known[n.name] = False
+                    stack.pop()
+                    continue
+                known[n.name] = all(known[p.name] is not False for p in parents)
+                stack.pop()
+            return known[node.name]
+        border = {}
+        count = 0
+        for name, node in plan.used.items():
+            if not is_static(node):
+                continue
+            count += 1
+            for i, readers in node.consumers.items():
+                if any(c in plan.used and is_static(self.graph.nodes[c]) is False for c in readers):
+                    border[(name, i)] = (node, i)
+            for n, i in outputs:
+                if n.name == name:
+                    border[(name, i)] = (node, i)
+        return list(border.values()) if count >= _MIN_SEGMENT else []
 
     async def _run_frames(self, plan, feeds, outputs, rt, api):
         used = plan.used
