@@ -163,8 +163,11 @@ def _central(f, xs, k, i, base, eps, store, w, unit):
             args[k].dispose()
     step = ends[0] - ends[1]
     # untouched outputs cancel exactly, infinite ones too (a max pool's all-padding window)
-    numeric = sum(wj * (a - b) for wj, a, b in zip(w, *ys) if a != b) / step
-    noise = ROUNDINGS * unit * sum(wj * (abs(a) + abs(b)) for wj, a, b in zip(w, *ys) if a != b) / step
+    changed = [(wj, a, b) for wj, a, b in zip(w, *ys) if a != b]
+    numeric = sum(wj * (a - b) for wj, a, b in changed) / step
+    # where no output moved, the move may still have touched some by less than their rounding (a
+    # half-float loss): their rounding bounds what the difference could not see
+    noise = ROUNDINGS * unit * sum(wj * (abs(a) + abs(b)) for wj, a, b in (changed or zip(w, *ys))) / step
     return numeric, noise
 
 

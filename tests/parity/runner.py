@@ -347,30 +347,30 @@ def _close(a, b, rtol, atol):
     return abs(a - b) <= atol + rtol * abs(b)
 
 
-def compare(ref, got, backend="cpu", tol=None, where=""):
+def compare(ref, got, backend="cpu", tol=None, where="", whose="TF.js's"):
     """None when got matches ref (shapes and dtypes exactly, values within the backend's
     tolerance), else a message naming the first difference."""
     rtol, atol = tol or _FLOAT_TOL[backend]
     if isinstance(ref, dict) and "long" in ref:   # TF.js's Long (its decimal string): pytfweb gives an int
         ok = isinstance(got, int) and not isinstance(got, bool) and str(got) == ref["long"]
-        return None if ok else f"{where}: {got!r} != TF.js's Long {ref['long']}"
+        return None if ok else f"{where}: {got!r} != {whose} Long {ref['long']}"
     if isinstance(ref, dict) and "tensor" in ref:
         if not (isinstance(got, dict) and "tensor" in got):
             return f"{where}: expected a tensor, got {str(got)[:80]}"
         if list(ref["shape"]) != list(got["shape"]):
-            return f"{where}: shape {got['shape']} != TF.js's {ref['shape']}"
+            return f"{where}: shape {got['shape']} != {whose} {ref['shape']}"
         if ref["dtype"] != got["dtype"]:
-            return f"{where}: dtype {got['dtype']} != TF.js's {ref['dtype']}"
+            return f"{where}: dtype {got['dtype']} != {whose} {ref['dtype']}"
         exact = ref["dtype"] not in ("float32", "complex64")
         for i, (a, b) in enumerate(zip(got["tensor"], ref["tensor"])):
             if not (a == b if exact else _close(a, b, rtol, atol)):
-                return f"{where}: value [{i}] {_num(a)} != TF.js's {_num(b)}"
+                return f"{where}: value [{i}] {_num(a)} != {whose} {_num(b)}"
         return None
     if isinstance(ref, list):
         if not isinstance(got, list) or len(got) != len(ref):
             return f"{where}: expected a list of {len(ref)}, got {str(got)[:80]}"
         for i, (r, g) in enumerate(zip(ref, got)):
-            m = compare(r, g, backend, tol, f"{where}[{i}]")
+            m = compare(r, g, backend, tol, f"{where}[{i}]", whose)
             if m:
                 return m
         return None
@@ -382,11 +382,11 @@ def compare(ref, got, backend="cpu", tol=None, where=""):
             gk = sorted(got) if isinstance(got, dict) else type(got).__name__
             return f"{where}: expected keys {sorted(ref)}, got {gk}"
         for k in ref:
-            m = compare(ref[k], got[k], backend, tol, f"{where}.{k}")
+            m = compare(ref[k], got[k], backend, tol, f"{where}.{k}", whose)
             if m:
                 return m
         return None
-    return None if _close(got, ref, rtol, atol) or got == ref else f"{where}: {got!r} != TF.js's {ref!r}"
+    return None if _close(got, ref, rtol, atol) or got == ref else f"{where}: {got!r} != {whose} {ref!r}"
 
 
 # TF.js's messages that name a dtype or the type of an argument: pytfweb raises TypeError there
@@ -414,11 +414,11 @@ def _raised(got):
     return got["error"].split(":", 1)[0]
 
 
-def check(case, ref, got, backend="cpu"):
+def check(case, ref, got, backend="cpu", device=None):
     """The difference between pytfweb's result and TF.js's for one case (for a deviation case,
-    from what pytfweb documents instead), or None."""
+    from what pytfweb documents instead, on `device`: webgl, webgpu or, by default, cpu), or None."""
     if case.get("deviation"):
-        return _check_documented(case, ref, got, backend)
+        return _check_documented(case, ref, got, backend, device)
     if case.get("error") and "error" not in ref:
         return f"the case says TF.js raises, but TF.js returns {str(ref.get('outputs'))[:80]}"
     if "error" in ref:
@@ -446,11 +446,12 @@ def check(case, ref, got, backend="cpu"):
 NUMERIC_GRADIENT_TOL = {"cpu": 1e-2, "gpu": 3e-2}
 
 
-def _check_documented(case, ref, got, backend):
+def _check_documented(case, ref, got, backend, device):
     """A deviation case against what pytfweb documents instead (case["expect"])."""
     want = case.get("expect")
     if want is None:
         return "a deviation case must state what pytfweb gives instead (its module's expect table)"
+    want = want.get(device, want) if device else want
     if "error" in want:
         if "error" not in got:
             return f"pytfweb documents raising {want['error']} here, but returns a result"
@@ -466,14 +467,15 @@ def _check_documented(case, ref, got, backend):
     else:
         outputs = want["outputs"]
     tol = tuple(case["tol"]) if case.get("tol") else None
-    m = compare(outputs, got["outputs"], backend, tol, "output (as documented)")
+    whose = "TF.js's" if want["outputs"] == "tfjs" else "the documented"
+    m = compare(outputs, got["outputs"], backend, tol, "output (as documented)", whose)
     if m is None and "outputs_opts_dict" in got:
-        m = compare(outputs, got["outputs_opts_dict"], backend, tol, "output (options as a dict, as documented)")
+        m = compare(outputs, got["outputs_opts_dict"], backend, tol, "output (options as a dict, as documented)", whose)
     if m is None and want.get("grads") == "numeric":
         err = got.get("grad_error_numeric")
         limit = NUMERIC_GRADIENT_TOL[backend]
         if err is None or not err < limit:
             m = f"gradient: relative error {err} against centred differences (documented: the calculus's, < {limit})"
     elif m is None and "grads" in want:
-        m = compare(want["grads"], got.get("grads"), backend, tol, "gradient (as documented)")
+        m = compare(want["grads"], got.get("grads"), backend, tol, "gradient (as documented)", "the documented")
     return m

@@ -82,13 +82,21 @@ def raises(kind):
     return {"error": kind}
 
 
-def gives(outputs, grads=None):
+def gives(outputs, grads=None, webgl=None):
     """pytfweb's outputs (and gradients, encoded as the references are; "numeric": the calculus's,
-    checked against centred differences)."""
+    checked against centred differences); webgl: what the webgl backend gives instead, where its
+    float32 textures cannot hold what cpu and webgpu give (such as int32 values past 2**24)."""
     out = {"outputs": _encode(outputs)}
     if grads is not None:
         out["grads"] = grads if grads == "numeric" else _encode(grads)
+    if webgl is not None:
+        out["webgl"] = webgl
     return out
+
+
+def as_tfjs():
+    """TF.js's own answer (a backend's entry in gives(): where it does as TF.js does)."""
+    return {"outputs": "tfjs"}
 
 
 def true_gradient(grads="numeric"):
