@@ -137,6 +137,7 @@ def test_the_awaited_form_gives_the_same_error_and_leaks_nothing():
     for corrupt in (None, WRONG["2% too small at the smallest element"]):
         f = _with_gradient("cube", corrupt)
         assert asyncio.run(numeric_gradient_error_async(f, [xt])) == numeric_gradient_error(f, [xt])
-    assert asyncio.run(numeric_gradient_error_async(lambda t: t * 2, [FUNCTIONS["cube"][0]])) == 0.0   # an array made a tensor
+    # an array is made a tensor there, and disposed
+    assert asyncio.run(numeric_gradient_error_async(lambda t: t * 2, [FUNCTIONS["cube"][0]])) == 0.0
     assert tf.memory().num_tensors == before
     tf.dispose(xt)

@@ -70,7 +70,8 @@ T2 = {"tensor": [1.0, 2.5], "shape": [2], "dtype": "float32"}
     ("Argument 'x' passed to 'sin' must be float32 tensor, but got int32 tensor", "Error", "TypeError"),
     ("Argument 'a' passed to 'add' must be numeric tensor, but got string tensor", "Error", "TypeError"),
     ("Operands could not be broadcast together with shapes 3 and 2.", "Error", "ValueError"),
-    ("Error in localResponseNormalization: depthRadius must be an integer but got depthRadius 1.5.", "Error", "TypeError"),
+    ("Error in localResponseNormalization: depthRadius must be an integer but got depthRadius 1.5.", "Error",
+     "TypeError"),
     ("If provided, numClasses must be a positive integer, but got -1", "Error", "ValueError"),
     ("yx is not a valid third argument to meshgrid", "TypeError", "TypeError"),     # TF.js throws a TypeError itself
     ("Cannot read properties of undefined (reading 'real')", "TypeError", "ValueError"),   # a crash says nothing

@@ -134,7 +134,8 @@ CASES = [
     layer_case(L + "layerNormalization", X2, {"center": False}),
     # --- advanced activations
     layer_case(L + "elu", X2, grad=True),
-    layer_case(L + "elu", X2, {"alpha": 0.5}, error="NotImplementedError"),   # TF.js: only the default alpha (its layers' NotImplementedError)
+    # TF.js: only the default alpha (its layers' NotImplementedError, a plain Error by name)
+    layer_case(L + "elu", X2, {"alpha": 0.5}, error="NotImplementedError"),
     layer_case(L + "leakyReLU", X2, grad=True),
     layer_case(L + "leakyReLU", X2, {"alpha": 0.1}),
     layer_case(L + "prelu", X2, grad=True),
