@@ -63,7 +63,8 @@ test-f16: setup
 
 # The webgl op, gradient and layers modules, the TF.js parity cases and the model zoo run on the
 # webgpu backend, against cpu and TF.js (PYTFWEB_TEST_BACKEND=webgpu). Tests of webgl itself are
-# skipped, each with its reason; all are skipped, saying why, where the browser gives no WebGPU adapter.
+# skipped, each with its reason; all are skipped, saying why, where the browser gives no WebGPU adapter
+# (failed instead with PYTFWEB_REQUIRE_WEBGPU=1, which .ci/run sets).
 # The last step of `make test`.
 test-webgpu: setup
 	$(WEBGPU_TESTS) $(PYTEST_ARGS)

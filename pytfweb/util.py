@@ -413,7 +413,7 @@ def has_encoding_loss(old_type, new_type):
 
 def bytes_per_element(dtype):
     if dtype not in BYTES_PER_ELEMENT:
-        raise ValueError(f"Unknown dtype {dtype}")
+        raise TypeError(f"Unknown dtype {dtype}")
     return BYTES_PER_ELEMENT[dtype]
 
 
@@ -450,7 +450,7 @@ def _typecode(dtype, complex_as_float):
         return "f"
     if dtype in ("int32", "bool"):
         return TYPECODES[dtype]
-    raise ValueError(f"Unknown data type {dtype}")
+    raise TypeError(f"Unknown data type {dtype}")
 
 
 def make_zeros_typed_array(size, dtype=None):
@@ -486,7 +486,7 @@ def to_nested_array(shape, a, is_complex=False):
 
 def make_zeros_nested_typed_array(shape, dtype=None):
     if dtype not in (None, "float32", "int32", "bool"):
-        raise ValueError(f"Unknown data type {dtype}")
+        raise TypeError(f"Unknown data type {dtype}")
     return to_nested_array(shape, make_zeros_typed_array(size_of(shape), dtype))
 
 
@@ -515,4 +515,4 @@ def convert_backend_values_and_array_buffer(data, dtype):
         return array.array(TYPECODES[dtype], bytes(data))
     if dtype in ("bool", "string"):
         return array.array("B", [v & 0xFF for v in array.array("i", bytes(data))])
-    raise ValueError(f"Unknown dtype {dtype}")
+    raise TypeError(f"Unknown dtype {dtype}")

@@ -116,6 +116,9 @@ def one_hot(indices, depth, on_value=1, off_value=0, dtype="int32"):
     if depth < 1:
         raise ValueError(f"{name}: argument 'depth' must be a positive int, got {depth}")
     check_elements(tuple(indices.shape) + (depth,), f"{name}: argument 'depth'")
+    dtype = check_dtype(dtype, name)
+    if dtype == "string":   # on_value and off_value are numbers (TF.js fails decoding them as strings)
+        raise TypeError(f"{name}: argument 'dtype' must be a numeric dtype, got {dtype!r}")
     attrs = {"depth": depth, "on_value": _number(on_value, "on_value", name),
-             "off_value": _number(off_value, "off_value", name), "dtype": check_dtype(dtype, name)}
+             "off_value": _number(off_value, "off_value", name), "dtype": dtype}
     return ENGINE.run_kernel("OneHot", [indices], attrs)

@@ -34,6 +34,8 @@ import pytfweb as tf
 from pytfweb.host.chromium import Browser
 from pytfweb.host.server import Server
 
+from .webgpu_gate import no_webgpu
+
 # Runs once in the page: the harness's side of run_py and the reset between tests.
 _PAGE_SETUP = r'''
 import json as _json
@@ -267,7 +269,7 @@ def page_harness(_webgl_ready):
     error = _webgl_ready.backend_error
     if error is not None and BACKEND == "webgpu" and error.type == "BackendError" and (
             "adapter" in error.message or "navigator.gpu" in error.message or "not registered" in error.message):
-        pytest.skip(f"no WebGPU in this browser: {error.message}")
+        no_webgpu(f"no WebGPU in this browser: {error.message}")
     if error is not None:
         pytest.fail(f"the {BACKEND} backend could not be set in the page:\n{_webgl_ready.backend_error}")
     yield _webgl_ready

@@ -5,6 +5,8 @@ import sys
 
 import pytest
 
+from .webgpu_gate import no_webgpu
+
 
 def _bench(*args):
     return subprocess.run([sys.executable, "-m", "pytfweb.cli", "bench", *args], capture_output=True,
@@ -30,7 +32,7 @@ def test_webgpu_bench_reports_a_ratio_against_tfjs_webgpu():
     Playwright would then be running when test_data_devices launches its own.)"""
     r = _bench("--backend", "webgpu", "--only", "dispatch", "--runs", "1")
     if r.returncode != 0 and "gives no WebGPU adapter" in r.stdout + r.stderr:
-        pytest.skip("no WebGPU adapter in this Chromium: pytfweb bench --backend webgpu cannot run here")
+        no_webgpu("no WebGPU adapter in this Chromium: pytfweb bench --backend webgpu cannot run here")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "TF.js 4.22's webgpu backend" in r.stdout and "WebGPU adapter: " in r.stdout, r.stdout
     row = next(line for line in r.stdout.splitlines() if line.startswith("dispatch"))

@@ -42,7 +42,7 @@ def test_family_matches_tfjs_on_the_gpu(run_py, refs, family):
     assert page["left"] == 0, "tensors leaked in the page"
     problems = []
     for c in cases:
-        p = runner.check(c, refs[c["id"]], page["results"][c["id"]], "gpu")
+        p = runner.check(c, refs[c["id"]], page["results"][c["id"]], "gpu", BACKEND)
         if p:
             problems.append(f"{c['id']} {c['fn']}: {p}")
     assert not problems, f"{len(problems)} of {len(cases)} cases differ from TF.js on {BACKEND}:\n" + "\n".join(problems)

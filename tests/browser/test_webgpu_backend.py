@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from .conftest import PageError, _cpu_reference, _encode_input, _flatten_plain
+from .webgpu_gate import no_webgpu
 
 _SWITCH = """
 import pytfweb as tf
@@ -22,14 +23,14 @@ _state = {}   # "skip": the reason webgpu is unavailable in this session's page
 def webgpu(page_harness):
     """The page's backend set to webgpu for this test (skipped where there is no adapter)."""
     if "skip" in _state:
-        pytest.skip(_state["skip"])
+        no_webgpu(_state["skip"])
     try:
         page_harness.run(_SWITCH)
     except PageError as exc:
         if exc.type in ("BackendError", "KeyError") and ("adapter" in exc.message or "navigator.gpu" in exc.message
                                                           or "not registered" in exc.message):
             _state["skip"] = f"no WebGPU in this browser: {exc.message}"
-            pytest.skip(_state["skip"])
+            no_webgpu(_state["skip"])
         raise
     return page_harness.run
 

@@ -1,6 +1,5 @@
-"""Gradients on webgpu, checked numerically in the page (centred differences, as
-pytfweb.testing.numeric_gradient_error, whose data_sync() calls cannot run on webgpu: the values
-are read with `await t.data()` here), and against cpu's gradients."""
+"""Gradients on webgpu, checked numerically in the page (pytfweb.testing's check, in the form
+whose reads are awaited: numeric_gradient_error_async), and against cpu's gradients."""
 import numpy as np
 import pytest
 
@@ -8,39 +7,12 @@ from .test_webgpu_backend import compare_webgpu, webgpu  # noqa: F401  (fixtures
 
 RNG = np.random.default_rng(31)
 
-# testing.numeric_gradient_error's method with awaited reads: largest |analytic - numeric| /
-# max(1, |numeric|) over every element of every input, for sum(f(*xs) * w), w fixed random weights.
 _PAGE_NUMERIC = """
-import random
+from pytfweb.testing import numeric_gradient_error_async
 fn = eval(fn_src, {"tf": tf})
 xs = [tf.tensor(x, dtype="float32") for x in inputs]
-rng = random.Random(0)
-out = tf.tidy(lambda: fn(*xs))
-w = tf.tensor([rng.uniform(0.5, 1.5) for _ in range(out.size)], out.shape, "float32")
-out.dispose()
-
-def scalar(*args):
-    return tf.sum(tf.mul(tf.cast(fn(*args), "float32"), w))
-
-gs = tf.grads(scalar)(xs)
-analytic = [list(await g.data()) for g in gs]
-tf.dispose(gs)
-worst = 0.0
-for k, x in enumerate(xs):
-    base = list(await x.data())
-    for i in range(len(base)):
-        values = []
-        for sign in (1, -1):
-            moved = list(base)
-            moved[i] += sign * eps
-            args = list(xs)
-            args[k] = tf.tensor(moved, x.shape, "float32")
-            y = tf.tidy(lambda: scalar(*args))
-            values.append((await y.data())[0])
-            tf.dispose([y, args[k]])
-        numeric = (values[0] - values[1]) / (2 * eps)
-        worst = max(worst, abs(analytic[k][i] - numeric) / max(1.0, abs(numeric)))
-tf.dispose(xs + [w])
+worst = await numeric_gradient_error_async(fn, xs, eps)
+tf.dispose(xs)
 m = tf.memory()
 result = [worst, m.num_tensors]
 """

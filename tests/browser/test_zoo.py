@@ -17,6 +17,7 @@ from pytfweb.host.paths import npm_package_dir
 from pytfweb.host.server import Server
 
 from .conftest import BACKEND, tolerance
+from .webgpu_gate import no_webgpu
 
 # Tolerance of a float32 output: TF.js's own test epsilon (expectArraysClose: 1e-3) times the
 # output's scale (its largest magnitude, at least 1): the outputs range from probabilities to
@@ -125,7 +126,7 @@ def tfjs_page(browser):
                            BACKEND)
         if not ok and BACKEND == "webgpu":
             page.close()
-            pytest.skip("no WebGPU in this browser: TF.js's webgpu backend did not initialise")
+            no_webgpu("no WebGPU in this browser: TF.js's webgpu backend did not initialise")
         assert ok, f"TF.js's {BACKEND} backend did not initialise"
         yield page
         page.close()

@@ -258,6 +258,13 @@ def _grads(tf, grad):
     return encode(tf, tf.grads(f)(xs, dy))
 
 
+def _numeric_gradient_error(tf, grad):
+    """pytfweb.testing's relative error of the gradient of the case's function (the tf given's)."""
+    import importlib
+    xs, f = grad
+    return importlib.import_module(tf.__name__ + ".testing").numeric_gradient_error(f, xs)
+
+
 def run_case(tf, c, python_names):
     out = {}
     try:
@@ -270,6 +277,8 @@ def run_case(tf, c, python_names):
                 out["outputs"] = encode(tf, value)
                 if c.get("grad"):
                     out["grads"] = _grads(tf, grad)
+                if (c.get("expect") or {}).get("grads") == "numeric":
+                    out["grad_error_numeric"] = _numeric_gradient_error(tf, grad)
             finally:
                 cleanup()
             if c.get("opts"):   # the same options as one dict, as TF.js users write them
@@ -338,30 +347,30 @@ def _close(a, b, rtol, atol):
     return abs(a - b) <= atol + rtol * abs(b)
 
 
-def compare(ref, got, backend="cpu", tol=None, where=""):
+def compare(ref, got, backend="cpu", tol=None, where="", whose="TF.js's"):
     """None when got matches ref (shapes and dtypes exactly, values within the backend's
     tolerance), else a message naming the first difference."""
     rtol, atol = tol or _FLOAT_TOL[backend]
     if isinstance(ref, dict) and "long" in ref:   # TF.js's Long (its decimal string): pytfweb gives an int
         ok = isinstance(got, int) and not isinstance(got, bool) and str(got) == ref["long"]
-        return None if ok else f"{where}: {got!r} != TF.js's Long {ref['long']}"
+        return None if ok else f"{where}: {got!r} != {whose} Long {ref['long']}"
     if isinstance(ref, dict) and "tensor" in ref:
         if not (isinstance(got, dict) and "tensor" in got):
             return f"{where}: expected a tensor, got {str(got)[:80]}"
         if list(ref["shape"]) != list(got["shape"]):
-            return f"{where}: shape {got['shape']} != TF.js's {ref['shape']}"
+            return f"{where}: shape {got['shape']} != {whose} {ref['shape']}"
         if ref["dtype"] != got["dtype"]:
-            return f"{where}: dtype {got['dtype']} != TF.js's {ref['dtype']}"
+            return f"{where}: dtype {got['dtype']} != {whose} {ref['dtype']}"
         exact = ref["dtype"] not in ("float32", "complex64")
         for i, (a, b) in enumerate(zip(got["tensor"], ref["tensor"])):
             if not (a == b if exact else _close(a, b, rtol, atol)):
-                return f"{where}: value [{i}] {_num(a)} != TF.js's {_num(b)}"
+                return f"{where}: value [{i}] {_num(a)} != {whose} {_num(b)}"
         return None
     if isinstance(ref, list):
         if not isinstance(got, list) or len(got) != len(ref):
             return f"{where}: expected a list of {len(ref)}, got {str(got)[:80]}"
         for i, (r, g) in enumerate(zip(ref, got)):
-            m = compare(r, g, backend, tol, f"{where}[{i}]")
+            m = compare(r, g, backend, tol, f"{where}[{i}]", whose)
             if m:
                 return m
         return None
@@ -373,19 +382,52 @@ def compare(ref, got, backend="cpu", tol=None, where=""):
             gk = sorted(got) if isinstance(got, dict) else type(got).__name__
             return f"{where}: expected keys {sorted(ref)}, got {gk}"
         for k in ref:
-            m = compare(ref[k], got[k], backend, tol, f"{where}.{k}")
+            m = compare(ref[k], got[k], backend, tol, f"{where}.{k}", whose)
             if m:
                 return m
         return None
-    return None if _close(got, ref, rtol, atol) or got == ref else f"{where}: {got!r} != TF.js's {ref!r}"
+    return None if _close(got, ref, rtol, atol) or got == ref else f"{where}: {got!r} != {whose} {ref!r}"
 
 
-def check(case, ref, got, backend="cpu"):
-    """The difference between pytfweb's result and TF.js's for one case, or None."""
+# TF.js's messages that name a dtype or the type of an argument: pytfweb raises TypeError there
+# (DESIGN: TypeError for dtypes and argument types, ValueError for shapes and values).
+_TYPE_MESSAGE = re.compile(
+    r"must be (a |an )?(float32|int32|bool|numeric|string|complex64)\b[^.]*tensor|dtype|data ?type|upcast"
+    r"|\bcast(ed)? to|must be real value|must be float32 or int32|floating point tensor|Only supports 'int32'"
+    r"|integer,? (but )?got\D*-?\d*\.\d|complex64 tensor directly|must be Datasets", re.I)
+# what a JS engine says when TF.js crashes on an argument it did not check: no kind to read
+_JS_CRASH = re.compile(r"Cannot read properties|is not a function|is not iterable|undefined", re.I)
+
+
+def tfjs_error_type(case, ref):
+    """The Python exception pytfweb raises where TF.js raises `ref`: the case's own (error="...")
+    where it states one, TypeError where TF.js throws one itself or its message is about dtypes
+    or argument types, else ValueError."""
+    if isinstance(case.get("error"), str):
+        return case["error"]
+    if ref.get("error_kind") == "TypeError" and not _JS_CRASH.search(ref["error"]):
+        return "TypeError"
+    return "TypeError" if _TYPE_MESSAGE.search(ref["error"]) else "ValueError"
+
+
+def _raised(got):
+    return got["error"].split(":", 1)[0]
+
+
+def check(case, ref, got, backend="cpu", device=None):
+    """The difference between pytfweb's result and TF.js's for one case (for a deviation case,
+    from what pytfweb documents instead, on `device`: webgl, webgpu or, by default, cpu), or None."""
     if case.get("deviation"):
-        return None   # documented in the README (the unit test checks that it is)
+        return _check_documented(case, ref, got, backend, device)
+    if case.get("error") and "error" not in ref:
+        return f"the case says TF.js raises, but TF.js returns {str(ref.get('outputs'))[:80]}"
     if "error" in ref:
-        return None if "error" in got else f"TF.js raises ({ref['error'][:120]}) but pytfweb returns a result"
+        if "error" not in got:
+            return f"TF.js raises ({ref['error'][:120]}) but pytfweb returns a result"
+        want = tfjs_error_type(case, ref)
+        if _raised(got) != want:
+            return f"pytfweb raises {got['error'][:160]}, where TF.js's error ({ref['error'][:120]}) is a {want}"
+        return None
     if "error" in got:
         return f"pytfweb raises {got['error']}"
     tol = tuple(case["tol"]) if case.get("tol") else None
@@ -396,4 +438,44 @@ def check(case, ref, got, backend="cpu"):
         m = compare(ref["grads"], got.get("grads"), backend, tol, "gradient")
     # where TF.js cannot differentiate a case (ref["grad_error"]), pytfweb's gradient is checked
     # numerically elsewhere (tests/unit/test_gradients_*), not here
+    return m
+
+
+# A deviation case's gradient "numeric": the largest relative error pytfweb.testing's check finds
+# (centred differences in the backend's float32; GPU kernels round more than cpu's).
+NUMERIC_GRADIENT_TOL = {"cpu": 1e-2, "gpu": 3e-2}
+
+
+def _check_documented(case, ref, got, backend, device):
+    """A deviation case against what pytfweb documents instead (case["expect"])."""
+    want = case.get("expect")
+    if want is None:
+        return "a deviation case must state what pytfweb gives instead (its module's expect table)"
+    want = want.get(device, want) if device else want
+    if "error" in want:
+        if "error" not in got:
+            return f"pytfweb documents raising {want['error']} here, but returns a result"
+        if _raised(got) != want["error"]:
+            return f"pytfweb documents raising {want['error']} here, but raises {got['error'][:160]}"
+        return None
+    if "error" in got:
+        return f"pytfweb raises {got['error'][:200]}, where it documents a result"
+    if want["outputs"] == "tfjs":
+        if "error" in ref:
+            return f"the documented outputs are TF.js's, but TF.js raises ({ref['error'][:120]})"
+        outputs = ref["outputs"]
+    else:
+        outputs = want["outputs"]
+    tol = tuple(case["tol"]) if case.get("tol") else None
+    whose = "TF.js's" if want["outputs"] == "tfjs" else "the documented"
+    m = compare(outputs, got["outputs"], backend, tol, "output (as documented)", whose)
+    if m is None and "outputs_opts_dict" in got:
+        m = compare(outputs, got["outputs_opts_dict"], backend, tol, "output (options as a dict, as documented)", whose)
+    if m is None and want.get("grads") == "numeric":
+        err = got.get("grad_error_numeric")
+        limit = NUMERIC_GRADIENT_TOL[backend]
+        if err is None or not err < limit:
+            m = f"gradient: relative error {err} against centred differences (documented: the calculus's, < {limit})"
+    elif m is None and "grads" in want:
+        m = compare(want["grads"], got.get("grads"), backend, tol, "gradient (as documented)", "the documented")
     return m

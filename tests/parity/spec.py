@@ -9,7 +9,15 @@ Python keyword arguments (snake_case), `opts` the same options as the one object
 T(values, shape=None, dtype="float32") is a tensor argument (values flat or nested; NaN and infinities
 as float("nan") etc.). grad=True also compares the gradients with respect to every float32 tensor
 argument, for an upstream gradient dy = sin(i + 1) in the output's shape (the first output when there
-are several). error=True marks a case TF.js rejects: pytfweb must raise too.
+are several). error=True marks a case TF.js rejects: pytfweb must raise too, the Python exception
+runner.tfjs_error_type reads from TF.js's message (TypeError for dtypes and argument types, else
+ValueError); error="TypeError" (or another name) states it where the message does not say (TF.js
+crashing on an argument of the wrong dtype).
+
+A case where pytfweb deliberately differs (deviation=, the README's reason) states what pytfweb gives
+instead, with expect(CASES, {id: ...}) in its module: raises("ValueError"), gives(outputs) (encoded as
+the references are: T(...) for a tensor), or true_gradient() (the outputs are TF.js's, the gradient
+is the calculus's: checked against centred differences, where TF.js's is wrong).
 
 The namespaces that are not ops make objects; `use` says what a case does with the object its function
 returns, the same way in tfjs_run.js and runner.py (the helpers below write it):
@@ -45,7 +53,8 @@ def case(fn, *args, kwargs=None, opts=None, grad=False, error=False, tol=None, n
          awaits=False):
     """One call of TF.js function `fn` ('tf.add', 'tf.image.resizeBilinear', ...). deviation: where
     pytfweb deliberately differs, the reason, word for word as README's "Deviations from TF.js" lists
-    it; such a case is not compared (the test checks that the README carries the reason)."""
+    it (the test checks that the README carries the reason); such a case is compared with what
+    pytfweb documents instead (its module's expect table), not with TF.js."""
     base = name or fn.split(".", 1)[1]
     _ids[base] = _ids.get(base, 0) + 1
     out = {"id": f"{base}#{_ids[base]}", "fn": fn, "args": [_encode(a) for a in args]}
@@ -56,7 +65,7 @@ def case(fn, *args, kwargs=None, opts=None, grad=False, error=False, tol=None, n
     if grad:
         out["grad"] = True
     if error:
-        out["error"] = True
+        out["error"] = error   # True, or the Python exception's name
     if tol is not None:
         out["tol"] = tol
     if deviation:
@@ -66,6 +75,45 @@ def case(fn, *args, kwargs=None, opts=None, grad=False, error=False, tol=None, n
     if awaits:   # TF.js returns a Promise
         out["awaits"] = True
     return out
+
+
+def raises(kind):
+    """pytfweb raises this exception (its class name) where TF.js returns a result or raises another."""
+    return {"error": kind}
+
+
+def gives(outputs, grads=None, webgl=None):
+    """pytfweb's outputs (and gradients, encoded as the references are; "numeric": the calculus's,
+    checked against centred differences); webgl: what the webgl backend gives instead, where its
+    float32 textures cannot hold what cpu and webgpu give (such as int32 values past 2**24)."""
+    out = {"outputs": _encode(outputs)}
+    if grads is not None:
+        out["grads"] = grads if grads == "numeric" else _encode(grads)
+    if webgl is not None:
+        out["webgl"] = webgl
+    return out
+
+
+def as_tfjs():
+    """TF.js's own answer (a backend's entry in gives(): where it does as TF.js does)."""
+    return {"outputs": "tfjs"}
+
+
+def true_gradient(grads="numeric"):
+    """TF.js's outputs with the gradient of the calculus, where TF.js's gradient is wrong: checked
+    against centred differences, or given (encoded) where the inputs hold NaN or infinities."""
+    return {"outputs": "tfjs", "grads": grads if grads == "numeric" else _encode(grads)}
+
+
+def expect(cases, table):
+    """Sets what pytfweb gives for each deviation case of `cases` named in table ({id: raises(...),
+    gives(...) or true_gradient()}); every id must be a deviation case there."""
+    by_id = {c["id"]: c for c in cases}
+    for cid, want in table.items():
+        if cid not in by_id or not by_id[cid].get("deviation"):
+            raise KeyError(f"expect: {cid} is not a deviation case of this module")
+        by_id[cid]["expect"] = want
+    return cases
 
 
 def fn_arg(name, *params):

@@ -202,6 +202,7 @@ async function build(c, fn, args) {
       }
     } catch (e) {
       r.error = String((e && e.message) || e).slice(0, 300);   // a Promise may reject with nothing
+      r.error_kind = (e && e.name) || 'Error';   // Error; TypeError or RangeError where TF.js or JS throws one
     }
     try { cleanup(); } catch (e) { /* a layer TF.js could not build has nothing to free */ }
     results[c.id] = r;

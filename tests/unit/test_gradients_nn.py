@@ -84,9 +84,27 @@ def test_second_order():
     xt = tf.tensor(x)
     w = rng.uniform(0.5, 1.5, size=4).astype(np.float32)
     wt = tf.tensor(w)
-    # H = diag(s) - s s^T for softmax s; the gradient of sum(grad(w . softmax)) checked numerically
-    check(lambda t: tf.grad(lambda u: tf.sum(tf.softmax(u) * wt))(t), x)
-    check(lambda t: tf.grad(lambda u: tf.sum(tf.log_softmax(u) * wt))(t), x)
+    # H = diag(s) - s s^T for softmax s: the gradient of v . grad(w . softmax) against float64
+    # centred differences of the first gradient's closed form. (Not float32 ones, as
+    # numeric_gradient_error takes: the first gradient s * (w - s . w) is a difference of terms
+    # ~|w|, so each output carries float32 rounding of ~1e-7 absolute, not relative to itself;
+    # over a step of 1e-2 that is ~1e-5 on second derivatives of 1e-4..1e-2, beyond 1% for the
+    # small ones. The analytic ones sum terms of up to ~1 in float32 too: atol 1e-6, 16 ulps of 1.)
+    v = rng.uniform(0.5, 1.5, size=4)
+    vt = tf.tensor(v.astype(np.float32))
+
+    def softmax64(u):
+        e = np.exp(u - u.max())
+        return e / e.sum()
+
+    first = {tf.softmax: lambda u: softmax64(u) * (w - softmax64(u) @ w),
+             tf.log_softmax: lambda u: w - softmax64(u) * w.sum()}
+    for op, first64 in first.items():
+        x64, h = x.astype(np.float64), 1e-5
+        want = [(first64(x64 + h * e) - first64(x64 - h * e)) @ v / (2 * h) for e in np.eye(4)]
+        got = tf.grad(lambda t: tf.sum(tf.grad(lambda u: tf.sum(op(u) * wt))(t) * vt))(xt)
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-4, atol=1e-6)
+        got.dispose()
     # log_sum_exp: gradient softmax, whose sum is 1: the second derivative summed is 0
     g = tf.grad(lambda t: tf.sum(tf.grad(lambda u: tf.log_sum_exp(u))(t)))(xt)
     np.testing.assert_allclose(g.numpy(), np.zeros(4), atol=1e-6)

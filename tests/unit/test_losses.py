@@ -148,8 +148,10 @@ def test_gradients(name):
 def test_softmax_cross_entropy_gradient_is_tfjs_closed_form():
     # TF.js's hand-written gradient: exact for the logits; for the labels it is
     # dy * (labels - softmax), not the calculus's -log_softmax, so only the logits are checked
-    # numerically.
-    z = tf.tensor(np.eye(3, dtype=np.float32)[[0, 2, 1, 1]] * 0.8 + 0.05)
+    # numerically. And for the logits it is dy * (softmax - labels), the calculus's
+    # dy * (softmax * sum(labels) - labels) only where each row of labels sums to 1 (as these do,
+    # and still do after label smoothing): rows summing to 0.9 leave it 0.1 * softmax away.
+    z = tf.tensor(np.eye(3, dtype=np.float32)[[0, 2, 1, 1]] * 0.7 + 0.1)
     err = numeric_gradient_error(
         lambda p: tf.losses.softmax_cross_entropy(z, p, [0.5, 1, 2, 0], 0.1, R.MEAN), [tf.tensor(floats_43())])
     assert err < 2e-2

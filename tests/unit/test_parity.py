@@ -52,3 +52,70 @@ def test_matches_tfjs_on_cpu(refs, case):
     assert tf.memory()["num_tensors"] == before, "tensors leaked"
     problem = runner.check(case, refs[case["id"]], got, "cpu")
     assert problem is None, f"{case['fn']}{json.dumps(case['args'])[:200]}: {problem}"
+
+
+def test_every_deviation_case_states_what_pytfweb_gives():
+    missing = [c["id"] for c in CASES if c.get("deviation") and not c.get("expect")]
+    assert not missing, f"deviation cases with no expect entry in their module: {missing}"
+    stray = [c["id"] for c in CASES if c.get("expect") and not c.get("deviation")]
+    assert not stray, f"expect entries on cases that are not deviations: {stray}"
+
+
+# --- runner.check itself: what it must reject ---------------------------------------------------------------
+T1 = {"tensor": [1.0, 2.0], "shape": [2], "dtype": "float32"}
+T2 = {"tensor": [1.0, 2.5], "shape": [2], "dtype": "float32"}
+
+
+@pytest.mark.parametrize("message, kind, want", [
+    ("Argument 'x' passed to 'sin' must be float32 tensor, but got int32 tensor", "Error", "TypeError"),
+    ("Argument 'a' passed to 'add' must be numeric tensor, but got string tensor", "Error", "TypeError"),
+    ("Operands could not be broadcast together with shapes 3 and 2.", "Error", "ValueError"),
+    ("Error in localResponseNormalization: depthRadius must be an integer but got depthRadius 1.5.", "Error",
+     "TypeError"),
+    ("If provided, numClasses must be a positive integer, but got -1", "Error", "ValueError"),
+    ("yx is not a valid third argument to meshgrid", "TypeError", "TypeError"),     # TF.js throws a TypeError itself
+    ("Cannot read properties of undefined (reading 'real')", "TypeError", "ValueError"),   # a crash says nothing
+    ("Invalid array length", "RangeError", "ValueError"),
+])
+def test_tfjs_error_type(message, kind, want):
+    assert runner.tfjs_error_type({}, {"error": message, "error_kind": kind}) == want
+    assert runner.tfjs_error_type({"error": "RuntimeError"}, {"error": message, "error_kind": kind}) == "RuntimeError"
+
+
+def test_check_compares_the_error_type_where_tfjs_raises():
+    ref = {"error": "Argument 'x' passed to 'sin' must be float32 tensor, but got int32 tensor", "error_kind": "Error"}
+    case = {"error": True}
+    assert runner.check(case, ref, {"error": "TypeError: sin: argument 'x' must be a float32 tensor"}) is None
+    assert "is a TypeError" in runner.check(case, ref, {"error": "ValueError: sin: bad"})
+    assert "returns a result" in runner.check(case, ref, {"outputs": T1})
+    assert "TF.js returns" in runner.check({"error": True}, {"outputs": T1}, {"outputs": T1})   # a stale mark
+
+
+@pytest.mark.parametrize("expect, got, complaint", [
+    ({"error": "ValueError"}, {"outputs": T1}, "returns a result"),
+    ({"error": "ValueError"}, {"error": "TypeError: x"}, "raises TypeError"),
+    ({"outputs": T1}, {"outputs": T2}, "value [1]"),
+    ({"outputs": T1}, {"error": "ValueError: x"}, "documents a result"),
+    ({"outputs": "tfjs", "grads": "numeric"}, {"outputs": T2, "grad_error_numeric": 0.0}, "value [1]"),
+    ({"outputs": "tfjs", "grads": "numeric"}, {"outputs": T1, "grad_error_numeric": 0.5}, "centred differences"),
+    ({"outputs": "tfjs", "grads": "numeric"}, {"outputs": T1}, "centred differences"),
+    ({"outputs": "tfjs", "grads": [T1]}, {"outputs": T1, "grads": [T2]}, "gradient (as documented)"),
+    (None, {"outputs": T1}, "must state what pytfweb gives"),
+])
+def test_check_holds_a_deviation_case_to_what_pytfweb_documents(expect, got, complaint):
+    case = {"deviation": "a reason", "expect": expect}
+    ref = {"outputs": T1, "grads": [T2]}
+    assert complaint in (runner.check(case, ref, got) or "no complaint")
+    right = ({"error": "ValueError: x"} if expect and "error" in expect
+             else {"outputs": T1, "grad_error_numeric": 0.0, "grads": [T1]})
+    if expect is not None:
+        assert runner.check(case, ref, right) is None
+
+
+def test_a_backend_may_document_its_own_answer():
+    """abs of int32 past 2**24: exact on cpu and webgpu, TF.js's float32 rounding on webgl's textures."""
+    case = {"deviation": "a reason", "expect": {"outputs": T1, "webgl": {"outputs": "tfjs"}}}
+    assert runner.check(case, {"outputs": T2}, {"outputs": T1}) is None
+    assert runner.check(case, {"outputs": T2}, {"outputs": T1}, "gpu", "webgpu") is None
+    assert "value [1]" in runner.check(case, {"outputs": T2}, {"outputs": T1}, "gpu", "webgl")
+    assert runner.check(case, {"outputs": T2}, {"outputs": T2}, "gpu", "webgl") is None

@@ -1,5 +1,5 @@
 """Binary arithmetic: dtypes, broadcasting, edge values, gradients."""
-from ..spec import T, case, seq, wave
+from ..spec import case, expect, gives, seq, T, wave
 
 INF, NAN = float("inf"), float("nan")
 PY_INT = ("a Python int beside an int32 tensor is taken as int32 (so `x * 2` stays int32), where TF.js, whose "
@@ -109,3 +109,13 @@ CASES += [
     case("tf.upcastType", "string", "float32", error=True),
     case("tf.sumOutType", "string"),
 ]
+
+# What pytfweb gives instead in its deviation cases (README's "Deviations from TF.js"), checked in place of
+# TF.js's answer: runner.check.
+expect(CASES, {
+    "add#5": gives(T([2, 1], [2], "int32")),
+    "add#7": gives(T([2, 1, 1, 0], [4], "int32")),
+    "sub#5": gives(T([0, -1, 1, 0], [4], "int32")),
+    "add#21": gives(T([3, 4], [2], "int32")),
+    "addN#5": gives(T([2, 1], [2], "int32")),
+})

@@ -2,7 +2,7 @@
 conversions, rotate_with_offset, threshold, transform and the non-max suppressions: dtypes,
 unbatched inputs, fill values, edge boxes, gradients and the inputs TF.js rejects. (The *Async
 forms return coroutines in pytfweb, which the runner does not await: they are not cases here.)"""
-from ..spec import T, case, sines
+from ..spec import case, expect, gives, sines, T, true_gradient
 
 NAN, INF = float("nan"), float("inf")
 NEAREST_GRAD = ("with half_pixel_centers TF.js 4.22's gradient maps dy back without the half-pixel offset, to pixels "
@@ -146,3 +146,16 @@ CASES += [
     case("tf.image.nonMaxSuppressionPadded", BOXES, SCORES, 8, 0.3, 0.0, False),
     case("tf.image.nonMaxSuppressionPadded", BOXES, SCORES, 2, 0.5, 0.55, True),
 ]
+
+# What pytfweb gives instead in its deviation cases (README's "Deviations from TF.js"), checked in place of
+# TF.js's answer: runner.check.
+expect(CASES, {
+    "image.resizeNearestNeighbor#4": true_gradient(),
+    "image.resizeNearestNeighbor#7": true_gradient(),
+    "image.resizeNearestNeighbor#20": true_gradient(),
+    "image.resizeNearestNeighbor#21": true_gradient(),
+    "image.transform#2": gives(T([0.215062663, 0.506952345, 0.203641608, -0.519250095, -0.35794732, -0.21776408,
+        0.319982022, 0.734636247, 0.286340177, -0.175164148, -0.530663133, -0.410712212, 0.460784584, 0.481990784,
+        0.137571916, -0.176798463, 0.0, -0.19899641, -0.255364716, 0.0817162842, 0.0, -0.165908471, -0.412916362,
+        -0.348017335, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [2, 4, 4, 1], "float32")),
+})

@@ -2,7 +2,7 @@
 ones draw with TF.js's seeded ops, so their values are compared; unseeded ones draw from Math.random
 in TF.js, so only shape, dtype, mean and standard deviation of a large draw are (spec.drawn, with a
 tolerance seven standard errors wide)."""
-from ..spec import applied, drawn
+from ..spec import applied, drawn, expect, gives, T
 
 I = "tf.initializers."   # noqa: E741
 
@@ -71,3 +71,11 @@ CASES = [
     drawn(I + "heNormal", to=([200, 200],), tol=stats_tol(0.088)),
     drawn(I + "orthogonal", opts={"gain": 1}, to=([64, 64],), tol=(0.0, 0.02)),   # seeded cases check its values
 ]
+
+# What pytfweb gives instead in its deviation cases (README's "Deviations from TF.js"), checked in place of
+# TF.js's answer: runner.check.
+expect(CASES, {
+    "initializers.varianceScaling#3": gives(T([-0.261160463, -0.390270531, -0.0657218471, -0.110461093, -0.11555744,
+        -0.373128384, -0.340013206, 0.0894080997, -0.133550763, -0.229212433, -0.0782889798, 0.693093538], [6, 2],
+        "float32")),
+})

@@ -2,7 +2,7 @@
 pytfweb's prng reproduces them, so shapes, dtypes and values are compared. tf.rand takes a
 function: its cases give a counter (spec.fn_arg), which both sides call once per element in order.
 multinomial's cases have certain outcomes (see below)."""
-from ..spec import T, case, fn_arg
+from ..spec import case, expect, fn_arg, gives, T
 
 CASES = [
     case("tf.randomUniform", [2, 3], 0, 1, "float32", 7),
@@ -56,3 +56,9 @@ CASES += [
     case("tf.rand", [2], fn_arg("counter", 1.0, 1.0, 0), "string", error=True),
     case("tf.rand", [-1, 2], fn_arg("counter", 1.0, 1.0, 0), error=True),
 ]
+
+# What pytfweb gives instead in its deviation cases (README's "Deviations from TF.js"), checked in place of
+# TF.js's answer: runner.check.
+expect(CASES, {
+    "rand#6": gives(T([1, 1, 1], [3], "bool")),
+})

@@ -1,5 +1,5 @@
 """Slicing, gathering, scattering, masks, sets, top-k and sorted searches in TF.js's positional forms."""
-from ..spec import F, N, T, W, case
+from ..spec import case, expect, F, gives, N, raises, T, W
 
 I = "int32"
 B = "bool"
@@ -235,3 +235,19 @@ CASES = [
     case("tf.raggedTensorToTensor", T([3, 3], dtype=I), F([5]), T(0.0),
          [T([0, 2, 2, 5], dtype=I)], ["BAD_TYPE"], error=True),
 ]
+
+NAN = float("nan")
+INF = float("inf")
+
+# What pytfweb gives instead in its deviation cases (README's "Deviations from TF.js"), checked in place of
+# TF.js's answer: runner.check.
+expect(CASES, {
+    "slice#17": raises("ValueError"),
+    "stridedSlice#20": gives(T([], [0], "float32")),
+    "topk#4": gives({"values": T([5.0, 3.0, 1.0, 9.0, 8.0, 2.0], [2, 3], "float32"), "indices": T([1, 2, 0, 0, 2, 1],
+        [2, 3], "int32")}),
+    "topk#10": gives({"values": T([NAN, NAN, 5.0, 2.0, NAN, INF, 1.0, -INF], [2, 4], "float32"), "indices": T([0, 2,
+        3, 1, 1, 3, 0, 2], [2, 4], "int32")}),
+    "topk#11": gives({"values": T([NAN, 3.0, 1.0, NAN, 7.0, 0.0], [2, 3], "float32"), "indices": T([1, 2, 0, 0, 1, 2],
+        [2, 3], "int32")}),
+})

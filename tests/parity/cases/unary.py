@@ -1,10 +1,11 @@
 """Unary math: dtypes (float32, int32, bool, Python values), edge values (NaN, +-inf, -0), rank 0,
 0-size tensors, gradients inside each function's domain."""
-from ..spec import T, case, seq, wave
+from ..spec import as_tfjs, case, expect, gives, seq, T, wave
 
 INF, NAN = float("inf"), float("nan")
 INT_EXACT = ("int32 results are exact, where TF.js's cpu kernel rounds them through float32 "
-             "(abs(-2147483647) gives -2147483648 there)")
+             "(abs(-2147483647) gives -2147483648 there); on webgl, whose textures hold float32, pytfweb "
+             "rounds them as TF.js does")
 EDGES = [NAN, INF, -INF, 0.0, -0.0, 0.5, -0.5, 2.5, -3.5, 100.0, -100.0]
 
 # fn -> values inside the domain (gradients are taken there)
@@ -93,3 +94,10 @@ CASES += [
     case("tf.cast", T([1.0]), "float64", error=True),
     case("tf.cast", T([1.0]), "string", error=True),
 ]
+
+# What pytfweb gives instead in its deviation cases (README's "Deviations from TF.js"), checked in place of
+# TF.js's answer: runner.check.
+expect(CASES, {
+    "abs#10": gives(T([2147483647, 2147483647, 0], [3], "int32"), webgl=as_tfjs()),
+    "square#9": gives(T([2147395600, 2147395600, 9], [3], "int32"), webgl=as_tfjs()),
+})
