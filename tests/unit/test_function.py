@@ -481,3 +481,58 @@ def test_every_host_kernel_of_value_dependent_shape_breaks_a_trace():
     from pytfweb.backends.impl import ragged, sparse
     from pytfweb.kernels import VALUE_DEPENDENT_KERNELS
     assert set(HOST_FUNCTIONS) | set(sparse.HOST_KERNELS) | set(ragged.HOST_KERNELS) <= VALUE_DEPENDENT_KERNELS
+
+
+def _detector(rng, n=16):
+    """A small detector: ten static nodes from the input to boxes and scores, then non-max
+    suppression (a value-dependent op: execute_async) and a gather of the kept boxes."""
+    from tests.graph_builder import GraphBuilder, dt, f, i
+    f32, i32 = dt("float32"), dt("int32")
+    b = GraphBuilder()
+    x = b.placeholder("x", [n, 8])
+    w = b.const("w", rng.normal(size=(8, 8)).astype(np.float32), "float32")
+    h = b.op("Relu", "h", [b.op("MatMul", "mm", [x, w], T=f32, transpose_a=f(False), transpose_b=f(False))], T=f32)
+    for k in range(4):
+        h = b.op("Tanh", f"t{k}", [b.op("Add", f"a{k}", [h, b.const(f"c{k}", np.float32(0.1 * k), "float32")],
+                                        T=f32)], T=f32)
+    corners = b.op("Sigmoid", "corners", [h], T=f32)
+    begin, size = b.const("begin", np.int32([0, 0]), "int32"), b.const("size", np.int32([-1, 4]), "int32")
+    boxes = b.op("Slice", "boxes", [corners, begin, size], T=f32, Index=i32)
+    scores = b.op("Max", "scores", [corners, b.const("axis", np.int32(1), "int32")], T=f32, Tidx=i32,
+                  keep_dims=f(False))
+    keep = b.op("NonMaxSuppressionV3", "nms", [boxes, scores, b.const("k", np.int32(5), "int32"),
+                                                b.const("iou", np.float32(0.3), "float32"),
+                                                b.const("min", np.float32(0.0), "float32")], T=f32)
+    b.op("GatherV2", "kept", [boxes, keep, b.const("ax0", np.int32(0), "int32")], Tparams=f32, Tindices=i32,
+         Taxis=i32, batch_dims=i(0))
+    return b, rng.normal(size=(n, 8)).astype(np.float32)
+
+
+def test_a_dynamic_graph_replays_its_static_part():
+    """execute_async of a graph whose value-dependent op comes last: the nodes before it run as a
+    segment through execute(), so their kernels replay from a recorded plan; the result is the
+    node-by-node one."""
+    import asyncio
+    b, value = _detector(np.random.default_rng(11))
+    model = _load_graph(b)
+    x = tf.tensor(value)
+    tf.env().set("TRACE_FUNCTIONS", False)
+    want = asyncio.run(model.execute_async({"x": x}, ["kept", "scores"]))
+    tf.env().set("TRACE_FUNCTIONS", True)
+    held = tf.memory()
+    for _ in range(3):
+        got = asyncio.run(model.execute_async({"x": x}, ["kept", "scores"]))
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g.numpy(), w.numpy())
+        tf.dispose(got)
+    assert (tf.memory().num_tensors, tf.memory().num_bytes) == (held.num_tensors, held.num_bytes)
+    segments = [p for p in model.executor.node_plans.values() if p.dynamic is None]
+    (static,) = segments
+    (recorded,) = static.recorded.values()
+    assert recorded is not None and "NonMaxSuppressionV3" not in recorded.kernel_names()
+    assert "Tanh" in recorded.kernel_names()
+    (dynamic,) = [p for p in model.executor.node_plans.values() if p.dynamic is not None and p.prefix]
+    assert sorted(n.name for n, _ in dynamic.prefix) == ["boxes", "scores"]
+    tf.dispose(want + [x])
+    model.dispose()
+    assert tf.memory().num_tensors == 0
