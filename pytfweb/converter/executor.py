@@ -33,6 +33,10 @@ from .ops import lookup
 _LOOP_OPS = ("Enter", "Exit", "NextIteration")
 # Static parts of a dynamic graph with fewer nodes than this run node by node with the rest.
 _MIN_SEGMENT = 8
+# Feed signatures a NodePlan records plans for; later new ones run node by node. Shapes that change
+# from run to run (a dynamic graph's island after a non-max suppression: as many boxes as it kept)
+# would otherwise record, and hold, a plan per shape.
+_MAX_RECORDED = 8
 
 
 class Runtime:
@@ -70,13 +74,26 @@ class Runtime:
         self.containers = {}
 
 
+class Island:
+    """Static nodes of a dynamic graph run together (GraphExecutor._islands): their names, the
+    values they read from outside ({node name: output indices}) and the outputs read outside
+    or asked for ([(node, index)])."""
+    __slots__ = ("members", "inputs", "border", "exits")
+
+    def __init__(self, members):
+        self.members = set(members)
+        self.inputs = {}
+        self.border = []
+        self.exits = []   # (member, child outside): where the run goes on after the island
+
+
 class NodePlan:
     """What computes some outputs from some feeds: the nodes in order (order), after which node
     each value goes (free_after: position -> node names), the first node needing execute_async
     (dynamic, None for a static graph) and the nodes needed (used); for a static graph, the
     recorded kernel plans by feed signature (recorded: key -> core.plan.Plan, or None where the
     recording broke, the reason in breaks)."""
-    __slots__ = ("order", "free_after", "dynamic", "used", "recorded", "breaks", "prefix")
+    __slots__ = ("order", "free_after", "dynamic", "used", "recorded", "breaks", "islands")
 
     def __init__(self, order, free_after, dynamic, used):
         self.order = order
@@ -85,7 +102,7 @@ class NodePlan:
         self.used = used
         self.recorded = {}
         self.breaks = {}
-        self.prefix = None   # a dynamic graph's static part: see GraphExecutor._static_prefix
+        self.islands = None   # a dynamic graph's static islands: see GraphExecutor._islands
 
     def dispose(self):
         for plan in self.recorded.values():
@@ -324,12 +341,12 @@ class GraphExecutor:
     def _run_recorded(self, plan, feeds, outputs, borrowed):
         """Replay the kernel plan recorded for these feeds' signature, recording it first."""
         names = sorted(feeds)
-        flat = [t for name in names for t in feeds[name]]
-        if any(t is None for t in flat):
-            return tidy(lambda: self._run_plan(plan, feeds, outputs, borrowed, None))
-        key = (get_backend(), tuple((name, len(feeds[name])) for name in names), signature(flat))
+        # (a feed list may leave outputs out: None, the values of a dynamic graph's island)
+        flat = [t for name in names for t in feeds[name] if t is not None]
+        key = (get_backend(), tuple((name, tuple(t is not None for t in feeds[name])) for name in names),
+               signature(flat))
         recorded = plan.recorded.get(key, False)
-        if recorded is None:
+        if recorded is None or (recorded is False and len(plan.recorded) >= _MAX_RECORDED):
             return tidy(lambda: self._run_plan(plan, feeds, outputs, borrowed, None))
         if recorded and not recorded.stale:
             return recorded.run(flat)
@@ -376,85 +393,80 @@ class GraphExecutor:
             self._start_keeping(feeds)
         rt = rt or Runtime(self.root)
         try:
-            if own_runtime and self.root is self and self.intermediates is None and tracing_enabled():
-                return await self._run_segmented(plan, feeds, outputs, rt, api)
             return await self._run_frames(plan, feeds, outputs, rt, api)
         finally:
             if own_runtime:
                 rt.close()
 
-    async def _run_segmented(self, plan, feeds, outputs, rt, api):
-        """A dynamic graph as two segments: its static part (the nodes no control-flow or
-        value-dependent op precedes: most often the whole network before a non-max suppression)
-        by execute(), so replayed as a recorded plan, then the rest node by node, fed with the
-        static part's values at its border."""
-        if plan.prefix is None:
-            plan.prefix = self._static_prefix(plan, feeds, outputs)
-        if not plan.prefix:
-            return await self._run_frames(plan, feeds, outputs, rt, api)
-        border = self.execute(feeds, plan.prefix, api)
-        try:
-            fed = dict(feeds)
-            for (node, index), t in zip(plan.prefix, border):
-                lst = fed.setdefault(node.name, [])
-                lst.extend([None] * (index + 1 - len(lst)))
-                lst[index] = t
-            rest = self.plan(fed, outputs, api)
-            return await self._run_frames(rest, fed, outputs, rt, api)
-        finally:
-            for t in border:   # (an output among them was returned as a clone)
-                t.dispose()
-
-    def _static_prefix(self, plan, feeds, outputs):
-        """The outputs [(node, index)] of plan's static part that the rest reads or the caller
-        asked for: nodes neither async (control flow, value-dependent shapes) nor after one. Empty
-        where that part is too small to be worth a segment."""
-        known, visiting = {}, set()
+    def _islands(self, plan, feeds, outputs):
+        """A dynamic graph's static islands: {node name: Island}. A node is dynamic where its op is
+        async (control flow, value-dependent shapes), it runs inside a loop frame (after an Enter,
+        before its Exit), or it initialises a resource; every other node is static. The static
+        nodes are grouped by their dynamic level, the most dynamic nodes on a path from the feeds
+        to them (NextIteration's back edges left out): a group reads only dynamic nodes of its level
+        or below, and those only lower levels, so each group can run at once, as one execute()
+        (so from a recorded plan) once its inputs from outside are there. Groups of fewer than
+        _MIN_SEGMENT nodes stay node by node."""
+        used = plan.used
         init = {n.name for n in self.graph.init_nodes}
+        level, depth, static = {}, {}, {}
 
-        def is_static(node):
-            # iterative: a graph may be deep
-            stack = [node]
+        def parents(n):
+            ps = [p for p, _ in n.inputs] + n.control
+            return [p for p in ps if p.name in used and not (n.op == "Merge" and p.op == "NextIteration")]
+        for root in used.values():
+            stack = [root]
             while stack:
                 n = stack[-1]
-                if n.name in known:
+                if n.name in level:
                     stack.pop()
                     continue
-                if n.name in feeds or n.name in self.consts:
-                    known[n.name] = None   # a given value: neither static work nor dynamic
-                    stack.pop()
-                    continue
-                opdef = lookup(n.op)
-                if opdef is None or opdef.is_async or n.name in init:
-                    known[n.name] = False
-                    stack.pop()
-                    continue
-                parents = [p for p, _ in n.inputs] + n.control
-                todo = [p for p in parents if p.name not in known]
-                if todo and n.name not in visiting:
-                    visiting.add(n.name)
+                todo = [p for p in parents(n) if p.name not in level]
+                if todo:
+                    if any(p is n for p in todo) or len(stack) > 4 * len(used):
+                        return {}   # not a graph this analysis understands: no islands
                     stack.extend(todo)
                     continue
-                if todo:   # a cycle with no loop op in it: not ours to run in a segment
-                    known[n.name] = False
-                    stack.pop()
-                    continue
-                known[n.name] = all(known[p.name] is not False for p in parents)
                 stack.pop()
-            return known[node.name]
-        border = {}
-        count = 0
-        for name, node in plan.used.items():
-            if not is_static(node):
+                ps = parents(n)
+                d = max((depth[p.name] for p in ps), default=0)
+                d += 1 if n.op == "Enter" else -1 if n.op == "Exit" and d > 0 else 0
+                depth[n.name] = d
+                given = n.name in feeds or n.name in self.consts
+                opdef = None if given else lookup(n.op)
+                dynamic = not given and (opdef is None or opdef.is_async or n.name in init or d > 0
+                                         or n.op in _LOOP_OPS)
+                static[n.name] = not given and not dynamic
+                level[n.name] = max((level[p.name] for p in ps), default=0) + (1 if dynamic else 0)
+        groups = {}
+        for name, is_static in static.items():
+            if is_static:
+                groups.setdefault(level[name], []).append(name)
+        islands = {}
+        for members in groups.values():
+            if len(members) < _MIN_SEGMENT:
                 continue
-            count += 1
-            for i, readers in node.consumers.items():
-                if any(c in plan.used and is_static(self.graph.nodes[c]) is False for c in readers):
-                    border[(name, i)] = (node, i)
-            for n, i in outputs:
-                if n.name == name:
-                    border[(name, i)] = (node, i)
-        return list(border.values()) if count >= _MIN_SEGMENT else []
+            island = Island(members)
+            inside = island.members
+            outside = [(n, i) for n, i in outputs if n.name in inside]
+            for name in members:
+                node = used[name]
+                # (the model's constants need no feeding: execute() has them)
+                for p, i in node.inputs:
+                    if p.name not in inside and p.name not in self.consts:
+                        island.inputs.setdefault(p.name, set()).add(i)
+                for p in node.control:
+                    if p.name not in inside and p.name not in self.consts:
+                        island.inputs.setdefault(p.name, set())
+                for i, readers in node.consumers.items():
+                    if any(c in used and c not in inside for c in readers):
+                        island.border.append((node, i))
+            island.border += [(n, i) for n, i in outside if (n, i) not in island.border]
+            island.exits = [(used[name], child) for name in members for child in used[name].children
+                            if child.name in used and child.name not in inside]
+            for name in members:
+                islands[name] = island
+        return islands
 
     async def _run_frames(self, plan, feeds, outputs, rt, api):
         used = plan.used
@@ -476,6 +488,12 @@ class GraphExecutor:
         stack = [(n, ()) for n in reversed(starts)]
         added = set()
         iterations = {}  # (enclosing context, frame name) -> {iteration context: None} seen so far
+        islands = {}
+        if self.root is self and self.intermediates is None and tracing_enabled():
+            if plan.islands is None:
+                plan.islands = self._islands(plan, feeds, outputs)
+            islands = plan.islands
+        done = set()     # ids of the islands run
 
         def find(name, ctx):
             for k in range(len(ctx), -1, -1):
@@ -491,7 +509,19 @@ class GraphExecutor:
             lst = values[key]
             return lst[index] if index < len(lst) else None
 
+        def island_ready(island):
+            for name, indices in island.inputs.items():
+                key = find(name, ())
+                if key is None:
+                    return False
+                lst = values[key]
+                if any(i >= len(lst) or lst[i] is None for i in indices):
+                    return False
+            return True
+
         def ready(node, ctx):
+            if not ctx and node.name in islands:
+                return island_ready(islands[node.name])
             if node.op == "Merge":
                 return any(value(p, i, ctx) is not None for p, i in node.inputs)
             return (all(value(p, i, ctx) is not None for p, i in node.inputs)
@@ -505,9 +535,52 @@ class GraphExecutor:
                 values[entry] = [None] * len(lst)
                 remaining.pop(entry, None)
 
+        def run_island(island):
+            """The island's nodes at once (execute(): a recorded plan), its border values stored
+            as if its nodes had run one by one."""
+            fed = {}
+            for name, indices in island.inputs.items():
+                lst = values[find(name, ())]
+                fed[name] = [t if i in indices else None for i, t in enumerate(lst)]
+            out = self.execute(fed, island.border, api)
+            border_nodes = {}
+            for (bnode, i), t in zip(island.border, out):
+                lst = values.setdefault((bnode.name, ()), [])
+                lst.extend([None] * (i + 1 - len(lst)))
+                lst[i] = t
+                border_nodes[bnode.name] = bnode
+            for bnode in border_nodes.values():
+                key = (bnode.name, ())
+                readers = dict.fromkeys(c for i, t in enumerate(values[key]) if t is not None
+                                        for c in bnode.consumers.get(i, ()) if c in used and c not in island.members)
+                if readers:
+                    remaining[key] = len(readers)
+                elif bnode.name not in requested:
+                    release(key)
+            for name in island.members:
+                for parent in dict.fromkeys(p.name for p, _ in used[name].inputs if p.name not in island.members):
+                    entry = find(parent, ())
+                    if entry is not None and entry[1] == () and entry in remaining:
+                        remaining[entry] -= 1
+                        if remaining[entry] <= 0:
+                            release(entry)
+            for member, child in island.exits:
+                # a member read only as a control input has run too: an entry with no values
+                values.setdefault((member.name, ()), [])
+            for member, child in island.exits:
+                if (child.name, ()) not in added and ready(child, ()):
+                    added.add((child.name, ()))
+                    stack.append((child, ()))
+
         try:
             while stack:
                 node, ctx = stack.pop()
+                island = islands.get(node.name) if not ctx else None
+                if island is not None:
+                    if id(island) not in done:
+                        done.add(id(island))
+                        run_island(island)
+                    continue
                 out_ctx = ctx
                 if node.name not in predefined:
                     out_ctx, store_ctx = self._frame_after(node, ctx)

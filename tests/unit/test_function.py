@@ -509,9 +509,9 @@ def _detector(rng, n=16):
 
 
 def test_a_dynamic_graph_replays_its_static_part():
-    """execute_async of a graph whose value-dependent op comes last: the nodes before it run as a
-    segment through execute(), so their kernels replay from a recorded plan; the result is the
-    node-by-node one."""
+    """execute_async of a graph whose value-dependent op comes last: the nodes before it run as
+    one static island through execute(), so their kernels replay from a recorded plan; the result
+    is the node-by-node one."""
     import asyncio
     b, value = _detector(np.random.default_rng(11))
     model = _load_graph(b)
@@ -531,8 +531,28 @@ def test_a_dynamic_graph_replays_its_static_part():
     (recorded,) = static.recorded.values()
     assert recorded is not None and "NonMaxSuppressionV3" not in recorded.kernel_names()
     assert "Tanh" in recorded.kernel_names()
-    (dynamic,) = [p for p in model.executor.node_plans.values() if p.dynamic is not None and p.prefix]
-    assert sorted(n.name for n, _ in dynamic.prefix) == ["boxes", "scores"]
+    (dynamic,) = [p for p in model.executor.node_plans.values() if p.dynamic is not None]
+    (island,) = {id(i): i for i in dynamic.islands.values()}.values()
+    assert sorted(n.name for n, _ in island.border) == ["boxes", "scores"]
+    assert "nms" not in island.members and "kept" not in island.members
     tf.dispose(want + [x])
     model.dispose()
     assert tf.memory().num_tensors == 0
+
+
+def test_a_graph_records_plans_for_a_bounded_number_of_feed_signatures():
+    from tests.graph_builder import GraphBuilder, dt
+    from pytfweb.converter import executor
+    b = GraphBuilder()
+    x = b.placeholder("x", [-1])
+    b.op("Neg", "out", [b.op("Exp", "e", [x], T=dt("float32"))], T=dt("float32"))
+    model = _load_graph(b)
+    for n in range(1, executor._MAX_RECORDED + 4):
+        xs = tf.ones([n])
+        out = model.execute({"x": xs}, "out")
+        np.testing.assert_allclose(out.numpy(), -np.e * np.ones(n), rtol=1e-6)
+        tf.dispose([out, xs])
+    (node_plan,) = model.executor.node_plans.values()
+    assert len(node_plan.recorded) == executor._MAX_RECORDED
+    model.dispose()
+    assert tf.memory().num_tensors == 0 and tf.memory().num_bytes == 0
