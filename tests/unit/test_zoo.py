@@ -25,7 +25,8 @@ EPSILON = 1e-3
 
 # Models with dynamic ops (control flow, NonMaxSuppression): they run node by node every time;
 # the others replay a recorded kernel plan from their second run on.
-DYNAMIC = {"handtrack"}
+# models with value-dependent ops: the recorded plans of their static islands ([] for none), in order
+DYNAMIC = {"handtrack": [True, True, False]}
 
 
 def photo_pixels(name):
@@ -100,7 +101,11 @@ def test_zoo_model_matches_tfjs(model, reference):
         compare_outputs(model.name, list(zip(names, outs)), want)
         recorded = [p is not None for node_plan in graph.executor.node_plans.values()
                     for p in node_plan.recorded.values()]
-        assert recorded == ([] if model.name in DYNAMIC else [True]), f"{model.name}: recorded plans {recorded}"
+        # a dynamic graph's static islands record their own (handtrack's: the network between its
+        # preprocessing loop and its non-max suppression, the boxes' decoding; and the part after the
+        # suppression, whose reads of the kept boxes break it)
+        want_recorded = DYNAMIC.get(model.name, [True])
+        assert recorded == want_recorded, f"{model.name}: recorded plans {recorded}"
         for name, first, replayed in zip(names, outs, again):
             np.testing.assert_array_equal(replayed.numpy(), first.numpy(), err_msg=f"{model.name} {name} replayed")
     finally:
