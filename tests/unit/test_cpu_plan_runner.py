@@ -117,6 +117,19 @@ def test_unary_int32(kernel, op):
     check(lambda a: op(tf.add(a, a)), I, compiled=[kernel])
 
 
+def test_casts():
+    check(lambda f, i, b: [tf.cast(tf.mul(f, 2), "bool"), tf.cast(tf.add(i, i), "float32"),
+                           tf.cast(tf.add(i, i), "bool"), tf.cast(tf.logical_not(b), "float32"),
+                           tf.cast(tf.mul(f, 3), "int32")],
+          F, I, B, compiled=["Cast"], fallback=["Cast"])
+
+
+def test_clip_where_and_relu_with_edges():
+    check(lambda a, b, c: [tf.clip_by_value(tf.mul(a, 2), -3, 1e30), tf.where(c, tf.add(a, b), b),
+                           tf.where(tf.greater(a, 0), a, tf.neg(a)), tf.relu(tf.neg(a))],
+          F, G, C, compiled=["ClipByValue", "Select", "Relu"])
+
+
 @pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
 def test_matmul(ta, tb):
     a = RS.randn(*((5, 6) if ta else (6, 5))).astype("float32")
@@ -182,7 +195,7 @@ def test_gradients_and_optimizer_step():
         tf.dispose([eager, traced])
     runner = _runner(f)
     assert isinstance(runner, CPUPlanRunner)
-    assert {"ReluGrad", "BatchMatMul", "Relu"} <= set(runner.compiled), runner.compiled
+    assert {"ReluGrad", "BatchMatMul", "Relu", "ApplyAdam"} <= set(runner.compiled), runner.compiled
     f.dispose()
 
 
@@ -204,6 +217,9 @@ def test_mlp_train_on_batch_traced_equals_eager():
             assert np.float32(losses[0]).tobytes() == np.float32(losses[1]).tobytes()
         for a, b in zip(models[0].get_weights(), models[1].get_weights()):
             assert _bits(a.numpy()) == _bits(b.numpy())
+        runner = _runner(models[1].train_function)
+        assert isinstance(runner, CPUPlanRunner)
+        assert {"_FusedMatMul", "Softmax", "ApplyAdam", "Sum"} <= set(runner.compiled), runner.compiled
     finally:
         loop.close()
         for m in models:

@@ -306,6 +306,43 @@ def _select(o, c, a, b):   # the kernel: where(c, a, b)
     np.copyto(o, a, where=c)
 
 
+def _compile_adam(name, ins, outs, attrs):
+    """ApplyAdam (cpu/kernels/optimizers.py): its float32 steps in its order, the intermediates in
+    one scratch buffer instead of a new array each."""
+    if len(ins) != 6:
+        return None
+    sx = ins[0][0]
+    if any(i != (sx, "float32") for i in ins[:4]) or any(i != ((), "float32") for i in ins[4:]) \
+            or outs != [(sx, "float32")] * 3:
+        return None
+    f = np.float32
+    beta1, beta2 = attrs["beta1"], attrs["beta2"]
+    c1, c1m, c2, c2m = f(beta1), f(1 - beta1), f(beta2), f(1 - beta2)
+    eps, lr = f(attrs["epsilon"]), f(-attrs["learning_rate"])
+    t = np.empty(sx, np.float32)
+
+    def adam(o, value, g, m, v, acc1, acc2):
+        new_value, new_m, new_v = o
+        np.multiply(m, c1, new_m)           # new_m = m * beta1 + g * (1 - beta1)
+        np.multiply(g, c1m, t)
+        np.add(new_m, t, new_m)
+        np.multiply(v, c2, new_v)           # new_v = v * beta2 + g^2 * (1 - beta2)
+        np.square(g, t)
+        np.multiply(t, c2m, t)
+        np.add(new_v, t, new_v)
+        np.divide(new_v, acc2, t)           # (new_m / acc1) / (sqrt(new_v / acc2) + eps) * -lr + value
+        np.sqrt(t, t)
+        np.add(t, eps, t)
+        np.divide(new_m, acc1, new_value)
+        np.divide(new_value, t, new_value)
+        np.multiply(new_value, lr, new_value)
+        np.add(new_value, value, new_value)
+    return adam
+
+
+# kernels of several outputs: compute(outs, *inputs), the outputs new arrays on every call
+MULTI_COMPILERS = {"ApplyAdam": _compile_adam}
+
 COMPILERS = {"SquaredDifference": _compile_binary, "ReluGrad": _compile_binary, "Square": _compile_unary,
              "Relu": _compile_unary, "Sigmoid": _compile_unary, "Rsqrt": _compile_unary,
              "Reciprocal": _compile_unary, "ClipByValue": _compile_clip, "Cast": _compile_cast,
@@ -415,6 +452,14 @@ class CPUPlanRunner:
                     ops.append(functools.partial(_view, arrs, s, o, shape))
                 if o in with_id:
                     ops.append(functools.partial(_view_value, V, s, o, (shape, dtype, size)))
+            elif (st.name in MULTI_COMPILERS and get_kernel(st.name, plan.backend_name) is st.fn
+                  and all(root[o] == o for o, *_ in st.outs)
+                  and (compute := MULTI_COMPILERS[st.name](st.name, [meta[s][:2] for s in st.ins],
+                                                           [m[1:3] for m in st.outs], st.attrs)) is not None):
+                self.compiled.append(st.name)
+                ops.append(functools.partial(_fresh_many, compute, st.ins,
+                                             [(o, NP_DTYPES[dtype], (shape, dtype, size), o in registered)
+                                              for o, shape, dtype, size in st.outs], arrs, V, store, backend))
             else:
                 compute = None
                 o, shape, dtype, size = st.outs[0]
@@ -617,6 +662,18 @@ def _fresh(compute, ins, o, dtype, m, arrs, V, store, backend):
     d = DataId(backend)
     store[d] = out
     V[o] = Value(d, *m)
+
+
+def _fresh_many(compute, ins, outs, arrs, V, store, backend):
+    """A compiled kernel of several outputs: each a new array; those that escape under a new DataId."""
+    res = [np.empty(m[0], dtype) for _, dtype, m, _ in outs]
+    compute(res, *[arrs[s] for s in ins])
+    for (o, _, m, escapes), out in zip(outs, res):
+        arrs[o] = out
+        if escapes:
+            d = DataId(backend)
+            store[d] = out
+            V[o] = Value(d, *m)
 
 
 def make_runner(plan, backend):
