@@ -227,6 +227,17 @@ def test_mlp_train_on_batch_traced_equals_eager():
         tf.dispose([x, y])
 
 
+def test_chained_adds_share_a_few_buffers():
+    def chain(x, one):
+        y = x
+        for _ in range(1000):
+            y = y + one
+        return y
+    runner = check(chain, np.zeros(64, "float32"), np.ones(64, "float32"))
+    assert runner.compiled == ["Add"] * 1000 and not runner.fallback
+    assert runner.num_buffers == 2   # each sum lives until the next add has read it
+
+
 def test_variables_outputs_are_fresh_and_memory_flat_over_1000_calls():
     v, u = tf.variable(tf.zeros([4])), tf.variable(tf.zeros([4]))
     x = tf.tensor(np.array([1, 2, 3, 4], "float32"))

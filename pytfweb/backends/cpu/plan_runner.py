@@ -357,11 +357,13 @@ COMPILERS.update(dict.fromkeys(("Sum", "Prod", "Max", "Min", "Mean"), _compile_r
 class CPUPlanRunner:
     """Replays one plan (see the module docstring). compiled / fallback: the names of the kernel
     steps that run as numpy calls writing into their outputs, and of those that run as their
-    kernel functions, in plan order."""
+    kernel functions, in plan order; num_buffers: the intermediate buffers the compiled calls
+    share."""
 
     def __init__(self, plan, backend):
         self.backend = backend
         self.compiled, self.fallback = [], []
+        self.num_buffers = 0
         self.busy = False
         self._build(plan)
 
@@ -478,7 +480,11 @@ class CPUPlanRunner:
                     else:
                         key = (shape, dtype)
                         free = pool.get(key)
-                        buf = free.pop() if free else np.empty(shape, NP_DTYPES[dtype])
+                        if free:
+                            buf = free.pop()
+                        else:
+                            buf = np.empty(shape, NP_DTYPES[dtype])
+                            self.num_buffers += 1
                         owner[o] = buf
                         fixed[o] = buf
                         ins = [fixed[s] for s in st.ins]
