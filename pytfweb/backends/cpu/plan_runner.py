@@ -21,7 +21,7 @@ import functools
 import numpy as np
 
 from ...core.engine import ENGINE
-from ...core.plan import (CAPTURED, CONST, HOST, INPUT, KERNEL, READ, Value, _Assign, _Host, _Kernel, _markers, _Out,
+from ...core.plan import (CAPTURED, CONST, HOST, INPUT, KERNEL, READ, Value, _Assign, _Host, _markers, _Out,
                           _Read, _release, _run_other)
 from ...core.tensor import DataId
 from ...kernels import get_kernel
@@ -406,7 +406,6 @@ class CPUPlanRunner:
         # roots that need a DataId of their own: what escapes, and what host steps read
         registered = {r for r in out_roots | set(plan.assigned) | host_ins if kind[r] in (READ, KERNEL)}
         with_id = {s for s in range(n) if kind[root[s]] in (INPUT, CAPTURED, CONST, HOST) or root[s] in registered}
-        self.kind, self.registered = kind, registered
 
         fixed = [None] * n            # arrays that are the same on every call
         for s, v in plan.consts:
