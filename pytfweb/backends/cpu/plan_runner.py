@@ -417,6 +417,7 @@ class CPUPlanRunner:
         V = [None] * n
         pool = {}                     # (shape, dtype) -> free buffers
         owner = {}                    # root -> its buffer, for the roots compiled calls write
+        dynamic = {}                  # root -> the slots of it that calls set in arrs
         ops = []
         scratch_ids = []
 
@@ -497,6 +498,16 @@ class CPUPlanRunner:
             for r in [r for r in owner if last.get(r, i) <= i]:
                 buf = owner.pop(r)
                 pool.setdefault((buf.shape, _dtype_name(buf)), []).append(buf)
+            # arrays made during a call are let go after their last reader, as a step-by-step
+            # replay frees them: kept to the end of the call, a model's activations would all be
+            # alive at once, and numpy's allocations would not reuse their memory
+            made = (st.slot,) if t is _Read else () if t is _Assign else st.outs if t is _Host else \
+                [o[0] for o in st.outs]
+            for o in made:
+                if fixed[o] is None:
+                    dynamic.setdefault(root[o], []).append(o)
+            for r in [r for r in dynamic if last.get(r, i) <= i]:
+                ops.append(functools.partial(_drop, arrs, tuple(dynamic.pop(r))))
         self.fixed, self.arrs, self.V, self.ops, self.scratch_ids = fixed, arrs, V, ops, scratch_ids
         self.blank = [None] * n
         self.bound = [(s, meta[s][0]) for s in plan.inputs] + [(s, meta[s][0]) for s, _ in plan.captured]
@@ -622,6 +633,11 @@ class _Decline(Exception):
 def _dtype_name(arr):
     k = arr.dtype.kind
     return "bool" if k == "b" else "int32" if k == "i" else "float32"
+
+
+def _drop(arrs, slots):
+    for s in slots:
+        arrs[s] = None
 
 
 def _view(arrs, s, o, shape):
