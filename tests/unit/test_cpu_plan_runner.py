@@ -4,6 +4,8 @@ compiles into numpy calls with preallocated outputs, and for the kernels it leav
 kernel functions; it is the runner actually used; outputs and variables get fresh data on every
 call; memory stays flat; errors leave the engine working."""
 import asyncio
+import gc
+import weakref
 
 import numpy as np
 import pytest
@@ -236,6 +238,19 @@ def test_chained_adds_share_a_few_buffers():
     runner = check(chain, np.zeros(64, "float32"), np.ones(64, "float32"))
     assert runner.compiled == ["Add"] * 1000 and not runner.fallback
     assert runner.num_buffers == 2   # each sum lives until the next add has read it
+
+
+def test_dispose_releases_the_buffers():
+    f = tf.function(lambda a, b: tf.sum(tf.mul(tf.add(a, b), 2)))
+    a, b = tf.tensor(F), tf.tensor(G)
+    for _ in range(2):
+        f(a, b).dispose()
+    runner = _runner(f)   # (held here: only its dispose() can let the buffers go)
+    buffers = [weakref.ref(x) for x in runner.fixed if isinstance(x, np.ndarray)]
+    assert buffers
+    f.dispose()
+    gc.collect()
+    assert all(r() is None for r in buffers)
 
 
 def test_variables_outputs_are_fresh_and_memory_flat_over_1000_calls():
