@@ -53,6 +53,12 @@ class CPUBackend(Backend):
     def dispose(self):
         self.store.clear()
 
+    def plan_runner(self, plan):
+        """A recorded plan compiled into numpy calls writing into preallocated outputs
+        (plan_runner.py); None where the plan has a step it cannot take (then step by step)."""
+        from .plan_runner import make_runner
+        return make_runner(plan, self)
+
     def epsilon(self):
         """The small constant optimizers add for numerical stability (TF.js's CPU backend: 1e-7)."""
         return 1e-7
