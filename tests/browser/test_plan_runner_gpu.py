@@ -208,6 +208,72 @@ def test_host_steps_keep_a_reason_and_right_results(runs):
     assert len({tuple(d[1]) for d in draws}) == len(draws)   # new values on every call
 
 
+_PAGE_SCALAR = r'''
+# A one-value input changes from call to call: a capture must not take its value for a constant
+# (webgpu's kernels take a one-value tensor with CPU-side values as a uniform).
+f = tf.function(lambda x, s: tf.exp(x * s) + s)
+x = tf.tensor([1, 2, 3, 4], [4])
+outs = []
+for k in range(5):
+    s = tf.scalar(0.25 * k)
+    y = f(x, s)
+    outs.append(y.array_sync())
+    tf.dispose([y, s])
+runner = next(iter(f.plans.values())).runner
+result = {"outs": outs, "runner": [type(runner).__name__, runner.reason, runner.replays]}
+x.dispose()
+f.dispose()
+'''
+
+
+def test_per_call_scalar_input_is_not_captured_as_a_constant(run_py):
+    r = run_py(_PAGE_SCALAR)
+    assert r["runner"][0] == _RUNNER and r["runner"][1] is None and r["runner"][2] > 0, r["runner"]
+    x = np.float32([1, 2, 3, 4])
+    for k, got in enumerate(r["outs"]):
+        s = np.float32(0.25 * k)
+        np.testing.assert_allclose(got, np.exp(x * s) + s, rtol=1e-5)
+
+
+_PAGE_LOST = r'''
+g = tf.function(lambda x: tf.tanh(tf.mat_mul(x, x)) * 2)
+x = tf.tensor([0.1, 0.2, 0.3, 0.4], [2, 2])
+for _ in range(3):
+    g(x).dispose()
+plan = next(iter(g.plans.values()))
+first = plan.runner
+dev = tf.engine().backend.device
+dev.lost_reason = "simulated by the test"
+try:
+    g(x)
+    error = None
+except Exception as exc:
+    error = [type(exc).__name__, str(exc)]
+finally:
+    dev.lost_reason = None
+for _ in range(3):
+    y = g(x)
+    values = y.array_sync()
+    y.dispose()
+second = plan.runner
+result = {"error": error, "first_replays": first.replays, "new_runner": second is not first,
+          "second": [type(second).__name__, second.reason, second.replays], "values": values}
+x.dispose()
+g.dispose()
+'''
+
+
+def test_lost_device_drops_the_runner(run_py):
+    if BACKEND != "webgpu":
+        pytest.skip("webgpu only: simulates a lost device through Device.lost_reason")
+    r = run_py(_PAGE_LOST)
+    assert r["first_replays"] > 0
+    assert r["error"][0] == "BackendError" and "lost" in r["error"][1], r["error"]
+    assert r["new_runner"] and r["second"][0] == _RUNNER and r["second"][1] is None and r["second"][2] > 0, r
+    x = np.float32([[0.1, 0.2], [0.3, 0.4]])
+    np.testing.assert_allclose(r["values"], np.tanh(x @ x) * 2, rtol=1e-5)
+
+
 def _flat(x):
     if isinstance(x, (list, tuple)):
         return [v for item in x for v in _flat(item)]

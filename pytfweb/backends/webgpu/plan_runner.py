@@ -285,7 +285,7 @@ class DispatchPlanRunner:
 
     def dispose(self):
         dev = self.device
-        if dev is not None and self.backend.device is dev and dev.lost_reason is None:
+        if dev is not None and self.backend.device is dev:   # (a lost device's buffers too: its counts)
             for buf, size in self.owned:
                 dev.buffers.release(buf, size)
             if self.js_plan is not None:
