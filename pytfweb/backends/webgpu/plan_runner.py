@@ -247,7 +247,7 @@ class DispatchPlanRunner:
                 hidden.add(data_id)
             buf = backend.ensure_buffer(data_id)
             entry = externals.setdefault(id(buf), (kind, what))
-            if entry[0] != kind or entry[1] is not what:
+            if entry != (kind, what):   # (tensors compare by identity)
                 raise CaptureFailed("one buffer holds two of the plan's inputs")
         return externals, hidden
 
