@@ -21,8 +21,11 @@ dispatch would), takes a recycled buffer for each escaping value, runs the progr
 the escaping buffers to new data, which the plan's Python ends (variable writes, the outputs'
 Tensors) take as a step-by-step replay would. Plan.dispose releases the runner's buffers; a
 new or lost device drops the runner (the next replay captures again, or raises the loss)."""
-from pyodide.ffi import to_js
-import js
+try:
+    import js
+    from pyodide.ffi import to_js
+except ImportError:   # CPython: imported with the backend (pytfweb ops lists its kernels), never run
+    js = to_js = None
 
 from ...core.engine import ENGINE
 from ...core.plan import Value
