@@ -5,7 +5,10 @@ no Python per kernel. The same design as webgl's runner (webgl/plan_runner.py), 
 Built on the plan's first replay, which runs step by step while the dispatches and uploads it
 gives the device are captured (gpu/plan_capture.py; a buffer's kind there is its size class):
 before it, the data of the plan's inputs, of the variables it reads and of its captured weights
-are put in buffers, so every other upload inside the capture is a constant. The capture fails
+are put in buffers, so every other upload inside the capture is a constant; and kernels do not
+see the CPU-side values of the per-call ones (backend.capture_hidden): a kernel takes a known
+one-value input as a uniform, which the capture would freeze. The dispatches that write the
+parts of one output (Concat, Pack) become one command. The capture fails
 (and the plan keeps replaying step by step, `reason` says why) where a kernel reads values back,
 where the plan has host steps (random draws: new values each call), or where a dispatch reads a
 buffer the plan cannot name.
