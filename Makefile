@@ -42,6 +42,7 @@ $(VENV)/.pytfweb-stamp: pyproject.toml constraints.txt
 F16_TESTS := PYTFWEB_TEST_WEBGL_F16=1 $(VPY) -m pytest tests/browser/test_webgl_*.py -m 'not fuzz_heavy'
 WEBGPU_TESTS := PYTFWEB_TEST_BACKEND=webgpu $(VPY) -m pytest tests/browser/test_webgl_*.py \
 	tests/browser/test_layers*.py tests/browser/test_parity.py tests/browser/test_function.py \
+	tests/browser/test_traced_steps.py tests/browser/test_plan_runner_gpu.py tests/browser/test_graph_model.py \
 	tests/browser/test_zoo.py -m 'not fuzz_heavy' -rs
 
 test: setup

@@ -1,6 +1,7 @@
-"""Graph models on webgl in the page against the cpu backend here: the MobileNet-v1-like net
-(fused convolutions, depthwise, batch norm, pools, softmax) through predict, and the TF1
-control-flow LSTM (frames, TensorArrays) and the TF2 While LSTM through execute_async."""
+"""Graph models on the session's GPU backend (webgl; webgpu with PYTFWEB_TEST_BACKEND=webgpu) in
+the page against the cpu backend here: the MobileNet-v1-like net (fused convolutions, depthwise,
+batch norm, pools, softmax) through predict, and the TF1 control-flow LSTM (frames,
+TensorArrays) and the TF2 While LSTM through execute_async."""
 import asyncio
 import base64
 from concurrent.futures import ThreadPoolExecutor
@@ -9,6 +10,8 @@ import numpy as np
 
 import pytfweb as tf
 from tests.graph_models import mobilenet_v1, tf1_lstm, tf2_while_lstm
+
+from .conftest import BACKEND
 
 _PAGE = '''
 import base64
@@ -68,7 +71,7 @@ def test_graph_models_on_webgl_match_cpu(run_py):
                             "inputs": {k: {"values": v.ravel().tolist(), "shape": list(v.shape)}
                                        for k, v in inputs.items()}}
     result = run_py(_PAGE, cases=page_cases)
-    assert result["backend"] == "webgl"
+    assert result["backend"] == BACKEND
     assert result["leaked"] == 0
     for name, want in expected.items():
         got = result["outputs"][name]

@@ -76,6 +76,7 @@ class DrawPlanRunner:
         self.js_plan = None
         self.reason = None      # why the capture failed, if it did
         self.replays = 0        # calls run by the program (tests and the bench read it)
+        self.num_commands = 0   # draws per call
 
     # --- the first replay: capture --------------------------------------------------------------
     def run(self, plan, inputs):
@@ -247,7 +248,7 @@ class DrawPlanRunner:
         plan.table = to_js(table)
         plan.cmds = to_js(cmds, dict_converter=js.Object.fromEntries)
         self.js_plan = plan
-        self.num_draws = len(cmds)
+        self.num_commands = len(cmds)
 
     def dispose(self):
         backend = self.backend

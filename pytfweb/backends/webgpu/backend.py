@@ -35,6 +35,7 @@ from ..gpu.backend import GPUBackend
 from . import wgsl
 from .device import Device, block_on, can_block, pack_uniforms
 from .program import _size
+from .plan_runner import DispatchPlanRunner
 from .programs import fusion
 
 _NOT_THE_DEFAULT = ("webgpu: not the default where Python cannot wait for the GPU (no JavaScript Promise "
@@ -69,6 +70,13 @@ class WebGPUBackend(GPUBackend):
         self.store = {}      # DataId -> GPUData
         self.dispatches = 0
         self._init_pending()
+        self.capture_reads = None   # counts reads while a plan runner captures (plan_runner.py)
+        # Per-call data whose CPU-side values kernels must not see while a plan runner captures
+        # (values_if_known: a kernel would bake them into its uniforms, a constant of the capture).
+        self.capture_hidden = None
+
+    def plan_runner(self, plan):
+        return DispatchPlanRunner(self)
 
     async def ready(self, automatic=False):
         """Request the adapter and device (once); BackendError where there is none, and, when the
@@ -135,6 +143,8 @@ class WebGPUBackend(GPUBackend):
     # complex64 (GPUData.complex_parts): complex_parts, make_complex are GPUBackend's
 
     def read_sync(self, data_id):
+        if self.capture_reads is not None:
+            self.capture_reads += 1
         d = self.store[data_id]
         if d.complex_parts is not None:
             return _interleave(*(self.read_sync(p) for p in d.complex_parts))
@@ -149,6 +159,8 @@ class WebGPUBackend(GPUBackend):
         return d.values
 
     async def read(self, data_id):
+        if self.capture_reads is not None:
+            self.capture_reads += 1
         if self.pending:
             self.settle(data_id)
         d = self.store[data_id]
@@ -233,12 +245,16 @@ class WebGPUBackend(GPUBackend):
 
     def values_if_known(self, t):
         """t's CPU-side values (array.array) when it has them, else None."""
+        if self.capture_hidden is not None and t.data_id in self.capture_hidden:
+            return None
         return self.store[t.data_id].values
 
     def host_values(self, t):
         """t's values for a kernel that computes on the host: CPU-side ones, else read from the GPU
         where Python can wait for it (complex64: its parts, interleaved), else None."""
         d = self.store[t.data_id]
+        if self.capture_hidden is not None and t.data_id in self.capture_hidden:
+            return self.read_sync(t.data_id)   # (counted: the capture then fails)
         if d.values is None and (d.complex_parts is not None or can_block()):
             return self.read_sync(t.data_id)
         return d.values
@@ -285,7 +301,7 @@ class WebGPUBackend(GPUBackend):
         outs = [into if into is not None else TensorInfo(self.new_output(out_shape, dtype), out_shape, dtype)]
         outs += [TensorInfo(self.new_output(s, dt), tuple(s), dt) for s, dt in extra_outputs]
         buffers = [self.store[o.data_id].buffer for o in outs] + [self.ensure_buffer(t.data_id) for t in inputs]
-        dev.dispatch(pipeline, pack_uniforms(program.uniforms, uniform_values), groups, buffers)
+        dev.dispatch(pipeline, pack_uniforms(program.uniforms, uniform_values), groups, buffers, len(outs))
         self.dispatches += 1
         return outs if extra_outputs else outs[0]
 

@@ -141,7 +141,8 @@ class Device:
         data.assign(raw)
         self.js.upload(buf, data)
 
-    def dispatch(self, pipeline, uniform_bytes, groups, buffers):
+    def dispatch(self, pipeline, uniform_bytes, groups, buffers, num_outs=1):
+        """buffers: the num_outs outputs, then the inputs (num_outs: for a plan runner's capture)."""
         self.check_lost()
         x, y, z = groups
         self.js.dispatch(pipeline, to_js(uniform_bytes), x, y, z, *buffers)

@@ -25,6 +25,30 @@
     if (!free) pool.set(size, free = []);
     free.push(buffer);
   }
+  function bindGroup(c, t, ubuf) {
+    const entries = c.b.map((k, binding) => ({binding, resource: {buffer: t[k]}}));
+    entries.push({binding: c.b.length, resource: {buffer: ubuf, offset: c.uo, size: c.us}});
+    return device.createBindGroup({layout: c.layout, entries});
+  }
+  // A dispatch binding per-call buffers: its bind group is made again only when they are not
+  // the buffers of one of the last two calls (a steady predict gets the same input and recycled
+  // output buffers; a training step's variables alternate between two).
+  function perCallBindGroup(c, t, n, ubuf) {
+    const b = c.b;
+    for (const [bufs, bg] of c.cache) {
+      let same = true;
+      for (let j = 0, m = 0; j < b.length; j++) {
+        if (b[j] < n && bufs[m++] !== t[b[j]]) { same = false; break; }
+      }
+      if (same) return bg;
+    }
+    const bufs = [];
+    for (const k of b) if (k < n) bufs.push(t[k]);
+    const bg = bindGroup(c, t, ubuf);
+    c.cache.unshift([bufs, bg]);
+    if (c.cache.length > 2) c.cache.pop();
+    return bg;
+  }
   return {
     createBuffer(size) {
       return device.createBuffer({size, usage: STORAGE});
@@ -68,6 +92,46 @@
       pass.end();
       device.queue.submit([encoder.finish()]);
       give(uniformPool, size, ubuf);
+    },
+    // A plan runner's program (webgpu/plan_runner.py), made once. table: the buffers, the first
+    // nPerCall given per call (null here), the rest the runner's own; cmds: [{p: pipeline,
+    // b: [table index of each binding], uo, us: the uniforms' offset and size in `uniforms`,
+    // x, y, z}]. The uniforms are constants of the plan: written once into one buffer, and every
+    // bind group that binds only the runner's buffers is made here, once.
+    buildPlan(table, nPerCall, cmds, uniforms) {
+      const ubuf = device.createBuffer({size: Math.max(16, uniforms.byteLength), usage: UNIFORM});
+      device.queue.writeBuffer(ubuf, 0, uniforms);
+      for (const c of cmds) {
+        c.layout = c.p.getBindGroupLayout(0);
+        c.bg = null;
+        c.cache = [];   // [[per-call buffers], bind group]: the last two (state ping-pongs between two)
+        if (c.b.every((k) => k >= nPerCall)) c.bg = bindGroup(c, table, ubuf);
+      }
+      return {table, nPerCall, cmds, ubuf};
+    },
+    // One call of a plan: one command encoder, one compute pass (each dispatch is its own usage
+    // scope, so a dispatch sees what the ones before it wrote), one submit.
+    runPlan(plan, ...perCall) {
+      const t = plan.table, n = plan.nPerCall;
+      for (let i = 0; i < n; i++) t[i] = perCall[i];
+      const encoder = device.createCommandEncoder();
+      const pass = encoder.beginComputePass();
+      let last = null;
+      for (const c of plan.cmds) {
+        let bg = c.bg;
+        if (bg === null) bg = perCallBindGroup(c, t, n, plan.ubuf);
+        if (c.p !== last) { pass.setPipeline(c.p); last = c.p; }
+        pass.setBindGroup(0, bg);
+        pass.dispatchWorkgroups(c.x, c.y, c.z);
+      }
+      pass.end();
+      device.queue.submit([encoder.finish()]);
+      // The per-call buffers go back to their owners: the table does not keep them.
+      for (let i = 0; i < n; i++) t[i] = null;
+    },
+    disposePlan(plan) {
+      plan.ubuf.destroy();
+      for (const c of plan.cmds) { c.bg = null; c.cache = []; }
     },
     // Copy nbytes of a storage buffer into a staging buffer now (so the data may be disposed and
     // its buffer reused while the read waits), then map it: resolves to a Uint8Array copy.
