@@ -105,11 +105,38 @@ def load_json(text, source):
     return value if in_page else check_depth(value, source)
 
 
+# The page's scan (_too_deep): one pass in the browser's JavaScript, the depth of brackets outside
+# strings; 0 where they do not balance (json.loads then says what is wrong).
+_DEPTH_JS = """(text) => {
+  let depth = 0, deepest = 0, inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;                 // a backslash: the next character is escaped
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) { if (++depth > deepest) deepest = depth; }
+    else if (c === 93 || c === 125) { if (--depth < 0) return 0; }
+  }
+  return depth === 0 ? deepest : 0;
+}"""
+_DEPTH_FN = []
+
+
 def _too_deep(text):
     """Whether JSON text nests deeper than MAX_NESTING_DEPTH, found without parsing it. In Pyodide the
     json module's C decoder overflows WebAssembly's stack (the page crashes) long before it would raise
-    RecursionError, so the page checks first: strings out, brackets kept, innermost pairs removed once
-    a level (each pass a regex in C)."""
+    RecursionError, so the page checks first, in one JavaScript pass over the text where it can
+    (_DEPTH_JS), else with regexes: strings out, brackets kept, innermost pairs removed once a level."""
+    if sys.platform == "emscripten":
+        import js   # the page only
+        if not _DEPTH_FN:
+            _DEPTH_FN.append(js.Function.new("return " + _DEPTH_JS)())
+        return _DEPTH_FN[0](text) > max_depth()
+    return _too_deep_regex(text)
+
+
+def _too_deep_regex(text):
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
     for _ in range(max_depth()):
         if not brackets:

@@ -21,6 +21,29 @@ def test_the_scan_agrees_with_the_walk(text):
     assert limits._too_deep(text) == deep
 
 
+_SCAN_CASES = ["[]", "1", '"[[["', "[" * 100 + "]" * 100, "[" * 101 + "]" * 101, '{"a": [{"b": ["]]]}"]}], "c": {}}',
+               '[{"x": "\\\\\\"[["}]', "[" * 60 + '{"k": ' + "[" * 45 + "]" * 45 + "}" + "]" * 60, "[[]", "[]]"]
+
+
+def test_the_pages_javascript_scan_agrees_with_the_walk():
+    """The page measures depth in JavaScript (limits._DEPTH_JS): run here under node on the same texts."""
+    import shutil
+    import subprocess
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is needed (make installs it with the npm packages)")
+    script = f"const depth = {limits._DEPTH_JS};\nconsole.log(JSON.stringify(JSON.parse(process.argv[1]).map(depth)));"
+    out = subprocess.run([node, "-e", script, json.dumps(_SCAN_CASES)], capture_output=True, text=True, check=True)
+    depths = json.loads(out.stdout)
+    for text, depth in zip(_SCAN_CASES, depths):
+        try:
+            json.loads(text)
+        except ValueError:
+            assert depth == 0, text   # unbalanced: left to json.loads
+            continue
+        assert (depth > 100) == limits._too_deep_regex(text), text
+
+
 def test_deep_json_is_a_value_error_naming_the_source():
     with pytest.raises(ValueError, match="model.json: JSON nested more than 100 levels.*MAX_NESTING_DEPTH"):
         limits.load_json("[" * 100000 + "]" * 100000, "model.json")
