@@ -253,7 +253,8 @@ class DispatchPlanRunner:
                 hidden.add(data_id)
             buf = backend.ensure_buffer(data_id)
             entry = externals.setdefault(id(buf), (kind, what))
-            if entry != (kind, what):   # (tensors compare by identity)
+            # (by identity: `what` may be a Variable, whose == is elementwise)
+            if entry[0] != kind or entry[1] is not what:
                 raise CaptureFailed("one buffer holds two of the plan's inputs")
         return externals, hidden
 
