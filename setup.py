@@ -14,7 +14,7 @@ setup(
     packages=packages + ["pytfweb.web"],
     package_dir={"pytfweb.web": "web"},
     package_data={
-        "pytfweb": ["**/*.js", "**/*.glsl", "**/*.wgsl"],
+        "pytfweb": ["**/*.js", "**/*.glsl", "**/*.wgsl", "py.typed"],
         "pytfweb.data": ["*.json"],
         "pytfweb.web": ["*.html", "*.js", "*.css", "examples/*.html", "examples/*.py"],
     },

@@ -34,6 +34,7 @@ from ..kernels.elementwise import (  # noqa: F401  (the tables, re-exported for 
     BINARY, BINARY_BY_KERNEL, BOOL_RESULT, GRADIENT_KERNELS, UNARY, UNARY_BY_KERNEL, Binary, Unary, out_dtype)
 from ..core.shapes import broadcast_shapes, strides_of
 from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from .creation import cast, convert_to_tensor, fill, refuse_complex, tensor, zeros_like
 
 
@@ -182,6 +183,116 @@ def _ready_dtype(kind, dtype):
     return kind == "compare" and dtype != "string"
 
 
+# --- docstrings: one row per op (what it computes, an example's input and its printed output) ---
+
+_X = ("x: the input, a Tensor or a value converted to one (number, bool, nested list, numpy "
+      "array).")
+_UNARY_DTYPES = {
+    "float": ("x must be float32 (Python numbers are read as float32).", "A float32 Tensor of x's shape."),
+    "to_float": ("int32 and bool inputs are cast to float32.", "A float32 Tensor of x's shape."),
+    "numeric": ("float32 and int32 keep their dtype (bool is computed as int32).",
+                "A Tensor of x's shape and dtype."),
+    "same": ("Computed in float32; an int32 or bool input gets the result truncated to its dtype.",
+             "A Tensor of x's shape and dtype."),
+    "bool": ("x must be bool.", "A bool Tensor of x's shape."),
+    "test": ("Any numeric dtype.", "A bool Tensor of x's shape."),
+}
+_BINARY_DTYPES = {
+    "arith": "a and b are upcast to one dtype (bool and bool compute as int32), which the result has.",
+    "floor": "a and b are upcast to one dtype; the result is int32.",
+    "compare": "a and b are upcast to one dtype (two string tensors compare as strings); the result is bool.",
+    "logical": "a and b must be bool; the result is bool.",
+    "same": "Computed in float32; int32 or bool operands get the result truncated to their dtype.",
+}
+_UNARY_DOCS = {
+    "neg": ("Negation, -x, elementwise.", "[1, -2, 0]", "[-1, 2, 0]"),
+    "abs": ("Absolute value |x|, elementwise (of a complex64 tensor: its magnitude, float32).",
+            "[-1, 2, -3.5]", "[1, 2, 3.5]"),
+    "sign": ("Sign of x, elementwise: -1, 0 or 1 (NaN stays NaN).", "[-4, 0, 2.5]", "[-1, 0, 1]"),
+    "square": ("Square x * x, elementwise.", "[-2, 3]", "[4, 9]"),
+    "relu": ("Rectified linear unit max(x, 0), elementwise.", "[-1, 0, 2]", "[0, 0, 2]"),
+    "relu6": ("min(max(x, 0), 6), elementwise.", "[-1, 3, 8]", "[0, 3, 6]"),
+    "exp": ("e raised to x, elementwise.", "[0, 1]", "[1, 2.718282]"),
+    "log": ("Natural logarithm, elementwise (NaN below 0, -Infinity at 0).", "[1, 0.5]", "[0, -0.6931472]"),
+    "log1p": ("log(1 + x), elementwise, accurate for small x.", "[0, 1]", "[0, 0.6931472]"),
+    "sqrt": ("Square root, elementwise (NaN below 0).", "[4, 9]", "[2, 3]"),
+    "rsqrt": ("Reciprocal of the square root, 1 / sqrt(x), elementwise.", "[4, 16]", "[0.5, 0.25]"),
+    "reciprocal": ("1 / x, elementwise.", "[2, 4]", "[0.5, 0.25]"),
+    "elu": ("Exponential linear unit: x where x > 0, exp(x) - 1 elsewhere.", "[-1, 0, 2]",
+            "[-0.6321205, 0, 2]"),
+    "selu": ("Scaled ELU: 1.0507010 * x where x > 0, 1.0507010 * 1.6732632 * (exp(x) - 1) elsewhere.",
+             "[0, 1]", "[0, 1.050701]"),
+    "sigmoid": ("Logistic sigmoid 1 / (1 + exp(-x)), elementwise.", "[0, 2]", "[0.5, 0.880797]"),
+    "tanh": ("Hyperbolic tangent, elementwise.", "[0, 1]", "[0, 0.7615942]"),
+    "softplus": ("log(exp(x) + 1), elementwise (no overflow for large x).", "[0, 1]", "[0.6931472, 1.3132617]"),
+    "sin": ("Sine (radians), elementwise.", "[0, 1.5707964]", "[0, 1]"),
+    "cos": ("Cosine (radians), elementwise.", "[0, 3.1415927]", "[1, -1]"),
+    "floor": ("Largest integer not greater than x, elementwise.", "[1.5, -1.5]", "[1, -2]"),
+    "ceil": ("Smallest integer not less than x, elementwise.", "[1.5, -1.5]", "[2, -1]"),
+    "round": ("Round to the nearest integer, halves to even (as TF.js), elementwise.", "[0.5, 1.5, 2.7]",
+              "[0, 2, 3]"),
+    "logical_not": ("Logical NOT, elementwise.", "[True, False]", "[false, true]"),
+    "acos": ("Arccosine (radians), elementwise (NaN outside [-1, 1]).", "[1, -1]", "[0, 3.1415927]"),
+    "acosh": ("Inverse hyperbolic cosine, elementwise (NaN below 1).", "[1]", "[0]"),
+    "asin": ("Arcsine (radians), elementwise (NaN outside [-1, 1]).", "[0, 1]", "[0, 1.5707964]"),
+    "asinh": ("Inverse hyperbolic sine, elementwise.", "[0, 1]", "[0, 0.8813736]"),
+    "atan": ("Arctangent (radians), elementwise.", "[0, 1]", "[0, 0.7853982]"),
+    "atanh": ("Inverse hyperbolic tangent, elementwise (NaN outside [-1, 1]).", "[0, 0.5]", "[0, 0.5493062]"),
+    "cosh": ("Hyperbolic cosine, elementwise.", "[0, 1]", "[1, 1.5430807]"),
+    "sinh": ("Hyperbolic sine, elementwise.", "[0, 1]", "[0, 1.1752012]"),
+    "tan": ("Tangent (radians), elementwise.", "[0, 0.7853982]", "[0, 1]"),
+    "erf": ("Gauss error function, elementwise.", "[0, 1]", "[0, 0.8427007]"),
+    "expm1": ("exp(x) - 1, elementwise, accurate for small x.", "[0, 1]", "[0, 1.7182819]"),
+    "is_nan": ("Whether x is NaN, elementwise.", "[1, float('nan')]", "[false, true]"),
+    "is_inf": ("Whether x is +Infinity or -Infinity, elementwise.", "[1, float('inf')]", "[false, true]"),
+    "is_finite": ("Whether x is finite (neither infinite nor NaN), elementwise.", "[1, float('inf')]",
+                  "[true, false]"),
+}
+_BINARY_DOCS = {
+    "add": ("a + b, elementwise with broadcasting.", "[1, 2]", "[10, 20]", "[11, 22]"),
+    "sub": ("a - b, elementwise with broadcasting.", "[10, 20]", "[1, 2]", "[9, 18]"),
+    "mul": ("a * b, elementwise with broadcasting.", "[1, 2]", "[3, 4]", "[3, 8]"),
+    "div": ("a / b, elementwise with broadcasting; two int32 operands floor (as TF.js).",
+            "[1, 6]", "[2, 4]", "[0.5, 1.5]"),
+    "floor_div": ("floor(a / b), elementwise with broadcasting.", "[7, -7]", "[2, 2]", "[3, -4]"),
+    "mod": ("a mod b, elementwise with broadcasting; the result has the sign of b (Python's %).",
+            "[5, -5]", "[3, 3]", "[2, 1]"),
+    "pow": ("a raised to b, elementwise with broadcasting.", "[2, 3]", "[3, 2]", "[8, 9]"),
+    "maximum": ("The larger of a and b, elementwise with broadcasting.", "[1, 5]", "[3, 2]", "[3, 5]"),
+    "minimum": ("The smaller of a and b, elementwise with broadcasting.", "[1, 5]", "[3, 2]", "[1, 2]"),
+    "squared_difference": ("(a - b) * (a - b), elementwise with broadcasting.", "[1, 5]", "[3, 2]", "[4, 9]"),
+    "equal": ("a == b, elementwise with broadcasting.", "[1, 2]", "[1, 3]", "[true, false]"),
+    "not_equal": ("a != b, elementwise with broadcasting.", "[1, 2]", "[1, 3]", "[false, true]"),
+    "greater": ("a > b, elementwise with broadcasting.", "[1, 3]", "[2, 2]", "[false, true]"),
+    "greater_equal": ("a >= b, elementwise with broadcasting.", "[1, 2]", "[2, 2]", "[false, true]"),
+    "less": ("a < b, elementwise with broadcasting.", "[1, 3]", "[2, 2]", "[true, false]"),
+    "less_equal": ("a <= b, elementwise with broadcasting.", "[1, 2]", "[2, 2]", "[true, true]"),
+    "logical_and": ("Logical AND, elementwise with broadcasting.", "[True, True]", "[True, False]",
+                    "[true, false]"),
+    "logical_or": ("Logical OR, elementwise with broadcasting.", "[False, True]", "[False, False]",
+                   "[false, true]"),
+    "atan2": ("Arctangent of a / b using the signs of both to pick the quadrant (radians), elementwise "
+              "with broadcasting.", "[1, -1]", "[1, -1]", "[0.7853981, -2.3561945]"),
+}
+
+
+def _unary_doc(row):
+    what, example, printed = _UNARY_DOCS[row.name]
+    takes, returns = _UNARY_DTYPES[row.kind]
+    return (f"{what}\n\nArgs:\n    {_X} {takes}\n\nReturns:\n    {returns}\n\n"
+            f"Example:\n    >>> tf.{row.name}(tf.tensor({example})).print()\n    Tensor\n        {printed}\n")
+
+
+def _binary_doc(row):
+    if row.name not in _BINARY_DOCS:   # bitwise_and: replaced by its own function below
+        return None
+    what, a, b, printed = _BINARY_DOCS[row.name]
+    return (f"{what}\n\nArgs:\n    a: the first operand, a Tensor or a value converted to one (a Python number "
+            f"beside a tensor takes its dtype).\n    b: the second operand, likewise; a and b broadcast "
+            f"against each other.\n\nReturns:\n    A Tensor of the broadcast shape. {_BINARY_DTYPES[row.kind]}\n\n"
+            f"Example:\n    >>> tf.{row.name}(tf.tensor({a}), tf.tensor({b})).print()\n    Tensor\n        {printed}\n")
+
+
 def _make_unary(row):
     ready = {"float": ("float32",), "to_float": ("float32",), "same": ("float32",),
              "numeric": ("float32", "int32"), "bool": ("bool",), "test": ("float32", "int32", "bool")}[row.kind]
@@ -192,7 +303,8 @@ def _make_unary(row):
             return ENGINE.run_kernel(row.kernel, [x])
         return run_unary(row, x)
     op.__name__ = op.__qualname__ = row.name
-    op.__doc__ = f"tf.{row.name}: elementwise, kernel '{row.kernel}'."
+    op.__doc__ = _unary_doc(row)
+    op.__annotations__ = {"x": TensorLike, "return": Tensor}
     return op
 
 
@@ -207,7 +319,8 @@ def _make_binary(row):
             return _binary_kernel(row, a, b)
         return run_binary(row, a, b)
     op.__name__ = op.__qualname__ = row.name
-    op.__doc__ = f"tf.{row.name}(a, b): elementwise with broadcasting, kernel '{row.kernel}'."
+    op.__doc__ = _binary_doc(row)
+    op.__annotations__ = {"a": TensorLike, "b": TensorLike, "return": Tensor}
     return op
 
 

@@ -1,0 +1,20 @@
+"""Type aliases for the public API's annotations (a leaf helper: it imports nothing of pytfweb at
+run time).
+
+    TensorLike   what an op takes as a tensor argument: a Tensor, or a value converted to one (a
+                 number, bool, str, nested list or tuple, array.array, memoryview or numpy array)
+    Shape        a tensor shape: a list or tuple of ints
+    DType        a dtype name
+"""
+from typing import TYPE_CHECKING, Literal, Sequence, Union
+
+if TYPE_CHECKING:   # names for the checker only: numpy is optional in the browser, and a leaf helper sits below tensor.py
+    import numpy
+
+    from .tensor import Tensor
+
+DType = Literal["float32", "int32", "bool", "complex64", "string"]
+Shape = Sequence[int]
+TensorLike = Union["Tensor", int, float, bool, complex, str, Sequence, "numpy.ndarray"]
+
+__all__ = ["DType", "Shape", "TensorLike"]

@@ -1,0 +1,210 @@
+"""The API reference: which names are public, whether each is documented, and the HTML built from
+their docstrings with pdoc.
+
+The public API is what a user reaches from `import pytfweb as tf`: the names of `tf.__all__`, and
+in each namespace of NAMESPACES (tf.layers, tf.train, tf.io, ...) its `__all__`, or, for a
+namespace without one, TF.js 4.22's names there (pytfweb/data/tfjs-4.22-api.json) plus the
+classes pytfweb defines in it; for every public class, the public methods and properties it
+defines itself (an override without a docstring inherits its base's, as `help()` shows it).
+
+A name is documented when its docstring says what it is and, for a function or method, has an
+`Args:` section naming every parameter (those after `*` included; `self`, `*args`, `**kwargs`
+aside), a `Returns:` section unless it is annotated `-> None`, and for module-level functions and
+classes an `Example:` section with a `>>>` line (Google style, as pdoc renders it).
+
+    python -m pytfweb.host.apidocs OUTDIR     the HTML reference (make api-docs: build/api)
+    python -m pytfweb.host.apidocs --check    every public name not documented, one a line
+"""
+import functools
+import inspect
+import json
+import re
+import sys
+import tempfile
+import types
+from pathlib import Path
+
+#: tf.<name> namespaces documented besides the top level (the modules pytfweb/__init__.py exposes).
+NAMESPACES = ("layers", "train", "io", "data", "losses", "metrics", "initializers", "regularizers", "constraints",
+              "callbacks", "image", "linalg", "signal", "spectral", "fused", "string", "sparse", "math", "browser",
+              "util", "vis", "serialization")
+
+_SECTION = re.compile(r"^(\w[\w ]*):\s*$", re.M)
+
+
+def _tfjs_names():
+    path = Path(__file__).resolve().parents[1] / "data" / "tfjs-4.22-api.json"
+    return json.loads(path.read_text(encoding="utf-8"))["python_names"]
+
+
+def _own_classes(module):
+    """Classes pytfweb defines that module exposes under a public name."""
+    return [n for n, v in vars(module).items() if not n.startswith("_") and inspect.isclass(v)
+            and v.__module__.startswith("pytfweb.")]
+
+
+def namespace_names(tf, ns):
+    """The public names of tf.<ns>, sorted."""
+    module = getattr(tf, ns)
+    names = getattr(module, "__all__", None)
+    if names:
+        return sorted(n for n in names if not isinstance(getattr(module, n, None), types.ModuleType))
+    tfjs = _tfjs_names().get(ns, {}).values()
+    return sorted({n for n in tfjs if hasattr(module, n)} | set(_own_classes(module)))
+
+
+def _class_members(cls):
+    """(name, member) of the public methods and properties cls defines itself."""
+    for name, value in vars(cls).items():
+        if name.startswith("_") and name != "__call__":
+            continue
+        if isinstance(value, (staticmethod, classmethod)):
+            value = value.__func__
+        if isinstance(value, property) or inspect.isfunction(value):
+            yield name, value
+
+
+def public_api():
+    """{qualified name: object} of every public name (tf.add, tf.Tensor, tf.Tensor.reshape,
+    tf.layers.dense, tf.layers.Dense.call, ...). A class reached from two namespaces is listed
+    once, under the first; its members once, under it."""
+    import pytfweb as tf
+    found, seen = {}, set()
+
+    def add(qualname, obj, member_of=None):
+        key = id(obj)
+        if key in seen:
+            return
+        seen.add(key)
+        found[qualname] = obj
+        if inspect.isclass(obj) and obj.__module__.startswith("pytfweb."):
+            for name, member in _class_members(obj):
+                add(f"{qualname}.{name}", member, obj)
+
+    for name in sorted(n for n in tf.__all__ if not isinstance(getattr(tf, n), types.ModuleType)):
+        add(f"tf.{name}", getattr(tf, name))
+    for ns in NAMESPACES:
+        module = getattr(tf, ns)
+        for name in namespace_names(tf, ns):
+            add(f"tf.{ns}.{name}", getattr(module, name))
+    return found
+
+
+def _sections(doc):
+    """{section title: body} of a Google-style docstring."""
+    out, marks = {}, list(_SECTION.finditer(doc))
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(doc)
+        out[m.group(1)] = doc[m.end():end]
+    return out
+
+
+def _named_params(fn):
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return [], inspect.Signature.empty
+    names = [p.name for p in sig.parameters.values()
+             if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and p.name not in ("self", "cls")]
+    return names, sig.return_annotation
+
+
+def problems(qualname, obj):
+    """What the docstring of a public name lacks (an empty list when it is documented)."""
+    is_method = qualname.count(".") >= 2 and qualname.split(".")[-2][:1].isupper()
+    if isinstance(obj, property):
+        return [] if (obj.__doc__ or "").strip() else ["no docstring"]
+    if not (inspect.isclass(obj) or callable(obj)):
+        return []   # a constant: documented where its module is
+    doc = inspect.getdoc(obj) or ""
+    if not doc.strip():
+        return ["no docstring"]
+    own = inspect.cleandoc(obj.__doc__ or "") if not inspect.isclass(obj) else doc
+    if is_method and not (getattr(obj, "__doc__", None) or "").strip():
+        return []   # an override: the base's docstring (help() and pdoc show it)
+    missing = []
+    sections = _sections(own or doc)
+    if not inspect.isclass(obj):
+        params, returns = _named_params(obj)
+        if params:
+            args = sections.get("Args", "")
+            absent = [p for p in params if not re.search(rf"^\s*{re.escape(p)}\b[^\n]*:", args, re.M)]
+            if absent:
+                missing.append("Args: " + ", ".join(absent) if args else "no Args: section")
+        if returns not in (None, "None") and not ({"Returns", "Yields"} & set(sections)):
+            missing.append("no Returns: section")
+    if not is_method and not ("Example" in sections or "Examples" in sections) or (
+            not is_method and ">>>" not in doc):
+        missing.append("no Example: with >>>")
+    return missing
+
+
+def undocumented():
+    """{qualified name: [what is missing]} of every public name not documented."""
+    out = {}
+    for qualname, obj in public_api().items():
+        p = problems(qualname, obj)
+        if p:
+            out[qualname] = p
+    return out
+
+
+def pdoc_modules():
+    """The modules the reference renders: pytfweb and each namespace's module (with the modules
+    of tf.layers' classes, which live in the layer families)."""
+    import pytfweb as tf
+    names = ["pytfweb"]
+    for ns in NAMESPACES:
+        module = getattr(tf, ns)
+        names.append(module.__name__)
+        names += sorted({getattr(module, n).__module__ for n in _own_classes(module)} - set(names))
+    packages = [n for n in names if n != "pytfweb" and hasattr(sys.modules[n], "__path__")]
+    # pdoc renders a package's submodules with it (pytfweb's: those of its __all__): name each once
+    given = {f"pytfweb.{n}" for n in tf.__all__} | {p + "." for p in packages}
+    return [n for n in dict.fromkeys(names) if n not in given and not any(n.startswith(p + ".") for p in packages)]
+
+
+def build_api_docs(outdir):
+    """Write the HTML reference into outdir; returns the list of files written (relative).
+    Raises ImportError naming what to install when pdoc is not importable."""
+    try:
+        import pdoc
+        import pdoc.render
+    except ImportError as exc:
+        raise ImportError("the API reference needs pdoc (pip install 'pytfweb[test]' or pip install pdoc)") from exc
+    out = Path(outdir)
+    pdoc.render.configure(docformat="google", footer_text="pytfweb")
+    pdoc.pdoc(*pdoc_modules(), output_directory=out)
+    return sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+
+
+@functools.lru_cache(maxsize=1)
+def rendered():
+    """{relative path: bytes} of the HTML reference, rendered once a process (pdoc takes seconds;
+    `pytfweb build-web` puts a copy in every site it builds). Raises ImportError as build_api_docs."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return {rel: (Path(tmp) / rel).read_bytes() for rel in build_api_docs(tmp)}
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv == ["--check"]:
+        missing = undocumented()
+        for name, what in sorted(missing.items()):
+            print(f"{name}: {'; '.join(what)}")
+        print(f"{len(missing)} of {len(public_api())} public names not documented", file=sys.stderr)
+        return 1 if missing else 0
+    if len(argv) != 1 or argv[0].startswith("-"):
+        print("usage: python -m pytfweb.host.apidocs OUTDIR | --check", file=sys.stderr)
+        return 2
+    try:
+        files = build_api_docs(argv[0])
+    except ImportError as exc:
+        print(f"api-docs: {exc}", file=sys.stderr)
+        return 1
+    print(f"api-docs: {len(files)} files in {argv[0]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
