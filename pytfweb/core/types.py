@@ -5,6 +5,7 @@ run time).
                  number, bool, str, nested list or tuple, array.array, memoryview or numpy array)
     Shape        a tensor shape: a list or tuple of ints
     DType        a dtype name
+    Axis         an axis or axes argument: an int, a list of ints, or None (every axis)
 """
 from typing import TYPE_CHECKING, Literal, Sequence, Union
 
@@ -15,6 +16,7 @@ if TYPE_CHECKING:   # names for the checker only: numpy is optional in the brows
 
 DType = Literal["float32", "int32", "bool", "complex64", "string"]
 Shape = Sequence[int]
+Axis = Union[int, Sequence[int], None]
 TensorLike = Union["Tensor", int, float, bool, complex, str, Sequence, "numpy.ndarray"]
 
-__all__ = ["DType", "Shape", "TensorLike"]
+__all__ = ["Axis", "DType", "Shape", "TensorLike"]
