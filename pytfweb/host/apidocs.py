@@ -9,18 +9,21 @@ defines itself (an override without a docstring inherits its base's, as `help()`
 
 A name is documented when its docstring says what it is and, for a function or method, has an
 `Args:` section naming every parameter (those after `*` included; `self`, `*args`, `**kwargs`
-aside), a `Returns:` section unless it is annotated `-> None`, and for module-level functions and
-classes an `Example:` section with a `>>>` line (Google style, as pdoc renders it).
+aside), a `Returns:` section unless it is annotated `-> None` or returns no value, and for
+module-level functions and classes an `Example:` section with a `>>>` line (Google style, as pdoc
+renders it).
 
     python -m pytfweb.host.apidocs OUTDIR     the HTML reference (make api-docs: build/api)
     python -m pytfweb.host.apidocs --check    every public name not documented, one a line
 """
+import ast
 import functools
 import inspect
 import json
 import re
 import sys
 import tempfile
+import textwrap
 import types
 from pathlib import Path
 
@@ -109,6 +112,28 @@ def _named_params(fn):
     return names, sig.return_annotation
 
 
+def _returns_value(fn):
+    """Whether fn's body has a `return <value>` (or yields): a function without one needs no
+    Returns: section even unannotated. True where the source cannot be read."""
+    fn = inspect.unwrap(fn)
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError):
+        return True
+    func = tree.body[0]
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return True   # a lambda's source line
+    todo = list(func.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, (ast.Yield, ast.YieldFrom)) or (isinstance(node, ast.Return) and node.value is not None):
+            return True
+        todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
 def problems(qualname, obj):
     """What the docstring of a public name lacks (an empty list when it is documented)."""
     is_method = qualname.count(".") >= 2 and qualname.split(".")[-2][:1].isupper()
@@ -131,7 +156,8 @@ def problems(qualname, obj):
             absent = [p for p in params if not re.search(rf"^\s*{re.escape(p)}\b[^\n]*:", args, re.M)]
             if absent:
                 missing.append("Args: " + ", ".join(absent) if args else "no Args: section")
-        if returns not in (None, "None") and not ({"Returns", "Yields"} & set(sections)):
+        if (returns not in (None, "None") and not ({"Returns", "Yields"} & set(sections))
+                and _returns_value(obj)):
             missing.append("no Returns: section")
     if not is_method and not ("Example" in sections or "Examples" in sections) or (
             not is_method and ">>>" not in doc):

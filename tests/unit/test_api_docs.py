@@ -72,8 +72,23 @@ def test_the_checker_rejects_incomplete_docstrings():
     assert apidocs.problems("tf.f", no_example) == ["no Example: with >>>"]
     assert apidocs.problems("tf.Tensor.f", no_example) == []   # a method needs no example
     assert apidocs.problems("tf.f", complete) == []
-    complete.__annotations__["return"] = "Tensor"
-    assert apidocs.problems("tf.f", complete) == ["no Returns: section"]
+    complete.__annotations__["return"] = "Tensor"   # the source returns no value: no Returns: needed
+    assert apidocs.problems("tf.f", complete) == []
+
+    def returns(x, *, axis=None):
+        """Sums.
+
+        Args:
+            x: a tensor.
+            axis (int): the axis.
+
+        Example:
+            >>> 1
+            1
+        """
+        return x
+    assert apidocs.problems("tf.f", returns) == ["no Returns: section"]
+    complete = returns
     complete.__doc__ = complete.__doc__.replace("axis (int)", "axes (int)")
     assert apidocs.problems("tf.f", complete) == ["Args: axis", "no Returns: section"]
 
