@@ -34,6 +34,8 @@ from ..kernels.elementwise import (  # noqa: F401  (the tables, re-exported for 
     BINARY, BINARY_BY_KERNEL, BOOL_RESULT, GRADIENT_KERNELS, UNARY, UNARY_BY_KERNEL, Binary, Unary, out_dtype)
 from ..core.shapes import broadcast_shapes, strides_of
 from ..core.tensor import Tensor
+from typing import Optional
+
 from ..core.types import TensorLike
 from .creation import cast, convert_to_tensor, fill, refuse_complex, tensor, zeros_like
 
@@ -329,13 +331,42 @@ _ops.update({r.name: _make_binary(r) for r in BINARY})
 globals().update(_ops)
 
 
-def leaky_relu(x, alpha=0.2):
+def leaky_relu(x: TensorLike, alpha: float = 0.2) -> Tensor:
+    """Leaky ReLU: x where x > 0, alpha * x elsewhere.
+
+    Args:
+        x: the input (int32 and bool are cast to float32).
+        alpha: the slope for negative values.
+
+    Returns:
+        A float32 Tensor of x's shape.
+
+    Example:
+        >>> tf.leaky_relu(tf.tensor([-2, 3]), 0.1).print()
+        Tensor
+            [-0.2, 3]
+    """
     if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real):
         raise TypeError(f"leaky_relu: argument 'alpha' must be a number, got {type(alpha).__name__}")
     return run_unary(UNARY_BY_KERNEL["LeakyRelu"], x, {"alpha": float(alpha)})
 
 
-def clip_by_value(x, clip_value_min, clip_value_max):
+def clip_by_value(x: TensorLike, clip_value_min: float, clip_value_max: float) -> Tensor:
+    """Clip each value into [clip_value_min, clip_value_max].
+
+    Args:
+        x: the input tensor (or a value converted to one).
+        clip_value_min: the lower bound.
+        clip_value_max: the upper bound (not below clip_value_min).
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
+    Example:
+        >>> tf.clip_by_value(tf.tensor([-5, 0.5, 5]), 0, 1).print()
+        Tensor
+            [0, 0.5, 1]
+    """
     for arg, v in (("clip_value_min", clip_value_min), ("clip_value_max", clip_value_max)):
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise TypeError(f"clip_by_value: argument '{arg}' must be a number, got {type(v).__name__}")
@@ -353,9 +384,24 @@ def clip_by_value(x, clip_value_min, clip_value_max):
 
 
 @op
-def step(x, alpha=0.0):
-    """tf.step: 1 where x > 0, alpha elsewhere, NaN kept. int32 stays int32, and alpha is then
-    truncated toward zero (as TF.js storing it into an Int32Array)."""
+def step(x: TensorLike, alpha: float = 0.0) -> Tensor:
+    """The step function: 1 where x > 0, alpha elsewhere, NaN kept.
+
+    int32 stays int32, and alpha is then truncated toward zero (as TF.js storing it into an
+    Int32Array).
+
+    Args:
+        x: the input tensor (or a value converted to one).
+        alpha: the value where x <= 0.
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
+    Example:
+        >>> tf.step(tf.tensor([-1, 0, 2]), 0.5).print()
+        Tensor
+            [0.5, 0.5, 1]
+    """
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
         raise TypeError(f"step: argument 'alpha' must be a number, got {type(alpha).__name__}")
     row = UNARY_BY_KERNEL["Step"]
@@ -365,9 +411,21 @@ def step(x, alpha=0.0):
 
 
 @op
-def bitwise_and(x, y):
-    """tf.bitwise_and: elementwise AND of two int32 tensors of the same shape (no broadcasting,
-    as TF.js)."""
+def bitwise_and(x: TensorLike, y: TensorLike) -> Tensor:
+    """Bitwise AND of two int32 tensors of one shape (no broadcasting, as TF.js).
+
+    Args:
+        x: an int32 tensor.
+        y: an int32 tensor of x's shape.
+
+    Returns:
+        An int32 Tensor.
+
+    Example:
+        >>> tf.bitwise_and(tf.tensor([12, 5], dtype="int32"), tf.tensor([10, 3], dtype="int32")).print()
+        Tensor
+            [8, 1]
+    """
     row = BINARY_BY_KERNEL["BitwiseAnd"]
     x = operand(x, "x", row.name, y)
     y = operand(y, "y", row.name, x)
@@ -383,10 +441,23 @@ def bitwise_and(x, y):
 # --- composites: TF.js ops without a kernel of their own ------------------------------------
 
 @op
-def log_sigmoid(x):
-    """tf.log_sigmoid: log(sigmoid(x)) as -softplus(-x) (no overflow), with TF.js's gradient
-    dy * sigmoid(-x) rather than the chain through softplus. int32 and bool keep their dtype, each
-    step truncated, as TF.js's neg(softplus(neg(x))) gives them."""
+def log_sigmoid(x: TensorLike) -> Tensor:
+    """log(sigmoid(x)), computed as -softplus(-x) (no overflow).
+
+    The gradient is TF.js's, dy * sigmoid(-x). int32 and bool keep their dtype, each step
+    truncated, as TF.js's neg(softplus(neg(x))) gives them.
+
+    Args:
+        x: the input tensor (or a value converted to one).
+
+    Returns:
+        A Tensor of x's shape.
+
+    Example:
+        >>> tf.log_sigmoid(tf.tensor([0])).print()
+        Tensor
+            [-0.6931472]
+    """
     x = convert_to_tensor(x, "x", "log_sigmoid")
     neg, softplus, sigmoid, mul = _ops["neg"], _ops["softplus"], _ops["sigmoid"], _ops["mul"]
     if x.dtype != "float32":
@@ -404,8 +475,21 @@ def log_sigmoid(x):
 
 
 @op
-def logical_xor(a, b):
-    """tf.logical_xor: (a or b) and not (a and b), as TF.js composes it (no kernel of its own)."""
+def logical_xor(a: TensorLike, b: TensorLike) -> Tensor:
+    """Logical XOR, elementwise with broadcasting: (a or b) and not (a and b).
+
+    Args:
+        a: a bool tensor (or values converted to one).
+        b: a bool tensor; a and b broadcast.
+
+    Returns:
+        A bool Tensor of the broadcast shape.
+
+    Example:
+        >>> tf.logical_xor(tf.tensor([True, True]), tf.tensor([True, False])).print()
+        Tensor
+            [false, true]
+    """
     a = convert_to_tensor(a, "a", "logical_xor", "bool")
     b = convert_to_tensor(b, "b", "logical_xor", "bool")
     a, b, _ = binary_operands("logical_xor", "logical", a, b)
@@ -414,9 +498,23 @@ def logical_xor(a, b):
 
 
 @op
-def div_no_nan(a, b):
-    """tf.div_no_nan: a / b, but 0 where b is 0 (int32 operands floor, as tf.div). As in TF.js,
-    where(b == 0, 0, a / b): the gradient to a where b is 0 is then 0 / 0 (NaN), as there."""
+def div_no_nan(a: TensorLike, b: TensorLike) -> Tensor:
+    """a / b, but 0 where b is 0 (int32 operands floor, as tf.div).
+
+    As in TF.js, where(b == 0, 0, a / b): the gradient to a where b is 0 is then 0 / 0 (NaN).
+
+    Args:
+        a: the dividend.
+        b: the divisor; a and b broadcast.
+
+    Returns:
+        A Tensor of the broadcast shape.
+
+    Example:
+        >>> tf.div_no_nan(tf.tensor([1, 2]), tf.tensor([0, 4])).print()
+        Tensor
+            [0, 0.5]
+    """
     row = BINARY_BY_KERNEL["RealDiv"]
     a = operand(a, "a", "div_no_nan", b)
     b = operand(b, "b", "div_no_nan", a)
@@ -432,8 +530,24 @@ _ops.update(step=step, bitwise_and=bitwise_and, log_sigmoid=log_sigmoid, logical
 
 
 @op
-def true_div(a, b):
-    """The `/` operator: true division (int32 operands are divided as float32)."""
+def true_div(a: TensorLike, b: TensorLike) -> Tensor:
+    """True division, the `/` operator: int32 operands are divided as float32 (tf.div floors them).
+
+    Args:
+        a: the dividend.
+        b: the divisor; a and b broadcast.
+
+    Returns:
+        A float32 Tensor of the broadcast shape.
+
+    Example:
+        >>> a = tf.tensor([7], dtype="int32")
+        >>> tf.true_div(a, 2).print(); tf.div(a, 2).print()
+        Tensor
+            [3.5]
+        Tensor
+            [3]
+    """
     a = operand(a, "a", "div", b)
     b = operand(b, "b", "div", a)
     if a.dtype != "float32":
@@ -475,10 +589,30 @@ def where_coords(condition):
 
 
 @op
-def where(condition, a=None, b=None):
-    """tf.where(condition, a, b): a where condition is true, else b (all three broadcast).
-    With condition alone: the coordinates of its true entries, int32 [count, rank] (reads the
-    data back; tf.where_async does so without blocking)."""
+def where(condition: TensorLike, a: Optional[TensorLike] = None, b: Optional[TensorLike] = None) -> Tensor:
+    """Select: a where condition is true, else b (all three broadcast).
+
+    With condition alone: the coordinates of its true entries (reads the data back; tf.where_async
+    does so without blocking).
+
+    Args:
+        condition: a bool tensor.
+        a: the values where condition is true.
+        b: the values where condition is false (a and b are upcast to one dtype).
+
+    Returns:
+        A Tensor of the broadcast shape; or, with condition alone, an int32 Tensor [count, rank].
+
+    Example:
+        >>> c = tf.tensor([True, False, True])
+        >>> tf.where(c, tf.tensor([1, 2, 3]), tf.tensor([10, 20, 30])).print()
+        Tensor
+            [1, 20, 3]
+        >>> tf.where(c).print()
+        Tensor
+            [[0],
+             [2]]
+    """
     op = "where"
     if a is None and b is None:
         return where_coords(condition)
