@@ -69,27 +69,32 @@ def _class_members(cls):
 
 def public_api():
     """{qualified name: object} of every public name (tf.add, tf.Tensor, tf.Tensor.reshape,
-    tf.layers.dense, tf.layers.Dense.call, ...). A class reached from two namespaces is listed
-    once, under the first; its members once, under it."""
+    tf.layers.dense, tf.layers.Layer.apply, tf.layers.Model.fit, ...). A class reached from two
+    namespaces is listed once, under the first; a member once, under the first class listing it.
+    A class's members are those it defines and those of its non-public bases (Model.fit, which
+    the training mixin defines)."""
     import pytfweb as tf
-    found, seen = {}, set()
-
-    def add(qualname, obj, member_of=None):
-        key = id(obj)
-        if key in seen:
-            return
-        seen.add(key)
-        found[qualname] = obj
-        if inspect.isclass(obj) and obj.__module__.startswith("pytfweb."):
-            for name, member in _class_members(obj):
-                add(f"{qualname}.{name}", member, obj)
-
-    for name in sorted(n for n in tf.__all__ if not isinstance(getattr(tf, n), types.ModuleType)):
-        add(f"tf.{name}", getattr(tf, name))
+    names = [(f"tf.{n}", getattr(tf, n)) for n in sorted(tf.__all__)
+             if not isinstance(getattr(tf, n), types.ModuleType)]
     for ns in NAMESPACES:
         module = getattr(tf, ns)
-        for name in namespace_names(tf, ns):
-            add(f"tf.{ns}.{name}", getattr(module, name))
+        names += [(f"tf.{ns}.{n}", getattr(module, n)) for n in namespace_names(tf, ns)]
+    public_classes = {id(obj) for _, obj in names if inspect.isclass(obj)}
+    found, seen = {}, set()
+    for qualname, obj in names:
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        found[qualname] = obj
+        if not (inspect.isclass(obj) and obj.__module__.startswith("pytfweb.")):
+            continue
+        for cls in obj.__mro__:
+            if cls is not obj and (id(cls) in public_classes or not cls.__module__.startswith("pytfweb.")):
+                continue
+            for name, member in _class_members(cls):
+                if id(member) not in seen and f"{qualname}.{name}" not in found:
+                    seen.add(id(member))
+                    found[f"{qualname}.{name}"] = member
     return found
 
 

@@ -26,7 +26,14 @@ __all__ = ["Reduction", "absolute_difference", "compute_weighted_loss", "cosine_
 
 
 class Reduction(enum.IntEnum):
-    """tf.Reduction (TF.js's values)."""
+    """How a loss reduces its per-element values (TF.js's tf.Reduction): NONE, MEAN, SUM,
+    SUM_BY_NONZERO_WEIGHTS (the losses' default: the sum divided by the number of non-zero weights).
+
+    Example:
+        >>> tf.losses.absolute_difference(tf.tensor([1, 2]), tf.tensor([2, 4]), reduction=tf.Reduction.SUM).print()
+        Tensor
+            3
+    """
     NONE = 0
     MEAN = 1
     SUM = 2
