@@ -65,7 +65,17 @@ class SymbolicTensor:
 
 
 class Node:
-    """One application of outbound_layer to tensors coming from inbound_layers."""
+    """One application of outbound_layer to tensors coming from inbound_layers: an edge of a layer
+    graph (layer.inbound_nodes lists them).
+
+    Example:
+        >>> x = tf.input(shape=[2])
+        >>> dense = tf.layers.dense(units=1)
+        >>> y = dense.apply(x)
+        >>> node = dense.inbound_nodes[0]
+        >>> node.outbound_layer is dense, node.output_tensors[0] is y
+        (True, True)
+    """
 
     def __init__(self, outbound_layer, inbound_layers, node_indices, tensor_indices, input_tensors,
                  output_tensors):
@@ -589,10 +599,12 @@ class Container(Layer):
 
     @property
     def trainable_weights(self):
+        """The trainable weights of the wrapped layers (Variables; empty when frozen)."""
         return [w for c in self._children() for w in c.trainable_weights] if self.trainable else []
 
     @property
     def non_trainable_weights(self):
+        """The non-trainable weights of the wrapped layers (Variables)."""
         frozen = [] if self.trainable else [w for c in self._children() for w in c.trainable_weights]
         return frozen + [w for c in self._children() for w in c.non_trainable_weights]
 

@@ -215,9 +215,12 @@ class Model(Trainer, Layer):
                 layer.reset_states()
 
     def dispose(self):
-        """Dispose the weights of every layer (and the states of stateful ones), the optimizer
-        if compile() made it, the folded weights of predict-time fusion and the plans of the
-        traced steps."""
+        """Dispose the weights of every layer (and the states of stateful ones), the optimizer if
+        compile() made it, the folded weights of predict-time fusion and the plans of the traced steps.
+
+        Returns:
+            How many weights were disposed.
+        """
         n = sum(layer.dispose() for layer in self.layers)
         self._dispose_optimizer()
         self._dispose_inference_plan()
@@ -250,7 +253,15 @@ class Model(Trainer, Layer):
         return outs[0] if len(outs) == 1 else outs
 
     def compute_mask(self, inputs, mask=None):
-        """The masks of the outputs (runs the graph, as TF.js's Container.computeMask)."""
+        """The masks of the outputs (runs the graph, as TF.js's Container.computeMask).
+
+        Args:
+            inputs: the model's inputs.
+            mask: their masks.
+
+        Returns:
+            The output masks (None where there is none).
+        """
         _, masks = self._run(to_list(inputs), False, masks=_masks_list(mask, len(self.inputs)), with_masks=True)
         return masks[0] if len(masks) == 1 else masks
 
@@ -303,6 +314,15 @@ class Model(Trainer, Layer):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
+        """The model a get_config() dict describes.
+
+        Args:
+            config: the dict.
+            custom_objects: {class name: class} for classes not registered with tf.serialization.
+
+        Returns:
+            A new Model.
+        """
         return _ser.functional_from_config(cls, config, custom_objects)
 
     def to_json(self, return_string=True):
@@ -505,6 +525,15 @@ class Sequential(Model):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
+        """The Sequential model a get_config() dict describes.
+
+        Args:
+            config: the dict.
+            custom_objects: {class name: class} for classes not registered with tf.serialization.
+
+        Returns:
+            A new Sequential.
+        """
         return _ser.sequential_from_config(cls, config, custom_objects)
 
 
