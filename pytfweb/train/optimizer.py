@@ -41,13 +41,31 @@ from ..core.tensor import Tensor, Variable
 
 
 class OptimizerVariable(NamedTuple):
-    """A slot variable and the name TF.js gives it ("<variable name>/<slot>")."""
+    """A slot variable and the name TF.js gives it ("<variable name>/<slot>"): what
+    Optimizer.get_weights lists.
+
+    Example:
+        >>> w = tf.variable(tf.ones([2]), name="w_slot_example")
+        >>> opt = tf.train.adam(0.1)
+        >>> opt.minimize(lambda: w.square().sum())
+        >>> [weight["name"] for weight in opt.get_weights()]
+        ['iter', 'w_slot_example/m', 'w_slot_example/v']
+    """
     original_name: str
     variable: Variable
 
 
 class Optimizer:
-    """Base class of the tf.train optimizers; see the module docstring."""
+    """Base class of the tf.train optimizers (see the pytfweb.train.optimizer module for writing one):
+    minimize, compute_gradients, apply_gradients, get_weights / set_weights and dispose.
+
+    Example:
+        >>> w = tf.variable(tf.scalar(5.0))
+        >>> opt = tf.train.sgd(0.1)
+        >>> opt.minimize(lambda: w.square())   # w -= 0.1 * 2w
+        >>> w.array_sync(), opt.iterations
+        (4.0, 1)
+    """
     class_name = "Optimizer"
     slot_names = ()
 
@@ -78,6 +96,11 @@ class Optimizer:
         pass
 
     def get_config(self):
+        """The optimizer's constructor arguments (TF.js's getConfig, snake_case).
+
+        Returns:
+            A dict, such as {'learning_rate': 0.1} for SGD.
+        """
         return {}
 
     # --- TF.js's public surface -----------------------------------------------------------------
@@ -87,15 +110,36 @@ class Optimizer:
         return self._iterations
 
     def get_class_name(self):
+        """TF.js's class name of the optimizer ('SGD', 'Adam', ...).
+
+        Returns:
+            The name.
+        """
         return self.class_name
 
     @classmethod
     def from_config(cls, config):
+        """An optimizer made from a get_config() dict.
+
+        Args:
+            config: the dict.
+
+        Returns:
+            A new optimizer of this class.
+        """
         return cls(**config)
 
     def minimize(self, f, return_cost=False, var_list=None):
-        """Run f() (a scalar loss), compute its gradients with respect to var_list (default:
-        every trainable variable) and apply them. Returns the cost when return_cost, else None."""
+        """Run f() (a scalar loss), compute its gradients with respect to var_list and apply them.
+
+        Args:
+            f: a function of no argument returning a float32 scalar tensor.
+            return_cost: return the loss.
+            var_list: the variables to update (None: every trainable variable).
+
+        Returns:
+            The loss (a scalar Tensor) when return_cost, else None.
+        """
         api = self._api("minimize")
         self._check_usable(api)
         _check_callable(f, api)
@@ -117,15 +161,27 @@ class Optimizer:
         return None
 
     def compute_gradients(self, f, var_list=None):
-        """(value, {variable name: gradient}) of the scalar f(), as tf.variable_grads."""
+        """The value of the scalar f() and its gradients, as tf.variable_grads.
+
+        Args:
+            f: a function of no argument returning a float32 scalar tensor.
+            var_list: the variables (None: every trainable variable).
+
+        Returns:
+            (value, {variable name: gradient}).
+        """
         api = self._api("compute_gradients")
         self._check_usable(api)
         _check_callable(f, api)
         return variable_grads(f, _check_var_list(var_list, api))
 
     def apply_gradients(self, variable_gradients):
-        """Update variables from gradients: a dict {variable name: gradient} or a list of
-        {"name": variable name, "tensor": gradient}. A None gradient leaves its variable as is."""
+        """Update variables from gradients (one step of the optimizer).
+
+        Args:
+            variable_gradients: a dict {variable name: gradient} or a list of {"name": variable name,
+                "tensor": gradient}. A None gradient leaves its variable as is.
+        """
         api = self._api("apply_gradients")
         self._check_usable(api)
         pairs = self._resolve(variable_gradients, api)
@@ -153,10 +209,14 @@ class Optimizer:
         return True
 
     def get_weights(self):
-        """[{"name": "iter", "tensor": int32 scalar}, then every slot variable as
-        {"name": "<variable>/<slot>", "tensor": Variable}], slots grouped by kind as TF.js
-        orders them. The "iter" tensor is new (the caller disposes it); the slot variables
-        are the optimizer's own."""
+        """The optimizer's state: the iteration count, then every slot variable, slots grouped by kind
+        as TF.js orders them.
+
+        Returns:
+            [{"name": "iter", "tensor": int32 scalar}, {"name": "<variable>/<slot>", "tensor": Variable},
+            ...]. The "iter" tensor is new (the caller disposes it); the slot variables are the
+            optimizer's own.
+        """
         self._check_usable(self._api("get_weights"))
         weights = [{"name": "iter", "tensor": ops.scalar(self._iterations, "int32")}]
         for kind in self.slot_names:
@@ -166,9 +226,13 @@ class Optimizer:
 
     def set_weights(self, weight_values):
         """Restore what get_weights() returned (of this optimizer or one of the same kind and
-        configuration): the iteration count, then the slots, grouped by kind in TF.js's order.
-        The optimizer keeps its own variables (sharing the data of the given tensors) and
-        frees the slot variables it had."""
+        configuration): the iteration count, then the slots, grouped by kind in TF.js's order. The
+        optimizer keeps its own variables (sharing the data of the given tensors) and frees the slot
+        variables it had.
+
+        Args:
+            weight_values: a list of {"name": str, "tensor": Tensor}, as get_weights gives.
+        """
         api = self._api("set_weights")
         self._check_usable(api)
         weights = _check_named_tensors(weight_values, api)
