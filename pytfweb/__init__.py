@@ -44,7 +44,18 @@ __version__ = "0.1.0"
 _register_backends()
 
 def print(x, verbose=False):  # noqa: A001 - TF.js name
-    """Print a tensor as TF.js does ('Tensor' then its values; verbose adds dtype, rank, shape)."""
+    """Print a tensor as TF.js does: 'Tensor' then its values.
+
+    Args:
+        x: a Tensor, or a value converted to one (disposed after printing).
+        verbose: also print dtype, rank and shape.
+
+    Example:
+        >>> tf.print([[1, 2], [3, 4]])
+        Tensor
+            [[1, 2],
+             [3, 4]]
+    """
     if isinstance(x, Tensor):
         x.print(verbose)
         return

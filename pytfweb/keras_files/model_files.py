@@ -1472,7 +1472,27 @@ def load_keras_model(path, custom_objects=None, compile=True):  # noqa: A002 - K
     deeper than the tf.env() flag MAX_NESTING_DEPTH is refused, and only data inside the HDF5 file is
     read (no external or soft links, virtual datasets or external storage), each dataset's shape
     checked before it is read. Errors name the file, the layer and the weight; after one, no tensor
-    is left behind."""
+    is left behind.
+
+    Args:
+        path: the .keras or .h5 file.
+        custom_objects: {class name: Layer subclass} for layers pytfweb lacks.
+        compile: compile the model as the file's training config says.
+
+    Returns:
+        The model (a Sequential or Model).
+
+    Raises:
+        ValueError: the file is not a Keras model pytfweb can read (the message says why).
+
+    Example:
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+        >>> model = tf.sequential([tf.layers.dense(units=2, input_shape=[3])])
+        >>> _ = model.save_keras(path)
+        >>> tf.load_keras_model(path).count_params()
+        8
+    """
     api = "load_keras_model"
     path = _path(path, api)
     kind = _kind(path, api)

@@ -237,6 +237,7 @@ class TensorBuffer:
 
     @property
     def rank(self):
+        """The number of axes."""
         return len(self.shape)
 
     def _index(self, locs, name):

@@ -131,7 +131,25 @@ def _batch_norm_nd(rank):
     def batch_norm_nd(x, mean, variance, offset=None, scale=None, variance_epsilon=0.001):
         return _batch_norm(name, x, mean, variance, offset, scale, variance_epsilon, ranks=(rank, 1))
     batch_norm_nd.__name__ = batch_norm_nd.__qualname__ = name
-    batch_norm_nd.__doc__ = f"tf.{name}: batch_norm of a rank-{rank} x; parameters of rank {rank} or 1."
+    batch_norm_nd.__doc__ = f"""tf.batch_norm of a rank-{rank} x, its parameters of rank {rank} or 1.
+
+    Args:
+        x: the rank-{rank} input.
+        mean: the mean.
+        variance: the variance.
+        offset: added after scaling (None: 0).
+        scale: the scale (None: 1).
+        variance_epsilon: added to the variance, for stability.
+
+    Returns:
+        A float32 Tensor of x's shape.
+
+    Example:
+        >>> x = tf.tensor([1, 3], {[1] * (rank - 1) + [2]})
+        >>> tf.{name}(x, tf.tensor([2]), tf.tensor([1]), variance_epsilon=0).as1d().print()
+        Tensor
+            [-1, 1]
+    """
     return batch_norm_nd
 
 
