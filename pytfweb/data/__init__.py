@@ -37,12 +37,29 @@ async def _awaited(value):
 
 # --- iterators ---------------------------------------------------------------------------------
 class LazyIterator:
-    """A stream of elements: `await next()` -> {"value", "done"}; once done, done for ever."""
+    """A stream of elements: `await next()` gives {"value", "done"}; once done, done for ever.
+
+    Example:
+        >>> import asyncio
+        >>> it = asyncio.run(tf.data.array([7]).iterator())
+        >>> asyncio.run(it.next()), asyncio.run(it.next())
+        ({'value': 7, 'done': False}, {'value': None, 'done': True})
+    """
 
     async def next(self):
+        """The next element (awaited).
+
+        Returns:
+            {"value": element, "done": False}, or {"value": None, "done": True} at the end.
+        """
         raise NotImplementedError
 
     async def to_array(self):
+        """The remaining elements, in a list (awaited).
+
+        Returns:
+            The list.
+        """
         out = []
         while True:
             item = await self.next()
@@ -252,13 +269,31 @@ class _Shuffle(LazyIterator):
 
 # --- datasets ------------------------------------------------------------------------------------
 class Dataset:
-    """An ordered collection of elements, replayed by each iterator(); size is the number of
-    elements when known (math.inf for an endless one, None when unknown)."""
+    """An ordered collection of elements, replayed by each iterator() (TF.js's tf.data.Dataset).
+
+    Transformations (batch, map, filter, shuffle, take, ...) make new datasets; reading is
+    asynchronous (to_array, for_each_async, `async for`).
+
+    Args:
+        iterator_fn: a function of no argument returning a LazyIterator (or an awaitable of one).
+        size: the number of elements when known (math.inf for an endless one, None when unknown).
+
+    Example:
+        >>> import asyncio
+        >>> ds = tf.data.array([1, 2, 3, 4, 5]).map(lambda x: x * 10).filter(lambda x: x != 30)
+        >>> asyncio.run(ds.to_array())
+        [10, 20, 40, 50]
+    """
 
     def __init__(self, iterator_fn, size=None):
         self._iterator_fn, self.size = iterator_fn, size
 
     async def iterator(self):
+        """A new iterator over the elements, from the first (awaited).
+
+        Returns:
+            A LazyIterator: `await it.next()` gives {"value": element, "done": bool}.
+        """
         return await _awaited(self._iterator_fn())
 
     def _derive(self, make, size):
@@ -267,6 +302,22 @@ class Dataset:
         return Dataset(iterator_fn, size)
 
     def batch(self, batch_size, small_last_batch=True):
+        """Group consecutive elements into batches: tensors, numbers and nested lists of numbers are
+        stacked along a new first axis; dicts are batched key by key.
+
+        Args:
+            batch_size: elements per batch (positive).
+            small_last_batch: keep a last batch of fewer elements (False: drop it).
+
+        Returns:
+            A new Dataset of batches.
+
+        Example:
+            >>> import asyncio
+            >>> batches = asyncio.run(tf.data.array([1, 2, 3, 4, 5]).batch(2).to_array())
+            >>> [b.array_sync() for b in batches]
+            [[1.0, 2.0], [3.0, 4.0], [5.0]]
+        """
         if not batch_size > 0:
             raise ValueError(f"batchSize needs to be positive, but it is {batch_size}")
         if self.size is None or self.size == math.inf:
@@ -276,6 +327,19 @@ class Dataset:
         return self._derive(lambda it: _Batch(it, batch_size, small_last_batch), size)
 
     def concatenate(self, dataset):
+        """This dataset's elements, then another's.
+
+        Args:
+            dataset: the dataset whose elements follow.
+
+        Returns:
+            A new Dataset.
+
+        Example:
+            >>> import asyncio
+            >>> asyncio.run(tf.data.array([1, 2]).concatenate(tf.data.array([3])).to_array())
+            [1, 2, 3]
+        """
         if self.size == math.inf or dataset.size == math.inf:
             size = math.inf
         else:
@@ -286,26 +350,82 @@ class Dataset:
         return Dataset(iterator_fn, size)
 
     def filter(self, predicate):
+        """The elements for which predicate is true.
+
+        Args:
+            predicate: a function of an element returning a bool (or a bool scalar tensor).
+
+        Returns:
+            A new Dataset.
+        """
         return self._derive(lambda it: _Filter(it, predicate), math.inf if self.size == math.inf else None)
 
     async def for_each_async(self, f):
+        """Call f on every element, in order (awaited).
+
+        Args:
+            f: a function of an element.
+
+        Example:
+            >>> import asyncio
+            >>> seen = []
+            >>> asyncio.run(tf.data.array([1, 2]).for_each_async(seen.append))
+            >>> seen
+            [1, 2]
+        """
         async for x in await self.iterator():
             f(x)
 
     def map(self, transform):
+        """Each element transformed by a function.
+
+        Args:
+            transform: a function of an element returning the new element.
+
+        Returns:
+            A new Dataset.
+        """
         return self._derive(lambda it: _Map(it, transform, False), self.size)
 
     def map_async(self, transform):
+        """Each element transformed by an async function.
+
+        Args:
+            transform: a coroutine function of an element returning the new element.
+
+        Returns:
+            A new Dataset.
+        """
         return self._derive(lambda it: _Map(it, transform, True), self.size)
 
     def prefetch(self, buffer_size):
         """The same elements (TF.js reads ahead; here reading is not asynchronous I/O, so there is
-        nothing to overlap)."""
+        nothing to overlap).
+
+        Args:
+            buffer_size: how many elements TF.js would read ahead (required).
+
+        Returns:
+            A new Dataset.
+        """
         if buffer_size is None:
             raise ValueError("`Dataset.prefetch()` requires bufferSize to be specified.")
         return self._derive(lambda it: it, self.size)
 
     def repeat(self, count=None):
+        """The elements repeated count times.
+
+        Args:
+            count: how many times (None or negative: for ever).
+
+        Returns:
+            A new Dataset.
+
+        Example:
+            >>> import asyncio
+            >>> asyncio.run(tf.data.array([1, 2]).repeat(2).to_array())
+            [1, 2, 1, 2]
+        """
         if self.size is not None and count is not None and count > 0:
             size = self.size * count
         elif count == 0:
@@ -325,6 +445,14 @@ class Dataset:
         return Dataset(iterator_fn, size)
 
     def skip(self, count):
+        """The elements after the first count.
+
+        Args:
+            count: how many to skip (None or negative: none).
+
+        Returns:
+            A new Dataset.
+        """
         if self.size is not None and count is not None and count >= 0 and self.size >= count:
             size = self.size - count
         elif self.size is not None and (count is None or count < 0 or self.size < count):
@@ -334,6 +462,22 @@ class Dataset:
         return self._derive(lambda it: it if count is None or count < 0 else _Skip(it, count), size)
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True):
+        """The elements in a random order, drawn from a buffer of buffer_size elements (TF.js's
+        algorithm and generator).
+
+        Args:
+            buffer_size: how many elements the buffer holds (the dataset's size shuffles it all).
+            seed: a seed for a reproducible order.
+            reshuffle_each_iteration: a new order for each iterator() (False: the first one's).
+
+        Returns:
+            A new Dataset.
+
+        Example:
+            >>> import asyncio
+            >>> sorted(asyncio.run(tf.data.array([1, 2, 3]).shuffle(3, seed="s").to_array()))
+            [1, 2, 3]
+        """
         if buffer_size is None or buffer_size < 0:
             raise ValueError("`Dataset.shuffle()` requires bufferSize to be specified.")
         import time
@@ -358,6 +502,19 @@ class Dataset:
         return Dataset(iterator_fn, self.size)
 
     def take(self, count):
+        """The first count elements.
+
+        Args:
+            count: how many (None or negative: all).
+
+        Returns:
+            A new Dataset.
+
+        Example:
+            >>> import asyncio
+            >>> asyncio.run(tf.data.array([1, 2, 3]).take(2).to_array())
+            [1, 2]
+        """
         if self.size is not None and count is not None:
             size = min(self.size, count) if count >= 0 else self.size
         else:
@@ -365,6 +522,14 @@ class Dataset:
         return self._derive(lambda it: it if count is None or count < 0 else _Take(it, count), size)
 
     async def to_array(self):
+        """Every element, in a list (awaited).
+
+        Returns:
+            The list.
+
+        Raises:
+            ValueError: the dataset is endless.
+        """
         if self.size == math.inf:
             raise ValueError("Can not convert infinite data stream to array.")
         return await (await self.iterator()).to_array()
@@ -380,7 +545,20 @@ class Dataset:
 
 # --- sources -------------------------------------------------------------------------------------
 def array(items):
-    """A dataset of the items of a list (each element a deep copy of its item)."""
+    """A dataset of the items of a list (each element a deep copy of its item).
+
+    Args:
+        items: the list.
+
+    Returns:
+        A Dataset of len(items) elements.
+
+    Example:
+        >>> import asyncio
+        >>> ds = tf.data.array([{"x": 1}, {"x": 2}])
+        >>> ds.size, asyncio.run(ds.to_array())
+        (2, [{'x': 1}, {'x': 2}])
+    """
     if not isinstance(items, (list, tuple)):
         raise TypeError(f"data.array: argument 'items' must be a list, got {type(items).__name__}")
     items = list(items)
@@ -391,8 +569,19 @@ def array(items):
 
 
 def zip(datasets):  # noqa: A001 - TF.js name
-    """A dataset of the elements of datasets (a list or dict of datasets, nested) side by side, as
-    long as the shortest."""
+    """A dataset of the elements of several datasets side by side, as long as the shortest.
+
+    Args:
+        datasets: a list or dict of datasets (nested).
+
+    Returns:
+        A Dataset whose elements are lists or dicts of the datasets' elements.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.data.zip({"a": tf.data.array([1, 2]), "b": tf.data.array([3, 4, 5])}).to_array())
+        [{'a': 1, 'b': 3}, {'a': 2, 'b': 4}]
+    """
     if not isinstance(datasets, (list, tuple, dict)):
         raise TypeError("The argument to zip() must be an object or array.")
     leaves = []
@@ -426,8 +615,21 @@ def zip(datasets):  # noqa: A001 - TF.js name
 
 
 def generator(generator_fn):
-    """A dataset of what generator_fn() yields (a generator function, sync or async; each
-    iterator() calls it again)."""
+    """A dataset of what a generator function yields (sync or async; each iterator() calls it again).
+
+    Args:
+        generator_fn: a generator function of no argument.
+
+    Returns:
+        A Dataset.
+
+    Example:
+        >>> import asyncio
+        >>> def count():
+        ...     yield from range(3)
+        >>> asyncio.run(tf.data.generator(count).to_array())
+        [0, 1, 2]
+    """
     if not callable(generator_fn):
         raise TypeError(f"data.generator: argument 'generator' must be a generator function, got "
                         f"{type(generator_fn).__name__}")
@@ -443,8 +645,23 @@ def generator(generator_fn):
 
 
 def func(f):
-    """A dataset whose elements come from calling f() (returning {"value", "done"} or an awaitable
-    of it) until done."""
+    """A dataset whose elements come from calling f() until it says done.
+
+    Args:
+        f: a function of no argument returning {"value": element, "done": bool} (or an awaitable of it).
+
+    Returns:
+        A Dataset.
+
+    Example:
+        >>> import asyncio
+        >>> n = iter(range(3))
+        >>> def f():
+        ...     v = next(n, None)
+        ...     return {"value": v, "done": v is None}
+        >>> asyncio.run(tf.data.func(f).to_array())
+        [0, 1, 2]
+    """
     if not callable(f):
         raise TypeError(f"data.func: argument 'f' must be a function, got {type(f).__name__}")
 
