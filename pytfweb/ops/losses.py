@@ -105,14 +105,43 @@ def _weighted(losses, weights, reduction, name):
 
 @op
 def compute_weighted_loss(losses, weights=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.compute_weighted_loss: weights (broadcast to losses) and reduces them."""
+    """Weight losses (weights broadcast to them) and reduce them.
+
+    Args:
+        losses: the per-element losses.
+        weights: weights broadcast to losses (None: 1).
+        reduction: a tf.Reduction (default: the sum divided by the number of non-zero weights).
+
+    Returns:
+        A scalar Tensor (losses' shape with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.compute_weighted_loss(tf.tensor([1, 2, 3]), tf.tensor([1, 0, 1])).print()
+        Tensor
+            2
+    """
     name = "compute_weighted_loss"
     return _weighted(_float(losses, "losses", name), _weights(weights, name), reduction, name)
 
 
 @op
 def absolute_difference(labels, predictions, weights=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.absolute_difference: |labels - predictions|."""
+    """The absolute difference loss |labels - predictions|, weighted and reduced.
+
+    Args:
+        labels: the targets.
+        predictions: the predictions, of labels' shape.
+        weights: weights broadcast to the losses (None: 1).
+        reduction: a tf.Reduction (default: the sum divided by the number of non-zero weights).
+
+    Returns:
+        A scalar Tensor (losses' shape with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.absolute_difference(tf.tensor([1, 2]), tf.tensor([2, 4])).print()
+        Tensor
+            1.5
+    """
     name = "absolute_difference"
     labels, predictions = _pair(labels, predictions, "labels", "predictions", name)
     return _weighted(_ew.abs(_ew.sub(labels, predictions)), _weights(weights, name), reduction, name)
@@ -120,7 +149,22 @@ def absolute_difference(labels, predictions, weights=None, reduction=Reduction.S
 
 @op
 def mean_squared_error(labels, predictions, weights=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.mean_squared_error: (labels - predictions)^2."""
+    """The squared error (labels - predictions)^2, weighted and reduced.
+
+    Args:
+        labels: the targets.
+        predictions: the predictions, of labels' shape.
+        weights: weights broadcast to the losses (None: 1).
+        reduction: a tf.Reduction.
+
+    Returns:
+        A scalar Tensor (the losses with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.mean_squared_error(tf.tensor([1, 2]), tf.tensor([2, 4])).print()
+        Tensor
+            2.5
+    """
     name = "mean_squared_error"
     labels, predictions = _pair(labels, predictions, "labels", "predictions", name)
     return _weighted(_ew.squared_difference(labels, predictions), _weights(weights, name), reduction, name)
@@ -128,8 +172,24 @@ def mean_squared_error(labels, predictions, weights=None, reduction=Reduction.SU
 
 @op
 def cosine_distance(labels, predictions, axis, weights=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.cosine_distance: 1 - sum(labels * predictions, axis) (inputs unit-normalised
-    by the caller, as in TF.js), the axis kept."""
+    """The cosine distance loss 1 - sum(labels * predictions, axis) (the inputs unit-normalised by
+    the caller, as in TF.js), the axis kept, weighted and reduced.
+
+    Args:
+        labels: unit-normalised targets.
+        predictions: unit-normalised predictions, of labels' shape.
+        axis: the axis of the vectors.
+        weights: weights broadcast to the losses (None: 1).
+        reduction: a tf.Reduction.
+
+    Returns:
+        A scalar Tensor (the losses with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.cosine_distance(tf.tensor([[0, 1]]), tf.tensor([[1, 0]]), 1).print()
+        Tensor
+            1
+    """
     name = "cosine_distance"
     labels, predictions = _pair(labels, predictions, "labels", "predictions", name)
     losses = _ew.sub(scalar(1.0), _sum(_ew.mul(labels, predictions), axis, True))
@@ -138,7 +198,23 @@ def cosine_distance(labels, predictions, axis, weights=None, reduction=Reduction
 
 @op
 def hinge_loss(labels, predictions, weights=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.hinge_loss: relu(1 - (2 * labels - 1) * predictions), labels in {0, 1}."""
+    """The hinge loss relu(1 - (2 * labels - 1) * predictions) for labels in {0, 1}, weighted and
+    reduced.
+
+    Args:
+        labels: binary targets (0 or 1).
+        predictions: the predictions, of labels' shape.
+        weights: weights broadcast to the losses (None: 1).
+        reduction: a tf.Reduction.
+
+    Returns:
+        A scalar Tensor (the losses with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.hinge_loss(tf.tensor([1, 0]), tf.tensor([0.5, -0.5])).print()
+        Tensor
+            0.5
+    """
     name = "hinge_loss"
     labels, predictions = _pair(labels, predictions, "labels", "predictions", name)
     one = scalar(1.0)
@@ -149,7 +225,24 @@ def hinge_loss(labels, predictions, weights=None, reduction=Reduction.SUM_BY_NON
 
 @op
 def huber_loss(labels, predictions, weights=None, delta=1.0, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.huber_loss: e^2 / 2 for |e| <= delta, delta * (|e| - delta / 2) beyond."""
+    """The Huber loss of the error e = labels - predictions: e^2 / 2 where |e| <= delta, delta *
+    (|e| - delta / 2) beyond; weighted and reduced.
+
+    Args:
+        labels: the targets.
+        predictions: the predictions, of labels' shape.
+        weights: weights broadcast to the losses (None: 1).
+        delta: where the loss turns from quadratic to linear.
+        reduction: a tf.Reduction.
+
+    Returns:
+        A scalar Tensor (the losses with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.huber_loss(tf.tensor([0, 0]), tf.tensor([0.5, 2])).print()
+        Tensor
+            0.8125
+    """
     name = "huber_loss"
     labels, predictions = _pair(labels, predictions, "labels", "predictions", name)
     delta = scalar(_number(delta, "delta", name))
@@ -162,7 +255,24 @@ def huber_loss(labels, predictions, weights=None, delta=1.0, reduction=Reduction
 
 @op
 def log_loss(labels, predictions, weights=None, epsilon=1e-7, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.log_loss: -labels * log(p + eps) - (1 - labels) * log(1 - p + eps)."""
+    """The log loss -labels * log(p + epsilon) - (1 - labels) * log(1 - p + epsilon), weighted and
+    reduced.
+
+    Args:
+        labels: binary targets.
+        predictions: predicted probabilities p, of labels' shape.
+        weights: weights broadcast to the losses (None: 1).
+        epsilon: added inside the logarithms.
+        reduction: a tf.Reduction.
+
+    Returns:
+        A scalar Tensor (the losses with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.log_loss(tf.tensor([1, 0]), tf.tensor([0.5, 0.5])).print()
+        Tensor
+            0.6931469
+    """
     name = "log_loss"
     labels, predictions = _pair(labels, predictions, "labels", "predictions", name)
     one, eps = scalar(1.0), scalar(_number(epsilon, "epsilon", name))
@@ -184,8 +294,24 @@ def _smoothed(labels, label_smoothing, off_value, name):
 @op
 def sigmoid_cross_entropy(multi_class_labels, logits, weights=None, label_smoothing=0,
                           reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.sigmoid_cross_entropy, in the overflow-free form
-    max(x, 0) - x * z + log(1 + exp(-|x|)) for logits x and labels z."""
+    """Sigmoid cross-entropy of logits x and labels z, in the overflow-free form
+    max(x, 0) - x * z + log(1 + exp(-|x|)); weighted and reduced.
+
+    Args:
+        multi_class_labels: targets in [0, 1], of logits' shape.
+        logits: the logits.
+        weights: weights broadcast to the losses (None: 1).
+        label_smoothing: labels become labels * (1 - s) + s / 2.
+        reduction: a tf.Reduction.
+
+    Returns:
+        A scalar Tensor (the losses with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.sigmoid_cross_entropy(tf.tensor([1]), tf.tensor([0])).print()
+        Tensor
+            0.6931472
+    """
     name = "sigmoid_cross_entropy"
     labels, logits = _pair(multi_class_labels, logits, "multi_class_labels", "logits", name)
     labels = _smoothed(labels, label_smoothing, 0.5, name)
@@ -217,7 +343,23 @@ def _softmax_cross_entropy_with_logits(labels, logits):
 @op
 def softmax_cross_entropy(onehot_labels, logits, weights=None, label_smoothing=0,
                           reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.softmax_cross_entropy over the last axis; weights apply per example."""
+    """Softmax cross-entropy over the last axis; weights apply per example.
+
+    Args:
+        onehot_labels: one-hot targets [..., classes].
+        logits: the logits, of onehot_labels' shape.
+        weights: weights per example (None: 1).
+        label_smoothing: labels become labels * (1 - s) + s / classes.
+        reduction: a tf.Reduction.
+
+    Returns:
+        A scalar Tensor (one loss per example with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.softmax_cross_entropy(tf.tensor([[0, 1]]), tf.tensor([[0, 0]])).print()
+        Tensor
+            0.6931472
+    """
     name = "softmax_cross_entropy"
     labels, logits = _pair(onehot_labels, logits, "onehot_labels", "logits", name)
     if logits.rank < 1:
