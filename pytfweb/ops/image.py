@@ -51,7 +51,12 @@ from .nn import one_hot
 from .reduction import arg_max, max as reduce_max, sum as reduce_sum
 from .shape import int_list, is_int, reshape, split, stack, tile
 
-__all__ = []   # tf.image is a namespace: tf.image.resize_bilinear(...)
+# tf.image is a namespace (tf.image.resize_bilinear(...)): its public names, as TF.js's (the API
+# reference lists these).
+__all__ = ["crop_and_resize", "flip_left_right", "grayscale_to_rgb", "non_max_suppression", "non_max_suppression_async",
+           "non_max_suppression_padded", "non_max_suppression_padded_async", "non_max_suppression_with_score",
+           "non_max_suppression_with_score_async", "resize_bilinear", "resize_nearest_neighbor", "rgb_to_grayscale",
+           "rotate_with_offset", "threshold", "transform"]
 
 
 # --- argument checks -------------------------------------------------------------------------
@@ -139,15 +144,45 @@ def _resize(kernel, name, images, size, align_corners, half_pixel_centers):
 
 @op
 def resize_bilinear(images, size, align_corners=False, half_pixel_centers=False):
-    """tf.image.resize_bilinear: images [batch?, height, width, channels] resized to size
-    [new_height, new_width] by bilinear interpolation; float32."""
+    """Resize images by bilinear interpolation.
+
+    Args:
+        images: [batch, height, width, channels] (or without the batch axis).
+        size: [new_height, new_width].
+        align_corners: align the corner pixels of input and output.
+        half_pixel_centers: sample at pixel centres (TensorFlow 2's resize).
+
+    Returns:
+        A float32 Tensor [batch, new_height, new_width, channels].
+
+    Example:
+        >>> image = tf.tensor([0, 10, 20, 30], [1, 2, 2, 1])
+        >>> tf.image.resize_bilinear(image, [3, 3], align_corners=True).as1d().print()
+        Tensor
+            [0, 5, 10, 10, 15, 20, 20, 25, 30]
+    """
     return _resize("ResizeBilinear", "resize_bilinear", images, size, align_corners, half_pixel_centers)
 
 
 @op
 def resize_nearest_neighbor(images, size, align_corners=False, half_pixel_centers=False):
-    """tf.image.resize_nearest_neighbor: as resize_bilinear, taking the nearest pixel; the
-    images' dtype is kept."""
+    """Resize images taking the nearest pixel; the images' dtype is kept.
+
+    Args:
+        images: [batch, height, width, channels] (or without the batch axis).
+        size: [new_height, new_width].
+        align_corners: align the corner pixels of input and output.
+        half_pixel_centers: sample at pixel centres.
+
+    Returns:
+        A Tensor [batch, new_height, new_width, channels].
+
+    Example:
+        >>> image = tf.tensor([1, 2, 3, 4], [1, 2, 2, 1])
+        >>> tf.image.resize_nearest_neighbor(image, [4, 4]).as1d().print()
+        Tensor
+            [1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4]
+    """
     return _resize("ResizeNearestNeighbor", "resize_nearest_neighbor", images, size, align_corners,
                    half_pixel_centers)
 
@@ -156,8 +191,26 @@ def resize_nearest_neighbor(images, size, align_corners=False, half_pixel_center
 
 @op
 def crop_and_resize(image, boxes, box_ind, crop_size, method="bilinear", extrapolation_value=0):
-    """tf.image.crop_and_resize: for each box [y1, x1, y2, x2] (fractions of height and width)
-    of image box_ind[i], a crop resampled to crop_size [height, width]; float32."""
+    """Crops of images, each resampled to one size.
+
+    Args:
+        image: [batch, height, width, channels].
+        boxes: [num_boxes, 4], each [y1, x1, y2, x2] in fractions of height and width.
+        box_ind: int32 [num_boxes]: the image each box is taken from.
+        crop_size: [crop_height, crop_width].
+        method: 'bilinear' or 'nearest'.
+        extrapolation_value: the value of samples outside the image.
+
+    Returns:
+        A float32 Tensor [num_boxes, crop_height, crop_width, channels].
+
+    Example:
+        >>> image = tf.range(16).reshape([1, 4, 4, 1])
+        >>> boxes = tf.tensor([[0, 0, 1, 1]])
+        >>> tf.image.crop_and_resize(image, boxes, tf.tensor([0], dtype="int32"), [2, 2]).as1d().print()
+        Tensor
+            [0, 3, 12, 15]
+    """
     name = "crop_and_resize"
     image = _image(image, "image", name, (4,))
     boxes = convert_to_tensor(boxes, "boxes", name, "float32")
@@ -181,7 +234,19 @@ def crop_and_resize(image, boxes, box_ind, crop_size, method="bilinear", extrapo
 
 @op
 def flip_left_right(image):
-    """tf.image.flip_left_right: image [batch, height, width, channels] mirrored along its width."""
+    """Mirror images along their width.
+
+    Args:
+        image: [batch, height, width, channels].
+
+    Returns:
+        A float32 Tensor of image's shape.
+
+    Example:
+        >>> tf.image.flip_left_right(tf.tensor([1, 2, 3, 4], [1, 2, 2, 1])).as1d().print()
+        Tensor
+            [2, 1, 4, 3]
+    """
     image = _float_image(image, "image", "flip_left_right", (4,))
     return ENGINE.run_kernel("FlipLeftRight", [image])
 
@@ -201,8 +266,23 @@ def _fill4(fill_value, channels, name):
 
 @op
 def rotate_with_offset(image, radians, fill_value=0, center=0.5):
-    """tf.image.rotate_with_offset: image [batch, height, width, channels] rotated by radians
-    around center (a fraction of width and height, or [x, y]); uncovered pixels get fill_value."""
+    """Rotate images around a centre; uncovered pixels get fill_value.
+
+    Args:
+        image: [batch, height, width, channels].
+        radians: the rotation angle.
+        fill_value: the value of uncovered pixels (a number, or [r, g, b]).
+        center: the centre, a fraction of width and height or [x, y].
+
+    Returns:
+        A float32 Tensor of image's shape.
+
+    Example:
+        >>> image = tf.tensor([1, 2, 3, 4], [1, 2, 2, 1])
+        >>> tf.image.rotate_with_offset(image, 3.141592653589793).as1d().print()
+        Tensor
+            [0, 0, 0, 4]
+    """
     name = "rotate_with_offset"
     image = _float_image(image, "image", name, (4,))
     if isinstance(center, (list, tuple)):
@@ -218,9 +298,27 @@ def rotate_with_offset(image, radians, fill_value=0, center=0.5):
 
 @op
 def transform(image, transforms, interpolation="nearest", fill_mode="constant", fill_value=0, output_shape=None):
-    """tf.image.transform: each output pixel (x, y) reads image at ((a0 x + a1 y + a2) / k,
-    (b0 x + b1 y + b2) / k), k = c0 x + c1 y + 1, for transforms rows [a0, a1, a2, b0, b1, b2,
-    c0, c1] (one row, or one per image)."""
+    """Projective transforms: each output pixel (x, y) reads image at ((a0 x + a1 y + a2) / k,
+    (b0 x + b1 y + b2) / k), k = c0 x + c1 y + 1.
+
+    Args:
+        image: [batch, height, width, channels], float32.
+        transforms: rows [a0, a1, a2, b0, b1, b2, c0, c1] (one row, or one per image).
+        interpolation: 'nearest' or 'bilinear'.
+        fill_mode: how points outside the image are filled: 'constant', 'reflect', 'wrap' or 'nearest'.
+        fill_value: the value for fill_mode 'constant'.
+        output_shape: [height, width] of the output (None: the image's).
+
+    Returns:
+        A float32 Tensor.
+
+    Example:
+        >>> image = tf.tensor([1, 2, 3, 4], [1, 2, 2, 1])
+        >>> shift_left = tf.tensor([[1, 0, 1, 0, 1, 0, 0, 0]])   # reads x + 1
+        >>> tf.image.transform(image, shift_left).as1d().print()
+        Tensor
+            [2, 0, 4, 0]
+    """
     name = "transform"
     image = _image(image, "image", name, (4,), "float32")
     transforms = convert_to_tensor(transforms, "transforms", name, "float32")
@@ -254,15 +352,39 @@ def _last_axis(image, name, size, what):
 
 @op
 def grayscale_to_rgb(image):
-    """tf.image.grayscale_to_rgb: [..., 1] -> [..., 3], the value repeated."""
+    """Grayscale images to RGB: [..., 1] to [..., 3], the value repeated.
+
+    Args:
+        image: a tensor whose last axis has length 1.
+
+    Returns:
+        A Tensor [..., 3] of image's dtype.
+
+    Example:
+        >>> tf.image.grayscale_to_rgb(tf.tensor([[[5]]])).print()
+        Tensor
+            [[[5, 5, 5]]]
+    """
     image = _last_axis(image, "grayscale_to_rgb", 1, "a grayscale channel")
     return tile(image, [1] * (image.rank - 1) + [3])
 
 
 @op
 def rgb_to_grayscale(image):
-    """tf.image.rgb_to_grayscale: [..., 3] -> [..., 1] by luma weights; the dtype is kept (int32
-    truncated, as TF.js casts back)."""
+    """RGB images to grayscale: [..., 3] to [..., 1] by the luma weights 0.2989, 0.5870, 0.1140;
+    the dtype is kept (int32 truncated, as TF.js casts back).
+
+    Args:
+        image: a tensor whose last axis has length 3 (rank at most 6).
+
+    Returns:
+        A Tensor [..., 1] of image's dtype.
+
+    Example:
+        >>> tf.image.rgb_to_grayscale(tf.tensor([[[100, 100, 100]]], dtype="int32")).print()
+        Tensor
+            [[[99]]]
+    """
     image = _last_axis(image, "rgb_to_grayscale", 3, "the RGB channels")
     if image.rank > 6:
         raise ValueError(f"rgb_to_grayscale: argument 'image' must have rank <= 6, got rank {image.rank}")
@@ -272,9 +394,23 @@ def rgb_to_grayscale(image):
 
 @op
 def threshold(image, method="binary", inverted=False, thresh_value=0.5):
-    """tf.image.threshold: int32 [height, width, 1], 255 where the image (its luma, for RGB) is
-    above thresh_value * 255, or above Otsu's threshold with method 'otsu', 0 elsewhere;
-    inverted swaps them (at or below)."""
+    """Binarize an image: 255 where it (its luma, for RGB) is above thresh_value * 255, or above
+    Otsu's threshold with method 'otsu', 0 elsewhere.
+
+    Args:
+        image: [height, width, 1 or 3].
+        method: 'binary' or 'otsu'.
+        inverted: 255 at or below the threshold instead.
+        thresh_value: the threshold as a fraction of 255 ('binary').
+
+    Returns:
+        An int32 Tensor [height, width, 1].
+
+    Example:
+        >>> tf.image.threshold(tf.tensor([[[10], [200]]], dtype="int32")).as1d().print()
+        Tensor
+            [0, 255]
+    """
     name = "threshold"
     image = _image(image, "image", name, (3,))
     if image.shape[2] not in (1, 3):
@@ -379,9 +515,25 @@ def _nms(kernel, name, boxes, scores, max_output_size, iou_threshold, score_thre
 
 @op
 def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=-math.inf):
-    """tf.image.non_max_suppression: int32 indices of at most max_output_size boxes [y1, x1, y2,
-    x2], best score first, skipping any that overlaps a chosen one with IoU >= iou_threshold
-    and those scoring at or below score_threshold."""
+    """Non-max suppression: the boxes to keep, best score first, skipping any that overlaps a kept
+    one with IoU >= iou_threshold and those scoring at or below score_threshold.
+
+    Args:
+        boxes: [num_boxes, 4], each [y1, x1, y2, x2].
+        scores: [num_boxes].
+        max_output_size: the most boxes to keep.
+        iou_threshold: the overlap above which a box is dropped.
+        score_threshold: scores at or below this are dropped.
+
+    Returns:
+        An int32 Tensor of the kept boxes' indices.
+
+    Example:
+        >>> boxes = tf.tensor([[0, 0, 1, 1], [0, 0, 0.9, 0.9], [0, 2, 1, 3]])
+        >>> tf.image.non_max_suppression(boxes, tf.tensor([0.9, 0.8, 0.7]), 3).print()
+        Tensor
+            [0, 2]
+    """
     return _nms("NonMaxSuppressionV3", "non_max_suppression", boxes, scores, max_output_size, iou_threshold,
                 score_threshold)
 
@@ -389,8 +541,27 @@ def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5, score
 @op
 def non_max_suppression_with_score(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=-math.inf,
                                    soft_nms_sigma=0.0):
-    """tf.image.non_max_suppression_with_score: {'selected_indices', 'selected_scores'}; with
-    soft_nms_sigma > 0, overlapping boxes lose score (Soft-NMS) rather than being dropped."""
+    """Non-max suppression that also gives the kept scores; with soft_nms_sigma > 0, overlapping
+    boxes lose score (Soft-NMS) rather than being dropped.
+
+    Args:
+        boxes: [num_boxes, 4], each [y1, x1, y2, x2].
+        scores: [num_boxes].
+        max_output_size: the most boxes to keep.
+        iou_threshold: the overlap at or above which a box is dropped.
+        score_threshold: scores at or below this are dropped.
+        soft_nms_sigma: the Soft-NMS Gaussian's sigma (0: plain suppression).
+
+    Returns:
+        {'selected_indices': int32 Tensor, 'selected_scores': float32 Tensor}.
+
+    Example:
+        >>> boxes = tf.tensor([[0, 0, 1, 1], [0, 2, 1, 3]])
+        >>> out = tf.image.non_max_suppression_with_score(boxes, tf.tensor([0.9, 0.7]), 2)
+        >>> out["selected_scores"].print()
+        Tensor
+            [0.9, 0.7]
+    """
     indices, kept = _nms("NonMaxSuppressionV5", "non_max_suppression_with_score", boxes, scores, max_output_size,
                          iou_threshold, score_threshold, soft_nms_sigma)
     return {"selected_indices": indices, "selected_scores": kept}
@@ -399,8 +570,25 @@ def non_max_suppression_with_score(boxes, scores, max_output_size, iou_threshold
 @op
 def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=-math.inf,
                                pad_to_max_output_size=False):
-    """tf.image.non_max_suppression_padded: {'selected_indices', 'valid_outputs'}; the indices
-    are padded with zeros to max_output_size when pad_to_max_output_size."""
+    """Non-max suppression giving a fixed-size result when asked.
+
+    Args:
+        boxes: [num_boxes, 4], each [y1, x1, y2, x2].
+        scores: [num_boxes].
+        max_output_size: the most boxes to keep (at most num_boxes, as TF.js).
+        iou_threshold: the overlap at or above which a box is dropped.
+        score_threshold: scores at or below this are dropped.
+        pad_to_max_output_size: pad the indices with zeros to max_output_size.
+
+    Returns:
+        {'selected_indices': int32 Tensor, 'valid_outputs': int32 scalar, how many are real}.
+
+    Example:
+        >>> boxes = tf.tensor([[0, 0, 1, 1], [0, 0, 0.9, 0.9], [0, 2, 1, 3]])
+        >>> out = tf.image.non_max_suppression_padded(boxes, tf.tensor([0.9, 0.8, 0.7]), 3, pad_to_max_output_size=True)
+        >>> out["selected_indices"].array_sync(), out["valid_outputs"].array_sync()
+        ([0, 2, 0], 2)
+    """
     name = "non_max_suppression_padded"
     _flag(pad_to_max_output_size, "pad_to_max_output_size", name)
     indices, valid = _nms("NonMaxSuppressionV4", name, boxes, scores, max_output_size, iou_threshold,
@@ -425,7 +613,25 @@ async def _nms_async(name, boxes, scores, max_output_size, iou_threshold, score_
 
 
 async def non_max_suppression_async(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=-math.inf):
-    """tf.image.non_max_suppression_async: non_max_suppression without blocking on the GPU."""
+    """tf.image.non_max_suppression reading boxes and scores without blocking (awaited).
+
+    Args:
+        boxes: [num_boxes, 4], each [y1, x1, y2, x2].
+        scores: [num_boxes].
+        max_output_size: the most boxes to keep.
+        iou_threshold: the overlap at or above which a box is dropped.
+        score_threshold: scores at or below this are dropped.
+
+    Returns:
+        An int32 Tensor of the kept boxes' indices.
+
+    Example:
+        >>> import asyncio
+        >>> boxes = tf.tensor([[0, 0, 1, 1], [0, 0, 0.9, 0.9]])
+        >>> asyncio.run(tf.image.non_max_suppression_async(boxes, tf.tensor([0.8, 0.9]), 2)).print()
+        Tensor
+            [1]
+    """
     indices, _, _ = await _nms_async("non_max_suppression_async", boxes, scores, max_output_size, iou_threshold,
                                      score_threshold)
     return tensor1d(indices, dtype="int32")
@@ -433,8 +639,25 @@ async def non_max_suppression_async(boxes, scores, max_output_size, iou_threshol
 
 async def non_max_suppression_with_score_async(boxes, scores, max_output_size, iou_threshold=0.5,
                                                score_threshold=-math.inf, soft_nms_sigma=0.0):
-    """tf.image.non_max_suppression_with_score_async: non_max_suppression_with_score without
-    blocking on the GPU."""
+    """tf.image.non_max_suppression_with_score reading boxes and scores without blocking (awaited).
+
+    Args:
+        boxes: [num_boxes, 4], each [y1, x1, y2, x2].
+        scores: [num_boxes].
+        max_output_size: the most boxes to keep.
+        iou_threshold: the overlap at or above which a box is dropped.
+        score_threshold: scores at or below this are dropped.
+        soft_nms_sigma: the Soft-NMS Gaussian's sigma (0: plain suppression).
+
+    Returns:
+        {'selected_indices': int32 Tensor, 'selected_scores': float32 Tensor}.
+
+    Example:
+        >>> import asyncio
+        >>> out = asyncio.run(tf.image.non_max_suppression_with_score_async(tf.tensor([[0, 0, 1, 1]]), tf.tensor([0.5]), 1))
+        >>> out["selected_indices"].array_sync()
+        [0]
+    """
     indices, kept, _ = await _nms_async("non_max_suppression_with_score_async", boxes, scores, max_output_size,
                                         iou_threshold, score_threshold, soft_nms_sigma)
     return {"selected_indices": tensor1d(indices, dtype="int32"), "selected_scores": tensor1d(kept, dtype="float32")}
@@ -442,8 +665,25 @@ async def non_max_suppression_with_score_async(boxes, scores, max_output_size, i
 
 async def non_max_suppression_padded_async(boxes, scores, max_output_size, iou_threshold=0.5,
                                            score_threshold=-math.inf, pad_to_max_output_size=False):
-    """tf.image.non_max_suppression_padded_async: non_max_suppression_padded without blocking
-    on the GPU."""
+    """tf.image.non_max_suppression_padded reading boxes and scores without blocking (awaited).
+
+    Args:
+        boxes: [num_boxes, 4], each [y1, x1, y2, x2].
+        scores: [num_boxes].
+        max_output_size: the most boxes to keep.
+        iou_threshold: the overlap at or above which a box is dropped.
+        score_threshold: scores at or below this are dropped.
+        pad_to_max_output_size: pad the indices with zeros to max_output_size.
+
+    Returns:
+        {'selected_indices': int32 Tensor, 'valid_outputs': int32 scalar}.
+
+    Example:
+        >>> import asyncio
+        >>> out = asyncio.run(tf.image.non_max_suppression_padded_async(tf.tensor([[0, 0, 1, 1]]), tf.tensor([0.5]), 1))
+        >>> out["valid_outputs"].array_sync()
+        1
+    """
     name = "non_max_suppression_padded_async"
     _flag(pad_to_max_output_size, "pad_to_max_output_size", name)
     indices, _, valid = await _nms_async(name, boxes, scores, max_output_size, iou_threshold, score_threshold,
