@@ -32,6 +32,9 @@ NAMESPACES = ("layers", "train", "io", "data", "losses", "metrics", "initializer
               "callbacks", "image", "linalg", "signal", "spectral", "fused", "string", "sparse", "math", "browser",
               "util", "vis", "serialization")
 
+#: Public functions of a namespace without __all__ that TF.js's name list lacks.
+EXTRA_NAMES = {"callbacks": ("early_stopping",)}
+
 _SECTION = re.compile(r"^(\w[\w ]*):\s*$", re.M)
 
 
@@ -52,7 +55,7 @@ def namespace_names(tf, ns):
     names = getattr(module, "__all__", None)
     if names:
         return sorted(n for n in names if not isinstance(getattr(module, n, None), types.ModuleType))
-    tfjs = _tfjs_names().get(ns, {}).values()
+    tfjs = [*_tfjs_names().get(ns, {}).values(), *EXTRA_NAMES.get(ns, ())]
     return sorted({n for n in tfjs if hasattr(module, n)} | set(_own_classes(module)))
 
 
