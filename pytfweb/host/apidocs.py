@@ -33,7 +33,7 @@ NAMESPACES = ("layers", "train", "io", "data", "losses", "metrics", "initializer
               "util", "vis", "serialization")
 
 #: Public functions of a namespace without __all__ that TF.js's name list lacks.
-EXTRA_NAMES = {"callbacks": ("early_stopping",)}
+EXTRA_NAMES = {"callbacks": ("early_stopping",), "serialization": ("register_class",)}
 
 _SECTION = re.compile(r"^(\w[\w ]*):\s*$", re.M)
 

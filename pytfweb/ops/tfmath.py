@@ -13,10 +13,23 @@ __all__ = ["confusion_matrix"]
 
 @op
 def confusion_matrix(labels, predictions, num_classes):
-    """tf.math.confusion_matrix: the int32 [num_classes, num_classes] matrix counting, at
-    [i, j], the examples of label i predicted as j. labels and predictions are vectors of one
-    length (float values are truncated to int32, as TF.js casts them); a value outside
-    [0, num_classes) is not counted."""
+    """The confusion matrix: at [i, j], the number of examples of label i predicted as j.
+
+    Args:
+        labels: a vector of class indices (float values are truncated to int).
+        predictions: a vector of class indices of labels' length.
+        num_classes: the number of classes.
+
+    Returns:
+        An int32 Tensor [num_classes, num_classes].
+
+    Example:
+        >>> labels = tf.tensor([0, 1, 1], dtype="int32")
+        >>> tf.math.confusion_matrix(labels, tf.tensor([0, 1, 0], dtype="int32"), 2).print()
+        Tensor
+            [[1, 0],
+             [1, 1]]
+    """
     name = "confusion_matrix"
     labels = convert_to_tensor(labels, "labels", name)
     predictions = convert_to_tensor(predictions, "predictions", name)
