@@ -26,8 +26,24 @@ from .weights_loader import decode_weights_stream, load_weights, weights_loader_
 
 
 async def get_model_artifacts_for_json(model_json, load_weights):
-    """TF.js's getModelArtifactsForJSON: load_weights(weights_manifest) -> (specs, bytes), awaited
-    when it is a coroutine function."""
+    """ModelArtifacts from a model.json dict, its weights loaded by a function (TF.js's
+    getModelArtifactsForJSON; awaited).
+
+    Args:
+        model_json: the model.json dict (modelTopology, weightsManifest, ...).
+        load_weights: load_weights(weights_manifest) -> (specs, bytes), awaited when it is a coroutine
+            function.
+
+    Returns:
+        A ModelArtifacts.
+
+    Example:
+        >>> import asyncio
+        >>> manifest = [{"paths": ["w.bin"], "weights": [{"name": "w", "shape": [2], "dtype": "float32"}]}]
+        >>> load = lambda m: (tf.io.get_weight_specs(m), bytes(8))
+        >>> asyncio.run(tf.io.get_model_artifacts_for_json({"modelTopology": {}, "weightsManifest": manifest}, load))
+        ModelArtifacts(format=None, weights=1, weight_bytes=8)
+    """
     import inspect
 
     async def loader(manifest):
@@ -37,5 +53,17 @@ async def get_model_artifacts_for_json(model_json, load_weights):
 
 
 def get_model_artifacts_info_for_json(model_artifacts):
-    """TF.js's getModelArtifactsInfoForJSON."""
+    """What saving artifacts writes, in bytes (TF.js's getModelArtifactsInfoForJSON).
+
+    Args:
+        model_artifacts: a ModelArtifacts.
+
+    Returns:
+        A ModelArtifactsInfo dated now.
+
+    Example:
+        >>> artifacts = tf.io.get_model_artifacts_for_json_sync({"modelTopology": {}}, [], b"")
+        >>> tf.io.get_model_artifacts_info_for_json(artifacts).weight_data_bytes
+        0
+    """
     return artifacts_info(model_artifacts)

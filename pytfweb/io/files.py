@@ -19,7 +19,16 @@ MODEL_JSON = "model.json"
 
 
 class FileSystem:
-    """tf.io.file_system(path): load from and save to a directory (or a model.json path)."""
+    """An IO handler loading from and saving to a directory (or a model.json path): model.json and
+    weight shards, TF.js's layout (tf.io.file_system; file:// URLs and plain paths route to it).
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> _ = tf.sequential([tf.layers.dense(units=1, input_shape=[2])]).save_sync(tf.io.file_system(folder))
+        >>> sorted(os.listdir(folder))
+        ['group1-shard1of1.bin', 'model.json']
+    """
 
     def __init__(self, path, weight_path_prefix=None, on_progress=None, shard_bytes=DEFAULT_SHARD_BYTES):
         if isinstance(path, os.PathLike):
@@ -44,6 +53,11 @@ class FileSystem:
         return p
 
     def load_sync(self):
+        """Read model.json and the weight shards it names.
+
+        Returns:
+            The ModelArtifacts.
+        """
         json_path = self._model_json_path()
         limit = int(ENV.get("MAX_JSON_BYTES"))
         model_json = parse_model_json(read_regular_file(json_path, limit, "load", "model file",
@@ -52,6 +66,11 @@ class FileSystem:
         return artifacts_from_model_json(model_json, lambda manifest: self._read_weights(manifest, prefix, json_path))
 
     async def load(self):
+        """load_sync, awaited (TF.js's handler interface).
+
+        Returns:
+            The ModelArtifacts.
+        """
         return self.load_sync()
 
     def _read_weights(self, manifest, prefix, source):
@@ -76,6 +95,14 @@ class FileSystem:
 
     # --- save ----------------------------------------------------------------------------------------
     def save_sync(self, artifacts):
+        """Write model.json and the weight shards.
+
+        Args:
+            artifacts: the ModelArtifacts.
+
+        Returns:
+            A SaveResult.
+        """
         if isinstance(artifacts.model_topology, (bytes, bytearray)):
             raise ValueError("save: file_system saves JSON model topologies only, got a binary topology")
         directory = self.path[:-len(MODEL_JSON)] if self.path.endswith(MODEL_JSON) else self.path
@@ -96,6 +123,14 @@ class FileSystem:
         return SaveResult(artifacts_info(artifacts))
 
     async def save(self, artifacts):
+        """save_sync, awaited (TF.js's handler interface).
+
+        Args:
+            artifacts: the ModelArtifacts.
+
+        Returns:
+            A SaveResult.
+        """
         return self.save_sync(artifacts)
 
 
@@ -143,6 +178,24 @@ def _by_flag(name):
 
 
 def file_system(path, weight_path_prefix=None, on_progress=None, shard_bytes=DEFAULT_SHARD_BYTES):
+    """An IO handler loading from and saving to a directory in CPython (or Pyodide's file system).
+
+    Args:
+        path: the directory, or a model.json path (a file:// prefix is accepted).
+        weight_path_prefix: where the weight files are, if not beside model.json.
+        on_progress: called with the fraction loaded.
+        shard_bytes: the largest weight shard written.
+
+    Returns:
+        A FileSystem handler.
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> _ = tf.sequential([tf.layers.dense(units=1, input_shape=[2])]).save_sync(tf.io.file_system(folder))
+        >>> tf.load_layers_model_sync(tf.io.file_system(folder)).count_params()
+        3
+    """
     return FileSystem(path, weight_path_prefix, on_progress, shard_bytes)
 
 

@@ -38,9 +38,23 @@ EncodedWeights.__doc__ = "What encode_weights returns: TF.js's {data, specs}, al
 
 
 def encode_weights(tensors, group=None, quantization=None):
-    """EncodedWeights(data: bytes, specs) for tensors: a dict name -> Tensor, or a list of (name,
-    Tensor) pairs or of {"name", "tensor"} dicts (TF.js's NamedTensor). quantization None | 'uint8' | 'uint16' |
-    'float16' applies to float32 weights; other dtypes are stored as they are."""
+    """Encode tensors as TF.js's weight bytes and specs.
+
+    Args:
+        tensors: a dict name -> Tensor, or a list of (name, Tensor) pairs or of {"name", "tensor"}
+            dicts (TF.js's NamedTensor).
+        group: the group name recorded in each spec (None: none).
+        quantization: None, 'uint8', 'uint16' or 'float16': applies to float32 weights; other dtypes
+            are stored as they are.
+
+    Returns:
+        EncodedWeights(data: bytes, specs).
+
+    Example:
+        >>> encoded = tf.io.encode_weights({"w": tf.tensor([1, 2])})
+        >>> encoded.specs, len(encoded.data)
+        ([{'name': 'w', 'shape': [2], 'dtype': 'float32'}], 8)
+    """
     if quantization is not None and quantization not in QUANTIZATION_DTYPES:
         raise ValueError(f"encode_weights: argument 'quantization' must be one of {QUANTIZATION_DTYPES} or None, "
                          f"got {quantization!r}")
@@ -141,9 +155,26 @@ def _f16_clamped(v):
 
 # --- decoding -----------------------------------------------------------------------------------
 def decode_weights(data, specs, source=None):
-    """dict name -> Tensor from the bytes of weights laid out by specs (dequantizing quantized
-    ones). A ValueError names `source` and the weight when a spec is malformed or the bytes are
-    too few or too many; then no tensor is left behind."""
+    """Tensors from the bytes of weights laid out by specs (dequantizing quantized ones).
+
+    Args:
+        data: the bytes.
+        specs: the weight specs, in the order of the bytes.
+        source: where the bytes came from, for error messages.
+
+    Returns:
+        {name: Tensor}.
+
+    Raises:
+        ValueError: a spec is malformed or the bytes are too few or too many (naming source and the
+            weight; no tensor is left behind).
+
+    Example:
+        >>> encoded = tf.io.encode_weights({"w": tf.tensor([1, 2])})
+        >>> tf.io.decode_weights(encoded.data, encoded.specs)["w"].print()
+        Tensor
+            [1, 2]
+    """
     data = memoryview(bytes(data) if not isinstance(data, (bytes, bytearray, memoryview)) else data).cast("B")
     out, offset = {}, 0
     try:
@@ -451,8 +482,19 @@ def check_group_bytes(group, nbytes, source=None, more=False):
 
 
 def get_weight_specs(manifest):
-    """TF.js's getWeightSpecs: the specs of every group, in order (no checks beyond the structure:
-    decode_weights checks the specs it decodes)."""
+    """The weight specs of every group of a weights manifest, in order (TF.js's getWeightSpecs; no
+    checks beyond the structure: decode_weights checks the specs it decodes).
+
+    Args:
+        manifest: a weightsManifest: [{'paths': [...], 'weights': [spec, ...]}, ...].
+
+    Returns:
+        The list of specs.
+
+    Example:
+        >>> tf.io.get_weight_specs([{"paths": ["a.bin"], "weights": [{"name": "w", "shape": [1], "dtype": "int32"}]}])
+        [{'name': 'w', 'shape': [1], 'dtype': 'int32'}]
+    """
     if not isinstance(manifest, list) or not all(isinstance(g, dict) and isinstance(g.get("weights"), list)
                                                  for g in manifest):
         raise ValueError("get_weight_specs: a weightsManifest must be a list of groups with a 'weights' list")
@@ -460,7 +502,18 @@ def get_weight_specs(manifest):
 
 
 def concatenate_array_buffers(buffers):
-    """TF.js's concatenateArrayBuffers: one bytes object from a list of buffers (or one buffer)."""
+    """One bytes object from a list of buffers, or from one buffer (TF.js's concatenateArrayBuffers).
+
+    Args:
+        buffers: a buffer (bytes, bytearray, memoryview) or a list of them.
+
+    Returns:
+        bytes.
+
+    Example:
+        >>> tf.io.concatenate_array_buffers([b"ab", b"c"])
+        b'abc'
+    """
     if isinstance(buffers, (bytes, bytearray, memoryview)):
         return bytes(buffers)
     return b"".join(bytes(b) for b in buffers)

@@ -140,8 +140,28 @@ def _int_mat_mul(y, bias, activation, prelu_weights, alpha):
 @op
 def mat_mul(a, b=None, transpose_a=False, transpose_b=False, bias=None, activation="linear",
             prelu_activation_weights=None, leakyrelu_alpha=0.2):
-    """tf.fused.mat_mul: activation(a @ b + bias) in one kernel (batch axes broadcast); the
-    arguments may also come as TF.js's one object, mat_mul({"a": ..., "b": ..., ...})."""
+    """activation(a @ b + bias) in one kernel (batch axes broadcast). The arguments may also come as
+    TF.js's one object: mat_mul({"a": ..., "b": ..., ...}).
+
+    Args:
+        a: a tensor of rank >= 2 (or TF.js's dict of all the arguments).
+        b: a tensor of rank >= 2.
+        transpose_a: multiply by a's transpose.
+        transpose_b: multiply by b's transpose.
+        bias: added to the product, broadcast (None: none).
+        activation: 'linear', 'relu', 'relu6', 'elu', 'prelu', 'leakyrelu' or 'sigmoid'.
+        prelu_activation_weights: prelu's alpha.
+        leakyrelu_alpha: leakyrelu's slope.
+
+    Returns:
+        A Tensor, as tf.mat_mul's.
+
+    Example:
+        >>> a, b = tf.tensor([[1, -2]]), tf.tensor([[1], [1]])
+        >>> tf.fused.mat_mul(a, b, bias=tf.tensor([0.5]), activation="relu").print()
+        Tensor
+            [[0]]
+    """
     if isinstance(a, dict):
         return _options(mat_mul, a)
     if b is None:
@@ -202,8 +222,32 @@ def _fused_conv(name, kernel, unfused, depthwise, x, filter, strides, pad, data_
 @op
 def conv2d(x, filter=None, strides=None, pad=None, data_format="NHWC", dilations=(1, 1), dim_rounding_mode=None,
            bias=None, activation="linear", prelu_activation_weights=None, leakyrelu_alpha=0.2):
-    """tf.fused.conv2d: activation(conv2d(x, filter) + bias) in one kernel; the arguments may
-    also come as TF.js's one object, conv2d({"x": ..., "filter": ..., "strides": ..., ...})."""
+    """activation(conv2d(x, filter) + bias) in one kernel. The arguments may also come as TF.js's one
+    object: conv2d({"x": ..., "filter": ..., "strides": ..., ...}).
+
+    Args:
+        x: the input, [batch, height, width, in_channels] (or TF.js's dict of all the arguments).
+        filter: [filter_height, filter_width, in_channels, out_channels].
+        strides: the window's step, an int or a pair.
+        pad: 'valid', 'same', an int or explicit paddings.
+        data_format: 'NHWC' or 'NCHW'.
+        dilations: the filter's dilation rates.
+        dim_rounding_mode: 'floor', 'round' or 'ceil' for an int pad.
+        bias: added per output channel (None: none).
+        activation: 'linear', 'relu', 'relu6', 'elu', 'prelu', 'leakyrelu' or 'sigmoid'.
+        prelu_activation_weights: prelu's alpha.
+        leakyrelu_alpha: leakyrelu's slope.
+
+    Returns:
+        A Tensor, as tf.conv2d's.
+
+    Example:
+        >>> y = tf.fused.conv2d(x=tf.ones([1, 3, 3, 1]), filter=tf.ones([2, 2, 1, 1]), strides=1, pad="valid",
+        ...                     bias=tf.tensor([1]))
+        >>> y.as1d().print()
+        Tensor
+            [5, 5, 5, 5]
+    """
     if isinstance(x, dict):
         return _options(conv2d, x)
     return _fused_conv("fused.conv2d", "FusedConv2D", _unfused_conv2d, False, x, filter, strides, pad, data_format,
@@ -214,8 +258,30 @@ def conv2d(x, filter=None, strides=None, pad=None, data_format="NHWC", dilations
 def depthwise_conv2d(x, filter=None, strides=None, pad=None, data_format="NHWC", dilations=(1, 1),
                      dim_rounding_mode=None, bias=None, activation="linear", prelu_activation_weights=None,
                      leakyrelu_alpha=0.2):
-    """tf.fused.depthwise_conv2d: activation(depthwise_conv2d(x, filter) + bias) in one kernel;
-    the arguments may also come as one dict, as conv2d's."""
+    """activation(depthwise_conv2d(x, filter) + bias) in one kernel; the arguments may also come as
+    one dict, as conv2d's.
+
+    Args:
+        x: the input, [batch, height, width, channels] (or TF.js's dict of all the arguments).
+        filter: [filter_height, filter_width, channels, multiplier].
+        strides: the window's step, an int or a pair.
+        pad: 'valid', 'same' or an int.
+        data_format: 'NHWC' or 'NCHW'.
+        dilations: the filter's dilation rates.
+        dim_rounding_mode: 'floor', 'round' or 'ceil' for an int pad.
+        bias: added per output channel (None: none).
+        activation: 'linear', 'relu', 'relu6', 'elu', 'prelu', 'leakyrelu' or 'sigmoid'.
+        prelu_activation_weights: prelu's alpha.
+        leakyrelu_alpha: leakyrelu's slope.
+
+    Returns:
+        A Tensor, as tf.depthwise_conv2d's.
+
+    Example:
+        >>> tf.fused.depthwise_conv2d(tf.ones([1, 2, 2, 1]), tf.ones([2, 2, 1, 1]), 1, "valid", activation="relu").print()
+        Tensor
+            [[[[4]]]]
+    """
     if isinstance(x, dict):
         return _options(depthwise_conv2d, x)
     return _fused_conv("fused.depthwise_conv2d", "FusedDepthwiseConv2D", _unfused_depthwise_conv2d, True, x, filter,
