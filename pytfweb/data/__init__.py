@@ -730,7 +730,15 @@ class CSVDataset(Dataset):
     """TF.js's CSVDataset: the rows of CSV text from a source, each a dict {column: value} (with label
     columns, {"xs": features, "ys": labels}). Values are numbers (float; int32 columns floor them to
     int, bool columns give 1 or 0) or strings; an empty field is None unless its column has a default.
-    Each iterator() reads the source again, as TF.js's. See tf.data.csv for the options."""
+    Each iterator() reads the source again, as TF.js's. Make one with tf.data.csv, which lists the
+    options.
+
+    Example:
+        >>> import asyncio
+        >>> ds = tf.data.csv(b"x,y\\n1,2\\n3,4\\n", column_configs={"y": {"isLabel": True}})
+        >>> asyncio.run(ds.to_array())
+        [{'xs': {'x': 1.0}, 'ys': {'y': 2.0}}, {'xs': {'x': 3.0}, 'ys': {'y': 4.0}}]
+    """
 
     def __init__(self, source, csv_config=None, **options):
         super().__init__(self._iterator, None)
@@ -760,7 +768,11 @@ class CSVDataset(Dataset):
 
     async def column_names(self):
         """The names of the columns the rows hold (configured_columns_only: those of column_configs),
-        reading the header line when there is one (awaited, as TF.js's columnNames())."""
+        reading the header line when there is one (awaited, as TF.js's columnNames()).
+
+        Returns:
+            A list of names.
+        """
         if not self.column_names_validated:
             await self._set_column_names()
         return list(self.column_configs) if self.configured_columns_only and self.column_configs is not None \
@@ -895,17 +907,29 @@ class _Rows(LazyIterator):
 
 
 def csv(source, csv_config=None, **options):
-    """A CSVDataset of the CSV text at source (TF.js's tf.data.csv).
+    """A dataset of the rows of CSV text (TF.js's tf.data.csv); the rows are read when iterated.
 
-    source: a URL (fetched in the page; read with urllib in CPython: http, https, data:), 'file://'
-    + a path (a local file in CPython, a file of Pyodide's file system in the page), in CPython a path
-    without a scheme, a urllib.request.Request or (in the page) a JS Request; also the CSV bytes
-    themselves (bytes, bytearray, memoryview; in the page a JS Uint8Array, ArrayBuffer, Blob or File).
-    Options (csv_config, a dict with TF.js's camelCase keys, or keyword arguments in snake_case):
-    has_header (True: the first line names the columns), column_names (a list; required without a
-    header), column_configs ({column: {"required", "dtype", "default", "isLabel"}}; label columns
-    make each row {"xs": features, "ys": labels}), configured_columns_only, delimiter (','),
-    delim_whitespace (runs of spaces separate fields). The rows are read when iterated (awaited)."""
+    Args:
+        source: a URL (fetched in the page; read with urllib in CPython: http, https, data:), 'file://'
+            + a path (a local file in CPython, a file of Pyodide's file system in the page), in CPython a
+            path without a scheme, a urllib.request.Request or (in the page) a JS Request; also the CSV
+            bytes themselves (bytes, bytearray, memoryview; in the page a JS Uint8Array, ArrayBuffer,
+            Blob or File).
+        csv_config: the options as a dict with TF.js's camelCase keys (or give them as keywords).
+        **options: has_header (True: the first line names the columns), column_names (a list; required
+            without a header), column_configs ({column: {"required", "dtype", "default", "isLabel"}};
+            label columns make each row {"xs": features, "ys": labels}), configured_columns_only,
+            delimiter (','), delim_whitespace (runs of spaces separate fields).
+
+    Returns:
+        A CSVDataset.
+
+    Example:
+        >>> import asyncio
+        >>> ds = tf.data.csv(b"a,b\\n1,2\\n3,4\\n")
+        >>> asyncio.run(ds.column_names()), asyncio.run(ds.to_array())
+        (['a', 'b'], [{'a': 1.0, 'b': 2.0}, {'a': 3.0, 'b': 4.0}])
+    """
     return CSVDataset(source, csv_config, **options)
 
 
@@ -1018,12 +1042,21 @@ def _padded(frames, size):
 
 
 class MicrophoneIterator(LazyIterator):
-    """TF.js's MicrophoneIterator: each `await next()` (or `await capture()`) records
-    num_frames_per_spectrogram frames from the microphone through a Web Audio AnalyserNode and gives
-    {"spectrogram": [frames, column_truncate_length, 1] dB values, "waveform": [frames * fft_size, 1]
-    samples in [-1, 1]} (float32; the one not included is None). Frames are read every fft_size /
-    sample rate seconds; while the stream is still silent at its start (the first frequency bin is
-    -inf) a capture ends early, the missing frames zeros before the ones read, as TF.js's. Browser only."""
+    """TF.js's MicrophoneIterator (make it with tf.data.microphone): each `await next()` (or `await
+    capture()`) records num_frames_per_spectrogram frames from the microphone through a Web Audio
+    AnalyserNode and gives {"spectrogram": [frames, column_truncate_length, 1] dB values,
+    "waveform": [frames * fft_size, 1] samples in [-1, 1]} (float32; the one not included is None).
+    Frames are read every fft_size / sample rate seconds; while the stream is still silent at its start
+    (the first frequency bin is -inf) a capture ends early, the missing frames zeros before the ones
+    read, as TF.js's. Browser only.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.data.MicrophoneIterator.create(fft_size=512))   # in CPython
+        Traceback (most recent call last):
+        ...
+        RuntimeError: tf.data.microphone is only supported in the browser ...
+    """
 
     _KNOWN = {"fft_size", "column_truncate_length", "num_frames_per_spectrogram", "audio_track_constraints",
               "smoothing_time_constant", "include_spectrogram", "include_waveform", "sample_rate_hz"}
@@ -1051,6 +1084,15 @@ class MicrophoneIterator(LazyIterator):
 
     @classmethod
     async def create(cls, microphone_config=None, **options):
+        """Open the microphone and make the iterator (awaited), as tf.data.microphone.
+
+        Args:
+            microphone_config: the options as a dict with TF.js's camelCase keys.
+            **options: the options as keywords (see tf.data.microphone).
+
+        Returns:
+            A MicrophoneIterator.
+        """
         if not _in_browser():
             raise RuntimeError("tf.data.microphone is only supported in the browser (it records through "
                                "navigator.mediaDevices.getUserMedia): run the script in the page (pytfweb run, "
@@ -1104,7 +1146,11 @@ class MicrophoneIterator(LazyIterator):
         return {"value": value, "done": False}
 
     async def capture(self):
-        """One recording: next()'s value."""
+        """One recording (awaited): next()'s value.
+
+        Returns:
+            {"spectrogram": Tensor or None, "waveform": Tensor or None}.
+        """
         return (await self.next())["value"]
 
     async def _audio_data(self):
@@ -1135,6 +1181,11 @@ class MicrophoneIterator(LazyIterator):
                 self.stream.getTracks()[0].stop()
 
     def get_sample_rate(self):
+        """The audio context's sample rate.
+
+        Returns:
+            The rate in Hz.
+        """
         return self.sample_rate_hz
 
     async def to_array(self):
@@ -1142,11 +1193,19 @@ class MicrophoneIterator(LazyIterator):
 
 
 class WebcamIterator(LazyIterator):
-    """TF.js's WebcamIterator: each `await next()` (or `await capture()`) gives the video element's
-    current frame through tf.browser.from_pixels: int32 [height, width, 3], or, when resize_width and
-    resize_height differ from the element's size, float32 [resize_height, resize_width, 3] through
-    tf.image.crop_and_resize (center_crop: the centred box of the resize size's proportions, else
-    the whole frame). Browser only."""
+    """TF.js's WebcamIterator (make it with tf.data.webcam): each `await next()` (or `await
+    capture()`) gives the video element's current frame through tf.browser.from_pixels: int32
+    [height, width, 3], or, when resize_width and resize_height differ from the element's size, float32
+    [resize_height, resize_width, 3] through tf.image.crop_and_resize (center_crop: the centred box of
+    the resize size's proportions, else the whole frame). Browser only.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.data.WebcamIterator.create(resize_width=64, resize_height=64))   # in CPython
+        Traceback (most recent call last):
+        ...
+        RuntimeError: tf.data.webcam is only supported in the browser ...
+    """
 
     _KNOWN = {"resize_width", "resize_height", "center_crop", "facing_mode", "device_id"}
 
@@ -1172,6 +1231,16 @@ class WebcamIterator(LazyIterator):
 
     @classmethod
     async def create(cls, webcam_video_element=None, webcam_config=None, **options):
+        """Open the camera and make the iterator (awaited), as tf.data.webcam.
+
+        Args:
+            webcam_video_element: a JS HTMLVideoElement (None: a hidden one).
+            webcam_config: the options as a dict with TF.js's camelCase keys.
+            **options: the options as keywords (see tf.data.webcam).
+
+        Returns:
+            A WebcamIterator.
+        """
         if not _in_browser():
             raise RuntimeError("tf.data.webcam is only supported in the browser (it films through "
                                "navigator.mediaDevices.getUserMedia): run the script in the page (pytfweb run, "
@@ -1253,7 +1322,11 @@ class WebcamIterator(LazyIterator):
         return ops.reshape(out, list(out.shape[1:]))
 
     async def capture(self):
-        """One frame: next()'s value."""
+        """One frame (awaited): next()'s value.
+
+        Returns:
+            An image Tensor [height, width, 3].
+        """
         return (await self.next())["value"]
 
     def stop(self):
@@ -1269,19 +1342,55 @@ class WebcamIterator(LazyIterator):
 
 
 async def microphone(microphone_config=None, **options):
-    """A MicrophoneIterator recording from the browser's microphone (TF.js's tf.data.microphone; awaited).
-    Options (a dict with TF.js's camelCase keys or keyword arguments): fft_size (1024: a power of 2 from
-    16 to 16384), column_truncate_length, num_frames_per_spectrogram (43), audio_track_constraints,
-    smoothing_time_constant, include_spectrogram (True), include_waveform (False), sample_rate_hz (the
-    device's; another value raises). Browser only: RuntimeError in CPython."""
+    """A MicrophoneIterator recording from the browser's microphone (TF.js's tf.data.microphone;
+    awaited; browser only).
+
+    Args:
+        microphone_config: the options as a dict with TF.js's camelCase keys (or give them as keywords).
+        **options: fft_size (1024: a power of 2 from 16 to 16384), column_truncate_length,
+            num_frames_per_spectrogram (43), audio_track_constraints, smoothing_time_constant,
+            include_spectrogram (True), include_waveform (False), sample_rate_hz (the device's; another
+            value raises).
+
+    Returns:
+        A MicrophoneIterator.
+
+    Raises:
+        RuntimeError: in CPython.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.data.microphone())   # in CPython
+        Traceback (most recent call last):
+        ...
+        RuntimeError: tf.data.microphone is only supported in the browser ...
+    """
     return await MicrophoneIterator.create(microphone_config, **options)
 
 
 async def webcam(webcam_video_element=None, webcam_config=None, **options):
-    """A WebcamIterator filming into webcam_video_element (a JS HTMLVideoElement; None: a hidden one of
-    resize_width x resize_height) (TF.js's tf.data.webcam; awaited). Options (a dict with TF.js's
-    camelCase keys or keyword arguments): resize_width, resize_height, center_crop, facing_mode
-    ('user' or 'environment'), device_id. Browser only: RuntimeError in CPython."""
+    """A WebcamIterator filming into a video element (TF.js's tf.data.webcam; awaited; browser only).
+
+    Args:
+        webcam_video_element: a JS HTMLVideoElement (None: a hidden one of resize_width x
+            resize_height).
+        webcam_config: the options as a dict with TF.js's camelCase keys (or give them as keywords).
+        **options: resize_width, resize_height, center_crop, facing_mode ('user' or 'environment'),
+            device_id.
+
+    Returns:
+        A WebcamIterator.
+
+    Raises:
+        RuntimeError: in CPython.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.data.webcam())   # in CPython
+        Traceback (most recent call last):
+        ...
+        RuntimeError: tf.data.webcam is only supported in the browser ...
+    """
     return await WebcamIterator.create(webcam_video_element, webcam_config, **options)
 
 
