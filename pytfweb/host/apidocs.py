@@ -27,6 +27,8 @@ import textwrap
 import types
 from pathlib import Path
 
+import pytfweb as tf
+
 #: tf.<name> namespaces documented besides the top level (the modules pytfweb/__init__.py exposes).
 NAMESPACES = ("layers", "train", "io", "data", "losses", "metrics", "initializers", "regularizers", "constraints",
               "callbacks", "image", "linalg", "signal", "spectral", "fused", "string", "sparse", "math", "browser",
@@ -76,7 +78,6 @@ def public_api():
     namespaces is listed once, under the first; a member once, under the first class listing it.
     A class's members are those it defines and those of its non-public bases (Model.fit, which
     the training mixin defines)."""
-    import pytfweb as tf
     names = [(f"tf.{n}", getattr(tf, n)) for n in sorted(tf.__all__)
              if not isinstance(getattr(tf, n), types.ModuleType)]
     for ns in NAMESPACES:
@@ -186,7 +187,6 @@ def undocumented():
 def pdoc_modules():
     """The modules the reference renders: pytfweb and each namespace's module (with the modules
     of tf.layers' classes, which live in the layer families)."""
-    import pytfweb as tf
     names = ["pytfweb"]
     for ns in NAMESPACES:
         module = getattr(tf, ns)
@@ -201,7 +201,7 @@ def pdoc_modules():
 def build_api_docs(outdir):
     """Write the HTML reference into outdir; returns the list of files written (relative).
     Raises ImportError naming what to install when pdoc is not importable."""
-    try:
+    try:   # pdoc is optional (the [test] extra): only the reference needs it
         import pdoc
         import pdoc.render
     except ImportError as exc:
