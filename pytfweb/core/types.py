@@ -9,7 +9,7 @@ run time).
 """
 from typing import TYPE_CHECKING, Literal, Sequence, Union
 
-if TYPE_CHECKING:   # names for the checker only: numpy is optional in the browser, and a leaf helper sits below tensor.py
+if TYPE_CHECKING:   # for type checkers only: numpy is optional in the browser, and the engine's layer sits above
     import numpy
 
     from .tensor import Tensor

@@ -32,7 +32,7 @@ import pytfweb as tf
 #: tf.<name> namespaces documented besides the top level (the modules pytfweb/__init__.py exposes).
 NAMESPACES = ("layers", "train", "io", "data", "losses", "metrics", "initializers", "regularizers", "constraints",
               "callbacks", "image", "linalg", "signal", "spectral", "fused", "string", "sparse", "math", "browser",
-              "util", "vis", "serialization")
+              "util", "vis", "vis.render", "vis.show", "serialization")
 
 #: Public functions of a namespace without __all__ that TF.js's name list lacks.
 EXTRA_NAMES = {"callbacks": ("early_stopping",), "serialization": ("register_class",)}
@@ -51,9 +51,14 @@ def _own_classes(module):
             and v.__module__.startswith("pytfweb.")]
 
 
+def _namespace(ns):
+    """The module tf.<ns> (ns may be dotted: 'vis.render')."""
+    return functools.reduce(getattr, ns.split("."), tf)
+
+
 def namespace_names(tf, ns):
     """The public names of tf.<ns>, sorted."""
-    module = getattr(tf, ns)
+    module = _namespace(ns)
     names = getattr(module, "__all__", None)
     if names:
         return sorted(n for n in names if not isinstance(getattr(module, n, None), types.ModuleType))
@@ -81,7 +86,7 @@ def public_api():
     names = [(f"tf.{n}", getattr(tf, n)) for n in sorted(tf.__all__)
              if not isinstance(getattr(tf, n), types.ModuleType)]
     for ns in NAMESPACES:
-        module = getattr(tf, ns)
+        module = _namespace(ns)
         names += [(f"tf.{ns}.{n}", getattr(module, n)) for n in namespace_names(tf, ns)]
     public_classes = {id(obj) for _, obj in names if inspect.isclass(obj)}
     found, seen = {}, set()
@@ -189,7 +194,7 @@ def pdoc_modules():
     of tf.layers' classes, which live in the layer families)."""
     names = ["pytfweb"]
     for ns in NAMESPACES:
-        module = getattr(tf, ns)
+        module = _namespace(ns)
         names.append(module.__name__)
         names += sorted({getattr(module, n).__module__ for n in _own_classes(module)} - set(names))
     packages = [n for n in names if n != "pytfweb" and hasattr(sys.modules[n], "__path__")]

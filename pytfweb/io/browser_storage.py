@@ -592,7 +592,7 @@ def browser_files(files):
         >>> tf.io.browser_files([])   # CPython has no File objects
         Traceback (most recent call last):
         ...
-        RuntimeError: browser_files is only available in the browser (Pyodide); in CPython save and load with a directory path, file:// or http(s)://
+        RuntimeError: browser_files is only available in the browser (Pyodide); ...
     """
     return BrowserFiles(files)
 

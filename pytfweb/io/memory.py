@@ -65,7 +65,8 @@ def from_memory(model_artifacts, weight_specs=None, weight_data=None, training_c
 
     Example:
         >>> saved = []
-        >>> _ = tf.sequential([tf.layers.dense(units=2, input_shape=[3])]).save_sync(tf.io.with_save_handler_sync(saved.append))
+        >>> model = tf.sequential([tf.layers.dense(units=2, input_shape=[3])])
+        >>> _ = model.save_sync(tf.io.with_save_handler_sync(saved.append))
         >>> tf.load_layers_model_sync(tf.io.from_memory(saved[0])).count_params()
         8
     """
@@ -86,7 +87,8 @@ def from_memory_sync(model_artifacts, weight_specs=None, weight_data=None, train
 
     Example:
         >>> saved = []
-        >>> _ = tf.sequential([tf.layers.dense(units=1, input_shape=[1])]).save_sync(tf.io.with_save_handler_sync(saved.append))
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1])])
+        >>> _ = model.save_sync(tf.io.with_save_handler_sync(saved.append))
         >>> tf.load_layers_model_sync(tf.io.from_memory_sync(saved[0])).count_params()
         2
     """
@@ -128,7 +130,8 @@ def with_save_handler_sync(save_handler):
 
     Example:
         >>> saved = []
-        >>> _ = tf.sequential([tf.layers.dense(units=1, input_shape=[1])]).save_sync(tf.io.with_save_handler_sync(saved.append))
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1])])
+        >>> _ = model.save_sync(tf.io.with_save_handler_sync(saved.append))
         >>> len(saved)
         1
     """

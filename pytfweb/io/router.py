@@ -23,7 +23,8 @@ def register_load_router(router):
 
     Example:
         >>> saved = {}
-        >>> tf.io.register_load_router(lambda url, **options: tf.io.from_memory(saved["m"]) if url == "docs://m" else None)
+        >>> tf.io.register_load_router(lambda url, **options: tf.io.from_memory(saved["m"])
+        ...                            if url == "docs://m" else None)
         >>> tf.io.register_save_router(lambda url: tf.io.with_save_handler_sync(lambda a: saved.update(m=a))
         ...                            if url == "docs://m" else None)
         >>> _ = tf.sequential([tf.layers.dense(units=1, input_shape=[1])]).save_sync("docs://m")

@@ -230,7 +230,9 @@ def compute_fans(shape):
 
 
 class VarianceScaling(Initializer):
-    """Values scaled to the weight's size: a truncated normal of stddev sqrt(scale / fan) (with the untruncated stddev, as TF.js) or a uniform draw in +-sqrt(3 scale / fan), fan being fan_in, fan_out or their mean (tf.initializers.variance_scaling).
+    """Values scaled to the weight's size: a truncated normal of stddev sqrt(scale / fan) (with the untruncated stddev,
+    as TF.js) or a uniform draw in +-sqrt(3 scale / fan), fan being fan_in, fan_out or their mean
+    (tf.initializers.variance_scaling).
 
     Example:
         >>> tf.initializers.VarianceScaling(mode='fan_avg', distribution='uniform').get_config()
@@ -430,7 +432,8 @@ def identity(gain=1.0):
 
 @takes_options
 def variance_scaling(scale=1.0, mode="fan_in", distribution="normal", seed=None):
-    """An initializer scaled to the weight's size: stddev sqrt(scale / fan) for 'normal' (a truncated normal, as TF.js), limits +-sqrt(3 scale / fan) for 'uniform'.
+    """An initializer scaled to the weight's size: stddev sqrt(scale / fan) for 'normal' (a truncated normal, as TF.js),
+    limits +-sqrt(3 scale / fan) for 'uniform'.
 
     Args:
         scale: the scale (non-negative).

@@ -103,7 +103,8 @@ def prepare_conv2d(name, x, filter, strides, pad, data_format, dilations, dim_ro
 
 
 @op
-def conv2d(x: TensorLike, filter: TensorLike, strides: Union[int, Sequence[int]], pad: Union[str, int, Sequence],  # noqa: A002
+def conv2d(x: TensorLike, filter: TensorLike,  # noqa: A002
+           strides: Union[int, Sequence[int]], pad: Union[str, int, Sequence],
            data_format: str = "NHWC", dilations: Union[int, Sequence[int]] = (1, 1),
            dim_rounding_mode: Optional[str] = None) -> Tensor:
     """2D convolution (cross-correlation, as TensorFlow's).
@@ -187,7 +188,8 @@ def conv1d(x: TensorLike, filter: TensorLike, stride: int, pad: Union[str, int],
 
 
 @op
-def depthwise_conv2d(x: TensorLike, filter: TensorLike, strides: Union[int, Sequence[int]], pad: Union[str, int],  # noqa: A002
+def depthwise_conv2d(x: TensorLike, filter: TensorLike,  # noqa: A002
+                     strides: Union[int, Sequence[int]], pad: Union[str, int],
                      data_format: str = "NHWC", dilations: Union[int, Sequence[int]] = (1, 1),
                      dim_rounding_mode: Optional[str] = None) -> Tensor:
     """Depthwise 2D convolution: each input channel convolved with its own filters.
@@ -218,7 +220,8 @@ def depthwise_conv2d(x: TensorLike, filter: TensorLike, strides: Union[int, Sequ
 
 @op
 def separable_conv2d(x: TensorLike, depthwise_filter: TensorLike, pointwise_filter: TensorLike,
-                     strides: Union[int, Sequence[int]], pad: Union[str, int], dilation: Union[int, Sequence[int]] = (1, 1),
+                     strides: Union[int, Sequence[int]], pad: Union[str, int],
+                     dilation: Union[int, Sequence[int]] = (1, 1),
                      data_format: str = "NHWC") -> Tensor:
     """A depthwise_conv2d, then a 1x1 conv2d mixing its channels.
 
@@ -330,7 +333,8 @@ def _transpose_args(x, filter, output_shape, rank, name):
 
 
 @op
-def conv2d_transpose(x: TensorLike, filter: TensorLike, output_shape: Shape, strides: Union[int, Sequence[int]],  # noqa: A002
+def conv2d_transpose(x: TensorLike, filter: TensorLike, output_shape: Shape,  # noqa: A002
+                     strides: Union[int, Sequence[int]],
                      pad: Union[str, int], dim_rounding_mode: Optional[str] = None) -> Tensor:
     """The transposed 2D convolution: conv2d's gradient with respect to its input (a
     "deconvolution"), for an input of output_shape.
@@ -360,7 +364,8 @@ def conv2d_transpose(x: TensorLike, filter: TensorLike, output_shape: Shape, str
 
 
 @op
-def conv3d_transpose(x: TensorLike, filter: TensorLike, output_shape: Shape, strides: Union[int, Sequence[int]],  # noqa: A002
+def conv3d_transpose(x: TensorLike, filter: TensorLike, output_shape: Shape,  # noqa: A002
+                     strides: Union[int, Sequence[int]],
                      pad: Union[str, int]) -> Tensor:
     """The transposed 3D convolution: conv3d's gradient with respect to its input, for an input
     of output_shape.

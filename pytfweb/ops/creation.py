@@ -353,7 +353,8 @@ def _number(v, op, arg):
     return v
 
 
-def range(start: float, stop: Optional[float] = None, step: float = 1, dtype: DType = "float32") -> Tensor:  # noqa: A001 - TF.js name
+def range(start: float, stop: Optional[float] = None, step: float = 1,  # noqa: A001 - TF.js name
+          dtype: DType = "float32") -> Tensor:
     """Evenly spaced values in [start, stop), as TF.js's tf.range.
 
     With one argument it counts from 0 as Python's range; with stop < start and the default

@@ -278,7 +278,8 @@ def depthwise_conv2d(x, filter=None, strides=None, pad=None, data_format="NHWC",
         A Tensor, as tf.depthwise_conv2d's.
 
     Example:
-        >>> tf.fused.depthwise_conv2d(tf.ones([1, 2, 2, 1]), tf.ones([2, 2, 1, 1]), 1, "valid", activation="relu").print()
+        >>> x, f = tf.ones([1, 2, 2, 1]), tf.ones([2, 2, 1, 1])
+        >>> tf.fused.depthwise_conv2d(x, f, 1, "valid", activation="relu").print()
         Tensor
             [[[[4]]]]
     """

@@ -654,7 +654,8 @@ async def non_max_suppression_with_score_async(boxes, scores, max_output_size, i
 
     Example:
         >>> import asyncio
-        >>> out = asyncio.run(tf.image.non_max_suppression_with_score_async(tf.tensor([[0, 0, 1, 1]]), tf.tensor([0.5]), 1))
+        >>> boxes, scores = tf.tensor([[0, 0, 1, 1]]), tf.tensor([0.5])
+        >>> out = asyncio.run(tf.image.non_max_suppression_with_score_async(boxes, scores, 1))
         >>> out["selected_indices"].array_sync()
         [0]
     """

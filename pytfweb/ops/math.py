@@ -217,7 +217,8 @@ def _matrix_norm(x, ord, rows, cols):
 
 
 @op
-def norm(x: TensorLike, ord: Union[str, float] = "euclidean", axis: Axis = None, keep_dims: bool = False) -> Tensor:  # noqa: A002
+def norm(x: TensorLike, ord: Union[str, float] = "euclidean",  # noqa: A002
+         axis: Axis = None, keep_dims: bool = False) -> Tensor:
     """A vector or matrix norm.
 
     Over all values or one axis: a vector norm (ord 'euclidean', 1, 2, inf, -inf); over two axes: a

@@ -105,8 +105,8 @@ def _slice_doc(rank, name):
     else:
         args = ["x: the rank-" + str(rank) + " tensor.", "begin: the start along each axis.",
                 "size: the length along each axis (-1: to the end)."]
-        call = (f"tf.{name}(tf.tensor([1, 2, 3, 4], {_ones_shape(rank, 4)}), {_ones_shape(rank, 1)[:1] + [0] * (rank - 1)}, "
-                f"{[2] + [-1] * (rank - 1)}).as1d()")
+        begin, size = [1] + [0] * (rank - 1), [2] + [-1] * (rank - 1)
+        call = f"tf.{name}(tf.tensor([1, 2, 3, 4], {_ones_shape(rank, 4)}), {begin}, {size}).as1d()"
     return _nd_doc(f"tf.slice of a rank-{rank} tensor (its rank checked).", args, "A new Tensor.",
                    [f">>> {call}.print()", "Tensor", "    [2, 3]"])
 

@@ -239,7 +239,8 @@ def max_pool_with_argmax(x: TensorLike, filter_size: Union[int, Sequence[int]], 
 
 
 @op
-def pool(input: TensorLike, window_shape: Union[int, Sequence[int]], pooling_type: str, pad: Union[str, int],  # noqa: A002
+def pool(input: TensorLike,  # noqa: A002
+         window_shape: Union[int, Sequence[int]], pooling_type: str, pad: Union[str, int],
          dilations: Union[int, Sequence[int], None] = None, strides: Union[int, Sequence[int], None] = None,
          dim_rounding_mode: Optional[str] = None) -> Tensor:
     """Max or average pooling with dilations.

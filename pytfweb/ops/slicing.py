@@ -30,7 +30,8 @@ _NEW_AXIS, _SHRINK_AXIS = -2, -1   # markers in the list of output axes (as in T
 
 
 @op
-def slice(x: TensorLike, begin: Union[int, Sequence[int]], size: Union[int, Sequence[int], None] = None) -> Tensor:  # noqa: A001 - TF.js name
+def slice(x: TensorLike, begin: Union[int, Sequence[int]],  # noqa: A001 - TF.js name
+          size: Union[int, Sequence[int], None] = None) -> Tensor:
     """A block of x: size[i] elements from begin[i] along each axis.
 
     Args:
