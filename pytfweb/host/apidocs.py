@@ -212,8 +212,9 @@ def build_api_docs(outdir):
     except ImportError as exc:
         raise ImportError("the API reference needs pdoc (pip install 'pytfweb[test]' or pip install pdoc)") from exc
     out = Path(outdir)
-    pdoc.render.configure(docformat="google", footer_text="pytfweb")
-    pdoc.pdoc(*pdoc_modules(), output_directory=out)
+    # without the source of every function (tens of MB), and without the packages' private modules
+    pdoc.render.configure(docformat="google", footer_text="pytfweb", show_source=False)
+    pdoc.pdoc(*pdoc_modules(), r"!pytfweb\..*\._", output_directory=out)
     return sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
 
 
