@@ -3,6 +3,7 @@
 on pytfweb's ops. The API is TF.js's GraphModel in snake_case.
 """
 from types import SimpleNamespace
+from typing import Any, Callable, Optional
 
 from .. import ops as tfo
 from ..core.api import dispose, keep
@@ -551,8 +552,9 @@ def _model(model_url, api, on_progress, request_init, weight_path_prefix, fetch_
     return GraphModel(_as_handler(model_url, api), {k: v for k, v in options.items() if v is not None})
 
 
-async def load_graph_model(model_url, on_progress=None, request_init=None, weight_path_prefix=None, fetch_func=None,
-                           from_tf_hub=False):
+async def load_graph_model(model_url: Any, on_progress: Optional[Callable] = None, request_init: Optional[dict] = None,
+                           weight_path_prefix: Optional[str] = None, fetch_func: Optional[Callable] = None,
+                           from_tf_hub: bool = False) -> GraphModel:
     """Load a GraphModel from TF.js's graph-model format (awaited).
 
     Args:
@@ -583,8 +585,9 @@ async def load_graph_model(model_url, on_progress=None, request_init=None, weigh
     return model
 
 
-def load_graph_model_sync(model_source, on_progress=None, request_init=None, weight_path_prefix=None,
-                          fetch_func=None):
+def load_graph_model_sync(model_source: Any, on_progress: Optional[Callable] = None,
+                          request_init: Optional[dict] = None, weight_path_prefix: Optional[str] = None,
+                          fetch_func: Optional[Callable] = None) -> GraphModel:
     """tf.load_graph_model without awaiting: from an IO handler that needs none (files, memory),
     ModelArtifacts, or a (model_json, weight bytes) pair.
 

@@ -13,6 +13,8 @@ Beyond TF.js's names, for those floors (here only, not in `tf.*`):
   conversion (decoded weights);
 - tensors_in(container): every Tensor in a nested list / tuple / dict / set.
 """
+from typing import Any
+
 from .engine import ENGINE
 from .engine import tensors_in  # noqa: F401  (re-exported)
 from .environment import env
@@ -22,7 +24,7 @@ __all__ = ["engine", "set_backend", "get_backend", "register_backend", "remove_b
            "time", "backend", "enable_debug_mode", "enable_prod_mode"]
 
 # The engine's surface, by TF.js names (bound methods: no cost over calling the engine).
-def engine():
+def engine() -> Any:
     """The engine: the one object holding the backends, the tensors' data and the scopes.
 
     Returns:
@@ -52,7 +54,7 @@ time = ENGINE.time
 make_tensor = ENGINE.make_tensor
 
 
-def backend():
+def backend() -> Any:
     """The active backend object.
 
     Returns:

@@ -34,6 +34,7 @@ import secrets
 import warnings
 import zipfile
 import zlib
+from typing import Any, Optional, Union
 
 from .. import layers as _layers  # noqa: F401 - imports every layer module
 from .. import train
@@ -1461,7 +1462,8 @@ def _settle_kept_shapes(model):
             layer.target_shape = list(shape)
 
 
-def load_keras_model(path, custom_objects=None, compile=True):  # noqa: A002 - Keras's argument name
+def load_keras_model(path: Union[str, os.PathLike], custom_objects: Optional[dict] = None,
+                     compile: bool = True) -> Any:  # noqa: A002 - Keras's argument name
     """A pytfweb model from a Keras file: a Keras 3 `.keras` archive or a legacy `.h5`
     (tf.keras 2 or Keras 3). compile=True compiles it as its training config says, when that has
     TF.js equivalents (else a warning and an uncompiled model); the optimizer's state is not

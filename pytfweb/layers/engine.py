@@ -20,6 +20,7 @@ import functools
 import inspect
 import itertools
 import math
+from typing import Optional, Sequence
 
 from .. import ops
 from ..core.api import dispose, num_bytes, registered_variable, tidy
@@ -679,7 +680,9 @@ class InputLayer(Layer):
                 "name": self.name}
 
 
-def input(shape=None, batch_shape=None, name=None, dtype="float32", sparse=False):  # noqa: A001 - TF.js name
+def input(shape: Optional[Sequence[Optional[int]]] = None,  # noqa: A001 - TF.js name
+          batch_shape: Optional[Sequence[Optional[int]]] = None, name: Optional[str] = None,
+          dtype: str = "float32", sparse: bool = False) -> SymbolicTensor:
     """A SymbolicTensor to build a functional model from (tf.model).
 
     Args:

@@ -7,6 +7,7 @@ its input on to its layers and gives its outputs' masks to whatever it is nested
 layers (RNNs with stateful=True) keep their states between runs; model.reset_states() resets
 them all."""
 import json
+from typing import Optional, Sequence, Union
 
 from ..core.api import is_recording_gradients, tidy
 from . import inference_fusion as _inference_fusion
@@ -553,7 +554,7 @@ def _masks_list(mask, n):
     return list(mask) if isinstance(mask, (list, tuple)) else [mask] + [None] * (n - 1)
 
 
-def sequential(layers=None, name=None):
+def sequential(layers: Optional[Sequence[Layer]] = None, name: Optional[str] = None) -> Sequential:
     """A Sequential model: a linear stack of layers.
 
     Args:
@@ -571,7 +572,8 @@ def sequential(layers=None, name=None):
     return Sequential(layers, name)
 
 
-def model(inputs, outputs, name=None):
+def model(inputs: Union[SymbolicTensor, Sequence[SymbolicTensor]],
+          outputs: Union[SymbolicTensor, Sequence[SymbolicTensor]], name: Optional[str] = None) -> Model:
     """A functional model from tf.input() SymbolicTensors to layer outputs.
 
     Args:

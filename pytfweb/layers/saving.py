@@ -6,6 +6,7 @@ them out, and with include_optimizer the training config and the optimizer's wei
 training config when there is one, then the weights assigned by name (strict by default).
 """
 import re
+from typing import Any, Callable, Optional
 
 from ..core.api import dispose
 from ..train import Optimizer
@@ -105,8 +106,10 @@ def _handler(path_or_handler, api, on_progress, request_init, weight_path_prefix
                                         weight_url_converter=weight_url_converter)
 
 
-async def load_layers_model(path_or_handler, strict=True, on_progress=None, request_init=None,
-                            weight_path_prefix=None, fetch_func=None, custom_objects=None, weight_url_converter=None):
+async def load_layers_model(path_or_handler: Any, strict: bool = True, on_progress: Optional[Callable] = None,
+                            request_init: Optional[dict] = None, weight_path_prefix: Optional[str] = None,
+                            fetch_func: Optional[Callable] = None, custom_objects: Optional[dict] = None,
+                            weight_url_converter: Optional[Callable] = None) -> Any:
     """Load a Keras-style model saved in TF.js's layers format (model.json and weight shards;
     awaited).
 
@@ -141,8 +144,10 @@ async def load_layers_model(path_or_handler, strict=True, on_progress=None, requ
     return model_from_artifacts(artifacts, strict, _source(path_or_handler), custom_objects)
 
 
-def load_layers_model_sync(path_or_handler, strict=True, on_progress=None, request_init=None,
-                           weight_path_prefix=None, fetch_func=None, custom_objects=None, weight_url_converter=None):
+def load_layers_model_sync(path_or_handler: Any, strict: bool = True, on_progress: Optional[Callable] = None,
+                           request_init: Optional[dict] = None, weight_path_prefix: Optional[str] = None,
+                           fetch_func: Optional[Callable] = None, custom_objects: Optional[dict] = None,
+                           weight_url_converter: Optional[Callable] = None) -> Any:
     """tf.load_layers_model without awaiting, for handlers that need none (files, memory, urllib).
 
     Args:

@@ -15,6 +15,10 @@ matrices runs as separate ops (_int_mat_mul).
 """
 import re
 
+from typing import Any, Dict, Optional, Sequence, Union
+
+from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from ..core.dtypes import upcast
 from ..core.engine import ENGINE, op
 from ..kernels.activations import ACTIVATIONS
@@ -138,8 +142,9 @@ def _int_mat_mul(y, bias, activation, prelu_weights, alpha):
 
 
 @op
-def mat_mul(a, b=None, transpose_a=False, transpose_b=False, bias=None, activation="linear",
-            prelu_activation_weights=None, leakyrelu_alpha=0.2):
+def mat_mul(a: Union[TensorLike, Dict[str, Any]], b: Optional[TensorLike] = None, transpose_a: bool = False,
+            transpose_b: bool = False, bias: Optional[TensorLike] = None, activation: str = "linear",
+            prelu_activation_weights: Optional[TensorLike] = None, leakyrelu_alpha: float = 0.2) -> Tensor:
     """activation(a @ b + bias) in one kernel (batch axes broadcast). The arguments may also come as
     TF.js's one object: mat_mul({"a": ..., "b": ..., ...}).
 
@@ -220,8 +225,11 @@ def _fused_conv(name, kernel, unfused, depthwise, x, filter, strides, pad, data_
 
 
 @op
-def conv2d(x, filter=None, strides=None, pad=None, data_format="NHWC", dilations=(1, 1), dim_rounding_mode=None,
-           bias=None, activation="linear", prelu_activation_weights=None, leakyrelu_alpha=0.2):
+def conv2d(x: Union[TensorLike, Dict[str, Any]], filter: Optional[TensorLike] = None,  # noqa: A002 - TF.js name
+           strides: Union[int, Sequence[int], None] = None, pad: Union[str, int, Sequence, None] = None,
+           data_format: str = "NHWC", dilations: Union[int, Sequence[int]] = (1, 1),
+           dim_rounding_mode: Optional[str] = None, bias: Optional[TensorLike] = None, activation: str = "linear",
+           prelu_activation_weights: Optional[TensorLike] = None, leakyrelu_alpha: float = 0.2) -> Tensor:
     """activation(conv2d(x, filter) + bias) in one kernel. The arguments may also come as TF.js's one
     object: conv2d({"x": ..., "filter": ..., "strides": ..., ...}).
 
@@ -255,9 +263,12 @@ def conv2d(x, filter=None, strides=None, pad=None, data_format="NHWC", dilations
 
 
 @op
-def depthwise_conv2d(x, filter=None, strides=None, pad=None, data_format="NHWC", dilations=(1, 1),
-                     dim_rounding_mode=None, bias=None, activation="linear", prelu_activation_weights=None,
-                     leakyrelu_alpha=0.2):
+def depthwise_conv2d(x: Union[TensorLike, Dict[str, Any]], filter: Optional[TensorLike] = None,  # noqa: A002 - TF.js name
+                     strides: Union[int, Sequence[int], None] = None, pad: Union[str, int, None] = None,
+                     data_format: str = "NHWC", dilations: Union[int, Sequence[int]] = (1, 1),
+                     dim_rounding_mode: Optional[str] = None, bias: Optional[TensorLike] = None,
+                     activation: str = "linear", prelu_activation_weights: Optional[TensorLike] = None,
+                     leakyrelu_alpha: float = 0.2) -> Tensor:
     """activation(depthwise_conv2d(x, filter) + bias) in one kernel; the arguments may also come as
     one dict, as conv2d's.
 

@@ -40,6 +40,9 @@ plain Python and already validated by the ops below.
 """
 import math
 
+from typing import Dict, Optional, Sequence, Union
+
+from ..core.types import TensorLike
 from ..core.engine import ENGINE, op
 from ..kernels.nms import non_max_suppression_impl
 from ..core.limits import check_elements
@@ -143,7 +146,8 @@ def _resize(kernel, name, images, size, align_corners, half_pixel_centers):
 
 
 @op
-def resize_bilinear(images, size, align_corners=False, half_pixel_centers=False):
+def resize_bilinear(images: TensorLike, size: Sequence[int], align_corners: bool = False,
+                    half_pixel_centers: bool = False) -> Tensor:
     """Resize images by bilinear interpolation.
 
     Args:
@@ -165,7 +169,8 @@ def resize_bilinear(images, size, align_corners=False, half_pixel_centers=False)
 
 
 @op
-def resize_nearest_neighbor(images, size, align_corners=False, half_pixel_centers=False):
+def resize_nearest_neighbor(images: TensorLike, size: Sequence[int], align_corners: bool = False,
+                            half_pixel_centers: bool = False) -> Tensor:
     """Resize images taking the nearest pixel; the images' dtype is kept.
 
     Args:
@@ -190,7 +195,8 @@ def resize_nearest_neighbor(images, size, align_corners=False, half_pixel_center
 # --- crop, flip, rotate, transform -------------------------------------------------------------
 
 @op
-def crop_and_resize(image, boxes, box_ind, crop_size, method="bilinear", extrapolation_value=0):
+def crop_and_resize(image: TensorLike, boxes: TensorLike, box_ind: TensorLike, crop_size: Sequence[int],
+                    method: str = "bilinear", extrapolation_value: float = 0) -> Tensor:
     """Crops of images, each resampled to one size.
 
     Args:
@@ -233,7 +239,7 @@ def crop_and_resize(image, boxes, box_ind, crop_size, method="bilinear", extrapo
 
 
 @op
-def flip_left_right(image):
+def flip_left_right(image: TensorLike) -> Tensor:
     """Mirror images along their width.
 
     Args:
@@ -265,7 +271,8 @@ def _fill4(fill_value, channels, name):
 
 
 @op
-def rotate_with_offset(image, radians, fill_value=0, center=0.5):
+def rotate_with_offset(image: TensorLike, radians: float, fill_value: Union[float, Sequence[float]] = 0,
+                       center: Union[float, Sequence[float]] = 0.5) -> Tensor:
     """Rotate images around a centre; uncovered pixels get fill_value.
 
     Args:
@@ -297,7 +304,8 @@ def rotate_with_offset(image, radians, fill_value=0, center=0.5):
 
 
 @op
-def transform(image, transforms, interpolation="nearest", fill_mode="constant", fill_value=0, output_shape=None):
+def transform(image: TensorLike, transforms: TensorLike, interpolation: str = "nearest", fill_mode: str = "constant",
+              fill_value: float = 0, output_shape: Optional[Sequence[int]] = None) -> Tensor:
     """Projective transforms: each output pixel (x, y) reads image at ((a0 x + a1 y + a2) / k,
     (b0 x + b1 y + b2) / k), k = c0 x + c1 y + 1.
 
@@ -351,7 +359,7 @@ def _last_axis(image, name, size, what):
 
 
 @op
-def grayscale_to_rgb(image):
+def grayscale_to_rgb(image: TensorLike) -> Tensor:
     """Grayscale images to RGB: [..., 1] to [..., 3], the value repeated.
 
     Args:
@@ -370,7 +378,7 @@ def grayscale_to_rgb(image):
 
 
 @op
-def rgb_to_grayscale(image):
+def rgb_to_grayscale(image: TensorLike) -> Tensor:
     """RGB images to grayscale: [..., 3] to [..., 1] by the luma weights 0.2989, 0.5870, 0.1140;
     the dtype is kept (int32 truncated, as TF.js casts back).
 
@@ -393,7 +401,7 @@ def rgb_to_grayscale(image):
 
 
 @op
-def threshold(image, method="binary", inverted=False, thresh_value=0.5):
+def threshold(image: TensorLike, method: str = "binary", inverted: bool = False, thresh_value: float = 0.5) -> Tensor:
     """Binarize an image: 255 where it (its luma, for RGB) is above thresh_value * 255, or above
     Otsu's threshold with method 'otsu', 0 elsewhere.
 
@@ -514,7 +522,8 @@ def _nms(kernel, name, boxes, scores, max_output_size, iou_threshold, score_thre
 
 
 @op
-def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=-math.inf):
+def non_max_suppression(boxes: TensorLike, scores: TensorLike, max_output_size: int, iou_threshold: float = 0.5,
+                        score_threshold: float = -math.inf) -> Tensor:
     """Non-max suppression: the boxes to keep, best score first, skipping any that overlaps a kept
     one with IoU >= iou_threshold and those scoring at or below score_threshold.
 
@@ -539,8 +548,9 @@ def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5, score
 
 
 @op
-def non_max_suppression_with_score(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=-math.inf,
-                                   soft_nms_sigma=0.0):
+def non_max_suppression_with_score(boxes: TensorLike, scores: TensorLike, max_output_size: int,
+                                   iou_threshold: float = 0.5, score_threshold: float = -math.inf,
+                                   soft_nms_sigma: float = 0.0) -> Dict[str, Tensor]:
     """Non-max suppression that also gives the kept scores; with soft_nms_sigma > 0, overlapping
     boxes lose score (Soft-NMS) rather than being dropped.
 
@@ -568,8 +578,9 @@ def non_max_suppression_with_score(boxes, scores, max_output_size, iou_threshold
 
 
 @op
-def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=-math.inf,
-                               pad_to_max_output_size=False):
+def non_max_suppression_padded(boxes: TensorLike, scores: TensorLike, max_output_size: int, iou_threshold: float = 0.5,
+                               score_threshold: float = -math.inf,
+                               pad_to_max_output_size: bool = False) -> Dict[str, Tensor]:
     """Non-max suppression giving a fixed-size result when asked.
 
     Args:
@@ -612,7 +623,8 @@ async def _nms_async(name, boxes, scores, max_output_size, iou_threshold, score_
                                     attrs["score_threshold"], attrs["soft_nms_sigma"], pad)
 
 
-async def non_max_suppression_async(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=-math.inf):
+async def non_max_suppression_async(boxes: TensorLike, scores: TensorLike, max_output_size: int,
+                                    iou_threshold: float = 0.5, score_threshold: float = -math.inf) -> Tensor:
     """tf.image.non_max_suppression reading boxes and scores without blocking (awaited).
 
     Args:
@@ -637,8 +649,9 @@ async def non_max_suppression_async(boxes, scores, max_output_size, iou_threshol
     return tensor1d(indices, dtype="int32")
 
 
-async def non_max_suppression_with_score_async(boxes, scores, max_output_size, iou_threshold=0.5,
-                                               score_threshold=-math.inf, soft_nms_sigma=0.0):
+async def non_max_suppression_with_score_async(boxes: TensorLike, scores: TensorLike, max_output_size: int,
+                                               iou_threshold: float = 0.5, score_threshold: float = -math.inf,
+                                               soft_nms_sigma: float = 0.0) -> Dict[str, Tensor]:
     """tf.image.non_max_suppression_with_score reading boxes and scores without blocking (awaited).
 
     Args:
@@ -664,8 +677,9 @@ async def non_max_suppression_with_score_async(boxes, scores, max_output_size, i
     return {"selected_indices": tensor1d(indices, dtype="int32"), "selected_scores": tensor1d(kept, dtype="float32")}
 
 
-async def non_max_suppression_padded_async(boxes, scores, max_output_size, iou_threshold=0.5,
-                                           score_threshold=-math.inf, pad_to_max_output_size=False):
+async def non_max_suppression_padded_async(boxes: TensorLike, scores: TensorLike, max_output_size: int,
+                                           iou_threshold: float = 0.5, score_threshold: float = -math.inf,
+                                           pad_to_max_output_size: bool = False) -> Dict[str, Tensor]:
     """tf.image.non_max_suppression_padded reading boxes and scores without blocking (awaited).
 
     Args:

@@ -1,5 +1,8 @@
 """tf.linalg: band_part, gram_schmidt, qr, composites of differentiable ops as in TF.js (so
 they run, and have gradients, on every backend)."""
+from typing import List, Sequence, Union
+
+from ..core.types import TensorLike
 from ..core.engine import ENGINE, op
 from ..core.tensor import Tensor
 from . import elementwise as _ew
@@ -31,7 +34,7 @@ def _band_limit(v, size, name, arg, axis_name):
 
 
 @op
-def band_part(a, num_lower, num_upper):
+def band_part(a: TensorLike, num_lower: int, num_upper: int) -> Tensor:
     """The band of each innermost matrix: num_lower diagonals below the main one and num_upper above
     kept, the rest zeroed.
 
@@ -97,7 +100,7 @@ def _vectors(xs, name):
 
 
 @op
-def gram_schmidt(xs):
+def gram_schmidt(xs: Union[TensorLike, Sequence[TensorLike]]) -> Union[Tensor, List[Tensor]]:
     """Orthonormalise vectors, in order, by the classical Gram-Schmidt process.
 
     Args:
@@ -161,7 +164,7 @@ def _qr2d(x, full_matrices):
 
 
 @op
-def qr(x, full_matrices=False):
+def qr(x: TensorLike, full_matrices: bool = False) -> List[Tensor]:
     """The QR decomposition x = q @ r of each innermost matrix, by Householder reflections (TF.js's
     algorithm).
 

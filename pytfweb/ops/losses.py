@@ -12,6 +12,10 @@ compute_weighted_loss, which weights and reduces them as `reduction` says:
 """
 import enum
 
+from typing import Optional
+
+from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from ..core.engine import ENGINE, op
 from ..core.shapes import broadcast_shapes
 from . import elementwise as _ew
@@ -104,7 +108,8 @@ def _weighted(losses, weights, reduction, name):
 
 
 @op
-def compute_weighted_loss(losses, weights=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def compute_weighted_loss(losses: TensorLike, weights: Optional[TensorLike] = None,
+                          reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
     """Weight losses (weights broadcast to them) and reduce them.
 
     Args:
@@ -125,7 +130,8 @@ def compute_weighted_loss(losses, weights=None, reduction=Reduction.SUM_BY_NONZE
 
 
 @op
-def absolute_difference(labels, predictions, weights=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def absolute_difference(labels: TensorLike, predictions: TensorLike, weights: Optional[TensorLike] = None,
+                        reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
     """The absolute difference loss |labels - predictions|, weighted and reduced.
 
     Args:
@@ -148,7 +154,8 @@ def absolute_difference(labels, predictions, weights=None, reduction=Reduction.S
 
 
 @op
-def mean_squared_error(labels, predictions, weights=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def mean_squared_error(labels: TensorLike, predictions: TensorLike, weights: Optional[TensorLike] = None,
+                       reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
     """The squared error (labels - predictions)^2, weighted and reduced.
 
     Args:
@@ -171,7 +178,8 @@ def mean_squared_error(labels, predictions, weights=None, reduction=Reduction.SU
 
 
 @op
-def cosine_distance(labels, predictions, axis, weights=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def cosine_distance(labels: TensorLike, predictions: TensorLike, axis: int, weights: Optional[TensorLike] = None,
+                    reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
     """The cosine distance loss 1 - sum(labels * predictions, axis) (the inputs unit-normalised by
     the caller, as in TF.js), the axis kept, weighted and reduced.
 
@@ -197,7 +205,8 @@ def cosine_distance(labels, predictions, axis, weights=None, reduction=Reduction
 
 
 @op
-def hinge_loss(labels, predictions, weights=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def hinge_loss(labels: TensorLike, predictions: TensorLike, weights: Optional[TensorLike] = None,
+               reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
     """The hinge loss relu(1 - (2 * labels - 1) * predictions) for labels in {0, 1}, weighted and
     reduced.
 
@@ -224,7 +233,8 @@ def hinge_loss(labels, predictions, weights=None, reduction=Reduction.SUM_BY_NON
 
 
 @op
-def huber_loss(labels, predictions, weights=None, delta=1.0, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def huber_loss(labels: TensorLike, predictions: TensorLike, weights: Optional[TensorLike] = None, delta: float = 1.0,
+               reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
     """The Huber loss of the error e = labels - predictions: e^2 / 2 where |e| <= delta, delta *
     (|e| - delta / 2) beyond; weighted and reduced.
 
@@ -254,7 +264,8 @@ def huber_loss(labels, predictions, weights=None, delta=1.0, reduction=Reduction
 
 
 @op
-def log_loss(labels, predictions, weights=None, epsilon=1e-7, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def log_loss(labels: TensorLike, predictions: TensorLike, weights: Optional[TensorLike] = None, epsilon: float = 1e-7,
+             reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
     """The log loss -labels * log(p + epsilon) - (1 - labels) * log(1 - p + epsilon), weighted and
     reduced.
 
@@ -292,8 +303,9 @@ def _smoothed(labels, label_smoothing, off_value, name):
 
 
 @op
-def sigmoid_cross_entropy(multi_class_labels, logits, weights=None, label_smoothing=0,
-                          reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def sigmoid_cross_entropy(multi_class_labels: TensorLike, logits: TensorLike, weights: Optional[TensorLike] = None,
+                          label_smoothing: float = 0,
+                          reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
     """Sigmoid cross-entropy of logits x and labels z, in the overflow-free form
     max(x, 0) - x * z + log(1 + exp(-|x|)); weighted and reduced.
 
@@ -341,8 +353,9 @@ def _softmax_cross_entropy_with_logits(labels, logits):
 
 
 @op
-def softmax_cross_entropy(onehot_labels, logits, weights=None, label_smoothing=0,
-                          reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def softmax_cross_entropy(onehot_labels: TensorLike, logits: TensorLike, weights: Optional[TensorLike] = None,
+                          label_smoothing: float = 0,
+                          reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
     """Softmax cross-entropy over the last axis; weights apply per example.
 
     Args:

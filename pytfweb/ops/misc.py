@@ -19,7 +19,7 @@ from ..core.engine import ENGINE, op
 from ..core.environment import ENV
 from ..core.limits import check_elements
 from ..core.shapes import check_shape, size_of, strides_of
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Callable, List, Optional, Sequence, Union
 
 from ..core.tensor import Tensor
 from ..core.types import DType, Shape, TensorLike
@@ -122,10 +122,10 @@ def _make_concat(rank):
         return out
 
     if rank == 1:
-        def fn(tensors):
+        def fn(tensors: Sequence[TensorLike]) -> Tensor:
             return concat(checked(tensors), 0)
     else:
-        def fn(tensors, axis=0):
+        def fn(tensors: Sequence[TensorLike], axis: int = 0) -> Tensor:
             return concat(checked(tensors), axis)
     return _public(fn, name, _concat_doc(rank, name))
 
@@ -145,7 +145,7 @@ def _pad_pairs(paddings, rank, name):
 def _make_pad(rank):
     name = f"pad{rank}d"
 
-    def fn(x, paddings, constant_value=0):
+    def fn(x: TensorLike, paddings: Sequence, constant_value: float = 0) -> Tensor:
         x = _of_rank(convert_to_tensor(x, "x", name), rank, name)
         return pad(x, _pad_pairs(paddings, rank, name), constant_value)
     return _public(fn, name, _pad_doc(rank, name))
@@ -154,10 +154,10 @@ def _make_pad(rank):
 def _make_reverse(rank):
     name = f"reverse{rank}d"
     if rank == 1:
-        def fn(x):
+        def fn(x: TensorLike) -> Tensor:
             return reverse(_of_rank(convert_to_tensor(x, "x", name), 1, name), 0)
     else:
-        def fn(x, axis=None):
+        def fn(x: TensorLike, axis: Optional[Sequence[int]] = None) -> Tensor:
             return reverse(_of_rank(convert_to_tensor(x, "x", name), rank, name), axis)
     return _public(fn, name, _reverse_doc(rank, name))
 
@@ -165,7 +165,7 @@ def _make_reverse(rank):
 def _make_slice(rank):
     name = f"slice{rank}d"
 
-    def fn(x, begin, size):
+    def fn(x: TensorLike, begin: Union[int, Sequence[int]], size: Union[int, Sequence[int]]) -> Tensor:
         x = _of_rank(convert_to_tensor(x, "x", name), rank, name)
         if rank == 1:  # TF.js's slice1d takes numbers; a one-entry list is accepted too
             begin = [begin] if is_int(begin) else begin

@@ -128,7 +128,8 @@ def _batch_norm_nd(rank):
     name = f"batch_norm{rank}d"
 
     @op
-    def batch_norm_nd(x, mean, variance, offset=None, scale=None, variance_epsilon=0.001):
+    def batch_norm_nd(x: TensorLike, mean: TensorLike, variance: TensorLike, offset: Optional[TensorLike] = None,
+                      scale: Optional[TensorLike] = None, variance_epsilon: float = 0.001) -> Tensor:
         return _batch_norm(name, x, mean, variance, offset, scale, variance_epsilon, ranks=(rank, 1))
     batch_norm_nd.__name__ = batch_norm_nd.__qualname__ = name
     batch_norm_nd.__doc__ = f"""tf.batch_norm of a rank-{rank} x, its parameters of rank {rank} or 1.

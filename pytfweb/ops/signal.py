@@ -1,6 +1,9 @@
 """tf.signal: hann_window, hamming_window, frame, stft (on rfft, ops/spectral.py)."""
 import math
 
+from typing import Callable, Optional
+
+from ..core.types import TensorLike
 from ..core.engine import op
 from ..core.limits import check_elements
 from ..core.tensor import Tensor
@@ -33,7 +36,7 @@ def _cosine_window(window_length, a, b, name):
     return tensor1d([a - b * math.cos(2.0 * math.pi * i / denominator) for i in range(n)], dtype="float32")
 
 
-def hann_window(window_length):
+def hann_window(window_length: int) -> Tensor:
     """The Hann window 0.5 - 0.5 cos(2 pi i / (N - 1)) (periodic for even N, as TF.js).
 
     Args:
@@ -50,7 +53,7 @@ def hann_window(window_length):
     return _cosine_window(window_length, 0.5, 0.5, "hann_window")
 
 
-def hamming_window(window_length):
+def hamming_window(window_length: int) -> Tensor:
     """The Hamming window 0.54 - 0.46 cos(2 pi i / (N - 1)) (periodic for even N, as TF.js).
 
     Args:
@@ -81,7 +84,8 @@ def _frame_starts(size, frame_length, frame_step, pad_end):
 
 
 @op
-def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0):
+def frame(signal: TensorLike, frame_length: int, frame_step: int, pad_end: bool = False,
+          pad_value: float = 0) -> Tensor:
     """Windows of a 1D signal, frame_step apart.
 
     Args:
@@ -126,7 +130,8 @@ def _enclosing_power_of_two(n):
 
 
 @op
-def stft(signal, frame_length, frame_step, fft_length=None, window_fn=hann_window):
+def stft(signal: TensorLike, frame_length: int, frame_step: int, fft_length: Optional[int] = None,
+         window_fn: Callable[[int], Tensor] = hann_window) -> Tensor:
     """The short-time Fourier transform: the rfft of each window_fn-weighted frame of a 1D float32
     signal.
 

@@ -21,6 +21,9 @@ Differences from TF.js:
 - string_n_grams: Python values for data_splits are made int32 (TF.js makes them float32,
   then refuses them); n_gram_widths must be positive.
 """
+from typing import Dict, Sequence
+
+from ..core.types import TensorLike
 from ..core.engine import ENGINE, op
 from ..core.tensor import Tensor
 from .creation import convert_to_tensor
@@ -48,8 +51,8 @@ def _int_arg(v, arg, name):
 
 
 @op
-def string_n_grams(data, data_splits, separator, n_gram_widths, left_pad, right_pad, pad_width,
-                   preserve_short_sequences):
+def string_n_grams(data: TensorLike, data_splits: TensorLike, separator: str, n_gram_widths: Sequence[int],
+                   left_pad: str, right_pad: str, pad_width: int, preserve_short_sequences: bool) -> Dict[str, Tensor]:
     """N-grams of a ragged string tensor, joined by separator.
 
     Args:
@@ -94,7 +97,7 @@ def string_n_grams(data, data_splits, separator, n_gram_widths, left_pad, right_
 
 
 @op
-def string_split(input, delimiter, skip_empty=True):  # noqa: A002 - TF.js name
+def string_split(input: TensorLike, delimiter: str, skip_empty: bool = True) -> Dict[str, Tensor]:  # noqa: A002 - TF.js name
     """Split each string of a vector at every character of delimiter (an empty delimiter splits into
     single bytes).
 
@@ -123,7 +126,7 @@ def string_split(input, delimiter, skip_empty=True):  # noqa: A002 - TF.js name
 
 
 @op
-def string_to_hash_bucket_fast(input, num_buckets):  # noqa: A002 - TF.js name
+def string_to_hash_bucket_fast(input: TensorLike, num_buckets: int) -> Tensor:  # noqa: A002 - TF.js name
     """Each string's fingerprint64 (farmhash, as TF.js) modulo num_buckets.
 
     Args:
@@ -147,7 +150,8 @@ def string_to_hash_bucket_fast(input, num_buckets):  # noqa: A002 - TF.js name
 
 
 @op
-def static_regex_replace(input, pattern, rewrite, replace_global=True):  # noqa: A002 - TF.js name
+def static_regex_replace(input: TensorLike, pattern: str, rewrite: str,  # noqa: A002 - TF.js name
+                         replace_global: bool = True) -> Tensor:
     """Replace the matches of a regular expression in each string, as JavaScript's String.replace.
 
     Args:

@@ -1,6 +1,8 @@
 """tf.math, TF.js's math namespace: confusion_matrix, a composite of one_hot and mat_mul as in
 TF.js (so it runs on every backend)."""
 from ..core.engine import op
+from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from ..core.limits import check_elements
 from .creation import convert_to_tensor
 from .creation import cast
@@ -12,7 +14,7 @@ __all__ = ["confusion_matrix"]
 
 
 @op
-def confusion_matrix(labels, predictions, num_classes):
+def confusion_matrix(labels: TensorLike, predictions: TensorLike, num_classes: int) -> Tensor:
     """The confusion matrix: at [i, j], the number of examples of label i predicted as j.
 
     Args:

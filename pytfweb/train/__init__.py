@@ -7,6 +7,8 @@
 Factories take TF.js's arguments in TF.js's order, snake_case; epsilon=None means the active
 backend's epsilon (1e-7 for float32, 1e-4 on a half-float webgl context).
 """
+from typing import Optional
+
 from .adadelta import AdadeltaOptimizer
 from .adagrad import AdagradOptimizer
 from .adam import AdamOptimizer
@@ -17,7 +19,7 @@ from .rmsprop import RMSPropOptimizer
 from .sgd import SGDOptimizer
 
 
-def sgd(learning_rate):
+def sgd(learning_rate: float) -> SGDOptimizer:
     """Stochastic gradient descent: value -= learning_rate * gradient.
 
     Args:
@@ -35,7 +37,7 @@ def sgd(learning_rate):
     return SGDOptimizer(learning_rate)
 
 
-def momentum(learning_rate, momentum, use_nesterov=False):
+def momentum(learning_rate: float, momentum: float, use_nesterov: bool = False) -> MomentumOptimizer:
     """Gradient descent with momentum (Nesterov's when use_nesterov).
 
     Args:
@@ -54,7 +56,8 @@ def momentum(learning_rate, momentum, use_nesterov=False):
     return MomentumOptimizer(learning_rate, momentum, use_nesterov)
 
 
-def rmsprop(learning_rate, decay=0.9, momentum=0.0, epsilon=None, centered=False):
+def rmsprop(learning_rate: float, decay: float = 0.9, momentum: float = 0.0, epsilon: Optional[float] = None,
+            centered: bool = False) -> RMSPropOptimizer:
     """RMSProp with plain momentum; centered normalises by the estimated gradient variance.
 
     Args:
@@ -74,7 +77,8 @@ def rmsprop(learning_rate, decay=0.9, momentum=0.0, epsilon=None, centered=False
     return RMSPropOptimizer(learning_rate, decay, momentum, epsilon, centered)
 
 
-def adam(learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=None):
+def adam(learning_rate: float = 0.001, beta1: float = 0.9, beta2: float = 0.999,
+         epsilon: Optional[float] = None) -> AdamOptimizer:
     """Adam (https://arxiv.org/abs/1412.6980).
 
     Args:
@@ -95,7 +99,7 @@ def adam(learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=None):
     return AdamOptimizer(learning_rate, beta1, beta2, epsilon)
 
 
-def adadelta(learning_rate=0.001, rho=0.95, epsilon=None):
+def adadelta(learning_rate: float = 0.001, rho: float = 0.95, epsilon: Optional[float] = None) -> AdadeltaOptimizer:
     """Adadelta (https://arxiv.org/abs/1212.5701).
 
     Args:
@@ -113,7 +117,8 @@ def adadelta(learning_rate=0.001, rho=0.95, epsilon=None):
     return AdadeltaOptimizer(learning_rate, rho, epsilon)
 
 
-def adamax(learning_rate=0.002, beta1=0.9, beta2=0.999, epsilon=None, decay=0.0):
+def adamax(learning_rate: float = 0.002, beta1: float = 0.9, beta2: float = 0.999, epsilon: Optional[float] = None,
+           decay: float = 0.0) -> AdamaxOptimizer:
     """Adamax (https://arxiv.org/abs/1412.6980), with an optional learning-rate decay per step.
 
     Args:
@@ -133,7 +138,7 @@ def adamax(learning_rate=0.002, beta1=0.9, beta2=0.999, epsilon=None, decay=0.0)
     return AdamaxOptimizer(learning_rate, beta1, beta2, epsilon, decay)
 
 
-def adagrad(learning_rate, initial_accumulator_value=0.1):
+def adagrad(learning_rate: float, initial_accumulator_value: float = 0.1) -> AdagradOptimizer:
     """Adagrad; the accumulators start at initial_accumulator_value.
 
     Args:

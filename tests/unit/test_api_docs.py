@@ -152,3 +152,22 @@ def test_build_web_puts_the_reference_in_api(tmp_path, monkeypatch, capsys):
     assert site.main(str(tmp_path / "b")) == 0
     assert not (tmp_path / "b" / "api").exists()
     assert "left out api/ (the API reference): pdoc is not installed" in capsys.readouterr().err
+
+
+# The ops' namespaces: every function annotated, its parameters and its return (pytfweb.core.types).
+ANNOTATED = ("tf", "tf.image", "tf.linalg", "tf.signal", "tf.spectral", "tf.string", "tf.sparse", "tf.fused",
+             "tf.math", "tf.losses", "tf.train")
+
+
+def test_the_ops_are_annotated():
+    missing, checked = [], 0
+    for name, obj in apidocs.public_api().items():
+        if name.rsplit(".", 1)[0] not in ANNOTATED or inspect.isclass(obj) or not callable(obj):
+            continue
+        checked += 1
+        sig = inspect.signature(obj)
+        bare = [p.name for p in sig.parameters.values() if p.annotation is p.empty]
+        if bare or sig.return_annotation is sig.empty:
+            missing.append(f"{name}: {', '.join(bare) or 'return'}")
+    assert checked > 300, checked   # tf.add ... tf.train.adam: the walk reached the ops
+    assert not missing, "unannotated:\n  " + "\n  ".join(missing)

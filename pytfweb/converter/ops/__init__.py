@@ -7,6 +7,8 @@
 Each module's OPS maps TensorFlow op names to OpDef rows. Custom ops registered with
 tf.register_op take precedence.
 """
+from typing import Any, Callable
+
 from . import (arithmetic, basic_math, control, convolution, creation, dynamic, evaluation, graph, hash_table,
                image, logical, matrices, normalization, ragged, reduction, slice_join, sparse, spectral, string,
                transformation)
@@ -57,7 +59,7 @@ class NodeValue:
         return default
 
 
-def register_op(name, fn):
+def register_op(name: str, fn: Callable[[Any], Any]) -> Any:
     """Register a function for a TensorFlow op of graph models (TF.js's registerOp): for custom ops,
     or to replace a built-in one.
 
@@ -87,7 +89,7 @@ def register_op(name, fn):
     return CUSTOM[name]
 
 
-def get_registered_op(name):
+def get_registered_op(name: str) -> Any:
     """The op registered with tf.register_op under a name, or None.
 
     Args:
@@ -103,7 +105,7 @@ def get_registered_op(name):
     return CUSTOM.get(name)
 
 
-def deregister_op(name):
+def deregister_op(name: str) -> None:
     """Remove an op registered with tf.register_op (nothing happens if there is none).
 
     Args:
