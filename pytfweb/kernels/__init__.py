@@ -38,12 +38,12 @@ def register_kernel(kernel_name: str, backend_name: str, fn: Optional[Callable] 
         fn, or a decorator registering the function it decorates.
 
     Example:
-        >>> @tf.register_kernel("MyKernel", "cpu")
+        >>> @tf.register_kernel("DocExampleKernel", "cpu")
         ... def my_kernel(backend, inputs, attrs):
         ...     return None
-        >>> tf.get_kernel("MyKernel", "cpu") is my_kernel
+        >>> tf.get_kernel("DocExampleKernel", "cpu") is my_kernel
         True
-        >>> tf.unregister_kernel("MyKernel", "cpu")
+        >>> tf.unregister_kernel("DocExampleKernel", "cpu")
     """
     def deco(f):
         _kernels[(kernel_name, backend_name)] = f
@@ -62,11 +62,11 @@ def unregister_kernel(kernel_name: str, backend_name: str) -> None:
         ValueError: no such kernel is registered on that backend.
 
     Example:
-        >>> tf.register_kernel("MyKernel", "cpu", lambda backend, inputs, attrs: None)
+        >>> tf.register_kernel("DocExampleKernel", "cpu", lambda backend, inputs, attrs: None)
         ... # doctest: +ELLIPSIS
         <function <lambda> at ...>
-        >>> tf.unregister_kernel("MyKernel", "cpu")
-        >>> tf.get_kernel("MyKernel", "cpu") is None
+        >>> tf.unregister_kernel("DocExampleKernel", "cpu")
+        >>> tf.get_kernel("DocExampleKernel", "cpu") is None
         True
     """
     if _kernels.pop((kernel_name, backend_name), None) is None:
@@ -132,12 +132,12 @@ def register_gradient(kernel_name: str, fn: Optional[Callable] = None, save_inpu
         fn, or a decorator.
 
     Example:
-        >>> tf.register_gradient("MyKernel", lambda dy, node: [dy])
+        >>> tf.register_gradient("DocExampleKernel", lambda dy, node: [dy])
         ... # doctest: +ELLIPSIS
         <function <lambda> at ...>
-        >>> tf.get_gradient("MyKernel").kernel_name
-        'MyKernel'
-        >>> tf.unregister_gradient("MyKernel")
+        >>> tf.get_gradient("DocExampleKernel").kernel_name
+        'DocExampleKernel'
+        >>> tf.unregister_gradient("DocExampleKernel")
     """
     def deco(f):
         _gradients[kernel_name] = GradConfig(kernel_name, f, save_inputs, save_outputs)
@@ -190,8 +190,8 @@ def copy_registered_kernels(registered_backend_name: str, new_backend_name: str)
         new_backend_name: the name to register them for.
 
     Example:
-        >>> tf.copy_registered_kernels("cpu", "my-cpu")
-        >>> tf.get_kernel("Add", "my-cpu") is tf.get_kernel("Add", "cpu")
+        >>> tf.copy_registered_kernels("cpu", "doc-example-cpu")
+        >>> tf.get_kernel("Add", "doc-example-cpu") is tf.get_kernel("Add", "cpu")
         True
     """
     for (k, b), fn in list(_kernels.items()):

@@ -284,18 +284,24 @@ def _describe(cls, option):
     return OPTIONS.get((cls.__name__, option)) or OPTIONS[option]
 
 
+def _params(fn):
+    """(the named parameters of fn but self, whether it takes **kwargs), read from its code object:
+    inspect.signature would cost ~15 ms at import for the ~70 factories."""
+    code = getattr(fn, "__wrapped__", fn).__code__
+    names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    return [n for n in names if n != "self"], bool(code.co_flags & inspect.CO_VARKEYWORDS)
+
+
 def _factory_doc(name, fn, cls, spec):
-    params = [p for p in inspect.signature(fn).parameters.values() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
-    own = [p.name for p in params]
+    own, takes_kwargs = _params(fn)
     lines = [spec[1], "", "Takes TF.js's options object too: tf.layers." + name + "({'optionName': value, ...}).", "",
              "Args:"]
     for p in own:
         lines.append(f"    {p}: {_describe(cls, p) if p in OPTIONS or (cls.__name__, p) in OPTIONS else p}.")
-    common = inspect.signature(Layer.__init__).parameters
-    init = [p.name for p in inspect.signature(cls.__init__).parameters.values()
-            if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL) and p.name != "self" and p.name not in common]
+    common = set(_params(Layer.__init__)[0])
+    init = [p for p in _params(cls.__init__)[0] if p not in common]
     options = [k for k in dict.fromkeys([*_config_keys(cls), *init]) if k not in own]
-    if any(p.kind is p.VAR_KEYWORD for p in inspect.signature(fn).parameters.values()):
+    if takes_kwargs:
         lines.append("    **kwargs: the layer's other options:")
         lines += [f"        {k}: {_describe(cls, k)}." for k in options]
         lines.append(f"        {_COMMON}.")

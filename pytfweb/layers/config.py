@@ -40,11 +40,11 @@ def register_class(cls, pkg=None, name=None):
 
     Example:
         >>> @tf.serialization.register_class
-        ... class Twice(tf.layers.Layer):
-        ...     class_name = "Twice"
+        ... class DocExampleTwice(tf.layers.Layer):
+        ...     class_name = "DocExampleTwice"   # the registry keeps it: a name no model file uses
         ...     def call(self, inputs, training=False):
         ...         return tf.mul(inputs, 2)
-        >>> "Twice" in tf.serialization.SerializationMap.get_map().class_name_map
+        >>> "DocExampleTwice" in tf.serialization.SerializationMap.get_map().class_name_map
         True
     """
     class_name = getattr(cls, "class_name", None) if isinstance(cls, type) else None

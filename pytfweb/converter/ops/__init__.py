@@ -112,9 +112,9 @@ def deregister_op(name: str) -> None:
         name: the op's name.
 
     Example:
-        >>> _ = tf.register_op("Custom", lambda node: node.inputs[0])
-        >>> tf.deregister_op("Custom")
-        >>> tf.get_registered_op("Custom") is None
+        >>> _ = tf.register_op("DocExampleOp", lambda node: node.inputs[0])
+        >>> tf.deregister_op("DocExampleOp")
+        >>> tf.get_registered_op("DocExampleOp") is None
         True
     """
     CUSTOM.pop(name, None)
