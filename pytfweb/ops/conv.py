@@ -22,12 +22,12 @@ None | 'round' | 'ceil' | 'floor'); kernels rebuild the ConvInfo with kernels/co
 Unlike TF.js, the backprop kernels take dilations too, so convolutions with dilations > 1 have
 gradients (TF.js asserts they are 1).
 """
+from typing import Optional, Sequence, Union
+
 from ..core.engine import ENGINE, op
 from ..kernels import conv_geometry
 from ..kernels.conv_geometry import conv_info_for
 from ..core.limits import check_elements
-from typing import Any, Optional, Sequence, Union
-
 from ..core.tensor import Tensor
 from ..core.types import Shape, TensorLike
 from .creation import convert_to_tensor

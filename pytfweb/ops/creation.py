@@ -3,6 +3,8 @@ import array
 import math
 import numbers
 
+from typing import Optional, Union
+
 from ..core import tensor_values as _conv
 from ..core import prng
 from ..core.dtypes import TYPECODES, check_dtype
@@ -10,8 +12,6 @@ from ..core.engine import ENGINE, op
 from ..core.limits import check_elements
 from ..core._numpy import np
 from ..core.shapes import check_shape, size_of
-from typing import Optional, Union
-
 from ..core.tensor import Tensor, Variable
 from ..core.types import DType, Shape, TensorLike
 

@@ -28,14 +28,14 @@ at the end of this module, built from these rows as TF.js builds them.
 """
 import numbers
 
+from typing import Optional
+
 from ..core.dtypes import check_dtype, upcast
 from ..core.engine import ENGINE, op
 from ..kernels.elementwise import (  # noqa: F401  (the tables, re-exported for the gradients and tests)
     BINARY, BINARY_BY_KERNEL, BOOL_RESULT, GRADIENT_KERNELS, UNARY, UNARY_BY_KERNEL, Binary, Unary, out_dtype)
 from ..core.shapes import broadcast_shapes, strides_of
 from ..core.tensor import Tensor
-from typing import Optional
-
 from ..core.types import TensorLike
 from .creation import cast, convert_to_tensor, fill, refuse_complex, tensor, zeros_like
 

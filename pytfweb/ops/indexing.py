@@ -36,12 +36,12 @@ import math
 
 from collections import namedtuple
 
+from typing import Any, List, Optional, Sequence
+
 from ..core.dtypes import upcast
 from ..core.engine import ENGINE, op
 from ..core.limits import check_elements
 from ..core.shapes import size_of, strides_of
-from typing import Any, List, Optional, Sequence
-
 from ..core.tensor import Tensor
 from ..core.types import Shape, TensorLike
 from .creation import convert_to_tensor, refuse_complex

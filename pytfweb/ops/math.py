@@ -16,12 +16,12 @@ norm and euclidean_norm are composites of abs, square, sum, max, min and sqrt, a
 """
 import math
 
-from ..core.dtypes import sum_out_type
-from typing import Optional, Sequence, Union
+from typing import Sequence, Union
 
+from ..core.dtypes import sum_out_type
 from ..core.engine import ENGINE, op
 from ..core.tensor import Tensor
-from ..core.types import Axis, Shape, TensorLike
+from ..core.types import Axis, TensorLike
 from ..core.limits import check_elements
 from ..core.shapes import normalize_axis
 from . import elementwise as ew, reduction, shape

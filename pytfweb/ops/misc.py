@@ -13,14 +13,14 @@ import array
 import math
 import warnings
 
+from typing import Any, Callable, List, Optional, Sequence, Union
+
 from ..core import tensor_values as _conv
 from ..core.dtypes import TYPECODES, check_dtype
 from ..core.engine import ENGINE, op
 from ..core.environment import ENV
 from ..core.limits import check_elements
 from ..core.shapes import check_shape, size_of, strides_of
-from typing import Any, Callable, List, Optional, Sequence, Union
-
 from ..core.tensor import Tensor
 from ..core.types import DType, Shape, TensorLike
 from . import elementwise as ew

@@ -10,14 +10,12 @@ Kernel contracts (every backend):
 softmax and log_softmax work along the last axis only, as TF.js's (another axis is an error);
 softmax takes float32 tensors only (TF.js's), log_softmax reads int32 and bool as float32.
 """
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..core.dtypes import check_dtype
 from ..core.engine import ENGINE, op
 from ..core.limits import check_elements
 from ..core.shapes import normalize_axis
-from typing import Any
-
 from ..core.tensor import Tensor
 from ..core.types import Axis, DType, TensorLike
 from . import elementwise as ew

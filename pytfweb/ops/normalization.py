@@ -20,11 +20,11 @@ Kernel contract (every backend):
 import math
 import random
 
-from typing import Optional, Sequence, Union
+from typing import Optional
 
 from ..core.engine import ENGINE, op
 from ..core.tensor import Tensor
-from ..core.types import Axis, Shape, TensorLike
+from ..core.types import Shape, TensorLike
 from ..core.limits import check_elements
 from .creation import clone, convert_to_tensor, random_uniform
 from .elementwise import add, cast, div, floor, mul, rsqrt, sub

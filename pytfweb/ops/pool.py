@@ -26,14 +26,12 @@ k in [0, filter_size); positions outside the input are skipped (not zeros). The 
 TF.js's MaxPoolGrad also takes the pool's output and AvgPoolGrad the input (for its shape);
 neither is needed to compute the gradient, so the tape does not keep them here.
 """
-from typing import NamedTuple
+from typing import Any, NamedTuple, Optional, Sequence, Union
 
 from ..core.engine import ENGINE, op
 from ..kernels.conv_geometry import check_conv_args, compute_pool2d_info, compute_pool3d_info
-from typing import Any, Optional, Sequence, Union
-
 from ..core.tensor import Tensor
-from ..core.types import Shape, TensorLike
+from ..core.types import TensorLike
 from .creation import convert_to_tensor
 from .creation import cast
 from .shape import is_int, pad as _pad

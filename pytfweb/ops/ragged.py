@@ -20,10 +20,10 @@ Kernel contract (every backend); list inputs are passed flat:
 """
 from collections import namedtuple
 
-from ..core.engine import ENGINE, op
-from ..core.tensor import Tensor
 from typing import Any, Sequence
 
+from ..core.engine import ENGINE, op
+from ..core.tensor import Tensor
 from ..core.types import TensorLike
 from .creation import convert_to_tensor
 

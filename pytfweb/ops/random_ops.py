@@ -3,10 +3,10 @@ random_standard_normal, which lives there). Generated host-side with pytfweb.cor
 algorithms step for step, so a seed gives TF.js's values on every backend."""
 import math
 
-from ..core import prng
-from ..core._numpy import np
 from typing import Optional
 
+from ..core import prng
+from ..core._numpy import np
 from ..core.tensor import Tensor
 from ..core.types import DType, Shape
 from .creation import _random, random_standard_normal, random_uniform

@@ -18,12 +18,12 @@ see a negative axis, a -1 size, a default or an empty input they would have to s
   Reverse    attrs {"dims": sorted, distinct, non-empty list of axes}
 Every output has its input's dtype.
 """
+from typing import List, Optional, Sequence, Union
+
 from ..core import tensor_values as _conv
 from ..core.engine import ENGINE, op
 from ..core.limits import check_elements
 from ..core.shapes import check_shape, infer_reshape, normalize_axes, normalize_axis, squeeze_shape
-from typing import List, Optional, Sequence, Union
-
 from ..core.tensor import Tensor
 from ..core.types import Axis, Shape, TensorLike
 from .creation import cast, convert_to_tensor, zeros

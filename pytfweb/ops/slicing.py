@@ -16,9 +16,9 @@ Kernel contract (every backend):
 """
 import builtins
 
-from ..core.engine import ENGINE, op
 from typing import Any, Optional, Sequence, Union
 
+from ..core.engine import ENGINE, op
 from ..core.tensor import Tensor
 from ..core.types import TensorLike
 from .creation import convert_to_tensor

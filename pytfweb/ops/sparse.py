@@ -27,8 +27,6 @@ from collections import namedtuple
 from ..core.engine import ENGINE, op
 from ..core.limits import check_elements
 from ..core.shapes import check_shape
-from typing import Any, Sequence
-
 from ..core.tensor import Tensor
 from ..core.types import Shape, TensorLike
 from .creation import convert_to_tensor

@@ -8,10 +8,10 @@ interleaved float32 [re, im, re, im, ...], as TF.js's dataSync.
 rfft and irfft are TF.js's compositions (fft/ifft of a Hermitian-completed input, halves cut
 with slice), so they run on every backend and differentiate through their parts.
 """
-from ..core.engine import ENGINE, op
-from ..core.limits import check_elements
 from typing import Optional
 
+from ..core.engine import ENGINE, op
+from ..core.limits import check_elements
 from ..core.tensor import Tensor
 from ..core.types import TensorLike
 from .creation import convert_to_tensor, zeros, zeros_like
