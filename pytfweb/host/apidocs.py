@@ -4,8 +4,9 @@ their docstrings with pdoc.
 The public API is what a user reaches from `import pytfweb as tf`: the names of `tf.__all__`, and
 in each namespace of NAMESPACES (tf.layers, tf.train, tf.io, ...) its `__all__`, or, for a
 namespace without one, TF.js 4.22's names there (pytfweb/data/tfjs-4.22-api.json) plus the
-classes pytfweb defines in it; for every public class, the public methods and properties it
-defines itself (an override without a docstring inherits its base's, as `help()` shows it).
+classes pytfweb defines in it; for every public class, the public methods and properties it or
+a non-public base defines (Model.fit is the training mixin's); an override without a docstring
+inherits its base's, as `help()` shows it.
 
 A name is documented when its docstring says what it is and, for a function or method, has an
 `Args:` section naming every parameter (those after `*` included; `self`, `*args`, `**kwargs`
