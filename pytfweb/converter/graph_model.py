@@ -3,7 +3,7 @@
 on pytfweb's ops. The API is TF.js's GraphModel in snake_case.
 """
 from types import SimpleNamespace
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Dict, List, Optional, Union
 
 from .. import ops as tfo
 from ..core.api import dispose, keep
@@ -75,7 +75,7 @@ class GraphModel:
         options = {k: v for k, v in self.load_options.items() if k != "from_tf_hub"}
         return _router.resolve_load_handler(url, api, **options)
 
-    async def load(self):
+    async def load(self) -> bool:
         """Load the model and its weights through the IO handler (awaited).
 
         Returns:
@@ -86,7 +86,7 @@ class GraphModel:
         self.load_artifacts(artifacts, _source(self.model_url))
         return True
 
-    def load_sync(self, artifacts=None):
+    def load_sync(self, artifacts: Optional[ModelArtifacts] = None) -> bool:
         """Load from artifacts (TF.js's loadSync) or, without them, through a handler that needs no
         awaiting (files, memory).
 
@@ -102,7 +102,7 @@ class GraphModel:
         self.load_artifacts(artifacts, _source(self.model_url))
         return True
 
-    def load_artifacts(self, artifacts, source=None):
+    def load_artifacts(self, artifacts: ModelArtifacts, source: Optional[str] = None) -> "GraphModel":
         """Build the model from ModelArtifacts with format 'graph-model'.
 
         Args:
@@ -372,7 +372,7 @@ class GraphModel:
         elif self._captured is None:
             self._captured = {}
 
-    def execute(self, inputs, outputs=None):
+    def execute(self, inputs: Any, outputs: Union[str, List[str], None] = None) -> Union[Tensor, List[Tensor]]:
         """Run the graph. Graphs with control flow or value-dependent shapes need execute_async.
 
         Args:
@@ -389,7 +389,8 @@ class GraphModel:
         result = self.executor.execute(feeds, self._outputs_for(outputs, api), api)
         return result if len(result) > 1 else result[0]
 
-    async def execute_async(self, inputs, outputs=None):
+    async def execute_async(self, inputs: Any,
+                            outputs: Union[str, List[str], None] = None) -> Union[Tensor, List[Tensor]]:
         """execute for every graph, awaited: control flow (loops, conditionals) and ops whose output
         shapes depend on the values (non-max suppression, where) read values back.
 
@@ -413,7 +414,7 @@ class GraphModel:
             return out
         return dict(zip(keys, [out] if isinstance(out, Tensor) else out))
 
-    def predict(self, inputs, config=None):
+    def predict(self, inputs: Any, config: Optional[dict] = None) -> Any:
         """The model's outputs for inputs.
 
         Args:
@@ -425,7 +426,7 @@ class GraphModel:
         """
         return self._structured(self.execute(inputs, self.output_nodes))
 
-    async def predict_async(self, inputs, config=None):
+    async def predict_async(self, inputs: Any, config: Optional[dict] = None) -> Any:
         """predict, awaited: for graphs with control flow.
 
         Args:
@@ -437,7 +438,7 @@ class GraphModel:
         """
         return self._structured(await self.execute_async(inputs, self.output_nodes))
 
-    def get_intermediate_tensors(self):
+    def get_intermediate_tensors(self) -> Dict[str, List[Tensor]]:
         """The tensors of the last run, with tf.env().set("KEEP_INTERMEDIATE_TENSORS", True): weights,
         inputs and every node's outputs (inside loops 'name-frame-iteration'), kept until the next run or
         dispose_intermediate_tensors().
@@ -447,13 +448,13 @@ class GraphModel:
         """
         return self.executor.intermediates if self.executor is not None else None
 
-    def dispose_intermediate_tensors(self):
+    def dispose_intermediate_tensors(self) -> None:
         """Dispose the tensors get_intermediate_tensors() holds."""
         if self.executor is not None:
             self.executor.dispose_intermediates()
 
     # --- saving and disposal -----------------------------------------------------------------------------
-    async def save(self, handler_or_url, config=None):
+    async def save(self, handler_or_url: Any, config: Optional[dict] = None) -> Any:
         """Save the model's artifacts (as loaded) through an IO handler or URL (awaited).
 
         Args:
@@ -468,7 +469,7 @@ class GraphModel:
         handler = _router.resolve_save_handler(handler_or_url, "save")
         return await _router.save_artifacts(handler, self.artifacts, "save")
 
-    def save_sync(self, handler_or_url, config=None):
+    def save_sync(self, handler_or_url: Any, config: Optional[dict] = None) -> Any:
         """save without awaiting, for handlers that need none (paths, file://, memory).
 
         Args:
@@ -483,7 +484,7 @@ class GraphModel:
         handler = _router.resolve_save_handler(handler_or_url, "save_sync")
         return _router.save_artifacts_sync(handler, self.artifacts, "save_sync")
 
-    def dispose(self):
+    def dispose(self) -> None:
         """Release the weights, the lookup tables, the initializer's results and the recorded plans."""
         self.dispose_intermediate_tensors()
         if self.executor is not None:

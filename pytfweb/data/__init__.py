@@ -11,10 +11,13 @@ draws with TF.js's seeded Alea generator in its order, so a seeded shuffle gives
 
 The folder also holds tfjs-4.22-api.json (TF.js's API list, read by `pytfweb ops` and the tests).
 """
+from __future__ import annotations
+
 import asyncio
 import inspect
 import math
 import re
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Union
 
 from .. import ops
 from ..core.api import dispose, tensors_in, tidy
@@ -46,7 +49,7 @@ class LazyIterator:
         ({'value': 7, 'done': False}, {'value': None, 'done': True})
     """
 
-    async def next(self):
+    async def next(self) -> Dict[str, Any]:
         """The next element (awaited).
 
         Returns:
@@ -54,7 +57,7 @@ class LazyIterator:
         """
         raise NotImplementedError
 
-    async def to_array(self):
+    async def to_array(self) -> List[Any]:
         """The remaining elements, in a list (awaited).
 
         Returns:
@@ -288,7 +291,7 @@ class Dataset:
     def __init__(self, iterator_fn, size=None):
         self._iterator_fn, self.size = iterator_fn, size
 
-    async def iterator(self):
+    async def iterator(self) -> LazyIterator:
         """A new iterator over the elements, from the first (awaited).
 
         Returns:
@@ -301,7 +304,7 @@ class Dataset:
             return make(await self.iterator())
         return Dataset(iterator_fn, size)
 
-    def batch(self, batch_size, small_last_batch=True):
+    def batch(self, batch_size: int, small_last_batch: bool = True) -> Dataset:
         """Group consecutive elements into batches: tensors, numbers and nested lists of numbers are
         stacked along a new first axis; dicts are batched key by key.
 
@@ -326,7 +329,7 @@ class Dataset:
             size = math.ceil(self.size / batch_size) if small_last_batch else self.size // batch_size
         return self._derive(lambda it: _Batch(it, batch_size, small_last_batch), size)
 
-    def concatenate(self, dataset):
+    def concatenate(self, dataset: Dataset) -> Dataset:
         """This dataset's elements, then another's.
 
         Args:
@@ -349,7 +352,7 @@ class Dataset:
             return _Chained(_Items([await self.iterator(), await dataset.iterator()]))
         return Dataset(iterator_fn, size)
 
-    def filter(self, predicate):
+    def filter(self, predicate: Callable[[Any], Any]) -> Dataset:
         """The elements for which predicate is true.
 
         Args:
@@ -360,7 +363,7 @@ class Dataset:
         """
         return self._derive(lambda it: _Filter(it, predicate), math.inf if self.size == math.inf else None)
 
-    async def for_each_async(self, f):
+    async def for_each_async(self, f: Callable[[Any], Any]) -> None:
         """Call f on every element, in order (awaited).
 
         Args:
@@ -376,7 +379,7 @@ class Dataset:
         async for x in await self.iterator():
             f(x)
 
-    def map(self, transform):
+    def map(self, transform: Callable[[Any], Any]) -> Dataset:
         """Each element transformed by a function.
 
         Args:
@@ -387,7 +390,7 @@ class Dataset:
         """
         return self._derive(lambda it: _Map(it, transform, False), self.size)
 
-    def map_async(self, transform):
+    def map_async(self, transform: Callable[[Any], Awaitable[Any]]) -> Dataset:
         """Each element transformed by an async function.
 
         Args:
@@ -398,7 +401,7 @@ class Dataset:
         """
         return self._derive(lambda it: _Map(it, transform, True), self.size)
 
-    def prefetch(self, buffer_size):
+    def prefetch(self, buffer_size: int) -> Dataset:
         """The same elements (TF.js reads ahead; here reading is not asynchronous I/O, so there is
         nothing to overlap).
 
@@ -412,7 +415,7 @@ class Dataset:
             raise ValueError("`Dataset.prefetch()` requires bufferSize to be specified.")
         return self._derive(lambda it: it, self.size)
 
-    def repeat(self, count=None):
+    def repeat(self, count: Optional[int] = None) -> Dataset:
         """The elements repeated count times.
 
         Args:
@@ -444,7 +447,7 @@ class Dataset:
             return _Chained(its if endless else _Take(its, count))
         return Dataset(iterator_fn, size)
 
-    def skip(self, count):
+    def skip(self, count: Optional[int]) -> Dataset:
         """The elements after the first count.
 
         Args:
@@ -461,7 +464,8 @@ class Dataset:
             size = None
         return self._derive(lambda it: it if count is None or count < 0 else _Skip(it, count), size)
 
-    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True):
+    def shuffle(self, buffer_size: int, seed: Optional[Union[str, int]] = None,
+                reshuffle_each_iteration: bool = True) -> Dataset:
         """The elements in a random order, drawn from a buffer of buffer_size elements (TF.js's
         algorithm and generator).
 
@@ -501,7 +505,7 @@ class Dataset:
             return _Shuffle(await self.iterator(), buffer_size, str(seed2))
         return Dataset(iterator_fn, self.size)
 
-    def take(self, count):
+    def take(self, count: Optional[int]) -> Dataset:
         """The first count elements.
 
         Args:
@@ -521,7 +525,7 @@ class Dataset:
             size = None
         return self._derive(lambda it: it if count is None or count < 0 else _Take(it, count), size)
 
-    async def to_array(self):
+    async def to_array(self) -> List[Any]:
         """Every element, in a list (awaited).
 
         Returns:
@@ -544,7 +548,7 @@ class Dataset:
 
 
 # --- sources -------------------------------------------------------------------------------------
-def array(items):
+def array(items: Sequence[Any]) -> Dataset:
     """A dataset of the items of a list (each element a deep copy of its item).
 
     Args:
@@ -568,7 +572,7 @@ def array(items):
     return Dataset(iterator_fn, len(items))
 
 
-def zip(datasets):  # noqa: A001 - TF.js name
+def zip(datasets: Any) -> Dataset:  # noqa: A001 - TF.js name
     """A dataset of the elements of several datasets side by side, as long as the shortest.
 
     Args:
@@ -614,7 +618,7 @@ def zip(datasets):  # noqa: A001 - TF.js name
     return Dataset(iterator_fn, size)
 
 
-def generator(generator_fn):
+def generator(generator_fn: Callable[[], Any]) -> Dataset:
     """A dataset of what a generator function yields (sync or async; each iterator() calls it again).
 
     Args:
@@ -644,7 +648,7 @@ def generator(generator_fn):
     return Dataset(iterator_fn)
 
 
-def func(f):
+def func(f: Callable[[], Any]) -> Dataset:
     """A dataset whose elements come from calling f() until it says done.
 
     Args:
@@ -906,7 +910,7 @@ class _Rows(LazyIterator):
         return {"value": self.make(self.lines[self.trav - 1]), "done": False}
 
 
-def csv(source, csv_config=None, **options):
+def csv(source: Any, csv_config: Optional[dict] = None, **options: Any) -> CSVDataset:
     """A dataset of the rows of CSV text (TF.js's tf.data.csv); the rows are read when iterated.
 
     Args:
@@ -1341,7 +1345,7 @@ class WebcamIterator(LazyIterator):
         raise ValueError("Can not convert infinite video stream to array.")
 
 
-async def microphone(microphone_config=None, **options):
+async def microphone(microphone_config: Optional[dict] = None, **options: Any) -> MicrophoneIterator:
     """A MicrophoneIterator recording from the browser's microphone (TF.js's tf.data.microphone;
     awaited; browser only).
 
@@ -1368,7 +1372,8 @@ async def microphone(microphone_config=None, **options):
     return await MicrophoneIterator.create(microphone_config, **options)
 
 
-async def webcam(webcam_video_element=None, webcam_config=None, **options):
+async def webcam(webcam_video_element: Any = None, webcam_config: Optional[dict] = None,
+                 **options: Any) -> WebcamIterator:
     """A WebcamIterator filming into a video element (TF.js's tf.data.webcam; awaited; browser only).
 
     Args:

@@ -11,6 +11,8 @@ tf.load_graph_model and model.save, with TF.js's URL schemes.
     management.py  list_models, copy_model, move_model, remove_model
     weights_loader.py  load_weights, weights_loader_factory, decode_weights_stream
 """
+from typing import Any, Callable, List
+
 from .artifacts import (ModelArtifacts, ModelArtifactsInfo, SaveResult, artifacts_info,
                         get_model_artifacts_for_json_sync)
 from .artifacts import artifacts_from_model_json_async as _from_json_async
@@ -25,7 +27,7 @@ from .management import copy_model, list_models, move_model, remove_model
 from .weights_loader import decode_weights_stream, load_weights, weights_loader_factory
 
 
-async def get_model_artifacts_for_json(model_json, load_weights):
+async def get_model_artifacts_for_json(model_json: dict, load_weights: Callable[[List[dict]], Any]) -> ModelArtifacts:
     """ModelArtifacts from a model.json dict, its weights loaded by a function (TF.js's
     getModelArtifactsForJSON; awaited).
 
@@ -52,7 +54,7 @@ async def get_model_artifacts_for_json(model_json, load_weights):
     return await _from_json_async(model_json, loader)
 
 
-def get_model_artifacts_info_for_json(model_artifacts):
+def get_model_artifacts_info_for_json(model_artifacts: ModelArtifacts) -> ModelArtifactsInfo:
     """What saving artifacts writes, in bytes (TF.js's getModelArtifactsInfoForJSON).
 
     Args:

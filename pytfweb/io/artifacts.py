@@ -5,6 +5,7 @@ files move between pytfweb and TF.js unchanged.
 """
 import datetime
 import json
+from typing import List, Optional
 
 from ..core.limits import load_json
 
@@ -226,7 +227,8 @@ async def artifacts_from_model_json_async(model_json, load_weights):
     return _artifacts(model_json, specs, data)
 
 
-def get_model_artifacts_for_json_sync(model_json, weight_specs=None, weight_data=None):
+def get_model_artifacts_for_json_sync(model_json: dict, weight_specs: Optional[List[dict]] = None,
+                                      weight_data: Optional[bytes] = None) -> ModelArtifacts:
     """ModelArtifacts from a model.json dict and its weights (TF.js's getModelArtifactsForJSONSync).
 
     Args:

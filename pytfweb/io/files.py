@@ -7,9 +7,11 @@ weightsManifest names, relative to model.json (or to weight_path_prefix).
 import json
 import os
 import stat
+from typing import Any, Callable, Optional
 
 from ..core.environment import ENV
-from .artifacts import SaveResult, artifacts_from_model_json, artifacts_info, model_json_for, parse_model_json
+from .artifacts import (ModelArtifacts, SaveResult, artifacts_from_model_json, artifacts_info, model_json_for,
+                        parse_model_json)
 from .router import IN_BROWSER, register_load_router, register_save_router
 from .weights import (DEFAULT_SHARD_BYTES, check_group_bytes, manifest_groups, shard_names, split_shards,
                       weights_manifest)
@@ -52,7 +54,7 @@ class FileSystem:
             raise ValueError(f"load: no model file at '{p}' (expected a model.json file or a directory holding one)")
         return p
 
-    def load_sync(self):
+    def load_sync(self) -> ModelArtifacts:
         """Read model.json and the weight shards it names.
 
         Returns:
@@ -65,7 +67,7 @@ class FileSystem:
         prefix = self.weight_path_prefix if self.weight_path_prefix is not None else os.path.dirname(json_path)
         return artifacts_from_model_json(model_json, lambda manifest: self._read_weights(manifest, prefix, json_path))
 
-    async def load(self):
+    async def load(self) -> ModelArtifacts:
         """load_sync, awaited (TF.js's handler interface).
 
         Returns:
@@ -94,7 +96,7 @@ class FileSystem:
         return specs, b"".join(chunks)
 
     # --- save ----------------------------------------------------------------------------------------
-    def save_sync(self, artifacts):
+    def save_sync(self, artifacts: ModelArtifacts) -> SaveResult:
         """Write model.json and the weight shards.
 
         Args:
@@ -122,7 +124,7 @@ class FileSystem:
             json.dump(model_json, f)
         return SaveResult(artifacts_info(artifacts))
 
-    async def save(self, artifacts):
+    async def save(self, artifacts: ModelArtifacts) -> SaveResult:
         """save_sync, awaited (TF.js's handler interface).
 
         Args:
@@ -177,7 +179,8 @@ def _by_flag(name):
     return f" (tf.env() flag {name})" if name else ""
 
 
-def file_system(path, weight_path_prefix=None, on_progress=None, shard_bytes=DEFAULT_SHARD_BYTES):
+def file_system(path: Any, weight_path_prefix: Optional[str] = None, on_progress: Optional[Callable] = None,
+                shard_bytes: int = DEFAULT_SHARD_BYTES) -> FileSystem:
     """An IO handler loading from and saving to a directory in CPython (or Pyodide's file system).
 
     Args:

@@ -16,6 +16,7 @@ import secrets
 import urllib.error
 import urllib.parse
 import urllib.request
+from typing import Any, Callable, Optional
 
 from ..core.environment import ENV
 from ..core.limits import load_json
@@ -505,7 +506,7 @@ def parse_url(url):
     return url[:last_slash] + "/", suffix
 
 
-def is_http_scheme(url):
+def is_http_scheme(url: Any) -> bool:
     """Whether a URL starts with http:// or https:// (TF.js's isHTTPScheme).
 
     Args:
@@ -521,8 +522,9 @@ def is_http_scheme(url):
     return isinstance(url, str) and url.startswith(SCHEMES)
 
 
-def http(path, request_init=None, weight_path_prefix=None, on_progress=None, fetch_func=None,
-         weight_url_converter=None):
+def http(path: str, request_init: Optional[dict] = None, weight_path_prefix: Optional[str] = None,
+         on_progress: Optional[Callable[[float], Any]] = None, fetch_func: Optional[Callable] = None,
+         weight_url_converter: Optional[Callable[[str], str]] = None) -> "HTTPRequest":
     """An IO handler loading a model over HTTP(S) and saving by POSTing it.
 
     Args:
@@ -545,8 +547,9 @@ def http(path, request_init=None, weight_path_prefix=None, on_progress=None, fet
     return HTTPRequest(path, request_init, weight_path_prefix, on_progress, fetch_func, weight_url_converter)
 
 
-def browser_http_request(path, request_init=None, weight_path_prefix=None, on_progress=None, fetch_func=None,
-                         weight_url_converter=None):
+def browser_http_request(path: str, request_init: Optional[dict] = None, weight_path_prefix: Optional[str] = None,
+                         on_progress: Optional[Callable[[float], Any]] = None, fetch_func: Optional[Callable] = None,
+                         weight_url_converter: Optional[Callable[[str], str]] = None) -> "HTTPRequest":
     """TF.js's browserHTTPRequest (deprecated there): the same as tf.io.http.
 
     Args:

@@ -6,6 +6,8 @@ In CPython there are no stores: list_models() gives {} (as TF.js under node) and
 raises a clear error.
 """
 from . import browser_storage as _bs
+from typing import Dict
+
 from .router import IN_BROWSER, get_load_handlers, get_save_handlers, load_artifacts, save_artifacts
 
 URL_SCHEME_SUFFIX = "://"
@@ -36,7 +38,7 @@ def _manager(scheme, api):
     return manager
 
 
-async def list_models():
+async def list_models() -> Dict[str, dict]:
     """Every model saved in the browser's stores (IndexedDB, local storage; awaited).
 
     Returns:
@@ -55,7 +57,7 @@ async def list_models():
     return out
 
 
-async def remove_model(url):
+async def remove_model(url: str) -> dict:
     """Remove a model saved in a browser store (awaited).
 
     Args:
@@ -76,7 +78,7 @@ async def remove_model(url):
     return await remove_fn(path)
 
 
-async def copy_model(source_url, dest_url):
+async def copy_model(source_url: str, dest_url: str) -> dict:
     """Copy a model, within one store or between stores, or between any load and save handlers
     (indexeddb:// to http://, a folder to another; awaited).
 
@@ -98,7 +100,7 @@ async def copy_model(source_url, dest_url):
     return await _clone(source_url, dest_url, False, "copy_model")
 
 
-async def move_model(source_url, dest_url):
+async def move_model(source_url: str, dest_url: str) -> dict:
     """Move a model between the browser's stores: copy, then remove the source (awaited).
 
     Args:

@@ -1,4 +1,6 @@
 """In-memory handlers: tf.io.from_memory and tf.io.with_save_handler (TF.js's passthrough.py)."""
+from typing import Any, Callable, List, Optional
+
 from .artifacts import ModelArtifacts, SaveResult, artifacts_info
 
 
@@ -50,7 +52,8 @@ def _artifacts(model_artifacts, weight_specs, weight_data, training_config, api)
                           training_config=training_config)
 
 
-def from_memory(model_artifacts, weight_specs=None, weight_data=None, training_config=None):
+def from_memory(model_artifacts: Any, weight_specs: Optional[List[dict]] = None, weight_data: Optional[bytes] = None,
+                training_config: Optional[dict] = None) -> Any:
     """An IO handler loading given artifacts (tf.load_layers_model(tf.io.from_memory(...))).
 
     Args:
@@ -73,7 +76,8 @@ def from_memory(model_artifacts, weight_specs=None, weight_data=None, training_c
     return _MemoryLoader(_artifacts(model_artifacts, weight_specs, weight_data, training_config, "from_memory"))
 
 
-def from_memory_sync(model_artifacts, weight_specs=None, weight_data=None, training_config=None):
+def from_memory_sync(model_artifacts: Any, weight_specs: Optional[List[dict]] = None,
+                     weight_data: Optional[bytes] = None, training_config: Optional[dict] = None) -> Any:
     """from_memory, for the _sync loaders (the same handler: it needs no awaiting).
 
     Args:
@@ -95,7 +99,7 @@ def from_memory_sync(model_artifacts, weight_specs=None, weight_data=None, train
     return _MemoryLoader(_artifacts(model_artifacts, weight_specs, weight_data, training_config, "from_memory_sync"))
 
 
-def with_save_handler(save_handler):
+def with_save_handler(save_handler: Callable[[ModelArtifacts], Any]) -> Any:
     """An IO handler whose save calls a function with the artifacts (model.save(tf.io.with_save_handler(f))).
 
     Args:
@@ -118,7 +122,7 @@ def with_save_handler(save_handler):
     return _SaveCallback(save_handler)
 
 
-def with_save_handler_sync(save_handler):
+def with_save_handler_sync(save_handler: Callable[[ModelArtifacts], Any]) -> Any:
     """with_save_handler for model.save_sync: save_handler must not be a coroutine function.
 
     Args:

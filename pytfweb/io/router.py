@@ -5,6 +5,7 @@ registers its routers when pytfweb.io is imported, as TF.js's IORouterRegistry.
 """
 import inspect
 import sys
+from typing import Any, Callable, List, Optional
 
 from .artifacts import ModelArtifacts
 
@@ -15,7 +16,7 @@ _FALLBACK_LOAD = []   # in the browser: the handler for a URL no router takes (h
 IN_BROWSER = sys.platform == "emscripten"
 
 
-def register_load_router(router):
+def register_load_router(router: Callable[..., Any]) -> None:
     """Add a router tried by get_load_handlers (and so by tf.load_layers_model and friends).
 
     Args:
@@ -35,7 +36,7 @@ def register_load_router(router):
         _LOAD_ROUTERS.append(router)
 
 
-def register_save_router(router):
+def register_save_router(router: Callable[[str], Any]) -> None:
     """Add a router tried by get_save_handlers (and so by model.save).
 
     Args:
@@ -63,7 +64,7 @@ def _route(routers, url, load_options):
     return out
 
 
-def get_load_handlers(url, load_options=None):
+def get_load_handlers(url: str, load_options: Optional[dict] = None) -> List[Any]:
     """Every handler whose router accepts a URL for loading.
 
     Args:
@@ -80,7 +81,7 @@ def get_load_handlers(url, load_options=None):
     return _route(_LOAD_ROUTERS, url, {k: v for k, v in (load_options or {}).items() if v is not None})
 
 
-def get_save_handlers(url):
+def get_save_handlers(url: str) -> List[Any]:
     """Every handler whose router accepts a URL for saving.
 
     Args:

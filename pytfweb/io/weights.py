@@ -11,6 +11,7 @@ import collections
 import math
 import struct
 import sys
+from typing import Any, Dict, List, Optional
 
 from ..core import dtypes as _dt
 from ..core._numpy import np
@@ -37,7 +38,7 @@ EncodedWeights = collections.namedtuple("EncodedWeights", "data specs")
 EncodedWeights.__doc__ = "What encode_weights returns: TF.js's {data, specs}, also a (data, specs) pair."
 
 
-def encode_weights(tensors, group=None, quantization=None):
+def encode_weights(tensors: Any, group: Optional[str] = None, quantization: Optional[str] = None) -> EncodedWeights:
     """Encode tensors as TF.js's weight bytes and specs.
 
     Args:
@@ -154,7 +155,7 @@ def _f16_clamped(v):
 
 
 # --- decoding -----------------------------------------------------------------------------------
-def decode_weights(data, specs, source=None):
+def decode_weights(data: Any, specs: List[dict], source: Optional[str] = None) -> Dict[str, Tensor]:
     """Tensors from the bytes of weights laid out by specs (dequantizing quantized ones).
 
     Args:
@@ -481,7 +482,7 @@ def check_group_bytes(group, nbytes, source=None, more=False):
                          f"disagrees with them)")
 
 
-def get_weight_specs(manifest):
+def get_weight_specs(manifest: List[dict]) -> List[dict]:
     """The weight specs of every group of a weights manifest, in order (TF.js's getWeightSpecs; no
     checks beyond the structure: decode_weights checks the specs it decodes).
 
@@ -501,7 +502,7 @@ def get_weight_specs(manifest):
     return [s for g in manifest for s in g["weights"]]
 
 
-def concatenate_array_buffers(buffers):
+def concatenate_array_buffers(buffers: Any) -> bytes:
     """One bytes object from a list of buffers, or from one buffer (TF.js's concatenateArrayBuffers).
 
     Args:

@@ -5,9 +5,11 @@ arriving as a stream of byte chunks."""
 import asyncio
 import inspect
 import urllib.parse
+from typing import Any, Callable, Dict, List, Optional
 
 from ..core.api import dispose
 from ..core.shapes import size_of
+from ..core.tensor import Tensor
 from .files import read_regular_file
 from .http import HTTPRequest
 from .weights import _BYTES, check_group_bytes, decode_weights, manifest_groups
@@ -20,7 +22,7 @@ def _as_bytes(buffer):
     return bytes(buffer)
 
 
-def weights_loader_factory(fetch_weights_function):
+def weights_loader_factory(fetch_weights_function: Callable[[List[str]], Any]) -> Callable[..., Any]:
     """A weights loader that gets the shards' bytes from a function of their URLs.
 
     A shard's URL is file_path_prefix + '/' (unless it ends with one) + its path, as TF.js joins them.
@@ -94,7 +96,8 @@ def weights_loader_factory(fetch_weights_function):
     return load
 
 
-async def load_weights(manifest, file_path_prefix="", weight_names=None, request_init=None):
+async def load_weights(manifest: List[dict], file_path_prefix: str = "", weight_names: Optional[List[str]] = None,
+                       request_init: Optional[dict] = None) -> Dict[str, Tensor]:
     """Load the weights of a manifest's shards, fetched from file_path_prefix (tf.util.fetch: the
     page's fetch, urllib in CPython; all requests at once; awaited).
 
@@ -132,7 +135,7 @@ async def load_weights(manifest, file_path_prefix="", weight_names=None, request
     return await weights_loader_factory(fetch_weights)(manifest, file_path_prefix, weight_names)
 
 
-async def decode_weights_stream(weight_stream, specs):
+async def decode_weights_stream(weight_stream: Any, specs: List[dict]) -> Dict[str, Tensor]:
     """decode_weights of the bytes a stream gives (awaited).
 
     Args:

@@ -30,7 +30,7 @@ for step, including the order of get_weights().
 """
 import math
 import numbers
-from typing import NamedTuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Union
 
 from .. import ops
 from ..core.api import backend, dispose, get_backend, keep, registered_variable, tidy
@@ -95,7 +95,7 @@ class Optimizer:
     def _restore_step_state(self):
         pass
 
-    def get_config(self):
+    def get_config(self) -> dict:
         """The optimizer's constructor arguments (TF.js's getConfig, snake_case).
 
         Returns:
@@ -109,7 +109,7 @@ class Optimizer:
         """How many times apply_gradients (directly or through minimize) has run."""
         return self._iterations
 
-    def get_class_name(self):
+    def get_class_name(self) -> str:
         """TF.js's class name of the optimizer ('SGD', 'Adam', ...).
 
         Returns:
@@ -118,7 +118,7 @@ class Optimizer:
         return self.class_name
 
     @classmethod
-    def from_config(cls, config):
+    def from_config(cls, config: dict) -> "Optimizer":
         """An optimizer made from a get_config() dict.
 
         Args:
@@ -129,7 +129,8 @@ class Optimizer:
         """
         return cls(**config)
 
-    def minimize(self, f, return_cost=False, var_list=None):
+    def minimize(self, f: Callable[[], Tensor], return_cost: bool = False,
+                 var_list: Optional[List[Variable]] = None) -> Optional[Tensor]:
         """Run f() (a scalar loss), compute its gradients with respect to var_list and apply them.
 
         Args:
@@ -160,7 +161,7 @@ class Optimizer:
         value.dispose()
         return None
 
-    def compute_gradients(self, f, var_list=None):
+    def compute_gradients(self, f: Callable[[], Tensor], var_list: Optional[List[Variable]] = None) -> Any:
         """The value of the scalar f() and its gradients, as tf.variable_grads.
 
         Args:
@@ -175,7 +176,7 @@ class Optimizer:
         _check_callable(f, api)
         return variable_grads(f, _check_var_list(var_list, api))
 
-    def apply_gradients(self, variable_gradients):
+    def apply_gradients(self, variable_gradients: Union[Dict[str, Tensor], List[dict]]) -> None:
         """Update variables from gradients (one step of the optimizer).
 
         Args:
@@ -208,7 +209,7 @@ class Optimizer:
         assign_all([value, *slots], outs)
         return True
 
-    def get_weights(self):
+    def get_weights(self) -> List[dict]:
         """The optimizer's state: the iteration count, then every slot variable, slots grouped by kind
         as TF.js orders them.
 
@@ -224,7 +225,7 @@ class Optimizer:
                         for s in self._slots.get(kind, {}).values()]
         return weights
 
-    def set_weights(self, weight_values):
+    def set_weights(self, weight_values: List[dict]) -> None:
         """Restore what get_weights() returned (of this optimizer or one of the same kind and
         configuration): the iteration count, then the slots, grouped by kind in TF.js's order. The
         optimizer keeps its own variables (sharing the data of the given tensors) and frees the slot
@@ -272,7 +273,7 @@ class Optimizer:
         dispose(old)
         self._restore_step_state()
 
-    def dispose(self):
+    def dispose(self) -> None:
         """Free the slot variables and the constants this optimizer made. It cannot be used after."""
         if self._disposed:
             return
