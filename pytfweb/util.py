@@ -10,6 +10,7 @@ import inspect
 import math
 import random
 import time
+from typing import Any, Callable, Dict, Iterable, List, MutableSequence, Optional, Sequence, Union
 
 from .core import tensor_values as _convert
 from .core.dtypes import BYTES_PER_ELEMENT, DTYPES, TYPECODES
@@ -44,7 +45,7 @@ def _assert(expr, msg):
 globals()["assert"] = assert_ = _assert
 
 
-def assert_shapes_match(shape_a, shape_b, error_message_prefix=""):
+def assert_shapes_match(shape_a: Sequence[int], shape_b: Sequence[int], error_message_prefix: str = "") -> None:
     """Raise ValueError unless two shapes are equal.
 
     Args:
@@ -63,7 +64,7 @@ def assert_shapes_match(shape_a, shape_b, error_message_prefix=""):
             lambda: f"{error_message_prefix} Shapes {_join(shape_a)} and {_join(shape_b)} must match")
 
 
-def assert_non_null(a):
+def assert_non_null(a: Any) -> None:
     """Raise ValueError if a is None (TF.js's message for the tensor constructor).
 
     Args:
@@ -75,7 +76,7 @@ def assert_non_null(a):
     _assert(a is not None, "The input to the tensor constructor must be a non-null value.")
 
 
-def assert_non_negative_integer_dimensions(shape):
+def assert_non_negative_integer_dimensions(shape: Sequence[Any]) -> None:
     """Raise ValueError unless every dimension of shape is a non-negative integer.
 
     Args:
@@ -89,7 +90,7 @@ def assert_non_negative_integer_dimensions(shape):
                 lambda: f"Tensor must have a shape comprised of positive integers but got shape [{_join(shape)}].")
 
 
-def check_conversion_for_errors(vals, dtype):
+def check_conversion_for_errors(vals: Iterable[float], dtype: str) -> None:
     """Raise ValueError if a value is not finite (NaN or infinite), as TF.js checks uploads in debug mode.
 
     Args:
@@ -112,7 +113,7 @@ def _join(values):
 
 
 # --- shapes and indices -------------------------------------------------------------------------
-def size_from_shape(shape):
+def size_from_shape(shape: Sequence[int]) -> int:
     """The number of elements of a shape.
 
     Args:
@@ -128,7 +129,7 @@ def size_from_shape(shape):
     return size_of(shape)
 
 
-def is_scalar_shape(shape):
+def is_scalar_shape(shape: Sequence[int]) -> bool:
     """Whether a shape is a scalar's ([]).
 
     Args:
@@ -144,7 +145,7 @@ def is_scalar_shape(shape):
     return len(shape) == 0
 
 
-def compute_strides(shape):
+def compute_strides(shape: Sequence[int]) -> List[int]:
     """The row-major strides of every axis but the last (TF.js leaves out the last one's, which is 1).
 
     Args:
@@ -163,7 +164,7 @@ def compute_strides(shape):
     return strides
 
 
-def loc_to_index(locs, rank, strides):
+def loc_to_index(locs: Sequence[int], rank: int, strides: Sequence[int]) -> int:
     """The flat index of coordinates.
 
     Args:
@@ -185,7 +186,7 @@ def loc_to_index(locs, rank, strides):
     return locs[-1] + sum(s * loc for s, loc in zip(strides, locs[:-1]))
 
 
-def index_to_loc(index, rank, strides):
+def index_to_loc(index: int, rank: int, strides: Sequence[int]) -> List[int]:
     """The coordinates of a flat index.
 
     Args:
@@ -211,7 +212,7 @@ def index_to_loc(index, rank, strides):
     return locs + [index]
 
 
-def size_to_squarish_shape(size):
+def size_to_squarish_shape(size: int) -> List[int]:
     """A 2D shape holding size elements, as square as possible: [ceil(sqrt(size)), ...].
 
     Args:
@@ -228,7 +229,7 @@ def size_to_squarish_shape(size):
     return [width, math.ceil(size / width)]
 
 
-def infer_from_implicit_shape(shape, size):
+def infer_from_implicit_shape(shape: Sequence[int], size: int) -> List[int]:
     """A shape with its one -1 replaced by what makes it hold size elements.
 
     Args:
@@ -268,7 +269,7 @@ def infer_from_implicit_shape(shape, size):
     return out
 
 
-def parse_axis_param(axis, shape):
+def parse_axis_param(axis: Union[int, Sequence[int], None], shape: Sequence[int]) -> List[int]:
     """An axis argument as non-negative axes of a shape.
 
     Args:
@@ -294,7 +295,7 @@ def parse_axis_param(axis, shape):
     return [a + rank if a < 0 else a for a in axes]
 
 
-def squeeze_shape(shape, axis=None):
+def squeeze_shape(shape: Sequence[int], axis: Union[int, Sequence[int], None] = None) -> Dict[str, List[int]]:
     """A shape without its dimensions of size 1 (those in axis, when given), as TF.js's squeezeShape.
 
     Args:
@@ -327,7 +328,7 @@ def squeeze_shape(shape, axis=None):
     return {"new_shape": new_shape, "kept_dims": kept_dims}
 
 
-def arrays_equal(n1, n2):
+def arrays_equal(n1: Optional[Sequence[Any]], n2: Optional[Sequence[Any]]) -> bool:
     """Whether two sequences have equal lengths and elements.
 
     Args:
@@ -348,7 +349,7 @@ def arrays_equal(n1, n2):
     return all(a == b for a, b in zip(n1, n2))
 
 
-def arrays_equal_with_null(n1, n2):
+def arrays_equal_with_null(n1: Optional[Sequence[Any]], n2: Optional[Sequence[Any]]) -> bool:
     """arrays_equal, where None (a dimension not known) matches anything.
 
     Args:
@@ -370,7 +371,7 @@ def arrays_equal_with_null(n1, n2):
 
 
 # --- numbers -------------------------------------------------------------------------------------
-def clamp(min, x, max):  # noqa: A002 - TF.js's argument names
+def clamp(min: float, x: float, max: float) -> float:  # noqa: A002 - TF.js's argument names
     """x clamped into [min, max].
 
     Args:
@@ -388,7 +389,7 @@ def clamp(min, x, max):  # noqa: A002 - TF.js's argument names
     return builtins.max(min, builtins.min(x, max))
 
 
-def nearest_larger_even(val):
+def nearest_larger_even(val: int) -> int:
     """val if even, else val + 1.
 
     Args:
@@ -404,7 +405,7 @@ def nearest_larger_even(val):
     return val if val % 2 == 0 else val + 1
 
 
-def nearest_divisor(size, start):
+def nearest_divisor(size: int, start: int) -> int:
     """The smallest divisor of size at or above start (size itself if none is smaller).
 
     Args:
@@ -424,7 +425,7 @@ def nearest_divisor(size, start):
     return size
 
 
-def is_int(a):
+def is_int(a: float) -> bool:
     """Whether a number is an integer value.
 
     Args:
@@ -440,7 +441,7 @@ def is_int(a):
     return a % 1 == 0
 
 
-def sum(arr):  # noqa: A001 - TF.js name
+def sum(arr: Iterable[float]) -> float:  # noqa: A001 - TF.js name
     """The sum of a sequence of numbers.
 
     Args:
@@ -459,7 +460,7 @@ def sum(arr):  # noqa: A001 - TF.js name
     return total
 
 
-def dist_squared(a, b):
+def dist_squared(a: Sequence[float], b: Sequence[float]) -> float:
     """The squared Euclidean distance of two vectors.
 
     Args:
@@ -476,7 +477,7 @@ def dist_squared(a, b):
     return sum([(float(x) - float(y)) ** 2 for x, y in zip(a, b)])
 
 
-def tanh(x):
+def tanh(x: float) -> float:
     """The hyperbolic tangent of a number.
 
     Args:
@@ -492,7 +493,7 @@ def tanh(x):
     return math.tanh(x)
 
 
-def right_pad(a, size):
+def right_pad(a: str, size: int) -> str:
     """A string padded with spaces on the right to size characters.
 
     Args:
@@ -509,7 +510,7 @@ def right_pad(a, size):
     return a if size <= len(a) else a + " " * (size - len(a))
 
 
-def now():
+def now() -> float:
     """Milliseconds from an arbitrary point, high resolution (TF.js's util.now).
 
     Returns:
@@ -528,7 +529,7 @@ _M64 = (1 << 64) - 1
 _HEX = "0123456789abcdef"
 
 
-def hex_to_long(hex):  # noqa: A002 - TF.js's argument name
+def hex_to_long(hex: str) -> int:  # noqa: A002 - TF.js's argument name
     """The unsigned 64-bit value of a hexadecimal string, as TF.js's Long.fromString(hex, true, 16):
     digits read in groups of 8 with JS parseInt (a group that does not start with a hex digit reads as
     0), the value taken modulo 2^64, a leading '-' negating it modulo 2^64.
@@ -575,7 +576,7 @@ def _parse_int_hex(s):
     return sign * int(s[:n], 16) if n else 0
 
 
-def finger_print64(s, len=None):  # noqa: A002 - TF.js's argument name
+def finger_print64(s: Any, len: Optional[int] = None) -> int:  # noqa: A002 - TF.js's argument name
     """farmhash's Fingerprint64, as TF.js's util.fingerPrint64 and its StringToHashBucketFast kernel
     compute it.
 
@@ -607,7 +608,7 @@ def finger_print64(s, len=None):  # noqa: A002 - TF.js's argument name
 
 
 # --- fetching and retrying -------------------------------------------------------------------------
-async def fetch(path, request_init=None):
+async def fetch(path: str, request_init: Optional[dict] = None) -> Any:
     """TF.js's util.fetch: the page's fetch, or urllib in CPython (awaited).
 
     Args:
@@ -626,7 +627,8 @@ async def fetch(path, request_init=None):
     return await _fetch(path, request_init)
 
 
-async def repeated_try(check_fn, delay_fn=None, max_counter=None, schedule_fn=None):
+async def repeated_try(check_fn: Callable[[], Any], delay_fn: Optional[Callable[[int], float]] = None,
+                       max_counter: Optional[int] = None, schedule_fn: Optional[Callable[..., Any]] = None) -> None:
     """Call check_fn until it returns something true (awaited; TF.js returns a Promise).
 
     After the k-th false answer the next try waits delay_fn(k) milliseconds (0 by default), or is
@@ -676,7 +678,7 @@ async def repeated_try(check_fn, delay_fn=None, max_counter=None, schedule_fn=No
 
 
 # --- random --------------------------------------------------------------------------------------
-def rand_uniform(a, b):
+def rand_uniform(a: float, b: float) -> float:
     """A random float in [a, b) from Python's random module (TF.js uses Math.random).
 
     Args:
@@ -694,7 +696,7 @@ def rand_uniform(a, b):
     return b * r + (1 - r) * a
 
 
-def swap(obj, left, right):
+def swap(obj: MutableSequence[Any], left: int, right: int) -> None:
     """Swap two items of a sequence in place.
 
     Args:
@@ -711,7 +713,7 @@ def swap(obj, left, right):
     obj[left], obj[right] = obj[right], obj[left]
 
 
-def shuffle(arr):
+def shuffle(arr: MutableSequence[Any]) -> None:
     """Shuffle a mutable sequence in place (Fisher-Yates, as TF.js; Python's random module).
 
     Args:
@@ -730,7 +732,7 @@ def shuffle(arr):
         swap(arr, counter, index)
 
 
-def shuffle_combo(arr, arr2):
+def shuffle_combo(arr: MutableSequence[Any], arr2: MutableSequence[Any]) -> None:
     """Shuffle two sequences of the same length in place by the same permutation.
 
     Args:
@@ -757,7 +759,7 @@ def shuffle_combo(arr, arr2):
         swap(arr2, counter, index)
 
 
-def create_shuffled_indices(n):
+def create_shuffled_indices(n: int) -> array.array:
     """The indices 0 .. n-1 in a random order.
 
     Args:
@@ -776,7 +778,7 @@ def create_shuffled_indices(n):
 
 
 # --- values, dtypes and typed arrays ---------------------------------------------------------------
-def is_string(value):
+def is_string(value: Any) -> bool:
     """Whether value is a str.
 
     Args:
@@ -792,7 +794,7 @@ def is_string(value):
     return isinstance(value, str)
 
 
-def is_boolean(value):
+def is_boolean(value: Any) -> bool:
     """Whether value is a bool.
 
     Args:
@@ -808,7 +810,7 @@ def is_boolean(value):
     return isinstance(value, bool)
 
 
-def is_number(value):
+def is_number(value: Any) -> bool:
     """Whether value is an int or a float (not a bool).
 
     Args:
@@ -824,7 +826,7 @@ def is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def is_function(f):
+def is_function(f: Any) -> bool:
     """Whether f is callable.
 
     Args:
@@ -840,7 +842,7 @@ def is_function(f):
     return callable(f)
 
 
-def is_promise(obj):
+def is_promise(obj: Any) -> bool:
     """Whether obj is awaitable (TF.js's promises).
 
     Args:
@@ -860,7 +862,7 @@ def is_promise(obj):
     return inspect.isawaitable(obj)
 
 
-def is_typed_array(a):
+def is_typed_array(a: Any) -> bool:
     """Whether a is a typed array's Python form: an array.array, memoryview, bytes or bytearray.
 
     Args:
@@ -877,7 +879,7 @@ def is_typed_array(a):
     return isinstance(a, (array.array, memoryview, bytes, bytearray))
 
 
-def is_valid_dtype(dtype):
+def is_valid_dtype(dtype: Any) -> bool:
     """Whether dtype is one of pytfweb's dtypes.
 
     Args:
@@ -893,7 +895,7 @@ def is_valid_dtype(dtype):
     return dtype in DTYPES
 
 
-def has_encoding_loss(old_type, new_type):
+def has_encoding_loss(old_type: str, new_type: str) -> bool:
     """Whether casting old_type values to new_type can lose information.
 
     Args:
@@ -916,7 +918,7 @@ def has_encoding_loss(old_type, new_type):
     return not (new_type == "bool" and old_type == "bool")
 
 
-def bytes_per_element(dtype):
+def bytes_per_element(dtype: str) -> int:
     """The bytes one element of a dtype takes.
 
     Args:
@@ -937,7 +939,7 @@ def bytes_per_element(dtype):
     return BYTES_PER_ELEMENT[dtype]
 
 
-def bytes_from_string_array(arr):
+def bytes_from_string_array(arr: Optional[Sequence[bytes]]) -> int:
     """The bytes the encoded strings of arr take.
 
     Args:
@@ -953,7 +955,7 @@ def bytes_from_string_array(arr):
     return 0 if arr is None else sum([len(x) for x in arr])
 
 
-def encode_string(s, encoding="utf-8"):
+def encode_string(s: str, encoding: str = "utf-8") -> bytes:
     """A str encoded as bytes.
 
     Args:
@@ -970,7 +972,7 @@ def encode_string(s, encoding="utf-8"):
     return s.encode(encoding or "utf-8")
 
 
-def decode_string(b, encoding="utf-8"):
+def decode_string(b: Any, encoding: str = "utf-8") -> str:
     """Bytes decoded as a str.
 
     Args:
@@ -987,7 +989,7 @@ def decode_string(b, encoding="utf-8"):
     return bytes(b).decode(encoding or "utf-8")
 
 
-def flatten(arr, result=None, skip_typed_array=False):
+def flatten(arr: Any, result: Optional[list] = None, skip_typed_array: bool = False) -> list:
     """The leaves of nested lists (and typed arrays, unless skip_typed_array), in order.
 
     Iterative: nesting deeper than the tf.env() flag MAX_NESTING_DEPTH is a ValueError, never a
@@ -1025,7 +1027,7 @@ def _typecode(dtype, complex_as_float):
     raise ValueError(f"Unknown data type {dtype}")
 
 
-def make_zeros_typed_array(size, dtype=None):
+def make_zeros_typed_array(size: int, dtype: Optional[str] = None) -> array.array:
     """A typed array of zeros.
 
     Args:
@@ -1042,7 +1044,7 @@ def make_zeros_typed_array(size, dtype=None):
     return array.array(_typecode(dtype, True), bytes(size * array.array(_typecode(dtype, True)).itemsize))
 
 
-def make_ones_typed_array(size, dtype=None):
+def make_ones_typed_array(size: int, dtype: Optional[str] = None) -> array.array:
     """A typed array of ones.
 
     Args:
@@ -1059,7 +1061,7 @@ def make_ones_typed_array(size, dtype=None):
     return array.array(_typecode(dtype, True), [1]) * size
 
 
-def get_array_from_d_type(dtype, size):
+def get_array_from_d_type(dtype: Optional[str], size: int) -> Union[array.array, list]:
     """A zero-filled typed array of size for dtype (a list of None for 'string').
 
     Args:
@@ -1081,7 +1083,7 @@ def get_array_from_d_type(dtype, size):
 get_typed_array_from_d_type = get_array_from_d_type
 
 
-def to_nested_array(shape, a, is_complex=False):
+def to_nested_array(shape: Sequence[int], a: Sequence[Any], is_complex: bool = False) -> Any:
     """Flat values as nested lists of a shape.
 
     Args:
@@ -1110,7 +1112,7 @@ def to_nested_array(shape, a, is_complex=False):
     return _convert.nest(a, list(shape[:-1]) + [shape[-1] * (2 if is_complex else 1)])
 
 
-def make_zeros_nested_typed_array(shape, dtype=None):
+def make_zeros_nested_typed_array(shape: Sequence[int], dtype: Optional[str] = None) -> Any:
     """Nested lists of zeros of a shape.
 
     Args:
@@ -1129,7 +1131,7 @@ def make_zeros_nested_typed_array(shape, dtype=None):
     return to_nested_array(shape, make_zeros_typed_array(size_of(shape), dtype))
 
 
-def to_typed_array(a, dtype):
+def to_typed_array(a: Any, dtype: Optional[str]) -> array.array:
     """Values as a typed array of a dtype: int32 truncates, bool is round(v) != 0, as TF.js's toTypedArray.
 
     Args:
@@ -1153,7 +1155,7 @@ def to_typed_array(a, dtype):
     return array.array(_typecode(dtype, False), [_convert._coerce(v, dtype, "to_typed_array") for v in flat])
 
 
-def create_scalar_value(value, dtype):
+def create_scalar_value(value: Any, dtype: str) -> Union[array.array, bytes]:
     """One value as TF.js stores it: a typed array of one element, or encoded bytes for a string.
 
     Args:
@@ -1170,7 +1172,7 @@ def create_scalar_value(value, dtype):
     return encode_string(value) if dtype == "string" else to_typed_array([value], dtype)
 
 
-def convert_backend_values_and_array_buffer(data, dtype):
+def convert_backend_values_and_array_buffer(data: Any, dtype: str) -> Union[array.array, list]:
     """Data as the typed array of a dtype reads it: an ArrayBuffer's bytes are float32 or int32 values;
     for bool and string, int32 values narrowed to bytes. A list passes through.
 

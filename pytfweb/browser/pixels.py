@@ -17,6 +17,7 @@ Draw on its cpu backend only; here it is on every backend (the page has no cpu b
 that one needs numpy).
 """
 import array
+from typing import Any, Optional
 
 from ..core.engine import ENGINE, op
 from ..kernels import get_kernel
@@ -121,7 +122,7 @@ def _channels_tensor(rgba, w, h, n):
 
 
 @op
-def from_pixels(pixels, num_channels=3):
+def from_pixels(pixels: Any, num_channels: int = 3) -> Tensor:
     """An int32 tensor of an image's pixels (the first num_channels of RGBA).
 
     Sources: in the page an ImageData, HTMLCanvasElement, OffscreenCanvas, HTMLImageElement,
@@ -159,7 +160,7 @@ def from_pixels(pixels, num_channels=3):
     return _channels_tensor(*host, n)
 
 
-async def from_pixels_async(pixels, num_channels=3):
+async def from_pixels_async(pixels: Any, num_channels: int = 3) -> Tensor:
     """tf.browser.from_pixels, awaited (TF.js may first wrap the source in an ImageBitmap; reading it
     here needs no waiting).
 
@@ -205,7 +206,7 @@ def _image(img, name):
     return t
 
 
-async def to_pixels(img, canvas=None):
+async def to_pixels(img: Any, canvas: Any = None) -> bytes:
     """The RGBA bytes of an image tensor; also drawn into a canvas when one is given (in the page;
     awaited).
 
@@ -235,7 +236,7 @@ async def to_pixels(img, canvas=None):
             t.dispose()
 
 
-def draw(image, canvas, options=None):
+def draw(image: Any, canvas: Any, options: Optional[dict] = None) -> None:
     """Put an image tensor into a canvas (its 2D context; in the page).
 
     Args:

@@ -128,7 +128,7 @@ class MinMaxNorm(Constraint):
 
 
 @takes_options
-def max_norm(max_value=2, axis=0):
+def max_norm(max_value: float = 2, axis: int = 0) -> MaxNorm:
     """A MaxNorm constraint: each slice along axis scaled down to a norm of at most max_value.
 
     Args:
@@ -149,7 +149,7 @@ def max_norm(max_value=2, axis=0):
 
 
 @takes_options
-def unit_norm(axis=0):
+def unit_norm(axis: int = 0) -> UnitNorm:
     """A UnitNorm constraint: each slice along axis scaled to a norm of 1.
 
     Args:
@@ -168,7 +168,7 @@ def unit_norm(axis=0):
 
 
 @takes_options
-def non_neg():
+def non_neg() -> NonNeg:
     """A NonNeg constraint: negative weights set to 0.
 
     Returns:
@@ -183,7 +183,7 @@ def non_neg():
 
 
 @takes_options
-def min_max_norm(min_value=0.0, max_value=1.0, rate=1.0, axis=0):
+def min_max_norm(min_value: float = 0.0, max_value: float = 1.0, rate: float = 1.0, axis: int = 0) -> MinMaxNorm:
     """A MinMaxNorm constraint: the norm of each slice along axis moved toward [min_value, max_value].
 
     Args:

@@ -6,6 +6,7 @@ Initializer, a TF.js name ('glorotUniform'), a Keras name ('glorot_uniform') or 
 import array
 import contextlib
 import math
+from typing import Optional
 
 from .. import ops
 from ..core.api import make_tensor, tidy
@@ -306,7 +307,7 @@ def _normal_dtype(init, dtype):
 
 # --- factories: TF.js's tf.initializers.* in snake_case ----------------------------------------
 @takes_options
-def zeros():
+def zeros() -> Zeros:
     """An initializer of zeros.
 
     Returns:
@@ -321,7 +322,7 @@ def zeros():
 
 
 @takes_options
-def ones():
+def ones() -> Ones:
     """An initializer of ones.
 
     Returns:
@@ -336,7 +337,7 @@ def ones():
 
 
 @takes_options
-def constant(value):
+def constant(value: float) -> Constant:
     """An initializer of one value everywhere (float32 whatever the dtype, as TF.js).
 
     Args:
@@ -354,7 +355,7 @@ def constant(value):
 
 
 @takes_options
-def random_uniform(minval=-0.05, maxval=0.05, seed=None):
+def random_uniform(minval: float = -0.05, maxval: float = 0.05, seed: Optional[float] = None) -> RandomUniform:
     """An initializer drawing uniformly from [minval, maxval).
 
     Args:
@@ -374,7 +375,7 @@ def random_uniform(minval=-0.05, maxval=0.05, seed=None):
 
 
 @takes_options
-def random_normal(mean=0.0, stddev=0.05, seed=None):
+def random_normal(mean: float = 0.0, stddev: float = 0.05, seed: Optional[float] = None) -> RandomNormal:
     """An initializer drawing from a normal distribution.
 
     Args:
@@ -393,7 +394,7 @@ def random_normal(mean=0.0, stddev=0.05, seed=None):
 
 
 @takes_options
-def truncated_normal(mean=0.0, stddev=0.05, seed=None):
+def truncated_normal(mean: float = 0.0, stddev: float = 0.05, seed: Optional[float] = None) -> TruncatedNormal:
     """An initializer drawing from a normal distribution, redrawn beyond 2 stddev.
 
     Args:
@@ -412,7 +413,7 @@ def truncated_normal(mean=0.0, stddev=0.05, seed=None):
 
 
 @takes_options
-def identity(gain=1.0):
+def identity(gain: float = 1.0) -> Identity:
     """An initializer of gain times the identity matrix (2D square shapes only).
 
     Args:
@@ -431,7 +432,8 @@ def identity(gain=1.0):
 
 
 @takes_options
-def variance_scaling(scale=1.0, mode="fan_in", distribution="normal", seed=None):
+def variance_scaling(scale: float = 1.0, mode: str = "fan_in", distribution: str = "normal",
+                     seed: Optional[float] = None) -> VarianceScaling:
     """An initializer scaled to the weight's size: stddev sqrt(scale / fan) for 'normal' (a truncated normal, as TF.js),
     limits +-sqrt(3 scale / fan) for 'uniform'.
 
@@ -453,7 +455,7 @@ def variance_scaling(scale=1.0, mode="fan_in", distribution="normal", seed=None)
 
 
 @takes_options
-def glorot_uniform(seed=None):
+def glorot_uniform(seed: Optional[float] = None) -> VarianceScaling:
     """Glorot (Xavier) uniform: limits +-sqrt(6 / (fan_in + fan_out)); TF.js's default kernel initializer.
 
     Args:
@@ -471,7 +473,7 @@ def glorot_uniform(seed=None):
 
 
 @takes_options
-def glorot_normal(seed=None):
+def glorot_normal(seed: Optional[float] = None) -> VarianceScaling:
     """Glorot (Xavier) normal: stddev sqrt(2 / (fan_in + fan_out)).
 
     Args:
@@ -488,7 +490,7 @@ def glorot_normal(seed=None):
 
 
 @takes_options
-def he_uniform(seed=None):
+def he_uniform(seed: Optional[float] = None) -> VarianceScaling:
     """He uniform: limits +-sqrt(6 / fan_in).
 
     Args:
@@ -505,7 +507,7 @@ def he_uniform(seed=None):
 
 
 @takes_options
-def he_normal(seed=None):
+def he_normal(seed: Optional[float] = None) -> VarianceScaling:
     """He normal: stddev sqrt(2 / fan_in).
 
     Args:
@@ -522,7 +524,7 @@ def he_normal(seed=None):
 
 
 @takes_options
-def le_cun_uniform(seed=None):
+def le_cun_uniform(seed: Optional[float] = None) -> VarianceScaling:
     """LeCun uniform: limits +-sqrt(3 / fan_in).
 
     Args:
@@ -539,7 +541,7 @@ def le_cun_uniform(seed=None):
 
 
 @takes_options
-def le_cun_normal(seed=None):
+def le_cun_normal(seed: Optional[float] = None) -> VarianceScaling:
     """LeCun normal: stddev sqrt(1 / fan_in).
 
     Args:
@@ -556,7 +558,7 @@ def le_cun_normal(seed=None):
 
 
 @takes_options
-def orthogonal(gain=1.0, seed=None):
+def orthogonal(gain: float = 1.0, seed: Optional[float] = None) -> Orthogonal:
     """An initializer of a random orthogonal matrix times gain (the shape flattened to 2D).
 
     Args:

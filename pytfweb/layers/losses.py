@@ -8,12 +8,14 @@ scalar with weights, so they are their own functions here, as in TF.js.
 import math
 
 from .. import ops
+from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from ._utils import epsilon, lookup
 
 _BIG = 3.4028234663852886e38  # Number.MAX_VALUE is out of float32 range; the largest float32 clips the same
 
 
-def mean_squared_error(y_true, y_pred):
+def mean_squared_error(y_true: TensorLike, y_pred: TensorLike) -> Tensor:
     """Per sample, the mean of (y_true - y_pred)^2 over the last axis (also tf.metrics.mse).
 
     Args:
@@ -31,7 +33,7 @@ def mean_squared_error(y_true, y_pred):
     return ops.mean(ops.square(ops.sub(y_pred, y_true)), -1)
 
 
-def mean_absolute_error(y_true, y_pred):
+def mean_absolute_error(y_true: TensorLike, y_pred: TensorLike) -> Tensor:
     """Per sample, the mean of |y_true - y_pred| over the last axis (also tf.metrics.mae).
 
     Args:
@@ -49,7 +51,7 @@ def mean_absolute_error(y_true, y_pred):
     return ops.mean(ops.abs(ops.sub(y_pred, y_true)), -1)
 
 
-def mean_absolute_percentage_error(y_true, y_pred):
+def mean_absolute_percentage_error(y_true: TensorLike, y_pred: TensorLike) -> Tensor:
     """Per sample, 100 * the mean of |(y_true - y_pred) / y_true| over the last axis (the divisor
     clipped to at least epsilon; also tf.metrics.mape).
 
@@ -95,7 +97,7 @@ def logcosh(y_true, y_pred):
     return ops.mean(ops.sub(ops.add(diff, ops.softplus(ops.mul(diff, -2))), math.log(2)), -1)
 
 
-def categorical_crossentropy(y_true, y_pred, from_logits=False):
+def categorical_crossentropy(y_true: TensorLike, y_pred: TensorLike, from_logits: bool = False) -> Tensor:
     """Per sample, the cross-entropy -sum(y_true * log(y_pred)) over the last axis (predictions
     clipped to [epsilon, 1 - epsilon]).
 
@@ -121,7 +123,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False):
     return ops.neg(ops.sum(ops.mul(ops.cast(y_true, "float32"), ops.log(y_pred)), -1))
 
 
-def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
+def sparse_categorical_crossentropy(y_true: TensorLike, y_pred: TensorLike, from_logits: bool = False) -> Tensor:
     """categorical_crossentropy with class indices as targets.
 
     Args:
@@ -148,7 +150,7 @@ def _sigmoid_cross_entropy_with_logits(labels, logits):
     return ops.add(ops.sub(ops.relu(logits), ops.mul(logits, labels)), ops.log1p(ops.exp(ops.neg(ops.abs(logits)))))
 
 
-def binary_crossentropy(y_true, y_pred):
+def binary_crossentropy(y_true: TensorLike, y_pred: TensorLike) -> Tensor:
     """Per sample, the mean over the last axis of -y log(p) - (1 - y) log(1 - p) (predictions
     clipped to [epsilon, 1 - epsilon]).
 
@@ -184,7 +186,7 @@ def _l2_normalize(x, axis):
     return ops.div(x, ops.sqrt(ops.maximum(square_sum, epsilon())))
 
 
-def cosine_proximity(y_true, y_pred):
+def cosine_proximity(y_true: TensorLike, y_pred: TensorLike) -> Tensor:
     """Per sample, minus the cosine similarity of y_true and y_pred over the last axis (TF.js's sign:
     -1 for vectors pointing the same way).
 

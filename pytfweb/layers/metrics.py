@@ -1,11 +1,13 @@
 """tf.metrics: functions (y_true, y_pred) -> one value per sample (or a scalar), averaged over
 a batch by the model; as tfjs-layers/src/metrics.ts."""
 from .. import ops
+from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from . import losses as _losses
 from ._utils import lookup
 
 
-def binary_accuracy(y_true, y_pred):
+def binary_accuracy(y_true: TensorLike, y_pred: TensorLike) -> Tensor:
     """Per sample, the fraction of entries where round(y_pred) (a threshold of 0.5) equals y_true.
 
     Args:
@@ -24,7 +26,7 @@ def binary_accuracy(y_true, y_pred):
     return ops.mean(ops.cast(ops.equal(y_true, thresholded), "float32"), -1)
 
 
-def categorical_accuracy(y_true, y_pred):
+def categorical_accuracy(y_true: TensorLike, y_pred: TensorLike) -> Tensor:
     """Per sample, 1 where the largest prediction is at the target's one-hot index, else 0.
 
     Args:
@@ -43,7 +45,7 @@ def categorical_accuracy(y_true, y_pred):
     return ops.cast(ops.equal(ops.arg_max(y_true, -1), ops.arg_max(y_pred, -1)), "float32")
 
 
-def sparse_categorical_accuracy(y_true, y_pred):
+def sparse_categorical_accuracy(y_true: TensorLike, y_pred: TensorLike) -> Tensor:
     """Per sample, 1 where the largest prediction is at the target class index, else 0.
 
     Args:
@@ -76,7 +78,7 @@ def _ratio(tp, other):
     return ops.where(ops.greater(denominator, 0), ops.div(tp, ops.maximum(denominator, 1)), ops.zeros_like(tp))
 
 
-def precision(y_true, y_pred):
+def precision(y_true: TensorLike, y_pred: TensorLike) -> Tensor:
     """Precision over the batch: true positives / (true positives + false positives), 0 when there are
     none. As TF.js, an entry counts as positive where it equals 1 (predictions are not rounded).
 
@@ -95,7 +97,7 @@ def precision(y_true, y_pred):
     return _ratio(_count(y_true, y_pred, 1, 1), _count(y_true, y_pred, 0, 1))
 
 
-def recall(y_true, y_pred):
+def recall(y_true: TensorLike, y_pred: TensorLike) -> Tensor:
     """Recall over the batch: true positives / (true positives + false negatives), 0 when there are
     none. As TF.js, an entry counts as positive where it equals 1 (predictions are not rounded).
 
@@ -114,7 +116,7 @@ def recall(y_true, y_pred):
     return _ratio(_count(y_true, y_pred, 1, 1), _count(y_true, y_pred, 1, 0))
 
 
-def r2_score(y_true, y_pred):
+def r2_score(y_true: TensorLike, y_pred: TensorLike) -> Tensor:
     """The coefficient of determination over the batch: 1 - sum((y_true - y_pred)^2) /
     sum((y_true - mean(y_true))^2).
 

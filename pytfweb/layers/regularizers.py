@@ -68,7 +68,7 @@ class L1L2(Regularizer):
 
 
 @takes_options
-def l1l2(l1=0.01, l2=0.01):
+def l1l2(l1: float = 0.01, l2: float = 0.01) -> L1L2:
     """An L1L2 regularizer: l1 * sum(|x|) + l2 * sum(x^2).
 
     Args:
@@ -88,7 +88,7 @@ def l1l2(l1=0.01, l2=0.01):
 
 
 @takes_options
-def l1(l1=0.01):  # noqa: E743 - TF.js name
+def l1(l1: float = 0.01) -> L1L2:  # noqa: E743 - TF.js name
     """An L1 regularizer: l1 * sum(|x|).
 
     Args:
@@ -106,7 +106,7 @@ def l1(l1=0.01):  # noqa: E743 - TF.js name
 
 
 @takes_options
-def l2(l2=0.01):
+def l2(l2: float = 0.01) -> L1L2:
     """An L2 regularizer: l2 * sum(x^2).
 
     Args:

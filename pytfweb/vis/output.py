@@ -2,6 +2,7 @@
 surface, or a file in CPython. `draw(container, chart)` is the only way out."""
 import os
 import re
+from typing import Any
 
 from ..browser.worker import in_worker
 from ..core.environment import IS_BROWSER
@@ -10,7 +11,7 @@ from . import svg
 _OUTPUT_DIR = ["tfvis"]
 
 
-def set_output_dir(path):
+def set_output_dir(path: Any) -> None:
     """Set the directory where visor surfaces are written in CPython (default "tfvis").
 
     Args:
@@ -103,7 +104,7 @@ class Visor:
 _VISOR = []
 
 
-def visor():
+def visor() -> "Visor":
     """The visor (one per page, made on first use).
 
     Returns:

@@ -9,6 +9,7 @@ domains two finite numbers, colours CSS colours (svg.is_color: a CSS name, #rgb,
 function and the option. Text (titles, labels, names, cells) is drawn as text: svg.text escapes it."""
 import math
 import re
+from typing import Any, Optional
 
 from . import svg
 from .output import draw
@@ -115,7 +116,7 @@ def _xy_kwargs(o):
                 zoom_to_fit=o.get("zoom_to_fit", True))
 
 
-def linechart(container, data, opts=None, **kwargs):
+def linechart(container: Any, data: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
     """Lines through {x, y} points.
 
     Args:
@@ -141,7 +142,7 @@ def linechart(container, data, opts=None, **kwargs):
                                         **_xy_kwargs(checked("vis.linechart", opts, **kwargs))))
 
 
-def scatterplot(container, data, opts=None, **kwargs):
+def scatterplot(container: Any, data: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
     """Points at {x, y}.
 
     Args:
@@ -167,7 +168,7 @@ def scatterplot(container, data, opts=None, **kwargs):
                                         **_xy_kwargs(checked("vis.scatterplot", opts, **kwargs))))
 
 
-def barchart(container, data, opts=None, **kwargs):
+def barchart(container: Any, data: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
     """Bars.
 
     Args:
@@ -200,7 +201,7 @@ def barchart(container, data, opts=None, **kwargs):
                                          o.get("x_label", ""), o.get("y_label", ""), colors[0] if colors else None))
 
 
-def histogram(container, data, opts=None, **kwargs):
+def histogram(container: Any, data: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
     """The distribution of numbers.
 
     Args:
@@ -244,7 +245,7 @@ def _matrix(values):
     return [[_num(v) for v in row] for row in values]
 
 
-def heatmap(container, data, opts=None, **kwargs):
+def heatmap(container: Any, data: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
     """A matrix as coloured cells. As in tfjs-vis, values[i] is column i (column-major); rows are drawn from the top.
 
     Args:
@@ -275,7 +276,7 @@ def heatmap(container, data, opts=None, **kwargs):
                                        domain=o.get("domain")))
 
 
-def confusion_matrix(container, data, opts=None, **kwargs):
+def confusion_matrix(container: Any, data: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
     """A confusion matrix as coloured cells with counts.
 
     Args:
@@ -306,7 +307,7 @@ def confusion_matrix(container, data, opts=None, **kwargs):
                                        o.get("y_label", "Label"), annotate=True))
 
 
-def table(container, data, opts=None, **kwargs):
+def table(container: Any, data: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
     """A table.
 
     Args:

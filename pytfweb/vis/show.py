@@ -1,6 +1,7 @@
 """tf.vis.show: training curves, model summaries and weight distributions (tfjs-vis's show.*)."""
 import math
 import time
+from typing import Any, Optional, Sequence
 
 from ..layers.callbacks import Callback
 from . import svg
@@ -99,7 +100,7 @@ class FitCallbacks(Callback):
         return draw(self.container, self.chart())
 
 
-def fit_callbacks(container, metrics, opts=None, **kwargs):
+def fit_callbacks(container: Any, metrics: Sequence[str], opts: Optional[dict] = None, **kwargs: Any) -> Any:
     """Callbacks for fit() drawing live curves of metrics: one chart per metric per batch and per epoch (opts
     callbacks=["onEpochEnd"] for epochs only).
 
@@ -128,7 +129,8 @@ def fit_callbacks(container, metrics, opts=None, **kwargs):
     return FitCallbacks(container, metrics, opts, **kwargs)
 
 
-def history(container, history, metrics, opts=None, **kwargs):
+def history(container: Any, history: Any, metrics: Sequence[str], opts: Optional[dict] = None,
+            **kwargs: Any) -> Optional[str]:
     """Curves of a finished fit.
 
     Args:
@@ -171,7 +173,7 @@ def _shape(layer):
     return str(list(s) if isinstance(s, tuple) else s).replace("None", "batch")
 
 
-def model_summary(container, model, opts=None, **kwargs):
+def model_summary(container: Any, model: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
     """A table of the model's layers: name, type, output shape, parameters, trainable.
 
     Args:
@@ -226,7 +228,7 @@ def _stats_row(name, shape, values):
 _STATS = ["Name", "Shape", "Min", "Max", "# Params", "# Zeros", "# NaNs", "# Infinity"]
 
 
-def layer(container, layer, opts=None, **kwargs):
+def layer(container: Any, layer: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
     """A layer's weights: a table of their statistics and a histogram of each.
 
     Args:
@@ -259,7 +261,7 @@ def layer(container, layer, opts=None, **kwargs):
     return draw(container, svg.stack([table] + charts))
 
 
-def values_distribution(container, tensor, opts=None, **kwargs):
+def values_distribution(container: Any, tensor: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
     """A tensor's statistics and the histogram of its values.
 
     Args:
