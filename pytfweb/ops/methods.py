@@ -30,6 +30,8 @@ def _method(fn):
         return fn(self, *args, **kwargs)
     method.__name__ = method.__qualname__ = fn.__name__
     method.__doc__ = fn.__doc__
+    # help(), pdoc and type checkers see the op's signature: t.add(b) is add(a=t, b)
+    method.__wrapped__ = fn
     return method
 
 
