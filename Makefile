@@ -13,7 +13,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: all setup chromium test test-unit test-browser test-f16 test-webgpu demo serve site startup clean parity-refs
+.PHONY: all setup chromium test test-unit test-browser test-f16 test-webgpu demo serve site api-docs startup clean parity-refs
 
 all: test
 
@@ -85,6 +85,12 @@ serve: setup
 #   python3 -m http.server --directory build/site 8000
 site: node_modules/.pytfweb-stamp $(VENV)/.pytfweb-stamp
 	$(VENV)/bin/pytfweb build-web build/site
+
+# The API reference: HTML from the docstrings (pdoc, host/apidocs.py) in build/api, not committed;
+# every `pytfweb build-web` site also holds it at api/. tests/unit/test_api_docs.py checks that every
+# public name is documented and runs the docstrings' examples.
+api-docs: $(VENV)/.pytfweb-stamp
+	$(VPY) -m pytfweb.host.apidocs build/api
 
 startup: setup
 	$(VENV)/bin/pytfweb startup

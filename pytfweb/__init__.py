@@ -3,6 +3,7 @@
     import pytfweb as tf
 """
 import types as _types
+from typing import Any as _Any
 
 from .core.api import *  # noqa: F401,F403  (tidy, keep, dispose, memory, set_backend, backend, ...)
 from .core.environment import env
@@ -43,8 +44,19 @@ __version__ = "0.1.0"
 
 _register_backends()
 
-def print(x, verbose=False):  # noqa: A001 - TF.js name
-    """Print a tensor as TF.js does ('Tensor' then its values; verbose adds dtype, rank, shape)."""
+def print(x: _Any, verbose: bool = False) -> None:  # noqa: A001 - TF.js name
+    """Print a tensor as TF.js does: 'Tensor' then its values.
+
+    Args:
+        x: a Tensor, or a value converted to one (disposed after printing).
+        verbose: also print dtype, rank and shape.
+
+    Example:
+        >>> tf.print([[1, 2], [3, 4]])
+        Tensor
+            [[1, 2],
+             [3, 4]]
+    """
     if isinstance(x, Tensor):
         x.print(verbose)
         return

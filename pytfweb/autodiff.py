@@ -6,6 +6,7 @@
     value, grads = tf.variable_grads(lambda: loss())   # grads: {variable name: gradient}
 """
 from collections import namedtuple
+from typing import Any, Callable, List, Optional
 
 from .core.engine import ENGINE, op
 from .ops.creation import convert_to_tensor
@@ -68,29 +69,107 @@ def _gradient_function(api, f, one_input, with_value):
     return g
 
 
-def grad(f):
-    """g(x, dy=None) -> df/dx for f taking one tensor."""
+def grad(f: Callable[[Tensor], Tensor]) -> Callable[..., Tensor]:
+    """The gradient function of f, a function of one tensor: g(x, dy=None) is df/dx at x.
+
+    Without dy, a non-scalar f(x) is differentiated as if summed (dy of ones), as in TF.js.
+
+    Args:
+        f: a function of one tensor returning a tensor.
+
+    Returns:
+        g(x, dy=None): the gradient, a Tensor of x's shape.
+
+    Example:
+        >>> g = tf.grad(lambda x: x.square())   # d(x^2)/dx = 2x
+        >>> g(tf.tensor([1, 2, -3])).print()
+        Tensor
+            [2, 4, -6]
+    """
     return _gradient_function("grad", f, one_input=True, with_value=False)
 
 
-def grads(f):
-    """g(args, dy=None) -> [df/darg for arg in args] for f taking several tensors."""
+def grads(f: Callable[..., Tensor]) -> Callable[..., List[Tensor]]:
+    """The gradient function of f, a function of several tensors: g(args, dy=None) is the list
+    of df/darg, one per argument.
+
+    Args:
+        f: a function of tensors returning a tensor.
+
+    Returns:
+        g(args, dy=None): a list of gradients, each of its argument's shape.
+
+    Example:
+        >>> g = tf.grads(lambda a, b: a.mul(b))
+        >>> da, db = g([tf.tensor([2, 3]), tf.tensor([5, 7])])
+        >>> da.print()
+        Tensor
+            [5, 7]
+    """
     return _gradient_function("grads", f, one_input=False, with_value=False)
 
 
-def value_and_grad(f):
-    """g(x, dy=None) -> (value, grad): f(x) and df/dx (a named tuple)."""
+def value_and_grad(f: Callable[[Tensor], Tensor]) -> Callable[..., Any]:
+    """As tf.grad, but g(x, dy=None) returns f(x) as well: a named tuple (value, grad).
+
+    Args:
+        f: a function of one tensor returning a tensor.
+
+    Returns:
+        g(x, dy=None) -> (value, grad).
+
+    Example:
+        >>> value, grad = tf.value_and_grad(lambda x: x.square().sum())(tf.tensor([1, 2]))
+        >>> value.print(); grad.print()
+        Tensor
+            5
+        Tensor
+            [2, 4]
+    """
     return _gradient_function("value_and_grad", f, one_input=True, with_value=True)
 
 
-def value_and_grads(f):
-    """g(args, dy=None) -> (value, grads): f(*args) and the gradient for each arg."""
+def value_and_grads(f: Callable[..., Tensor]) -> Callable[..., Any]:
+    """As tf.grads, but g(args, dy=None) returns f(*args) as well: a named tuple (value, grads).
+
+    Args:
+        f: a function of tensors returning a tensor.
+
+    Returns:
+        g(args, dy=None) -> (value, grads), grads a list with one gradient per argument.
+
+    Example:
+        >>> value, (da, db) = tf.value_and_grads(lambda a, b: a.mul(b).sum())([tf.tensor([2]), tf.tensor([5])])
+        >>> value.print(); db.print()
+        Tensor
+            10
+        Tensor
+            [2]
+    """
     return _gradient_function("value_and_grads", f, one_input=False, with_value=True)
 
 
-def variable_grads(f, var_list=None):
-    """(value, {name: gradient}) of the scalar f() with respect to var_list (default: every
-    trainable variable). Variables f does not use get no entry."""
+def variable_grads(f: Callable[[], Tensor], var_list: Optional[List[Variable]] = None) -> Any:
+    """The value of the scalar f() and its gradients with respect to trainable variables.
+
+    Args:
+        f: a function of no argument returning a float32 scalar tensor.
+        var_list: the variables (default: every trainable variable). Those f does not use get no
+            entry.
+
+    Returns:
+        A named tuple (value, grads): grads maps each variable's name to its gradient.
+
+    Raises:
+        ValueError: f() is not a scalar, or no variable is connected to it.
+
+    Example:
+        >>> w = tf.variable(tf.tensor([1, 2]), name="w")
+        >>> value, grads = tf.variable_grads(lambda: w.square().sum())
+        >>> grads["w"].print()
+        Tensor
+            [2, 4]
+    """
     _check_callable(f, "variable_grads")
     if var_list is None:
         var_list = [v for v in ENGINE.registered_variables.values() if v.trainable]
@@ -124,11 +203,27 @@ def variable_grads(f, var_list=None):
     return VariableGrads(y, {v.name: g for v, g in zip(var_list, gs) if g is not None})
 
 
-def custom_grad(f):
-    """A function with a hand-written gradient. f(*inputs, save) returns
-    {"value": y, "grad_func": grad_func} (or the tuple (y, grad_func)); save(list of tensors)
-    keeps tensors for grad_func(dy, saved), which returns one gradient per input (a single
-    tensor is accepted for one input). Usable as a decorator."""
+def custom_grad(f: Callable[..., Any]) -> Callable[..., Tensor]:
+    """A function with a hand-written gradient (usable as a decorator).
+
+    f(*inputs, save) returns {"value": y, "grad_func": grad_func} (or the tuple (y, grad_func));
+    save(list of tensors) keeps tensors for grad_func(dy, saved), which returns one gradient per
+    input (a single tensor is accepted for one input).
+
+    Args:
+        f: the forward function, as above.
+
+    Returns:
+        A function of the inputs returning y, whose gradient is grad_func's.
+
+    Example:
+        >>> @tf.custom_grad
+        ... def double(x, save):
+        ...     return {"value": x.mul(2), "grad_func": lambda dy, saved: dy.mul(10)}
+        >>> tf.grad(lambda x: double(x))(tf.tensor([1.0])).print()
+        Tensor
+            [10]
+    """
     _check_callable(f, "custom_grad")
 
     @op

@@ -17,6 +17,7 @@ Draw on its cpu backend only; here it is on every backend (the page has no cpu b
 that one needs numpy).
 """
 import array
+from typing import Any, Optional
 
 from ..core.engine import ENGINE, op
 from ..kernels import get_kernel
@@ -121,9 +122,27 @@ def _channels_tensor(rgba, w, h, n):
 
 
 @op
-def from_pixels(pixels, num_channels=3):
-    """tf.browser.from_pixels: an int32 tensor [height, width, num_channels] of an image's
-    pixels (see the module docstring for the sources)."""
+def from_pixels(pixels: Any, num_channels: int = 3) -> Tensor:
+    """An int32 tensor of an image's pixels (the first num_channels of RGBA).
+
+    Sources: in the page an ImageData, HTMLCanvasElement, OffscreenCanvas, HTMLImageElement,
+    HTMLVideoElement or ImageBitmap; anywhere, pixel data {"data": RGBA bytes, "width": w, "height":
+    h} or a numpy uint8 array [height, width, 4].
+
+    Args:
+        pixels: the source.
+        num_channels: 1, 2, 3 or 4.
+
+    Returns:
+        An int32 Tensor [height, width, num_channels].
+
+    Example:
+        >>> pixels = {"data": bytes([255, 0, 0, 255, 0, 255, 0, 255]), "width": 2, "height": 1}
+        >>> tf.browser.from_pixels(pixels).print()
+        Tensor
+            [[[255, 0  , 0],
+              [0  , 255, 0]]]
+    """
     name = "from_pixels"
     n = _num_channels(num_channels, name)
     host = _host_rgba(pixels, name)
@@ -141,9 +160,24 @@ def from_pixels(pixels, num_channels=3):
     return _channels_tensor(*host, n)
 
 
-async def from_pixels_async(pixels, num_channels=3):
-    """tf.browser.from_pixels_async: from_pixels, awaitable (TF.js may first wrap the source in
-    an ImageBitmap; reading it here needs no waiting)."""
+async def from_pixels_async(pixels: Any, num_channels: int = 3) -> Tensor:
+    """tf.browser.from_pixels, awaited (TF.js may first wrap the source in an ImageBitmap; reading it
+    here needs no waiting).
+
+    Args:
+        pixels: the source, as from_pixels's.
+        num_channels: 1, 2, 3 or 4.
+
+    Returns:
+        An int32 Tensor [height, width, num_channels].
+
+    Example:
+        >>> import asyncio
+        >>> pixels = {"data": bytes([255, 0, 0, 255, 0, 255, 0, 255]), "width": 2, "height": 1}
+        >>> asyncio.run(tf.browser.from_pixels_async(pixels, 1)).as1d().print()
+        Tensor
+            [255, 0]
+    """
     return from_pixels(pixels, num_channels)
 
 
@@ -172,9 +206,23 @@ def _image(img, name):
     return t
 
 
-async def to_pixels(img, canvas=None):
-    """tf.browser.to_pixels: the RGBA bytes (bytes, width * height * 4) of an image tensor;
-    also drawn into canvas when one is given (in the page)."""
+async def to_pixels(img: Any, canvas: Any = None) -> bytes:
+    """The RGBA bytes of an image tensor; also drawn into a canvas when one is given (in the page;
+    awaited).
+
+    Args:
+        img: an int32 image in [0, 255] or a float32 one in [0, 1], [height, width] or [height,
+            width, 1 | 3 | 4].
+        canvas: a canvas to draw into (None: none).
+
+    Returns:
+        bytes, width * height * 4 long.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.browser.to_pixels(tf.tensor([[[1.0, 0, 0]]])))
+        b'\\xff\\x00\\x00\\xff'
+    """
     name = "to_pixels"
     t = _image(img, name)
     try:
@@ -188,9 +236,21 @@ async def to_pixels(img, canvas=None):
             t.dispose()
 
 
-def draw(image, canvas, options=None):
-    """tf.browser.draw: put an image tensor into a canvas (2D context). options may hold
-    {"image_options": {"alpha": a}} (alpha of depth 1/3 images, in [0, 1])."""
+def draw(image: Any, canvas: Any, options: Optional[dict] = None) -> None:
+    """Put an image tensor into a canvas (its 2D context; in the page).
+
+    Args:
+        image: an int32 image in [0, 255] or a float32 one in [0, 1], [height, width] or [height,
+            width, 1 | 3 | 4].
+        canvas: the HTMLCanvasElement or OffscreenCanvas.
+        options: {"image_options": {"alpha": a}}: the alpha of depth 1 and 3 images, in [0, 1].
+
+    Example:
+        >>> tf.browser.draw(tf.zeros([2, 2, 3]), None)   # in CPython there is no canvas
+        Traceback (most recent call last):
+        ...
+        ValueError: draw: argument 'canvas' must be a canvas, got None
+    """
     name = "draw"
     options = options or {}
     image_options = options.get("image_options") or options.get("imageOptions") or {}

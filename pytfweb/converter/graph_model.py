@@ -3,6 +3,7 @@
 on pytfweb's ops. The API is TF.js's GraphModel in snake_case.
 """
 from types import SimpleNamespace
+from typing import Any, Callable, Dict, List, Optional, Union
 
 from .. import ops as tfo
 from ..core.api import dispose, keep
@@ -28,7 +29,26 @@ class TensorInfo(SimpleNamespace):
 
 
 class GraphModel:
-    """A TensorFlow graph model (TF.js's tf.GraphModel). Load one with tf.load_graph_model."""
+    """A TensorFlow graph model (TF.js's tf.GraphModel): a converted TensorFlow SavedModel or
+    frozen graph, run op by op. Load one with tf.load_graph_model.
+
+    Args:
+        model_url: where to load from: a path or URL, or a tf.io handler.
+        load_options: TF.js's LoadOptions (on_progress, request_init, weight_path_prefix, fetch_func,
+            from_tf_hub).
+
+    Example:
+        >>> model_json = {"format": "graph-model", "weightsManifest": [], "modelTopology": {"node": [
+        ...     {"name": "x", "op": "Placeholder", "attr": {"dtype": {"type": "DT_FLOAT"},
+        ...      "shape": {"shape": {"dim": [{"size": "-1"}, {"size": "2"}]}}}},
+        ...     {"name": "y", "op": "Relu", "input": ["x"]}]}}
+        >>> model = tf.load_graph_model_sync((model_json, b""))
+        >>> model.input_nodes, model.output_nodes
+        (['x'], ['y'])
+        >>> model.predict(tf.tensor([[-1, 2]])).print()
+        Tensor
+            [[0, 2]]
+    """
 
     def __init__(self, model_url=None, load_options=None):
         self.model_url = model_url
@@ -55,24 +75,43 @@ class GraphModel:
         options = {k: v for k, v in self.load_options.items() if k != "from_tf_hub"}
         return _router.resolve_load_handler(url, api, **options)
 
-    async def load(self):
-        """Load the model and weights through the IO handler (awaited); True when done."""
+    async def load(self) -> bool:
+        """Load the model and its weights through the IO handler (awaited).
+
+        Returns:
+            True when done.
+        """
         handler = self._handler("load_graph_model")
         artifacts = await _router.load_artifacts(handler, "load_graph_model")
         self.load_artifacts(artifacts, _source(self.model_url))
         return True
 
-    def load_sync(self, artifacts=None):
-        """Load from artifacts (TF.js's loadSync) or, without them, through a handler that needs
-        no awaiting (files, memory)."""
+    def load_sync(self, artifacts: Optional[ModelArtifacts] = None) -> bool:
+        """Load from artifacts (TF.js's loadSync) or, without them, through a handler that needs no
+        awaiting (files, memory).
+
+        Args:
+            artifacts: ModelArtifacts of format 'graph-model' (None: load through the handler).
+
+        Returns:
+            True when done.
+        """
         if artifacts is None:
             handler = self._handler("load_graph_model_sync")
             artifacts = _router.load_artifacts_sync(handler, "load_graph_model_sync")
         self.load_artifacts(artifacts, _source(self.model_url))
         return True
 
-    def load_artifacts(self, artifacts, source=None):
-        """Build the model from ModelArtifacts with format 'graph-model'."""
+    def load_artifacts(self, artifacts: ModelArtifacts, source: Optional[str] = None) -> "GraphModel":
+        """Build the model from ModelArtifacts with format 'graph-model'.
+
+        Args:
+            artifacts: the ModelArtifacts (topology, weight specs and data).
+            source: where they came from, for error messages.
+
+        Returns:
+            The model itself.
+        """
         api = "load_graph_model"
         where = f" ({source})" if source else ""
         topology = artifacts.model_topology
@@ -147,6 +186,7 @@ class GraphModel:
     # --- description -----------------------------------------------------------------------------------
     @property
     def model_version(self):
+        """The model's version: '<producer>.<minConsumer>' of the graph's versions, or 'n/a'."""
         return self._version
 
     def _graph(self):
@@ -166,6 +206,7 @@ class GraphModel:
 
     @property
     def inputs(self):
+        """[TensorInfo(name, shape, dtype)] of the input placeholders."""
         return [TensorInfo(name=n.name, shape=n.attrs.shape("shape", None), dtype=n.attrs.dtype("dtype", None))
                 for n in self._graph().inputs]
 
@@ -194,14 +235,17 @@ class GraphModel:
 
     @property
     def metadata(self):
+        """The user-defined metadata of the model's artifacts (None when there is none or before loading)."""
         return self.artifacts.user_defined_metadata if self.artifacts is not None else None
 
     @property
     def model_signature(self):
+        """The model's signature (its inputs and outputs by key), or None."""
         return self.signature
 
     @property
     def model_structured_output_keys(self):
+        """The keys of the model's structured outputs, or None."""
         return self.structured_output_keys
 
     @property
@@ -329,11 +373,16 @@ class GraphModel:
         elif self._captured is None:
             self._captured = {}
 
-    def execute(self, inputs, outputs=None):
-        """Run the graph: inputs a Tensor, a list (input_nodes order) or a dict by input or node
-        name; outputs a node name (optionally 'name:i') or a list of them, default the model's
-        outputs. Returns one Tensor, or a list when there are several outputs. Graphs with
-        control flow or dynamic shapes need execute_async."""
+    def execute(self, inputs: Any, outputs: Union[str, List[str], None] = None) -> Union[Tensor, List[Tensor]]:
+        """Run the graph. Graphs with control flow or value-dependent shapes need execute_async.
+
+        Args:
+            inputs: a Tensor, a list (input_nodes order) or a dict by input or node name.
+            outputs: a node name (optionally 'name:i') or a list of them (None: the model's outputs).
+
+        Returns:
+            One Tensor, or a list when there are several outputs.
+        """
         api = "execute"
         self._check_alive(api)
         self._init_sync(api)
@@ -341,9 +390,18 @@ class GraphModel:
         result = self.executor.execute(feeds, self._outputs_for(outputs, api), api)
         return result if len(result) > 1 else result[0]
 
-    async def execute_async(self, inputs, outputs=None):
-        """execute, for every graph: control flow (loops, conditionals) and ops whose output
-        shapes depend on the values (non-max suppression, where) read values back, awaited."""
+    async def execute_async(self, inputs: Any,
+                            outputs: Union[str, List[str], None] = None) -> Union[Tensor, List[Tensor]]:
+        """execute for every graph, awaited: control flow (loops, conditionals) and ops whose output
+        shapes depend on the values (non-max suppression, where) read values back.
+
+        Args:
+            inputs: a Tensor, a list (input_nodes order) or a dict by input or node name.
+            outputs: a node name or a list of them (None: the model's outputs).
+
+        Returns:
+            One Tensor, or a list when there are several outputs.
+        """
         api = "execute_async"
         self._check_alive(api)
         await self._init_async(api)
@@ -357,39 +415,77 @@ class GraphModel:
             return out
         return dict(zip(keys, [out] if isinstance(out, Tensor) else out))
 
-    def predict(self, inputs, config=None):
-        """The model's outputs for inputs (a dict by structured output key when the model has them)."""
+    def predict(self, inputs: Any, config: Optional[dict] = None) -> Any:
+        """The model's outputs for inputs.
+
+        Args:
+            inputs: a Tensor, a list (input_nodes order) or a dict by input name.
+            config: accepted for TF.js's signature (batch_size, verbose).
+
+        Returns:
+            A Tensor, a list of them, or a dict by structured output key when the model has them.
+        """
         return self._structured(self.execute(inputs, self.output_nodes))
 
-    async def predict_async(self, inputs, config=None):
-        """predict, awaited: for graphs with control flow."""
+    async def predict_async(self, inputs: Any, config: Optional[dict] = None) -> Any:
+        """predict, awaited: for graphs with control flow.
+
+        Args:
+            inputs: a Tensor, a list (input_nodes order) or a dict by input name.
+            config: accepted for TF.js's signature.
+
+        Returns:
+            As predict.
+        """
         return self._structured(await self.execute_async(inputs, self.output_nodes))
 
-    def get_intermediate_tensors(self):
-        """With tf.env().set("KEEP_INTERMEDIATE_TENSORS", True): {node name: [tensors]} of the last
-        run (weights, inputs and every node's outputs; inside loops 'name-frame-iteration'), kept
-        until the next run or dispose_intermediate_tensors()."""
+    def get_intermediate_tensors(self) -> Dict[str, List[Tensor]]:
+        """The tensors of the last run, with tf.env().set("KEEP_INTERMEDIATE_TENSORS", True): weights,
+        inputs and every node's outputs (inside loops 'name-frame-iteration'), kept until the next run or
+        dispose_intermediate_tensors().
+
+        Returns:
+            {node name: [tensors]}.
+        """
         return self.executor.intermediates if self.executor is not None else None
 
-    def dispose_intermediate_tensors(self):
+    def dispose_intermediate_tensors(self) -> None:
+        """Dispose the tensors get_intermediate_tensors() holds."""
         if self.executor is not None:
             self.executor.dispose_intermediates()
 
     # --- saving and disposal -----------------------------------------------------------------------------
-    async def save(self, handler_or_url, config=None):
-        """Save the model's artifacts (as loaded) through an IO handler or URL."""
+    async def save(self, handler_or_url: Any, config: Optional[dict] = None) -> Any:
+        """Save the model's artifacts (as loaded) through an IO handler or URL (awaited).
+
+        Args:
+            handler_or_url: a path or URL, or a tf.io handler.
+            config: accepted for TF.js's signature.
+
+        Returns:
+            The handler's SaveResult.
+        """
         if self.artifacts is None:
             raise RuntimeError("save: the GraphModel is not loaded")
         handler = _router.resolve_save_handler(handler_or_url, "save")
         return await _router.save_artifacts(handler, self.artifacts, "save")
 
-    def save_sync(self, handler_or_url, config=None):
+    def save_sync(self, handler_or_url: Any, config: Optional[dict] = None) -> Any:
+        """save without awaiting, for handlers that need none (paths, file://, memory).
+
+        Args:
+            handler_or_url: a path or URL, or a tf.io handler.
+            config: accepted for TF.js's signature.
+
+        Returns:
+            The handler's SaveResult.
+        """
         if self.artifacts is None:
             raise RuntimeError("save_sync: the GraphModel is not loaded")
         handler = _router.resolve_save_handler(handler_or_url, "save_sync")
         return _router.save_artifacts_sync(handler, self.artifacts, "save_sync")
 
-    def dispose(self):
+    def dispose(self) -> None:
         """Release the weights, the lookup tables, the initializer's results and the recorded plans."""
         self.dispose_intermediate_tensors()
         if self.executor is not None:
@@ -458,21 +554,63 @@ def _model(model_url, api, on_progress, request_init, weight_path_prefix, fetch_
     return GraphModel(_as_handler(model_url, api), {k: v for k, v in options.items() if v is not None})
 
 
-async def load_graph_model(model_url, on_progress=None, request_init=None, weight_path_prefix=None, fetch_func=None,
-                           from_tf_hub=False):
-    """await tf.load_graph_model(url or handler): a GraphModel from TF.js's graph-model format
-    (a path or file://, http(s)://, indexeddb://..., an IO handler, ModelArtifacts, or a
-    (model_json, weight bytes) pair)."""
+async def load_graph_model(model_url: Any, on_progress: Optional[Callable] = None, request_init: Optional[dict] = None,
+                           weight_path_prefix: Optional[str] = None, fetch_func: Optional[Callable] = None,
+                           from_tf_hub: bool = False) -> GraphModel:
+    """Load a GraphModel from TF.js's graph-model format (awaited).
+
+    Args:
+        model_url: a path or file://, http(s)://, indexeddb://... URL to model.json, an IO handler,
+            ModelArtifacts, or a (model_json, weight bytes) pair.
+        on_progress: called with the fraction loaded.
+        request_init: options of the HTTP requests (headers, ...).
+        weight_path_prefix: where the weight files are, if not beside model.json.
+        fetch_func: the function making HTTP requests.
+        from_tf_hub: model_url is a TF Hub module URL.
+
+    Returns:
+        The loaded GraphModel.
+
+    Example:
+        >>> import asyncio
+        >>> model_json = {"format": "graph-model", "weightsManifest": [], "modelTopology": {"node": [
+        ...     {"name": "x", "op": "Placeholder", "attr": {"dtype": {"type": "DT_FLOAT"}}},
+        ...     {"name": "y", "op": "Neg", "input": ["x"]}]}}
+        >>> model = asyncio.run(tf.load_graph_model((model_json, b"")))
+        >>> model.predict(tf.tensor([1, -2])).print()
+        Tensor
+            [-1, 2]
+    """
     model = _model(model_url, "load_graph_model", on_progress, request_init, weight_path_prefix, fetch_func,
                    from_tf_hub)
     await model.load()
     return model
 
 
-def load_graph_model_sync(model_source, on_progress=None, request_init=None, weight_path_prefix=None,
-                          fetch_func=None):
+def load_graph_model_sync(model_source: Any, on_progress: Optional[Callable] = None,
+                          request_init: Optional[dict] = None, weight_path_prefix: Optional[str] = None,
+                          fetch_func: Optional[Callable] = None) -> GraphModel:
     """tf.load_graph_model without awaiting: from an IO handler that needs none (files, memory),
-    ModelArtifacts, or a (model_json, weight bytes) pair."""
+    ModelArtifacts, or a (model_json, weight bytes) pair.
+
+    Args:
+        model_source: a path, an IO handler, ModelArtifacts or a (model_json, weight bytes) pair.
+        on_progress: called with the fraction loaded.
+        request_init: options of HTTP requests.
+        weight_path_prefix: where the weight files are, if not beside model.json.
+        fetch_func: the function making HTTP requests.
+
+    Returns:
+        The loaded GraphModel.
+
+    Example:
+        >>> model_json = {"format": "graph-model", "weightsManifest": [], "modelTopology": {"node": [
+        ...     {"name": "x", "op": "Placeholder", "attr": {"dtype": {"type": "DT_FLOAT"}}},
+        ...     {"name": "y", "op": "Square", "input": ["x"]}]}}
+        >>> tf.load_graph_model_sync((model_json, b"")).execute(tf.tensor([3])).print()
+        Tensor
+            [9]
+    """
     model = _model(model_source, "load_graph_model_sync", on_progress, request_init, weight_path_prefix, fetch_func,
                    False)
     model.load_sync()

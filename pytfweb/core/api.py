@@ -13,6 +13,8 @@ Beyond TF.js's names, for those floors (here only, not in `tf.*`):
   conversion (decoded weights);
 - tensors_in(container): every Tensor in a nested list / tuple / dict / set.
 """
+from typing import Any
+
 from .engine import ENGINE
 from .engine import tensors_in  # noqa: F401  (re-exported)
 from .environment import env
@@ -22,7 +24,19 @@ __all__ = ["engine", "set_backend", "get_backend", "register_backend", "remove_b
            "time", "backend", "enable_debug_mode", "enable_prod_mode"]
 
 # The engine's surface, by TF.js names (bound methods: no cost over calling the engine).
-engine = lambda: ENGINE  # noqa: E731
+def engine() -> Any:
+    """The engine: the one object holding the backends, the tensors' data and the scopes.
+
+    Returns:
+        The Engine (its reset() disposes everything and forgets the backends' instances).
+
+    Example:
+        >>> tf.engine().get_backend()
+        'cpu'
+    """
+    return ENGINE
+
+
 set_backend = ENGINE.set_backend
 get_backend = ENGINE.get_backend
 register_backend = ENGINE.register_backend
@@ -40,19 +54,44 @@ time = ENGINE.time
 make_tensor = ENGINE.make_tensor
 
 
-def backend():
-    """The active backend object (tf.backend(); its epsilon() as TF.js's backend.epsilon())."""
+def backend() -> Any:
+    """The active backend object.
+
+    Returns:
+        The backend (CPUBackend, WebGLBackend or WebGPUBackend); its epsilon() is TF.js's
+        backend.epsilon(), its name the registered name.
+
+    Example:
+        >>> tf.backend().name, tf.backend().epsilon()
+        ('cpu', 1e-07)
+    """
     return ENGINE._active()
 
 
-def enable_debug_mode():
-    """Log every kernel (name, ms, output shape and size); raise on the first NaN output."""
+def enable_debug_mode() -> None:
+    """Debug mode: log every kernel (name, ms, output shape and size) and raise NaNError on the
+    first NaN output (slow: each kernel's result is read back).
+
+    Example:
+        >>> tf.enable_debug_mode()
+        >>> tf.log(tf.tensor([-1]))
+        Traceback (most recent call last):
+        ...
+        pytfweb.core.errors.NaNError: The result of the 'Log' kernel is NaN (output shape [1])
+        >>> tf.enable_prod_mode()
+    """
     env().set("DEBUG", True)
     env().set("PROD", False)
 
 
-def enable_prod_mode():
-    """Turn debug checks off."""
+def enable_prod_mode() -> None:
+    """Turn debug mode (tf.enable_debug_mode) off: kernels run without checks.
+
+    Example:
+        >>> tf.enable_prod_mode()
+        >>> tf.env().get("DEBUG")
+        False
+    """
     env().set("DEBUG", False)
     env().set("PROD", True)
 

@@ -29,8 +29,20 @@ def check_dtype(dtype, op="tensor", arg="dtype"):
         f"{op}: argument '{arg}' must be one of {', '.join(DTYPES)}, got {dtype!r}")
 
 
-def upcast(a, b):
-    """TF.js upcastType."""
+def upcast(a: str, b: str) -> str:
+    """The dtype two dtypes combine to (TF.js's upcastType): bool < int32 < float32 < complex64.
+
+    Args:
+        a: a dtype.
+        b: another dtype.
+
+    Returns:
+        The wider dtype (strings combine only with strings).
+
+    Example:
+        >>> tf.upcast_type("int32", "float32")
+        'float32'
+    """
     if a == STRING or b == STRING:
         if a == b:
             return a
@@ -38,9 +50,20 @@ def upcast(a, b):
     return a if _RANK[a] >= _RANK[b] else b
 
 
-def sum_out_type(dtype):
-    """TF.js sumOutType: upcast_type(dtype, 'int32') (sums of bool count as int32; a string
-    dtype raises, as there)."""
+def sum_out_type(dtype: str) -> str:
+    """The dtype of a sum (TF.js's sumOutType): upcast_type(dtype, 'int32'); sums of bool count as
+    int32, and a string dtype raises, as there.
+
+    Args:
+        dtype: the input's dtype.
+
+    Returns:
+        The sum's dtype.
+
+    Example:
+        >>> tf.sum_out_type("bool")
+        'int32'
+    """
     return upcast(dtype, "int32")
 
 

@@ -8,6 +8,7 @@ import inspect
 import time
 from collections import namedtuple
 from types import SimpleNamespace
+from typing import Any, Callable, Optional, Union
 
 from ._numpy import np
 from .dtypes import BYTES_PER_ELEMENT, string_bytes, upcast
@@ -73,13 +74,42 @@ class Engine:
         #                          variable write, read back and host step (see core/plan.py)
 
     # --- backends ------------------------------------------------------------------
-    def register_backend(self, name, factory, priority=1):
+    def register_backend(self, name: str, factory: Callable[[], Any], priority: int = 1) -> bool:
+        """Register a backend factory under a name (TF.js's registerBackend).
+
+        Args:
+            name: the backend's name.
+            factory: a function of no argument returning the backend object.
+            priority: when no backend is set, the highest priority that initialises is chosen.
+
+        Returns:
+            True, or False if the name is already registered (the registration is then unchanged).
+
+        Example:
+            >>> tf.register_backend("cpu", lambda: None)
+            False
+        """
         if name in self.registry:
             return False
         self.registry[name] = (factory, priority)
         return True
 
-    def remove_backend(self, name):
+    def remove_backend(self, name: str) -> None:
+        """Unregister a backend, disposing its instance if it was made.
+
+        Args:
+            name: the backend's registered name.
+
+        Raises:
+            BackendError: no backend of that name is registered.
+
+        Example:
+            >>> tf.register_backend("spare", tf.find_backend_factory("cpu"))
+            True
+            >>> tf.remove_backend("spare")
+            >>> tf.find_backend("spare") is None
+            True
+        """
         if name not in self.registry:
             raise BackendError(f"remove_backend: backend '{name}' is not registered")
         inst = self.instances.pop(name, None)
@@ -89,12 +119,36 @@ class Engine:
         if self.backend_name == name:
             self.backend = self.backend_name = None
 
-    def find_backend(self, name):
+    def find_backend(self, name: str) -> Any:
+        """The backend object registered under name (initialising it if needed), or None.
+
+        Args:
+            name: the backend's registered name.
+
+        Returns:
+            The backend object, or None if no backend of that name is registered.
+
+        Example:
+            >>> tf.find_backend("cpu").name
+            'cpu'
+        """
         if name not in self.registry:
             return None
         return self._instance(name)
 
-    def find_backend_factory(self, name):
+    def find_backend_factory(self, name: str) -> Optional[Callable[[], Any]]:
+        """The factory registered under name, or None.
+
+        Args:
+            name: the backend's registered name.
+
+        Returns:
+            The factory function, or None.
+
+        Example:
+            >>> callable(tf.find_backend_factory("cpu"))
+            True
+        """
         entry = self.registry.get(name)
         return entry[0] if entry else None
 
@@ -114,13 +168,41 @@ class Engine:
             self.instances[name] = inst
         return inst
 
-    def set_backend(self, name):
+    def set_backend(self, name: str) -> bool:
+        """Make a registered backend the active one; new tensors are made there, and existing ones
+        move to it when used.
+
+        Args:
+            name: a registered backend's name: 'cpu' (numpy), 'webgl' or 'webgpu' (in the browser).
+
+        Returns:
+            True.
+
+        Raises:
+            BackendError: no backend of that name is registered, or it fails to initialise.
+
+        Example:
+            >>> tf.set_backend("cpu")
+            True
+            >>> tf.get_backend()
+            'cpu'
+        """
         self.backend = self._instance(name)
         self.backend_name = name
         return True
 
-    def get_backend(self):
-        """The registered name of the active backend (initialising the best one if none is)."""
+    def get_backend(self) -> str:
+        """The registered name of the active backend (initialising the best one if none is).
+
+        Returns:
+            The name, such as 'cpu', 'webgl' or 'webgpu'.
+
+        Example:
+            >>> tf.set_backend("cpu")
+            True
+            >>> tf.get_backend()
+            'cpu'
+        """
         self._active()
         return self.backend_name
 
@@ -149,9 +231,17 @@ class Engine:
         raise BackendError("No backend could be initialised: " +
                            ("; ".join(errors.values()) or "none registered"))
 
-    async def ready(self):
-        """Finish the active backend's initialisation, or choose the best backend that initialises;
-        why each higher one was passed over is kept in `passed_over` (name -> message)."""
+    async def ready(self) -> None:
+        """Finish the active backend's initialisation, or choose the best backend that initialises
+        (awaited; why each higher one was passed over is kept in the engine's `passed_over`, name ->
+        message).
+
+        Example:
+            >>> import asyncio
+            >>> asyncio.run(tf.ready())
+            >>> tf.get_backend()
+            'cpu'
+        """
         if self.backend is not None:
             init = getattr(self.backend, "ready", None)
             if init is not None:
@@ -404,8 +494,25 @@ class Engine:
         self.peak_bytes = max(self.peak_bytes, self.num_bytes)
         return outputs, many
 
-    async def profile(self, f):
-        """TF.js tf.profile: run f (sync or async) and report what its kernels did."""
+    async def profile(self, f: Callable[[], Any]) -> ProfileInfo:
+        """Run f (sync or async) and report what its kernels did (TF.js's tf.profile; awaited).
+
+        Args:
+            f: the function to run.
+
+        Returns:
+            A ProfileInfo: new_bytes, new_tensors, peak_bytes, kernels (each kernel's name, input and
+            output shapes, kernel_ms, bytes_added, ...), kernel_names and result (what f returned).
+
+        Raises:
+            EngineError: a profile is already running (profiles do not nest).
+
+        Example:
+            >>> import asyncio
+            >>> info = asyncio.run(tf.profile(lambda: tf.add(tf.tensor([1, 2]), 1)))
+            >>> info.kernel_names, info.new_tensors
+            (['Add'], 2)
+        """
         if self.profiling is not None:
             raise EngineError("profile: profiling is already running (profiles do not nest)")
         bytes_before, tensors_before = self.num_bytes, self.num_tensors
@@ -420,9 +527,22 @@ class Engine:
                            peak_bytes=self.peak_bytes, kernels=kernels,
                            kernel_names=sorted({k.name for k in kernels}), result=result)
 
-    async def time(self, f):
-        """TF.js tf.time: wall_ms of f until its GPU work is done, and kernel_ms, the sum of its
-        kernels' own times (each timed to completion, so wall_ms here includes that syncing)."""
+    async def time(self, f: Callable[[], Any]) -> TimingInfo:
+        """Time f (TF.js's tf.time; awaited): wall_ms until its GPU work is done, and kernel_ms, the
+        sum of its kernels' own times (each timed to completion, so wall_ms includes that syncing).
+
+        Args:
+            f: the function to time.
+
+        Returns:
+            A TimingInfo named tuple (kernel_ms, wall_ms).
+
+        Example:
+            >>> import asyncio
+            >>> timing = asyncio.run(tf.time(lambda: tf.square(tf.ones([8]))))
+            >>> timing.wall_ms >= timing.kernel_ms >= 0
+            True
+        """
         start = time.perf_counter()
         info = await self.profile(f)
         self._active().sync()
@@ -461,8 +581,28 @@ class Engine:
                     t.scope_id = parent.id
                     parent.track.append(t)
 
-    def tidy(self, name_or_fn=None, fn=None):
-        """TF.js tidy; also a decorator (see pytfweb.tidy)."""
+    def tidy(self, name_or_fn: Union[str, Callable, None] = None, fn: Optional[Callable] = None) -> Any:
+        """Run fn and dispose every tensor it made except those it returns (and kept ones).
+
+        Also a decorator: `@tf.tidy` (or `@tf.tidy("name")`) tidies every call of the function. fn
+        must not be async.
+
+        Args:
+            name_or_fn: the function to run, or a name for the scope (then fn is the function).
+            fn: the function to run when a name is given first (None: return a decorator).
+
+        Returns:
+            What fn returns (tensors in it survive the scope), or a decorator.
+
+        Example:
+            >>> x = tf.tensor([1, 2, 3])
+            >>> y = tf.tidy(lambda: tf.square(x).add(1))
+            >>> y.print()
+            Tensor
+                [2, 5, 10]
+            >>> tf.memory().num_tensors   # x and y: the square was disposed
+            2
+        """
         if callable(name_or_fn):
             name, fn = None, name_or_fn
         else:
@@ -489,17 +629,53 @@ class Engine:
         self.end_scope(result)
         return result
 
-    def keep(self, t):
+    def keep(self, t: Tensor) -> Tensor:
+        """Mark a tensor so that the enclosing tf.tidy does not dispose it.
+
+        Args:
+            t: the tensor.
+
+        Returns:
+            t.
+
+        Example:
+            >>> kept = []
+            >>> tf.tidy(lambda: kept.append(tf.keep(tf.ones([2]))))
+            >>> kept[0].is_disposed
+            False
+        """
         if not isinstance(t, Tensor):
             raise TypeError(f"keep: argument 'result' must be a Tensor, got {type(t).__name__}")
         t.kept = True
         return t
 
-    def dispose(self, container):
+    def dispose(self, container: Any) -> None:
+        """Dispose every tensor in a tensor or a nested list, tuple, dict or set of them.
+
+        Args:
+            container: a Tensor, or a container holding tensors (other values are ignored).
+
+        Example:
+            >>> a, b = tf.ones([2]), tf.zeros([3])
+            >>> tf.dispose([a, {"b": b}])
+            >>> a.is_disposed, b.is_disposed
+            (True, True)
+        """
         for t in tensors_in(container):
             self.dispose_tensor(t)
 
-    def memory(self):
+    def memory(self) -> MemoryInfo:
+        """What the engine and the active backend hold.
+
+        Returns:
+            A MemoryInfo with num_tensors, num_data_buffers, num_bytes, unreliable, and the fields the
+            backend adds (webgl: num_bytes_in_gpu, ...).
+
+        Example:
+            >>> x = tf.ones([4])
+            >>> tf.memory().num_tensors, tf.memory().num_bytes
+            (1, 16)
+        """
         info = MemoryInfo(num_tensors=self.num_tensors, num_data_buffers=len(self.data),
                           num_bytes=self.num_bytes, unreliable=False)
         backend = self._active()
@@ -507,7 +683,15 @@ class Engine:
             setattr(info, k, v)
         return info
 
-    def dispose_variables(self):
+    def dispose_variables(self) -> None:
+        """Dispose every registered Variable.
+
+        Example:
+            >>> v = tf.variable(tf.ones([2]))
+            >>> tf.dispose_variables()
+            >>> v.is_disposed
+            True
+        """
         for v in list(self.registered_variables.values()):
             self.dispose_tensor(v)
 
@@ -568,10 +752,27 @@ class _GradOps:
             self.engine.dispose([t for t in (ca, cb) if t is not a and t is not b])
 
 
-def op(fn):
-    """Decorator for public ops, as TF.js's op(): fn runs in its own scope, so tensors it makes
-    from Python values and its intermediates are disposed when it returns or raises; only
-    its result survives (moved to the caller's scope)."""
+def op(fn: Callable) -> Callable:
+    """Decorator for ops, as TF.js's op(): fn runs in its own scope, so tensors it makes from
+    Python values and its intermediates are disposed when it returns or raises; only its result
+    survives (moved to the caller's scope).
+
+    Args:
+        fn: the op's function.
+
+    Returns:
+        The wrapped function (same name, signature and docstring).
+
+    Example:
+        >>> @tf.op
+        ... def double_plus_one(x):
+        ...     return tf.add(tf.mul(x, 2), 1)
+        >>> double_plus_one(tf.tensor([1, 2])).print()
+        Tensor
+            [3, 5]
+        >>> tf.memory().num_tensors   # the input, its result; the intermediates were disposed
+        2
+    """
     import functools
 
     @functools.wraps(fn)

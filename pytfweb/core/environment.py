@@ -82,5 +82,17 @@ class Environment:
 ENV = Environment()
 
 
-def env():
+def env() -> "Environment":
+    """The environment: pytfweb's flags (TF.js's tf.env()).
+
+    Returns:
+        The Environment: get(name), set(name, value), reset(), and flags (a dict). Flags include
+        DEBUG, PROD, TRACE_FUNCTIONS, TRACE_STEPS, WEBGL_FORCE_F16_TEXTURES, ...
+
+    Example:
+        >>> tf.env().get("DEBUG")
+        False
+        >>> tf.env().set("TRACE_FUNCTIONS", False)
+        >>> tf.env().reset()
+    """
     return ENV

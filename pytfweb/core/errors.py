@@ -16,22 +16,59 @@ class TensorConversionError(TypeError):
 
 
 class EngineError(RuntimeError):
-    """The engine is in a state that does not allow the request."""
+    """The engine is in a state that does not allow the request (a RuntimeError).
+
+    Example:
+        >>> issubclass(tf.DisposedTensorError, tf.EngineError), issubclass(tf.EngineError, RuntimeError)
+        (True, True)
+    """
 
 
 class DisposedTensorError(EngineError):
-    """A tensor was used after its memory was released."""
+    """A tensor was used after its memory was released.
+
+    Example:
+        >>> t = tf.ones([2])
+        >>> t.dispose()
+        >>> t.data_sync()
+        Traceback (most recent call last):
+        ...
+        pytfweb.core.errors.DisposedTensorError: data_sync: Tensor is disposed (id ..., shape [2], dtype float32)
+    """
 
 
 class BackendError(EngineError):
-    """A backend is unknown, failed to initialise, or is unavailable on this platform."""
+    """A backend is unknown, failed to initialise, or is unavailable on this platform.
+
+    Example:
+        >>> tf.set_backend("no-such-backend")
+        Traceback (most recent call last):
+        ...
+        pytfweb.core.errors.BackendError: ...
+    """
 
 
 class NaNError(EngineError):
-    """Debug mode found a NaN in a kernel's output."""
+    """Debug mode (tf.enable_debug_mode) found a NaN in a kernel's output.
+
+    Example:
+        >>> tf.enable_debug_mode()
+        >>> try:
+        ...     tf.sqrt(tf.tensor([-1]))
+        ... except tf.NaNError as exc:
+        ...     print(exc)
+        Sqrt ... dtype float32
+        The result of the 'Sqrt' kernel is NaN (output shape [1])
+        >>> tf.enable_prod_mode()
+    """
 
 
 class ContextLostError(BackendError):
     """The WebGL context was lost (the browser reclaimed the GPU, a driver reset, or
     WEBGL_lose_context): the backend has rebuilt its context, but this tensor's values lived only
-    on the GPU, or this read was pending when the context went."""
+    on the GPU, or this read was pending when the context went. A BackendError.
+
+    Example:
+        >>> issubclass(tf.ContextLostError, tf.BackendError)
+        True
+    """

@@ -24,6 +24,7 @@ import functools
 import inspect
 import warnings
 import weakref
+from typing import Any, Callable, Optional
 
 from .engine import ENGINE
 from .plan import signature, trace, tracing_enabled
@@ -148,8 +149,37 @@ def _describe(key):
     return f"{backend}: " + ", ".join(f"{dtype}{list(shape)}" for shape, dtype, _ in tensors)
 
 
-def function(fn=None, **options):
-    """tf.function(fn) or @tf.function: see this module's docstring."""
+def function(fn: Optional[Callable] = None, **options: Any) -> Any:
+    """Trace a function once per input signature and replay the recorded kernels after
+    (`tf.function(fn)` or `@tf.function`).
+
+    The first call with a signature (each tensor argument's shape and dtype, the other
+    arguments' values, the backend) runs fn eagerly while recording its kernels; later calls
+    with that signature replay them with no op-level Python. Python values read from outside and
+    Python side effects are frozen at the trace; variables are read and written at every call.
+    A trace that cannot be replayed (values read back inside fn, value-dependent shapes) leaves
+    that signature eager, and `.breaks` says why. See the pytfweb.core.function module.
+
+    Args:
+        fn: the function (None: return a decorator).
+        **options: none are accepted (TensorFlow's options raise a TypeError).
+
+    Returns:
+        A Function, called as fn (its trace_count counts traces), or a decorator.
+
+    Example:
+        >>> @tf.function
+        ... def step(x):
+        ...     return tf.relu(x * 2 - 1)
+        >>> step(tf.tensor([0, 1, 2])).print()
+        Tensor
+            [0, 1, 3]
+        >>> step(tf.tensor([3, 4, 5])).print()   # replayed
+        Tensor
+            [5, 7, 9]
+        >>> step.trace_count
+        1
+    """
     if options:
         raise TypeError(f"function: unknown option(s) {', '.join(sorted(options))}")
     if fn is None:

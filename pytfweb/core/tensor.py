@@ -27,6 +27,30 @@ class DataId:
 
 
 class Tensor:
+    """An immutable n-dimensional array on a backend (numpy on cpu, a texture or buffer on webgl and
+    webgpu): a handle holding an id, the data's id, a shape and a dtype.
+
+    Tensors are made by ops (tf.tensor, tf.zeros, tf.add, ...), never directly. Their data is freed
+    by dispose() or by the tf.tidy scope that made them. Ops are also methods (t.add(b) is
+    tf.add(t, b)) and Python operators (+ - * / // % ** @, comparisons, t[key]).
+
+    Attributes:
+        shape: the shape, a tuple of ints.
+        dtype: 'float32', 'int32', 'bool', 'complex64' or 'string'.
+        size: the number of elements.
+        id: a unique number.
+
+    Example:
+        >>> t = tf.tensor([[1, 2], [3, 4]])
+        >>> t.shape, t.dtype, t.size, t.rank
+        ((2, 2), 'float32', 4, 2)
+        >>> (t * 2 + 1).print()
+        Tensor
+            [[3, 5],
+             [7, 9]]
+        >>> t.sum().array_sync()
+        10.0
+    """
     __slots__ = ("id", "data_id", "shape", "dtype", "size", "kept", "is_disposed_internal",
                  "scope_id", "__weakref__")
 
@@ -43,17 +67,25 @@ class Tensor:
     # --- descriptive -------------------------------------------------------------
     @property
     def rank(self):
+        """The number of axes (0 for a scalar)."""
         return len(self.shape)
 
     @property
     def strides(self):
+        """The row-major strides of every axis but the last (TF.js's strides): [] for rank < 2."""
         return strides_of(self.shape)[:-1] if self.shape else []
 
     @property
     def is_disposed(self):
+        """Whether the tensor's data has been disposed (it can no longer be used)."""
         return self.is_disposed_internal
 
     def throw_if_disposed(self, op=None):
+        """Raise DisposedTensorError if the tensor is disposed.
+
+        Args:
+            op: the op's name, for the message.
+        """
         if self.is_disposed_internal:
             where = f"{op}: " if op else ""
             raise DisposedTensorError(
@@ -61,23 +93,50 @@ class Tensor:
 
     # --- readback ----------------------------------------------------------------
     def data_sync(self):
-        """The values as a flat array.array (blocking)."""
+        """The values as a flat array.array, read back from the backend (blocking).
+
+        Returns:
+            An array.array of the values in row-major order ('f' float32, 'i' int32, 'B' bool; a list
+            of str for string tensors; interleaved real and imaginary parts for complex64).
+        """
         self.throw_if_disposed("data_sync")
         return ENGINE.read_sync(self)
 
     async def data(self):
-        """The values as a flat array.array, without blocking the page on webgl."""
+        """The values as a flat array.array, read without blocking the page on webgl (awaited).
+
+        Returns:
+            As data_sync().
+        """
         self.throw_if_disposed("data")
         return await ENGINE.read(self)
 
     def array_sync(self):
+        """The values as nested Python lists (blocking).
+
+        Returns:
+            Nested lists of floats, ints, bools or strs (a plain value for a scalar).
+        """
         return _conv.nest(_to_py(self.data_sync(), self.dtype), _nest_shape(self))
 
     async def array(self):
+        """The values as nested Python lists, read without blocking the page (awaited).
+
+        Returns:
+            As array_sync().
+        """
         return _conv.nest(_to_py(await self.data(), self.dtype), _nest_shape(self))
 
     def numpy(self):
-        """The values as a new ndarray of the tensor's shape (a copy: writing to it changes nothing here)."""
+        """The values as a new numpy ndarray of the tensor's shape (blocking; a copy: writing to it changes
+        nothing here; where numpy is importable).
+
+        Returns:
+            An ndarray of the tensor's shape and dtype.
+
+        Raises:
+            ImportError: numpy is not importable (in a page without it).
+        """
         self.throw_if_disposed("numpy")
         if np is None:
             raise ImportError("Tensor.numpy: numpy is not importable here; use data_sync() or array_sync()")
@@ -138,10 +197,19 @@ class Tensor:
 
     # --- lifetime ----------------------------------------------------------------
     def dispose(self):
+        """Free the tensor's data (a no-op if already disposed); the tensor can no longer be used."""
         ENGINE.dispose_tensor(self)
 
     # --- printing ----------------------------------------------------------------
     def to_string(self, verbose=False):
+        """The TF.js text of the tensor: 'Tensor' then its values.
+
+        Args:
+            verbose: also give dtype, rank and shape.
+
+        Returns:
+            The text that print() prints.
+        """
         # Lazily: printing imports decimal (~1 ms in CPython, more in Pyodide), which
         # `import pytfweb` does not otherwise load.
         from .printing import tensor_to_string
@@ -149,6 +217,11 @@ class Tensor:
         return tensor_to_string(self.data_sync(), self.shape, self.dtype, verbose)
 
     def print(self, verbose=False):
+        """Print the tensor as TF.js does: 'Tensor' then its values.
+
+        Args:
+            verbose: also print dtype, rank and shape.
+        """
         print(self.to_string(verbose))
 
     def __str__(self):
@@ -250,7 +323,19 @@ def _to_py(buf, dtype):
 
 
 class Variable(Tensor):
-    """A mutable tensor: `assign` swaps its data; survives tidy scopes."""
+    """A mutable tensor: assign() swaps its data. Variables survive tf.tidy scopes and are what
+    optimizers update; make them with tf.variable.
+
+    Attributes:
+        trainable: whether gradients are computed for it.
+        name: its unique name.
+
+    Example:
+        >>> v = tf.variable(tf.zeros([2]), name="v")
+        >>> _ = v.assign(tf.tensor([1, 2]))
+        >>> v.array_sync(), v.name, v.trainable
+        ([1.0, 2.0], 'v', True)
+    """
     __slots__ = ("trainable", "name")
 
     def __init__(self, initial, trainable=True, name=None):

@@ -34,7 +34,22 @@ def _is_string(v):
 
 
 def infer_dtype(values, op="tensor", arg="values"):
-    """TF.js inferDtype: bool for booleans, float32 for other numbers (ints included)."""
+    """The dtype TF.js infers for values (inferDtype): bool for booleans, string for strings, float32
+    for other numbers (ints included); a numpy array's by its dtype, an array.array's float32 or int32
+    (as TF.js types typed arrays).
+
+    Args:
+        values: a value, nested lists or an array.
+        op: the op named in an error (a value with no tensor form).
+        arg: the argument named in an error.
+
+    Returns:
+        The dtype name.
+
+    Example:
+        >>> tf.util.infer_dtype([1, 2]), tf.util.infer_dtype(True), tf.util.infer_dtype("a")
+        ('float32', 'bool', 'string')
+    """
     if np is not None and isinstance(values, (np.ndarray, np.generic)):
         if values.dtype.kind == "O" and values.size and _is_string(np.ravel(values)[0]):
             return "string"

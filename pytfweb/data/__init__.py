@@ -11,10 +11,13 @@ draws with TF.js's seeded Alea generator in its order, so a seeded shuffle gives
 
 The folder also holds tfjs-4.22-api.json (TF.js's API list, read by `pytfweb ops` and the tests).
 """
+from __future__ import annotations
+
 import asyncio
 import inspect
 import math
 import re
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Union
 
 from .. import ops
 from ..core.api import dispose, tensors_in, tidy
@@ -37,12 +40,29 @@ async def _awaited(value):
 
 # --- iterators ---------------------------------------------------------------------------------
 class LazyIterator:
-    """A stream of elements: `await next()` -> {"value", "done"}; once done, done for ever."""
+    """A stream of elements: `await next()` gives {"value", "done"}; once done, done for ever.
 
-    async def next(self):
+    Example:
+        >>> import asyncio
+        >>> it = asyncio.run(tf.data.array([7]).iterator())
+        >>> asyncio.run(it.next()), asyncio.run(it.next())
+        ({'value': 7, 'done': False}, {'value': None, 'done': True})
+    """
+
+    async def next(self) -> Dict[str, Any]:
+        """The next element (awaited).
+
+        Returns:
+            {"value": element, "done": False}, or {"value": None, "done": True} at the end.
+        """
         raise NotImplementedError
 
-    async def to_array(self):
+    async def to_array(self) -> List[Any]:
+        """The remaining elements, in a list (awaited).
+
+        Returns:
+            The list.
+        """
         out = []
         while True:
             item = await self.next()
@@ -252,13 +272,31 @@ class _Shuffle(LazyIterator):
 
 # --- datasets ------------------------------------------------------------------------------------
 class Dataset:
-    """An ordered collection of elements, replayed by each iterator(); size is the number of
-    elements when known (math.inf for an endless one, None when unknown)."""
+    """An ordered collection of elements, replayed by each iterator() (TF.js's tf.data.Dataset).
+
+    Transformations (batch, map, filter, shuffle, take, ...) make new datasets; reading is
+    asynchronous (to_array, for_each_async, `async for`).
+
+    Args:
+        iterator_fn: a function of no argument returning a LazyIterator (or an awaitable of one).
+        size: the number of elements when known (math.inf for an endless one, None when unknown).
+
+    Example:
+        >>> import asyncio
+        >>> ds = tf.data.array([1, 2, 3, 4, 5]).map(lambda x: x * 10).filter(lambda x: x != 30)
+        >>> asyncio.run(ds.to_array())
+        [10, 20, 40, 50]
+    """
 
     def __init__(self, iterator_fn, size=None):
         self._iterator_fn, self.size = iterator_fn, size
 
-    async def iterator(self):
+    async def iterator(self) -> LazyIterator:
+        """A new iterator over the elements, from the first (awaited).
+
+        Returns:
+            A LazyIterator: `await it.next()` gives {"value": element, "done": bool}.
+        """
         return await _awaited(self._iterator_fn())
 
     def _derive(self, make, size):
@@ -266,7 +304,23 @@ class Dataset:
             return make(await self.iterator())
         return Dataset(iterator_fn, size)
 
-    def batch(self, batch_size, small_last_batch=True):
+    def batch(self, batch_size: int, small_last_batch: bool = True) -> Dataset:
+        """Group consecutive elements into batches: tensors, numbers and nested lists of numbers are
+        stacked along a new first axis; dicts are batched key by key.
+
+        Args:
+            batch_size: elements per batch (positive).
+            small_last_batch: keep a last batch of fewer elements (False: drop it).
+
+        Returns:
+            A new Dataset of batches.
+
+        Example:
+            >>> import asyncio
+            >>> batches = asyncio.run(tf.data.array([1, 2, 3, 4, 5]).batch(2).to_array())
+            >>> [b.array_sync() for b in batches]
+            [[1.0, 2.0], [3.0, 4.0], [5.0]]
+        """
         if not batch_size > 0:
             raise ValueError(f"batchSize needs to be positive, but it is {batch_size}")
         if self.size is None or self.size == math.inf:
@@ -275,7 +329,20 @@ class Dataset:
             size = math.ceil(self.size / batch_size) if small_last_batch else self.size // batch_size
         return self._derive(lambda it: _Batch(it, batch_size, small_last_batch), size)
 
-    def concatenate(self, dataset):
+    def concatenate(self, dataset: Dataset) -> Dataset:
+        """This dataset's elements, then another's.
+
+        Args:
+            dataset: the dataset whose elements follow.
+
+        Returns:
+            A new Dataset.
+
+        Example:
+            >>> import asyncio
+            >>> asyncio.run(tf.data.array([1, 2]).concatenate(tf.data.array([3])).to_array())
+            [1, 2, 3]
+        """
         if self.size == math.inf or dataset.size == math.inf:
             size = math.inf
         else:
@@ -285,27 +352,83 @@ class Dataset:
             return _Chained(_Items([await self.iterator(), await dataset.iterator()]))
         return Dataset(iterator_fn, size)
 
-    def filter(self, predicate):
+    def filter(self, predicate: Callable[[Any], Any]) -> Dataset:
+        """The elements for which predicate is true.
+
+        Args:
+            predicate: a function of an element returning a bool (or a bool scalar tensor).
+
+        Returns:
+            A new Dataset.
+        """
         return self._derive(lambda it: _Filter(it, predicate), math.inf if self.size == math.inf else None)
 
-    async def for_each_async(self, f):
+    async def for_each_async(self, f: Callable[[Any], Any]) -> None:
+        """Call f on every element, in order (awaited).
+
+        Args:
+            f: a function of an element.
+
+        Example:
+            >>> import asyncio
+            >>> seen = []
+            >>> asyncio.run(tf.data.array([1, 2]).for_each_async(seen.append))
+            >>> seen
+            [1, 2]
+        """
         async for x in await self.iterator():
             f(x)
 
-    def map(self, transform):
+    def map(self, transform: Callable[[Any], Any]) -> Dataset:
+        """Each element transformed by a function.
+
+        Args:
+            transform: a function of an element returning the new element.
+
+        Returns:
+            A new Dataset.
+        """
         return self._derive(lambda it: _Map(it, transform, False), self.size)
 
-    def map_async(self, transform):
+    def map_async(self, transform: Callable[[Any], Awaitable[Any]]) -> Dataset:
+        """Each element transformed by an async function.
+
+        Args:
+            transform: a coroutine function of an element returning the new element.
+
+        Returns:
+            A new Dataset.
+        """
         return self._derive(lambda it: _Map(it, transform, True), self.size)
 
-    def prefetch(self, buffer_size):
+    def prefetch(self, buffer_size: int) -> Dataset:
         """The same elements (TF.js reads ahead; here reading is not asynchronous I/O, so there is
-        nothing to overlap)."""
+        nothing to overlap).
+
+        Args:
+            buffer_size: how many elements TF.js would read ahead (required).
+
+        Returns:
+            A new Dataset.
+        """
         if buffer_size is None:
             raise ValueError("`Dataset.prefetch()` requires bufferSize to be specified.")
         return self._derive(lambda it: it, self.size)
 
-    def repeat(self, count=None):
+    def repeat(self, count: Optional[int] = None) -> Dataset:
+        """The elements repeated count times.
+
+        Args:
+            count: how many times (None or negative: for ever).
+
+        Returns:
+            A new Dataset.
+
+        Example:
+            >>> import asyncio
+            >>> asyncio.run(tf.data.array([1, 2]).repeat(2).to_array())
+            [1, 2, 1, 2]
+        """
         if self.size is not None and count is not None and count > 0:
             size = self.size * count
         elif count == 0:
@@ -324,7 +447,15 @@ class Dataset:
             return _Chained(its if endless else _Take(its, count))
         return Dataset(iterator_fn, size)
 
-    def skip(self, count):
+    def skip(self, count: Optional[int]) -> Dataset:
+        """The elements after the first count.
+
+        Args:
+            count: how many to skip (None or negative: none).
+
+        Returns:
+            A new Dataset.
+        """
         if self.size is not None and count is not None and count >= 0 and self.size >= count:
             size = self.size - count
         elif self.size is not None and (count is None or count < 0 or self.size < count):
@@ -333,7 +464,24 @@ class Dataset:
             size = None
         return self._derive(lambda it: it if count is None or count < 0 else _Skip(it, count), size)
 
-    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True):
+    def shuffle(self, buffer_size: int, seed: Optional[Union[str, int]] = None,
+                reshuffle_each_iteration: bool = True) -> Dataset:
+        """The elements in a random order, drawn from a buffer of buffer_size elements (TF.js's
+        algorithm and generator).
+
+        Args:
+            buffer_size: how many elements the buffer holds (the dataset's size shuffles it all).
+            seed: a seed for a reproducible order.
+            reshuffle_each_iteration: a new order for each iterator() (False: the first one's).
+
+        Returns:
+            A new Dataset.
+
+        Example:
+            >>> import asyncio
+            >>> sorted(asyncio.run(tf.data.array([1, 2, 3]).shuffle(3, seed="s").to_array()))
+            [1, 2, 3]
+        """
         if buffer_size is None or buffer_size < 0:
             raise ValueError("`Dataset.shuffle()` requires bufferSize to be specified.")
         import time
@@ -357,14 +505,35 @@ class Dataset:
             return _Shuffle(await self.iterator(), buffer_size, str(seed2))
         return Dataset(iterator_fn, self.size)
 
-    def take(self, count):
+    def take(self, count: Optional[int]) -> Dataset:
+        """The first count elements.
+
+        Args:
+            count: how many (None or negative: all).
+
+        Returns:
+            A new Dataset.
+
+        Example:
+            >>> import asyncio
+            >>> asyncio.run(tf.data.array([1, 2, 3]).take(2).to_array())
+            [1, 2]
+        """
         if self.size is not None and count is not None:
             size = min(self.size, count) if count >= 0 else self.size
         else:
             size = None
         return self._derive(lambda it: it if count is None or count < 0 else _Take(it, count), size)
 
-    async def to_array(self):
+    async def to_array(self) -> List[Any]:
+        """Every element, in a list (awaited).
+
+        Returns:
+            The list.
+
+        Raises:
+            ValueError: the dataset is endless.
+        """
         if self.size == math.inf:
             raise ValueError("Can not convert infinite data stream to array.")
         return await (await self.iterator()).to_array()
@@ -379,8 +548,21 @@ class Dataset:
 
 
 # --- sources -------------------------------------------------------------------------------------
-def array(items):
-    """A dataset of the items of a list (each element a deep copy of its item)."""
+def array(items: Sequence[Any]) -> Dataset:
+    """A dataset of the items of a list (each element a deep copy of its item).
+
+    Args:
+        items: the list.
+
+    Returns:
+        A Dataset of len(items) elements.
+
+    Example:
+        >>> import asyncio
+        >>> ds = tf.data.array([{"x": 1}, {"x": 2}])
+        >>> ds.size, asyncio.run(ds.to_array())
+        (2, [{'x': 1}, {'x': 2}])
+    """
     if not isinstance(items, (list, tuple)):
         raise TypeError(f"data.array: argument 'items' must be a list, got {type(items).__name__}")
     items = list(items)
@@ -390,9 +572,20 @@ def array(items):
     return Dataset(iterator_fn, len(items))
 
 
-def zip(datasets):  # noqa: A001 - TF.js name
-    """A dataset of the elements of datasets (a list or dict of datasets, nested) side by side, as
-    long as the shortest."""
+def zip(datasets: Any) -> Dataset:  # noqa: A001 - TF.js name
+    """A dataset of the elements of several datasets side by side, as long as the shortest.
+
+    Args:
+        datasets: a list or dict of datasets (nested).
+
+    Returns:
+        A Dataset whose elements are lists or dicts of the datasets' elements.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.data.zip({"a": tf.data.array([1, 2]), "b": tf.data.array([3, 4, 5])}).to_array())
+        [{'a': 1, 'b': 3}, {'a': 2, 'b': 4}]
+    """
     if not isinstance(datasets, (list, tuple, dict)):
         raise TypeError("The argument to zip() must be an object or array.")
     leaves = []
@@ -425,9 +618,22 @@ def zip(datasets):  # noqa: A001 - TF.js name
     return Dataset(iterator_fn, size)
 
 
-def generator(generator_fn):
-    """A dataset of what generator_fn() yields (a generator function, sync or async; each
-    iterator() calls it again)."""
+def generator(generator_fn: Callable[[], Any]) -> Dataset:
+    """A dataset of what a generator function yields (sync or async; each iterator() calls it again).
+
+    Args:
+        generator_fn: a generator function of no argument.
+
+    Returns:
+        A Dataset.
+
+    Example:
+        >>> import asyncio
+        >>> def count():
+        ...     yield from range(3)
+        >>> asyncio.run(tf.data.generator(count).to_array())
+        [0, 1, 2]
+    """
     if not callable(generator_fn):
         raise TypeError(f"data.generator: argument 'generator' must be a generator function, got "
                         f"{type(generator_fn).__name__}")
@@ -442,9 +648,24 @@ def generator(generator_fn):
     return Dataset(iterator_fn)
 
 
-def func(f):
-    """A dataset whose elements come from calling f() (returning {"value", "done"} or an awaitable
-    of it) until done."""
+def func(f: Callable[[], Any]) -> Dataset:
+    """A dataset whose elements come from calling f() until it says done.
+
+    Args:
+        f: a function of no argument returning {"value": element, "done": bool} (or an awaitable of it).
+
+    Returns:
+        A Dataset.
+
+    Example:
+        >>> import asyncio
+        >>> n = iter(range(3))
+        >>> def f():
+        ...     v = next(n, None)
+        ...     return {"value": v, "done": v is None}
+        >>> asyncio.run(tf.data.func(f).to_array())
+        [0, 1, 2]
+    """
     if not callable(f):
         raise TypeError(f"data.func: argument 'f' must be a function, got {type(f).__name__}")
 
@@ -513,7 +734,15 @@ class CSVDataset(Dataset):
     """TF.js's CSVDataset: the rows of CSV text from a source, each a dict {column: value} (with label
     columns, {"xs": features, "ys": labels}). Values are numbers (float; int32 columns floor them to
     int, bool columns give 1 or 0) or strings; an empty field is None unless its column has a default.
-    Each iterator() reads the source again, as TF.js's. See tf.data.csv for the options."""
+    Each iterator() reads the source again, as TF.js's. Make one with tf.data.csv, which lists the
+    options.
+
+    Example:
+        >>> import asyncio
+        >>> ds = tf.data.csv(b"x,y\\n1,2\\n3,4\\n", column_configs={"y": {"isLabel": True}})
+        >>> asyncio.run(ds.to_array())
+        [{'xs': {'x': 1.0}, 'ys': {'y': 2.0}}, {'xs': {'x': 3.0}, 'ys': {'y': 4.0}}]
+    """
 
     def __init__(self, source, csv_config=None, **options):
         super().__init__(self._iterator, None)
@@ -543,7 +772,11 @@ class CSVDataset(Dataset):
 
     async def column_names(self):
         """The names of the columns the rows hold (configured_columns_only: those of column_configs),
-        reading the header line when there is one (awaited, as TF.js's columnNames())."""
+        reading the header line when there is one (awaited, as TF.js's columnNames()).
+
+        Returns:
+            A list of names.
+        """
         if not self.column_names_validated:
             await self._set_column_names()
         return list(self.column_configs) if self.configured_columns_only and self.column_configs is not None \
@@ -677,18 +910,30 @@ class _Rows(LazyIterator):
         return {"value": self.make(self.lines[self.trav - 1]), "done": False}
 
 
-def csv(source, csv_config=None, **options):
-    """A CSVDataset of the CSV text at source (TF.js's tf.data.csv).
+def csv(source: Any, csv_config: Optional[dict] = None, **options: Any) -> CSVDataset:
+    """A dataset of the rows of CSV text (TF.js's tf.data.csv); the rows are read when iterated.
 
-    source: a URL (fetched in the page; read with urllib in CPython: http, https, data:), 'file://'
-    + a path (a local file in CPython, a file of Pyodide's file system in the page), in CPython a path
-    without a scheme, a urllib.request.Request or (in the page) a JS Request; also the CSV bytes
-    themselves (bytes, bytearray, memoryview; in the page a JS Uint8Array, ArrayBuffer, Blob or File).
-    Options (csv_config, a dict with TF.js's camelCase keys, or keyword arguments in snake_case):
-    has_header (True: the first line names the columns), column_names (a list; required without a
-    header), column_configs ({column: {"required", "dtype", "default", "isLabel"}}; label columns
-    make each row {"xs": features, "ys": labels}), configured_columns_only, delimiter (','),
-    delim_whitespace (runs of spaces separate fields). The rows are read when iterated (awaited)."""
+    Args:
+        source: a URL (fetched in the page; read with urllib in CPython: http, https, data:), 'file://'
+            + a path (a local file in CPython, a file of Pyodide's file system in the page), in CPython a
+            path without a scheme, a urllib.request.Request or (in the page) a JS Request; also the CSV
+            bytes themselves (bytes, bytearray, memoryview; in the page a JS Uint8Array, ArrayBuffer,
+            Blob or File).
+        csv_config: the options as a dict with TF.js's camelCase keys (or give them as keywords).
+        **options: has_header (True: the first line names the columns), column_names (a list; required
+            without a header), column_configs ({column: {"required", "dtype", "default", "isLabel"}};
+            label columns make each row {"xs": features, "ys": labels}), configured_columns_only,
+            delimiter (','), delim_whitespace (runs of spaces separate fields).
+
+    Returns:
+        A CSVDataset.
+
+    Example:
+        >>> import asyncio
+        >>> ds = tf.data.csv(b"a,b\\n1,2\\n3,4\\n")
+        >>> asyncio.run(ds.column_names()), asyncio.run(ds.to_array())
+        (['a', 'b'], [{'a': 1.0, 'b': 2.0}, {'a': 3.0, 'b': 4.0}])
+    """
     return CSVDataset(source, csv_config, **options)
 
 
@@ -801,12 +1046,21 @@ def _padded(frames, size):
 
 
 class MicrophoneIterator(LazyIterator):
-    """TF.js's MicrophoneIterator: each `await next()` (or `await capture()`) records
-    num_frames_per_spectrogram frames from the microphone through a Web Audio AnalyserNode and gives
-    {"spectrogram": [frames, column_truncate_length, 1] dB values, "waveform": [frames * fft_size, 1]
-    samples in [-1, 1]} (float32; the one not included is None). Frames are read every fft_size /
-    sample rate seconds; while the stream is still silent at its start (the first frequency bin is
-    -inf) a capture ends early, the missing frames zeros before the ones read, as TF.js's. Browser only."""
+    """TF.js's MicrophoneIterator (make it with tf.data.microphone): each `await next()` (or `await
+    capture()`) records num_frames_per_spectrogram frames from the microphone through a Web Audio
+    AnalyserNode and gives {"spectrogram": [frames, column_truncate_length, 1] dB values,
+    "waveform": [frames * fft_size, 1] samples in [-1, 1]} (float32; the one not included is None).
+    Frames are read every fft_size / sample rate seconds; while the stream is still silent at its start
+    (the first frequency bin is -inf) a capture ends early, the missing frames zeros before the ones
+    read, as TF.js's. Browser only.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.data.MicrophoneIterator.create(fft_size=512))   # in CPython
+        Traceback (most recent call last):
+        ...
+        RuntimeError: tf.data.microphone is only supported in the browser ...
+    """
 
     _KNOWN = {"fft_size", "column_truncate_length", "num_frames_per_spectrogram", "audio_track_constraints",
               "smoothing_time_constant", "include_spectrogram", "include_waveform", "sample_rate_hz"}
@@ -834,6 +1088,15 @@ class MicrophoneIterator(LazyIterator):
 
     @classmethod
     async def create(cls, microphone_config=None, **options):
+        """Open the microphone and make the iterator (awaited), as tf.data.microphone.
+
+        Args:
+            microphone_config: the options as a dict with TF.js's camelCase keys.
+            **options: the options as keywords (see tf.data.microphone).
+
+        Returns:
+            A MicrophoneIterator.
+        """
         if not _in_browser():
             raise RuntimeError("tf.data.microphone is only supported in the browser (it records through "
                                "navigator.mediaDevices.getUserMedia): run the script in the page (pytfweb run, "
@@ -887,7 +1150,11 @@ class MicrophoneIterator(LazyIterator):
         return {"value": value, "done": False}
 
     async def capture(self):
-        """One recording: next()'s value."""
+        """One recording (awaited): next()'s value.
+
+        Returns:
+            {"spectrogram": Tensor or None, "waveform": Tensor or None}.
+        """
         return (await self.next())["value"]
 
     async def _audio_data(self):
@@ -918,6 +1185,11 @@ class MicrophoneIterator(LazyIterator):
                 self.stream.getTracks()[0].stop()
 
     def get_sample_rate(self):
+        """The audio context's sample rate.
+
+        Returns:
+            The rate in Hz.
+        """
         return self.sample_rate_hz
 
     async def to_array(self):
@@ -925,11 +1197,19 @@ class MicrophoneIterator(LazyIterator):
 
 
 class WebcamIterator(LazyIterator):
-    """TF.js's WebcamIterator: each `await next()` (or `await capture()`) gives the video element's
-    current frame through tf.browser.from_pixels: int32 [height, width, 3], or, when resize_width and
-    resize_height differ from the element's size, float32 [resize_height, resize_width, 3] through
-    tf.image.crop_and_resize (center_crop: the centred box of the resize size's proportions, else
-    the whole frame). Browser only."""
+    """TF.js's WebcamIterator (make it with tf.data.webcam): each `await next()` (or `await
+    capture()`) gives the video element's current frame through tf.browser.from_pixels: int32
+    [height, width, 3], or, when resize_width and resize_height differ from the element's size, float32
+    [resize_height, resize_width, 3] through tf.image.crop_and_resize (center_crop: the centred box of
+    the resize size's proportions, else the whole frame). Browser only.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.data.WebcamIterator.create(resize_width=64, resize_height=64))   # in CPython
+        Traceback (most recent call last):
+        ...
+        RuntimeError: tf.data.webcam is only supported in the browser ...
+    """
 
     _KNOWN = {"resize_width", "resize_height", "center_crop", "facing_mode", "device_id"}
 
@@ -955,6 +1235,16 @@ class WebcamIterator(LazyIterator):
 
     @classmethod
     async def create(cls, webcam_video_element=None, webcam_config=None, **options):
+        """Open the camera and make the iterator (awaited), as tf.data.webcam.
+
+        Args:
+            webcam_video_element: a JS HTMLVideoElement (None: a hidden one).
+            webcam_config: the options as a dict with TF.js's camelCase keys.
+            **options: the options as keywords (see tf.data.webcam).
+
+        Returns:
+            A WebcamIterator.
+        """
         if not _in_browser():
             raise RuntimeError("tf.data.webcam is only supported in the browser (it films through "
                                "navigator.mediaDevices.getUserMedia): run the script in the page (pytfweb run, "
@@ -1036,7 +1326,11 @@ class WebcamIterator(LazyIterator):
         return ops.reshape(out, list(out.shape[1:]))
 
     async def capture(self):
-        """One frame: next()'s value."""
+        """One frame (awaited): next()'s value.
+
+        Returns:
+            An image Tensor [height, width, 3].
+        """
         return (await self.next())["value"]
 
     def stop(self):
@@ -1051,20 +1345,57 @@ class WebcamIterator(LazyIterator):
         raise ValueError("Can not convert infinite video stream to array.")
 
 
-async def microphone(microphone_config=None, **options):
-    """A MicrophoneIterator recording from the browser's microphone (TF.js's tf.data.microphone; awaited).
-    Options (a dict with TF.js's camelCase keys or keyword arguments): fft_size (1024: a power of 2 from
-    16 to 16384), column_truncate_length, num_frames_per_spectrogram (43), audio_track_constraints,
-    smoothing_time_constant, include_spectrogram (True), include_waveform (False), sample_rate_hz (the
-    device's; another value raises). Browser only: RuntimeError in CPython."""
+async def microphone(microphone_config: Optional[dict] = None, **options: Any) -> MicrophoneIterator:
+    """A MicrophoneIterator recording from the browser's microphone (TF.js's tf.data.microphone;
+    awaited; browser only).
+
+    Args:
+        microphone_config: the options as a dict with TF.js's camelCase keys (or give them as keywords).
+        **options: fft_size (1024: a power of 2 from 16 to 16384), column_truncate_length,
+            num_frames_per_spectrogram (43), audio_track_constraints, smoothing_time_constant,
+            include_spectrogram (True), include_waveform (False), sample_rate_hz (the device's; another
+            value raises).
+
+    Returns:
+        A MicrophoneIterator.
+
+    Raises:
+        RuntimeError: in CPython.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.data.microphone())   # in CPython
+        Traceback (most recent call last):
+        ...
+        RuntimeError: tf.data.microphone is only supported in the browser ...
+    """
     return await MicrophoneIterator.create(microphone_config, **options)
 
 
-async def webcam(webcam_video_element=None, webcam_config=None, **options):
-    """A WebcamIterator filming into webcam_video_element (a JS HTMLVideoElement; None: a hidden one of
-    resize_width x resize_height) (TF.js's tf.data.webcam; awaited). Options (a dict with TF.js's
-    camelCase keys or keyword arguments): resize_width, resize_height, center_crop, facing_mode
-    ('user' or 'environment'), device_id. Browser only: RuntimeError in CPython."""
+async def webcam(webcam_video_element: Any = None, webcam_config: Optional[dict] = None,
+                 **options: Any) -> WebcamIterator:
+    """A WebcamIterator filming into a video element (TF.js's tf.data.webcam; awaited; browser only).
+
+    Args:
+        webcam_video_element: a JS HTMLVideoElement (None: a hidden one of resize_width x
+            resize_height).
+        webcam_config: the options as a dict with TF.js's camelCase keys (or give them as keywords).
+        **options: resize_width, resize_height, center_crop, facing_mode ('user' or 'environment'),
+            device_id.
+
+    Returns:
+        A WebcamIterator.
+
+    Raises:
+        RuntimeError: in CPython.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.data.webcam())   # in CPython
+        Traceback (most recent call last):
+        ...
+        RuntimeError: tf.data.webcam is only supported in the browser ...
+    """
     return await WebcamIterator.create(webcam_video_element, webcam_config, **options)
 
 

@@ -8,6 +8,8 @@ host, laid out as `pytfweb serve` serves it, so that pages work the same from bo
     OUTDIR/app.py            the app's script (--app)
     OUTDIR/...               the other pages of web/ (REPL, examples/)
     OUTDIR/zoo/              what examples/landmarks.html needs of the model zoo (ZOO_MODELS, ZOO_ASSETS)
+    OUTDIR/api/              the API reference (host/apidocs.py), when pdoc is installed; without it the
+                             site is built without api/ and build-web says so on stderr
 
 Try it: pytfweb build-web build/site --app examples/demo.py && python -m http.server -d build/site
 """
@@ -17,7 +19,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from . import paths, zoo
+from . import apidocs, paths, zoo
 from .bundle import build_bundle
 
 #: Pyodide's files a page needs (the npm package's core; no extra wheels are shipped).
@@ -97,10 +99,10 @@ def zoo_files(package):
     return files if all(f.is_file() for f in files.values()) else None
 
 
-def build_web(outdir, app=None, worker=False, pyodide_dir=None, web_dir=None, zoo_dir=None):
+def build_web(outdir, app=None, worker=False, pyodide_dir=None, web_dir=None, zoo_dir=None, api_docs=True):
     """Write the site into outdir (created; files of an earlier build are replaced). Returns the
     list of files written, relative to outdir. zoo_dir: the zoo's npm package (default: the
-    installed one, host/zoo.py)."""
+    installed one, host/zoo.py). api_docs: put the API reference in api/ (where pdoc imports)."""
     out = Path(outdir)
     web = Path(web_dir) if web_dir else paths.web_dir()
     pyodide = Path(pyodide_dir) if pyodide_dir else paths.pyodide_dir()
@@ -131,6 +133,13 @@ def build_web(outdir, app=None, worker=False, pyodide_dir=None, web_dir=None, zo
         if (pyodide / name).is_file():
             put(f"pyodide/{name}", src=pyodide / name)
     put("pytfweb.zip", build_bundle())
+    if api_docs:
+        try:
+            reference = apidocs.rendered()
+        except ImportError:
+            reference = {}   # main() says the reference is left out
+        for rel, data in reference.items():
+            put(f"api/{rel}", data)
     if app is not None:
         put("app.py", src=app)
         put("index.html", app_page("app.py", Path(app).name, worker))
@@ -148,5 +157,8 @@ def main(outdir, app=None, worker=False):
     if ZOO_PAGES[0] not in files:
         print(f"pytfweb build-web: left out {', '.join(ZOO_PAGES)}: the model zoo ({zoo.PACKAGE}) is not installed "
               f"(`npm ci` in the checkout installs it)", file=sys.stderr)
+    if "api/index.html" not in files:
+        print("pytfweb build-web: left out api/ (the API reference): pdoc is not installed (pip install pdoc)",
+              file=sys.stderr)
     print(f"Try it: python -m http.server --directory {outdir} 8000   then open http://127.0.0.1:8000/")
     return 0

@@ -5,6 +5,7 @@ files move between pytfweb and TF.js unchanged.
 """
 import datetime
 import json
+from typing import List, Optional
 
 from ..core.limits import load_json
 
@@ -16,7 +17,29 @@ _JSON_FIELDS = (("modelTopology", "model_topology"), ("format", "format"), ("gen
 
 
 class ModelArtifacts:
-    """A model's topology, weights and metadata, as TF.js's ModelArtifacts."""
+    """A model's topology, weights and metadata, as TF.js's ModelArtifacts: what IO handlers load
+    and save.
+
+    Args:
+        model_topology: the topology (a layers model's JSON dict, or a graph).
+        training_config: the compile settings (layers models).
+        weight_specs: [{'name', 'shape', 'dtype', ...}] describing weight_data.
+        weight_data: the weights' bytes (bytes, or a list of buffers, joined).
+        format: 'layers-model' or 'graph-model'.
+        generated_by: the library that made the artifacts.
+        converted_by: the converter that made them.
+        signature: a graph model's signature.
+        user_defined_metadata: the user's metadata.
+        model_initializer: a graph model's initializer graph.
+        initializer_signature: its signature.
+
+    Example:
+        >>> saved = []
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[2])])
+        >>> _ = model.save_sync(tf.io.with_save_handler_sync(saved.append))
+        >>> saved[0].format, len(saved[0].weight_specs), len(saved[0].weight_data)
+        ('layers-model', 2, 12)
+    """
 
     FIELDS = ("model_topology", "training_config", "weight_specs", "weight_data", "format", "generated_by",
               "converted_by", "signature", "user_defined_metadata", "model_initializer", "initializer_signature")
@@ -42,7 +65,18 @@ class ModelArtifacts:
     @classmethod
     def from_dict(cls, fields, api):
         """ModelArtifacts from TF.js's artifacts object: a dict with modelTopology, weightSpecs,
-        weightData, ... keys (camelCase, or snake_case)."""
+        weightData, ... keys (camelCase, or snake_case).
+
+        Args:
+            fields: the dict.
+            api: the calling function's name, for error messages.
+
+        Returns:
+            A ModelArtifacts.
+
+        Raises:
+            ValueError: an unknown key.
+        """
         fields = {"".join("_" + ch.lower() if ch.isupper() else ch for ch in k): v for k, v in fields.items()}
         unknown = set(fields) - set(cls.FIELDS)
         if unknown:
@@ -66,6 +100,15 @@ def _joined(data):
 
 
 class ModelArtifactsInfo:
+    """What a save wrote: date_saved (a datetime), model_topology_type ('JSON'), and the bytes of the
+    topology, the weight specs and the weight data.
+
+    Example:
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[2])])
+        >>> info = model.save_sync(tf.io.with_save_handler_sync(lambda artifacts: None)).model_artifacts_info
+        >>> info.model_topology_type, info.weight_data_bytes
+        ('JSON', 12)
+    """
     def __init__(self, date_saved, model_topology_type, model_topology_bytes=0, weight_specs_bytes=0,
                  weight_data_bytes=0):
         self.date_saved = date_saved
@@ -75,12 +118,25 @@ class ModelArtifactsInfo:
         self.weight_data_bytes = weight_data_bytes
 
     def to_json(self):
+        """TF.js's JSON form (camelCase keys, the date in ISO format).
+
+        Returns:
+            A dict.
+        """
         return {"dateSaved": self.date_saved.isoformat(), "modelTopologyType": self.model_topology_type,
                 "modelTopologyBytes": self.model_topology_bytes, "weightSpecsBytes": self.weight_specs_bytes,
                 "weightDataBytes": self.weight_data_bytes}
 
     @classmethod
     def from_json(cls, d):
+        """The info TF.js's JSON form describes.
+
+        Args:
+            d: the dict (dateSaved, modelTopologyType, ...).
+
+        Returns:
+            A ModelArtifactsInfo.
+        """
         return cls(datetime.datetime.fromisoformat(d["dateSaved"].replace("Z", "+00:00")), d["modelTopologyType"],
                    d.get("modelTopologyBytes", 0), d.get("weightSpecsBytes", 0), d.get("weightDataBytes", 0))
 
@@ -90,6 +146,15 @@ class ModelArtifactsInfo:
 
 
 class SaveResult:
+    """What model.save returns: model_artifacts_info (a ModelArtifactsInfo), and the handler's
+    responses and errors (HTTP responses for tf.io.http).
+
+    Example:
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[2])])
+        >>> result = model.save_sync(tf.io.with_save_handler_sync(lambda artifacts: None))
+        >>> result.model_artifacts_info.weight_specs_bytes > 0
+        True
+    """
     def __init__(self, model_artifacts_info, responses=None, errors=None):
         self.model_artifacts_info = model_artifacts_info
         self.responses = responses
@@ -168,8 +233,24 @@ async def artifacts_from_model_json_async(model_json, load_weights, nesting_chec
     return _artifacts(model_json, specs, data, nesting_checked)
 
 
-def get_model_artifacts_for_json_sync(model_json, weight_specs=None, weight_data=None):
-    """TF.js's getModelArtifactsForJSONSync."""
+def get_model_artifacts_for_json_sync(model_json: dict, weight_specs: Optional[List[dict]] = None,
+                                      weight_data: Optional[bytes] = None) -> ModelArtifacts:
+    """ModelArtifacts from a model.json dict and its weights (TF.js's getModelArtifactsForJSONSync).
+
+    Args:
+        model_json: the model.json dict (modelTopology, weightsManifest, format, ...).
+        weight_specs: the specs of weight_data.
+        weight_data: the weights' bytes.
+
+    Returns:
+        A ModelArtifacts.
+
+    Example:
+        >>> manifest = [{"paths": ["w.bin"], "weights": [{"name": "w", "shape": [2], "dtype": "float32"}]}]
+        >>> model_json = {"modelTopology": {}, "weightsManifest": manifest}
+        >>> tf.io.get_model_artifacts_for_json_sync(model_json, tf.io.get_weight_specs(manifest), bytes(8))
+        ModelArtifacts(format=None, weights=1, weight_bytes=8)
+    """
     if model_json.get("weightsManifest") is not None and (weight_specs is None or weight_data is None):
         raise ValueError("get_model_artifacts_for_json_sync: model_json has a weightsManifest but weight_specs or "
                          "weight_data is None")

@@ -580,7 +580,20 @@ def _file_list(files):
 
 
 def browser_files(files):
-    """An IO handler that loads a model from File objects: [model.json, *weight files]."""
+    """An IO handler loading a model from File objects of an <input type="file"> (in the page).
+
+    Args:
+        files: [model.json File, *weight Files].
+
+    Returns:
+        A BrowserFiles handler.
+
+    Example:
+        >>> tf.io.browser_files([])   # CPython has no File objects
+        Traceback (most recent call last):
+        ...
+        RuntimeError: browser_files is only available in the browser (Pyodide); ...
+    """
     return BrowserFiles(files)
 
 

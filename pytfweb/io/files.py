@@ -7,9 +7,11 @@ weightsManifest names, relative to model.json (or to weight_path_prefix).
 import json
 import os
 import stat
+from typing import Any, Callable, Optional
 
 from ..core.environment import ENV
-from .artifacts import SaveResult, artifacts_from_model_json, artifacts_info, model_json_for, parse_model_json
+from .artifacts import (ModelArtifacts, SaveResult, artifacts_from_model_json, artifacts_info, model_json_for,
+                        parse_model_json)
 from .router import IN_BROWSER, register_load_router, register_save_router
 from .weights import (DEFAULT_SHARD_BYTES, check_group_bytes, manifest_groups, shard_names, split_shards,
                       weights_manifest)
@@ -19,7 +21,16 @@ MODEL_JSON = "model.json"
 
 
 class FileSystem:
-    """tf.io.file_system(path): load from and save to a directory (or a model.json path)."""
+    """An IO handler loading from and saving to a directory (or a model.json path): model.json and
+    weight shards, TF.js's layout (tf.io.file_system; file:// URLs and plain paths route to it).
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> _ = tf.sequential([tf.layers.dense(units=1, input_shape=[2])]).save_sync(tf.io.file_system(folder))
+        >>> sorted(os.listdir(folder))
+        ['group1-shard1of1.bin', 'model.json']
+    """
 
     def __init__(self, path, weight_path_prefix=None, on_progress=None, shard_bytes=DEFAULT_SHARD_BYTES):
         if isinstance(path, os.PathLike):
@@ -43,7 +54,12 @@ class FileSystem:
             raise ValueError(f"load: no model file at '{p}' (expected a model.json file or a directory holding one)")
         return p
 
-    def load_sync(self):
+    def load_sync(self) -> ModelArtifacts:
+        """Read model.json and the weight shards it names.
+
+        Returns:
+            The ModelArtifacts.
+        """
         json_path = self._model_json_path()
         limit = int(ENV.get("MAX_JSON_BYTES"))
         model_json = parse_model_json(read_regular_file(json_path, limit, "load", "model file",
@@ -52,7 +68,12 @@ class FileSystem:
         return artifacts_from_model_json(model_json, lambda manifest: self._read_weights(manifest, prefix, json_path),
                                          nesting_checked=True)
 
-    async def load(self):
+    async def load(self) -> ModelArtifacts:
+        """load_sync, awaited (TF.js's handler interface).
+
+        Returns:
+            The ModelArtifacts.
+        """
         return self.load_sync()
 
     def _read_weights(self, manifest, prefix, source):
@@ -76,7 +97,15 @@ class FileSystem:
         return specs, b"".join(chunks)
 
     # --- save ----------------------------------------------------------------------------------------
-    def save_sync(self, artifacts):
+    def save_sync(self, artifacts: ModelArtifacts) -> SaveResult:
+        """Write model.json and the weight shards.
+
+        Args:
+            artifacts: the ModelArtifacts.
+
+        Returns:
+            A SaveResult.
+        """
         if isinstance(artifacts.model_topology, (bytes, bytearray)):
             raise ValueError("save: file_system saves JSON model topologies only, got a binary topology")
         directory = self.path[:-len(MODEL_JSON)] if self.path.endswith(MODEL_JSON) else self.path
@@ -96,7 +125,15 @@ class FileSystem:
             json.dump(model_json, f)
         return SaveResult(artifacts_info(artifacts))
 
-    async def save(self, artifacts):
+    async def save(self, artifacts: ModelArtifacts) -> SaveResult:
+        """save_sync, awaited (TF.js's handler interface).
+
+        Args:
+            artifacts: the ModelArtifacts.
+
+        Returns:
+            A SaveResult.
+        """
         return self.save_sync(artifacts)
 
 
@@ -143,7 +180,26 @@ def _by_flag(name):
     return f" (tf.env() flag {name})" if name else ""
 
 
-def file_system(path, weight_path_prefix=None, on_progress=None, shard_bytes=DEFAULT_SHARD_BYTES):
+def file_system(path: Any, weight_path_prefix: Optional[str] = None, on_progress: Optional[Callable] = None,
+                shard_bytes: int = DEFAULT_SHARD_BYTES) -> FileSystem:
+    """An IO handler loading from and saving to a directory in CPython (or Pyodide's file system).
+
+    Args:
+        path: the directory, or a model.json path (a file:// prefix is accepted).
+        weight_path_prefix: where the weight files are, if not beside model.json.
+        on_progress: called with the fraction loaded.
+        shard_bytes: the largest weight shard written.
+
+    Returns:
+        A FileSystem handler.
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> _ = tf.sequential([tf.layers.dense(units=1, input_shape=[2])]).save_sync(tf.io.file_system(folder))
+        >>> tf.load_layers_model_sync(tf.io.file_system(folder)).count_params()
+        3
+    """
     return FileSystem(path, weight_path_prefix, on_progress, shard_bytes)
 
 

@@ -16,6 +16,7 @@ import secrets
 import urllib.error
 import urllib.parse
 import urllib.request
+from typing import Any, Callable, Optional
 
 from ..core.environment import ENV
 from ..core.limits import load_json
@@ -505,28 +506,67 @@ def parse_url(url):
     return url[:last_slash] + "/", suffix
 
 
-def is_http_scheme(url):
-    """TF.js's isHTTPScheme: url starts with http:// or https://."""
+def is_http_scheme(url: Any) -> bool:
+    """Whether a URL starts with http:// or https:// (TF.js's isHTTPScheme).
+
+    Args:
+        url: the URL.
+
+    Returns:
+        A bool.
+
+    Example:
+        >>> tf.io.is_http_scheme("https://example.com/model.json"), tf.io.is_http_scheme("file:///tmp/model.json")
+        (True, False)
+    """
     return isinstance(url, str) and url.startswith(SCHEMES)
 
 
-def http(path, request_init=None, weight_path_prefix=None, on_progress=None, fetch_func=None,
-         weight_url_converter=None):
-    """An IO handler that loads a model over HTTP(S) and saves by POSTing it (tf.io.http).
+def http(path: str, request_init: Optional[dict] = None, weight_path_prefix: Optional[str] = None,
+         on_progress: Optional[Callable[[float], Any]] = None, fetch_func: Optional[Callable] = None,
+         weight_url_converter: Optional[Callable[[str], str]] = None) -> "HTTPRequest":
+    """An IO handler loading a model over HTTP(S) and saving by POSTing it.
 
-    path: the model.json URL (to load) or the URL to post to (to save). request_init: fetch's
-    RequestInit (method, headers, credentials, ...; a dict, or a JS object in the browser) used for
-    every request. weight_path_prefix: where the weight files are, instead of the model.json's
-    directory. on_progress(fraction): called as the weights arrive. fetch_func(url, request_init):
-    used instead of fetch (a Python or JS function; in CPython it returns a response with .status
-    and .read(), or is a coroutine function). weight_url_converter(path): the URL of each weight
-    file named in the manifest."""
+    Args:
+        path: the model.json URL (to load) or the URL to post to (to save).
+        request_init: fetch's RequestInit (method, headers, credentials, ...; a dict, or a JS object
+            in the browser) used for every request.
+        weight_path_prefix: where the weight files are, instead of the model.json's directory.
+        on_progress: on_progress(fraction), called as the weights arrive.
+        fetch_func: fetch_func(url, request_init) used instead of fetch (a Python or JS function; in
+            CPython it returns a response with .status and .read(), or is a coroutine function).
+        weight_url_converter: weight_url_converter(path): the URL of each weight file of the manifest.
+
+    Returns:
+        An HTTPRequest handler.
+
+    Example:
+        >>> tf.io.http("https://example.com/model.json", request_init={"headers": {"Authorization": "token"}})
+        HTTPRequest('https://example.com/model.json')
+    """
     return HTTPRequest(path, request_init, weight_path_prefix, on_progress, fetch_func, weight_url_converter)
 
 
-def browser_http_request(path, request_init=None, weight_path_prefix=None, on_progress=None, fetch_func=None,
-                         weight_url_converter=None):
-    """TF.js's browserHTTPRequest (deprecated there): the same as tf.io.http."""
+def browser_http_request(path: str, request_init: Optional[dict] = None, weight_path_prefix: Optional[str] = None,
+                         on_progress: Optional[Callable[[float], Any]] = None, fetch_func: Optional[Callable] = None,
+                         weight_url_converter: Optional[Callable[[str], str]] = None) -> "HTTPRequest":
+    """TF.js's browserHTTPRequest (deprecated there): the same as tf.io.http.
+
+    Args:
+        path: the model.json URL (to load) or the URL to post to (to save).
+        request_init: fetch's RequestInit used for every request.
+        weight_path_prefix: where the weight files are, instead of the model.json's directory.
+        on_progress: on_progress(fraction), called as the weights arrive.
+        fetch_func: used instead of fetch.
+        weight_url_converter: the URL of each weight file of the manifest.
+
+    Returns:
+        An HTTPRequest handler.
+
+    Example:
+        >>> tf.io.browser_http_request("https://example.com/model.json")
+        HTTPRequest('https://example.com/model.json')
+    """
     return http(path, request_init, weight_path_prefix, on_progress, fetch_func, weight_url_converter)
 
 

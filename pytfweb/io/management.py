@@ -6,6 +6,8 @@ In CPython there are no stores: list_models() gives {} (as TF.js under node) and
 raises a clear error.
 """
 from . import browser_storage as _bs
+from typing import Dict
+
 from .router import IN_BROWSER, get_load_handlers, get_save_handlers, load_artifacts, save_artifacts
 
 URL_SCHEME_SUFFIX = "://"
@@ -36,9 +38,18 @@ def _manager(scheme, api):
     return manager
 
 
-async def list_models():
-    """{URL: info} of every model saved in the browser's stores, e.g.
-    {'indexeddb://my-model': {'dateSaved': '2024-...Z', 'modelTopologyType': 'JSON', ...}}."""
+async def list_models() -> Dict[str, dict]:
+    """Every model saved in the browser's stores (IndexedDB, local storage; awaited).
+
+    Returns:
+        {URL: info}, e.g. {'indexeddb://my-model': {'dateSaved': '2024-...Z', 'modelTopologyType':
+        'JSON', ...}}; empty in CPython.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.io.list_models())   # CPython has no browser stores
+        {}
+    """
     out = {}
     for scheme, (list_fn, _) in _managers().items():
         for path, info in (await list_fn()).items():
@@ -46,21 +57,66 @@ async def list_models():
     return out
 
 
-async def remove_model(url):
-    """Remove the model at url (indexeddb://NAME or localstorage://NAME); its info."""
+async def remove_model(url: str) -> dict:
+    """Remove a model saved in a browser store (awaited).
+
+    Args:
+        url: indexeddb://NAME or localstorage://NAME.
+
+    Returns:
+        The removed model's info.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.io.remove_model("file:///tmp/model.json"))   # only the browser's stores
+        Traceback (most recent call last):
+        ...
+        ValueError: remove_model: Cannot find model manager for scheme 'file'
+    """
     scheme, path = _parse_url(url, "remove_model")
     _, remove_fn = _manager(scheme, "remove_model")
     return await remove_fn(path)
 
 
-async def copy_model(source_url, dest_url):
-    """Copy a model, within one store or between stores (or any load and save handlers, e.g.
-    indexeddb:// to http://); the info of the copy."""
+async def copy_model(source_url: str, dest_url: str) -> dict:
+    """Copy a model, within one store or between stores, or between any load and save handlers
+    (indexeddb:// to http://, a folder to another; awaited).
+
+    Args:
+        source_url: where the model is.
+        dest_url: where to copy it.
+
+    Returns:
+        The info of the copy ({'dateSaved', 'modelTopologyType', ...}).
+
+    Example:
+        >>> import asyncio, os, tempfile
+        >>> a, b = tempfile.mkdtemp(), tempfile.mkdtemp()
+        >>> _ = tf.sequential([tf.layers.dense(units=1, input_shape=[2])]).save_sync(a)
+        >>> info = asyncio.run(tf.io.copy_model("file://" + os.path.join(a, "model.json"), "file://" + b))
+        >>> info["modelTopologyType"], sorted(os.listdir(b))
+        ('JSON', ['group1-shard1of1.bin', 'model.json'])
+    """
     return await _clone(source_url, dest_url, False, "copy_model")
 
 
-async def move_model(source_url, dest_url):
-    """Move a model (copy, then remove the source); the info of the moved model."""
+async def move_model(source_url: str, dest_url: str) -> dict:
+    """Move a model between the browser's stores: copy, then remove the source (awaited).
+
+    Args:
+        source_url: where the model is (indexeddb://NAME or localstorage://NAME).
+        dest_url: where to move it.
+
+    Returns:
+        The info of the moved model.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.io.move_model("file:///tmp/a/model.json", "file:///tmp/b"))   # only the browser's stores
+        Traceback (most recent call last):
+        ...
+        ValueError: move_model: Cannot find model manager for scheme 'file'
+    """
     return await _clone(source_url, dest_url, True, "move_model")
 
 

@@ -1,4 +1,6 @@
 """In-memory handlers: tf.io.from_memory and tf.io.with_save_handler (TF.js's passthrough.py)."""
+from typing import Any, Callable, List, Optional
+
 from .artifacts import ModelArtifacts, SaveResult, artifacts_info
 
 
@@ -50,27 +52,93 @@ def _artifacts(model_artifacts, weight_specs, weight_data, training_config, api)
                           training_config=training_config)
 
 
-def from_memory(model_artifacts, weight_specs=None, weight_data=None, training_config=None):
-    """A handler that loads the given artifacts: ModelArtifacts, an artifacts dict (TF.js's
-    modelTopology/weightSpecs/weightData keys), or the topology plus specs, bytes and training config."""
+def from_memory(model_artifacts: Any, weight_specs: Optional[List[dict]] = None, weight_data: Optional[bytes] = None,
+                training_config: Optional[dict] = None) -> Any:
+    """An IO handler loading given artifacts (tf.load_layers_model(tf.io.from_memory(...))).
+
+    Args:
+        model_artifacts: ModelArtifacts, an artifacts dict (TF.js's modelTopology/weightSpecs/weightData
+            keys), or the topology (then the next arguments give the rest).
+        weight_specs: the weight specs, with a topology.
+        weight_data: the weights' bytes, with a topology.
+        training_config: the training config, with a topology.
+
+    Returns:
+        A load handler (its load() is awaited; load_sync() too).
+
+    Example:
+        >>> saved = []
+        >>> model = tf.sequential([tf.layers.dense(units=2, input_shape=[3])])
+        >>> _ = model.save_sync(tf.io.with_save_handler_sync(saved.append))
+        >>> tf.load_layers_model_sync(tf.io.from_memory(saved[0])).count_params()
+        8
+    """
     return _MemoryLoader(_artifacts(model_artifacts, weight_specs, weight_data, training_config, "from_memory"))
 
 
-def from_memory_sync(model_artifacts, weight_specs=None, weight_data=None, training_config=None):
-    """from_memory, for the _sync loaders (the same handler: it needs no awaiting)."""
+def from_memory_sync(model_artifacts: Any, weight_specs: Optional[List[dict]] = None,
+                     weight_data: Optional[bytes] = None, training_config: Optional[dict] = None) -> Any:
+    """from_memory, for the _sync loaders (the same handler: it needs no awaiting).
+
+    Args:
+        model_artifacts: ModelArtifacts, an artifacts dict, or the topology.
+        weight_specs: the weight specs, with a topology.
+        weight_data: the weights' bytes, with a topology.
+        training_config: the training config, with a topology.
+
+    Returns:
+        A load handler.
+
+    Example:
+        >>> saved = []
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1])])
+        >>> _ = model.save_sync(tf.io.with_save_handler_sync(saved.append))
+        >>> tf.load_layers_model_sync(tf.io.from_memory_sync(saved[0])).count_params()
+        2
+    """
     return _MemoryLoader(_artifacts(model_artifacts, weight_specs, weight_data, training_config, "from_memory_sync"))
 
 
-def with_save_handler(save_handler):
-    """A handler whose save calls save_handler(artifacts) (a function or coroutine function);
-    its result, or a SaveResult with the artifacts' sizes, is what model.save returns."""
+def with_save_handler(save_handler: Callable[[ModelArtifacts], Any]) -> Any:
+    """An IO handler whose save calls a function with the artifacts (model.save(tf.io.with_save_handler(f))).
+
+    Args:
+        save_handler: f(artifacts), a function or coroutine function; its result, or a SaveResult
+            with the artifacts' sizes, is what model.save returns.
+
+    Returns:
+        A save handler.
+
+    Example:
+        >>> import asyncio
+        >>> saved = []
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1])])
+        >>> _ = asyncio.run(model.save(tf.io.with_save_handler(saved.append)))
+        >>> saved[0].format
+        'layers-model'
+    """
     if not callable(save_handler):
         raise TypeError(f"with_save_handler: argument 'save_handler' must be callable, got {type(save_handler).__name__}")
     return _SaveCallback(save_handler)
 
 
-def with_save_handler_sync(save_handler):
-    """with_save_handler for model.save_sync: save_handler must not be a coroutine function."""
+def with_save_handler_sync(save_handler: Callable[[ModelArtifacts], Any]) -> Any:
+    """with_save_handler for model.save_sync: save_handler must not be a coroutine function.
+
+    Args:
+        save_handler: f(artifacts); its result, or a SaveResult with the artifacts' sizes, is what
+            model.save_sync returns.
+
+    Returns:
+        A save handler.
+
+    Example:
+        >>> saved = []
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1])])
+        >>> _ = model.save_sync(tf.io.with_save_handler_sync(saved.append))
+        >>> len(saved)
+        1
+    """
     if not callable(save_handler):
         raise TypeError(f"with_save_handler_sync: argument 'save_handler' must be callable, got "
                         f"{type(save_handler).__name__}")

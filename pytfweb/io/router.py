@@ -5,6 +5,7 @@ registers its routers when pytfweb.io is imported, as TF.js's IORouterRegistry.
 """
 import inspect
 import sys
+from typing import Any, Callable, List, Optional
 
 from .artifacts import ModelArtifacts
 
@@ -15,14 +16,35 @@ _FALLBACK_LOAD = []   # in the browser: the handler for a URL no router takes (h
 IN_BROWSER = sys.platform == "emscripten"
 
 
-def register_load_router(router):
-    """Add a router tried by get_load_handlers (and so by tf.load_layers_model)."""
+def register_load_router(router: Callable[..., Any]) -> None:
+    """Add a router tried by get_load_handlers (and so by tf.load_layers_model and friends).
+
+    Args:
+        router: router(url, **load_options) returning a handler, or None for a URL it does not take.
+
+    Example:
+        >>> saved = {}
+        >>> tf.io.register_load_router(lambda url, **options: tf.io.from_memory(saved["m"])
+        ...                            if url == "docs://m" else None)
+        >>> tf.io.register_save_router(lambda url: tf.io.with_save_handler_sync(lambda a: saved.update(m=a))
+        ...                            if url == "docs://m" else None)
+        >>> _ = tf.sequential([tf.layers.dense(units=1, input_shape=[1])]).save_sync("docs://m")
+        >>> tf.load_layers_model_sync("docs://m").count_params()
+        2
+    """
     if router not in _LOAD_ROUTERS:
         _LOAD_ROUTERS.append(router)
 
 
-def register_save_router(router):
-    """Add a router tried by get_save_handlers (and so by model.save)."""
+def register_save_router(router: Callable[[str], Any]) -> None:
+    """Add a router tried by get_save_handlers (and so by model.save).
+
+    Args:
+        router: router(url) returning a save handler, or None for a URL it does not take.
+
+    Example:
+        >>> tf.io.register_save_router(lambda url: None)   # takes no URL
+    """
     if router not in _SAVE_ROUTERS:
         _SAVE_ROUTERS.append(router)
 
@@ -42,13 +64,36 @@ def _route(routers, url, load_options):
     return out
 
 
-def get_load_handlers(url, load_options=None):
-    """Every handler whose router accepts url for loading."""
+def get_load_handlers(url: str, load_options: Optional[dict] = None) -> List[Any]:
+    """Every handler whose router accepts a URL for loading.
+
+    Args:
+        url: the URL or path.
+        load_options: options passed to the routers (request_init, weight_path_prefix, ...).
+
+    Returns:
+        A list of handlers (empty when no router takes the URL).
+
+    Example:
+        >>> tf.io.get_load_handlers("file:///tmp/model.json")
+        [FileSystem('/tmp/model.json')]
+    """
     return _route(_LOAD_ROUTERS, url, {k: v for k, v in (load_options or {}).items() if v is not None})
 
 
-def get_save_handlers(url):
-    """Every handler whose router accepts url for saving."""
+def get_save_handlers(url: str) -> List[Any]:
+    """Every handler whose router accepts a URL for saving.
+
+    Args:
+        url: the URL or path.
+
+    Returns:
+        A list of handlers.
+
+    Example:
+        >>> tf.io.get_save_handlers("https://example.com/upload")
+        [HTTPRequest('https://example.com/upload')]
+    """
     return _route(_SAVE_ROUTERS, url, None)
 
 

@@ -11,6 +11,7 @@ import collections
 import math
 import struct
 import sys
+from typing import Any, Dict, List, Optional
 
 from ..core import dtypes as _dt
 from ..core._numpy import np
@@ -37,10 +38,24 @@ EncodedWeights = collections.namedtuple("EncodedWeights", "data specs")
 EncodedWeights.__doc__ = "What encode_weights returns: TF.js's {data, specs}, also a (data, specs) pair."
 
 
-def encode_weights(tensors, group=None, quantization=None):
-    """EncodedWeights(data: bytes, specs) for tensors: a dict name -> Tensor, or a list of (name,
-    Tensor) pairs or of {"name", "tensor"} dicts (TF.js's NamedTensor). quantization None | 'uint8' | 'uint16' |
-    'float16' applies to float32 weights; other dtypes are stored as they are."""
+def encode_weights(tensors: Any, group: Optional[str] = None, quantization: Optional[str] = None) -> EncodedWeights:
+    """Encode tensors as TF.js's weight bytes and specs.
+
+    Args:
+        tensors: a dict name -> Tensor, or a list of (name, Tensor) pairs or of {"name", "tensor"}
+            dicts (TF.js's NamedTensor).
+        group: the group name recorded in each spec (None: none).
+        quantization: None, 'uint8', 'uint16' or 'float16': applies to float32 weights; other dtypes
+            are stored as they are.
+
+    Returns:
+        EncodedWeights(data: bytes, specs).
+
+    Example:
+        >>> encoded = tf.io.encode_weights({"w": tf.tensor([1, 2])})
+        >>> encoded.specs, len(encoded.data)
+        ([{'name': 'w', 'shape': [2], 'dtype': 'float32'}], 8)
+    """
     if quantization is not None and quantization not in QUANTIZATION_DTYPES:
         raise ValueError(f"encode_weights: argument 'quantization' must be one of {QUANTIZATION_DTYPES} or None, "
                          f"got {quantization!r}")
@@ -140,10 +155,27 @@ def _f16_clamped(v):
 
 
 # --- decoding -----------------------------------------------------------------------------------
-def decode_weights(data, specs, source=None):
-    """dict name -> Tensor from the bytes of weights laid out by specs (dequantizing quantized
-    ones). A ValueError names `source` and the weight when a spec is malformed or the bytes are
-    too few or too many; then no tensor is left behind."""
+def decode_weights(data: Any, specs: List[dict], source: Optional[str] = None) -> Dict[str, Tensor]:
+    """Tensors from the bytes of weights laid out by specs (dequantizing quantized ones).
+
+    Args:
+        data: the bytes.
+        specs: the weight specs, in the order of the bytes.
+        source: where the bytes came from, for error messages.
+
+    Returns:
+        {name: Tensor}.
+
+    Raises:
+        ValueError: a spec is malformed or the bytes are too few or too many (naming source and the
+            weight; no tensor is left behind).
+
+    Example:
+        >>> encoded = tf.io.encode_weights({"w": tf.tensor([1, 2])})
+        >>> tf.io.decode_weights(encoded.data, encoded.specs)["w"].print()
+        Tensor
+            [1, 2]
+    """
     data = memoryview(bytes(data) if not isinstance(data, (bytes, bytearray, memoryview)) else data).cast("B")
     out, offset = {}, 0
     try:
@@ -450,17 +482,39 @@ def check_group_bytes(group, nbytes, source=None, more=False):
                          f"disagrees with them)")
 
 
-def get_weight_specs(manifest):
-    """TF.js's getWeightSpecs: the specs of every group, in order (no checks beyond the structure:
-    decode_weights checks the specs it decodes)."""
+def get_weight_specs(manifest: List[dict]) -> List[dict]:
+    """The weight specs of every group of a weights manifest, in order (TF.js's getWeightSpecs; no
+    checks beyond the structure: decode_weights checks the specs it decodes).
+
+    Args:
+        manifest: a weightsManifest: [{'paths': [...], 'weights': [spec, ...]}, ...].
+
+    Returns:
+        The list of specs.
+
+    Example:
+        >>> tf.io.get_weight_specs([{"paths": ["a.bin"], "weights": [{"name": "w", "shape": [1], "dtype": "int32"}]}])
+        [{'name': 'w', 'shape': [1], 'dtype': 'int32'}]
+    """
     if not isinstance(manifest, list) or not all(isinstance(g, dict) and isinstance(g.get("weights"), list)
                                                  for g in manifest):
         raise ValueError("get_weight_specs: a weightsManifest must be a list of groups with a 'weights' list")
     return [s for g in manifest for s in g["weights"]]
 
 
-def concatenate_array_buffers(buffers):
-    """TF.js's concatenateArrayBuffers: one bytes object from a list of buffers (or one buffer)."""
+def concatenate_array_buffers(buffers: Any) -> bytes:
+    """One bytes object from a list of buffers, or from one buffer (TF.js's concatenateArrayBuffers).
+
+    Args:
+        buffers: a buffer (bytes, bytearray, memoryview) or a list of them.
+
+    Returns:
+        bytes.
+
+    Example:
+        >>> tf.io.concatenate_array_buffers([b"ab", b"c"])
+        b'abc'
+    """
     if isinstance(buffers, (bytes, bytearray, memoryview)):
         return bytes(buffers)
     return b"".join(bytes(b) for b in buffers)

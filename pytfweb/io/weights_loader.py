@@ -5,9 +5,11 @@ arriving as a stream of byte chunks."""
 import asyncio
 import inspect
 import urllib.parse
+from typing import Any, Callable, Dict, List, Optional
 
 from ..core.api import dispose
 from ..core.shapes import size_of
+from ..core.tensor import Tensor
 from .files import read_regular_file
 from .http import HTTPRequest
 from .weights import _BYTES, check_group_bytes, decode_weights, manifest_groups
@@ -20,10 +22,27 @@ def _as_bytes(buffer):
     return bytes(buffer)
 
 
-def weights_loader_factory(fetch_weights_function):
-    """A loader (manifest, file_path_prefix='', weight_names=None) -> {name: Tensor} (awaited) that gets
-    the shards' bytes from fetch_weights_function(urls) (a list of buffers, or an awaitable of one).
-    A shard's URL is file_path_prefix + '/' (unless it ends with one) + its path, as TF.js joins them."""
+def weights_loader_factory(fetch_weights_function: Callable[[List[str]], Any]) -> Callable[..., Any]:
+    """A weights loader that gets the shards' bytes from a function of their URLs.
+
+    A shard's URL is file_path_prefix + '/' (unless it ends with one) + its path, as TF.js joins them.
+
+    Args:
+        fetch_weights_function: fetch_weights_function(urls) -> a list of buffers (or an awaitable of
+            one).
+
+    Returns:
+        An async loader(manifest, file_path_prefix='', weight_names=None) -> {name: Tensor}.
+
+    Example:
+        >>> import asyncio
+        >>> encoded = tf.io.encode_weights({"w": tf.tensor([1, 2])})
+        >>> manifest = [{"paths": ["w.bin"], "weights": encoded.specs}]
+        >>> loader = tf.io.weights_loader_factory(lambda urls: [encoded.data])
+        >>> asyncio.run(loader(manifest, "https://example.com/model"))["w"].print()
+        Tensor
+            [1, 2]
+    """
     if not callable(fetch_weights_function):
         raise TypeError(f"io.weights_loader_factory: argument 'fetch_weights_function' must be a function, got "
                         f"{type(fetch_weights_function).__name__}")
@@ -77,10 +96,29 @@ def weights_loader_factory(fetch_weights_function):
     return load
 
 
-async def load_weights(manifest, file_path_prefix="", weight_names=None, request_init=None):
-    """{name: Tensor} of the weights in a manifest's shards, fetched from file_path_prefix (tf.util.fetch:
-    the page's fetch, urllib in CPython; all requests at once); weight_names picks weights (their
-    groups are fetched whole)."""
+async def load_weights(manifest: List[dict], file_path_prefix: str = "", weight_names: Optional[List[str]] = None,
+                       request_init: Optional[dict] = None) -> Dict[str, Tensor]:
+    """Load the weights of a manifest's shards, fetched from file_path_prefix (tf.util.fetch: the
+    page's fetch, urllib in CPython; all requests at once; awaited).
+
+    Args:
+        manifest: a weightsManifest.
+        file_path_prefix: the URL (or file:// path) of the shards' folder.
+        weight_names: the weights to return (their groups are fetched whole; None: all).
+        request_init: options of the requests.
+
+    Returns:
+        {name: Tensor}.
+
+    Example:
+        >>> import asyncio, json, os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> _ = tf.sequential([tf.layers.dense(units=3, input_shape=[2])]).save_sync(folder)
+        >>> manifest = json.load(open(os.path.join(folder, "model.json")))["weightsManifest"]
+        >>> weights = asyncio.run(tf.io.load_weights(manifest, "file://" + folder))
+        >>> sorted(w.shape for w in weights.values())
+        [(2, 3), (3,)]
+    """
     cap = max((g.max_bytes for g in manifest_groups(manifest, "io.load_weights")), default=0)
 
     async def fetch_weights(urls):
@@ -97,9 +135,24 @@ async def load_weights(manifest, file_path_prefix="", weight_names=None, request
     return await weights_loader_factory(fetch_weights)(manifest, file_path_prefix, weight_names)
 
 
-async def decode_weights_stream(weight_stream, specs):
-    """decode_weights of the bytes a stream gives: an async or plain iterable of byte chunks, or (in the
-    page) a JS ReadableStream; awaited."""
+async def decode_weights_stream(weight_stream: Any, specs: List[dict]) -> Dict[str, Tensor]:
+    """decode_weights of the bytes a stream gives (awaited).
+
+    Args:
+        weight_stream: an async or plain iterable of byte chunks, or (in the page) a JS ReadableStream.
+        specs: the weight specs, in the order of the bytes.
+
+    Returns:
+        {name: Tensor}.
+
+    Example:
+        >>> import asyncio
+        >>> encoded = tf.io.encode_weights({"w": tf.tensor([1, 2])})
+        >>> chunks = [encoded.data[:3], encoded.data[3:]]
+        >>> asyncio.run(tf.io.decode_weights_stream(chunks, encoded.specs))["w"].print()
+        Tensor
+            [1, 2]
+    """
     chunks = []
     if hasattr(weight_stream, "getReader"):   # a JS ReadableStream
         reader = weight_stream.getReader()

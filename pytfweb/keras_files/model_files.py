@@ -34,6 +34,7 @@ import secrets
 import warnings
 import zipfile
 import zlib
+from typing import Any, Optional, Union
 
 from .. import layers as _layers  # noqa: F401 - imports every layer module
 from .. import train
@@ -1461,7 +1462,8 @@ def _settle_kept_shapes(model):
             layer.target_shape = list(shape)
 
 
-def load_keras_model(path, custom_objects=None, compile=True):  # noqa: A002 - Keras's argument name
+def load_keras_model(path: Union[str, os.PathLike], custom_objects: Optional[dict] = None,
+                     compile: bool = True) -> Any:  # noqa: A002 - Keras's argument name
     """A pytfweb model from a Keras file: a Keras 3 `.keras` archive or a legacy `.h5`
     (tf.keras 2 or Keras 3). compile=True compiles it as its training config says, when that has
     TF.js equivalents (else a warning and an uncompiled model); the optimizer's state is not
@@ -1472,7 +1474,27 @@ def load_keras_model(path, custom_objects=None, compile=True):  # noqa: A002 - K
     deeper than the tf.env() flag MAX_NESTING_DEPTH is refused, and only data inside the HDF5 file is
     read (no external or soft links, virtual datasets or external storage), each dataset's shape
     checked before it is read. Errors name the file, the layer and the weight; after one, no tensor
-    is left behind."""
+    is left behind.
+
+    Args:
+        path: the .keras or .h5 file.
+        custom_objects: {class name: Layer subclass} for layers pytfweb lacks.
+        compile: compile the model as the file's training config says.
+
+    Returns:
+        The model (a Sequential or Model).
+
+    Raises:
+        ValueError: the file is not a Keras model pytfweb can read (the message says why).
+
+    Example:
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+        >>> model = tf.sequential([tf.layers.dense(units=2, input_shape=[3])])
+        >>> _ = model.save_keras(path)
+        >>> tf.load_keras_model(path).count_params()
+        8
+    """
     api = "load_keras_model"
     path = _path(path, api)
     kind = _kind(path, api)

@@ -400,3 +400,8 @@ def conv_lstm2d(filters=None, kernel_size=None, **kwargs):
 @takes_options
 def conv_lstm2d_cell(filters=None, kernel_size=None, **kwargs):
     return ConvLSTM2DCell(filters, kernel_size, **kwargs)
+
+
+from . import _docs  # noqa: E402
+
+_docs.document(globals())

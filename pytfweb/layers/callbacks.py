@@ -16,39 +16,108 @@ _EVENTS = ("on_train_begin", "on_train_end", "on_epoch_begin", "on_epoch_end", "
 
 
 class Callback:
-    """Base class: override any of on_train_begin(logs), on_epoch_begin(epoch, logs),
-    on_batch_begin(batch, logs), on_batch_end(batch, logs), on_epoch_end(epoch, logs),
-    on_train_end(logs). self.model and self.params are set before training starts."""
+    """Base class of training callbacks: override any of on_train_begin(logs),
+    on_epoch_begin(epoch, logs), on_batch_begin(batch, logs), on_batch_end(batch, logs),
+    on_epoch_end(epoch, logs), on_train_end(logs). self.model and self.params are set before
+    training starts. fit() also takes any object with some of these methods, or a dict of functions.
+
+    Example:
+        >>> class Losses(tf.callbacks.Callback):
+        ...     def __init__(self):
+        ...         self.losses = []
+        ...     def on_epoch_end(self, epoch, logs=None):
+        ...         self.losses.append(logs["loss"])
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1])])
+        >>> model.compile(optimizer="sgd", loss="mse")
+        >>> cb = Losses()
+        >>> _ = model.fit_sync(tf.tensor([[1], [2]]), tf.tensor([[2], [4]]), epochs=3, verbose=0, callbacks=[cb])
+        >>> len(cb.losses)
+        3
+    """
     model = None
     params = None
 
     def set_model(self, model):
+        """Called by fit with the model being trained (kept as self.model).
+
+        Args:
+            model: the model.
+        """
         self.model = model
 
     def set_params(self, params):
+        """Called by fit with its settings (kept as self.params: epochs, initial_epoch, samples, steps,
+        batch_size, verbose, do_validation, metrics).
+
+        Args:
+            params: a dict.
+        """
         self.params = params
 
     def on_train_begin(self, logs=None):
+        """Called when training starts.
+
+        Args:
+            logs: a dict (empty).
+        """
         pass
 
     def on_train_end(self, logs=None):
+        """Called when training ends.
+
+        Args:
+            logs: a dict.
+        """
         pass
 
     def on_epoch_begin(self, epoch, logs=None):
+        """Called at the start of each epoch.
+
+        Args:
+            epoch: the epoch's number, from 0.
+            logs: a dict.
+        """
         pass
 
     def on_epoch_end(self, epoch, logs=None):
+        """Called at the end of each epoch.
+
+        Args:
+            epoch: the epoch's number, from 0.
+            logs: {'loss': ..., metrics, 'val_' ones}: Python floats.
+        """
         pass
 
     def on_batch_begin(self, batch, logs=None):
+        """Called before each batch.
+
+        Args:
+            batch: the batch's number within the epoch, from 0.
+            logs: {'batch': number, 'size': samples}.
+        """
         pass
 
     def on_batch_end(self, batch, logs=None):
+        """Called after each batch (the batch's values are then read back: it costs a sync per batch).
+
+        Args:
+            batch: the batch's number within the epoch, from 0.
+            logs: {'loss': ..., metrics}: Python floats.
+        """
         pass
 
 
 class History(Callback):
-    """Returned by fit: history.epoch (epoch numbers) and history.history ({name: [value per epoch]})."""
+    """What fit returns: history.epoch (the epoch numbers) and history.history ({name: [value per
+    epoch]}).
+
+    Example:
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1])])
+        >>> model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+        >>> history = model.fit_sync(tf.tensor([[1]]), tf.tensor([[1]]), epochs=2, verbose=0)
+        >>> history.epoch, sorted(history.history)
+        ([0, 1], ['loss', 'mae'])
+    """
 
     def __init__(self):
         self.epoch = []
@@ -68,7 +137,22 @@ class ProgressLogger(Callback):
     """fit's display (Keras's ProgbarLogger): "Epoch 1/20" (when there are several), then with verbose=1 a
     progress bar per epoch, redrawn as the batches go (Progbar), ending on the epoch's logs; verbose=2 one line
     per epoch. The fit loop asks `due()` after each batch and, when it is, reads the epoch's running means once
-    for `update`: between redraws the batches need no readback."""
+    for `update`: between redraws the batches need no readback.
+
+    Args:
+        verbose: 1 a progress bar per epoch, 2 one line per epoch.
+        stream: where the lines go (None: sys.stdout).
+
+    Example:
+        >>> import io
+        >>> out = io.StringIO()
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1])])
+        >>> model.compile(optimizer="sgd", loss="mse")
+        >>> _ = model.fit_sync(tf.tensor([[1]]), tf.tensor([[1]]), epochs=2, verbose=0,
+        ...                    callbacks=[tf.callbacks.ProgressLogger(2, stream=out)])
+        >>> out.getvalue().splitlines()[0]
+        'Epoch 1/2'
+    """
 
     def __init__(self, verbose=1, stream=None):
         self.verbose = verbose
@@ -257,7 +341,23 @@ class _ElementDisplay:
 
 
 class EarlyStopping(Callback):
-    """Stop training when `monitor` has not improved by min_delta for `patience` epochs."""
+    """Stop training when a monitored value has not improved by min_delta for patience epochs (make
+    it with tf.callbacks.early_stopping).
+
+    Args:
+        monitor: the logged value to watch ('val_loss', 'loss', a metric).
+        min_delta: the least change that counts as an improvement.
+        patience: epochs without improvement before stopping.
+        verbose: print the epoch training stopped at.
+        mode: 'min', 'max' or 'auto' (max for accuracies, else min).
+        baseline: training stops unless the value gets better than this.
+        restore_best_weights: not implemented (True raises NotImplementedError, as TF.js).
+
+    Example:
+        >>> stop = tf.callbacks.EarlyStopping(monitor="loss", patience=1)
+        >>> stop.mode
+        'min'
+    """
 
     def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto", baseline=None,
                  restore_best_weights=False):
@@ -303,12 +403,44 @@ class EarlyStopping(Callback):
 
 def early_stopping(monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto", baseline=None,
                    restore_best_weights=False):
-    """tf.callbacks.early_stopping: see EarlyStopping."""
+    """A callback stopping training when a monitored value stops improving (see EarlyStopping).
+
+    Args:
+        monitor: the logged value to watch ('val_loss', 'loss', a metric).
+        min_delta: the least change that counts as an improvement.
+        patience: epochs without improvement before stopping.
+        verbose: print the epoch training stopped at.
+        mode: 'min', 'max' or 'auto' (max for accuracies, else min).
+        baseline: training stops unless the value gets better than this.
+        restore_best_weights: not implemented (True raises NotImplementedError, as TF.js).
+
+    Returns:
+        An EarlyStopping callback.
+
+    Example:
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1], kernel_initializer="zeros",
+        ...                                        use_bias=False)])
+        >>> model.compile(optimizer=tf.train.sgd(0), loss="mse")   # a learning rate of 0: no progress
+        >>> history = model.fit_sync(tf.tensor([[1]]), tf.tensor([[1]]), epochs=10, verbose=0,
+        ...                          callbacks=[tf.callbacks.early_stopping(monitor="loss", patience=2)])
+        >>> len(history.epoch)
+        3
+    """
     return EarlyStopping(monitor, min_delta, patience, verbose, mode, baseline, restore_best_weights)
 
 
 class CallbackList:
-    """Dispatches each event to every callback, awaiting coroutine methods."""
+    """Dispatches each training event to every callback, awaiting coroutine methods (what fit uses).
+
+    Args:
+        callbacks: Callback objects, objects with on_* methods, or dicts of on_* functions.
+
+    Example:
+        >>> seen = []
+        >>> callbacks = tf.callbacks.CallbackList([{"on_epoch_end": lambda epoch, logs: seen.append(epoch)}])
+        >>> callbacks.wants("on_epoch_end"), callbacks.wants("on_batch_end")
+        (True, False)
+    """
 
     def __init__(self, callbacks):
         self.handlers = {event: [] for event in _EVENTS}
@@ -330,6 +462,12 @@ class CallbackList:
                             f"methods, got {type(bad).__name__}")
 
     def set_model(self, model, params):
+        """Give every callback the model and fit's settings.
+
+        Args:
+            model: the model.
+            params: fit's settings.
+        """
         for cb in self.callbacks:
             if hasattr(cb, "set_model"):
                 cb.set_model(model)
@@ -337,9 +475,23 @@ class CallbackList:
                 cb.set_params(params)
 
     def wants(self, event):
+        """Whether a callback handles an event (fit reads values back per batch only then).
+
+        Args:
+            event: 'on_batch_end', ...
+
+        Returns:
+            A bool.
+        """
         return bool(self.handlers[event])
 
     async def call(self, event, *args):
+        """Call every handler of an event, awaiting coroutines (awaited).
+
+        Args:
+            event: the event's name.
+            *args: its arguments (epoch or batch, logs).
+        """
         for fn in self.handlers[event]:
             result = fn(*args)
             if inspect.isawaitable(result):

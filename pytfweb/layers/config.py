@@ -24,8 +24,29 @@ _REGISTERED_NAMES = {}  # class -> registered name
 
 # --- tf.serialization ----------------------------------------------------------------------------------
 def register_class(cls, pkg=None, name=None):
-    """tf.serialization.register_class: make cls loadable from model files by its class_name (a
-    class attribute, TF.js's static className). Returns cls, so it works as a decorator."""
+    """Make a class loadable from model files by its class_name (a class attribute, TF.js's static
+    className); returns the class, so it works as a decorator.
+
+    Args:
+        cls: the class (a Layer subclass, usually), defining its own class_name.
+        pkg: the package part of the registered name ('Custom' when None).
+        name: the name part of the registered name (class_name when None).
+
+    Returns:
+        cls.
+
+    Raises:
+        ValueError: cls has no class_name of its own.
+
+    Example:
+        >>> @tf.serialization.register_class
+        ... class DocExampleTwice(tf.layers.Layer):
+        ...     class_name = "DocExampleTwice"   # the registry keeps it: a name no model file uses
+        ...     def call(self, inputs, training=False):
+        ...         return tf.mul(inputs, 2)
+        >>> "DocExampleTwice" in tf.serialization.SerializationMap.get_map().class_name_map
+        True
+    """
     class_name = getattr(cls, "class_name", None) if isinstance(cls, type) else None
     if not isinstance(class_name, str) or not class_name:
         raise ValueError(f"register_class: the class {getattr(cls, '__name__', cls)!r} must define a non-empty "
@@ -46,18 +67,38 @@ def get_registered_name(cls):
 
 
 class SerializationMap:
-    """TF.js's SerializationMap: the registered classes by name."""
+    """TF.js's SerializationMap: the classes model files can name, by name (the built-in layers and
+    those registered with tf.serialization.register_class).
+
+    Example:
+        >>> tf.serialization.SerializationMap.get_map().class_name_map["Dense"] is tf.layers.Dense
+        True
+    """
 
     @staticmethod
     def get_map():
+        """The map (TF.js's SerializationMap.getMap()).
+
+        Returns:
+            A SerializationMap.
+        """
         return SerializationMap()
 
     @property
     def class_name_map(self):
+        """{class name: class} of the built-in and registered classes."""
         return {**builtin_layers(), **_REGISTERED}
 
     @staticmethod
     def register(cls):
+        """tf.serialization.register_class(cls).
+
+        Args:
+            cls: the class.
+
+        Returns:
+            cls.
+        """
         return register_class(cls)
 
 

@@ -5,19 +5,44 @@ from ._utils import epsilon, lookup, takes_options
 
 
 class Constraint:
+    """Base class of weight constraints: a projection applied to a weight after each training update
+    (`constraint(w)` or constraint.apply(w)).
+
+    Example:
+        >>> tf.constraints.non_neg().apply(tf.tensor([-1, 2])).print()
+        Tensor
+            [0, 2]
+    """
     class_name = "Constraint"
 
     def __call__(self, w):
         raise NotImplementedError
 
     def apply(self, w):
-        """w projected by the constraint (TF.js's name for calling it)."""
+        """The weight projected by the constraint (TF.js's name for calling it).
+
+        Args:
+            w: the weight's values.
+
+        Returns:
+            A new Tensor of w's shape.
+        """
         return self(w)
 
     def get_class_name(self):
+        """TF.js's class name ('MaxNorm', ...).
+
+        Returns:
+            The name.
+        """
         return self.class_name
 
     def get_config(self):
+        """The constraint's arguments (TF.js's getConfig, snake_case).
+
+        Returns:
+            A dict.
+        """
         return {k: getattr(self, k) for k in self.config_keys}
 
     config_keys = ()
@@ -28,6 +53,14 @@ def _norms(w, axis):
 
 
 class MaxNorm(Constraint):
+    """Scale the weight's slices along axis down to a norm of at most max_value (tf.constraints.max_norm).
+
+    Example:
+        >>> tf.constraints.MaxNorm(2).apply(tf.tensor([[3], [4]])).print()
+        Tensor
+            [[1.2],
+             [1.6]]
+    """
     class_name = "MaxNorm"
     config_keys = ("max_value", "axis")
 
@@ -41,6 +74,14 @@ class MaxNorm(Constraint):
 
 
 class UnitNorm(Constraint):
+    """Scale the weight's slices along axis to a norm of 1 (tf.constraints.unit_norm).
+
+    Example:
+        >>> tf.constraints.UnitNorm().apply(tf.tensor([[3], [4]])).print()
+        Tensor
+            [[0.6],
+             [0.8]]
+    """
     class_name = "UnitNorm"
     config_keys = ("axis",)
 
@@ -52,6 +93,13 @@ class UnitNorm(Constraint):
 
 
 class NonNeg(Constraint):
+    """Set negative weights to 0 (tf.constraints.non_neg).
+
+    Example:
+        >>> tf.constraints.NonNeg().apply(tf.tensor([-1, 2])).print()
+        Tensor
+            [0, 2]
+    """
     class_name = "NonNeg"
 
     def __call__(self, w):
@@ -59,6 +107,13 @@ class NonNeg(Constraint):
 
 
 class MinMaxNorm(Constraint):
+    """Move the norm of the weight's slices along axis toward [min_value, max_value], by rate
+    (tf.constraints.min_max_norm).
+
+    Example:
+        >>> tf.constraints.MinMaxNorm(min_value=1, max_value=2).get_config()
+        {'min_value': 1, 'max_value': 2, 'rate': 1.0, 'axis': 0}
+    """
     class_name = "MinMaxNorm"
     config_keys = ("min_value", "max_value", "rate", "axis")
 
@@ -73,22 +128,79 @@ class MinMaxNorm(Constraint):
 
 
 @takes_options
-def max_norm(max_value=2, axis=0):
+def max_norm(max_value: float = 2, axis: int = 0) -> MaxNorm:
+    """A MaxNorm constraint: each slice along axis scaled down to a norm of at most max_value.
+
+    Args:
+        max_value: the largest norm.
+        axis: the axis along which norms are taken (0: per column of a Dense kernel).
+
+    Returns:
+        A MaxNorm constraint.
+
+    Example:
+        >>> layer = tf.layers.dense(units=2, kernel_constraint=tf.constraints.max_norm(max_value=1))
+        >>> tf.constraints.max_norm(2).apply(tf.tensor([[3], [4]])).print()
+        Tensor
+            [[1.2],
+             [1.6]]
+    """
     return MaxNorm(max_value, axis)
 
 
 @takes_options
-def unit_norm(axis=0):
+def unit_norm(axis: int = 0) -> UnitNorm:
+    """A UnitNorm constraint: each slice along axis scaled to a norm of 1.
+
+    Args:
+        axis: the axis along which norms are taken.
+
+    Returns:
+        A UnitNorm constraint.
+
+    Example:
+        >>> tf.constraints.unit_norm().apply(tf.tensor([[3], [4]])).print()
+        Tensor
+            [[0.6],
+             [0.8]]
+    """
     return UnitNorm(axis)
 
 
 @takes_options
-def non_neg():
+def non_neg() -> NonNeg:
+    """A NonNeg constraint: negative weights set to 0.
+
+    Returns:
+        A NonNeg constraint.
+
+    Example:
+        >>> tf.constraints.non_neg().apply(tf.tensor([-1, 2])).print()
+        Tensor
+            [0, 2]
+    """
     return NonNeg()
 
 
 @takes_options
-def min_max_norm(min_value=0.0, max_value=1.0, rate=1.0, axis=0):
+def min_max_norm(min_value: float = 0.0, max_value: float = 1.0, rate: float = 1.0, axis: int = 0) -> MinMaxNorm:
+    """A MinMaxNorm constraint: the norm of each slice along axis moved toward [min_value, max_value].
+
+    Args:
+        min_value: the smallest norm.
+        max_value: the largest norm.
+        rate: how far to move toward the range (1: all the way).
+        axis: the axis along which norms are taken.
+
+    Returns:
+        A MinMaxNorm constraint.
+
+    Example:
+        >>> tf.constraints.min_max_norm(min_value=1, max_value=2).apply(tf.tensor([[0.3], [0.4]])).print()
+        Tensor
+            [[0.5999999],
+             [0.7999998]]
+    """
     return MinMaxNorm(min_value, max_value, rate, axis)
 
 

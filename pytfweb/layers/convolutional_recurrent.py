@@ -70,8 +70,18 @@ class ConvLSTM2DCell(LSTMCell):
 
     # --- shapes ------------------------------------------------------------------------------------
     def output_space(self, space, input_shape=None):
-        """(out_rows, out_cols) of the input convolution for an input of (rows, cols); a ValueError
-        when the window does not fit."""
+        """The output size of the input convolution.
+
+        Args:
+            space: the input's (rows, cols).
+            input_shape: the whole input shape, for the error message.
+
+        Returns:
+            (out_rows, out_cols).
+
+        Raises:
+            ValueError: the window does not fit.
+        """
         out = [conv_output_length(d, k, self.padding, s, r)
                for d, k, s, r in zip(space, self.kernel_size, self.strides, self.dilation_rate)]
         return check_output_space(self, input_shape if input_shape is not None else list(space), out)
@@ -102,8 +112,15 @@ class ConvLSTM2DCell(LSTMCell):
         self._add_weights(self.kernel_size + [input_dim, n], self.kernel_size + [self.filters, n], "recurrent_kernel")
 
     def compute_output_shape(self, input_shape):
-        """For [x, h, c] step shapes: [h', h', c'] shapes. For one 5-D sequence shape (TF.js's form):
-        the per-step output stacked over time, [batch, time, ...]."""
+        """The output shapes for [x, h, c] step shapes: [h', h', c'] shapes. For one 5-D sequence
+        shape (TF.js's form): the per-step output stacked over time, [batch, time, ...].
+
+        Args:
+            input_shape: the step shapes, or one sequence shape.
+
+        Returns:
+            The output shape(s).
+        """
         if input_shape and isinstance(input_shape[0], (list, tuple)):
             batch, space, _ = self._split_step_shape(tuple(input_shape[0]))
             out = self._state_shape(batch, self.output_space(space, input_shape[0]))
@@ -135,7 +152,17 @@ class ConvLSTM2DCell(LSTMCell):
                            for m, k in zip(masks, kernels)], 3)
 
     def step(self, x, h, c, training=False):
-        """One step on channels-last tensors: (h', c')."""
+        """One step on channels-last tensors.
+
+        Args:
+            x: the input, [batch, rows, cols, channels].
+            h: the output state.
+            c: the cell state.
+            training: whether dropout acts.
+
+        Returns:
+            (h', c').
+        """
         zx = self._conv_gates(x, self._gate_masks(x, self.dropout, "dropout_mask", training), self.kernel,
                               self.strides, self.padding, self.dilation_rate)
         zh = self._conv_gates(h, self._gate_masks(h, self.recurrent_dropout, "recurrent_dropout_mask", training),
@@ -203,12 +230,12 @@ class ConvLSTM2D(RNN):
         self.input_spec = InputSpec(ndim=5)
 
     # the cell's arguments, read through the layer
-    filters = property(lambda self: self.cell.filters)
-    kernel_size = property(lambda self: self.cell.kernel_size)
-    strides = property(lambda self: self.cell.strides)
-    padding = property(lambda self: self.cell.padding)
-    data_format = property(lambda self: self.cell.data_format)
-    dilation_rate = property(lambda self: self.cell.dilation_rate)
+    filters = property(lambda self: self.cell.filters, doc="The cell's filters.")
+    kernel_size = property(lambda self: self.cell.kernel_size, doc="The cell's kernel_size.")
+    strides = property(lambda self: self.cell.strides, doc="The cell's strides.")
+    padding = property(lambda self: self.cell.padding, doc="The cell's padding.")
+    data_format = property(lambda self: self.cell.data_format, doc="The cell's data_format.")
+    dilation_rate = property(lambda self: self.cell.dilation_rate, doc="The cell's dilation_rate.")
 
     def _state_shapes(self, input_shape):
         """The shapes of h and c (h is also one output step) for a 5-D input shape; a ValueError

@@ -20,6 +20,7 @@ import functools
 import inspect
 import itertools
 import math
+from typing import Optional, Sequence
 
 from .. import ops
 from ..core.api import dispose, num_bytes, registered_variable, tidy
@@ -36,8 +37,15 @@ _symbolic_ids = itertools.count()
 
 
 class SymbolicTensor:
-    """A placeholder in a layer graph: shape (batch dimension None), dtype, and where it
-    comes from (the node of source_layer at node_index, output tensor_index)."""
+    """A placeholder in a layer graph: shape (batch dimension None), dtype, and where it comes from
+    (the node of source_layer at node_index, output tensor_index). tf.input makes them; applying a
+    layer to them makes more.
+
+    Example:
+        >>> x = tf.input(shape=[4])
+        >>> x.shape, x.dtype, x.rank
+        ((None, 4), 'float32', 2)
+    """
 
     def __init__(self, dtype, shape, source_layer, node_index=0, tensor_index=0, name=None):
         self.id = next(_symbolic_ids)
@@ -50,6 +58,7 @@ class SymbolicTensor:
 
     @property
     def rank(self):
+        """The number of axes, batch included."""
         return len(self.shape)
 
     def __repr__(self):
@@ -57,7 +66,17 @@ class SymbolicTensor:
 
 
 class Node:
-    """One application of outbound_layer to tensors coming from inbound_layers."""
+    """One application of outbound_layer to tensors coming from inbound_layers: an edge of a layer
+    graph (layer.inbound_nodes lists them).
+
+    Example:
+        >>> x = tf.input(shape=[2])
+        >>> dense = tf.layers.dense(units=1)
+        >>> y = dense.apply(x)
+        >>> node = dense.inbound_nodes[0]
+        >>> node.outbound_layer is dense, node.output_tensors[0] is y
+        (True, True)
+    """
 
     def __init__(self, outbound_layer, inbound_layers, node_indices, tensor_indices, input_tensors,
                  output_tensors):
@@ -75,7 +94,14 @@ class Node:
 
 
 class InputSpec:
-    """What a layer accepts: ndim, min_ndim, max_ndim and fixed sizes of some axes."""
+    """What a layer accepts: ndim, min_ndim, max_ndim and fixed sizes of some axes (checked by
+    Layer.assert_input_compatibility).
+
+    Example:
+        >>> spec = tf.layers.InputSpec(min_ndim=2, axes={-1: 3})
+        >>> spec.min_ndim, spec.axes
+        (2, {-1: 3})
+    """
 
     def __init__(self, ndim=None, min_ndim=None, max_ndim=None, axes=None, dtype=None):
         self.ndim, self.min_ndim, self.max_ndim, self.axes, self.dtype = ndim, min_ndim, max_ndim, axes, dtype
@@ -103,11 +129,32 @@ def assign_checked(variables, values, arg, op, mismatch):
         dispose(converted)
 
 class Layer:
-    """Base class of every layer. Subclasses give build(input_shape) (make weights with
-    add_weight), call(inputs, training) on concrete tensors and compute_output_shape.
+    """Base class of every layer. Subclasses give build(input_shape) (make weights with add_weight),
+    call(inputs, training) on concrete tensors and compute_output_shape.
 
     config_keys names the constructor arguments get_config reads back from attributes of the same
-    names (with the inherited ones): TF.js's getConfig keys, which model files carry."""
+    names (with the inherited ones): TF.js's getConfig keys, which model files carry.
+
+    Args:
+        name: the layer's name (None: a unique one from the class name).
+        trainable: whether fit updates its weights.
+        input_shape: the shape of one sample (the first layer of a model needs it).
+        batch_input_shape: the input shape with the batch size first (instead of input_shape).
+        batch_size: the batch size, with input_shape.
+        dtype: the dtype of the weights and outputs (None: float32).
+        weights: initial values for the weights, assigned when the layer is built.
+        input_dtype: the input's dtype (TF.js's name for dtype on input layers).
+
+    Example:
+        >>> class Double(tf.layers.Layer):
+        ...     def call(self, inputs, training=False):
+        ...         return tf.mul(inputs, 2)
+        ...     def compute_output_shape(self, input_shape):
+        ...         return input_shape
+        >>> Double().apply(tf.tensor([1, 2])).print()
+        Tensor
+            [2, 4]
+    """
     config_keys = ()
 
     def __init_subclass__(cls, **kwargs):
@@ -140,11 +187,20 @@ class Layer:
 
     # --- description ---------------------------------------------------------------------------
     def get_class_name(self):
+        """The layer's class name as model files record it ('Dense', ...).
+
+        Returns:
+            The name.
+        """
         return getattr(type(self), "class_name", type(self).__name__)
 
     def get_config(self):
         """The layer's constructor arguments as JSON-ready values (TF.js's getConfig, snake_case):
-        initializers, regularizers, constraints and sub-layers as {class_name, config}."""
+        initializers, regularizers, constraints and sub-layers as {class_name, config}.
+
+        Returns:
+            A dict.
+        """
         config = {"name": self.name, "trainable": self.trainable}
         if self.batch_input_shape is not None:
             config["batch_input_shape"] = list(self.batch_input_shape)
@@ -155,7 +211,15 @@ class Layer:
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        """The layer a get_config() dict describes (nested objects given as {class_name, config})."""
+        """The layer a get_config() dict describes (nested objects given as {class_name, config}).
+
+        Args:
+            config: the dict.
+            custom_objects: {class name: class} for classes not registered with tf.serialization.
+
+        Returns:
+            A new layer.
+        """
         return cls(**_config.layer_kwargs(cls, config, custom_objects))
 
     def __repr__(self):
@@ -164,6 +228,8 @@ class Layer:
     # --- weights ---------------------------------------------------------------------------------
     @property
     def trainable(self):
+        """Whether fit updates this layer's weights (settable; a frozen layer's weights are
+        non-trainable)."""
         return self._trainable
 
     @trainable.setter
@@ -176,21 +242,37 @@ class Layer:
 
     @property
     def trainable_weights(self):
+        """The weights fit updates (Variables; empty when the layer is frozen)."""
         return list(self._trainable_weights) if self.trainable else []
 
     @property
     def non_trainable_weights(self):
+        """The weights fit does not update (Variables: a frozen layer's, batch norm's moving statistics)."""
         if self.trainable:
             return list(self._non_trainable_weights)
         return list(self._trainable_weights) + list(self._non_trainable_weights)
 
     @property
     def weights(self):
+        """All the layer's weights: trainable ones, then non-trainable ones (Variables)."""
         return self.trainable_weights + self.non_trainable_weights
 
     def add_weight(self, name, shape, dtype=None, initializer=None, regularizer=None, trainable=True,
                    constraint=None):
-        """A tf.Variable named '<layer name>/<name>', initialised now."""
+        """Make a weight: a tf.Variable named '<layer name>/<name>', initialised now.
+
+        Args:
+            name: the weight's name within the layer ('kernel', 'bias', ...).
+            shape: its shape.
+            dtype: its dtype (None: the layer's).
+            initializer: a tf.initializers object or name (None: glorot_uniform).
+            regularizer: a tf.regularizers object adding a penalty to the training loss.
+            trainable: whether fit updates it.
+            constraint: a tf.constraints object applied after each update.
+
+        Returns:
+            The Variable.
+        """
         dtype = dtype or self.dtype
         self._check_weight_size(name, shape)
         init = _initializers.get(initializer if initializer is not None else "glorot_uniform")
@@ -243,18 +325,34 @@ class Layer:
         self._constraints = [(w, c) for w, c in self._constraints if id(w) in keep]
 
     def count_params(self):
+        """The number of scalars in the layer's weights.
+
+        Returns:
+            An int.
+        """
         if not self.built:
             raise ValueError(f"You tried to call count_params on {self.name}, but the layer is not built yet. "
                              f"Build it first by calling build(batch_input_shape).")
         return sum(math.prod(w.shape) for w in self.weights)
 
     def get_weights(self, trainable_only=False):
-        """The layer's weights as its tf.Variables (TF.js returns the variables' values, not
-        copies): read them, do not dispose them."""
+        """The layer's weights as its tf.Variables (TF.js returns the variables' values, not copies):
+        read them, do not dispose them.
+
+        Args:
+            trainable_only: only the trainable weights.
+
+        Returns:
+            A list of Variables, trainable ones first.
+        """
         return self.trainable_weights if trainable_only else self.weights
 
     def set_weights(self, weights):
-        """Assign new values (tensors, or nested lists / numpy arrays) to the weights, in order."""
+        """Assign new values to the weights, in get_weights() order.
+
+        Args:
+            weights: tensors, or nested lists / numpy arrays, one per weight, of matching shapes.
+        """
         params = self.weights
         if len(weights) != len(params):
             raise ValueError(f"You called set_weights(weights) on layer \"{self.name}\" with a weight list of "
@@ -265,15 +363,24 @@ class Layer:
                                        f"shape {list(t.shape)}")
 
     def regularization_losses(self):
-        """The weight penalties of this layer, as scalar tensors (computed now)."""
+        """The weight penalties of this layer, as scalar tensors (computed now).
+
+        Returns:
+            A list of scalar Tensors (empty without regularizers).
+        """
         return [reg(w) for w, reg in self._regularized]
 
     def apply_constraints(self):
+        """Apply each weight's constraint to its current value (fit does so after each update)."""
         for w, constraint in self._constraints:
             w.assign(tidy(lambda w=w, c=constraint: c(w)))
 
     def dispose(self):
-        """Dispose the layer's weights. Returns how many variables were disposed."""
+        """Dispose the layer's weights.
+
+        Returns:
+            How many variables were disposed.
+        """
         ws = self._trainable_weights + self._non_trainable_weights
         for w in ws:
             w.dispose()
@@ -283,17 +390,47 @@ class Layer:
 
     # --- what a subclass provides ---------------------------------------------------------------
     def build(self, input_shape):
+        """Make the layer's weights for an input shape (apply() calls it once, on first use).
+
+        Args:
+            input_shape: the input's shape, batch dimension first (None where unknown).
+        """
         self.built = True
 
     def call(self, inputs, training=False):
+        """The layer's computation on concrete tensors (apply() calls it after building the layer).
+
+        Args:
+            inputs: a tensor, or a list of them.
+            training: whether the call is part of training (dropout and the like act only then).
+
+        Returns:
+            A Tensor, or a list of them.
+        """
         return inputs
 
     def compute_output_shape(self, input_shape):
+        """The output's shape for an input shape (None for unknown dimensions).
+
+        Args:
+            input_shape: the input's shape, batch dimension first.
+
+        Returns:
+            The output's shape (a list of shapes for several outputs).
+        """
         return input_shape
 
     def compute_mask(self, inputs, mask=None):
         """The output mask for inputs and their mask: the input mask, unchanged, for a layer that
-        supports masking; otherwise there is none (a TypeError if a mask was passed, as TF.js)."""
+        supports masking; otherwise there is none (a TypeError if a mask was passed, as TF.js).
+
+        Args:
+            inputs: the layer's inputs.
+            mask: their mask (None: none).
+
+        Returns:
+            The output mask, or None.
+        """
         if not self.supports_masking:
             if any(m is not None for m in (mask if isinstance(mask, (list, tuple)) else [mask])):
                 raise TypeError(f"Layer {self.name} does not support masking, but was passed an inputMask.")
@@ -303,8 +440,26 @@ class Layer:
     # --- application -----------------------------------------------------------------------------
     def apply(self, inputs, training=False, **kwargs):
         """Apply the layer: to tensors it computes, to SymbolicTensors it adds a node to the graph.
-        Further keyword arguments (mask=..., and an RNN's initial_state=...) go to call; a mask goes
-        only to a layer whose call takes one."""
+
+        Further keyword arguments (mask=..., and an RNN's initial_state=...) go to call; a mask goes on
+        to the next layer as in TF.js. `layer(inputs)` is the same.
+
+        Args:
+            inputs: a Tensor (or value), a SymbolicTensor, or a list of them.
+            training: whether the call is part of training.
+            **kwargs: passed to call.
+
+        Returns:
+            Tensors for tensor inputs, SymbolicTensors for symbolic ones.
+
+        Example:
+            >>> dense = tf.layers.dense(units=2, kernel_initializer="ones")
+            >>> dense.apply(tf.tensor([[1, 2, 3]])).print()
+            Tensor
+                [[6, 6]]
+            >>> dense.apply(tf.input(shape=[3])).shape
+            (None, 2)
+        """
         many = isinstance(inputs, (list, tuple))
         xs = list(inputs) if many else [inputs]
         symbolic = [isinstance(x, SymbolicTensor) for x in xs]
@@ -370,7 +525,14 @@ class Layer:
         return outputs if _is_shape_list(out_shape) else outputs[0]
 
     def assert_input_compatibility(self, shapes):
-        """Check ranks and fixed axis sizes against input_spec (TF.js's messages)."""
+        """Check ranks and fixed axis sizes against the layer's input_spec (TF.js's messages).
+
+        Args:
+            shapes: the input shapes.
+
+        Raises:
+            ValueError: a shape does not fit.
+        """
         if self.input_spec is None:
             return
         specs = to_list(self.input_spec)
@@ -397,6 +559,7 @@ class Layer:
     # --- graph views (TF.js's layer.input / output / outputShape) -------------------------------
     @property
     def output(self):
+        """The layer's output SymbolicTensor (the layer must have been applied to symbolic inputs once)."""
         if not self.inbound_nodes:
             raise AttributeError(f"Layer {self.name} has no inbound nodes.")
         outs = self.inbound_nodes[0].output_tensors
@@ -404,6 +567,7 @@ class Layer:
 
     @property
     def input(self):
+        """The layer's input SymbolicTensor (the layer must have been applied to symbolic inputs once)."""
         if not self.inbound_nodes:
             raise AttributeError(f"Layer {self.name} is not connected, no input to return.")
         ins = self.inbound_nodes[0].input_tensors
@@ -411,6 +575,7 @@ class Layer:
 
     @property
     def output_shape(self):
+        """The layer's output shape, batch dimension None (the layer must have been applied once)."""
         if not self.inbound_nodes:
             raise AttributeError(f"The layer {self.name} has never been called and thus has no defined output "
                                  f"shape.")
@@ -437,10 +602,12 @@ class Container(Layer):
 
     @property
     def trainable_weights(self):
+        """The trainable weights of the wrapped layers (Variables; empty when frozen)."""
         return [w for c in self._children() for w in c.trainable_weights] if self.trainable else []
 
     @property
     def non_trainable_weights(self):
+        """The non-trainable weights of the wrapped layers (Variables)."""
         frozen = [] if self.trainable else [w for c in self._children() for w in c.trainable_weights]
         return frozen + [w for c in self._children() for w in c.non_trainable_weights]
 
@@ -515,8 +682,27 @@ class InputLayer(Layer):
                 "name": self.name}
 
 
-def input(shape=None, batch_shape=None, name=None, dtype="float32", sparse=False):  # noqa: A001 - TF.js name
-    """tf.input: a SymbolicTensor to build a functional model from (shape excludes the batch)."""
+def input(shape: Optional[Sequence[Optional[int]]] = None,  # noqa: A001 - TF.js name
+          batch_shape: Optional[Sequence[Optional[int]]] = None, name: Optional[str] = None,
+          dtype: str = "float32", sparse: bool = False) -> SymbolicTensor:
+    """A SymbolicTensor to build a functional model from (tf.model).
+
+    Args:
+        shape: the shape of one sample (the batch dimension excluded).
+        batch_shape: the shape with the batch dimension first (instead of shape).
+        name: the input layer's name.
+        dtype: the input's dtype.
+        sparse: accepted for TF.js's signature.
+
+    Returns:
+        A SymbolicTensor.
+
+    Example:
+        >>> x = tf.input(shape=[3])
+        >>> y = tf.layers.dense(units=2).apply(x)
+        >>> tf.model(inputs=x, outputs=y).predict(tf.ones([5, 3])).shape
+        (5, 2)
+    """
     if shape is None and batch_shape is None:
         raise ValueError("Please provide to Input either a `shape` or a `batchShape` argument. Note that `shape` "
                          "does not include the batch dimension.")

@@ -6,6 +6,7 @@ Initializer, a TF.js name ('glorotUniform'), a Keras name ('glorot_uniform') or 
 import array
 import contextlib
 import math
+from typing import Optional
 
 from .. import ops
 from ..core.api import make_tensor, tidy
@@ -46,22 +47,58 @@ def host_zeros(shape, dtype="float32"):
 
 
 class Initializer:
+    """Base class of weight initializers: `initializer(shape, dtype)` (or initializer.apply(shape,
+    dtype)) makes a tensor of initial values; layers take them (or their names) as
+    kernel_initializer and the like.
+
+    Example:
+        >>> tf.initializers.constant(value=3).apply([2, 2]).print()
+        Tensor
+            [[3, 3],
+             [3, 3]]
+    """
     class_name = "Initializer"
 
     def __call__(self, shape, dtype="float32"):
         return tidy(lambda: self.apply(list(shape), dtype))
 
     def apply(self, shape, dtype="float32"):
+        """Initial values for a weight.
+
+        Args:
+            shape: the weight's shape.
+            dtype: its dtype.
+
+        Returns:
+            A new Tensor of shape.
+        """
         raise NotImplementedError
 
     def get_config(self):
+        """The initializer's arguments (TF.js's getConfig, snake_case).
+
+        Returns:
+            A dict.
+        """
         return {}
 
     def get_class_name(self):
+        """TF.js's class name ('Zeros', 'VarianceScaling', ...).
+
+        Returns:
+            The name.
+        """
         return self.class_name
 
 
 class Zeros(Initializer):
+    """Zeros (tf.initializers.zeros).
+
+    Example:
+        >>> tf.initializers.Zeros().apply([3]).print()
+        Tensor
+            [0, 0, 0]
+    """
     class_name = "Zeros"
 
     def apply(self, shape, dtype="float32"):
@@ -69,6 +106,13 @@ class Zeros(Initializer):
 
 
 class Ones(Initializer):
+    """Ones (tf.initializers.ones).
+
+    Example:
+        >>> tf.initializers.Ones().apply([3]).print()
+        Tensor
+            [1, 1, 1]
+    """
     class_name = "Ones"
 
     def apply(self, shape, dtype="float32"):
@@ -76,6 +120,13 @@ class Ones(Initializer):
 
 
 class Constant(Initializer):
+    """One value everywhere (tf.initializers.constant); as TF.js, the result is float32 whatever the dtype.
+
+    Example:
+        >>> tf.initializers.Constant(2.5).apply([2]).print()
+        Tensor
+            [2.5, 2.5]
+    """
     class_name = "Constant"
 
     def __init__(self, value):
@@ -92,6 +143,12 @@ class Constant(Initializer):
 
 
 class RandomUniform(Initializer):
+    """Values drawn uniformly from [minval, maxval) (tf.initializers.random_uniform).
+
+    Example:
+        >>> tf.initializers.RandomUniform(-1, 1, seed=1).get_config()
+        {'minval': -1, 'maxval': 1, 'seed': 1}
+    """
     class_name = "RandomUniform"
 
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
@@ -105,6 +162,12 @@ class RandomUniform(Initializer):
 
 
 class RandomNormal(Initializer):
+    """Values from a normal distribution (tf.initializers.random_normal).
+
+    Example:
+        >>> tf.initializers.RandomNormal(0, 0.1, seed=1).apply([2, 3]).shape
+        (2, 3)
+    """
     class_name = "RandomNormal"
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
@@ -119,6 +182,12 @@ class RandomNormal(Initializer):
 
 
 class TruncatedNormal(RandomNormal):
+    """Values from a normal distribution, redrawn beyond 2 stddev (tf.initializers.truncated_normal).
+
+    Example:
+        >>> bool(tf.abs(tf.initializers.TruncatedNormal(0, 1, seed=2).apply([500])).max() <= 2)
+        True
+    """
     class_name = "TruncatedNormal"
 
     def apply(self, shape, dtype="float32"):
@@ -127,6 +196,14 @@ class TruncatedNormal(RandomNormal):
 
 
 class Identity(Initializer):
+    """gain times the identity matrix (2D square shapes only; tf.initializers.identity).
+
+    Example:
+        >>> tf.initializers.Identity(gain=2).apply([2, 2]).print()
+        Tensor
+            [[2, 0],
+             [0, 2]]
+    """
     class_name = "Identity"
 
     def __init__(self, gain=1.0):
@@ -154,6 +231,14 @@ def compute_fans(shape):
 
 
 class VarianceScaling(Initializer):
+    """Values scaled to the weight's size: a truncated normal of stddev sqrt(scale / fan) (with the untruncated stddev,
+    as TF.js) or a uniform draw in +-sqrt(3 scale / fan), fan being fan_in, fan_out or their mean
+    (tf.initializers.variance_scaling).
+
+    Example:
+        >>> tf.initializers.VarianceScaling(mode='fan_avg', distribution='uniform').get_config()
+        {'scale': 1.0, 'mode': 'fan_avg', 'distribution': 'uniform', 'seed': None}
+    """
     class_name = "VarianceScaling"
     _MODES = {"fan_in": "fanIn", "fan_out": "fanOut", "fan_avg": "fanAvg"}
 
@@ -184,6 +269,13 @@ class VarianceScaling(Initializer):
 
 
 class Orthogonal(Initializer):
+    """A random orthogonal matrix times gain (of the shape flattened to 2D; tf.initializers.orthogonal).
+
+    Example:
+        >>> q = tf.initializers.Orthogonal(seed=3).apply([3, 3])
+        >>> bool(tf.abs(q.mat_mul(q, transpose_a=True).sub(tf.eye(3))).max() < 1e-5)
+        True
+    """
     class_name = "Orthogonal"
 
     def __init__(self, gain=1.0, seed=None):
@@ -215,77 +307,271 @@ def _normal_dtype(init, dtype):
 
 # --- factories: TF.js's tf.initializers.* in snake_case ----------------------------------------
 @takes_options
-def zeros():
+def zeros() -> Zeros:
+    """An initializer of zeros.
+
+    Returns:
+        A Zeros initializer.
+
+    Example:
+        >>> tf.initializers.zeros().apply([2]).print()
+        Tensor
+            [0, 0]
+    """
     return Zeros()
 
 
 @takes_options
-def ones():
+def ones() -> Ones:
+    """An initializer of ones.
+
+    Returns:
+        A Ones initializer.
+
+    Example:
+        >>> tf.initializers.ones().apply([2]).print()
+        Tensor
+            [1, 1]
+    """
     return Ones()
 
 
 @takes_options
-def constant(value):
+def constant(value: float) -> Constant:
+    """An initializer of one value everywhere (float32 whatever the dtype, as TF.js).
+
+    Args:
+        value: the value (a number).
+
+    Returns:
+        A Constant initializer.
+
+    Example:
+        >>> tf.initializers.constant(value=7).apply([2]).print()
+        Tensor
+            [7, 7]
+    """
     return Constant(value)
 
 
 @takes_options
-def random_uniform(minval=-0.05, maxval=0.05, seed=None):
+def random_uniform(minval: float = -0.05, maxval: float = 0.05, seed: Optional[float] = None) -> RandomUniform:
+    """An initializer drawing uniformly from [minval, maxval).
+
+    Args:
+        minval: the lower bound.
+        maxval: the upper bound.
+        seed: a seed for reproducible values.
+
+    Returns:
+        A RandomUniform initializer.
+
+    Example:
+        >>> w = tf.initializers.random_uniform(minval=0, maxval=1, seed=1).apply([100])
+        >>> bool(w.min() >= 0), bool(w.max() < 1)
+        (True, True)
+    """
     return RandomUniform(minval, maxval, seed)
 
 
 @takes_options
-def random_normal(mean=0.0, stddev=0.05, seed=None):
+def random_normal(mean: float = 0.0, stddev: float = 0.05, seed: Optional[float] = None) -> RandomNormal:
+    """An initializer drawing from a normal distribution.
+
+    Args:
+        mean: the mean.
+        stddev: the standard deviation.
+        seed: a seed for reproducible values.
+
+    Returns:
+        A RandomNormal initializer.
+
+    Example:
+        >>> tf.initializers.random_normal(stddev=0.1, seed=1).apply([2, 2]).shape
+        (2, 2)
+    """
     return RandomNormal(mean, stddev, seed)
 
 
 @takes_options
-def truncated_normal(mean=0.0, stddev=0.05, seed=None):
+def truncated_normal(mean: float = 0.0, stddev: float = 0.05, seed: Optional[float] = None) -> TruncatedNormal:
+    """An initializer drawing from a normal distribution, redrawn beyond 2 stddev.
+
+    Args:
+        mean: the mean.
+        stddev: the standard deviation.
+        seed: a seed for reproducible values.
+
+    Returns:
+        A TruncatedNormal initializer.
+
+    Example:
+        >>> bool(tf.abs(tf.initializers.truncated_normal(stddev=1, seed=1).apply([500])).max() <= 2)
+        True
+    """
     return TruncatedNormal(mean, stddev, seed)
 
 
 @takes_options
-def identity(gain=1.0):
+def identity(gain: float = 1.0) -> Identity:
+    """An initializer of gain times the identity matrix (2D square shapes only).
+
+    Args:
+        gain: the diagonal's value.
+
+    Returns:
+        A Identity initializer.
+
+    Example:
+        >>> tf.initializers.identity().apply([2, 2]).print()
+        Tensor
+            [[1, 0],
+             [0, 1]]
+    """
     return Identity(gain)
 
 
 @takes_options
-def variance_scaling(scale=1.0, mode="fan_in", distribution="normal", seed=None):
+def variance_scaling(scale: float = 1.0, mode: str = "fan_in", distribution: str = "normal",
+                     seed: Optional[float] = None) -> VarianceScaling:
+    """An initializer scaled to the weight's size: stddev sqrt(scale / fan) for 'normal' (a truncated normal, as TF.js),
+    limits +-sqrt(3 scale / fan) for 'uniform'.
+
+    Args:
+        scale: the scale (non-negative).
+        mode: the fan: 'fan_in', 'fan_out' or 'fan_avg' (TF.js's 'fanIn' ... too).
+        distribution: 'normal', 'truncated_normal' or 'uniform'.
+        seed: a seed for reproducible values.
+
+    Returns:
+        A VarianceScaling initializer.
+
+    Example:
+        >>> w = tf.initializers.variance_scaling(scale=3, distribution='uniform', seed=1).apply([4, 2])
+        >>> bool(tf.abs(w).max() <= 1.5)   # limit sqrt(3 * 3 / 4)
+        True
+    """
     return VarianceScaling(scale, mode, distribution, seed)
 
 
 @takes_options
-def glorot_uniform(seed=None):
+def glorot_uniform(seed: Optional[float] = None) -> VarianceScaling:
+    """Glorot (Xavier) uniform: limits +-sqrt(6 / (fan_in + fan_out)); TF.js's default kernel initializer.
+
+    Args:
+        seed: a seed for reproducible values.
+
+    Returns:
+        A VarianceScaling initializer.
+
+    Example:
+        >>> w = tf.initializers.glorot_uniform(seed=1).apply([2, 3])
+        >>> bool(tf.abs(w).max() <= (6 / 5) ** 0.5)
+        True
+    """
     return VarianceScaling(1.0, "fan_avg", "uniform", seed)
 
 
 @takes_options
-def glorot_normal(seed=None):
+def glorot_normal(seed: Optional[float] = None) -> VarianceScaling:
+    """Glorot (Xavier) normal: stddev sqrt(2 / (fan_in + fan_out)).
+
+    Args:
+        seed: a seed for reproducible values.
+
+    Returns:
+        A VarianceScaling initializer.
+
+    Example:
+        >>> tf.initializers.glorot_normal(seed=1).get_config()
+        {'scale': 1.0, 'mode': 'fan_avg', 'distribution': 'normal', 'seed': 1}
+    """
     return VarianceScaling(1.0, "fan_avg", "normal", seed)
 
 
 @takes_options
-def he_uniform(seed=None):
+def he_uniform(seed: Optional[float] = None) -> VarianceScaling:
+    """He uniform: limits +-sqrt(6 / fan_in).
+
+    Args:
+        seed: a seed for reproducible values.
+
+    Returns:
+        A VarianceScaling initializer.
+
+    Example:
+        >>> tf.initializers.he_uniform().get_config()['mode']
+        'fan_in'
+    """
     return VarianceScaling(2.0, "fan_in", "uniform", seed)
 
 
 @takes_options
-def he_normal(seed=None):
+def he_normal(seed: Optional[float] = None) -> VarianceScaling:
+    """He normal: stddev sqrt(2 / fan_in).
+
+    Args:
+        seed: a seed for reproducible values.
+
+    Returns:
+        A VarianceScaling initializer.
+
+    Example:
+        >>> tf.initializers.he_normal().get_config()['scale']
+        2.0
+    """
     return VarianceScaling(2.0, "fan_in", "normal", seed)
 
 
 @takes_options
-def le_cun_uniform(seed=None):
+def le_cun_uniform(seed: Optional[float] = None) -> VarianceScaling:
+    """LeCun uniform: limits +-sqrt(3 / fan_in).
+
+    Args:
+        seed: a seed for reproducible values.
+
+    Returns:
+        A VarianceScaling initializer.
+
+    Example:
+        >>> tf.initializers.le_cun_uniform().get_config()['distribution']
+        'uniform'
+    """
     return VarianceScaling(1.0, "fan_in", "uniform", seed)
 
 
 @takes_options
-def le_cun_normal(seed=None):
+def le_cun_normal(seed: Optional[float] = None) -> VarianceScaling:
+    """LeCun normal: stddev sqrt(1 / fan_in).
+
+    Args:
+        seed: a seed for reproducible values.
+
+    Returns:
+        A VarianceScaling initializer.
+
+    Example:
+        >>> tf.initializers.le_cun_normal().get_config()['distribution']
+        'normal'
+    """
     return VarianceScaling(1.0, "fan_in", "normal", seed)
 
 
 @takes_options
-def orthogonal(gain=1.0, seed=None):
+def orthogonal(gain: float = 1.0, seed: Optional[float] = None) -> Orthogonal:
+    """An initializer of a random orthogonal matrix times gain (the shape flattened to 2D).
+
+    Args:
+        gain: the factor.
+        seed: a seed for reproducible values.
+
+    Returns:
+        A Orthogonal initializer.
+
+    Example:
+        >>> tf.initializers.orthogonal(seed=1).apply([2, 2]).shape
+        (2, 2)
+    """
     return Orthogonal(gain, seed)
 
 

@@ -8,20 +8,65 @@ scalar with weights, so they are their own functions here, as in TF.js.
 import math
 
 from .. import ops
+from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from ._utils import epsilon, lookup
 
 _BIG = 3.4028234663852886e38  # Number.MAX_VALUE is out of float32 range; the largest float32 clips the same
 
 
-def mean_squared_error(y_true, y_pred):
+def mean_squared_error(y_true: TensorLike, y_pred: TensorLike) -> Tensor:
+    """Per sample, the mean of (y_true - y_pred)^2 over the last axis (also tf.metrics.mse).
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions, of y_true's shape.
+
+    Returns:
+        A Tensor of one value per sample.
+
+    Example:
+        >>> tf.metrics.mean_squared_error(tf.tensor([[1, 2]]), tf.tensor([[2, 4]])).print()
+        Tensor
+            [2.5]
+    """
     return ops.mean(ops.square(ops.sub(y_pred, y_true)), -1)
 
 
-def mean_absolute_error(y_true, y_pred):
+def mean_absolute_error(y_true: TensorLike, y_pred: TensorLike) -> Tensor:
+    """Per sample, the mean of |y_true - y_pred| over the last axis (also tf.metrics.mae).
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions, of y_true's shape.
+
+    Returns:
+        A Tensor of one value per sample.
+
+    Example:
+        >>> tf.metrics.mean_absolute_error(tf.tensor([[1, 2]]), tf.tensor([[2, 4]])).print()
+        Tensor
+            [1.5]
+    """
     return ops.mean(ops.abs(ops.sub(y_pred, y_true)), -1)
 
 
-def mean_absolute_percentage_error(y_true, y_pred):
+def mean_absolute_percentage_error(y_true: TensorLike, y_pred: TensorLike) -> Tensor:
+    """Per sample, 100 * the mean of |(y_true - y_pred) / y_true| over the last axis (the divisor
+    clipped to at least epsilon; also tf.metrics.mape).
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions, of y_true's shape.
+
+    Returns:
+        A Tensor of one value per sample.
+
+    Example:
+        >>> tf.metrics.mape(tf.tensor([[2, 4]]), tf.tensor([[1, 4]])).print()
+        Tensor
+            [25]
+    """
     diff = ops.sub(y_true, y_pred)
     clipped_true = ops.clip_by_value(ops.abs(y_true), epsilon(), _BIG)
     return ops.mul(ops.mean(ops.abs(ops.div(diff, clipped_true)), -1), 100)
@@ -52,7 +97,23 @@ def logcosh(y_true, y_pred):
     return ops.mean(ops.sub(ops.add(diff, ops.softplus(ops.mul(diff, -2))), math.log(2)), -1)
 
 
-def categorical_crossentropy(y_true, y_pred, from_logits=False):
+def categorical_crossentropy(y_true: TensorLike, y_pred: TensorLike, from_logits: bool = False) -> Tensor:
+    """Per sample, the cross-entropy -sum(y_true * log(y_pred)) over the last axis (predictions
+    clipped to [epsilon, 1 - epsilon]).
+
+    Args:
+        y_true: one-hot (or probability) targets [..., classes].
+        y_pred: predicted probabilities (logits with from_logits).
+        from_logits: y_pred holds logits: a softmax is applied first.
+
+    Returns:
+        A Tensor of one value per sample.
+
+    Example:
+        >>> tf.metrics.categorical_crossentropy(tf.tensor([[0, 1]]), tf.tensor([[0.5, 0.5]])).print()
+        Tensor
+            [0.6931472]
+    """
     if from_logits:
         y_pred = ops.softmax(y_pred)
     else:
@@ -62,7 +123,22 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False):
     return ops.neg(ops.sum(ops.mul(ops.cast(y_true, "float32"), ops.log(y_pred)), -1))
 
 
-def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
+def sparse_categorical_crossentropy(y_true: TensorLike, y_pred: TensorLike, from_logits: bool = False) -> Tensor:
+    """categorical_crossentropy with class indices as targets.
+
+    Args:
+        y_true: class indices (one per sample).
+        y_pred: predicted probabilities [..., classes] (logits with from_logits).
+        from_logits: y_pred holds logits: a softmax is applied first.
+
+    Returns:
+        A Tensor of one value per sample.
+
+    Example:
+        >>> tf.metrics.sparse_categorical_crossentropy(tf.tensor([1]), tf.tensor([[0.5, 0.5]])).print()
+        Tensor
+            [0.6931471]
+    """
     labels = ops.cast(ops.floor(ops.reshape(y_true, [-1])), "int32")
     y_pred = ops.clip_by_value(y_pred, epsilon(), 1 - epsilon())
     one_hot = ops.reshape(ops.one_hot(labels, y_pred.shape[-1]), y_pred.shape)
@@ -74,7 +150,22 @@ def _sigmoid_cross_entropy_with_logits(labels, logits):
     return ops.add(ops.sub(ops.relu(logits), ops.mul(logits, labels)), ops.log1p(ops.exp(ops.neg(ops.abs(logits)))))
 
 
-def binary_crossentropy(y_true, y_pred):
+def binary_crossentropy(y_true: TensorLike, y_pred: TensorLike) -> Tensor:
+    """Per sample, the mean over the last axis of -y log(p) - (1 - y) log(1 - p) (predictions
+    clipped to [epsilon, 1 - epsilon]).
+
+    Args:
+        y_true: binary targets.
+        y_pred: predicted probabilities, of y_true's shape.
+
+    Returns:
+        A Tensor of one value per sample.
+
+    Example:
+        >>> tf.metrics.binary_crossentropy(tf.tensor([[1], [0]]), tf.tensor([[0.8], [0.6]])).print()
+        Tensor
+            [0.2231435, 0.9162908]
+    """
     y = ops.clip_by_value(y_pred, epsilon(), 1 - epsilon())
     logits = ops.log(ops.div(y, ops.sub(1, y)))
     return ops.mean(_sigmoid_cross_entropy_with_logits(y_true, logits), -1)
@@ -95,7 +186,22 @@ def _l2_normalize(x, axis):
     return ops.div(x, ops.sqrt(ops.maximum(square_sum, epsilon())))
 
 
-def cosine_proximity(y_true, y_pred):
+def cosine_proximity(y_true: TensorLike, y_pred: TensorLike) -> Tensor:
+    """Per sample, minus the cosine similarity of y_true and y_pred over the last axis (TF.js's sign:
+    -1 for vectors pointing the same way).
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions, of y_true's shape.
+
+    Returns:
+        A Tensor of one value per sample.
+
+    Example:
+        >>> tf.metrics.cosine_proximity(tf.tensor([[0, 2]]), tf.tensor([[0, 3]])).print()
+        Tensor
+            [-1]
+    """
     return ops.neg(ops.sum(ops.mul(_l2_normalize(y_true, -1), _l2_normalize(y_pred, -1)), -1))
 
 

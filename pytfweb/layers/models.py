@@ -7,6 +7,7 @@ its input on to its layers and gives its outputs' masks to whatever it is nested
 layers (RNNs with stateful=True) keep their states between runs; model.reset_states() resets
 them all."""
 import json
+from typing import Optional, Sequence, Union
 
 from ..core.api import is_recording_gradients, tidy
 from . import inference_fusion as _inference_fusion
@@ -20,7 +21,22 @@ from ._utils import to_list, unique_name
 
 
 class Model(Trainer, Layer):
-    """tf.model(inputs=..., outputs=...): runs the graph between SymbolicTensors."""
+    """A functional model: runs the graph of layers between tf.input() SymbolicTensors and
+    outputs (make it with tf.model). Also the base of Sequential; compile, fit, evaluate and predict
+    train and run it.
+
+    Args:
+        inputs: a SymbolicTensor from tf.input, or a list of them.
+        outputs: SymbolicTensors the layers computed from inputs.
+        name: the model's name.
+
+    Example:
+        >>> x = tf.input(shape=[2])
+        >>> model = tf.model(inputs=x, outputs=tf.layers.dense(units=1, kernel_initializer="ones").apply(x))
+        >>> model.predict(tf.tensor([[1, 2]])).print()
+        Tensor
+            [[3]]
+    """
     class_name = "Model"
 
     def __init__(self, inputs, outputs, name=None):
@@ -107,10 +123,22 @@ class Model(Trainer, Layer):
 
     @property
     def layers(self):
+        """The model's layers, in order (input layers first for a functional model)."""
         return list(self._graph_layers)
 
     def get_layer(self, name=None, index=None):
-        """A layer by name or by index in model.layers."""
+        """A layer by name or by index in model.layers.
+
+        Args:
+            name: the layer's name.
+            index: its index in model.layers (when no name is given).
+
+        Returns:
+            The layer.
+
+        Raises:
+            ValueError: no such layer.
+        """
         if index is not None:
             if not 0 <= index < len(self.layers):
                 raise ValueError(f"Was asked to retrieve layer at index {index}, but model only has "
@@ -135,6 +163,7 @@ class Model(Trainer, Layer):
 
     @property
     def trainable(self):
+        """Whether fit updates the model's weights (settable: sets every layer's)."""
         return self._trainable
 
     @trainable.setter
@@ -145,16 +174,19 @@ class Model(Trainer, Layer):
 
     @property
     def trainable_weights(self):
+        """The trainable weights of every layer (Variables)."""
         return self._unique_weights("trainable_weights") if self.trainable else []
 
     @property
     def non_trainable_weights(self):
+        """The non-trainable weights of every layer (Variables)."""
         if not self.trainable:
             return self._unique_weights("weights")
         return self._unique_weights("non_trainable_weights")
 
     @property
     def weights(self):
+        """Every layer's weights (Variables), in layer order."""
         # TF.js's order (Container.weights): every trainable weight, then every non-trainable one
         return self.trainable_weights + self.non_trainable_weights
 
@@ -184,9 +216,12 @@ class Model(Trainer, Layer):
                 layer.reset_states()
 
     def dispose(self):
-        """Dispose the weights of every layer (and the states of stateful ones), the optimizer
-        if compile() made it, the folded weights of predict-time fusion and the plans of the
-        traced steps."""
+        """Dispose the weights of every layer (and the states of stateful ones), the optimizer if
+        compile() made it, the folded weights of predict-time fusion and the plans of the traced steps.
+
+        Returns:
+            How many weights were disposed.
+        """
         n = sum(layer.dispose() for layer in self.layers)
         self._dispose_optimizer()
         self._dispose_inference_plan()
@@ -219,7 +254,15 @@ class Model(Trainer, Layer):
         return outs[0] if len(outs) == 1 else outs
 
     def compute_mask(self, inputs, mask=None):
-        """The masks of the outputs (runs the graph, as TF.js's Container.computeMask)."""
+        """The masks of the outputs (runs the graph, as TF.js's Container.computeMask).
+
+        Args:
+            inputs: the model's inputs.
+            mask: their masks.
+
+        Returns:
+            The output masks (None where there is none).
+        """
         _, masks = self._run(to_list(inputs), False, masks=_masks_list(mask, len(self.inputs)), with_masks=True)
         return masks[0] if len(masks) == 1 else masks
 
@@ -272,44 +315,110 @@ class Model(Trainer, Layer):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
+        """The model a get_config() dict describes.
+
+        Args:
+            config: the dict.
+            custom_objects: {class name: class} for classes not registered with tf.serialization.
+
+        Returns:
+            A new Model.
+        """
         return _ser.functional_from_config(cls, config, custom_objects)
 
     def to_json(self, return_string=True):
-        """TF.js's model.toJSON(): the model topology, as a JSON string (a dict with
-        return_string=False)."""
+        """The model topology, as TF.js's model.toJSON().
+
+        Args:
+            return_string: a JSON string (False: the dict).
+
+        Returns:
+            The topology: class_name, config, keras_version, backend.
+        """
         topology = _ser.model_to_topology(self)
         return json.dumps(topology) if return_string else topology
 
     async def save(self, handler_or_url, include_optimizer=False, trainable_only=False, quantization_bytes=None):
-        """await model.save(url or handler): TF.js's layers format (model.json and weight shards)
-        through any tf.io handler. quantization_bytes 1 (uint8) or 2 (float16) shrinks float32
-        weights. Returns the handler's SaveResult."""
+        """Save the model in TF.js's layers format (model.json and weight shards) through any tf.io
+        handler (a coroutine: awaited).
+
+        Args:
+            handler_or_url: a path or file://, http(s)://, indexeddb://, localstorage://, downloads://
+                URL, or a tf.io handler.
+            include_optimizer: also save the optimizer's weights.
+            trainable_only: save only the trainable weights.
+            quantization_bytes: 1 (uint8) or 2 (float16) to shrink float32 weights (None: none).
+
+        Returns:
+            The handler's SaveResult.
+        """
         return await _saving.save_model(self, handler_or_url, include_optimizer, trainable_only, quantization_bytes)
 
     def save_sync(self, handler_or_url, include_optimizer=False, trainable_only=False, quantization_bytes=None):
         """model.save without awaiting, for handlers that need none (paths, file://, memory, http in
-        CPython)."""
+        CPython).
+
+        Args:
+            handler_or_url: a path, URL or tf.io handler.
+            include_optimizer: also save the optimizer's weights.
+            trainable_only: save only the trainable weights.
+            quantization_bytes: 1 (uint8) or 2 (float16) to shrink float32 weights (None: none).
+
+        Returns:
+            The handler's SaveResult.
+        """
         return _saving.save_model_sync(self, handler_or_url, include_optimizer, trainable_only, quantization_bytes)
 
     def save_keras(self, path):
         """Write the model as a Keras file: Keras 3's .keras archive or a legacy .h5, by path's
-        extension (CPython, h5py). Returns the path."""
+        extension (CPython, h5py).
+
+        Args:
+            path: the file to write.
+
+        Returns:
+            The path.
+        """
         return _KERAS_SAVER[0](self, path)
 
     def get_named_weights(self, trainable_only=False):
-        """TF.js's getNamedWeights: [{name, tensor}] as model files name them."""
+        """The weights with the names model files give them (TF.js's getNamedWeights).
+
+        Args:
+            trainable_only: only the trainable weights.
+
+        Returns:
+            A list of {'name': str, 'tensor': Variable}.
+        """
         return _ser.named_weights(self, trainable_only)
 
     def load_weights(self, weights, strict=True):
-        """TF.js's loadWeights: assign {name: tensor} (names as get_named_weights gives them)."""
+        """Assign weights by name (TF.js's loadWeights; names as get_named_weights gives them).
+
+        Args:
+            weights: {name: tensor}.
+            strict: every weight of the model must be given, and no other.
+        """
         _ser.load_named_weights(self, weights, strict, api="load_weights")
 
     # --- summary ---------------------------------------------------------------------------------
     def summary(self, line_length=None, positions=None, print_fn=print):
         """Print the summary table as Keras 3 does: each layer's name (type), output shape `(None, 3)` and
         parameter count (and, for a graph, what it is connected to), then the totals with their size in
-        bytes. line_length defaults to 88 (108 for a graph) or the terminal's width less 4; positions gives
-        the columns' right ends as fractions of it. print_fn is called once per line."""
+        bytes.
+
+        Args:
+            line_length: the table's width (None: 88, 108 for a graph, or the terminal's width less 4).
+            positions: the columns' right edges (fractions of line_length, or character positions).
+            print_fn: the function called with each line (None: print).
+
+        Example:
+            >>> model = tf.sequential([tf.layers.dense(units=2, input_shape=[3])])
+            >>> lines = []
+            >>> model.summary(print_fn=lines.append)
+            >>> any("Total params: 8" in line for line in lines)
+            True
+        """
         if not self.built or not self.layers:
             raise ValueError("This model has never been called, thus its weights have not yet been created, so no "
                              "summary can be displayed. Build the model first (e.g., by calling it on some test "
@@ -319,8 +428,20 @@ class Model(Trainer, Layer):
 
 
 class Sequential(Model):
-    """tf.sequential(): a linear stack of layers; the first needs input_shape (or
-    batch_input_shape), the others infer theirs."""
+    """A linear stack of layers (make it with tf.sequential); the first needs input_shape (or
+    batch_input_shape), the others infer theirs.
+
+    Args:
+        layers: the layers, in order (None: none yet; see add).
+        name: the model's name.
+
+    Example:
+        >>> model = tf.sequential()
+        >>> model.add(tf.layers.dense(units=4, input_shape=[2], activation="relu"))
+        >>> model.add(tf.layers.dense(units=1))
+        >>> model.predict(tf.ones([3, 2])).shape
+        (3, 1)
+    """
     class_name = "Sequential"
 
     def __init__(self, layers=None, name=None):
@@ -336,9 +457,18 @@ class Sequential(Model):
 
     @property
     def layers(self):
+        """The layers added, in order."""
         return list(self._stack)
 
     def add(self, layer):
+        """Add a layer on top of the stack.
+
+        Args:
+            layer: a Layer (the first needs input_shape or batch_input_shape).
+
+        Raises:
+            ValueError: the layer's input does not fit the stack's output.
+        """
         if not isinstance(layer, Layer):
             raise TypeError(f"Sequential.add: expected a Layer, got {type(layer).__name__}")
         if isinstance(layer, Model) and (len(layer.inputs) != 1 or len(layer.outputs) != 1):
@@ -371,6 +501,11 @@ class Sequential(Model):
         self._set_graph([x], [out])
 
     def pop(self):
+        """Remove the top layer of the stack.
+
+        Raises:
+            TypeError: the model has no layers.
+        """
         if not self._stack:
             raise TypeError("There are no layers in the model.")
         self._stack.pop()
@@ -393,6 +528,15 @@ class Sequential(Model):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
+        """The Sequential model a get_config() dict describes.
+
+        Args:
+            config: the dict.
+            custom_objects: {class name: class} for classes not registered with tf.serialization.
+
+        Returns:
+            A new Sequential.
+        """
         return _ser.sequential_from_config(cls, config, custom_objects)
 
 
@@ -412,11 +556,41 @@ def _masks_list(mask, n):
     return list(mask) if isinstance(mask, (list, tuple)) else [mask] + [None] * (n - 1)
 
 
-def sequential(layers=None, name=None):
-    """tf.sequential: a Sequential model, optionally with its layers."""
+def sequential(layers: Optional[Sequence[Layer]] = None, name: Optional[str] = None) -> Sequential:
+    """A Sequential model: a linear stack of layers.
+
+    Args:
+        layers: the layers, in order (None: add them with model.add).
+        name: the model's name.
+
+    Returns:
+        A Sequential.
+
+    Example:
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[3])])
+        >>> model.predict(tf.ones([2, 3])).shape
+        (2, 1)
+    """
     return Sequential(layers, name)
 
 
-def model(inputs, outputs, name=None):
-    """tf.model: a functional model from tf.input() tensors to layer outputs."""
+def model(inputs: Union[SymbolicTensor, Sequence[SymbolicTensor]],
+          outputs: Union[SymbolicTensor, Sequence[SymbolicTensor]], name: Optional[str] = None) -> Model:
+    """A functional model from tf.input() SymbolicTensors to layer outputs.
+
+    Args:
+        inputs: a SymbolicTensor from tf.input, or a list of them.
+        outputs: the outputs, SymbolicTensors the layers computed from inputs.
+        name: the model's name.
+
+    Returns:
+        A Model.
+
+    Example:
+        >>> a, b = tf.input(shape=[2]), tf.input(shape=[2])
+        >>> model = tf.model(inputs=[a, b], outputs=tf.layers.add().apply([a, b]))
+        >>> model.predict([tf.ones([1, 2]), tf.ones([1, 2])]).print()
+        Tensor
+            [[2, 2]]
+    """
     return Model(inputs, outputs, name)

@@ -86,6 +86,8 @@ class RNNCell(Layer):
     gates = 1
 
     def reset_dropout_masks(self):
+        """Forget the cached dropout masks, so that the next step draws new ones (an RNN does so
+        before each sequence)."""
         self.dropout_mask = None
         self.recurrent_dropout_mask = None
 
@@ -156,6 +158,7 @@ class SimpleRNNCell(RNNCell):
 
     @property
     def state_size(self):
+        """The size of each state, a tuple: (units,)."""
         return (self.units,)
 
     def call(self, inputs, training=False):
@@ -180,6 +183,7 @@ class LSTMCell(RNNCell):
 
     @property
     def state_size(self):
+        """The size of each state, a tuple: (units, units) for h and c."""
         return (self.units, self.units)
 
     def _bias_initializer(self):
@@ -226,6 +230,7 @@ class GRUCell(RNNCell):
 
     @property
     def state_size(self):
+        """The size of each state, a tuple: (units,)."""
         return (self.units,)
 
     def _bias_shape(self, n):
@@ -273,12 +278,14 @@ class StackedRNNCells(Container):
 
     @property
     def state_size(self):
+        """The sizes of the states of every cell, in order."""
         return tuple(s for cell in reversed(self.cells) for s in cell.state_size)
 
     def _children(self):
         return getattr(self, "cells", [])
 
     def reset_dropout_masks(self):
+        """Forget the cached dropout masks of every cell."""
         for c in self.cells:
             c.reset_dropout_masks()
 
@@ -320,8 +327,12 @@ class RNN(Layer):
     cell_in_config = True
 
     def get_config(self):
-        """TF.js's: the RNN's own arguments with the cell's spread in, and the cell itself unless the
-        layer makes its cell from those arguments (SimpleRNN, LSTM, GRU, ConvLSTM2D)."""
+        """TF.js's config of an RNN: its own arguments with the cell's spread in, and the cell itself
+        unless the layer makes its cell from those arguments (SimpleRNN, LSTM, GRU, ConvLSTM2D).
+
+        Returns:
+            A dict.
+        """
         config = super().get_config()
         cell = {k: v for k, v in self.cell.get_config().items()
                 if k not in ("name", "trainable", "dtype", "batch_input_shape")}
@@ -351,6 +362,7 @@ class RNN(Layer):
     # the weights are the cell's
     @property
     def trainable(self):
+        """Whether fit updates the cell's weights (settable: sets the cell's)."""
         return self._trainable
 
     @trainable.setter
@@ -361,10 +373,12 @@ class RNN(Layer):
 
     @property
     def trainable_weights(self):
+        """The cell's trainable weights (Variables)."""
         return self.cell.trainable_weights if self.trainable else []
 
     @property
     def non_trainable_weights(self):
+        """The cell's non-trainable weights (Variables)."""
         if self.trainable:
             return self.cell.non_trainable_weights
         return self.cell.weights
@@ -376,8 +390,11 @@ class RNN(Layer):
         self.cell.apply_constraints()
 
     def dispose(self):
-        """Dispose the cell's weights and the states of a stateful layer; returns how many weights
-        were disposed."""
+        """Dispose the cell's weights and the states of a stateful layer.
+
+        Returns:
+            How many weights were disposed.
+        """
         if self._state_vars is not None:
             for v in self._state_vars:
                 v.dispose()
@@ -392,7 +409,14 @@ class RNN(Layer):
         return [(batch,) + tuple(s) if isinstance(s, (list, tuple)) else (batch, s) for s in self.cell.state_size]
 
     def get_initial_state(self, inputs):
-        """Zero states for a batch of inputs."""
+        """Zero states for a batch of inputs.
+
+        Args:
+            inputs: [batch, time, features].
+
+        Returns:
+            One zero Tensor [batch, size] per state.
+        """
         return [ops.zeros(list(s), inputs.dtype) for s in self._state_shapes(inputs.shape)]
 
     def assert_input_compatibility(self, shapes):
@@ -447,8 +471,15 @@ class RNN(Layer):
         return out
 
     def compute_mask(self, inputs, mask=None):
-        """The input mask for a sequence output (return_sequences), none otherwise and for the
-        states."""
+        """The input mask for a sequence output (return_sequences), none otherwise and for the states.
+
+        Args:
+            inputs: the layer's inputs.
+            mask: their mask, [batch, time].
+
+        Returns:
+            The output mask (a list with one None per state with return_state), or None.
+        """
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
         out = mask if self.return_sequences else None
@@ -492,9 +523,12 @@ class RNN(Layer):
         self._state_vars = made
 
     def reset_states(self, states=None):
-        """Set the states of a stateful layer: to zeros, or to `states`, a list with one value per
-        state (a tensor or a numpy array of the state's shape; a single value for a one-state
-        layer may be given alone)."""
+        """Set the states of a stateful layer: to zeros, or to given values.
+
+        Args:
+            states: None (zeros), or a list with one value per state (a tensor or a numpy array of the
+                state's shape).
+        """
         if not self.stateful:
             raise AttributeError(f"Cannot call reset_states() on RNN layer {self.name}: it is not stateful.")
         if self._state_vars is None:
@@ -619,8 +653,19 @@ class RNN(Layer):
         return ops.unstack(ops.reshape(mask, list(mask.shape) + [1] * (x.rank - 2)), 1)
 
     def apply(self, inputs, training=False, initial_state=None, **kwargs):
-        """Apply the layer (see Layer.apply); initial_state: one tensor per state (SymbolicTensors
-        when inputs is one), which becomes extra inputs of the layer, as in TF.js."""
+        """Apply the layer (see Layer.apply), with initial states if given.
+
+        Args:
+            inputs: [batch, time, features], a Tensor or a SymbolicTensor.
+            training: whether the call is part of training (dropout acts only then).
+            initial_state: one tensor per state (SymbolicTensors when inputs is one), which become extra
+                inputs of the layer's node.
+            **kwargs: passed to call (mask=...).
+
+        Returns:
+            The output (with return_sequences, one per timestep), then the final states with
+            return_state.
+        """
         if initial_state is not None:
             x = inputs[0] if isinstance(inputs, (list, tuple)) else inputs
             if isinstance(inputs, (list, tuple)) and len(inputs) > 1:
@@ -654,6 +699,7 @@ class _CellRNN(RNN):
 
     @property
     def units(self):
+        """The dimensionality of the output (the cell's units)."""
         return self.cell.units
 
     cell_in_config = False   # the layer makes its cell from the arguments spread into its config

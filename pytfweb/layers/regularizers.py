@@ -4,21 +4,47 @@ from ._utils import lookup, takes_options
 
 
 class Regularizer:
+    """Base class of weight regularizers: a penalty on a weight added to the training loss
+    (`regularizer(x)` or regularizer.apply(x)).
+
+    Example:
+        >>> tf.regularizers.l2(0.1).apply(tf.tensor([1, -2])).print()
+        Tensor
+            0.5
+    """
     class_name = "Regularizer"
 
     def __call__(self, x):
         raise NotImplementedError
 
     def apply(self, x):
-        """The penalty for x (TF.js's name for calling the regularizer)."""
+        """The penalty for x (TF.js's name for calling the regularizer).
+
+        Args:
+            x: the weight's values.
+
+        Returns:
+            A scalar Tensor.
+        """
         return self(x)
 
     def get_class_name(self):
+        """TF.js's class name ('L1L2').
+
+        Returns:
+            The name.
+        """
         return self.class_name
 
 
 class L1L2(Regularizer):
-    """l1 * sum(|x|) + l2 * sum(x^2)."""
+    """The penalty l1 * sum(|x|) + l2 * sum(x^2) (tf.regularizers.l1l2, l1, l2).
+
+    Example:
+        >>> tf.regularizers.L1L2(l1=0.1, l2=0.1).apply(tf.tensor([1, -2])).print()
+        Tensor
+            0.8
+    """
     class_name = "L1L2"
 
     def __init__(self, l1=0.01, l2=0.01):
@@ -33,21 +59,67 @@ class L1L2(Regularizer):
         return penalty
 
     def get_config(self):
+        """The regularizer's arguments.
+
+        Returns:
+            {'l1': ..., 'l2': ...}.
+        """
         return {"l1": self.l1, "l2": self.l2}
 
 
 @takes_options
-def l1l2(l1=0.01, l2=0.01):
+def l1l2(l1: float = 0.01, l2: float = 0.01) -> L1L2:
+    """An L1L2 regularizer: l1 * sum(|x|) + l2 * sum(x^2).
+
+    Args:
+        l1: the weight of the L1 penalty.
+        l2: the weight of the L2 penalty.
+
+    Returns:
+        An L1L2 regularizer.
+
+    Example:
+        >>> layer = tf.layers.dense(units=2, kernel_regularizer=tf.regularizers.l1l2(l1=0.01, l2=0.01))
+        >>> tf.regularizers.l1l2(0.1, 0.1).apply(tf.tensor([1, -2])).print()
+        Tensor
+            0.8
+    """
     return L1L2(l1, l2)
 
 
 @takes_options
-def l1(l1=0.01):  # noqa: E743 - TF.js name
+def l1(l1: float = 0.01) -> L1L2:  # noqa: E743 - TF.js name
+    """An L1 regularizer: l1 * sum(|x|).
+
+    Args:
+        l1: the weight of the penalty.
+
+    Returns:
+        An L1L2 regularizer with l2 = 0.
+
+    Example:
+        >>> tf.regularizers.l1(0.1).apply(tf.tensor([1, -2])).print()
+        Tensor
+            0.3
+    """
     return L1L2(l1=l1, l2=0)
 
 
 @takes_options
-def l2(l2=0.01):
+def l2(l2: float = 0.01) -> L1L2:
+    """An L2 regularizer: l2 * sum(x^2).
+
+    Args:
+        l2: the weight of the penalty.
+
+    Returns:
+        An L1L2 regularizer with l1 = 0.
+
+    Example:
+        >>> tf.regularizers.l2(0.1).apply(tf.tensor([1, -2])).print()
+        Tensor
+            0.5
+    """
     return L1L2(l1=0, l2=l2)
 
 

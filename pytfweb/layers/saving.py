@@ -6,6 +6,7 @@ them out, and with include_optimizer the training config and the optimizer's wei
 training config when there is one, then the weights assigned by name (strict by default).
 """
 import re
+from typing import Any, Callable, Optional
 
 from ..core.api import dispose
 from ..train import Optimizer
@@ -105,20 +106,71 @@ def _handler(path_or_handler, api, on_progress, request_init, weight_path_prefix
                                         weight_url_converter=weight_url_converter)
 
 
-async def load_layers_model(path_or_handler, strict=True, on_progress=None, request_init=None,
-                            weight_path_prefix=None, fetch_func=None, custom_objects=None, weight_url_converter=None):
-    """await tf.load_layers_model(url or handler): a model from TF.js's layers format. The options
-    are TF.js's LoadOptions (they reach the handler a URL string routes to); custom_objects maps
-    class names to classes not registered with tf.serialization.register_class."""
+async def load_layers_model(path_or_handler: Any, strict: bool = True, on_progress: Optional[Callable] = None,
+                            request_init: Optional[dict] = None, weight_path_prefix: Optional[str] = None,
+                            fetch_func: Optional[Callable] = None, custom_objects: Optional[dict] = None,
+                            weight_url_converter: Optional[Callable] = None) -> Any:
+    """Load a Keras-style model saved in TF.js's layers format (model.json and weight shards;
+    awaited).
+
+    Args:
+        path_or_handler: a path or file://, http(s)://, indexeddb://, localstorage:// URL to
+            model.json, or a tf.io handler.
+        strict: every weight of the model must be in the file, and no other.
+        on_progress: called with the fraction loaded.
+        request_init: options of the HTTP requests (headers, ...).
+        weight_path_prefix: where the weight files are, if not beside model.json.
+        fetch_func: the function making HTTP requests.
+        custom_objects: {class name: class} for classes not registered with
+            tf.serialization.register_class.
+        weight_url_converter: a function mapping each weight file name to its URL.
+
+    Returns:
+        The model (a Sequential or Model).
+
+    Example:
+        >>> import asyncio, os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[2], kernel_initializer="ones")])
+        >>> _ = model.save_sync(folder)
+        >>> loaded = asyncio.run(tf.load_layers_model(os.path.join(folder, "model.json")))
+        >>> loaded.predict(tf.tensor([[1, 2]])).print()
+        Tensor
+            [[3]]
+    """
     handler = _handler(path_or_handler, "load_layers_model", on_progress, request_init, weight_path_prefix, fetch_func,
                        weight_url_converter)
     artifacts = await _router.load_artifacts(handler, "load_layers_model")
     return model_from_artifacts(artifacts, strict, _source(path_or_handler), custom_objects)
 
 
-def load_layers_model_sync(path_or_handler, strict=True, on_progress=None, request_init=None,
-                           weight_path_prefix=None, fetch_func=None, custom_objects=None, weight_url_converter=None):
-    """tf.load_layers_model without awaiting, for handlers that need none (files, memory, urllib)."""
+def load_layers_model_sync(path_or_handler: Any, strict: bool = True, on_progress: Optional[Callable] = None,
+                           request_init: Optional[dict] = None, weight_path_prefix: Optional[str] = None,
+                           fetch_func: Optional[Callable] = None, custom_objects: Optional[dict] = None,
+                           weight_url_converter: Optional[Callable] = None) -> Any:
+    """tf.load_layers_model without awaiting, for handlers that need none (files, memory, urllib).
+
+    Args:
+        path_or_handler: a path or URL to model.json, or a tf.io handler.
+        strict: every weight of the model must be in the file, and no other.
+        on_progress: called with the fraction loaded.
+        request_init: options of the HTTP requests.
+        weight_path_prefix: where the weight files are, if not beside model.json.
+        fetch_func: the function making HTTP requests.
+        custom_objects: {class name: class} for classes not registered with
+            tf.serialization.register_class.
+        weight_url_converter: a function mapping each weight file name to its URL.
+
+    Returns:
+        The model.
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> _ = tf.sequential([tf.layers.dense(units=3, input_shape=[2])]).save_sync(folder)
+        >>> tf.load_layers_model_sync(os.path.join(folder, "model.json")).count_params()
+        9
+    """
     handler = _handler(path_or_handler, "load_layers_model_sync", on_progress, request_init, weight_path_prefix,
                        fetch_func, weight_url_converter)
     artifacts = _router.load_artifacts_sync(handler, "load_layers_model_sync")

@@ -79,12 +79,22 @@ class Trainer:
 
     # --- compile -------------------------------------------------------------------------------
     def compile(self, optimizer, loss, metrics=None, jit_compile=True):
-        """optimizer: a tf.train optimizer or a name ('sgd', 'adam', 'rmsprop', ...); loss: a
-        name ('meanSquaredError', 'mean_squared_error', 'mse'), a function (y_true, y_pred) ->
-        per-sample losses, or a list / dict of those, one per output; metrics: a list (or a
-        dict by output name) of names ('accuracy', 'mse', ...) or functions. jit_compile (tf.keras's
-        name): run the per-batch steps of fit, evaluate and predict through tf.function (traced
-        once per batch shape, replayed after); False runs them eagerly."""
+        """Configure the model for training: optimizer, loss and metrics.
+
+        Args:
+            optimizer: a tf.train optimizer, or a name ('sgd', 'adam', 'rmsprop', 'adagrad', 'adadelta',
+                'adamax', 'momentum') for one with default settings.
+            loss: a name ('meanSquaredError', 'mean_squared_error', 'mse', 'categoricalCrossentropy',
+                ...), a function (y_true, y_pred) -> per-sample losses, or a list / dict of those, one
+                per output.
+            metrics: a list (or a dict by output name) of names ('accuracy', 'mse', ...) or functions.
+            jit_compile: run the per-batch steps of fit, evaluate and predict through tf.function
+                (traced once per batch shape, replayed after); False runs them eagerly (tf.keras's name).
+
+        Example:
+            >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[2])])
+            >>> model.compile(optimizer="adam", loss="mse", metrics=["mae"])
+        """
         self._check_built("compile")
         if not isinstance(jit_compile, bool):
             raise TypeError(f"compile: 'jit_compile' must be a bool, got {type(jit_compile).__name__}")
@@ -338,16 +348,70 @@ class Trainer:
     # --- fit -----------------------------------------------------------------------------------
     async def fit(self, x, y, batch_size=None, epochs=1, verbose=1, callbacks=None, validation_split=0.0,
                   validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0):
-        """Train for `epochs` epochs; returns a History. A coroutine: `await model.fit(...)`
-        (or asyncio.run(model.fit(...)) in a script, or model.fit_sync(...)). validation_data:
-        (x_val, y_val) or (x_val, y_val, val_sample_weight); sample_weight and class_weight: see
-        the module docstring."""
+        """Train the model for a number of epochs (a coroutine: `await model.fit(...)`, or
+        `asyncio.run(model.fit(...))` in a script, or model.fit_sync(...)).
+
+        sample_weight and class_weight follow tf.keras (see the pytfweb.layers.training module).
+
+        Args:
+            x: the inputs: a tensor (or values converted to one), or a list / dict of them for several
+                inputs.
+            y: the targets, likewise per output.
+            batch_size: samples per step (None: 32).
+            epochs: the number of passes over the data.
+            verbose: 0 silent, 1 a progress bar per epoch (ProgressLogger), 2 one line per epoch.
+            callbacks: tf.callbacks objects (or a list of them) called at each epoch and batch.
+            validation_split: the fraction of the data, taken from the end, held out for validation.
+            validation_data: (x_val, y_val) or (x_val, y_val, val_sample_weight) to validate on.
+            shuffle: shuffle the samples before each epoch.
+            class_weight: a {class: weight} dict (or one per output) scaling the loss by class.
+            sample_weight: one weight per sample (or per sample and timestep).
+            initial_epoch: the epoch to start counting from (to resume training).
+
+        Returns:
+            A History: .history maps 'loss' (and 'val_loss', metrics) to per-epoch values, .epoch lists
+            the epochs.
+
+        Example:
+            >>> import asyncio
+            >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1])])
+            >>> model.compile(optimizer="sgd", loss="mse")
+            >>> xs, ys = tf.tensor([[1], [2], [3]]), tf.tensor([[2], [4], [6]])
+            >>> history = asyncio.run(model.fit(xs, ys, epochs=3, verbose=0))
+            >>> history.epoch, len(history.history["loss"])
+            ([0, 1, 2], 3)
+        """
         return await self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data,
                                shuffle, class_weight, sample_weight, initial_epoch, sync=False)
 
     def fit_sync(self, x, y, batch_size=None, epochs=1, verbose=1, callbacks=None, validation_split=0.0,
                  validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0):
-        """fit without an event loop: blocks until training ends (the page too, on webgl)."""
+        """fit without an event loop: blocks until training ends (the page too, on webgl).
+
+        Args:
+            x: the inputs, as fit's.
+            y: the targets, as fit's.
+            batch_size: samples per step (None: 32).
+            epochs: the number of passes over the data.
+            verbose: 0 silent, 1 a progress bar per epoch, 2 one line per epoch.
+            callbacks: tf.callbacks objects called at each epoch and batch.
+            validation_split: the fraction of the data held out for validation.
+            validation_data: (x_val, y_val) or (x_val, y_val, val_sample_weight).
+            shuffle: shuffle the samples before each epoch.
+            class_weight: a {class: weight} dict (or one per output).
+            sample_weight: one weight per sample (or per sample and timestep).
+            initial_epoch: the epoch to start counting from.
+
+        Returns:
+            A History, as fit's.
+
+        Example:
+            >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1])])
+            >>> model.compile(optimizer="sgd", loss="mse")
+            >>> history = model.fit_sync(tf.tensor([[1], [2]]), tf.tensor([[2], [4]]), epochs=2, verbose=0)
+            >>> sorted(history.history)
+            ['loss']
+        """
         return _drive(self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data,
                                 shuffle, class_weight, sample_weight, initial_epoch, sync=True), "fit_sync")
 
@@ -459,8 +523,17 @@ class Trainer:
         return _unkept(tidy(step))
 
     async def train_on_batch(self, x, y, sample_weight=None, class_weight=None):
-        """One optimizer step on (x, y) as one batch; returns the loss (a float), or
-        [loss, *metrics] when the model has metrics or several outputs."""
+        """One optimizer step on (x, y) as one batch (a coroutine: awaited).
+
+        Args:
+            x: the inputs.
+            y: the targets.
+            sample_weight: one weight per sample.
+            class_weight: a {class: weight} dict.
+
+        Returns:
+            The loss (a float), or [loss, *metrics] when the model has metrics or several outputs.
+        """
         self._check_compiled()
         owned = []
         try:
@@ -478,8 +551,17 @@ class Trainer:
         return out[0] if len(out) == 1 else out
 
     def test_on_batch(self, x, y, sample_weight=None):
-        """The loss (a float), or [loss, *metrics] when the model has metrics or several outputs,
-        on (x, y) as one batch, without training (Keras's test_on_batch; blocks for the values)."""
+        """The loss on (x, y) as one batch, without training (Keras's test_on_batch; blocks for the
+        values).
+
+        Args:
+            x: the inputs.
+            y: the targets.
+            sample_weight: one weight per sample.
+
+        Returns:
+            The loss (a float), or [loss, *metrics] when the model has metrics or several outputs.
+        """
         self._check_compiled()
         owned = []
         try:
@@ -620,9 +702,26 @@ class Trainer:
         return fn(xs, self._inference_plan().folded(), self._weights_key())
 
     def evaluate(self, x, y, batch_size=None, verbose=None, sample_weight=None):
-        """The loss (a scalar tensor), or [loss, *metrics] when there are metrics or several outputs;
-        sample_weight as in fit. verbose=1 shows Keras's progress bar, 2 its final line (both read the values
-        back, blocking); the default shows nothing, as TF.js."""
+        """The loss (and metrics) of the model on (x, y), computed in batches.
+
+        Args:
+            x: the inputs.
+            y: the targets.
+            batch_size: samples per batch (None: 32).
+            verbose: 0 (the default, as TF.js) shows nothing; 1 Keras's progress bar, 2 its final line
+                (both read the values back, blocking).
+            sample_weight: one weight per sample, as in fit.
+
+        Returns:
+            The loss, a scalar Tensor, or [loss, *metrics] when there are metrics or several outputs.
+
+        Example:
+            >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1], kernel_initializer="ones")])
+            >>> model.compile(optimizer="sgd", loss="mse")
+            >>> model.evaluate(tf.tensor([[1], [2]]), tf.tensor([[1], [4]])).print()
+            Tensor
+                2
+        """
         self._check_compiled()
         owned = []
         try:
@@ -640,7 +739,23 @@ class Trainer:
         return results[0] if len(results) == 1 else results
 
     def predict(self, x, batch_size=None, verbose=False):
-        """The model's outputs for x, computed in batches of batch_size (default 32)."""
+        """The model's outputs for x, computed in batches.
+
+        Args:
+            x: the inputs (a tensor, or a list for several inputs).
+            batch_size: samples per batch (None: 32).
+            verbose: accepted for TF.js's signature; nothing is printed.
+
+        Returns:
+            A Tensor (a list of them for several outputs).
+
+        Example:
+            >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[2], kernel_initializer="ones")])
+            >>> model.predict(tf.tensor([[1, 2], [3, 4]])).print()
+            Tensor
+                [[3],
+                 [7]]
+        """
         self._check_built("predict")
         batch_size = _batch_size(batch_size)
         owned = []
@@ -664,7 +779,14 @@ class Trainer:
         return outs[0] if len(outs) == 1 else outs
 
     def predict_on_batch(self, x):
-        """The model's outputs for x as a single batch."""
+        """The model's outputs for x as a single batch.
+
+        Args:
+            x: the inputs.
+
+        Returns:
+            A Tensor (a list of them for several outputs).
+        """
         self._check_built("predict_on_batch")
         owned = []
         try:

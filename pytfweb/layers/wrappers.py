@@ -98,8 +98,11 @@ class Bidirectional(_Wrapper):
         return out if self.merge_mode is None else out[0]
 
     def reset_states(self, states=None):
-        """Reset the states of both directions (stateful only); states: the forward layer's
-        followed by the backward layer's."""
+        """Reset the states of both directions (stateful only).
+
+        Args:
+            states: None (zeros), or the forward layer's states followed by the backward layer's.
+        """
         n = len(self.forward_layer.cell.state_size)
         self.forward_layer.reset_states(None if states is None else list(states)[:n])
         self.backward_layer.reset_states(None if states is None else list(states)[n:])

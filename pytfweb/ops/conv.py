@@ -22,11 +22,14 @@ None | 'round' | 'ceil' | 'floor'); kernels rebuild the ConvInfo with kernels/co
 Unlike TF.js, the backprop kernels take dilations too, so convolutions with dilations > 1 have
 gradients (TF.js asserts they are 1).
 """
+from typing import Optional, Sequence, Union
+
 from ..core.engine import ENGINE, op
 from ..kernels import conv_geometry
 from ..kernels.conv_geometry import conv_info_for
 from ..core.limits import check_elements
 from ..core.tensor import Tensor
+from ..core.types import Shape, TensorLike
 from .creation import convert_to_tensor
 from .elementwise import cast
 from .shape import is_int, reshape
@@ -100,16 +103,63 @@ def prepare_conv2d(name, x, filter, strides, pad, data_format, dilations, dim_ro
 
 
 @op
-def conv2d(x, filter, strides, pad, data_format="NHWC", dilations=(1, 1), dim_rounding_mode=None):
-    """tf.conv2d: x [b, h, w, in] (or [h, w, in]; NCHW with data_format), filter [fh, fw, in, out]."""
+def conv2d(x: TensorLike, filter: TensorLike,  # noqa: A002
+           strides: Union[int, Sequence[int]], pad: Union[str, int, Sequence],
+           data_format: str = "NHWC", dilations: Union[int, Sequence[int]] = (1, 1),
+           dim_rounding_mode: Optional[str] = None) -> Tensor:
+    """2D convolution (cross-correlation, as TensorFlow's).
+
+    Args:
+        x: the input, [batch, height, width, in_channels] (or unbatched; [batch, in_channels,
+            height, width] with data_format 'NCHW').
+        filter: the filter, [filter_height, filter_width, in_channels, out_channels].
+        strides: the window's step, an int or [stride_height, stride_width].
+        pad: 'valid', 'same', an int of zeros added on each side, or explicit [[0, 0], [top,
+            bottom], [left, right], [0, 0]] paddings.
+        data_format: 'NHWC' or 'NCHW'.
+        dilations: the filter's dilation rates, an int or a pair.
+        dim_rounding_mode: 'floor', 'round' or 'ceil' for an int pad's output size (None: floor).
+
+    Returns:
+        A Tensor [batch, out_height, out_width, out_channels] (in x's layout, unbatched if x was).
+
+    Example:
+        >>> x = tf.ones([1, 3, 3, 1])
+        >>> y = tf.conv2d(x, tf.ones([2, 2, 1, 1]), 1, "valid")
+        >>> y.shape
+        (1, 2, 2, 1)
+        >>> y.as1d().print()
+        Tensor
+            [4, 4, 4, 4]
+    """
     x4, filter, added, attrs, _ = prepare_conv2d("conv2d", x, filter, strides, pad, data_format, dilations,
                                                  dim_rounding_mode)
     return _unbatched(ENGINE.run_kernel("Conv2D", [x4, filter], attrs), added)
 
 
 @op
-def conv1d(x, filter, stride, pad, data_format="NWC", dilation=1, dim_rounding_mode=None):
-    """tf.conv1d: x [b, w, in] (or [w, in]), filter [fw, in, out]; a conv2d of height 1."""
+def conv1d(x: TensorLike, filter: TensorLike, stride: int, pad: Union[str, int], data_format: str = "NWC",  # noqa: A002
+           dilation: int = 1, dim_rounding_mode: Optional[str] = None) -> Tensor:
+    """1D convolution (a conv2d of height 1).
+
+    Args:
+        x: the input, [batch, width, in_channels] (or [width, in_channels]).
+        filter: the filter, [filter_width, in_channels, out_channels].
+        stride: the step of the window.
+        pad: 'valid', 'same' or an int of zeros added on each side.
+        data_format: 'NWC' (the only layout TF.js supports).
+        dilation: the filter's dilation rate.
+        dim_rounding_mode: 'floor', 'round' or 'ceil' for an int pad's output size (None: floor).
+
+    Returns:
+        A float32 Tensor [batch, out_width, out_channels] (unbatched if x was).
+
+    Example:
+        >>> x = tf.tensor([1, 2, 3, 4], [1, 4, 1])
+        >>> tf.conv1d(x, tf.tensor([1, 1], [2, 1, 1]), 1, "valid").as1d().print()
+        Tensor
+            [3, 5, 7]
+    """
     name = "conv1d"
     x = _float_only(x, "x", name)
     filter = _float_only(filter, "filter", name)
@@ -138,16 +188,61 @@ def conv1d(x, filter, stride, pad, data_format="NWC", dilation=1, dim_rounding_m
 
 
 @op
-def depthwise_conv2d(x, filter, strides, pad, data_format="NHWC", dilations=(1, 1), dim_rounding_mode=None):
-    """tf.depthwise_conv2d: x [b, h, w, c], filter [fh, fw, c, m]; output channel c * m + q."""
+def depthwise_conv2d(x: TensorLike, filter: TensorLike,  # noqa: A002
+                     strides: Union[int, Sequence[int]], pad: Union[str, int],
+                     data_format: str = "NHWC", dilations: Union[int, Sequence[int]] = (1, 1),
+                     dim_rounding_mode: Optional[str] = None) -> Tensor:
+    """Depthwise 2D convolution: each input channel convolved with its own filters.
+
+    Args:
+        x: the input, [batch, height, width, channels] (or unbatched).
+        filter: the filters, [filter_height, filter_width, channels, multiplier].
+        strides: the window's step, an int or a pair.
+        pad: 'valid', 'same' or an int.
+        data_format: 'NHWC' or 'NCHW'.
+        dilations: the filter's dilation rates, an int or a pair.
+        dim_rounding_mode: 'floor', 'round' or 'ceil' for an int pad.
+
+    Returns:
+        A Tensor [batch, out_height, out_width, channels * multiplier]; output channel c * multiplier
+        + q is input channel c through filter q.
+
+    Example:
+        >>> x = tf.tensor([1, 10, 2, 20, 3, 30, 4, 40], [1, 2, 2, 2])
+        >>> tf.depthwise_conv2d(x, tf.ones([2, 2, 2, 1]), 1, "valid").as1d().print()
+        Tensor
+            [10, 100]
+    """
     x4, filter, added, attrs, _ = prepare_conv2d("depthwise_conv2d", x, filter, strides, pad, data_format,
                                                  dilations, dim_rounding_mode, depthwise=True)
     return _unbatched(ENGINE.run_kernel("DepthwiseConv2dNative", [x4, filter], attrs), added)
 
 
 @op
-def separable_conv2d(x, depthwise_filter, pointwise_filter, strides, pad, dilation=(1, 1), data_format="NHWC"):
-    """tf.separable_conv2d: a depthwise_conv2d, then a 1x1 conv2d mixing its channels."""
+def separable_conv2d(x: TensorLike, depthwise_filter: TensorLike, pointwise_filter: TensorLike,
+                     strides: Union[int, Sequence[int]], pad: Union[str, int],
+                     dilation: Union[int, Sequence[int]] = (1, 1),
+                     data_format: str = "NHWC") -> Tensor:
+    """A depthwise_conv2d, then a 1x1 conv2d mixing its channels.
+
+    Args:
+        x: the input, [batch, height, width, in_channels] (or unbatched).
+        depthwise_filter: [filter_height, filter_width, in_channels, multiplier].
+        pointwise_filter: [1, 1, in_channels * multiplier, out_channels].
+        strides: the depthwise window's step, an int or a pair.
+        pad: 'valid' or 'same'.
+        dilation: the depthwise filter's dilation rates.
+        data_format: 'NHWC' (the only layout TF.js supports).
+
+    Returns:
+        A Tensor [batch, out_height, out_width, out_channels].
+
+    Example:
+        >>> y = tf.separable_conv2d(tf.ones([1, 2, 2, 2]), tf.ones([2, 2, 2, 1]), tf.ones([1, 1, 2, 3]), 1, "valid")
+        >>> y.as1d().print()
+        Tensor
+            [8, 8, 8]
+    """
     name = "separable_conv2d"
     if data_format != "NHWC":
         raise ValueError(f"{name}: argument 'data_format' must be 'NHWC' (NCHW is not supported), got {data_format!r}")
@@ -170,8 +265,26 @@ def separable_conv2d(x, depthwise_filter, pointwise_filter, strides, pad, dilati
 
 
 @op
-def conv3d(x, filter, strides, pad, data_format="NDHWC", dilations=(1, 1, 1)):
-    """tf.conv3d: x [b, d, h, w, in] (or unbatched), filter [fd, fh, fw, in, out]."""
+def conv3d(x: TensorLike, filter: TensorLike, strides: Union[int, Sequence[int]], pad: Union[str, int],  # noqa: A002
+           data_format: str = "NDHWC", dilations: Union[int, Sequence[int]] = (1, 1, 1)) -> Tensor:
+    """3D convolution.
+
+    Args:
+        x: the input, [batch, depth, height, width, in_channels] (or unbatched).
+        filter: the filter, [filter_depth, filter_height, filter_width, in_channels, out_channels].
+        strides: the window's step, an int or a triple.
+        pad: 'valid', 'same' or an int.
+        data_format: 'NDHWC' (the only layout TF.js supports).
+        dilations: the filter's dilation rates, an int or a triple.
+
+    Returns:
+        A Tensor [batch, out_depth, out_height, out_width, out_channels] (unbatched if x was).
+
+    Example:
+        >>> tf.conv3d(tf.ones([1, 2, 2, 2, 1]), tf.ones([2, 2, 2, 1, 1]), 1, "valid").as1d().print()
+        Tensor
+            [8]
+    """
     name = "conv3d"
     x_in = convert_to_tensor(x, "x", name)
     x = _float(x_in, "x", name)
@@ -220,9 +333,29 @@ def _transpose_args(x, filter, output_shape, rank, name):
 
 
 @op
-def conv2d_transpose(x, filter, output_shape, strides, pad, dim_rounding_mode=None):
-    """tf.conv2d_transpose: the gradient of conv2d with respect to its input, for an input of
-    output_shape; x [b, h, w, out] (or unbatched), filter [fh, fw, in, out]."""
+def conv2d_transpose(x: TensorLike, filter: TensorLike, output_shape: Shape,  # noqa: A002
+                     strides: Union[int, Sequence[int]],
+                     pad: Union[str, int], dim_rounding_mode: Optional[str] = None) -> Tensor:
+    """The transposed 2D convolution: conv2d's gradient with respect to its input (a
+    "deconvolution"), for an input of output_shape.
+
+    Args:
+        x: the input, [batch, height, width, out_channels] (or unbatched).
+        filter: the filter, [filter_height, filter_width, in_channels, out_channels] (as conv2d's).
+        output_shape: the shape of the result, [batch, height, width, in_channels] (or unbatched).
+        strides: the window's step, an int or a pair.
+        pad: 'valid', 'same' or an int.
+        dim_rounding_mode: 'floor', 'round' or 'ceil' for an int pad.
+
+    Returns:
+        A Tensor of output_shape.
+
+    Example:
+        >>> y = tf.conv2d_transpose(tf.ones([1, 2, 2, 1]), tf.ones([2, 2, 1, 1]), [1, 3, 3, 1], 1, "valid")
+        >>> y.as1d().print()
+        Tensor
+            [1, 2, 1, 2, 4, 2, 1, 2, 1]
+    """
     name = "conv2d_transpose"
     x4, shape4, filter, added = _transpose_args(x, filter, output_shape, 4, name)
     conv_geometry.check_conv_args(name, strides, 1, pad, 2, dim_rounding_mode)   # (so that errors name this op)
@@ -231,8 +364,27 @@ def conv2d_transpose(x, filter, output_shape, strides, pad, dim_rounding_mode=No
 
 
 @op
-def conv3d_transpose(x, filter, output_shape, strides, pad):
-    """tf.conv3d_transpose: the gradient of conv3d with respect to its input, for an input of output_shape."""
+def conv3d_transpose(x: TensorLike, filter: TensorLike, output_shape: Shape,  # noqa: A002
+                     strides: Union[int, Sequence[int]],
+                     pad: Union[str, int]) -> Tensor:
+    """The transposed 3D convolution: conv3d's gradient with respect to its input, for an input
+    of output_shape.
+
+    Args:
+        x: the input, [batch, depth, height, width, out_channels] (or unbatched).
+        filter: the filter, [filter_depth, filter_height, filter_width, in_channels, out_channels].
+        output_shape: the shape of the result.
+        strides: the window's step, an int or a triple.
+        pad: 'valid', 'same' or an int.
+
+    Returns:
+        A Tensor of output_shape.
+
+    Example:
+        >>> tf.conv3d_transpose(tf.ones([1, 1, 1, 1, 1]), tf.ones([2, 2, 2, 1, 1]), [1, 2, 2, 2, 1], 1,
+        ...                     "valid").shape
+        (1, 2, 2, 2, 1)
+    """
     name = "conv3d_transpose"
     x5, shape5, filter, added = _transpose_args(x, filter, output_shape, 5, name)
     conv_geometry.check_conv_args(name, strides, 1, pad, 3)   # (so that errors name this op)
@@ -240,9 +392,27 @@ def conv3d_transpose(x, filter, output_shape, strides, pad):
 
 
 @op
-def dilation2d(x, filter, strides, pad, dilations=(1, 1), data_format="NHWC"):
-    """tf.dilation2d: grayscale morphological dilation, max over the window of x + filter;
-    x [b, h, w, c] (or unbatched), filter [fh, fw, c]."""
+def dilation2d(x: TensorLike, filter: TensorLike, strides: Union[int, Sequence[int]], pad: str,  # noqa: A002
+               dilations: Union[int, Sequence[int]] = (1, 1), data_format: str = "NHWC") -> Tensor:
+    """Grayscale morphological dilation: the maximum over each window of x + filter.
+
+    Args:
+        x: the input, [batch, height, width, channels] (or unbatched).
+        filter: [filter_height, filter_width, channels].
+        strides: the window's step, an int or a pair.
+        pad: 'valid' or 'same'.
+        dilations: the filter's dilation rates.
+        data_format: 'NHWC' (the only layout TF.js supports).
+
+    Returns:
+        A Tensor [batch, out_height, out_width, channels].
+
+    Example:
+        >>> x = tf.tensor([1, 2, 3, 4], [1, 2, 2, 1])
+        >>> tf.dilation2d(x, tf.zeros([2, 2, 1]), 1, "valid").as1d().print()
+        Tensor
+            [4]
+    """
     name = "dilation2d"
     x_in = convert_to_tensor(x, "x", name)
     x = _float(x_in, "x", name)

@@ -3,6 +3,8 @@ import array
 import math
 import numbers
 
+from typing import Optional, Union
+
 from ..core import tensor_values as _conv
 from ..core import prng
 from ..core.dtypes import TYPECODES, check_dtype
@@ -10,7 +12,8 @@ from ..core.engine import ENGINE, op
 from ..core.limits import check_elements
 from ..core._numpy import np
 from ..core.shapes import check_shape, size_of
-from ..core.tensor import Tensor
+from ..core.tensor import Tensor, Variable
+from ..core.types import DType, Shape, TensorLike
 
 
 # Ops that take string tensors (TF.js converts their inputs as 'string_or_numeric'): they only
@@ -29,8 +32,23 @@ def refuse_complex(t, arg, op):
 
 
 @op
-def cast(x, dtype):
-    """tf.cast: float->int truncates toward zero, anything->bool is x != 0."""
+def cast(x: TensorLike, dtype: DType) -> Tensor:
+    """Cast a tensor to a new dtype.
+
+    Float to int truncates toward zero; anything to bool is `x != 0`. Only strings cast to strings.
+
+    Args:
+        x: the tensor (or a value converted to one).
+        dtype: the new dtype: 'float32', 'int32', 'bool' or 'complex64'.
+
+    Returns:
+        A new Tensor of x's shape in dtype.
+
+    Example:
+        >>> tf.cast(tf.tensor([1.7, -1.7, 0]), "int32").print()
+        Tensor
+            [1, -1, 0]
+    """
     x = convert_to_tensor(x, "x", "cast")
     dtype = check_dtype(dtype, "cast")
     if dtype == x.dtype:
@@ -40,9 +58,28 @@ def cast(x, dtype):
     return ENGINE.run_kernel("Cast", [x], {"dtype": dtype})
 
 
-def convert_to_tensor(x, arg, op, dtype=None):
-    """x as a Tensor: tensors pass through (checked not disposed), values become new tensors
-    (dtype inferred the TF.js way unless given). Errors name op and argument."""
+def convert_to_tensor(x: TensorLike, arg: str, op: str, dtype: Optional[DType] = None) -> Tensor:
+    """A value as a Tensor, as every op converts its arguments.
+
+    A Tensor passes through (checked not disposed); a value becomes a new tensor, its dtype
+    inferred the TF.js way (numbers float32, bools bool, strings string) unless given.
+
+    Args:
+        x: a Tensor, or a number, bool, str, nested list, array.array, memoryview or numpy array.
+        arg: the argument's name, for error messages.
+        op: the op's name, for error messages.
+        dtype: the dtype of a new tensor (None: inferred).
+
+    Returns:
+        x itself if it is a Tensor, else a new Tensor.
+
+    Raises:
+        TypeError: x cannot be converted (the message names op and arg).
+
+    Example:
+        >>> tf.convert_to_tensor([[1, 2]], "x", "my_op").shape
+        (1, 2)
+    """
     if isinstance(x, Tensor):
         x.throw_if_disposed(op)
         if x.dtype == "string" and dtype is None and op not in STRING_OPS:
@@ -63,11 +100,31 @@ def convert_to_tensor(x, arg, op, dtype=None):
     return ENGINE.make_tensor(flat, shape, dtype)
 
 
-def tensor(values, shape=None, dtype=None):
-    """tf.tensor(values, shape=None, dtype=None). values: a number, bool, str, nested list, array.array,
-    memoryview, numpy array (read as one buffer, never value by value) or, in the page, a JS typed
-    array. dtype is inferred as TF.js does: float64 and other floats become float32, integers of any
-    width int32 (wrapped modulo 2^32, as an Int32Array stores them), bool stays bool."""
+def tensor(values: TensorLike, shape: Optional[Shape] = None, dtype: Optional[DType] = None) -> Tensor:
+    """Create a tensor from values.
+
+    Args:
+        values: a number, bool, str, nested list, array.array, memoryview, numpy array (read as one
+            buffer, never value by value) or, in the page, a JS typed array.
+        shape: the shape (None: that of the nested values). Flat values fill it in row-major order.
+        dtype: 'float32', 'int32', 'bool', 'complex64' or 'string' (None: inferred as TF.js does:
+            Python numbers and float64 and other floats give float32, integers of any width int32,
+            wrapped modulo 2^32 as an Int32Array stores them; bool stays bool).
+
+    Returns:
+        A new Tensor.
+
+    Raises:
+        ValueError: the number of values does not match shape.
+
+    Example:
+        >>> tf.tensor([1, 2, 3, 4], [2, 2]).print()
+        Tensor
+            [[1, 2],
+             [3, 4]]
+        >>> tf.tensor([1, 2], dtype="int32").dtype
+        'int32'
+    """
     op = "tensor"
     if isinstance(values, Tensor):
         raise TypeError("tensor: argument 'values' is already a Tensor; use clone() or cast()")
@@ -99,10 +156,44 @@ def tensor(values, shape=None, dtype=None):
     return ENGINE.make_tensor(flat, tuple(shape), dtype)
 
 
-def scalar(value, dtype=None):
+def scalar(value: Union[int, float, bool, str], dtype: Optional[DType] = None) -> Tensor:
+    """Create a rank-0 tensor.
+
+    Args:
+        value: a single number, bool or str.
+        dtype: the dtype (None: inferred, float32 for numbers).
+
+    Returns:
+        A new Tensor of shape ().
+
+    Example:
+        >>> tf.scalar(3.5).print()
+        Tensor
+            3.5
+    """
     if isinstance(value, (list, tuple)) or (np is not None and isinstance(value, np.ndarray) and value.ndim):
         raise ValueError("scalar: argument 'value' must be a single number or bool, got a sequence; use tf.tensor")
     return tensor(value, (), dtype)
+
+
+_TENSOR_ND_DOC = """Create a rank-{rank} tensor (tf.tensor with its rank checked).
+
+Args:
+    values: nested values of rank {rank}, or flat values with a shape.
+    shape: the shape, of rank {rank} (None: that of the nested values).
+    dtype: the dtype (None: inferred, float32 for numbers).
+
+Returns:
+    A new rank-{rank} Tensor.
+
+Example:
+    >>> tf.{name}({args}).shape
+    {shape}
+"""
+_TENSOR_ND_EXAMPLES = {   # rank: (arguments, the shape they give)
+    1: ("[1, 2]", "(2,)"), 2: ("[[1, 2], [3, 4]]", "(2, 2)"), 3: ("[1, 2, 3, 4], [1, 2, 2]", "(1, 2, 2)"),
+    4: ("[1, 2, 3, 4], [1, 1, 2, 2]", "(1, 1, 2, 2)"), 5: ("[1, 2], [1, 1, 1, 1, 2]", "(1, 1, 1, 1, 2)"),
+    6: ("[1, 2], [1, 1, 1, 1, 1, 2]", "(1, 1, 1, 1, 1, 2)")}
 
 
 def _tensor_nd(rank):
@@ -122,15 +213,30 @@ def _tensor_nd(rank):
                 raise ValueError(f"{name}: argument 'shape' must have rank {rank}, got {list(shape)}")
         return tensor(values, shape, dtype)
     make.__name__ = make.__qualname__ = name
-    make.__doc__ = f"A rank-{rank} tensor (tf.{name})."
+    make.__doc__ = _TENSOR_ND_DOC.format(rank=rank, name=name, args=_TENSOR_ND_EXAMPLES[rank][0],
+                                         shape=_TENSOR_ND_EXAMPLES[rank][1])
+    make.__annotations__ = {"values": TensorLike, "shape": Optional[Shape], "dtype": Optional[DType], "return": Tensor}
     return make
 
 
 _tensor1d_with_shape, tensor2d, tensor3d, tensor4d, tensor5d, tensor6d = (_tensor_nd(r) for r in range(1, 7))
 
 
-def tensor1d(values, dtype=None):
-    """A rank-1 tensor (tf.tensor1d(values, dtype): TF.js's tensor1d takes no shape)."""
+def tensor1d(values: TensorLike, dtype: Optional[DType] = None) -> Tensor:
+    """Create a rank-1 tensor (TF.js's tensor1d takes no shape).
+
+    Args:
+        values: a flat list (or array) of values.
+        dtype: the dtype (None: inferred).
+
+    Returns:
+        A new Tensor of shape (len(values),).
+
+    Example:
+        >>> tf.tensor1d([1, 2, 3], "int32").print()
+        Tensor
+            [1, 2, 3]
+    """
     if dtype is not None and not isinstance(dtype, str):
         raise TypeError(f"tensor1d: argument 'dtype' must be a dtype name such as 'int32', got {dtype!r} "
                         f"(TF.js's tensor1d(values, dtype) takes no shape)")
@@ -149,26 +255,97 @@ def _filled(shape, value, dtype, op):
     return ENGINE.run_kernel("Fill", [], {"shape": shape, "value": v, "dtype": dtype})
 
 
-def zeros(shape, dtype="float32"):
+def zeros(shape: Shape, dtype: DType = "float32") -> Tensor:
+    """Create a tensor of zeros.
+
+    Args:
+        shape: the shape, a list of ints.
+        dtype: the dtype.
+
+    Returns:
+        A new Tensor of shape filled with 0.
+
+    Example:
+        >>> tf.zeros([2, 2]).print()
+        Tensor
+            [[0, 0],
+             [0, 0]]
+    """
     return _filled(shape, 0, check_dtype(dtype, "zeros"), "zeros")
 
 
-def ones(shape, dtype="float32"):
+def ones(shape: Shape, dtype: DType = "float32") -> Tensor:
+    """Create a tensor of ones.
+
+    Args:
+        shape: the shape, a list of ints.
+        dtype: the dtype.
+
+    Returns:
+        A new Tensor of shape filled with 1.
+
+    Example:
+        >>> tf.ones([3], "int32").print()
+        Tensor
+            [1, 1, 1]
+    """
     return _filled(shape, 1, check_dtype(dtype, "ones"), "ones")
 
 
-def fill(shape, value, dtype=None):
+def fill(shape: Shape, value: Union[int, float, bool, str], dtype: Optional[DType] = None) -> Tensor:
+    """Create a tensor filled with one value.
+
+    Args:
+        shape: the shape, a list of ints.
+        value: the value of every element.
+        dtype: the dtype (None: inferred from value, float32 for numbers).
+
+    Returns:
+        A new Tensor of shape.
+
+    Example:
+        >>> tf.fill([2, 3], 7).print()
+        Tensor
+            [[7, 7, 7],
+             [7, 7, 7]]
+    """
     dtype = check_dtype(dtype, "fill") if dtype is not None else _conv.infer_dtype(value)
     return _filled(shape, value, dtype, "fill")
 
 
 @op
-def zeros_like(x):
+def zeros_like(x: TensorLike) -> Tensor:
+    """A tensor of zeros with x's shape and dtype.
+
+    Args:
+        x: the tensor whose shape and dtype to take.
+
+    Returns:
+        A new Tensor of zeros.
+
+    Example:
+        >>> tf.zeros_like(tf.tensor([[1, 2]])).print()
+        Tensor
+            [[0, 0]]
+    """
     return ENGINE.run_kernel("ZerosLike", [convert_to_tensor(x, "x", "zeros_like")])
 
 
 @op
-def ones_like(x):
+def ones_like(x: TensorLike) -> Tensor:
+    """A tensor of ones with x's shape and dtype.
+
+    Args:
+        x: the tensor whose shape and dtype to take.
+
+    Returns:
+        A new Tensor of ones.
+
+    Example:
+        >>> tf.ones_like(tf.tensor([5, 6], dtype="int32")).print()
+        Tensor
+            [1, 1]
+    """
     return ENGINE.run_kernel("OnesLike", [convert_to_tensor(x, "x", "ones_like")])
 
 
@@ -180,8 +357,30 @@ def _number(v, op, arg):
     return v
 
 
-def range(start, stop=None, step=1, dtype="float32"):  # noqa: A001 - TF.js name
-    """tf.range(start, stop, step=1, dtype='float32'); range(n) counts from 0 as Python does."""
+def range(start: float, stop: Optional[float] = None, step: float = 1,  # noqa: A001 - TF.js name
+          dtype: DType = "float32") -> Tensor:
+    """Evenly spaced values in [start, stop), as TF.js's tf.range.
+
+    With one argument it counts from 0 as Python's range; with stop < start and the default
+    step it counts down (as TF.js).
+
+    Args:
+        start: the first value (or, alone, the stop with start 0).
+        stop: the end, excluded.
+        step: the increment (not 0).
+        dtype: 'float32' or 'int32'.
+
+    Returns:
+        A new rank-1 Tensor.
+
+    Example:
+        >>> tf.range(0, 10, 3).print()
+        Tensor
+            [0, 3, 6, 9]
+        >>> tf.range(3, dtype="int32").print()
+        Tensor
+            [0, 1, 2]
+    """
     op = "range"
     dtype = check_dtype(dtype, op)
     if dtype == "bool":
@@ -215,7 +414,22 @@ def range(start, stop=None, step=1, dtype="float32"):  # noqa: A001 - TF.js name
 builtins_range = __builtins__["range"] if isinstance(__builtins__, dict) else __builtins__.range
 
 
-def linspace(start, stop, num):
+def linspace(start: float, stop: float, num: int) -> Tensor:
+    """num evenly spaced float32 values from start to stop, both included.
+
+    Args:
+        start: the first value.
+        stop: the last value.
+        num: how many values (positive).
+
+    Returns:
+        A new float32 Tensor of shape (num,).
+
+    Example:
+        >>> tf.linspace(0, 1, 5).print()
+        Tensor
+            [0, 0.25, 0.5, 0.75, 1]
+    """
     op = "linspace"
     start, stop = _number(start, op, "start"), _number(stop, op, "stop")
     if isinstance(num, bool) or not isinstance(num, int):
@@ -226,7 +440,25 @@ def linspace(start, stop, num):
     return ENGINE.run_kernel("LinSpace", [], {"start": float(start), "stop": float(stop), "num": num})
 
 
-def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
+def eye(num_rows: int, num_columns: Optional[int] = None, batch_shape: Optional[Shape] = None,
+        dtype: DType = "float32") -> Tensor:
+    """An identity matrix (or a batch of them).
+
+    Args:
+        num_rows: the number of rows.
+        num_columns: the number of columns (None: num_rows).
+        batch_shape: leading batch dimensions (at most 3), each holding a copy.
+        dtype: the dtype.
+
+    Returns:
+        A new Tensor of shape batch_shape + (num_rows, num_columns), 1 on the diagonal.
+
+    Example:
+        >>> tf.eye(2, 3).print()
+        Tensor
+            [[1, 0, 0],
+             [0, 1, 0]]
+    """
     op = "eye"
     dtype = check_dtype(dtype, op)
     if num_columns is None:
@@ -300,7 +532,25 @@ def _real(v, op, arg):
     return v
 
 
-def random_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None):
+def random_normal(shape: Shape, mean: float = 0.0, stddev: float = 1.0, dtype: DType = "float32",
+                  seed: Optional[float] = None) -> Tensor:
+    """Random values from a normal distribution (TF.js's generator: a seed gives TF.js's values).
+
+    Args:
+        shape: the shape.
+        mean: the mean.
+        stddev: the standard deviation (non-negative).
+        dtype: 'float32' or 'int32' (values rounded).
+        seed: a seed for a reproducible draw (None: a new random one).
+
+    Returns:
+        A new Tensor of shape.
+
+    Example:
+        >>> x = tf.random_normal([2, 3], seed=1)
+        >>> x.shape, x.dtype
+        ((2, 3), 'float32')
+    """
     mean, stddev = _real(mean, "random_normal", "mean"), _real(stddev, "random_normal", "stddev")
     if stddev < 0:
         raise ValueError(f"random_normal: argument 'stddev' must be non-negative, got {stddev}")
@@ -308,7 +558,25 @@ def random_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None):
                    rounded=True)
 
 
-def truncated_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None):
+def truncated_normal(shape: Shape, mean: float = 0.0, stddev: float = 1.0, dtype: DType = "float32",
+                     seed: Optional[float] = None) -> Tensor:
+    """Random values from a normal distribution, redrawn when more than 2 stddev from the mean.
+
+    Args:
+        shape: the shape.
+        mean: the mean.
+        stddev: the standard deviation (non-negative).
+        dtype: 'float32' or 'int32' (values rounded).
+        seed: a seed for a reproducible draw (None: a new random one).
+
+    Returns:
+        A new Tensor of shape, every value within mean +- 2 stddev.
+
+    Example:
+        >>> x = tf.truncated_normal([1000], stddev=0.5, seed=3)
+        >>> bool(tf.abs(x).max() <= 1)
+        True
+    """
     mean, stddev = _real(mean, "truncated_normal", "mean"), _real(stddev, "truncated_normal", "stddev")
     if stddev < 0:
         raise ValueError(f"truncated_normal: argument 'stddev' must be non-negative, got {stddev}")
@@ -316,11 +584,43 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None):
                    rounded=True)
 
 
-def random_standard_normal(shape, dtype="float32", seed=None):
+def random_standard_normal(shape: Shape, dtype: DType = "float32", seed: Optional[float] = None) -> Tensor:
+    """Random values from the normal distribution of mean 0 and standard deviation 1.
+
+    Args:
+        shape: the shape.
+        dtype: 'float32' or 'int32' (values rounded).
+        seed: a seed for a reproducible draw (None: a new random one).
+
+    Returns:
+        A new Tensor of shape.
+
+    Example:
+        >>> tf.random_standard_normal([4], seed=2).shape
+        (4,)
+    """
     return random_normal(shape, 0.0, 1.0, dtype, seed)
 
 
-def random_uniform(shape, minval=0.0, maxval=1.0, dtype="float32", seed=None):
+def random_uniform(shape: Shape, minval: float = 0.0, maxval: float = 1.0, dtype: DType = "float32",
+                   seed: Optional[float] = None) -> Tensor:
+    """Random values drawn uniformly from [minval, maxval).
+
+    Args:
+        shape: the shape.
+        minval: the lower bound, included.
+        maxval: the upper bound, excluded (not below minval).
+        dtype: 'float32' or 'int32' (values truncated).
+        seed: a seed for a reproducible draw (None: a new random one).
+
+    Returns:
+        A new Tensor of shape.
+
+    Example:
+        >>> x = tf.random_uniform([100], 2, 3, seed=7)
+        >>> bool(x.min() >= 2), bool(x.max() < 3)
+        (True, True)
+    """
     minval, maxval = _real(minval, "random_uniform", "minval"), _real(maxval, "random_uniform", "maxval")
     if maxval < minval:
         raise ValueError(f"random_uniform: 'minval' ({minval}) must not exceed 'maxval' ({maxval})")
@@ -361,9 +661,27 @@ def from_dlpack(x):
 
 
 @op
-def variable(initial_value, trainable=True, name=None, dtype=None):
-    """tf.variable: a Variable holding (a copy-free share of) initial_value. Variables belong
-    to no scope: they live until disposed (or tf.dispose_variables())."""
+def variable(initial_value: TensorLike, trainable: bool = True, name: Optional[str] = None,
+             dtype: Optional[DType] = None) -> Variable:
+    """Create a Variable: a mutable tensor that optimizers update and tidy() never disposes.
+
+    Variables live until disposed (or tf.dispose_variables()).
+
+    Args:
+        initial_value: the initial values (a Tensor is shared, not copied).
+        trainable: whether gradients are computed for it (tf.variable_grads, optimizers).
+        name: a name (None: a unique one).
+        dtype: the dtype (None: initial_value's; otherwise it is cast).
+
+    Returns:
+        A new Variable.
+
+    Example:
+        >>> v = tf.variable(tf.tensor([1, 2]))
+        >>> v.assign(tf.tensor([3, 4])).print()
+        Tensor
+            [3, 4]
+    """
     if name is not None and not isinstance(name, str):
         raise TypeError(f"variable: argument 'name' must be a str, got {type(name).__name__}")
     initial = convert_to_tensor(initial_value, "initial_value", "variable")
@@ -373,6 +691,22 @@ def variable(initial_value, trainable=True, name=None, dtype=None):
 
 
 @op
-def clone(x):
+def clone(x: TensorLike) -> Tensor:
+    """A new tensor with x's values (sharing its data until either changes).
+
+    Args:
+        x: the tensor.
+
+    Returns:
+        A new Tensor, equal to x, disposed independently of it.
+
+    Example:
+        >>> a = tf.tensor([1, 2])
+        >>> b = tf.clone(a)
+        >>> a.dispose()
+        >>> b.print()
+        Tensor
+            [1, 2]
+    """
     x = convert_to_tensor(x, "x", "clone")
     return ENGINE.run_kernel("Identity", [x])

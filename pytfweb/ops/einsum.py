@@ -24,6 +24,8 @@ import re
 from ..core.dtypes import upcast
 from ..core.engine import ENGINE, op
 from ..kernels.einsum_plan import einsum_plan
+from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from .creation import convert_to_tensor
 from .creation import cast
 
@@ -41,9 +43,24 @@ def _common_dtype(tensors):
 
 
 @op
-def einsum(equation, *tensors):
-    """tf.einsum(equation, *tensors): e.g. einsum('ij,jk->ik', a, b) is a matrix product,
-    einsum('bij->bji', x) a batched transpose, einsum('i,i->', u, v) a dot product."""
+def einsum(equation: str, *tensors: TensorLike) -> Tensor:
+    """Einstein summation, as TF.js's einsum (two operands at most, no ellipsis).
+
+    einsum('ij,jk->ik', a, b) is a matrix product, einsum('bij->bji', x) a batched transpose,
+    einsum('i,i->', u, v) a dot product.
+
+    Args:
+        equation: the subscripts of each operand, '->', then those of the result.
+        *tensors: the operands.
+
+    Returns:
+        A new Tensor.
+
+    Example:
+        >>> tf.einsum("i,i->", tf.tensor([1, 2, 3]), tf.tensor([4, 5, 6])).print()
+        Tensor
+            32
+    """
     name = "einsum"
     if not tensors:
         raise ValueError(f"{name}: at least one tensor is needed after argument 'equation'")

@@ -28,12 +28,15 @@ at the end of this module, built from these rows as TF.js builds them.
 """
 import numbers
 
+from typing import Optional
+
 from ..core.dtypes import check_dtype, upcast
 from ..core.engine import ENGINE, op
 from ..kernels.elementwise import (  # noqa: F401  (the tables, re-exported for the gradients and tests)
     BINARY, BINARY_BY_KERNEL, BOOL_RESULT, GRADIENT_KERNELS, UNARY, UNARY_BY_KERNEL, Binary, Unary, out_dtype)
 from ..core.shapes import broadcast_shapes, strides_of
 from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from .creation import cast, convert_to_tensor, fill, refuse_complex, tensor, zeros_like
 
 
@@ -182,6 +185,116 @@ def _ready_dtype(kind, dtype):
     return kind == "compare" and dtype != "string"
 
 
+# --- docstrings: one row per op (what it computes, an example's input and its printed output) ---
+
+_X = ("x: the input, a Tensor or a value converted to one (number, bool, nested list, numpy "
+      "array).")
+_UNARY_DTYPES = {
+    "float": ("x must be float32 (Python numbers are read as float32).", "A float32 Tensor of x's shape."),
+    "to_float": ("int32 and bool inputs are cast to float32.", "A float32 Tensor of x's shape."),
+    "numeric": ("float32 and int32 keep their dtype (bool is computed as int32).",
+                "A Tensor of x's shape and dtype."),
+    "same": ("Computed in float32; an int32 or bool input gets the result truncated to its dtype.",
+             "A Tensor of x's shape and dtype."),
+    "bool": ("x must be bool.", "A bool Tensor of x's shape."),
+    "test": ("Any numeric dtype.", "A bool Tensor of x's shape."),
+}
+_BINARY_DTYPES = {
+    "arith": "a and b are upcast to one dtype (bool and bool compute as int32), which the result has.",
+    "floor": "a and b are upcast to one dtype; the result is int32.",
+    "compare": "a and b are upcast to one dtype (two string tensors compare as strings); the result is bool.",
+    "logical": "a and b must be bool; the result is bool.",
+    "same": "Computed in float32; int32 or bool operands get the result truncated to their dtype.",
+}
+_UNARY_DOCS = {
+    "neg": ("Negation, -x, elementwise.", "[1, -2, 0]", "[-1, 2, 0]"),
+    "abs": ("Absolute value |x|, elementwise (of a complex64 tensor: its magnitude, float32).",
+            "[-1, 2, -3.5]", "[1, 2, 3.5]"),
+    "sign": ("Sign of x, elementwise: -1, 0 or 1 (NaN stays NaN).", "[-4, 0, 2.5]", "[-1, 0, 1]"),
+    "square": ("Square x * x, elementwise.", "[-2, 3]", "[4, 9]"),
+    "relu": ("Rectified linear unit max(x, 0), elementwise.", "[-1, 0, 2]", "[0, 0, 2]"),
+    "relu6": ("min(max(x, 0), 6), elementwise.", "[-1, 3, 8]", "[0, 3, 6]"),
+    "exp": ("e raised to x, elementwise.", "[0, 1]", "[1, 2.718282]"),
+    "log": ("Natural logarithm, elementwise (NaN below 0, -Infinity at 0).", "[1, 0.5]", "[0, -0.6931472]"),
+    "log1p": ("log(1 + x), elementwise, accurate for small x.", "[0, 1]", "[0, 0.6931472]"),
+    "sqrt": ("Square root, elementwise (NaN below 0).", "[4, 9]", "[2, 3]"),
+    "rsqrt": ("Reciprocal of the square root, 1 / sqrt(x), elementwise.", "[4, 16]", "[0.5, 0.25]"),
+    "reciprocal": ("1 / x, elementwise.", "[2, 4]", "[0.5, 0.25]"),
+    "elu": ("Exponential linear unit: x where x > 0, exp(x) - 1 elsewhere.", "[-1, 0, 2]",
+            "[-0.6321205, 0, 2]"),
+    "selu": ("Scaled ELU: 1.0507010 * x where x > 0, 1.0507010 * 1.6732632 * (exp(x) - 1) elsewhere.",
+             "[0, 1]", "[0, 1.050701]"),
+    "sigmoid": ("Logistic sigmoid 1 / (1 + exp(-x)), elementwise.", "[0, 2]", "[0.5, 0.880797]"),
+    "tanh": ("Hyperbolic tangent, elementwise.", "[0, 1]", "[0, 0.7615942]"),
+    "softplus": ("log(exp(x) + 1), elementwise (no overflow for large x).", "[0, 1]", "[0.6931472, 1.3132617]"),
+    "sin": ("Sine (radians), elementwise.", "[0, 1.5707964]", "[0, 1]"),
+    "cos": ("Cosine (radians), elementwise.", "[0, 3.1415927]", "[1, -1]"),
+    "floor": ("Largest integer not greater than x, elementwise.", "[1.5, -1.5]", "[1, -2]"),
+    "ceil": ("Smallest integer not less than x, elementwise.", "[1.5, -1.5]", "[2, -1]"),
+    "round": ("Round to the nearest integer, halves to even (as TF.js), elementwise.", "[0.5, 1.5, 2.7]",
+              "[0, 2, 3]"),
+    "logical_not": ("Logical NOT, elementwise.", "[True, False]", "[false, true]"),
+    "acos": ("Arccosine (radians), elementwise (NaN outside [-1, 1]).", "[1, -1]", "[0, 3.1415927]"),
+    "acosh": ("Inverse hyperbolic cosine, elementwise (NaN below 1).", "[1]", "[0]"),
+    "asin": ("Arcsine (radians), elementwise (NaN outside [-1, 1]).", "[0, 1]", "[0, 1.5707964]"),
+    "asinh": ("Inverse hyperbolic sine, elementwise.", "[0, 1]", "[0, 0.8813736]"),
+    "atan": ("Arctangent (radians), elementwise.", "[0, 1]", "[0, 0.7853982]"),
+    "atanh": ("Inverse hyperbolic tangent, elementwise (NaN outside [-1, 1]).", "[0, 0.5]", "[0, 0.5493062]"),
+    "cosh": ("Hyperbolic cosine, elementwise.", "[0, 1]", "[1, 1.5430807]"),
+    "sinh": ("Hyperbolic sine, elementwise.", "[0, 1]", "[0, 1.1752012]"),
+    "tan": ("Tangent (radians), elementwise.", "[0, 0.7853982]", "[0, 1]"),
+    "erf": ("Gauss error function, elementwise.", "[0, 1]", "[0, 0.8427007]"),
+    "expm1": ("exp(x) - 1, elementwise, accurate for small x.", "[0, 1]", "[0, 1.7182819]"),
+    "is_nan": ("Whether x is NaN, elementwise.", "[1, float('nan')]", "[false, true]"),
+    "is_inf": ("Whether x is +Infinity or -Infinity, elementwise.", "[1, float('inf')]", "[false, true]"),
+    "is_finite": ("Whether x is finite (neither infinite nor NaN), elementwise.", "[1, float('inf')]",
+                  "[true, false]"),
+}
+_BINARY_DOCS = {
+    "add": ("a + b, elementwise with broadcasting.", "[1, 2]", "[10, 20]", "[11, 22]"),
+    "sub": ("a - b, elementwise with broadcasting.", "[10, 20]", "[1, 2]", "[9, 18]"),
+    "mul": ("a * b, elementwise with broadcasting.", "[1, 2]", "[3, 4]", "[3, 8]"),
+    "div": ("a / b, elementwise with broadcasting; two int32 operands floor (as TF.js).",
+            "[1, 6]", "[2, 4]", "[0.5, 1.5]"),
+    "floor_div": ("floor(a / b), elementwise with broadcasting.", "[7, -7]", "[2, 2]", "[3, -4]"),
+    "mod": ("a mod b, elementwise with broadcasting; the result has the sign of b (Python's %).",
+            "[5, -5]", "[3, 3]", "[2, 1]"),
+    "pow": ("a raised to b, elementwise with broadcasting.", "[2, 3]", "[3, 2]", "[8, 9]"),
+    "maximum": ("The larger of a and b, elementwise with broadcasting.", "[1, 5]", "[3, 2]", "[3, 5]"),
+    "minimum": ("The smaller of a and b, elementwise with broadcasting.", "[1, 5]", "[3, 2]", "[1, 2]"),
+    "squared_difference": ("(a - b) * (a - b), elementwise with broadcasting.", "[1, 5]", "[3, 2]", "[4, 9]"),
+    "equal": ("a == b, elementwise with broadcasting.", "[1, 2]", "[1, 3]", "[true, false]"),
+    "not_equal": ("a != b, elementwise with broadcasting.", "[1, 2]", "[1, 3]", "[false, true]"),
+    "greater": ("a > b, elementwise with broadcasting.", "[1, 3]", "[2, 2]", "[false, true]"),
+    "greater_equal": ("a >= b, elementwise with broadcasting.", "[1, 2]", "[2, 2]", "[false, true]"),
+    "less": ("a < b, elementwise with broadcasting.", "[1, 3]", "[2, 2]", "[true, false]"),
+    "less_equal": ("a <= b, elementwise with broadcasting.", "[1, 2]", "[2, 2]", "[true, true]"),
+    "logical_and": ("Logical AND, elementwise with broadcasting.", "[True, True]", "[True, False]",
+                    "[true, false]"),
+    "logical_or": ("Logical OR, elementwise with broadcasting.", "[False, True]", "[False, False]",
+                   "[false, true]"),
+    "atan2": ("Arctangent of a / b using the signs of both to pick the quadrant (radians), elementwise "
+              "with broadcasting.", "[1, -1]", "[1, -1]", "[0.7853981, -2.3561945]"),
+}
+
+
+def _unary_doc(row):
+    what, example, printed = _UNARY_DOCS[row.name]
+    takes, returns = _UNARY_DTYPES[row.kind]
+    return (f"{what}\n\nArgs:\n    {_X} {takes}\n\nReturns:\n    {returns}\n\n"
+            f"Example:\n    >>> tf.{row.name}(tf.tensor({example})).print()\n    Tensor\n        {printed}\n")
+
+
+def _binary_doc(row):
+    if row.name not in _BINARY_DOCS:   # bitwise_and: replaced by its own function below
+        return None
+    what, a, b, printed = _BINARY_DOCS[row.name]
+    return (f"{what}\n\nArgs:\n    a: the first operand, a Tensor or a value converted to one (a Python number "
+            f"beside a tensor takes its dtype).\n    b: the second operand, likewise; a and b broadcast "
+            f"against each other.\n\nReturns:\n    A Tensor of the broadcast shape. {_BINARY_DTYPES[row.kind]}\n\n"
+            f"Example:\n    >>> tf.{row.name}(tf.tensor({a}), tf.tensor({b})).print()\n    Tensor\n        {printed}\n")
+
+
 def _make_unary(row):
     ready = {"float": ("float32",), "to_float": ("float32",), "same": ("float32",),
              "numeric": ("float32", "int32"), "bool": ("bool",), "test": ("float32", "int32", "bool")}[row.kind]
@@ -192,7 +305,8 @@ def _make_unary(row):
             return ENGINE.run_kernel(row.kernel, [x])
         return run_unary(row, x)
     op.__name__ = op.__qualname__ = row.name
-    op.__doc__ = f"tf.{row.name}: elementwise, kernel '{row.kernel}'."
+    op.__doc__ = _unary_doc(row)
+    op.__annotations__ = {"x": TensorLike, "return": Tensor}
     return op
 
 
@@ -207,7 +321,8 @@ def _make_binary(row):
             return _binary_kernel(row, a, b)
         return run_binary(row, a, b)
     op.__name__ = op.__qualname__ = row.name
-    op.__doc__ = f"tf.{row.name}(a, b): elementwise with broadcasting, kernel '{row.kernel}'."
+    op.__doc__ = _binary_doc(row)
+    op.__annotations__ = {"a": TensorLike, "b": TensorLike, "return": Tensor}
     return op
 
 
@@ -216,13 +331,42 @@ _ops.update({r.name: _make_binary(r) for r in BINARY})
 globals().update(_ops)
 
 
-def leaky_relu(x, alpha=0.2):
+def leaky_relu(x: TensorLike, alpha: float = 0.2) -> Tensor:
+    """Leaky ReLU: x where x > 0, alpha * x elsewhere.
+
+    Args:
+        x: the input (int32 and bool are cast to float32).
+        alpha: the slope for negative values.
+
+    Returns:
+        A float32 Tensor of x's shape.
+
+    Example:
+        >>> tf.leaky_relu(tf.tensor([-2, 3]), 0.1).print()
+        Tensor
+            [-0.2, 3]
+    """
     if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real):
         raise TypeError(f"leaky_relu: argument 'alpha' must be a number, got {type(alpha).__name__}")
     return run_unary(UNARY_BY_KERNEL["LeakyRelu"], x, {"alpha": float(alpha)})
 
 
-def clip_by_value(x, clip_value_min, clip_value_max):
+def clip_by_value(x: TensorLike, clip_value_min: float, clip_value_max: float) -> Tensor:
+    """Clip each value into [clip_value_min, clip_value_max].
+
+    Args:
+        x: the input tensor (or a value converted to one).
+        clip_value_min: the lower bound.
+        clip_value_max: the upper bound (not below clip_value_min).
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
+    Example:
+        >>> tf.clip_by_value(tf.tensor([-5, 0.5, 5]), 0, 1).print()
+        Tensor
+            [0, 0.5, 1]
+    """
     for arg, v in (("clip_value_min", clip_value_min), ("clip_value_max", clip_value_max)):
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise TypeError(f"clip_by_value: argument '{arg}' must be a number, got {type(v).__name__}")
@@ -240,9 +384,24 @@ def clip_by_value(x, clip_value_min, clip_value_max):
 
 
 @op
-def step(x, alpha=0.0):
-    """tf.step: 1 where x > 0, alpha elsewhere, NaN kept. int32 stays int32, and alpha is then
-    truncated toward zero (as TF.js storing it into an Int32Array)."""
+def step(x: TensorLike, alpha: float = 0.0) -> Tensor:
+    """The step function: 1 where x > 0, alpha elsewhere, NaN kept.
+
+    int32 stays int32, and alpha is then truncated toward zero (as TF.js storing it into an
+    Int32Array).
+
+    Args:
+        x: the input tensor (or a value converted to one).
+        alpha: the value where x <= 0.
+
+    Returns:
+        A Tensor of x's shape and dtype.
+
+    Example:
+        >>> tf.step(tf.tensor([-1, 0, 2]), 0.5).print()
+        Tensor
+            [0.5, 0.5, 1]
+    """
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
         raise TypeError(f"step: argument 'alpha' must be a number, got {type(alpha).__name__}")
     row = UNARY_BY_KERNEL["Step"]
@@ -252,9 +411,21 @@ def step(x, alpha=0.0):
 
 
 @op
-def bitwise_and(x, y):
-    """tf.bitwise_and: elementwise AND of two int32 tensors of the same shape (no broadcasting,
-    as TF.js)."""
+def bitwise_and(x: TensorLike, y: TensorLike) -> Tensor:
+    """Bitwise AND of two int32 tensors of one shape (no broadcasting, as TF.js).
+
+    Args:
+        x: an int32 tensor.
+        y: an int32 tensor of x's shape.
+
+    Returns:
+        An int32 Tensor.
+
+    Example:
+        >>> tf.bitwise_and(tf.tensor([12, 5], dtype="int32"), tf.tensor([10, 3], dtype="int32")).print()
+        Tensor
+            [8, 1]
+    """
     row = BINARY_BY_KERNEL["BitwiseAnd"]
     x = operand(x, "x", row.name, y)
     y = operand(y, "y", row.name, x)
@@ -270,10 +441,23 @@ def bitwise_and(x, y):
 # --- composites: TF.js ops without a kernel of their own ------------------------------------
 
 @op
-def log_sigmoid(x):
-    """tf.log_sigmoid: log(sigmoid(x)) as -softplus(-x) (no overflow), with TF.js's gradient
-    dy * sigmoid(-x) rather than the chain through softplus. int32 and bool keep their dtype, each
-    step truncated, as TF.js's neg(softplus(neg(x))) gives them."""
+def log_sigmoid(x: TensorLike) -> Tensor:
+    """log(sigmoid(x)), computed as -softplus(-x) (no overflow).
+
+    The gradient is TF.js's, dy * sigmoid(-x). int32 and bool keep their dtype, each step
+    truncated, as TF.js's neg(softplus(neg(x))) gives them.
+
+    Args:
+        x: the input tensor (or a value converted to one).
+
+    Returns:
+        A Tensor of x's shape.
+
+    Example:
+        >>> tf.log_sigmoid(tf.tensor([0])).print()
+        Tensor
+            [-0.6931472]
+    """
     x = convert_to_tensor(x, "x", "log_sigmoid")
     neg, softplus, sigmoid, mul = _ops["neg"], _ops["softplus"], _ops["sigmoid"], _ops["mul"]
     if x.dtype != "float32":
@@ -291,8 +475,21 @@ def log_sigmoid(x):
 
 
 @op
-def logical_xor(a, b):
-    """tf.logical_xor: (a or b) and not (a and b), as TF.js composes it (no kernel of its own)."""
+def logical_xor(a: TensorLike, b: TensorLike) -> Tensor:
+    """Logical XOR, elementwise with broadcasting: (a or b) and not (a and b).
+
+    Args:
+        a: a bool tensor (or values converted to one).
+        b: a bool tensor; a and b broadcast.
+
+    Returns:
+        A bool Tensor of the broadcast shape.
+
+    Example:
+        >>> tf.logical_xor(tf.tensor([True, True]), tf.tensor([True, False])).print()
+        Tensor
+            [false, true]
+    """
     a = convert_to_tensor(a, "a", "logical_xor", "bool")
     b = convert_to_tensor(b, "b", "logical_xor", "bool")
     a, b, _ = binary_operands("logical_xor", "logical", a, b)
@@ -301,9 +498,23 @@ def logical_xor(a, b):
 
 
 @op
-def div_no_nan(a, b):
-    """tf.div_no_nan: a / b, but 0 where b is 0 (int32 operands floor, as tf.div). As in TF.js,
-    where(b == 0, 0, a / b): the gradient to a where b is 0 is then 0 / 0 (NaN), as there."""
+def div_no_nan(a: TensorLike, b: TensorLike) -> Tensor:
+    """a / b, but 0 where b is 0 (int32 operands floor, as tf.div).
+
+    As in TF.js, where(b == 0, 0, a / b): the gradient to a where b is 0 is then 0 / 0 (NaN).
+
+    Args:
+        a: the dividend.
+        b: the divisor; a and b broadcast.
+
+    Returns:
+        A Tensor of the broadcast shape.
+
+    Example:
+        >>> tf.div_no_nan(tf.tensor([1, 2]), tf.tensor([0, 4])).print()
+        Tensor
+            [0, 0.5]
+    """
     row = BINARY_BY_KERNEL["RealDiv"]
     a = operand(a, "a", "div_no_nan", b)
     b = operand(b, "b", "div_no_nan", a)
@@ -319,8 +530,24 @@ _ops.update(step=step, bitwise_and=bitwise_and, log_sigmoid=log_sigmoid, logical
 
 
 @op
-def true_div(a, b):
-    """The `/` operator: true division (int32 operands are divided as float32)."""
+def true_div(a: TensorLike, b: TensorLike) -> Tensor:
+    """True division, the `/` operator: int32 operands are divided as float32 (tf.div floors them).
+
+    Args:
+        a: the dividend.
+        b: the divisor; a and b broadcast.
+
+    Returns:
+        A float32 Tensor of the broadcast shape.
+
+    Example:
+        >>> a = tf.tensor([7], dtype="int32")
+        >>> tf.true_div(a, 2).print(); tf.div(a, 2).print()
+        Tensor
+            [3.5]
+        Tensor
+            [3]
+    """
     a = operand(a, "a", "div", b)
     b = operand(b, "b", "div", a)
     if a.dtype != "float32":
@@ -362,10 +589,30 @@ def where_coords(condition):
 
 
 @op
-def where(condition, a=None, b=None):
-    """tf.where(condition, a, b): a where condition is true, else b (all three broadcast).
-    With condition alone: the coordinates of its true entries, int32 [count, rank] (reads the
-    data back; tf.where_async does so without blocking)."""
+def where(condition: TensorLike, a: Optional[TensorLike] = None, b: Optional[TensorLike] = None) -> Tensor:
+    """Select: a where condition is true, else b (all three broadcast).
+
+    With condition alone: the coordinates of its true entries (reads the data back; tf.where_async
+    does so without blocking).
+
+    Args:
+        condition: a bool tensor.
+        a: the values where condition is true.
+        b: the values where condition is false (a and b are upcast to one dtype).
+
+    Returns:
+        A Tensor of the broadcast shape; or, with condition alone, an int32 Tensor [count, rank].
+
+    Example:
+        >>> c = tf.tensor([True, False, True])
+        >>> tf.where(c, tf.tensor([1, 2, 3]), tf.tensor([10, 20, 30])).print()
+        Tensor
+            [1, 20, 3]
+        >>> tf.where(c).print()
+        Tensor
+            [[0],
+             [2]]
+    """
     op = "where"
     if a is None and b is None:
         return where_coords(condition)

@@ -15,6 +15,10 @@ matrices runs as separate ops (_int_mat_mul).
 """
 import re
 
+from typing import Any, Dict, Optional, Sequence, Union
+
+from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from ..core.dtypes import upcast
 from ..core.engine import ENGINE, op
 from ..kernels.activations import ACTIVATIONS
@@ -138,10 +142,31 @@ def _int_mat_mul(y, bias, activation, prelu_weights, alpha):
 
 
 @op
-def mat_mul(a, b=None, transpose_a=False, transpose_b=False, bias=None, activation="linear",
-            prelu_activation_weights=None, leakyrelu_alpha=0.2):
-    """tf.fused.mat_mul: activation(a @ b + bias) in one kernel (batch axes broadcast); the
-    arguments may also come as TF.js's one object, mat_mul({"a": ..., "b": ..., ...})."""
+def mat_mul(a: Union[TensorLike, Dict[str, Any]], b: Optional[TensorLike] = None, transpose_a: bool = False,
+            transpose_b: bool = False, bias: Optional[TensorLike] = None, activation: str = "linear",
+            prelu_activation_weights: Optional[TensorLike] = None, leakyrelu_alpha: float = 0.2) -> Tensor:
+    """activation(a @ b + bias) in one kernel (batch axes broadcast). The arguments may also come as
+    TF.js's one object: mat_mul({"a": ..., "b": ..., ...}).
+
+    Args:
+        a: a tensor of rank >= 2 (or TF.js's dict of all the arguments).
+        b: a tensor of rank >= 2.
+        transpose_a: multiply by a's transpose.
+        transpose_b: multiply by b's transpose.
+        bias: added to the product, broadcast (None: none).
+        activation: 'linear', 'relu', 'relu6', 'elu', 'prelu', 'leakyrelu' or 'sigmoid'.
+        prelu_activation_weights: prelu's alpha.
+        leakyrelu_alpha: leakyrelu's slope.
+
+    Returns:
+        A Tensor, as tf.mat_mul's.
+
+    Example:
+        >>> a, b = tf.tensor([[1, -2]]), tf.tensor([[1], [1]])
+        >>> tf.fused.mat_mul(a, b, bias=tf.tensor([0.5]), activation="relu").print()
+        Tensor
+            [[0]]
+    """
     if isinstance(a, dict):
         return _options(mat_mul, a)
     if b is None:
@@ -200,10 +225,37 @@ def _fused_conv(name, kernel, unfused, depthwise, x, filter, strides, pad, data_
 
 
 @op
-def conv2d(x, filter=None, strides=None, pad=None, data_format="NHWC", dilations=(1, 1), dim_rounding_mode=None,
-           bias=None, activation="linear", prelu_activation_weights=None, leakyrelu_alpha=0.2):
-    """tf.fused.conv2d: activation(conv2d(x, filter) + bias) in one kernel; the arguments may
-    also come as TF.js's one object, conv2d({"x": ..., "filter": ..., "strides": ..., ...})."""
+def conv2d(x: Union[TensorLike, Dict[str, Any]], filter: Optional[TensorLike] = None,  # noqa: A002 - TF.js name
+           strides: Union[int, Sequence[int], None] = None, pad: Union[str, int, Sequence, None] = None,
+           data_format: str = "NHWC", dilations: Union[int, Sequence[int]] = (1, 1),
+           dim_rounding_mode: Optional[str] = None, bias: Optional[TensorLike] = None, activation: str = "linear",
+           prelu_activation_weights: Optional[TensorLike] = None, leakyrelu_alpha: float = 0.2) -> Tensor:
+    """activation(conv2d(x, filter) + bias) in one kernel. The arguments may also come as TF.js's one
+    object: conv2d({"x": ..., "filter": ..., "strides": ..., ...}).
+
+    Args:
+        x: the input, [batch, height, width, in_channels] (or TF.js's dict of all the arguments).
+        filter: [filter_height, filter_width, in_channels, out_channels].
+        strides: the window's step, an int or a pair.
+        pad: 'valid', 'same', an int or explicit paddings.
+        data_format: 'NHWC' or 'NCHW'.
+        dilations: the filter's dilation rates.
+        dim_rounding_mode: 'floor', 'round' or 'ceil' for an int pad.
+        bias: added per output channel (None: none).
+        activation: 'linear', 'relu', 'relu6', 'elu', 'prelu', 'leakyrelu' or 'sigmoid'.
+        prelu_activation_weights: prelu's alpha.
+        leakyrelu_alpha: leakyrelu's slope.
+
+    Returns:
+        A Tensor, as tf.conv2d's.
+
+    Example:
+        >>> y = tf.fused.conv2d(x=tf.ones([1, 3, 3, 1]), filter=tf.ones([2, 2, 1, 1]), strides=1, pad="valid",
+        ...                     bias=tf.tensor([1]))
+        >>> y.as1d().print()
+        Tensor
+            [5, 5, 5, 5]
+    """
     if isinstance(x, dict):
         return _options(conv2d, x)
     return _fused_conv("fused.conv2d", "FusedConv2D", _unfused_conv2d, False, x, filter, strides, pad, data_format,
@@ -211,11 +263,37 @@ def conv2d(x, filter=None, strides=None, pad=None, data_format="NHWC", dilations
 
 
 @op
-def depthwise_conv2d(x, filter=None, strides=None, pad=None, data_format="NHWC", dilations=(1, 1),
-                     dim_rounding_mode=None, bias=None, activation="linear", prelu_activation_weights=None,
-                     leakyrelu_alpha=0.2):
-    """tf.fused.depthwise_conv2d: activation(depthwise_conv2d(x, filter) + bias) in one kernel;
-    the arguments may also come as one dict, as conv2d's."""
+def depthwise_conv2d(x: Union[TensorLike, Dict[str, Any]], filter: Optional[TensorLike] = None,  # noqa: A002 - TF.js name
+                     strides: Union[int, Sequence[int], None] = None, pad: Union[str, int, None] = None,
+                     data_format: str = "NHWC", dilations: Union[int, Sequence[int]] = (1, 1),
+                     dim_rounding_mode: Optional[str] = None, bias: Optional[TensorLike] = None,
+                     activation: str = "linear", prelu_activation_weights: Optional[TensorLike] = None,
+                     leakyrelu_alpha: float = 0.2) -> Tensor:
+    """activation(depthwise_conv2d(x, filter) + bias) in one kernel; the arguments may also come as
+    one dict, as conv2d's.
+
+    Args:
+        x: the input, [batch, height, width, channels] (or TF.js's dict of all the arguments).
+        filter: [filter_height, filter_width, channels, multiplier].
+        strides: the window's step, an int or a pair.
+        pad: 'valid', 'same' or an int.
+        data_format: 'NHWC' or 'NCHW'.
+        dilations: the filter's dilation rates.
+        dim_rounding_mode: 'floor', 'round' or 'ceil' for an int pad.
+        bias: added per output channel (None: none).
+        activation: 'linear', 'relu', 'relu6', 'elu', 'prelu', 'leakyrelu' or 'sigmoid'.
+        prelu_activation_weights: prelu's alpha.
+        leakyrelu_alpha: leakyrelu's slope.
+
+    Returns:
+        A Tensor, as tf.depthwise_conv2d's.
+
+    Example:
+        >>> x, f = tf.ones([1, 2, 2, 1]), tf.ones([2, 2, 1, 1])
+        >>> tf.fused.depthwise_conv2d(x, f, 1, "valid", activation="relu").print()
+        Tensor
+            [[[[4]]]]
+    """
     if isinstance(x, dict):
         return _options(depthwise_conv2d, x)
     return _fused_conv("fused.depthwise_conv2d", "FusedDepthwiseConv2D", _unfused_depthwise_conv2d, True, x, filter,

@@ -40,6 +40,9 @@ plain Python and already validated by the ops below.
 """
 import math
 
+from typing import Dict, Optional, Sequence, Union
+
+from ..core.types import TensorLike
 from ..core.engine import ENGINE, op
 from ..kernels.nms import non_max_suppression_impl
 from ..core.limits import check_elements
@@ -51,7 +54,12 @@ from .nn import one_hot
 from .reduction import arg_max, max as reduce_max, sum as reduce_sum
 from .shape import int_list, is_int, reshape, split, stack, tile
 
-__all__ = []   # tf.image is a namespace: tf.image.resize_bilinear(...)
+# tf.image is a namespace (tf.image.resize_bilinear(...)): its public names, as TF.js's (the API
+# reference lists these).
+__all__ = ["crop_and_resize", "flip_left_right", "grayscale_to_rgb", "non_max_suppression", "non_max_suppression_async",
+           "non_max_suppression_padded", "non_max_suppression_padded_async", "non_max_suppression_with_score",
+           "non_max_suppression_with_score_async", "resize_bilinear", "resize_nearest_neighbor", "rgb_to_grayscale",
+           "rotate_with_offset", "threshold", "transform"]
 
 
 # --- argument checks -------------------------------------------------------------------------
@@ -138,16 +146,48 @@ def _resize(kernel, name, images, size, align_corners, half_pixel_centers):
 
 
 @op
-def resize_bilinear(images, size, align_corners=False, half_pixel_centers=False):
-    """tf.image.resize_bilinear: images [batch?, height, width, channels] resized to size
-    [new_height, new_width] by bilinear interpolation; float32."""
+def resize_bilinear(images: TensorLike, size: Sequence[int], align_corners: bool = False,
+                    half_pixel_centers: bool = False) -> Tensor:
+    """Resize images by bilinear interpolation.
+
+    Args:
+        images: [batch, height, width, channels] (or without the batch axis).
+        size: [new_height, new_width].
+        align_corners: align the corner pixels of input and output.
+        half_pixel_centers: sample at pixel centres (TensorFlow 2's resize).
+
+    Returns:
+        A float32 Tensor [batch, new_height, new_width, channels].
+
+    Example:
+        >>> image = tf.tensor([0, 10, 20, 30], [1, 2, 2, 1])
+        >>> tf.image.resize_bilinear(image, [3, 3], align_corners=True).as1d().print()
+        Tensor
+            [0, 5, 10, 10, 15, 20, 20, 25, 30]
+    """
     return _resize("ResizeBilinear", "resize_bilinear", images, size, align_corners, half_pixel_centers)
 
 
 @op
-def resize_nearest_neighbor(images, size, align_corners=False, half_pixel_centers=False):
-    """tf.image.resize_nearest_neighbor: as resize_bilinear, taking the nearest pixel; the
-    images' dtype is kept."""
+def resize_nearest_neighbor(images: TensorLike, size: Sequence[int], align_corners: bool = False,
+                            half_pixel_centers: bool = False) -> Tensor:
+    """Resize images taking the nearest pixel; the images' dtype is kept.
+
+    Args:
+        images: [batch, height, width, channels] (or without the batch axis).
+        size: [new_height, new_width].
+        align_corners: align the corner pixels of input and output.
+        half_pixel_centers: sample at pixel centres.
+
+    Returns:
+        A Tensor [batch, new_height, new_width, channels].
+
+    Example:
+        >>> image = tf.tensor([1, 2, 3, 4], [1, 2, 2, 1])
+        >>> tf.image.resize_nearest_neighbor(image, [4, 4]).as1d().print()
+        Tensor
+            [1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4]
+    """
     return _resize("ResizeNearestNeighbor", "resize_nearest_neighbor", images, size, align_corners,
                    half_pixel_centers)
 
@@ -155,9 +195,28 @@ def resize_nearest_neighbor(images, size, align_corners=False, half_pixel_center
 # --- crop, flip, rotate, transform -------------------------------------------------------------
 
 @op
-def crop_and_resize(image, boxes, box_ind, crop_size, method="bilinear", extrapolation_value=0):
-    """tf.image.crop_and_resize: for each box [y1, x1, y2, x2] (fractions of height and width)
-    of image box_ind[i], a crop resampled to crop_size [height, width]; float32."""
+def crop_and_resize(image: TensorLike, boxes: TensorLike, box_ind: TensorLike, crop_size: Sequence[int],
+                    method: str = "bilinear", extrapolation_value: float = 0) -> Tensor:
+    """Crops of images, each resampled to one size.
+
+    Args:
+        image: [batch, height, width, channels].
+        boxes: [num_boxes, 4], each [y1, x1, y2, x2] in fractions of height and width.
+        box_ind: int32 [num_boxes]: the image each box is taken from.
+        crop_size: [crop_height, crop_width].
+        method: 'bilinear' or 'nearest'.
+        extrapolation_value: the value of samples outside the image.
+
+    Returns:
+        A float32 Tensor [num_boxes, crop_height, crop_width, channels].
+
+    Example:
+        >>> image = tf.range(16).reshape([1, 4, 4, 1])
+        >>> boxes = tf.tensor([[0, 0, 1, 1]])
+        >>> tf.image.crop_and_resize(image, boxes, tf.tensor([0], dtype="int32"), [2, 2]).as1d().print()
+        Tensor
+            [0, 3, 12, 15]
+    """
     name = "crop_and_resize"
     image = _image(image, "image", name, (4,))
     boxes = convert_to_tensor(boxes, "boxes", name, "float32")
@@ -180,8 +239,20 @@ def crop_and_resize(image, boxes, box_ind, crop_size, method="bilinear", extrapo
 
 
 @op
-def flip_left_right(image):
-    """tf.image.flip_left_right: image [batch, height, width, channels] mirrored along its width."""
+def flip_left_right(image: TensorLike) -> Tensor:
+    """Mirror images along their width.
+
+    Args:
+        image: [batch, height, width, channels].
+
+    Returns:
+        A float32 Tensor of image's shape.
+
+    Example:
+        >>> tf.image.flip_left_right(tf.tensor([1, 2, 3, 4], [1, 2, 2, 1])).as1d().print()
+        Tensor
+            [2, 1, 4, 3]
+    """
     image = _float_image(image, "image", "flip_left_right", (4,))
     return ENGINE.run_kernel("FlipLeftRight", [image])
 
@@ -200,9 +271,25 @@ def _fill4(fill_value, channels, name):
 
 
 @op
-def rotate_with_offset(image, radians, fill_value=0, center=0.5):
-    """tf.image.rotate_with_offset: image [batch, height, width, channels] rotated by radians
-    around center (a fraction of width and height, or [x, y]); uncovered pixels get fill_value."""
+def rotate_with_offset(image: TensorLike, radians: float, fill_value: Union[float, Sequence[float]] = 0,
+                       center: Union[float, Sequence[float]] = 0.5) -> Tensor:
+    """Rotate images around a centre; uncovered pixels get fill_value.
+
+    Args:
+        image: [batch, height, width, channels].
+        radians: the rotation angle.
+        fill_value: the value of uncovered pixels (a number, or [r, g, b]).
+        center: the centre, a fraction of width and height or [x, y].
+
+    Returns:
+        A float32 Tensor of image's shape.
+
+    Example:
+        >>> image = tf.tensor([1, 2, 3, 4], [1, 2, 2, 1])
+        >>> tf.image.rotate_with_offset(image, 3.141592653589793).as1d().print()
+        Tensor
+            [0, 0, 0, 4]
+    """
     name = "rotate_with_offset"
     image = _float_image(image, "image", name, (4,))
     if isinstance(center, (list, tuple)):
@@ -217,10 +304,29 @@ def rotate_with_offset(image, radians, fill_value=0, center=0.5):
 
 
 @op
-def transform(image, transforms, interpolation="nearest", fill_mode="constant", fill_value=0, output_shape=None):
-    """tf.image.transform: each output pixel (x, y) reads image at ((a0 x + a1 y + a2) / k,
-    (b0 x + b1 y + b2) / k), k = c0 x + c1 y + 1, for transforms rows [a0, a1, a2, b0, b1, b2,
-    c0, c1] (one row, or one per image)."""
+def transform(image: TensorLike, transforms: TensorLike, interpolation: str = "nearest", fill_mode: str = "constant",
+              fill_value: float = 0, output_shape: Optional[Sequence[int]] = None) -> Tensor:
+    """Projective transforms: each output pixel (x, y) reads image at ((a0 x + a1 y + a2) / k,
+    (b0 x + b1 y + b2) / k), k = c0 x + c1 y + 1.
+
+    Args:
+        image: [batch, height, width, channels], float32.
+        transforms: rows [a0, a1, a2, b0, b1, b2, c0, c1] (one row, or one per image).
+        interpolation: 'nearest' or 'bilinear'.
+        fill_mode: how points outside the image are filled: 'constant', 'reflect', 'wrap' or 'nearest'.
+        fill_value: the value for fill_mode 'constant'.
+        output_shape: [height, width] of the output (None: the image's).
+
+    Returns:
+        A float32 Tensor.
+
+    Example:
+        >>> image = tf.tensor([1, 2, 3, 4], [1, 2, 2, 1])
+        >>> shift_left = tf.tensor([[1, 0, 1, 0, 1, 0, 0, 0]])   # reads x + 1
+        >>> tf.image.transform(image, shift_left).as1d().print()
+        Tensor
+            [2, 0, 4, 0]
+    """
     name = "transform"
     image = _image(image, "image", name, (4,), "float32")
     transforms = convert_to_tensor(transforms, "transforms", name, "float32")
@@ -253,16 +359,40 @@ def _last_axis(image, name, size, what):
 
 
 @op
-def grayscale_to_rgb(image):
-    """tf.image.grayscale_to_rgb: [..., 1] -> [..., 3], the value repeated."""
+def grayscale_to_rgb(image: TensorLike) -> Tensor:
+    """Grayscale images to RGB: [..., 1] to [..., 3], the value repeated.
+
+    Args:
+        image: a tensor whose last axis has length 1.
+
+    Returns:
+        A Tensor [..., 3] of image's dtype.
+
+    Example:
+        >>> tf.image.grayscale_to_rgb(tf.tensor([[[5]]])).print()
+        Tensor
+            [[[5, 5, 5]]]
+    """
     image = _last_axis(image, "grayscale_to_rgb", 1, "a grayscale channel")
     return tile(image, [1] * (image.rank - 1) + [3])
 
 
 @op
-def rgb_to_grayscale(image):
-    """tf.image.rgb_to_grayscale: [..., 3] -> [..., 1] by luma weights; the dtype is kept (int32
-    truncated, as TF.js casts back)."""
+def rgb_to_grayscale(image: TensorLike) -> Tensor:
+    """RGB images to grayscale: [..., 3] to [..., 1] by the luma weights 0.2989, 0.5870, 0.1140;
+    the dtype is kept (int32 truncated, as TF.js casts back).
+
+    Args:
+        image: a tensor whose last axis has length 3 (rank at most 6).
+
+    Returns:
+        A Tensor [..., 1] of image's dtype.
+
+    Example:
+        >>> tf.image.rgb_to_grayscale(tf.tensor([[[100, 100, 100]]], dtype="int32")).print()
+        Tensor
+            [[[99]]]
+    """
     image = _last_axis(image, "rgb_to_grayscale", 3, "the RGB channels")
     if image.rank > 6:
         raise ValueError(f"rgb_to_grayscale: argument 'image' must have rank <= 6, got rank {image.rank}")
@@ -271,10 +401,24 @@ def rgb_to_grayscale(image):
 
 
 @op
-def threshold(image, method="binary", inverted=False, thresh_value=0.5):
-    """tf.image.threshold: int32 [height, width, 1], 255 where the image (its luma, for RGB) is
-    above thresh_value * 255, or above Otsu's threshold with method 'otsu', 0 elsewhere;
-    inverted swaps them (at or below)."""
+def threshold(image: TensorLike, method: str = "binary", inverted: bool = False, thresh_value: float = 0.5) -> Tensor:
+    """Binarize an image: 255 where it (its luma, for RGB) is above thresh_value * 255, or above
+    Otsu's threshold with method 'otsu', 0 elsewhere.
+
+    Args:
+        image: [height, width, 1 or 3].
+        method: 'binary' or 'otsu'.
+        inverted: 255 at or below the threshold instead.
+        thresh_value: the threshold as a fraction of 255 ('binary').
+
+    Returns:
+        An int32 Tensor [height, width, 1].
+
+    Example:
+        >>> tf.image.threshold(tf.tensor([[[10], [200]]], dtype="int32")).as1d().print()
+        Tensor
+            [0, 255]
+    """
     name = "threshold"
     image = _image(image, "image", name, (3,))
     if image.shape[2] not in (1, 3):
@@ -378,29 +522,84 @@ def _nms(kernel, name, boxes, scores, max_output_size, iou_threshold, score_thre
 
 
 @op
-def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=-math.inf):
-    """tf.image.non_max_suppression: int32 indices of at most max_output_size boxes [y1, x1, y2,
-    x2], best score first, skipping any that overlaps a chosen one with IoU >= iou_threshold
-    and those scoring at or below score_threshold."""
+def non_max_suppression(boxes: TensorLike, scores: TensorLike, max_output_size: int, iou_threshold: float = 0.5,
+                        score_threshold: float = -math.inf) -> Tensor:
+    """Non-max suppression: the boxes to keep, best score first, skipping any that overlaps a kept
+    one with IoU >= iou_threshold and those scoring at or below score_threshold.
+
+    Args:
+        boxes: [num_boxes, 4], each [y1, x1, y2, x2].
+        scores: [num_boxes].
+        max_output_size: the most boxes to keep.
+        iou_threshold: the overlap above which a box is dropped.
+        score_threshold: scores at or below this are dropped.
+
+    Returns:
+        An int32 Tensor of the kept boxes' indices.
+
+    Example:
+        >>> boxes = tf.tensor([[0, 0, 1, 1], [0, 0, 0.9, 0.9], [0, 2, 1, 3]])
+        >>> tf.image.non_max_suppression(boxes, tf.tensor([0.9, 0.8, 0.7]), 3).print()
+        Tensor
+            [0, 2]
+    """
     return _nms("NonMaxSuppressionV3", "non_max_suppression", boxes, scores, max_output_size, iou_threshold,
                 score_threshold)
 
 
 @op
-def non_max_suppression_with_score(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=-math.inf,
-                                   soft_nms_sigma=0.0):
-    """tf.image.non_max_suppression_with_score: {'selected_indices', 'selected_scores'}; with
-    soft_nms_sigma > 0, overlapping boxes lose score (Soft-NMS) rather than being dropped."""
+def non_max_suppression_with_score(boxes: TensorLike, scores: TensorLike, max_output_size: int,
+                                   iou_threshold: float = 0.5, score_threshold: float = -math.inf,
+                                   soft_nms_sigma: float = 0.0) -> Dict[str, Tensor]:
+    """Non-max suppression that also gives the kept scores; with soft_nms_sigma > 0, overlapping
+    boxes lose score (Soft-NMS) rather than being dropped.
+
+    Args:
+        boxes: [num_boxes, 4], each [y1, x1, y2, x2].
+        scores: [num_boxes].
+        max_output_size: the most boxes to keep.
+        iou_threshold: the overlap at or above which a box is dropped.
+        score_threshold: scores at or below this are dropped.
+        soft_nms_sigma: the Soft-NMS Gaussian's sigma (0: plain suppression).
+
+    Returns:
+        {'selected_indices': int32 Tensor, 'selected_scores': float32 Tensor}.
+
+    Example:
+        >>> boxes = tf.tensor([[0, 0, 1, 1], [0, 2, 1, 3]])
+        >>> out = tf.image.non_max_suppression_with_score(boxes, tf.tensor([0.9, 0.7]), 2)
+        >>> out["selected_scores"].print()
+        Tensor
+            [0.9, 0.7]
+    """
     indices, kept = _nms("NonMaxSuppressionV5", "non_max_suppression_with_score", boxes, scores, max_output_size,
                          iou_threshold, score_threshold, soft_nms_sigma)
     return {"selected_indices": indices, "selected_scores": kept}
 
 
 @op
-def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=-math.inf,
-                               pad_to_max_output_size=False):
-    """tf.image.non_max_suppression_padded: {'selected_indices', 'valid_outputs'}; the indices
-    are padded with zeros to max_output_size when pad_to_max_output_size."""
+def non_max_suppression_padded(boxes: TensorLike, scores: TensorLike, max_output_size: int, iou_threshold: float = 0.5,
+                               score_threshold: float = -math.inf,
+                               pad_to_max_output_size: bool = False) -> Dict[str, Tensor]:
+    """Non-max suppression giving a fixed-size result when asked.
+
+    Args:
+        boxes: [num_boxes, 4], each [y1, x1, y2, x2].
+        scores: [num_boxes].
+        max_output_size: the most boxes to keep (at most num_boxes, as TF.js).
+        iou_threshold: the overlap at or above which a box is dropped.
+        score_threshold: scores at or below this are dropped.
+        pad_to_max_output_size: pad the indices with zeros to max_output_size.
+
+    Returns:
+        {'selected_indices': int32 Tensor, 'valid_outputs': int32 scalar, how many are real}.
+
+    Example:
+        >>> boxes = tf.tensor([[0, 0, 1, 1], [0, 0, 0.9, 0.9], [0, 2, 1, 3]])
+        >>> out = tf.image.non_max_suppression_padded(boxes, tf.tensor([0.9, 0.8, 0.7]), 3, pad_to_max_output_size=True)
+        >>> out["selected_indices"].array_sync(), out["valid_outputs"].array_sync()
+        ([0, 2, 0], 2)
+    """
     name = "non_max_suppression_padded"
     _flag(pad_to_max_output_size, "pad_to_max_output_size", name)
     indices, valid = _nms("NonMaxSuppressionV4", name, boxes, scores, max_output_size, iou_threshold,
@@ -424,26 +623,82 @@ async def _nms_async(name, boxes, scores, max_output_size, iou_threshold, score_
                                     attrs["score_threshold"], attrs["soft_nms_sigma"], pad)
 
 
-async def non_max_suppression_async(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=-math.inf):
-    """tf.image.non_max_suppression_async: non_max_suppression without blocking on the GPU."""
+async def non_max_suppression_async(boxes: TensorLike, scores: TensorLike, max_output_size: int,
+                                    iou_threshold: float = 0.5, score_threshold: float = -math.inf) -> Tensor:
+    """tf.image.non_max_suppression reading boxes and scores without blocking (awaited).
+
+    Args:
+        boxes: [num_boxes, 4], each [y1, x1, y2, x2].
+        scores: [num_boxes].
+        max_output_size: the most boxes to keep.
+        iou_threshold: the overlap at or above which a box is dropped.
+        score_threshold: scores at or below this are dropped.
+
+    Returns:
+        An int32 Tensor of the kept boxes' indices.
+
+    Example:
+        >>> import asyncio
+        >>> boxes = tf.tensor([[0, 0, 1, 1], [0, 0, 0.9, 0.9]])
+        >>> asyncio.run(tf.image.non_max_suppression_async(boxes, tf.tensor([0.8, 0.9]), 2)).print()
+        Tensor
+            [1]
+    """
     indices, _, _ = await _nms_async("non_max_suppression_async", boxes, scores, max_output_size, iou_threshold,
                                      score_threshold)
     return tensor1d(indices, dtype="int32")
 
 
-async def non_max_suppression_with_score_async(boxes, scores, max_output_size, iou_threshold=0.5,
-                                               score_threshold=-math.inf, soft_nms_sigma=0.0):
-    """tf.image.non_max_suppression_with_score_async: non_max_suppression_with_score without
-    blocking on the GPU."""
+async def non_max_suppression_with_score_async(boxes: TensorLike, scores: TensorLike, max_output_size: int,
+                                               iou_threshold: float = 0.5, score_threshold: float = -math.inf,
+                                               soft_nms_sigma: float = 0.0) -> Dict[str, Tensor]:
+    """tf.image.non_max_suppression_with_score reading boxes and scores without blocking (awaited).
+
+    Args:
+        boxes: [num_boxes, 4], each [y1, x1, y2, x2].
+        scores: [num_boxes].
+        max_output_size: the most boxes to keep.
+        iou_threshold: the overlap at or above which a box is dropped.
+        score_threshold: scores at or below this are dropped.
+        soft_nms_sigma: the Soft-NMS Gaussian's sigma (0: plain suppression).
+
+    Returns:
+        {'selected_indices': int32 Tensor, 'selected_scores': float32 Tensor}.
+
+    Example:
+        >>> import asyncio
+        >>> boxes, scores = tf.tensor([[0, 0, 1, 1]]), tf.tensor([0.5])
+        >>> out = asyncio.run(tf.image.non_max_suppression_with_score_async(boxes, scores, 1))
+        >>> out["selected_indices"].array_sync()
+        [0]
+    """
     indices, kept, _ = await _nms_async("non_max_suppression_with_score_async", boxes, scores, max_output_size,
                                         iou_threshold, score_threshold, soft_nms_sigma)
     return {"selected_indices": tensor1d(indices, dtype="int32"), "selected_scores": tensor1d(kept, dtype="float32")}
 
 
-async def non_max_suppression_padded_async(boxes, scores, max_output_size, iou_threshold=0.5,
-                                           score_threshold=-math.inf, pad_to_max_output_size=False):
-    """tf.image.non_max_suppression_padded_async: non_max_suppression_padded without blocking
-    on the GPU."""
+async def non_max_suppression_padded_async(boxes: TensorLike, scores: TensorLike, max_output_size: int,
+                                           iou_threshold: float = 0.5, score_threshold: float = -math.inf,
+                                           pad_to_max_output_size: bool = False) -> Dict[str, Tensor]:
+    """tf.image.non_max_suppression_padded reading boxes and scores without blocking (awaited).
+
+    Args:
+        boxes: [num_boxes, 4], each [y1, x1, y2, x2].
+        scores: [num_boxes].
+        max_output_size: the most boxes to keep.
+        iou_threshold: the overlap at or above which a box is dropped.
+        score_threshold: scores at or below this are dropped.
+        pad_to_max_output_size: pad the indices with zeros to max_output_size.
+
+    Returns:
+        {'selected_indices': int32 Tensor, 'valid_outputs': int32 scalar}.
+
+    Example:
+        >>> import asyncio
+        >>> out = asyncio.run(tf.image.non_max_suppression_padded_async(tf.tensor([[0, 0, 1, 1]]), tf.tensor([0.5]), 1))
+        >>> out["valid_outputs"].array_sync()
+        1
+    """
     name = "non_max_suppression_padded_async"
     _flag(pad_to_max_output_size, "pad_to_max_output_size", name)
     indices, _, valid = await _nms_async(name, boxes, scores, max_output_size, iou_threshold, score_threshold,

@@ -36,11 +36,14 @@ import math
 
 from collections import namedtuple
 
+from typing import Any, List, Optional, Sequence
+
 from ..core.dtypes import upcast
 from ..core.engine import ENGINE, op
 from ..core.limits import check_elements
 from ..core.shapes import size_of, strides_of
 from ..core.tensor import Tensor
+from ..core.types import Shape, TensorLike
 from .creation import convert_to_tensor, refuse_complex
 from .creation import tensor as _new_tensor
 from .creation import cast
@@ -86,9 +89,22 @@ def _choice(value, options, name, arg):
 # --- gather_nd, scatter_nd, tensor_scatter_update ------------------------------------------
 
 @op
-def gather_nd(x, indices):
-    """tf.gather_nd: slices of x at the index tuples in the last axis of indices (int32);
-    the result has shape indices.shape[:-1] + x.shape[indices.shape[-1]:]."""
+def gather_nd(x: TensorLike, indices: TensorLike) -> Tensor:
+    """The slices of x at index tuples: the last axis of indices holds coordinates into x.
+
+    Args:
+        x: the tensor to gather from.
+        indices: int32 [..., k], each row the coordinates of x's first k axes.
+
+    Returns:
+        A Tensor of shape indices.shape[:-1] + x.shape[k:].
+
+    Example:
+        >>> x = tf.tensor([[1, 2], [3, 4]])
+        >>> tf.gather_nd(x, tf.tensor([[1, 0], [0, 1]], dtype="int32")).print()
+        Tensor
+            [3, 2]
+    """
     name = "gather_nd"
     x = convert_to_tensor(x, "x", name)
     indices = _int_indices(indices, name)
@@ -128,8 +144,22 @@ def _check_scatter(indices, updates, shape, name):
 
 
 @op
-def scatter_nd(indices, updates, shape):
-    """tf.scatter_nd: a zero tensor of `shape` with updates added at indices (repeated indices add)."""
+def scatter_nd(indices: TensorLike, updates: TensorLike, shape: Shape) -> Tensor:
+    """A tensor of zeros with updates added at indices (repeated indices add).
+
+    Args:
+        indices: int32 [..., k], coordinates into the result's first k axes.
+        updates: the values, of shape indices.shape[:-1] + shape[k:].
+        shape: the result's shape.
+
+    Returns:
+        A new Tensor of shape, in updates' dtype.
+
+    Example:
+        >>> tf.scatter_nd(tf.tensor([[1], [3], [1]], dtype="int32"), tf.tensor([5, 6, 7]), [4]).print()
+        Tensor
+            [0, 12, 0, 6]
+    """
     name = "scatter_nd"
     shape = tuple(int_list(shape, name, "shape"))
     if any(d < 0 for d in shape):
@@ -142,8 +172,23 @@ def scatter_nd(indices, updates, shape):
 
 
 @op
-def tensor_scatter_update(tensor, indices, updates):
-    """tf.tensor_scatter_update: a copy of tensor with the slices at indices replaced by updates."""
+def tensor_scatter_update(tensor: TensorLike, indices: TensorLike, updates: TensorLike) -> Tensor:
+    """A copy of tensor with the slices at indices replaced by updates.
+
+    Args:
+        tensor: the tensor to copy.
+        indices: int32 [..., k], coordinates into tensor's first k axes.
+        updates: the new slices, of shape indices.shape[:-1] + tensor.shape[k:].
+
+    Returns:
+        A new Tensor of tensor's shape and dtype.
+
+    Example:
+        >>> t = tf.tensor([1, 2, 3, 4])
+        >>> tf.tensor_scatter_update(t, tf.tensor([[0], [2]], dtype="int32"), tf.tensor([9, 8])).print()
+        Tensor
+            [9, 2, 8, 4]
+    """
     name = "tensor_scatter_update"
     t = convert_to_tensor(tensor, "tensor", name)
     indices = _int_indices(indices, name)
@@ -158,9 +203,22 @@ def tensor_scatter_update(tensor, indices, updates):
 # --- mirror_pad, depth_to_space, space_to_batch_nd, batch_to_space_nd ------------------------
 
 @op
-def mirror_pad(x, paddings, mode):
-    """tf.mirror_pad: pad with reflections of x; mode 'reflect' leaves out the edge value,
-    'symmetric' repeats it."""
+def mirror_pad(x: TensorLike, paddings: Sequence[Sequence[int]], mode: str) -> Tensor:
+    """Pad with reflections of x.
+
+    Args:
+        x: the tensor.
+        paddings: for each axis, [before, after].
+        mode: 'reflect' (the edge value is not repeated) or 'symmetric' (it is).
+
+    Returns:
+        A new Tensor.
+
+    Example:
+        >>> tf.mirror_pad(tf.tensor([1, 2, 3]), [[2, 1]], "reflect").print()
+        Tensor
+            [3, 2, 1, 2, 3, 2]
+    """
     name = "mirror_pad"
     mode = _choice(mode, ("reflect", "symmetric"), name, "mode")
     x = convert_to_tensor(x, "x", name)
@@ -176,9 +234,25 @@ def mirror_pad(x, paddings, mode):
 
 
 @op
-def depth_to_space(x, block_size, data_format="NHWC"):
-    """tf.depth_to_space: blocks of depth values of a rank-4 tensor moved into block_size x
-    block_size spatial blocks."""
+def depth_to_space(x: TensorLike, block_size: int, data_format: str = "NHWC") -> Tensor:
+    """Move blocks of channel values into block_size x block_size spatial blocks.
+
+    Args:
+        x: a rank-4 tensor whose channels are divisible by block_size ** 2.
+        block_size: the side of the spatial blocks (>= 2).
+        data_format: 'NHWC' or 'NCHW'.
+
+    Returns:
+        A Tensor [batch, height * block_size, width * block_size, channels / block_size ** 2].
+
+    Example:
+        >>> y = tf.depth_to_space(tf.tensor([1, 2, 3, 4], [1, 1, 1, 4]), 2)
+        >>> y.shape
+        (1, 2, 2, 1)
+        >>> y.as1d().print()
+        Tensor
+            [1, 2, 3, 4]
+    """
     name = "depth_to_space"
     data_format = _choice(data_format, ("NHWC", "NCHW"), name, "data_format")
     x = convert_to_tensor(x, "x", name, "float32")
@@ -209,8 +283,21 @@ def _block_shape(block_shape, x, name):
 
 
 @op
-def space_to_batch_nd(x, block_shape, paddings):
-    """tf.space_to_batch_nd: the spatial axes 1..M of x, padded, split into blocks that go to the batch."""
+def space_to_batch_nd(x: TensorLike, block_shape: Sequence[int], paddings: Sequence[Sequence[int]]) -> Tensor:
+    """Pad the spatial axes 1..M of x and split them into blocks that go to the batch axis.
+
+    Args:
+        x: a tensor [batch, *spatial (M axes), *rest].
+        block_shape: the block size of each spatial axis (M ints).
+        paddings: [before, after] for each spatial axis.
+
+    Returns:
+        A Tensor [batch * prod(block_shape), *spatial padded / block_shape, *rest].
+
+    Example:
+        >>> tf.space_to_batch_nd(tf.ones([1, 2, 2, 1]), [2, 2], [[0, 0], [0, 0]]).shape
+        (4, 1, 1, 1)
+    """
     name = "space_to_batch_nd"
     x = convert_to_tensor(x, "x", name)
     block = _block_shape(block_shape, x, name)
@@ -225,8 +312,21 @@ def space_to_batch_nd(x, block_shape, paddings):
 
 
 @op
-def batch_to_space_nd(x, block_shape, crops):
-    """tf.batch_to_space_nd: the inverse of space_to_batch_nd; crops are taken off the spatial axes."""
+def batch_to_space_nd(x: TensorLike, block_shape: Sequence[int], crops: Sequence[Sequence[int]]) -> Tensor:
+    """The inverse of space_to_batch_nd: batch blocks moved back into the spatial axes, then cropped.
+
+    Args:
+        x: a tensor [batch, *spatial (M axes), *rest], batch divisible by prod(block_shape).
+        block_shape: the block size of each spatial axis (M ints).
+        crops: [before, after] taken off each spatial axis.
+
+    Returns:
+        A Tensor [batch / prod(block_shape), *spatial * block_shape - crops, *rest].
+
+    Example:
+        >>> tf.batch_to_space_nd(tf.ones([4, 1, 1, 1]), [2, 2], [[0, 0], [0, 0]]).shape
+        (1, 2, 2, 1)
+    """
     name = "batch_to_space_nd"
     x = convert_to_tensor(x, "x", name)
     block = _block_shape(block_shape, x, name)
@@ -245,8 +345,21 @@ def batch_to_space_nd(x, block_shape, crops):
 # --- broadcast_args, unsorted_segment_sum, search_sorted -------------------------------------
 
 @op
-def broadcast_args(s0, s1):
-    """tf.broadcast_args: the broadcast of two shapes given as int32 vectors, as an int32 vector."""
+def broadcast_args(s0: TensorLike, s1: TensorLike) -> Tensor:
+    """The broadcast of two shapes given as int32 vectors.
+
+    Args:
+        s0: a shape, as an int32 vector.
+        s1: another shape, as an int32 vector.
+
+    Returns:
+        The broadcast shape, an int32 vector.
+
+    Example:
+        >>> tf.broadcast_args(tf.tensor([2, 1], dtype="int32"), tf.tensor([3], dtype="int32")).print()
+        Tensor
+            [2, 3]
+    """
     name = "broadcast_args"
     s0, s1 = _int_indices(s0, name, "s0"), _int_indices(s1, name, "s1")
     for arg, s in (("s0", s0), ("s1", s1)):
@@ -256,10 +369,25 @@ def broadcast_args(s0, s1):
 
 
 @op
-def unsorted_segment_sum(x, segment_ids, num_segments):
-    """tf.unsorted_segment_sum: sums of the slices of x with equal segment ids; the ids' shape
-    is a prefix of x's; ids outside [0, num_segments) are dropped. bool sums count as int32
-    (TF.js's sumOutType, as on its webgl backend)."""
+def unsorted_segment_sum(x: TensorLike, segment_ids: TensorLike, num_segments: int) -> Tensor:
+    """Sums of the slices of x with equal segment ids.
+
+    Ids outside [0, num_segments) are dropped; bool sums count as int32 (TF.js's sumOutType).
+
+    Args:
+        x: the tensor.
+        segment_ids: int32 ids; their shape is a prefix of x's.
+        num_segments: the number of segments.
+
+    Returns:
+        A Tensor [num_segments, *x.shape[segment_ids.rank:]].
+
+    Example:
+        >>> ids = tf.tensor([0, 1, 0], dtype="int32")
+        >>> tf.unsorted_segment_sum(tf.tensor([1, 2, 3]), ids, 2).print()
+        Tensor
+            [4, 2]
+    """
     name = "unsorted_segment_sum"
     x = convert_to_tensor(x, "x", name)
     if x.dtype == "bool":
@@ -278,11 +406,26 @@ def unsorted_segment_sum(x, segment_ids, num_segments):
 
 
 @op
-def search_sorted(sorted_sequence, values, side="left"):
-    """tf.search_sorted: for each value, the index in its row of sorted_sequence (the last axis)
-    where it would be inserted, before equal values ('left') or after them ('right'). As in
-    TF.js, both are read as 2D [-1, last axis] with equal numbers of rows, and so is the
-    int32 result (a vector's result is [1, len(values)])."""
+def search_sorted(sorted_sequence: TensorLike, values: TensorLike, side: str = "left") -> Tensor:
+    """For each value, the index in its row of sorted_sequence (the last axis) where it would be
+    inserted to keep the row sorted.
+
+    As in TF.js, both are read as 2D [-1, last axis] with equal numbers of rows, and so is the
+    result (a vector's result is [1, len(values)]).
+
+    Args:
+        sorted_sequence: rows sorted ascending along the last axis.
+        values: the values to place, as many rows as sorted_sequence.
+        side: 'left' (before equal values) or 'right' (after them).
+
+    Returns:
+        An int32 Tensor [rows, values per row].
+
+    Example:
+        >>> tf.search_sorted(tf.tensor([1, 3, 5]), tf.tensor([3, 6])).print()
+        Tensor
+            [[1, 3]]
+    """
     name = "search_sorted"
     side = _choice(side, ("left", "right"), name, "side")
     seq = convert_to_tensor(sorted_sequence, "sorted_sequence", name)
@@ -303,23 +446,65 @@ def search_sorted(sorted_sequence, values, side="left"):
     return ENGINE.run_kernel("SearchSorted", [seq2, vals2], {"side": side})
 
 
-def lower_bound(sorted_sequence, values):
-    """tf.lower_bound: search_sorted(..., side='left')."""
+def lower_bound(sorted_sequence: TensorLike, values: TensorLike) -> Tensor:
+    """search_sorted(sorted_sequence, values, 'left'): the first index not below each value.
+
+    Args:
+        sorted_sequence: rows sorted ascending along the last axis.
+        values: the values to place.
+
+    Returns:
+        An int32 Tensor [rows, values per row], as search_sorted's.
+
+    Example:
+        >>> tf.lower_bound(tf.tensor([1, 3, 3, 5]), tf.tensor([3])).print()
+        Tensor
+            [[1]]
+    """
     return search_sorted(sorted_sequence, values, "left")
 
 
-def upper_bound(sorted_sequence, values):
-    """tf.upper_bound: search_sorted(..., side='right')."""
+def upper_bound(sorted_sequence: TensorLike, values: TensorLike) -> Tensor:
+    """search_sorted(sorted_sequence, values, 'right'): the first index above each value.
+
+    Args:
+        sorted_sequence: rows sorted ascending along the last axis.
+        values: the values to place.
+
+    Returns:
+        An int32 Tensor [rows, values per row], as search_sorted's.
+
+    Example:
+        >>> tf.upper_bound(tf.tensor([1, 3, 3, 5]), tf.tensor([3])).print()
+        Tensor
+            [[3]]
+    """
     return search_sorted(sorted_sequence, values, "right")
 
 
 # --- top_k, unique, diag, meshgrid -------------------------------------------------------------
 
 @op
-def top_k(x, k=1, sorted=True):  # noqa: A002 - TF.js name
-    """tf.top_k: (values, indices) of the k largest entries along the last axis, largest first
-    (equal values: lower index first). A (values, indices) tuple that also has .values and
-    .indices, like TF.js's {values, indices}."""
+def top_k(x: TensorLike, k: int = 1, sorted: bool = True) -> Any:  # noqa: A002 - TF.js name
+    """The k largest entries along the last axis, largest first (equal values: lower index first).
+
+    Args:
+        x: the tensor (rank >= 1).
+        k: how many entries, at most the last axis' length.
+        sorted: give them in descending order.
+
+    Returns:
+        A (values, indices) tuple, also .values and .indices (TF.js's {values, indices});
+        indices is int32.
+
+    Example:
+        >>> values, indices = tf.top_k(tf.tensor([1, 5, 3, 5]), 2)
+        >>> values.print(); indices.print()
+        Tensor
+            [5, 5]
+        Tensor
+            [1, 3]
+    """
     name = "top_k"
     x = convert_to_tensor(x, "x", name)
     refuse_complex(x, "x", name)
@@ -339,9 +524,25 @@ ValuesIndices = namedtuple("ValuesIndices", "values indices")
 
 
 @op
-def unique(x, axis=0):
-    """tf.unique: (values, indices): the distinct slices of x along axis in order of first
-    appearance, and for each slice of x the position of its value in `values`."""
+def unique(x: TensorLike, axis: int = 0) -> Any:
+    """The distinct slices of x along an axis, in order of first appearance.
+
+    Args:
+        x: the tensor (rank >= 1).
+        axis: the axis along which slices are compared.
+
+    Returns:
+        A (values, indices) tuple: the distinct slices, and for each slice of x the position of its
+        value in values (int32).
+
+    Example:
+        >>> values, indices = tf.unique(tf.tensor([4, 2, 4, 1]))
+        >>> values.print(); indices.print()
+        Tensor
+            [4, 2, 1]
+        Tensor
+            [0, 1, 0, 2]
+    """
     name = "unique"
     x = convert_to_tensor(x, "x", name)
     if x.rank == 0:
@@ -352,16 +553,44 @@ def unique(x, axis=0):
 
 
 @op
-def diag(x):
-    """tf.diag: a tensor of shape x.shape + x.shape with x on its diagonal, zeros elsewhere."""
+def diag(x: TensorLike) -> Tensor:
+    """A tensor of shape x.shape + x.shape with x on its diagonal and zeros elsewhere.
+
+    Args:
+        x: the tensor of diagonal values.
+
+    Returns:
+        A new Tensor.
+
+    Example:
+        >>> tf.diag(tf.tensor([1, 2])).print()
+        Tensor
+            [[1, 0],
+             [0, 2]]
+    """
     x = convert_to_tensor(x, "x", "diag")
     return ENGINE.run_kernel("Diag", [x])
 
 
 @op
-def meshgrid(x=None, y=None, indexing="xy"):
-    """tf.meshgrid: coordinate matrices from two vectors (flattened); 'xy' gives [len(y),
-    len(x)] grids, 'ij' gives [len(x), len(y)]."""
+def meshgrid(x: Optional[TensorLike] = None, y: Optional[TensorLike] = None, indexing: str = "xy") -> List[Tensor]:
+    """Coordinate matrices from two vectors (flattened first).
+
+    Args:
+        x: the first coordinates.
+        y: the second coordinates (None: x alone gives one grid).
+        indexing: 'xy' gives [len(y), len(x)] grids, 'ij' gives [len(x), len(y)].
+
+    Returns:
+        A list of Tensors, one grid per input.
+
+    Example:
+        >>> X, Y = tf.meshgrid(tf.tensor([1, 2, 3]), tf.tensor([4, 5]))
+        >>> X.print()
+        Tensor
+            [[1, 2, 3],
+             [1, 2, 3]]
+    """
     name = "meshgrid"
     if isinstance(indexing, dict):   # TF.js's options object {indexing}
         indexing = indexing.get("indexing", "xy")
@@ -397,8 +626,22 @@ def _repeat(v, shape, axis):
 # As in TF.js these read the data back and finish in Python (the output size depends on it);
 # the `_async` forms await t.data() so that the page stays responsive on webgl.
 
-async def where_async(condition):
-    """tf.where_async: the coordinates of the true entries of condition, int32 [count, rank]."""
+async def where_async(condition: TensorLike) -> Tensor:
+    """The coordinates of the true entries of a bool tensor, read without blocking (awaited).
+
+    Args:
+        condition: a bool tensor.
+
+    Returns:
+        An int32 Tensor [count, rank].
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.where_async(tf.tensor([[True, False], [False, True]]))).print()
+        Tensor
+            [[0, 0],
+             [1, 1]]
+    """
     c = ENGINE.tidy(lambda: bool_condition(condition, "where_async"))
     try:
         values = await c.data()
@@ -440,17 +683,45 @@ def _gather_true(t, mask_values, axis):
     return ENGINE.run_kernel("GatherV2", [t, indices], {"axis": axis, "batch_dims": 0})
 
 
-def boolean_mask(tensor, mask, axis=None):
-    """boolean_mask (blocking): the slices of tensor where mask (matching axes axis.. of
-    tensor) is true, the mask's axes merged into one."""
+def boolean_mask(tensor: TensorLike, mask: TensorLike, axis: Optional[int] = None) -> Tensor:
+    """The slices of tensor where mask is true (blocking: the mask is read back).
+
+    Args:
+        tensor: the tensor.
+        mask: a bool tensor matching tensor's axes axis, axis + 1, ...
+        axis: the first axis the mask covers (None: 0).
+
+    Returns:
+        A new Tensor, the mask's axes merged into one.
+
+    Example:
+        >>> tf.boolean_mask(tf.tensor([1, 2, 3]), tf.tensor([True, False, True])).print()
+        Tensor
+            [1, 3]
+    """
     def run():
         t, m, ax = _mask_args(tensor, mask, axis, "boolean_mask")
         return _gather_true(t, m.data_sync(), ax)
     return ENGINE.tidy(run)
 
 
-async def boolean_mask_async(tensor, mask, axis=None):
-    """tf.boolean_mask_async: as boolean_mask, reading the mask without blocking."""
+async def boolean_mask_async(tensor: TensorLike, mask: TensorLike, axis: Optional[int] = None) -> Tensor:
+    """As tf.boolean_mask, reading the mask without blocking (awaited).
+
+    Args:
+        tensor: the tensor.
+        mask: a bool tensor matching tensor's axes axis, axis + 1, ...
+        axis: the first axis the mask covers (None: 0).
+
+    Returns:
+        A new Tensor.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.boolean_mask_async(tf.tensor([1, 2]), tf.tensor([False, True]))).print()
+        Tensor
+            [2]
+    """
     t, m, ax = ENGINE.tidy(lambda: list(_mask_args(tensor, mask, axis, "boolean_mask_async")))
     try:
         values = await m.data()
@@ -478,16 +749,47 @@ def _setdiff(x, x_values, y_values):
             _new_tensor([i for _, i in kept], [len(kept)], "int32")]
 
 
-def setdiff1d(x, y):
-    """setdiff1d (blocking): [the values of x not in y, in x's order; their indices in x]."""
+def setdiff1d(x: TensorLike, y: TensorLike) -> List[Tensor]:
+    """The values of x not in y, in x's order, and their indices in x (blocking).
+
+    Args:
+        x: a rank-1 tensor.
+        y: a rank-1 tensor of x's dtype.
+
+    Returns:
+        [values, indices], indices int32.
+
+    Example:
+        >>> values, indices = tf.setdiff1d(tf.tensor([1, 2, 3, 4]), tf.tensor([2, 4]))
+        >>> values.print(); indices.print()
+        Tensor
+            [1, 3]
+        Tensor
+            [0, 2]
+    """
     def run():
         a, b = _setdiff_args(x, y, "setdiff1d")
         return _setdiff(a, a.data_sync(), b.data_sync())
     return ENGINE.tidy(run)
 
 
-async def setdiff1d_async(x, y):
-    """tf.setdiff1d_async: [the values of x not in y, in x's order; their indices in x]."""
+async def setdiff1d_async(x: TensorLike, y: TensorLike) -> List[Tensor]:
+    """As tf.setdiff1d, reading the values without blocking (awaited).
+
+    Args:
+        x: a rank-1 tensor.
+        y: a rank-1 tensor of x's dtype.
+
+    Returns:
+        [values, indices], indices int32.
+
+    Example:
+        >>> import asyncio
+        >>> values, indices = asyncio.run(tf.setdiff1d_async(tf.tensor([5, 6]), tf.tensor([5])))
+        >>> indices.print()
+        Tensor
+            [1]
+    """
     a, b = ENGINE.tidy(lambda: list(_setdiff_args(x, y, "setdiff1d_async")))
     try:
         a_values, b_values = await a.data(), await b.data()

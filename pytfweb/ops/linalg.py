@@ -1,5 +1,8 @@
 """tf.linalg: band_part, gram_schmidt, qr, composites of differentiable ops as in TF.js (so
 they run, and have gradients, on every backend)."""
+from typing import List, Sequence, Union
+
+from ..core.types import TensorLike
 from ..core.engine import ENGINE, op
 from ..core.tensor import Tensor
 from . import elementwise as _ew
@@ -31,9 +34,25 @@ def _band_limit(v, size, name, arg, axis_name):
 
 
 @op
-def band_part(a, num_lower, num_upper):
-    """tf.linalg.band_part: the band of each innermost matrix, num_lower diagonals below the
-    main one and num_upper above (negative: all of them); the rest zeroed."""
+def band_part(a: TensorLike, num_lower: int, num_upper: int) -> Tensor:
+    """The band of each innermost matrix: num_lower diagonals below the main one and num_upper above
+    kept, the rest zeroed.
+
+    Args:
+        a: a tensor of rank >= 2.
+        num_lower: diagonals kept below the main one (negative: all).
+        num_upper: diagonals kept above the main one (negative: all).
+
+    Returns:
+        A Tensor of a's shape.
+
+    Example:
+        >>> tf.linalg.band_part(tf.ones([3, 3]), 0, 1).print()
+        Tensor
+            [[1, 1, 0],
+             [0, 1, 1],
+             [0, 0, 1]]
+    """
     name = "band_part"
     a = convert_to_tensor(a, "a", name)
     if a.rank < 2:
@@ -81,9 +100,21 @@ def _vectors(xs, name):
 
 
 @op
-def gram_schmidt(xs):
-    """tf.linalg.gram_schmidt: orthonormalise the rows of a 2D tensor (returns a 2D tensor) or a
-    list of 1D tensors (returns a list), in order, by the classical Gram-Schmidt process."""
+def gram_schmidt(xs: Union[TensorLike, Sequence[TensorLike]]) -> Union[Tensor, List[Tensor]]:
+    """Orthonormalise vectors, in order, by the classical Gram-Schmidt process.
+
+    Args:
+        xs: a 2D tensor (its rows) or a list of 1D tensors.
+
+    Returns:
+        A 2D Tensor, or a list of 1D Tensors, as given.
+
+    Example:
+        >>> tf.linalg.gram_schmidt(tf.tensor([[3, 4], [1, 0]])).print()
+        Tensor
+            [[0.6, 0.8 ],
+             [0.8, -0.6]]
+    """
     name = "gram_schmidt"
     vs = _vectors(xs, name)
     ys = []
@@ -133,10 +164,22 @@ def _qr2d(x, full_matrices):
 
 
 @op
-def qr(x, full_matrices=False):
-    """tf.linalg.qr: [q, r] with x = q @ r for each innermost matrix, by Householder
-    reflections (TF.js's algorithm). q is m x m and r m x n when full_matrices or m <= n,
-    else q is m x n and r n x n."""
+def qr(x: TensorLike, full_matrices: bool = False) -> List[Tensor]:
+    """The QR decomposition x = q @ r of each innermost matrix, by Householder reflections (TF.js's
+    algorithm).
+
+    Args:
+        x: a tensor of rank >= 2, [..., m, n].
+        full_matrices: q is m x m and r m x n (else, when m > n, q is m x n and r n x n).
+
+    Returns:
+        [q, r].
+
+    Example:
+        >>> q, r = tf.linalg.qr(tf.tensor([[1, 2], [3, 4]]))
+        >>> q.shape, r.shape
+        ((2, 2), (2, 2))
+    """
     name = "qr"
     x = convert_to_tensor(x, "x", name)
     if x.rank < 2:

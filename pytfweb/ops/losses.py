@@ -12,6 +12,10 @@ compute_weighted_loss, which weights and reduces them as `reduction` says:
 """
 import enum
 
+from typing import Optional
+
+from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from ..core.engine import ENGINE, op
 from ..core.shapes import broadcast_shapes
 from . import elementwise as _ew
@@ -26,7 +30,14 @@ __all__ = ["Reduction", "absolute_difference", "compute_weighted_loss", "cosine_
 
 
 class Reduction(enum.IntEnum):
-    """tf.Reduction (TF.js's values)."""
+    """How a loss reduces its per-element values (TF.js's tf.Reduction): NONE, MEAN, SUM,
+    SUM_BY_NONZERO_WEIGHTS (the losses' default: the sum divided by the number of non-zero weights).
+
+    Example:
+        >>> tf.losses.absolute_difference(tf.tensor([1, 2]), tf.tensor([2, 4]), reduction=tf.Reduction.SUM).print()
+        Tensor
+            3
+    """
     NONE = 0
     MEAN = 1
     SUM = 2
@@ -97,32 +108,96 @@ def _weighted(losses, weights, reduction, name):
 
 
 @op
-def compute_weighted_loss(losses, weights=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.compute_weighted_loss: weights (broadcast to losses) and reduces them."""
+def compute_weighted_loss(losses: TensorLike, weights: Optional[TensorLike] = None,
+                          reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
+    """Weight losses (weights broadcast to them) and reduce them.
+
+    Args:
+        losses: the per-element losses.
+        weights: weights broadcast to losses (None: 1).
+        reduction: a tf.Reduction (default: the sum divided by the number of non-zero weights).
+
+    Returns:
+        A scalar Tensor (losses' shape with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.compute_weighted_loss(tf.tensor([1, 2, 3]), tf.tensor([1, 0, 1])).print()
+        Tensor
+            2
+    """
     name = "compute_weighted_loss"
     return _weighted(_float(losses, "losses", name), _weights(weights, name), reduction, name)
 
 
 @op
-def absolute_difference(labels, predictions, weights=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.absolute_difference: |labels - predictions|."""
+def absolute_difference(labels: TensorLike, predictions: TensorLike, weights: Optional[TensorLike] = None,
+                        reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
+    """The absolute difference loss |labels - predictions|, weighted and reduced.
+
+    Args:
+        labels: the targets.
+        predictions: the predictions, of labels' shape.
+        weights: weights broadcast to the losses (None: 1).
+        reduction: a tf.Reduction (default: the sum divided by the number of non-zero weights).
+
+    Returns:
+        A scalar Tensor (losses' shape with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.absolute_difference(tf.tensor([1, 2]), tf.tensor([2, 4])).print()
+        Tensor
+            1.5
+    """
     name = "absolute_difference"
     labels, predictions = _pair(labels, predictions, "labels", "predictions", name)
     return _weighted(_ew.abs(_ew.sub(labels, predictions)), _weights(weights, name), reduction, name)
 
 
 @op
-def mean_squared_error(labels, predictions, weights=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.mean_squared_error: (labels - predictions)^2."""
+def mean_squared_error(labels: TensorLike, predictions: TensorLike, weights: Optional[TensorLike] = None,
+                       reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
+    """The squared error (labels - predictions)^2, weighted and reduced.
+
+    Args:
+        labels: the targets.
+        predictions: the predictions, of labels' shape.
+        weights: weights broadcast to the losses (None: 1).
+        reduction: a tf.Reduction.
+
+    Returns:
+        A scalar Tensor (the losses with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.mean_squared_error(tf.tensor([1, 2]), tf.tensor([2, 4])).print()
+        Tensor
+            2.5
+    """
     name = "mean_squared_error"
     labels, predictions = _pair(labels, predictions, "labels", "predictions", name)
     return _weighted(_ew.squared_difference(labels, predictions), _weights(weights, name), reduction, name)
 
 
 @op
-def cosine_distance(labels, predictions, axis, weights=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.cosine_distance: 1 - sum(labels * predictions, axis) (inputs unit-normalised
-    by the caller, as in TF.js), the axis kept."""
+def cosine_distance(labels: TensorLike, predictions: TensorLike, axis: int, weights: Optional[TensorLike] = None,
+                    reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
+    """The cosine distance loss 1 - sum(labels * predictions, axis) (the inputs unit-normalised by
+    the caller, as in TF.js), the axis kept, weighted and reduced.
+
+    Args:
+        labels: unit-normalised targets.
+        predictions: unit-normalised predictions, of labels' shape.
+        axis: the axis of the vectors.
+        weights: weights broadcast to the losses (None: 1).
+        reduction: a tf.Reduction.
+
+    Returns:
+        A scalar Tensor (the losses with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.cosine_distance(tf.tensor([[0, 1]]), tf.tensor([[1, 0]]), 1).print()
+        Tensor
+            1
+    """
     name = "cosine_distance"
     labels, predictions = _pair(labels, predictions, "labels", "predictions", name)
     losses = _ew.sub(scalar(1.0), _sum(_ew.mul(labels, predictions), axis, True))
@@ -130,8 +205,25 @@ def cosine_distance(labels, predictions, axis, weights=None, reduction=Reduction
 
 
 @op
-def hinge_loss(labels, predictions, weights=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.hinge_loss: relu(1 - (2 * labels - 1) * predictions), labels in {0, 1}."""
+def hinge_loss(labels: TensorLike, predictions: TensorLike, weights: Optional[TensorLike] = None,
+               reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
+    """The hinge loss relu(1 - (2 * labels - 1) * predictions) for labels in {0, 1}, weighted and
+    reduced.
+
+    Args:
+        labels: binary targets (0 or 1).
+        predictions: the predictions, of labels' shape.
+        weights: weights broadcast to the losses (None: 1).
+        reduction: a tf.Reduction.
+
+    Returns:
+        A scalar Tensor (the losses with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.hinge_loss(tf.tensor([1, 0]), tf.tensor([0.5, -0.5])).print()
+        Tensor
+            0.5
+    """
     name = "hinge_loss"
     labels, predictions = _pair(labels, predictions, "labels", "predictions", name)
     one = scalar(1.0)
@@ -141,8 +233,26 @@ def hinge_loss(labels, predictions, weights=None, reduction=Reduction.SUM_BY_NON
 
 
 @op
-def huber_loss(labels, predictions, weights=None, delta=1.0, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.huber_loss: e^2 / 2 for |e| <= delta, delta * (|e| - delta / 2) beyond."""
+def huber_loss(labels: TensorLike, predictions: TensorLike, weights: Optional[TensorLike] = None, delta: float = 1.0,
+               reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
+    """The Huber loss of the error e = labels - predictions: e^2 / 2 where |e| <= delta, delta *
+    (|e| - delta / 2) beyond; weighted and reduced.
+
+    Args:
+        labels: the targets.
+        predictions: the predictions, of labels' shape.
+        weights: weights broadcast to the losses (None: 1).
+        delta: where the loss turns from quadratic to linear.
+        reduction: a tf.Reduction.
+
+    Returns:
+        A scalar Tensor (the losses with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.huber_loss(tf.tensor([0, 0]), tf.tensor([0.5, 2])).print()
+        Tensor
+            0.8125
+    """
     name = "huber_loss"
     labels, predictions = _pair(labels, predictions, "labels", "predictions", name)
     delta = scalar(_number(delta, "delta", name))
@@ -154,8 +264,26 @@ def huber_loss(labels, predictions, weights=None, delta=1.0, reduction=Reduction
 
 
 @op
-def log_loss(labels, predictions, weights=None, epsilon=1e-7, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.log_loss: -labels * log(p + eps) - (1 - labels) * log(1 - p + eps)."""
+def log_loss(labels: TensorLike, predictions: TensorLike, weights: Optional[TensorLike] = None, epsilon: float = 1e-7,
+             reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
+    """The log loss -labels * log(p + epsilon) - (1 - labels) * log(1 - p + epsilon), weighted and
+    reduced.
+
+    Args:
+        labels: binary targets.
+        predictions: predicted probabilities p, of labels' shape.
+        weights: weights broadcast to the losses (None: 1).
+        epsilon: added inside the logarithms.
+        reduction: a tf.Reduction.
+
+    Returns:
+        A scalar Tensor (the losses with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.log_loss(tf.tensor([1, 0]), tf.tensor([0.5, 0.5])).print()
+        Tensor
+            0.6931469
+    """
     name = "log_loss"
     labels, predictions = _pair(labels, predictions, "labels", "predictions", name)
     one, eps = scalar(1.0), scalar(_number(epsilon, "epsilon", name))
@@ -175,10 +303,27 @@ def _smoothed(labels, label_smoothing, off_value, name):
 
 
 @op
-def sigmoid_cross_entropy(multi_class_labels, logits, weights=None, label_smoothing=0,
-                          reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.sigmoid_cross_entropy, in the overflow-free form
-    max(x, 0) - x * z + log(1 + exp(-|x|)) for logits x and labels z."""
+def sigmoid_cross_entropy(multi_class_labels: TensorLike, logits: TensorLike, weights: Optional[TensorLike] = None,
+                          label_smoothing: float = 0,
+                          reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
+    """Sigmoid cross-entropy of logits x and labels z, in the overflow-free form
+    max(x, 0) - x * z + log(1 + exp(-|x|)); weighted and reduced.
+
+    Args:
+        multi_class_labels: targets in [0, 1], of logits' shape.
+        logits: the logits.
+        weights: weights broadcast to the losses (None: 1).
+        label_smoothing: labels become labels * (1 - s) + s / 2.
+        reduction: a tf.Reduction.
+
+    Returns:
+        A scalar Tensor (the losses with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.sigmoid_cross_entropy(tf.tensor([1]), tf.tensor([0])).print()
+        Tensor
+            0.6931472
+    """
     name = "sigmoid_cross_entropy"
     labels, logits = _pair(multi_class_labels, logits, "multi_class_labels", "logits", name)
     labels = _smoothed(labels, label_smoothing, 0.5, name)
@@ -208,9 +353,26 @@ def _softmax_cross_entropy_with_logits(labels, logits):
 
 
 @op
-def softmax_cross_entropy(onehot_labels, logits, weights=None, label_smoothing=0,
-                          reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
-    """tf.losses.softmax_cross_entropy over the last axis; weights apply per example."""
+def softmax_cross_entropy(onehot_labels: TensorLike, logits: TensorLike, weights: Optional[TensorLike] = None,
+                          label_smoothing: float = 0,
+                          reduction: Reduction = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
+    """Softmax cross-entropy over the last axis; weights apply per example.
+
+    Args:
+        onehot_labels: one-hot targets [..., classes].
+        logits: the logits, of onehot_labels' shape.
+        weights: weights per example (None: 1).
+        label_smoothing: labels become labels * (1 - s) + s / classes.
+        reduction: a tf.Reduction.
+
+    Returns:
+        A scalar Tensor (one loss per example with Reduction.NONE).
+
+    Example:
+        >>> tf.losses.softmax_cross_entropy(tf.tensor([[0, 1]]), tf.tensor([[0, 0]])).print()
+        Tensor
+            0.6931472
+    """
     name = "softmax_cross_entropy"
     labels, logits = _pair(onehot_labels, logits, "onehot_labels", "logits", name)
     if logits.rank < 1:

@@ -16,8 +16,12 @@ norm and euclidean_norm are composites of abs, square, sum, max, min and sqrt, a
 """
 import math
 
+from typing import Sequence, Union
+
 from ..core.dtypes import sum_out_type
 from ..core.engine import ENGINE, op
+from ..core.tensor import Tensor
+from ..core.types import Axis, TensorLike
 from ..core.limits import check_elements
 from ..core.shapes import normalize_axis
 from . import elementwise as ew, reduction, shape
@@ -40,8 +44,21 @@ def _check_bool(value, op_name, arg):
 # --- prelu, add_n ------------------------------------------------------------------------------
 
 @op
-def prelu(x, alpha):
-    """tf.prelu: x where x >= 0, alpha * x where x < 0; alpha broadcasts against x. float32."""
+def prelu(x: TensorLike, alpha: TensorLike) -> Tensor:
+    """Parametric ReLU: x where x >= 0, alpha * x where x < 0.
+
+    Args:
+        x: the input tensor (or a value converted to one).
+        alpha: the slope for negative values; broadcasts against x.
+
+    Returns:
+        A float32 Tensor of x's shape.
+
+    Example:
+        >>> tf.prelu(tf.tensor([-2, 3]), tf.scalar(0.5)).print()
+        Tensor
+            [-1, 3]
+    """
     x = convert_to_tensor(x, "x", "prelu")
     alpha = convert_to_tensor(alpha, "alpha", "prelu")
     x, alpha, _ = binary_operands("prelu", "float", x, alpha)   # broadcast check, float32 casts
@@ -49,9 +66,20 @@ def prelu(x, alpha):
 
 
 @op
-def add_n(tensors):
-    """tf.add_n: the elementwise sum of a list of tensors of one shape and dtype (bool ones
-    count as int32, as in tf.add)."""
+def add_n(tensors: Sequence[TensorLike]) -> Tensor:
+    """The elementwise sum of a list of tensors of one shape and dtype (bool counts as int32).
+
+    Args:
+        tensors: the tensors to add.
+
+    Returns:
+        A Tensor of their shape.
+
+    Example:
+        >>> tf.add_n([tf.tensor([1, 2]), tf.tensor([3, 4]), tf.tensor([5, 6])]).print()
+        Tensor
+            [9, 12]
+    """
     if not isinstance(tensors, (list, tuple)):
         raise TypeError(f"add_n: argument 'tensors' must be a list of tensors, got {type(tensors).__name__}")
     if not tensors:
@@ -88,15 +116,47 @@ def _cumulative(kernel, op_name, x, axis, exclusive, reverse):
 
 
 @op
-def cumsum(x, axis=0, exclusive=False, reverse=False):
-    """tf.cumsum: running sums along axis; exclusive leaves each value out of its own sum,
-    reverse runs from the end."""
+def cumsum(x: TensorLike, axis: int = 0, exclusive: bool = False, reverse: bool = False) -> Tensor:
+    """Running sums along an axis.
+
+    Args:
+        x: the tensor (or a value converted to one).
+        axis: the axis to sum along.
+        exclusive: leave each value out of its own sum (the first sum is 0).
+        reverse: sum from the end.
+
+    Returns:
+        A Tensor of x's shape.
+
+    Example:
+        >>> tf.cumsum(tf.tensor([1, 2, 3, 4])).print()
+        Tensor
+            [1, 3, 6, 10]
+        >>> tf.cumsum(tf.tensor([1, 2, 3, 4]), exclusive=True, reverse=True).print()
+        Tensor
+            [9, 7, 4, 0]
+    """
     return _cumulative("Cumsum", "cumsum", x, axis, exclusive, reverse)
 
 
 @op
-def cumprod(x, axis=0, exclusive=False, reverse=False):
-    """tf.cumprod: running products along axis; exclusive and reverse as in cumsum."""
+def cumprod(x: TensorLike, axis: int = 0, exclusive: bool = False, reverse: bool = False) -> Tensor:
+    """Running products along an axis.
+
+    Args:
+        x: the tensor (or a value converted to one).
+        axis: the axis to multiply along.
+        exclusive: leave each value out of its own product (the first product is 1).
+        reverse: multiply from the end.
+
+    Returns:
+        A Tensor of x's shape.
+
+    Example:
+        >>> tf.cumprod(tf.tensor([1, 2, 3, 4])).print()
+        Tensor
+            [1, 2, 6, 24]
+    """
     return _cumulative("Cumprod", "cumprod", x, axis, exclusive, reverse)
 
 
@@ -157,9 +217,30 @@ def _matrix_norm(x, ord, rows, cols):
 
 
 @op
-def norm(x, ord="euclidean", axis=None, keep_dims=False):  # noqa: A002 - TF.js name
-    """tf.norm: a vector norm (ord 'euclidean', 1, 2, inf, -inf) over all values or one axis, or
-    a matrix norm (ord 'euclidean'/'fro', 1, inf, -inf) over two axes."""
+def norm(x: TensorLike, ord: Union[str, float] = "euclidean",  # noqa: A002
+         axis: Axis = None, keep_dims: bool = False) -> Tensor:
+    """A vector or matrix norm.
+
+    Over all values or one axis: a vector norm (ord 'euclidean', 1, 2, inf, -inf); over two axes: a
+    matrix norm (ord 'euclidean' or 'fro', 1, inf, -inf).
+
+    Args:
+        x: the tensor (or a value converted to one).
+        ord: the norm's order.
+        axis: None (all values as one vector), an axis, or two axes (a matrix norm).
+        keep_dims: keep each reduced axis with length 1.
+
+    Returns:
+        A float32 Tensor.
+
+    Example:
+        >>> tf.norm(tf.tensor([3, 4])).print()
+        Tensor
+            5
+        >>> tf.norm(tf.tensor([3, -4]), 1).print()
+        Tensor
+            7
+    """
     x = convert_to_tensor(x, "x", "norm")
     _check_bool(keep_dims, "norm", "keep_dims")
     axes = _norm_axes(axis, x.rank)
@@ -177,8 +258,22 @@ def norm(x, ord="euclidean", axis=None, keep_dims=False):  # noqa: A002 - TF.js 
     return result
 
 
-def euclidean_norm(x, axis=None, keep_dims=False):
-    """tf.euclidean_norm: norm(x, 'euclidean', axis, keep_dims)."""
+def euclidean_norm(x: TensorLike, axis: Axis = None, keep_dims: bool = False) -> Tensor:
+    """The Euclidean norm, sqrt(sum(x ** 2)), over axes (tf.norm(x, 'euclidean', axis, keep_dims)).
+
+    Args:
+        x: the tensor (or a value converted to one).
+        axis: the axis or axes to reduce (None: all of them).
+        keep_dims: keep each reduced axis with length 1.
+
+    Returns:
+        A float32 Tensor.
+
+    Example:
+        >>> tf.euclidean_norm(tf.tensor([[3, 4], [6, 8]]), 1).print()
+        Tensor
+            [5, 10]
+    """
     return norm(x, "euclidean", axis, keep_dims)
 
 
@@ -205,17 +300,49 @@ def _bincount_inputs(op_name, x, weights, size):
 
 
 @op
-def bincount(x, weights, size):
-    """tf.bincount: out[i] = the sum of weights where x == i (the count, if weights is empty),
-    for i < size; values >= size are ignored. Output [size], of weights' dtype."""
+def bincount(x: TensorLike, weights: TensorLike, size: int) -> Tensor:
+    """out[i] = the sum of weights where x == i (the count, if weights is empty), for i < size.
+
+    Values of x at or above size are ignored.
+
+    Args:
+        x: an int32 vector of non-negative values.
+        weights: weights of x's shape, or an empty tensor to count.
+        size: the length of the result.
+
+    Returns:
+        A Tensor of shape (size,) in weights' dtype.
+
+    Example:
+        >>> x = tf.tensor([1, 1, 3], dtype="int32")
+        >>> tf.bincount(x, tf.tensor([]), 4).print()
+        Tensor
+            [0, 2, 0, 1]
+    """
     x, weights, size = _bincount_inputs("bincount", x, weights, size)
     return ENGINE.run_kernel("Bincount", [x, weights], {"size": size})
 
 
 @op
-def dense_bincount(x, weights, size, binary_output=False):
-    """tf.dense_bincount: bincount of a vector, or of each row of a matrix ([rows, size]);
-    binary_output gives 1 where a value occurs instead of counts or sums."""
+def dense_bincount(x: TensorLike, weights: TensorLike, size: int, binary_output: bool = False) -> Tensor:
+    """bincount of a vector, or of each row of a matrix.
+
+    Args:
+        x: an int32 vector or matrix of non-negative values.
+        weights: weights of x's shape, or an empty tensor to count.
+        size: the length of each result row.
+        binary_output: 1 where a value occurs instead of counts or sums.
+
+    Returns:
+        A Tensor [size] or [rows, size].
+
+    Example:
+        >>> x = tf.tensor([[0, 0], [1, 2]], dtype="int32")
+        >>> tf.dense_bincount(x, tf.tensor([]), 3).print()
+        Tensor
+            [[2, 0, 0],
+             [0, 1, 1]]
+    """
     x, weights, size = _bincount_inputs("dense_bincount", x, weights, size)
     if x.rank not in (1, 2):
         raise ValueError(f"dense_bincount: argument 'x' must have rank 1 or 2, got rank {x.rank}")

@@ -6,6 +6,8 @@ dimensions; attrs {"transpose_a": bool, "transpose_b": bool}. Output shape:
 broadcast(batch_a, batch_b) + [rows of op(a), columns of op(b)], dtype of the inputs.
 """
 from ..core.dtypes import upcast
+from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from ..core.engine import ENGINE, op
 from ..core.shapes import broadcast_shapes
 from .creation import convert_to_tensor, refuse_complex
@@ -28,8 +30,29 @@ def _reshape(x, shape):
 
 
 @op
-def mat_mul(a, b, transpose_a=False, transpose_b=False):
-    """tf.mat_mul: a @ b over the last two axes, batch axes broadcast (TF.js 4.x)."""
+def mat_mul(a: TensorLike, b: TensorLike, transpose_a: bool = False, transpose_b: bool = False) -> Tensor:
+    """The matrix product a @ b over the last two axes; leading (batch) axes broadcast.
+
+    Args:
+        a: a tensor of rank >= 2 (float32 or int32; bool counts as int32).
+        b: a tensor of rank >= 2, its rows matching a's columns.
+        transpose_a: multiply by a's transpose (of its last two axes).
+        transpose_b: multiply by b's transpose.
+
+    Returns:
+        A Tensor of shape broadcast batch + (rows of a, columns of b), in the operands' dtype.
+
+    Example:
+        >>> a = tf.tensor([[1, 2], [3, 4]])
+        >>> tf.mat_mul(a, tf.tensor([[1], [1]])).print()
+        Tensor
+            [[3],
+             [7]]
+        >>> (a @ a).print()
+        Tensor
+            [[7 , 10],
+             [15, 22]]
+    """
     name = "mat_mul"
     a = convert_to_tensor(a, "a", name)
     b = convert_to_tensor(b, "b", name)
@@ -57,8 +80,21 @@ def mat_mul(a, b, transpose_a=False, transpose_b=False):
 
 
 @op
-def dot(t1, t2):
-    """tf.dot: the product of two vectors or matrices (rank 1 or 2 each); vector . vector is a scalar."""
+def dot(t1: TensorLike, t2: TensorLike) -> Tensor:
+    """The dot product of two vectors or matrices (rank 1 or 2 each).
+
+    Args:
+        t1: a vector or matrix.
+        t2: a vector or matrix whose first (or only) axis matches t1's last.
+
+    Returns:
+        A Tensor: a scalar for two vectors, else a vector or matrix.
+
+    Example:
+        >>> tf.dot(tf.tensor([1, 2, 3]), tf.tensor([4, 5, 6])).print()
+        Tensor
+            32
+    """
     name = "dot"
     t1 = convert_to_tensor(t1, "t1", name)
     t2 = convert_to_tensor(t2, "t2", name)
@@ -81,8 +117,22 @@ def dot(t1, t2):
 
 
 @op
-def outer_product(v1, v2):
-    """tf.outer_product: the matrix v1[i] * v2[j] of two vectors (bool for two bool vectors)."""
+def outer_product(v1: TensorLike, v2: TensorLike) -> Tensor:
+    """The outer product of two vectors: the matrix of v1[i] * v2[j].
+
+    Args:
+        v1: a rank-1 tensor.
+        v2: a rank-1 tensor.
+
+    Returns:
+        A Tensor of shape (len(v1), len(v2)) (bool for two bool vectors).
+
+    Example:
+        >>> tf.outer_product(tf.tensor([1, 2]), tf.tensor([3, 4, 5])).print()
+        Tensor
+            [[3, 4, 5 ],
+             [6, 8, 10]]
+    """
     name = "outer_product"
     v1 = convert_to_tensor(v1, "v1", name)
     v2 = convert_to_tensor(v2, "v2", name)

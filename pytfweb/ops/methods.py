@@ -3,6 +3,7 @@ method of Tensor that an op computes lives here, so that tensor.py (the core) im
 from ..core.tensor import Tensor, Variable
 from ..core.tensor_values import infer_dtype, is_value
 from . import image
+from ..core.types import DType, TensorLike
 from .creation import convert_to_tensor
 from .misc import TensorBuffer
 
@@ -30,6 +31,8 @@ def _method(fn):
         return fn(self, *args, **kwargs)
     method.__name__ = method.__qualname__ = fn.__name__
     method.__doc__ = fn.__doc__
+    # help(), pdoc and type checkers see the op's signature: t.add(b) is add(a=t, b)
+    method.__wrapped__ = fn
     return method
 
 
@@ -39,24 +42,48 @@ def _iter(self):
     return iter(_ns["unstack"](self))
 
 
-def _clone(self):
+def _clone(self) -> Tensor:
+    """A new tensor with this one's values (tf.clone): disposed independently of it.
+
+    Returns:
+        A new Tensor.
+    """
     return _ns["clone"](self)
 
 
-def _buffer_sync(self):
+def _buffer_sync(self) -> TensorBuffer:
     """A TensorBuffer holding a copy of the values (blocking). A copy, since a backend may
-    return the values it keeps (webgl caches what it read back)."""
+    return the values it keeps (webgl caches what it read back).
+
+    Returns:
+        A new TensorBuffer of the tensor's shape and dtype.
+    """
     return TensorBuffer(self.shape, self.dtype, self.data_sync()[:])
 
 
-async def _buffer(self):
-    """A TensorBuffer holding a copy of the values, read without blocking (as data())."""
+async def _buffer(self) -> TensorBuffer:
+    """A TensorBuffer holding a copy of the values, read without blocking (as data(); awaited).
+
+    Returns:
+        A new TensorBuffer of the tensor's shape and dtype.
+    """
     return TensorBuffer(self.shape, self.dtype, (await self.data())[:])
 
 
-def _assign(self, new_value):
-    """Swap in new_value's data: a Tensor of the variable's shape and dtype, or a Python value
-    (a temporary tensor, dtype inferred the TF.js way; only the variable keeps its data)."""
+def _assign(self, new_value: TensorLike) -> Variable:
+    """Swap in new values: a Tensor of the variable's shape and dtype, or a Python value (a
+    temporary tensor, dtype inferred the TF.js way; only the variable keeps its data).
+
+    Args:
+        new_value: the new values, of the variable's shape and dtype.
+
+    Returns:
+        The variable.
+
+    Raises:
+        TypeError: the dtype differs.
+        ValueError: the shape differs.
+    """
     if isinstance(new_value, Tensor):
         return Variable._assign_tensor(self, new_value)
     self.throw_if_disposed("Variable.assign")
@@ -83,6 +110,86 @@ def _comparable(a, b):
         return True
 
 
+def _reshape_methods(ns):
+    """as1d, flatten, as_scalar, as_type and as2d..as5d: TF.js's reshaping and casting methods."""
+    reshape, cast = ns["reshape"], ns["cast"]
+
+    def as1d(self) -> Tensor:
+        """This tensor's values as a rank-1 tensor (flatten() is the same).
+
+        Returns:
+            A Tensor of shape (size,) sharing the data.
+        """
+        return reshape(self, [-1])
+
+    def as_scalar(self) -> Tensor:
+        """This size-1 tensor as a rank-0 tensor.
+
+        Returns:
+            A Tensor of shape () sharing the data.
+        """
+        return reshape(self, [])
+
+    def as_type(self, dtype: DType) -> Tensor:
+        """This tensor cast to dtype (tf.cast).
+
+        Args:
+            dtype: the new dtype.
+
+        Returns:
+            A new Tensor.
+        """
+        return cast(self, dtype)
+
+    def as_nd(rank):
+        def method(self, *shape: int) -> Tensor:
+            return reshape(self, list(shape))
+        method.__name__ = method.__qualname__ = f"as{rank}d"
+        method.__doc__ = (f"This tensor's values in a rank-{rank} shape (t.as{rank}d(rows, ...)).\n\n"
+                          f"Args:\n    *shape: the {rank} dimensions (one may be -1).\n\n"
+                          f"Returns:\n    A Tensor sharing the data.\n")
+        return method
+    return {"as1d": as1d, "flatten": as1d, "as_scalar": as_scalar, "as_type": as_type,
+            **{f"as{r}d": as_nd(r) for r in range(2, 6)}}
+
+
+def _joining_method(f, name):
+    # TF.js: t.concat(x, axis) is concat([t, ...x], axis); x is a tensor or a list.
+    def method(self, x, axis=0):
+        return f([self, *(x if isinstance(x, (list, tuple)) else [x])], axis)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = (f"tf.{name}([self, *x], axis), as TF.js's chained t.{name}(x, axis).\n\n"
+                      f"Args:\n    x: a tensor or a list of tensors to join after this one.\n"
+                      f"    axis: the axis (as tf.{name}'s).\n\nReturns:\n    A new Tensor.\n")
+    return method
+
+
+def _image_method(f):
+    # chained in TF.js though they live in tf.image
+    def method(self, *a, **k):
+        return f(self, *a, **k)
+    method.__name__ = method.__qualname__ = f.__name__
+    method.__doc__ = (f"tf.image.{f.__name__}(self, ...): chained, as in TF.js.\n\n"
+                      f"Returns:\n    A new Tensor (see tf.image.{f.__name__}).\n")
+    return method
+
+
+def _where_method(where):
+    def method(self, condition, b):
+        """tf.where(condition, self, b): TF.js's chained t.where(condition, other).
+
+        Args:
+            condition: a bool tensor.
+            b: the values where condition is false.
+
+        Returns:
+            A new Tensor.
+        """
+        return where(condition, self, b)
+    method.__name__ = method.__qualname__ = "where"
+    return method
+
+
 _ns = {}
 
 
@@ -97,23 +204,16 @@ def attach(ns):
         if name in ns:
             setattr(Tensor, name, _method(ns[name]))
     if "reshape" in ns:
-        Tensor.as1d = lambda self: ns["reshape"](self, [-1])
-        Tensor.flatten = Tensor.as1d
-        Tensor.as_scalar = lambda self: ns["reshape"](self, [])
-        Tensor.as_type = lambda self, dtype: ns["cast"](self, dtype)
-        for r in range(2, 6):
-            setattr(Tensor, f"as{r}d", lambda self, *shape: ns["reshape"](self, list(shape)))
+        for name, method in _reshape_methods(ns).items():
+            setattr(Tensor, name, method)
     for name in ("concat", "stack"):
         if name in ns:
-            # TF.js: t.concat(x, axis) is concat([t, ...x], axis); x is a tensor or a list.
-            setattr(Tensor, name, lambda self, x, axis=0, _f=ns[name]:
-                    _f([self, *(x if isinstance(x, (list, tuple)) else [x])], axis))
+            setattr(Tensor, name, _joining_method(ns[name], name))
     for name in ("resize_bilinear", "resize_nearest_neighbor"):
-        # chained in TF.js though they live in tf.image
-        setattr(Tensor, name, lambda self, *a, _f=getattr(image, name), **k: _f(self, *a, **k))
+        setattr(Tensor, name, _image_method(getattr(image, name)))
     if "where" in ns:
         # t.where(cond, other) is where(cond, t, other) in TF.js's chained form; keep the op's order.
-        Tensor.where = lambda self, condition, b: ns["where"](condition, self, b)
+        Tensor.where = _where_method(ns["where"])
     ops = {
         "__add__": lambda a, b: ns["add"](a, b), "__radd__": lambda a, b: ns["add"](b, a),
         "__sub__": lambda a, b: ns["sub"](a, b), "__rsub__": lambda a, b: ns["sub"](b, a),

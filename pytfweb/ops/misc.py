@@ -13,6 +13,8 @@ import array
 import math
 import warnings
 
+from typing import Any, Callable, List, Optional, Sequence, Union
+
 from ..core import tensor_values as _conv
 from ..core.dtypes import TYPECODES, check_dtype
 from ..core.engine import ENGINE, op
@@ -20,6 +22,7 @@ from ..core.environment import ENV
 from ..core.limits import check_elements
 from ..core.shapes import check_shape, size_of, strides_of
 from ..core.tensor import Tensor
+from ..core.types import DType, Shape, TensorLike
 from . import elementwise as ew
 from .creation import convert_to_tensor, scalar, tensor, tensor1d
 from .matmul import mat_mul
@@ -50,6 +53,64 @@ def _public(fn, name, doc):
     return op(fn)
 
 
+def _nd_doc(summary, args, returns, example):
+    """The docstring of a rank-checked wrapper (one per rank): summary, Args, Returns, Example."""
+    lines = [summary, "", "Args:"] + [f"    {a}" for a in args] + ["", "Returns:", f"    {returns}", "",
+                                                                  "Example:"] + [f"    {e}" for e in example]
+    return "\n".join(lines) + "\n"
+
+
+def _ones_shape(rank, first):
+    return [first] + [1] * (rank - 1)
+
+
+def _concat_doc(rank, name):
+    shape = _ones_shape(rank, 1)
+    out = tuple([2] + shape[1:])
+    return _nd_doc(f"tf.concat of rank-{rank} tensors (their rank checked).",
+                   ["tensors: the rank-" + str(rank) + " tensors, equal in shape except along axis."]
+                   + (["axis: the axis to join along."] if rank > 1 else []),
+                   "A new rank-" + str(rank) + " Tensor.",
+                   [f">>> tf.{name}([tf.ones({shape}), tf.ones({shape})]).shape", str(out)])
+
+
+def _pad_doc(rank, name):
+    if rank == 1:
+        example = [f">>> tf.{name}(tf.tensor([1, 2]), [1, 1]).print()", "Tensor", "    [0, 1, 2, 0]"]
+        paddings = "paddings: one [before, after] pair."
+    else:
+        example = [f">>> tf.{name}(tf.ones({_ones_shape(rank, 1)}), {[[1, 1]] + [[0, 0]] * (rank - 1)}).shape",
+                   str(tuple(_ones_shape(rank, 3)))]
+        paddings = f"paddings: {rank} [before, after] pairs, one per axis."
+    return _nd_doc(f"tf.pad of a rank-{rank} tensor (its rank checked).",
+                   ["x: the rank-" + str(rank) + " tensor.", paddings, "constant_value: the value added."],
+                   "A new rank-" + str(rank) + " Tensor.", example)
+
+
+def _reverse_doc(rank, name):
+    if rank == 1:
+        args, call = ["x: the rank-1 tensor."], f"tf.{name}(tf.tensor([1, 2, 3]))"
+        printed = "[3, 2, 1]"
+    else:
+        args = ["x: the rank-" + str(rank) + " tensor.", "axis: the axis or axes to reverse (None: every axis)."]
+        call, printed = f"tf.{name}(tf.tensor([1, 2], {_ones_shape(rank, 2)}), 0).as1d()", "[2, 1]"
+    return _nd_doc(f"tf.reverse of a rank-{rank} tensor (its rank checked).", args,
+                   "A new Tensor of x's shape.", [f">>> {call}.print()", "Tensor", f"    {printed}"])
+
+
+def _slice_doc(rank, name):
+    if rank == 1:
+        args = ["x: the rank-1 tensor.", "begin: the start (an int).", "size: the length (an int; -1: to the end)."]
+        call = f"tf.{name}(tf.tensor([1, 2, 3, 4]), 1, 2)"
+    else:
+        args = ["x: the rank-" + str(rank) + " tensor.", "begin: the start along each axis.",
+                "size: the length along each axis (-1: to the end)."]
+        begin, size = [1] + [0] * (rank - 1), [2] + [-1] * (rank - 1)
+        call = f"tf.{name}(tf.tensor([1, 2, 3, 4], {_ones_shape(rank, 4)}), {begin}, {size}).as1d()"
+    return _nd_doc(f"tf.slice of a rank-{rank} tensor (its rank checked).", args, "A new Tensor.",
+                   [f">>> {call}.print()", "Tensor", "    [2, 3]"])
+
+
 def _make_concat(rank):
     name = f"concat{rank}d"
 
@@ -61,12 +122,12 @@ def _make_concat(rank):
         return out
 
     if rank == 1:
-        def fn(tensors):
+        def fn(tensors: Sequence[TensorLike]) -> Tensor:
             return concat(checked(tensors), 0)
     else:
-        def fn(tensors, axis=0):
+        def fn(tensors: Sequence[TensorLike], axis: int = 0) -> Tensor:
             return concat(checked(tensors), axis)
-    return _public(fn, name, f"tf.{name}: tf.concat of rank-{rank} tensors.")
+    return _public(fn, name, _concat_doc(rank, name))
 
 
 def _pad_pairs(paddings, rank, name):
@@ -84,35 +145,33 @@ def _pad_pairs(paddings, rank, name):
 def _make_pad(rank):
     name = f"pad{rank}d"
 
-    def fn(x, paddings, constant_value=0):
+    def fn(x: TensorLike, paddings: Sequence, constant_value: float = 0) -> Tensor:
         x = _of_rank(convert_to_tensor(x, "x", name), rank, name)
         return pad(x, _pad_pairs(paddings, rank, name), constant_value)
-    return _public(fn, name, f"tf.{name}: tf.pad of a rank-{rank} tensor"
-                             + (" (paddings: one [before, after] pair)." if rank == 1 else "."))
+    return _public(fn, name, _pad_doc(rank, name))
 
 
 def _make_reverse(rank):
     name = f"reverse{rank}d"
     if rank == 1:
-        def fn(x):
+        def fn(x: TensorLike) -> Tensor:
             return reverse(_of_rank(convert_to_tensor(x, "x", name), 1, name), 0)
     else:
-        def fn(x, axis=None):
+        def fn(x: TensorLike, axis: Optional[Sequence[int]] = None) -> Tensor:
             return reverse(_of_rank(convert_to_tensor(x, "x", name), rank, name), axis)
-    return _public(fn, name, f"tf.{name}: tf.reverse of a rank-{rank} tensor.")
+    return _public(fn, name, _reverse_doc(rank, name))
 
 
 def _make_slice(rank):
     name = f"slice{rank}d"
 
-    def fn(x, begin, size):
+    def fn(x: TensorLike, begin: Union[int, Sequence[int]], size: Union[int, Sequence[int]]) -> Tensor:
         x = _of_rank(convert_to_tensor(x, "x", name), rank, name)
         if rank == 1:  # TF.js's slice1d takes numbers; a one-entry list is accepted too
             begin = [begin] if is_int(begin) else begin
             size = [size] if is_int(size) else size
         return _slice(x, begin, size)
-    return _public(fn, name, f"tf.{name}: tf.slice of a rank-{rank} tensor"
-                             + (" (begin and size are ints)." if rank == 1 else "."))
+    return _public(fn, name, _slice_doc(rank, name))
 
 
 concat1d, concat2d, concat3d, concat4d = (_make_concat(r) for r in range(1, 5))
@@ -132,12 +191,28 @@ def _flat_values(values, dtype, name):
 
 
 class TensorBuffer:
-    """A mutable, CPU-side buffer with a shape and dtype (TF.js's TensorBuffer): set and read
-    values one coordinate at a time, then make an immutable tensor with to_tensor().
+    """A mutable, CPU-side buffer with a shape and dtype (TF.js's TensorBuffer): set and read values
+    one coordinate at a time, then make an immutable tensor with to_tensor().
 
-    `values` is a flat array.array (a list of str for string buffers). Given an array.array of
-    the dtype's typecode (or a list, for strings) it is used as is, not copied, as TF.js uses a
-    given typed array; anything else is converted."""
+    `values` is a flat array.array (a list of str for string buffers). Given an array.array of the
+    dtype's typecode (or a list, for strings) it is used as is, not copied, as TF.js uses a given
+    typed array; anything else is converted.
+
+    Args:
+        shape: the shape.
+        dtype: the dtype.
+        values: the flat values (None: zeros).
+
+    Example:
+        >>> b = tf.buffer([2, 2])
+        >>> b.set(5, 0, 1)
+        >>> b.get(0, 1), b.loc_to_index([1, 0]), b.index_to_loc(3)
+        (5.0, 2, [1, 1])
+        >>> b.to_tensor().print()
+        Tensor
+            [[0, 5],
+             [0, 0]]
+    """
 
     def __init__(self, shape, dtype="float32", values=None):
         name = "TensorBuffer"
@@ -162,6 +237,7 @@ class TensorBuffer:
 
     @property
     def rank(self):
+        """The number of axes."""
         return len(self.shape)
 
     def _index(self, locs, name):
@@ -175,8 +251,13 @@ class TensorBuffer:
                                  f"buffer shape {self.shape}")
         return self.loc_to_index(locs)
 
-    def set(self, value, *locs):
-        """Store value at coordinates locs (none: a scalar buffer's only element)."""
+    def set(self, value: Any, *locs: int) -> None:
+        """Store a value at coordinates.
+
+        Args:
+            value: the value (converted to the buffer's dtype).
+            *locs: one coordinate per axis (none for a scalar buffer).
+        """
         index = self._index(locs, "set")
         if self.dtype == "string":
             if not isinstance(value, str):
@@ -186,28 +267,53 @@ class TensorBuffer:
         else:
             self.values[index] = _conv._coerce(value, self.dtype, "TensorBuffer.set", "value")
 
-    def get(self, *locs):
-        """The value at coordinates locs (bool buffers give True/False, as Tensor.array_sync)."""
+    def get(self, *locs: int) -> Any:
+        """The value at coordinates.
+
+        Args:
+            *locs: one coordinate per axis (none for a scalar buffer).
+
+        Returns:
+            The value: a float, an int, a bool (bool buffers give True/False, as Tensor.array_sync) or a str.
+        """
         value = self.values[self._index(locs, "get")]
         return bool(value) if self.dtype == "bool" else value
 
-    def loc_to_index(self, locs):
-        """The flat index of coordinates locs."""
+    def loc_to_index(self, locs: Sequence[int]) -> int:
+        """The flat (row-major) index of coordinates.
+
+        Args:
+            locs: one coordinate per axis.
+
+        Returns:
+            The index into the flat values.
+        """
         index = locs[-1] if locs else 0
         for loc, stride in zip(locs[:-1], self.strides):
             index += stride * loc
         return index
 
-    def index_to_loc(self, index):
-        """The coordinates of flat index."""
+    def index_to_loc(self, index: int) -> List[int]:
+        """The coordinates of a flat index.
+
+        Args:
+            index: an index into the flat values.
+
+        Returns:
+            One coordinate per axis.
+        """
         locs = []
         for stride in self.strides:
             loc, index = divmod(index, stride)
             locs.append(loc)
         return locs + [index] if self.rank else []
 
-    def to_tensor(self):
-        """A new tensor holding a copy of the values (later set() calls do not change it)."""
+    def to_tensor(self) -> Tensor:
+        """A new tensor holding a copy of the values (later set() calls do not change it).
+
+        Returns:
+            A new Tensor of the buffer's shape and dtype.
+        """
         return tensor(self.values, self.shape, self.dtype)
 
     def __repr__(self):
@@ -220,16 +326,47 @@ def _shared(values, dtype):
     return isinstance(values, array.array) and values.typecode == TYPECODES[dtype]
 
 
-def buffer(shape, dtype="float32", values=None):
-    """tf.buffer: a TensorBuffer of shape and dtype, zero-filled unless values (flat) are given."""
+def buffer(shape: Shape, dtype: DType = "float32", values: Any = None) -> TensorBuffer:
+    """A TensorBuffer: a mutable CPU-side buffer to fill one value at a time.
+
+    Args:
+        shape: the shape.
+        dtype: the dtype.
+        values: flat values to start from (None: zeros).
+
+    Returns:
+        A new TensorBuffer.
+
+    Example:
+        >>> b = tf.buffer([3], "int32")
+        >>> b.set(7, 2)
+        >>> b.to_tensor().print()
+        Tensor
+            [0, 0, 7]
+    """
     return TensorBuffer(check_shape(shape, "buffer"), dtype, values)
 
 
 @op
-def rand(shape, rand_function, dtype=None):
-    """tf.rand: a tensor of shape whose values are rand_function() called once per element
-    (stored as TF.js stores them in a typed array: int32 truncates, a bool is its number truncated
-    to a byte, != 0)."""
+def rand(shape: Shape, rand_function: Callable[[], Any], dtype: Optional[DType] = None) -> Tensor:
+    """A tensor whose values are rand_function() called once per element.
+
+    Values are stored as TF.js stores them in a typed array: int32 truncates, a bool is its number
+    truncated to a byte, != 0.
+
+    Args:
+        shape: the shape.
+        rand_function: a function of no argument returning a number.
+        dtype: the dtype (None: float32).
+
+    Returns:
+        A new Tensor of shape.
+
+    Example:
+        >>> tf.rand([3], lambda: 2.5, "int32").print()
+        Tensor
+            [2, 2, 2]
+    """
     name = "rand"
     shape = check_shape(shape, name)
     dtype = "float32" if dtype is None else check_dtype(dtype, name)
@@ -246,9 +383,23 @@ def rand(shape, rand_function, dtype=None):
 # --- shapes and numbers ----------------------------------------------------------------------
 
 @op
-def ensure_shape(x, shape):
-    """tf.ensure_shape: x itself if its shape matches shape, where a None dimension matches any
-    size; ValueError otherwise."""
+def ensure_shape(x: TensorLike, shape: Sequence[Optional[int]]) -> Tensor:
+    """x itself if its shape matches, where a None dimension matches any size.
+
+    Args:
+        x: the tensor.
+        shape: the expected shape (None entries match any size).
+
+    Returns:
+        x.
+
+    Raises:
+        ValueError: the shapes differ.
+
+    Example:
+        >>> tf.ensure_shape(tf.ones([2, 3]), [None, 3]).shape
+        (2, 3)
+    """
     name = "ensure_shape"
     if isinstance(x, Tensor):
         x.throw_if_disposed(name)  # any dtype, strings too (TF.js: 'string_or_numeric')
@@ -264,9 +415,22 @@ def ensure_shape(x, shape):
     return x
 
 
-def enclosing_power_of_two(value):
-    """tf.enclosing_power_of_two: the smallest 2**n >= value, as an int (floor(2**n) below 1,
-    as TF.js: 0.3 gives 0). ValueError for value <= 0 (where TF.js gives 0 or NaN)."""
+def enclosing_power_of_two(value: float) -> int:
+    """The smallest 2 ** n >= value, as an int (floor(2 ** n) below 1, as TF.js: 0.3 gives 0).
+
+    Args:
+        value: a positive number.
+
+    Returns:
+        The power of two.
+
+    Raises:
+        ValueError: value <= 0 (where TF.js gives 0 or NaN).
+
+    Example:
+        >>> tf.enclosing_power_of_two(5), tf.enclosing_power_of_two(8)
+        (8, 8)
+    """
     name = "enclosing_power_of_two"
     if isinstance(value, bool) or not isinstance(value, (int, float)) and not is_int(value):
         raise TypeError(f"{name}: argument 'value' must be a number, got {type(value).__name__}")
@@ -277,9 +441,23 @@ def enclosing_power_of_two(value):
     return math.floor(2.0 ** math.ceil(math.log2(value)))
 
 
-def cosine_window(window_length, a, b):
-    """tf.cosine_window: a - b * cos(2 pi i / (N - 1)), periodic (/ N) for even N: TF.js's
-    cosineWindow, behind hann_window and hamming_window. N = 1 gives NaN, as in TF.js (0 / 0)."""
+def cosine_window(window_length: int, a: float, b: float) -> Tensor:
+    """The window a - b * cos(2 pi i / (N - 1)), periodic (/ N) for even N: TF.js's cosineWindow,
+    behind hann_window and hamming_window. N = 1 gives NaN, as in TF.js (0 / 0).
+
+    Args:
+        window_length: N, the window's length.
+        a: the constant term.
+        b: the cosine's weight.
+
+    Returns:
+        A float32 Tensor of shape (N,).
+
+    Example:
+        >>> tf.cosine_window(3, 0.5, 0.5).print()
+        Tensor
+            [0, 1, 0]
+    """
     name = "cosine_window"
     if not is_int(window_length) or window_length < 0:
         raise ValueError(f"{name}: argument 'window_length' must be a non-negative int, got {window_length!r}")
@@ -293,9 +471,26 @@ def cosine_window(window_length, a, b):
 # --- small computations ----------------------------------------------------------------------
 
 @op
-def moving_average(v, x, decay, step=None, zero_debias=True):
-    """tf.moving_average: v + (x - v) * (1 - decay), divided by (1 - decay**step) when
-    zero_debias (then step is required)."""
+def moving_average(v: TensorLike, x: TensorLike, decay: float, step: Optional[float] = None,
+                   zero_debias: bool = True) -> Tensor:
+    """An updated moving average: v + (x - v) * (1 - decay), divided by (1 - decay ** step)
+    when zero_debias.
+
+    Args:
+        v: the current average.
+        x: the new value, of v's shape.
+        decay: the decay, in [0, 1].
+        step: the step count (required with zero_debias).
+        zero_debias: correct the bias of an average started at 0.
+
+    Returns:
+        A Tensor of v's shape.
+
+    Example:
+        >>> tf.moving_average(tf.tensor([0]), tf.tensor([10]), 0.5, zero_debias=False).print()
+        Tensor
+            [5]
+    """
     name = "moving_average"
     v = convert_to_tensor(v, "v", name)
     x = convert_to_tensor(x, "x", name)
@@ -315,10 +510,26 @@ def moving_average(v, x, decay, step=None, zero_debias=True):
     return ew.add(v, update)
 
 
-async def in_top_k_async(predictions, targets, k=1):
-    """tf.in_top_k_async: for each row of predictions (over its last axis), whether targets' index
-    is among the k largest values (ties: the lower index ranks first; NaN ranks above numbers).
-    Reads both back, as TF.js; a bool tensor of targets' shape."""
+async def in_top_k_async(predictions: TensorLike, targets: TensorLike, k: int = 1) -> Tensor:
+    """For each row of predictions (its last axis), whether the target's index is among the k
+    largest values (ties: the lower index ranks first; NaN ranks above numbers). Awaited: both
+    are read back, as in TF.js.
+
+    Args:
+        predictions: a float32 tensor [..., classes].
+        targets: int32 class indices of predictions' shape without its last axis.
+        k: how many of the largest values count.
+
+    Returns:
+        A bool Tensor of targets' shape.
+
+    Example:
+        >>> import asyncio
+        >>> p = tf.tensor([[0.1, 0.8, 0.1], [0.6, 0.3, 0.1]])
+        >>> asyncio.run(tf.in_top_k_async(p, tf.tensor([1, 1], dtype="int32"))).print()
+        Tensor
+            [true, false]
+    """
     name = "in_top_k_async"
     made = []
     try:
@@ -355,11 +566,30 @@ def _converted(x, arg, name, made):
 
 
 @op
-def basic_lstm_cell(forget_bias, lstm_kernel, lstm_bias, data, c, h):
-    """tf.basic_lstm_cell: one step of a basic LSTM cell; returns [new_c, new_h].
+def basic_lstm_cell(forget_bias: TensorLike, lstm_kernel: TensorLike, lstm_bias: TensorLike, data: TensorLike,
+                    c: TensorLike, h: TensorLike) -> List[Tensor]:
+    """One step of a basic LSTM cell.
 
-    [data, h] @ lstm_kernel + lstm_bias holds the gates i, j, f, o side by side (each units
-    wide): new_c = c * sigmoid(f + forget_bias) + sigmoid(i) * tanh(j), new_h = tanh(new_c) * sigmoid(o)."""
+    [data, h] @ lstm_kernel + lstm_bias holds the gates i, j, f, o side by side (each units wide):
+    new_c = c * sigmoid(f + forget_bias) + sigmoid(i) * tanh(j), new_h = tanh(new_c) * sigmoid(o).
+
+    Args:
+        forget_bias: a scalar added to the forget gate.
+        lstm_kernel: [input_size + units, 4 * units].
+        lstm_bias: [4 * units].
+        data: the input, [batch, input_size].
+        c: the cell state, [batch, units].
+        h: the output state, [batch, units].
+
+    Returns:
+        [new_c, new_h].
+
+    Example:
+        >>> c, h = tf.basic_lstm_cell(tf.scalar(1), tf.zeros([3, 8]), tf.zeros([8]), tf.ones([1, 1]),
+        ...                           tf.zeros([1, 2]), tf.zeros([1, 2]))
+        >>> c.shape, h.shape
+        ((1, 2), (1, 2))
+    """
     name = "basic_lstm_cell"
     forget_bias = convert_to_tensor(forget_bias, "forget_bias", name)
     lstm_kernel = convert_to_tensor(lstm_kernel, "lstm_kernel", name)
@@ -382,10 +612,26 @@ def basic_lstm_cell(forget_bias, lstm_kernel, lstm_bias, data, c, h):
 
 
 @op
-def multi_rnn_cell(lstm_cells, data, c, h):
-    """tf.multi_rnn_cell: a stack of cells, each a function (data, c, h) -> [new_c, new_h] (such
-    as a basic_lstm_cell with its weights bound); each cell's new_h is the next cell's data.
-    c and h hold one state per cell; returns [new_cs, new_hs] (lists)."""
+def multi_rnn_cell(lstm_cells: Sequence[Callable], data: TensorLike, c: Sequence[TensorLike],
+                   h: Sequence[TensorLike]) -> List[List[Tensor]]:
+    """A stack of cells, each cell's new_h the next cell's data.
+
+    Args:
+        lstm_cells: functions (data, c, h) -> [new_c, new_h] (such as a basic_lstm_cell with its
+            weights bound).
+        data: the input of the first cell.
+        c: one cell state per cell.
+        h: one output state per cell.
+
+    Returns:
+        [new_cs, new_hs], two lists with one tensor per cell.
+
+    Example:
+        >>> cell = lambda data, c, h: tf.basic_lstm_cell(tf.scalar(1), tf.zeros([3, 8]), tf.zeros([8]), data, c, h)
+        >>> cs, hs = tf.multi_rnn_cell([cell], tf.ones([1, 1]), [tf.zeros([1, 2])], [tf.zeros([1, 2])])
+        >>> len(cs), hs[0].shape
+        (1, (1, 2))
+    """
     name = "multi_rnn_cell"
     data = convert_to_tensor(data, "data", name)
     if not isinstance(c, (list, tuple)) or not isinstance(h, (list, tuple)):
@@ -405,27 +651,61 @@ def multi_rnn_cell(lstm_cells, data, c, h):
 
 # --- environment -----------------------------------------------------------------------------
 
-def force_half_float():
-    """tf.force_half_float: make webgl render into half-float textures even where float32 rendering
-    works (sets the WEBGL_FORCE_F16_TEXTURES flag). A webgl backend reads the flag when it is
-    created, so this affects webgl backends created afterwards, not one already running."""
+def force_half_float() -> None:
+    """Make webgl render into half-float textures even where float32 rendering works (sets the
+    WEBGL_FORCE_F16_TEXTURES flag).
+
+    A webgl backend reads the flag when it is created, so this affects webgl backends created
+    afterwards, not one already running.
+
+    Example:
+        >>> tf.force_half_float()
+        >>> tf.env().get("WEBGL_FORCE_F16_TEXTURES")
+        True
+        >>> tf.env().reset()
+    """
     ENV.set("WEBGL_FORCE_F16_TEXTURES", True)
 
 
 _DEPRECATION_FLAG = "DEPRECATION_WARNINGS_ENABLED"
 
 
-def deprecation_warn(msg):
-    """tf.deprecation_warn: warn about deprecated functionality unless deprecation warnings are
-    disabled. A FutureWarning, Python's category for deprecations meant for end users (a
-    DeprecationWarning is hidden by default, and TF.js's console.warn is not)."""
+def deprecation_warn(msg: str) -> None:
+    """Warn about deprecated functionality unless deprecation warnings are disabled.
+
+    A FutureWarning, Python's category for deprecations meant for end users (a DeprecationWarning
+    is hidden by default, and TF.js's console.warn is not).
+
+    Args:
+        msg: the message.
+
+    Example:
+        >>> import warnings
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     tf.deprecation_warn("old_op is deprecated")
+        >>> caught[0].category.__name__
+        'FutureWarning'
+    """
     if ENV.get_bool(_DEPRECATION_FLAG):
         warnings.warn(f"{msg} You can disable deprecation warnings with tf.disable_deprecation_warnings().",
                       FutureWarning, stacklevel=2)
 
 
-def disable_deprecation_warnings():
-    """tf.disable_deprecation_warnings: deprecation_warn stays silent from now on (the
-    DEPRECATION_WARNINGS_ENABLED flag); says so once, as TF.js does."""
+def disable_deprecation_warnings() -> None:
+    """Keep tf.deprecation_warn silent from now on (the DEPRECATION_WARNINGS_ENABLED flag); says so
+    once, as TF.js does.
+
+    Example:
+        >>> import warnings
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     tf.disable_deprecation_warnings()
+        >>> str(caught[0].message)
+        'pytfweb deprecation warnings have been disabled.'
+        >>> tf.env().get("DEPRECATION_WARNINGS_ENABLED")
+        False
+        >>> tf.env().reset()
+    """
     ENV.set(_DEPRECATION_FLAG, False)
     warnings.warn("pytfweb deprecation warnings have been disabled.", UserWarning, stacklevel=2)

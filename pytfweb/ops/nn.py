@@ -10,13 +10,14 @@ Kernel contracts (every backend):
 softmax and log_softmax work along the last axis only, as TF.js's (another axis is an error);
 softmax takes float32 tensors only (TF.js's), log_softmax reads int32 and bool as float32.
 """
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..core.dtypes import check_dtype
 from ..core.engine import ENGINE, op
 from ..core.limits import check_elements
 from ..core.shapes import normalize_axis
 from ..core.tensor import Tensor
+from ..core.types import Axis, DType, TensorLike
 from . import elementwise as ew
 from .creation import cast, convert_to_tensor
 from .reduction import max as reduce_max, mean, reduction_axes, sum as reduce_sum
@@ -49,8 +50,21 @@ def _last_axis_kernel(kernel, attr, op_name, arg, logits, axis):
 
 
 @op
-def softmax(logits, dim=-1):
-    """tf.softmax: exp(logits) / sum(exp(logits)) along dim, the last axis; float32 logits."""
+def softmax(logits: TensorLike, dim: int = -1) -> Tensor:
+    """exp(logits) / sum(exp(logits)) along an axis, computed stably.
+
+    Args:
+        logits: a float32 tensor (or a value converted to one).
+        dim: the axis to normalise over (TF.js allows only the last one, -1).
+
+    Returns:
+        A float32 Tensor of logits' shape whose values along dim sum to 1.
+
+    Example:
+        >>> tf.softmax(tf.tensor([0, 0, 0, 0])).print()
+        Tensor
+            [0.25, 0.25, 0.25, 0.25]
+    """
     logits = convert_to_tensor(logits, "logits", "softmax", "float32")
     if logits.dtype != "float32":
         raise TypeError(f"softmax: argument 'logits' must be a float32 tensor, got {logits.dtype}")
@@ -58,15 +72,42 @@ def softmax(logits, dim=-1):
 
 
 @op
-def log_softmax(logits, axis=-1):
-    """tf.log_softmax: logits - log_sum_exp(logits) along axis, the last axis; float32 output."""
+def log_softmax(logits: TensorLike, axis: int = -1) -> Tensor:
+    """logits - log_sum_exp(logits) along an axis: the log of softmax, computed stably.
+
+    Args:
+        logits: a float32 tensor (or a value converted to one).
+        axis: the axis to normalise over (TF.js allows only the last one, -1).
+
+    Returns:
+        A float32 Tensor of logits' shape.
+
+    Example:
+        >>> tf.log_softmax(tf.tensor([0, 0])).print()
+        Tensor
+            [-0.6931472, -0.6931472]
+    """
     logits = _float_input(logits, "logits", "log_softmax")
     return _last_axis_kernel("LogSoftmax", "axis", "log_softmax", "logits", logits, axis)
 
 
 @op
-def log_sum_exp(x, axis=None, keep_dims=False):
-    """tf.log_sum_exp: log(sum(exp(x))) over axis (None: all axes), computed stably, float32."""
+def log_sum_exp(x: TensorLike, axis: Axis = None, keep_dims: bool = False) -> Tensor:
+    """log(sum(exp(x))) over axes, computed stably (no overflow for large x).
+
+    Args:
+        x: the tensor (or a value converted to one).
+        axis: the axis or axes to reduce (None: all of them).
+        keep_dims: keep each reduced axis with length 1.
+
+    Returns:
+        A float32 Tensor.
+
+    Example:
+        >>> tf.log_sum_exp(tf.tensor([1000, 1000])).print()
+        Tensor
+            1000.6931763
+    """
     name = "log_sum_exp"
     x = _float_input(x, "x", name)
     axes = reduction_axes(axis, x.rank, name)
@@ -85,8 +126,25 @@ class Moments(NamedTuple):
 
 
 @op
-def moments(x, axis=None, keep_dims=False):
-    """tf.moments: (mean, variance) of x over axis (None: all axes), float32."""
+def moments(x: TensorLike, axis: Axis = None, keep_dims: bool = False) -> Any:
+    """The mean and variance of x over axes.
+
+    Args:
+        x: the tensor (or a value converted to one).
+        axis: the axis or axes to reduce (None: all of them).
+        keep_dims: keep each reduced axis with length 1.
+
+    Returns:
+        A (mean, variance) pair of float32 Tensors (also .mean and .variance).
+
+    Example:
+        >>> mean, variance = tf.moments(tf.tensor([1, 2, 3, 4]))
+        >>> mean.print(); variance.print()
+        Tensor
+            2.5
+        Tensor
+            1.25
+    """
     name = "moments"
     x = _float_input(x, "x", name)
     axes = reduction_axes(axis, x.rank, name)
@@ -104,8 +162,27 @@ def _number(v, arg, op_name):
 
 
 @op
-def one_hot(indices, depth, on_value=1, off_value=0, dtype="int32"):
-    """tf.one_hot: rows of length depth, on_value at each index and off_value elsewhere."""
+def one_hot(indices: TensorLike, depth: int, on_value: float = 1, off_value: float = 0,
+            dtype: DType = "int32") -> Tensor:
+    """One-hot rows: for each index a row of length depth, on_value at the index and off_value
+    elsewhere (an index outside [0, depth) gives a row of off_value).
+
+    Args:
+        indices: an int32 tensor of indices (any shape).
+        depth: the length of each row.
+        on_value: the value at each index.
+        off_value: the value elsewhere.
+        dtype: the result's dtype.
+
+    Returns:
+        A Tensor of shape indices.shape + (depth,).
+
+    Example:
+        >>> tf.one_hot(tf.tensor([0, 2], dtype="int32"), 3).print()
+        Tensor
+            [[1, 0, 0],
+             [0, 0, 1]]
+    """
     name = "one_hot"
     indices = convert_to_tensor(indices, "indices", name, "int32")
     if indices.dtype != "int32":

@@ -20,7 +20,11 @@ Kernel contract (every backend):
 import math
 import random
 
+from typing import Optional
+
 from ..core.engine import ENGINE, op
+from ..core.tensor import Tensor
+from ..core.types import Shape, TensorLike
 from ..core.limits import check_elements
 from .creation import clone, convert_to_tensor, random_uniform
 from .elementwise import add, cast, div, floor, mul, rsqrt, sub
@@ -95,9 +99,28 @@ def _batch_norm(op_name, x, mean, variance, offset, scale, variance_epsilon, ran
 
 
 @op
-def batch_norm(x, mean, variance, offset=None, scale=None, variance_epsilon=0.001):
-    """tf.batch_norm: (x - mean) * scale / sqrt(variance + variance_epsilon) + offset, float32;
-    the parameters broadcast to x (ranks <= 4 run the FusedBatchNorm kernel, higher ones ops)."""
+def batch_norm(x: TensorLike, mean: TensorLike, variance: TensorLike, offset: Optional[TensorLike] = None,
+               scale: Optional[TensorLike] = None, variance_epsilon: float = 0.001) -> Tensor:
+    """Batch normalization: (x - mean) * scale / sqrt(variance + variance_epsilon) + offset.
+
+    The parameters broadcast to x.
+
+    Args:
+        x: the input tensor.
+        mean: the mean.
+        variance: the variance.
+        offset: added after scaling (None: 0).
+        scale: the scale (None: 1).
+        variance_epsilon: added to the variance, for stability.
+
+    Returns:
+        A float32 Tensor of x's shape.
+
+    Example:
+        >>> tf.batch_norm(tf.tensor([1, 3]), tf.scalar(2), tf.scalar(1), variance_epsilon=0).print()
+        Tensor
+            [-1, 1]
+    """
     return _batch_norm("batch_norm", x, mean, variance, offset, scale, variance_epsilon)
 
 
@@ -105,10 +128,29 @@ def _batch_norm_nd(rank):
     name = f"batch_norm{rank}d"
 
     @op
-    def batch_norm_nd(x, mean, variance, offset=None, scale=None, variance_epsilon=0.001):
+    def batch_norm_nd(x: TensorLike, mean: TensorLike, variance: TensorLike, offset: Optional[TensorLike] = None,
+                      scale: Optional[TensorLike] = None, variance_epsilon: float = 0.001) -> Tensor:
         return _batch_norm(name, x, mean, variance, offset, scale, variance_epsilon, ranks=(rank, 1))
     batch_norm_nd.__name__ = batch_norm_nd.__qualname__ = name
-    batch_norm_nd.__doc__ = f"tf.{name}: batch_norm of a rank-{rank} x; parameters of rank {rank} or 1."
+    batch_norm_nd.__doc__ = f"""tf.batch_norm of a rank-{rank} x, its parameters of rank {rank} or 1.
+
+    Args:
+        x: the rank-{rank} input.
+        mean: the mean.
+        variance: the variance.
+        offset: added after scaling (None: 0).
+        scale: the scale (None: 1).
+        variance_epsilon: added to the variance, for stability.
+
+    Returns:
+        A float32 Tensor of x's shape.
+
+    Example:
+        >>> x = tf.tensor([1, 3], {[1] * (rank - 1) + [2]})
+        >>> tf.{name}(x, tf.tensor([2]), tf.tensor([1]), variance_epsilon=0).as1d().print()
+        Tensor
+            [-1, 1]
+    """
     return batch_norm_nd
 
 
@@ -116,9 +158,27 @@ batch_norm2d, batch_norm3d, batch_norm4d = (_batch_norm_nd(r) for r in (2, 3, 4)
 
 
 @op
-def local_response_normalization(x, depth_radius=5, bias=1, alpha=1, beta=0.5):
-    """tf.local_response_normalization: x / (bias + alpha * sum(x^2 over the depth_radius
-    nearest channels on each side)) ** beta, for x of rank 3 or 4 (channels last), float32."""
+def local_response_normalization(x: TensorLike, depth_radius: int = 5, bias: float = 1, alpha: float = 1,
+                                 beta: float = 0.5) -> Tensor:
+    """Local response normalization over channels: x / (bias + alpha * sum(x ** 2 over the
+    depth_radius nearest channels on each side)) ** beta.
+
+    Args:
+        x: a float32 tensor of rank 3 or 4, channels last.
+        depth_radius: how many neighbouring channels on each side are summed.
+        bias: added to the sum.
+        alpha: the sum's scale.
+        beta: the exponent.
+
+    Returns:
+        A float32 Tensor of x's shape.
+
+    Example:
+        >>> x = tf.tensor([1, 1, 1, 1], [1, 1, 1, 4])
+        >>> tf.local_response_normalization(x, 1, 0, 1, 1).as1d().print()
+        Tensor
+            [0.5, 0.3333333, 0.3333333, 0.5]
+    """
     name = "local_response_normalization"
     x = _as_float32(x, "x", name)
     if x.rank not in (3, 4):
@@ -156,9 +216,24 @@ def _noise_shape(x, noise_shape, op_name):
 
 
 @op
-def dropout(x, rate, noise_shape=None, seed=None):
-    """tf.dropout: each element (or each block, with a noise_shape broadcasting to x) zeroed
-    with probability rate, the others scaled by 1 / (1 - rate). x must be float32."""
+def dropout(x: TensorLike, rate: float, noise_shape: Optional[Shape] = None, seed: Optional[float] = None) -> Tensor:
+    """Zero each element with probability rate and scale the others by 1 / (1 - rate).
+
+    Args:
+        x: a float32 tensor.
+        rate: the probability of dropping an element, in [0, 1).
+        noise_shape: a shape broadcasting to x's: elements in one block are dropped together
+            (None: x's shape).
+        seed: a seed for a reproducible draw.
+
+    Returns:
+        A float32 Tensor of x's shape.
+
+    Example:
+        >>> y = tf.dropout(tf.ones([1000]), 0.5, seed=1)
+        >>> sorted(set(y.data_sync()))
+        [0.0, 2.0]
+    """
     name = "dropout"
     x = convert_to_tensor(x, "x", name)
     if x.dtype != "float32":
@@ -174,9 +249,23 @@ def dropout(x, rate, noise_shape=None, seed=None):
 
 
 @op
-def multinomial(logits, num_samples, seed=None, normalized=False):
-    """tf.multinomial: num_samples int32 draws of an outcome per row of logits (rank 1 or 2),
-    distributed as softmax(logits), or as logits themselves if normalized."""
+def multinomial(logits: TensorLike, num_samples: int, seed: Optional[float] = None, normalized: bool = False) -> Tensor:
+    """Draw outcomes from categorical distributions.
+
+    Args:
+        logits: a rank-1 or rank-2 tensor: one distribution per row, as softmax(logits).
+        num_samples: how many draws per row.
+        seed: a seed for a reproducible draw.
+        normalized: logits are probabilities already.
+
+    Returns:
+        An int32 Tensor [num_samples] or [rows, num_samples] of outcome indices.
+
+    Example:
+        >>> tf.multinomial(tf.tensor([0, 1, 0]), 4, seed=5, normalized=True).print()
+        Tensor
+            [1, 1, 1, 1]
+    """
     name = "multinomial"
     logits = _float(logits, "logits", name)
     if logits.rank not in (1, 2):

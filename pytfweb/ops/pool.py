@@ -26,11 +26,12 @@ k in [0, filter_size); positions outside the input are skipped (not zeros). The 
 TF.js's MaxPoolGrad also takes the pool's output and AvgPoolGrad the input (for its shape);
 neither is needed to compute the gradient, so the tape does not keep them here.
 """
-from typing import NamedTuple
+from typing import Any, NamedTuple, Optional, Sequence, Union
 
 from ..core.engine import ENGINE, op
 from ..kernels.conv_geometry import check_conv_args, compute_pool2d_info, compute_pool3d_info
 from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from .creation import convert_to_tensor
 from .creation import cast
 from .shape import is_int, pad as _pad
@@ -92,30 +93,100 @@ def _avg_pool(op_name, kernel, spatial, x, filter_size, strides, pad, dim_roundi
 
 
 @op
-def max_pool(x, filter_size, strides, pad, dim_rounding_mode=None):
-    """tf.max_pool: the maximum of each window of x ([batch,] height, width, channels)."""
+def max_pool(x: TensorLike, filter_size: Union[int, Sequence[int]], strides: Union[int, Sequence[int]],
+             pad: Union[str, int], dim_rounding_mode: Optional[str] = None) -> Tensor:
+    """The maximum of each window of x.
+
+    Args:
+        x: the input, [batch, height, width, channels] (or unbatched).
+        filter_size: the window's size, an int or [height, width].
+        strides: the window's step, an int or a pair.
+        pad: 'valid', 'same' or an int.
+        dim_rounding_mode: 'floor', 'round' or 'ceil' for an int pad.
+
+    Returns:
+        A Tensor [batch, out_height, out_width, channels].
+
+    Example:
+        >>> x = tf.tensor([1, 2, 3, 4], [1, 2, 2, 1])
+        >>> tf.max_pool(x, 2, 1, "valid").as1d().print()
+        Tensor
+            [4]
+    """
     return _max_pool("max_pool", "MaxPool", 2, x, filter_size, strides, pad, dim_rounding_mode)
 
 
 @op
-def avg_pool(x, filter_size, strides, pad, dim_rounding_mode=None):
-    """tf.avg_pool: the mean of each window of x ([batch,] height, width, channels); padding is
-    not counted."""
+def avg_pool(x: TensorLike, filter_size: Union[int, Sequence[int]], strides: Union[int, Sequence[int]],
+             pad: Union[str, int], dim_rounding_mode: Optional[str] = None) -> Tensor:
+    """The mean of each window of x (padding is not counted).
+
+    Args:
+        x: the input, [batch, height, width, channels] (or unbatched).
+        filter_size: the window's size, an int or [height, width].
+        strides: the window's step, an int or a pair.
+        pad: 'valid', 'same' or an int.
+        dim_rounding_mode: 'floor', 'round' or 'ceil' for an int pad.
+
+    Returns:
+        A float32 Tensor [batch, out_height, out_width, channels].
+
+    Example:
+        >>> x = tf.tensor([1, 2, 3, 4], [1, 2, 2, 1])
+        >>> tf.avg_pool(x, 2, 1, "valid").as1d().print()
+        Tensor
+            [2.5]
+    """
     return _avg_pool("avg_pool", "AvgPool", 2, x, filter_size, strides, pad, dim_rounding_mode)
 
 
 @op
-def max_pool3d(x, filter_size, strides, pad, dim_rounding_mode=None, data_format="NDHWC"):
-    """tf.max_pool3d: the maximum of each window of x ([batch,] depth, height, width, channels),
-    float32 whatever x's dtype (as TF.js)."""
+def max_pool3d(x: TensorLike, filter_size: Union[int, Sequence[int]], strides: Union[int, Sequence[int]],
+               pad: Union[str, int], dim_rounding_mode: Optional[str] = None, data_format: str = "NDHWC") -> Tensor:
+    """The maximum of each 3D window of x (float32 whatever x's dtype, as TF.js).
+
+    Args:
+        x: the input, [batch, depth, height, width, channels] (or unbatched).
+        filter_size: the window's size, an int or [depth, height, width].
+        strides: the window's step, an int or a triple.
+        pad: 'valid', 'same' or an int.
+        dim_rounding_mode: 'floor', 'round' or 'ceil' for an int pad.
+        data_format: 'NDHWC' (the only layout TF.js supports).
+
+    Returns:
+        A float32 Tensor [batch, out_depth, out_height, out_width, channels].
+
+    Example:
+        >>> tf.max_pool3d(tf.range(8).reshape([1, 2, 2, 2, 1]), 2, 1, "valid").as1d().print()
+        Tensor
+            [7]
+    """
     _check_data_format(data_format, "max_pool3d")
     y = _max_pool("max_pool3d", "MaxPool3D", 3, x, filter_size, strides, pad, dim_rounding_mode)
     return y if y.dtype == "float32" else cast(y, "float32")   # TF.js's MaxPool3D returns float32
 
 
 @op
-def avg_pool3d(x, filter_size, strides, pad, dim_rounding_mode=None, data_format="NDHWC"):
-    """tf.avg_pool3d: the mean of each window of x ([batch,] depth, height, width, channels)."""
+def avg_pool3d(x: TensorLike, filter_size: Union[int, Sequence[int]], strides: Union[int, Sequence[int]],
+               pad: Union[str, int], dim_rounding_mode: Optional[str] = None, data_format: str = "NDHWC") -> Tensor:
+    """The mean of each 3D window of x (padding is not counted).
+
+    Args:
+        x: the input, [batch, depth, height, width, channels] (or unbatched).
+        filter_size: the window's size, an int or [depth, height, width].
+        strides: the window's step, an int or a triple.
+        pad: 'valid', 'same' or an int.
+        dim_rounding_mode: 'floor', 'round' or 'ceil' for an int pad.
+        data_format: 'NDHWC' (the only layout TF.js supports).
+
+    Returns:
+        A float32 Tensor [batch, out_depth, out_height, out_width, channels].
+
+    Example:
+        >>> tf.avg_pool3d(tf.range(8).reshape([1, 2, 2, 2, 1]), 2, 1, "valid").as1d().print()
+        Tensor
+            [3.5]
+    """
     _check_data_format(data_format, "avg_pool3d")
     return _avg_pool("avg_pool3d", "AvgPool3D", 3, x, filter_size, strides, pad, dim_rounding_mode)
 
@@ -127,9 +198,29 @@ class MaxPoolWithArgmax(NamedTuple):
 
 
 @op
-def max_pool_with_argmax(x, filter_size, strides, pad, include_batch_in_index=False):
-    """tf.max_pool_with_argmax: max_pool of the rank-4 x and, for each maximum, its index in x
-    flattened (((b * height + h) * width + w) * channels + c; the b term only if asked)."""
+def max_pool_with_argmax(x: TensorLike, filter_size: Union[int, Sequence[int]], strides: Union[int, Sequence[int]],
+                         pad: Union[str, int], include_batch_in_index: bool = False) -> Any:
+    """max_pool of a rank-4 x, and for each maximum its index in x flattened.
+
+    The index is ((b * height + h) * width + w) * channels + c, the b term only with
+    include_batch_in_index.
+
+    Args:
+        x: the input, [batch, height, width, channels].
+        filter_size: the window's size, an int or a pair.
+        strides: the window's step, an int or a pair.
+        pad: 'valid', 'same' or an int.
+        include_batch_in_index: count the batch in the indices.
+
+    Returns:
+        A (result, indexes) pair (also .result and .indexes); indexes is int32.
+
+    Example:
+        >>> result, indexes = tf.max_pool_with_argmax(tf.tensor([1, 4, 3, 2], [1, 2, 2, 1]), 2, 1, "valid")
+        >>> indexes.as1d().print()
+        Tensor
+            [1]
+    """
     name = "max_pool_with_argmax"
     x = convert_to_tensor(x, "x", name)
     if x.rank != 4:
@@ -146,13 +237,32 @@ def max_pool_with_argmax(x, filter_size, strides, pad, include_batch_in_index=Fa
 
 
 @op
-def pool(input, window_shape, pooling_type, pad, dilations=None, strides=None,  # noqa: A002 - TF.js name
-         dim_rounding_mode=None):
-    """tf.pool: max or avg pooling of input ([batch,] height, width, channels), with dilations.
+def pool(input: TensorLike,  # noqa: A002
+         window_shape: Union[int, Sequence[int]], pooling_type: str, pad: Union[str, int],
+         dilations: Union[int, Sequence[int], None] = None, strides: Union[int, Sequence[int], None] = None,
+         dim_rounding_mode: Optional[str] = None) -> Tensor:
+    """Max or average pooling with dilations.
 
-    As TF.js (through space_to_batch_nd), a dilated window pools the input padded with zeros:
-    the zeros count, in the mean and in the maximum. Here the input is padded explicitly and
-    pooled with a dilated 'valid' window, which gives the same values."""
+    As TF.js (through space_to_batch_nd), a dilated window pools the input padded with zeros: the
+    zeros count, in the mean and in the maximum.
+
+    Args:
+        input: the input, [batch, height, width, channels] (or unbatched).
+        window_shape: the window's size, an int or a pair.
+        pooling_type: 'max' or 'avg'.
+        pad: 'valid', 'same' or an int.
+        dilations: the window's dilation rates (None: 1).
+        strides: the window's step (None: 1).
+        dim_rounding_mode: 'floor', 'round' or 'ceil' for an int pad.
+
+    Returns:
+        A Tensor [batch, out_height, out_width, channels].
+
+    Example:
+        >>> tf.pool(tf.tensor([1, 2, 3, 4], [1, 2, 2, 1]), 2, "avg", "valid").as1d().print()
+        Tensor
+            [2.5]
+    """
     name = "pool"
     if pooling_type not in ("max", "avg"):
         raise ValueError(f"{name}: argument 'pooling_type' must be 'max' or 'avg', got {pooling_type!r}")

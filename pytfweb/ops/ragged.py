@@ -20,8 +20,11 @@ Kernel contract (every backend); list inputs are passed flat:
 """
 from collections import namedtuple
 
+from typing import Any, Sequence
+
 from ..core.engine import ENGINE, op
 from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from .creation import convert_to_tensor
 
 __all__ = ["ragged_gather", "ragged_range", "ragged_tensor_to_tensor"]
@@ -54,9 +57,25 @@ def _as_list(result):
 
 
 @op
-def ragged_gather(params_nested_splits, params_dense_values, indices, output_ragged_rank):
-    """tf.ragged_gather: rows `indices` of the ragged tensor (params_nested_splits,
-    params_dense_values). Returns (output_nested_splits, output_dense_values)."""
+def ragged_gather(params_nested_splits: Sequence[TensorLike], params_dense_values: TensorLike, indices: TensorLike,
+                  output_ragged_rank: int) -> Any:
+    """Rows of a ragged tensor (given as row splits and dense values).
+
+    Args:
+        params_nested_splits: the row splits of each ragged axis (int32 vectors).
+        params_dense_values: the flat values.
+        indices: int32 indices of the rows to take.
+        output_ragged_rank: the ragged rank of the result.
+
+    Returns:
+        (output_nested_splits, output_dense_values).
+
+    Example:
+        >>> splits, values = tf.ragged_gather([tf.tensor([0, 2, 3], dtype="int32")], tf.tensor([1, 2, 3]),
+        ...                                   tf.tensor([1, 0], dtype="int32"), 1)
+        >>> splits[0].array_sync(), values.array_sync()
+        ([0, 1, 3], [3.0, 1.0, 2.0])
+    """
     name = "ragged_gather"
     splits = _tensor_list(params_nested_splits, name, "params_nested_splits")
     dense = convert_to_tensor(params_dense_values, "params_dense_values", name)
@@ -75,9 +94,24 @@ def ragged_gather(params_nested_splits, params_dense_values, indices, output_rag
 
 
 @op
-def ragged_range(starts, limits, deltas):
-    """tf.ragged_range: one row per (start, limit, delta) (scalars broadcast), row i holding
-    range(starts[i], limits[i], deltas[i]). Returns (rt_nested_splits, rt_dense_values)."""
+def ragged_range(starts: TensorLike, limits: TensorLike, deltas: TensorLike) -> Any:
+    """A ragged tensor with one row per (start, limit, delta), row i holding range(starts[i],
+    limits[i], deltas[i]) (scalars broadcast).
+
+    Args:
+        starts: the rows' starts.
+        limits: the rows' limits, excluded.
+        deltas: the rows' steps.
+
+    Returns:
+        (rt_nested_splits, rt_dense_values).
+
+    Example:
+        >>> splits, values = tf.ragged_range(tf.tensor([0, 5], dtype="int32"), tf.tensor([2, 8], dtype="int32"),
+        ...                                  tf.scalar(1, "int32"))
+        >>> splits.array_sync(), values.array_sync()
+        ([0, 2, 5], [0, 1, 5, 6, 7])
+    """
     name = "ragged_range"
     starts = convert_to_tensor(starts, "starts", name)
     limits = convert_to_tensor(limits, "limits", name, starts.dtype)
@@ -98,10 +132,27 @@ def ragged_range(starts, limits, deltas):
 
 
 @op
-def ragged_tensor_to_tensor(shape, values, default_value, row_partition_tensors, row_partition_types):
-    """tf.ragged_tensor_to_tensor: the dense tensor of a ragged one (values partitioned by
-    row_partition_tensors, of row_partition_types), padded with default_value and cut to
-    shape (its -1 sizes inferred)."""
+def ragged_tensor_to_tensor(shape: TensorLike, values: TensorLike, default_value: TensorLike,
+                            row_partition_tensors: Sequence[TensorLike], row_partition_types: Sequence[str]) -> Tensor:
+    """The dense tensor of a ragged one, padded with default_value and cut to shape.
+
+    Args:
+        shape: the result's shape, -1 sizes inferred (an int32 vector).
+        values: the flat values.
+        default_value: the padding value.
+        row_partition_tensors: the row partitions.
+        row_partition_types: their kinds ('ROW_SPLITS', 'VALUE_ROWIDS', 'FIRST_DIM_SIZE', ...).
+
+    Returns:
+        A new Tensor.
+
+    Example:
+        >>> tf.ragged_tensor_to_tensor(tf.tensor([-1, -1], dtype="int32"), tf.tensor([1, 2, 3]), tf.scalar(0),
+        ...                            [tf.tensor([0, 2, 3], dtype="int32")], ["ROW_SPLITS"]).print()
+        Tensor
+            [[1, 2],
+             [3, 0]]
+    """
     name = "ragged_tensor_to_tensor"
     shape = _int32(shape, "shape", name, (0, 1), "a vector (or the scalar -1)")
     values = convert_to_tensor(values, "values", name)

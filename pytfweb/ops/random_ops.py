@@ -3,8 +3,12 @@ random_standard_normal, which lives there). Generated host-side with pytfweb.cor
 algorithms step for step, so a seed gives TF.js's values on every backend."""
 import math
 
+from typing import Optional
+
 from ..core import prng
 from ..core._numpy import np
+from ..core.tensor import Tensor
+from ..core.types import DType, Shape
 from .creation import _random, random_standard_normal, random_uniform
 
 __all__ = ["random_gamma", "random_standard_normal", "random_uniform_int"]
@@ -137,9 +141,28 @@ class _Gamma:
         return np.concatenate(parts) if parts else np.empty(0)
 
 
-def random_gamma(shape, alpha, beta=1.0, dtype="float32", seed=None):
-    """tf.random_gamma: draws from a gamma distribution of shape alpha. TF.js documents beta
-    as a rate but multiplies the draws by it (the mean is alpha * beta); so does this."""
+def random_gamma(shape: Shape, alpha: float, beta: float = 1.0, dtype: DType = "float32",
+                 seed: Optional[float] = None) -> Tensor:
+    """Random draws from a gamma distribution of shape alpha.
+
+    TF.js documents beta as a rate but multiplies the draws by it (the mean is alpha * beta); so
+    does this.
+
+    Args:
+        shape: the shape.
+        alpha: the distribution's shape parameter (positive).
+        beta: the draws' scale.
+        dtype: 'float32' or 'int32'.
+        seed: a seed for a reproducible draw.
+
+    Returns:
+        A new Tensor of shape.
+
+    Example:
+        >>> x = tf.random_gamma([1000], 2, seed=4)
+        >>> bool(x.min() > 0)
+        True
+    """
     name = "random_gamma"
     alpha = _positive(alpha, name, "alpha")
     beta = _positive(1.0 if beta is None else beta, name, "beta")
@@ -147,9 +170,24 @@ def random_gamma(shape, alpha, beta=1.0, dtype="float32", seed=None):
                    rounded=True)
 
 
-def random_uniform_int(shape, minval, maxval, seed=None):
-    """tf.random_uniform_int: int32 draws in [minval, maxval), as TF.js's random_uniform with
-    dtype int32 makes them (a uniform float truncated toward zero)."""
+def random_uniform_int(shape: Shape, minval: int, maxval: int, seed: Optional[float] = None) -> Tensor:
+    """Random int32 draws in [minval, maxval) (a uniform float truncated toward zero, as TF.js's
+    random_uniform with dtype int32).
+
+    Args:
+        shape: the shape.
+        minval: the lower bound, included.
+        maxval: the upper bound, excluded.
+        seed: a seed for a reproducible draw.
+
+    Returns:
+        A new int32 Tensor of shape.
+
+    Example:
+        >>> x = tf.random_uniform_int([100], 0, 3, seed=1)
+        >>> sorted(set(x.data_sync()))
+        [0, 1, 2]
+    """
     name = "random_uniform_int"
     for arg, v in (("minval", minval), ("maxval", maxval)):
         if isinstance(v, bool) or not isinstance(v, int):

@@ -15,6 +15,8 @@ the first value unless a later one is strictly better, so ties give the first in
 index 0 wins and NaN elsewhere never does; an empty axis gives 0.
 """
 from ..core.dtypes import sum_out_type
+from ..core.tensor import Tensor
+from ..core.types import Axis, TensorLike
 from ..core.engine import ENGINE, op
 from ..core.shapes import normalize_axes, normalize_axis
 from .creation import convert_to_tensor, refuse_complex
@@ -50,32 +52,102 @@ def _reduce(kernel, op_name, x, axis, keep_dims, input_dtype=None):
 
 
 @op
-def sum(x, axis=None, keep_dims=False):  # noqa: A001 - TF.js name
-    """tf.sum: the sum over axis (None: all axes); bool sums count as int32."""
+def sum(x: TensorLike, axis: Axis = None, keep_dims: bool = False) -> Tensor:  # noqa: A001 - TF.js name
+    """The sum of x's elements over axis.
+
+    Args:
+        x: the input tensor (or a value converted to one).
+        axis: the axis or axes to reduce (negative counts from the end; None: all of them).
+        keep_dims: keep each reduced axis with length 1.
+
+    Returns:
+        A Tensor of x's dtype (bool sums count as int32).
+
+    Example:
+        >>> tf.sum(tf.tensor([[1, 2], [3, 4]]), axis=0).print()
+        Tensor
+            [4, 6]
+    """
     return _reduce("Sum", "sum", x, axis, keep_dims, sum_out_type)
 
 
 @op
-def prod(x, axis=None, keep_dims=False):
-    """tf.prod: the product over axis (None: all axes); bool counts as int32. int32 wraps."""
+def prod(x: TensorLike, axis: Axis = None, keep_dims: bool = False) -> Tensor:
+    """The product of x's elements over axis.
+
+    Args:
+        x: the input tensor (or a value converted to one).
+        axis: the axis or axes to reduce (negative counts from the end; None: all of them).
+        keep_dims: keep each reduced axis with length 1.
+
+    Returns:
+        A Tensor of x's dtype (bool counts as int32; int32 wraps).
+
+    Example:
+        >>> tf.prod(tf.tensor([[1, 2], [3, 4]]), axis=1).print()
+        Tensor
+            [2, 12]
+    """
     return _reduce("Prod", "prod", x, axis, keep_dims, sum_out_type)
 
 
 @op
-def mean(x, axis=None, keep_dims=False):
-    """tf.mean: the mean over axis (None: all axes), always float32."""
+def mean(x: TensorLike, axis: Axis = None, keep_dims: bool = False) -> Tensor:
+    """The mean of x's elements over axis.
+
+    Args:
+        x: the input tensor (or a value converted to one).
+        axis: the axis or axes to reduce (negative counts from the end; None: all of them).
+        keep_dims: keep each reduced axis with length 1.
+
+    Returns:
+        A Tensor of float32 (int32 and bool inputs are cast).
+
+    Example:
+        >>> tf.mean(tf.tensor([[1, 2], [3, 4]]), axis=1).print()
+        Tensor
+            [1.5, 3.5]
+    """
     return _reduce("Mean", "mean", x, axis, keep_dims, lambda dtype: "float32")
 
 
 @op
-def max(x, axis=None, keep_dims=False):  # noqa: A001 - TF.js name
-    """tf.max: the maximum over axis (None: all axes), dtype kept; NaN wins."""
+def max(x: TensorLike, axis: Axis = None, keep_dims: bool = False) -> Tensor:  # noqa: A001 - TF.js name
+    """The maximum of x's elements over axis (NaN wins).
+
+    Args:
+        x: the input tensor (or a value converted to one).
+        axis: the axis or axes to reduce (negative counts from the end; None: all of them).
+        keep_dims: keep each reduced axis with length 1.
+
+    Returns:
+        A Tensor of x's dtype.
+
+    Example:
+        >>> tf.max(tf.tensor([[1, 5], [3, 4]]), axis=0).print()
+        Tensor
+            [3, 5]
+    """
     return _reduce("Max", "max", x, axis, keep_dims)
 
 
 @op
-def min(x, axis=None, keep_dims=False):  # noqa: A001 - TF.js name
-    """tf.min: the minimum over axis (None: all axes), dtype kept; NaN wins."""
+def min(x: TensorLike, axis: Axis = None, keep_dims: bool = False) -> Tensor:  # noqa: A001 - TF.js name
+    """The minimum of x's elements over axis (NaN wins).
+
+    Args:
+        x: the input tensor (or a value converted to one).
+        axis: the axis or axes to reduce (negative counts from the end; None: all of them).
+        keep_dims: keep each reduced axis with length 1.
+
+    Returns:
+        A Tensor of x's dtype.
+
+    Example:
+        >>> tf.min(tf.tensor([[1, 5], [3, 4]]), axis=0).print()
+        Tensor
+            [1, 4]
+    """
     return _reduce("Min", "min", x, axis, keep_dims)
 
 
@@ -88,14 +160,42 @@ def _logical(kernel, op_name, x, axis, keep_dims):
 
 
 @op
-def all(x, axis=None, keep_dims=False):  # noqa: A001 - TF.js name
-    """tf.all: logical AND over axis (None: all axes) of a bool tensor."""
+def all(x: TensorLike, axis: Axis = None, keep_dims: bool = False) -> Tensor:  # noqa: A001 - TF.js name
+    """Logical AND of a bool tensor's elements over axis.
+
+    Args:
+        x: the input tensor (or a value converted to one).
+        axis: the axis or axes to reduce (negative counts from the end; None: all of them).
+        keep_dims: keep each reduced axis with length 1.
+
+    Returns:
+        A Tensor of bool.
+
+    Example:
+        >>> tf.all(tf.tensor([[True, False], [True, True]]), axis=1).print()
+        Tensor
+            [false, true]
+    """
     return _logical("All", "all", x, axis, keep_dims)
 
 
 @op
-def any(x, axis=None, keep_dims=False):  # noqa: A001 - TF.js name
-    """tf.any: logical OR over axis (None: all axes) of a bool tensor."""
+def any(x: TensorLike, axis: Axis = None, keep_dims: bool = False) -> Tensor:  # noqa: A001 - TF.js name
+    """Logical OR of a bool tensor's elements over axis.
+
+    Args:
+        x: the input tensor (or a value converted to one).
+        axis: the axis or axes to reduce (negative counts from the end; None: all of them).
+        keep_dims: keep each reduced axis with length 1.
+
+    Returns:
+        A Tensor of bool.
+
+    Example:
+        >>> tf.any(tf.tensor([[True, False], [False, False]]), axis=1).print()
+        Tensor
+            [true, false]
+    """
     return _logical("Any", "any", x, axis, keep_dims)
 
 
@@ -108,12 +208,38 @@ def _arg_reduce(kernel, op_name, x, axis):
 
 
 @op
-def arg_max(x, axis=0):
-    """tf.arg_max: int32 indices of the maxima along axis (first on ties; NaN only at index 0)."""
+def arg_max(x: TensorLike, axis: int = 0) -> Tensor:
+    """The index of the largest value along an axis (the first on ties; a NaN wins only at index 0).
+
+    Args:
+        x: the input tensor (or a value converted to one).
+        axis: the axis to search (negative counts from the end).
+
+    Returns:
+        An int32 Tensor of x's shape without axis.
+
+    Example:
+        >>> tf.arg_max(tf.tensor([[1, 9, 3], [7, 2, 7]]), 1).print()
+        Tensor
+            [1, 0]
+    """
     return _arg_reduce("ArgMax", "arg_max", x, axis)
 
 
 @op
-def arg_min(x, axis=0):
-    """tf.arg_min: int32 indices of the minima along axis (first on ties; NaN only at index 0)."""
+def arg_min(x: TensorLike, axis: int = 0) -> Tensor:
+    """The index of the smallest value along an axis (the first on ties; a NaN wins only at index 0).
+
+    Args:
+        x: the input tensor (or a value converted to one).
+        axis: the axis to search (negative counts from the end).
+
+    Returns:
+        An int32 Tensor of x's shape without axis.
+
+    Example:
+        >>> tf.arg_min(tf.tensor([[1, 9, 3], [7, 2, 2]]), 1).print()
+        Tensor
+            [0, 1]
+    """
     return _arg_reduce("ArgMin", "arg_min", x, axis)

@@ -18,11 +18,14 @@ see a negative axis, a -1 size, a default or an empty input they would have to s
   Reverse    attrs {"dims": sorted, distinct, non-empty list of axes}
 Every output has its input's dtype.
 """
+from typing import List, Optional, Sequence, Union
+
 from ..core import tensor_values as _conv
 from ..core.engine import ENGINE, op
 from ..core.limits import check_elements
 from ..core.shapes import check_shape, infer_reshape, normalize_axes, normalize_axis, squeeze_shape
 from ..core.tensor import Tensor
+from ..core.types import Axis, Shape, TensorLike
 from .creation import cast, convert_to_tensor, zeros
 
 __all__ = ["reshape", "transpose", "expand_dims", "squeeze", "concat", "stack", "unstack", "split",
@@ -99,23 +102,61 @@ def _reshape(x, shape):
 # --- relabelling: no data moves ---------------------------------------------------------
 
 @op
-def reshape(x, shape):
-    """tf.reshape: the same values in a new shape; one dimension may be -1 (inferred)."""
+def reshape(x: TensorLike, shape: Shape) -> Tensor:
+    """The same values in a new shape.
+
+    Args:
+        x: the tensor (or a value converted to one).
+        shape: the new shape, of x's size; one dimension may be -1 (inferred).
+
+    Returns:
+        A Tensor of shape sharing x's data.
+
+    Example:
+        >>> tf.reshape(tf.tensor([1, 2, 3, 4, 5, 6]), [2, -1]).print()
+        Tensor
+            [[1, 2, 3],
+             [4, 5, 6]]
+    """
     x = convert_to_tensor(x, "x", "reshape")
     return _reshape(x, infer_reshape(int_list(shape, "reshape", "shape"), x.size, "reshape"))
 
 
 @op
-def expand_dims(x, axis=0):
-    """tf.expand_dims: insert a dimension of size 1 at axis (in [-(rank+1), rank])."""
+def expand_dims(x: TensorLike, axis: int = 0) -> Tensor:
+    """Insert an axis of length 1.
+
+    Args:
+        x: the tensor (or a value converted to one).
+        axis: where the new axis goes, in [-(rank+1), rank].
+
+    Returns:
+        A Tensor of rank x.rank + 1 sharing x's data.
+
+    Example:
+        >>> tf.expand_dims(tf.tensor([1, 2]), 1).shape
+        (2, 1)
+    """
     x = convert_to_tensor(x, "x", "expand_dims")
     axis = _new_axis(axis, x.rank, "expand_dims")
     return ENGINE.run_kernel("ExpandDims", [x], {"dim": axis})
 
 
 @op
-def squeeze(x, axis=None):
-    """tf.squeeze: drop dimensions of size 1 (only those in axis when given; [] means all)."""
+def squeeze(x: TensorLike, axis: Optional[Sequence[int]] = None) -> Tensor:
+    """Drop axes of length 1.
+
+    Args:
+        x: the tensor (or a value converted to one).
+        axis: the axes to drop, each of length 1 (None or []: every axis of length 1).
+
+    Returns:
+        A Tensor sharing x's data.
+
+    Example:
+        >>> tf.squeeze(tf.zeros([1, 3, 1])).shape
+        (3,)
+    """
     name = "squeeze"
     x = convert_to_tensor(x, "x", name)
     if axis is None or (isinstance(axis, (list, tuple)) and not axis):
@@ -131,9 +172,24 @@ def squeeze(x, axis=None):
 # --- moving data ------------------------------------------------------------------------
 
 @op
-def transpose(x, perm=None, conjugate=False):
-    """tf.transpose: permute the axes (default: reverse them); conjugate=True also conjugates a
-    complex64 x (other dtypes ignore it)."""
+def transpose(x: TensorLike, perm: Optional[Sequence[int]] = None, conjugate: bool = False) -> Tensor:
+    """Permute the axes of x.
+
+    Args:
+        x: the tensor (or a value converted to one).
+        perm: the new order of the axes (None: reversed).
+        conjugate: also conjugate a complex64 x (other dtypes ignore it).
+
+    Returns:
+        A Tensor whose axis i is x's axis perm[i].
+
+    Example:
+        >>> tf.transpose(tf.tensor([[1, 2, 3], [4, 5, 6]])).print()
+        Tensor
+            [[1, 4],
+             [2, 5],
+             [3, 6]]
+    """
     name = "transpose"
     x = convert_to_tensor(x, "x", name)
     identity = list(range(x.rank))
@@ -154,10 +210,25 @@ def transpose(x, perm=None, conjugate=False):
 
 
 @op
-def concat(tensors, axis=0):
-    """tf.concat: join tensors along an existing axis; a single tensor is returned as a clone.
-    Tensors of other dtypes are cast to the first one's, as TF.js's kernels copy their values
-    into the first tensor's typed array (string and complex64 tensors only join their own kind)."""
+def concat(tensors: Sequence[TensorLike], axis: int = 0) -> Tensor:
+    """Join tensors along an existing axis.
+
+    A single tensor is returned as a clone. Tensors of other dtypes are cast to the first one's, as
+    TF.js's kernels copy their values into the first tensor's typed array (string and complex64
+    tensors only join their own kind).
+
+    Args:
+        tensors: the tensors, of one rank and equal shapes except along axis.
+        axis: the axis to join along (negative counts from the end).
+
+    Returns:
+        A new Tensor.
+
+    Example:
+        >>> tf.concat([tf.tensor([[1, 2]]), tf.tensor([[3, 4]])], 1).print()
+        Tensor
+            [[1, 2, 3, 4]]
+    """
     name = "concat"
     tensors = _tensor_list(tensors, name, same_dtype=False)
     first = tensors[0]
@@ -189,8 +260,22 @@ def concat(tensors, axis=0):
 
 
 @op
-def stack(tensors, axis=0):
-    """tf.stack: join tensors of one shape along a new axis (in [-(rank+1), rank])."""
+def stack(tensors: Sequence[TensorLike], axis: int = 0) -> Tensor:
+    """Join tensors of one shape along a new axis.
+
+    Args:
+        tensors: the tensors, all of one shape and dtype.
+        axis: where the new axis goes, in [-(rank+1), rank].
+
+    Returns:
+        A new Tensor of rank one more than the inputs'.
+
+    Example:
+        >>> tf.stack([tf.tensor([1, 2]), tf.tensor([3, 4])], 1).print()
+        Tensor
+            [[1, 3],
+             [2, 4]]
+    """
     name = "stack"
     tensors = _tensor_list(tensors, name)
     first = tensors[0]
@@ -205,16 +290,43 @@ def stack(tensors, axis=0):
 
 
 @op
-def unstack(x, axis=0):
-    """tf.unstack: the list of slices of x along axis, each without that axis."""
+def unstack(x: TensorLike, axis: int = 0) -> List[Tensor]:
+    """The slices of x along an axis, each without that axis (the inverse of tf.stack).
+
+    Args:
+        x: the tensor (or a value converted to one).
+        axis: the axis to take slices along.
+
+    Returns:
+        A list of x.shape[axis] Tensors.
+
+    Example:
+        >>> [t.array_sync() for t in tf.unstack(tf.tensor([[1, 2], [3, 4]]))]
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
     x = convert_to_tensor(x, "x", "unstack")
     return ENGINE.run_kernel("Unpack", [x], {"axis": axis_of(axis, x, "unstack")})
 
 
 @op
-def split(x, num_or_size_splits, axis=0):
-    """tf.split: an int n cuts axis into n equal parts; a list gives the part sizes, one of which
-    may be -1 (the rest)."""
+def split(x: TensorLike, num_or_size_splits: Union[int, Sequence[int]], axis: int = 0) -> List[Tensor]:
+    """Cut x into parts along an axis.
+
+    Args:
+        x: the tensor (or a value converted to one).
+        num_or_size_splits: an int n cuts the axis into n equal parts; a list gives the parts'
+            sizes, one of which may be -1 (the rest).
+        axis: the axis to cut.
+
+    Returns:
+        A list of Tensors.
+
+    Example:
+        >>> a, b = tf.split(tf.tensor([1, 2, 3, 4, 5]), [2, -1])
+        >>> b.print()
+        Tensor
+            [3, 4, 5]
+    """
     name = "split"
     x = convert_to_tensor(x, "x", name)
     axis = axis_of(axis, x, name)
@@ -240,8 +352,21 @@ def split(x, num_or_size_splits, axis=0):
 
 
 @op
-def tile(x, reps):
-    """tf.tile: repeat x reps[i] times along axis i (one rep per axis)."""
+def tile(x: TensorLike, reps: Sequence[int]) -> Tensor:
+    """Repeat x reps[i] times along each axis i.
+
+    Args:
+        x: the tensor (or a value converted to one).
+        reps: one repetition count per axis of x.
+
+    Returns:
+        A Tensor of shape x.shape[i] * reps[i].
+
+    Example:
+        >>> tf.tile(tf.tensor([1, 2]), [3]).print()
+        Tensor
+            [1, 2, 1, 2, 1, 2]
+    """
     name = "tile"
     x = convert_to_tensor(x, "x", name)
     reps = int_list(reps, name, "reps")
@@ -255,8 +380,22 @@ def tile(x, reps):
 
 
 @op
-def pad(x, paddings, constant_value=0):
-    """tf.pad: add paddings[i] = [before, after] elements of constant_value around axis i."""
+def pad(x: TensorLike, paddings: Sequence[Sequence[int]], constant_value: float = 0) -> Tensor:
+    """Pad x with a constant.
+
+    Args:
+        x: the tensor (or a value converted to one).
+        paddings: for each axis i, [before, after]: how many elements to add on each side.
+        constant_value: the value of the added elements.
+
+    Returns:
+        A new Tensor.
+
+    Example:
+        >>> tf.pad(tf.tensor([1, 2]), [[1, 2]], 9).print()
+        Tensor
+            [9, 1, 2, 9, 9]
+    """
     name = "pad"
     x = convert_to_tensor(x, "x", name)
     if x.rank == 0:
@@ -277,8 +416,22 @@ def pad(x, paddings, constant_value=0):
 
 
 @op
-def reverse(x, axis=None):
-    """tf.reverse: reverse the order of elements along axis (None: every axis)."""
+def reverse(x: TensorLike, axis: Axis = None) -> Tensor:
+    """Reverse the order of the elements along axes.
+
+    Args:
+        x: the tensor (or a value converted to one).
+        axis: the axis or axes to reverse (None: every axis).
+
+    Returns:
+        A new Tensor of x's shape.
+
+    Example:
+        >>> tf.reverse(tf.tensor([[1, 2], [3, 4]]), 1).print()
+        Tensor
+            [[2, 1],
+             [4, 3]]
+    """
     name = "reverse"
     x = convert_to_tensor(x, "x", name)
     dims = _axes_of(axis, x, name)
@@ -288,9 +441,22 @@ def reverse(x, axis=None):
 
 
 @op
-def broadcast_to(x, shape):
-    """tf.broadcast_to: x repeated to shape under broadcasting rules (leading 1s added, unit
-    dimensions repeated)."""
+def broadcast_to(x: TensorLike, shape: Shape) -> Tensor:
+    """x repeated to a shape under broadcasting rules (leading 1s added, axes of length 1 repeated).
+
+    Args:
+        x: the tensor (or a value converted to one).
+        shape: the target shape, broadcast-compatible with x's.
+
+    Returns:
+        A new Tensor of shape.
+
+    Example:
+        >>> tf.broadcast_to(tf.tensor([1, 2]), [2, 2]).print()
+        Tensor
+            [[1, 2],
+             [1, 2]]
+    """
     name = "broadcast_to"
     x = convert_to_tensor(x, "x", name)
     shape = check_shape(shape, name)

@@ -1,6 +1,9 @@
 """tf.signal: hann_window, hamming_window, frame, stft (on rfft, ops/spectral.py)."""
 import math
 
+from typing import Callable, Optional
+
+from ..core.types import TensorLike
 from ..core.engine import op
 from ..core.limits import check_elements
 from ..core.tensor import Tensor
@@ -33,13 +36,37 @@ def _cosine_window(window_length, a, b, name):
     return tensor1d([a - b * math.cos(2.0 * math.pi * i / denominator) for i in range(n)], dtype="float32")
 
 
-def hann_window(window_length):
-    """tf.signal.hann_window: 0.5 - 0.5 cos(2 pi i / (N - 1)) (periodic for even N, as TF.js)."""
+def hann_window(window_length: int) -> Tensor:
+    """The Hann window 0.5 - 0.5 cos(2 pi i / (N - 1)) (periodic for even N, as TF.js).
+
+    Args:
+        window_length: N.
+
+    Returns:
+        A float32 Tensor [N].
+
+    Example:
+        >>> tf.signal.hann_window(4).print()
+        Tensor
+            [0, 0.5, 1, 0.5]
+    """
     return _cosine_window(window_length, 0.5, 0.5, "hann_window")
 
 
-def hamming_window(window_length):
-    """tf.signal.hamming_window: 0.54 - 0.46 cos(2 pi i / (N - 1)) (periodic for even N, as TF.js)."""
+def hamming_window(window_length: int) -> Tensor:
+    """The Hamming window 0.54 - 0.46 cos(2 pi i / (N - 1)) (periodic for even N, as TF.js).
+
+    Args:
+        window_length: N.
+
+    Returns:
+        A float32 Tensor [N].
+
+    Example:
+        >>> tf.signal.hamming_window(3).print()
+        Tensor
+            [0.08, 1, 0.08]
+    """
     return _cosine_window(window_length, 0.54, 0.46, "hamming_window")
 
 
@@ -57,10 +84,26 @@ def _frame_starts(size, frame_length, frame_step, pad_end):
 
 
 @op
-def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0):
-    """tf.signal.frame: [num_frames, frame_length] windows of a 1D signal, frame_step apart;
-    with pad_end, frames running past the end are filled with pad_value. One gather (any
-    backend, differentiable) rather than TF.js's slice per frame."""
+def frame(signal: TensorLike, frame_length: int, frame_step: int, pad_end: bool = False,
+          pad_value: float = 0) -> Tensor:
+    """Windows of a 1D signal, frame_step apart.
+
+    Args:
+        signal: a 1D tensor.
+        frame_length: the length of each frame.
+        frame_step: the distance between the starts of frames.
+        pad_end: also make frames running past the end, filled with pad_value.
+        pad_value: the padding value.
+
+    Returns:
+        A Tensor [num_frames, frame_length].
+
+    Example:
+        >>> tf.signal.frame(tf.tensor([1, 2, 3, 4, 5]), 2, 2).print()
+        Tensor
+            [[1, 2],
+             [3, 4]]
+    """
     name = "frame"
     signal = convert_to_tensor(signal, "signal", name)
     if signal.rank != 1:
@@ -87,10 +130,25 @@ def _enclosing_power_of_two(n):
 
 
 @op
-def stft(signal, frame_length, frame_step, fft_length=None, window_fn=hann_window):
-    """tf.signal.stft: the rfft of each window_fn-weighted frame of a 1D float32 signal,
-    [num_frames, fft_length // 2 + 1] complex64; fft_length defaults to the smallest power of
-    two holding a frame (TF.js)."""
+def stft(signal: TensorLike, frame_length: int, frame_step: int, fft_length: Optional[int] = None,
+         window_fn: Callable[[int], Tensor] = hann_window) -> Tensor:
+    """The short-time Fourier transform: the rfft of each window_fn-weighted frame of a 1D float32
+    signal.
+
+    Args:
+        signal: a 1D float32 tensor.
+        frame_length: the length of each frame.
+        frame_step: the distance between the starts of frames.
+        fft_length: the FFT's length (None: the smallest power of two holding a frame, as TF.js).
+        window_fn: a function of a length returning the window (default: hann_window).
+
+    Returns:
+        A complex64 Tensor [num_frames, fft_length // 2 + 1].
+
+    Example:
+        >>> tf.signal.stft(tf.ones([8]), 4, 4).shape
+        (2, 3)
+    """
     frame_length = _positive_int(frame_length, "stft", "frame_length")
     if fft_length is None:
         fft_length = _enclosing_power_of_two(frame_length)

@@ -16,8 +16,11 @@ Kernel contract (every backend):
 """
 import builtins
 
+from typing import Any, Optional, Sequence, Union
+
 from ..core.engine import ENGINE, op
 from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from .creation import convert_to_tensor
 from .shape import axis_of, int_list, is_int
 
@@ -27,9 +30,25 @@ _NEW_AXIS, _SHRINK_AXIS = -2, -1   # markers in the list of output axes (as in T
 
 
 @op
-def slice(x, begin, size=None):  # noqa: A001 - TF.js name
-    """tf.slice: size[i] elements from begin[i] along each axis. begin/size may be an int (the
-    first axis) or shorter than the rank (the rest: begin 0, size -1); size -1 means "to the end"."""
+def slice(x: TensorLike, begin: Union[int, Sequence[int]],  # noqa: A001 - TF.js name
+          size: Union[int, Sequence[int], None] = None) -> Tensor:
+    """A block of x: size[i] elements from begin[i] along each axis.
+
+    Args:
+        x: the tensor (or a value converted to one).
+        begin: the start along each axis; an int, or a list shorter than the rank, covers the first
+            axes (the rest begin at 0).
+        size: the length along each axis; -1 (or a missing entry) means "to the end" (None: all).
+
+    Returns:
+        A new Tensor.
+
+    Example:
+        >>> tf.slice(tf.tensor([[1, 2, 3], [4, 5, 6]]), [0, 1], [2, 2]).print()
+        Tensor
+            [[2, 3],
+             [5, 6]]
+    """
     name = "slice"
     x = convert_to_tensor(x, "x", name)
     rank = x.rank
@@ -55,12 +74,32 @@ def slice(x, begin, size=None):  # noqa: A001 - TF.js name
 
 
 @op
-def strided_slice(x, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
-                  new_axis_mask=0, shrink_axis_mask=0):
-    """tf.strided_slice: x[begin:end:strides] per spec entry; bit i of a mask applies to entry i:
-    begin_mask/end_mask ignore begin[i]/end[i] (full range), ellipsis_mask makes entry i an
-    ellipsis, new_axis_mask inserts an axis of size 1, shrink_axis_mask takes index begin[i] and
-    drops the axis."""
+def strided_slice(x: TensorLike, begin: Sequence[int], end: Sequence[int], strides: Optional[Sequence[int]] = None,
+                  begin_mask: int = 0, end_mask: int = 0, ellipsis_mask: int = 0, new_axis_mask: int = 0,
+                  shrink_axis_mask: int = 0) -> Tensor:
+    """x[begin:end:strides], one entry per axis, as TF.js's stridedSlice.
+
+    Bit i of a mask applies to entry i.
+
+    Args:
+        x: the tensor (or a value converted to one).
+        begin: the start of each entry (negative counts from the end).
+        end: the end of each entry, excluded.
+        strides: the step of each entry (None: 1).
+        begin_mask: bit i set ignores begin[i] (the full range from the start).
+        end_mask: bit i set ignores end[i] (the full range to the end).
+        ellipsis_mask: bit i set makes entry i an ellipsis (every remaining axis).
+        new_axis_mask: bit i set inserts an axis of length 1.
+        shrink_axis_mask: bit i set takes index begin[i] and drops the axis.
+
+    Returns:
+        A new Tensor.
+
+    Example:
+        >>> tf.strided_slice(tf.tensor([0, 1, 2, 3, 4, 5]), [1], [6], [2]).print()
+        Tensor
+            [1, 3, 5]
+    """
     name = "strided_slice"
     x = convert_to_tensor(x, "x", name)
     begin = int_list(begin, name, "begin")
@@ -165,10 +204,31 @@ def _dense_spec(shape, begin, end, strides, begin_mask, end_mask, ellipsis_mask,
 
 
 @op
-def getitem(x, key):
-    """`t[key]`: ints (negative count from the end), slices with any step, None (a new axis of
-    size 1) and one Ellipsis, as numpy basic indexing; built on strided_slice. IndexError for
-    an int out of range or too many indices."""
+def getitem(x: TensorLike, key: Any) -> Tensor:
+    """`t[key]`: numpy basic indexing, built on strided_slice.
+
+    Ints (negative count from the end), slices with any step, None (a new axis of length 1) and
+    one Ellipsis are accepted.
+
+    Args:
+        x: the tensor (or a value converted to one).
+        key: an int, slice, None, Ellipsis, or a tuple of them.
+
+    Returns:
+        A new Tensor.
+
+    Raises:
+        IndexError: an int out of range, or more indices than axes.
+
+    Example:
+        >>> t = tf.tensor([[1, 2, 3], [4, 5, 6]])
+        >>> t[1, ::-1].print()
+        Tensor
+            [6, 5, 4]
+        >>> tf.getitem(t, (..., 0)).print()
+        Tensor
+            [1, 4]
+    """
     name = "getitem"
     x = convert_to_tensor(x, "x", name)
     key = key if isinstance(key, tuple) else (key,)
@@ -223,9 +283,23 @@ def getitem(x, key):
 
 
 @op
-def gather(x, indices, axis=0, batch_dims=0):
-    """tf.gather: slices of x along axis at indices (int32); the first batch_dims axes of x and
-    indices are batch axes, gathered pairwise."""
+def gather(x: TensorLike, indices: TensorLike, axis: int = 0, batch_dims: int = 0) -> Tensor:
+    """The slices of x along an axis at the given indices.
+
+    Args:
+        x: the tensor (or a value converted to one).
+        indices: int32 indices into axis (a tensor of any shape).
+        axis: the axis to gather along.
+        batch_dims: the first batch_dims axes of x and indices are batch axes, gathered pairwise.
+
+    Returns:
+        A Tensor of shape x.shape[:axis] + indices.shape + x.shape[axis + 1:].
+
+    Example:
+        >>> tf.gather(tf.tensor([10, 20, 30]), tf.tensor([2, 0], dtype="int32")).print()
+        Tensor
+            [30, 10]
+    """
     name = "gather"
     x = convert_to_tensor(x, "x", name)
     indices = convert_to_tensor(indices, "indices", name, "int32")

@@ -27,6 +27,8 @@ from collections import namedtuple
 from ..core.engine import ENGINE, op
 from ..core.limits import check_elements
 from ..core.shapes import check_shape
+from ..core.tensor import Tensor
+from ..core.types import Shape, TensorLike
 from .creation import convert_to_tensor
 
 __all__ = ["sparse_to_dense"]
@@ -49,10 +51,24 @@ def _rank(t, arg, name, ranks, what):
 
 
 @op
-def sparse_to_dense(sparse_indices, sparse_values, output_shape, default_value=0):
-    """tf.sparse_to_dense: a tensor of output_shape holding default_value except at
-    sparse_indices (rows of [n, rank], or a vector / scalar for rank 1), which hold
-    sparse_values (one per index, or one scalar for all)."""
+def sparse_to_dense(sparse_indices: TensorLike, sparse_values: TensorLike, output_shape: Shape,
+                    default_value: TensorLike = 0) -> Tensor:
+    """A dense tensor holding default_value except at the given indices.
+
+    Args:
+        sparse_indices: int32 [n, rank] coordinates (a vector or scalar for rank 1).
+        sparse_values: one value per index, or one scalar for all.
+        output_shape: the result's shape.
+        default_value: the value elsewhere.
+
+    Returns:
+        A new Tensor of output_shape in sparse_values' dtype.
+
+    Example:
+        >>> tf.sparse_to_dense(tf.tensor([0, 3], dtype="int32"), tf.tensor([5, 6]), [5]).print()
+        Tensor
+            [5, 0, 0, 6, 0]
+    """
     name = "sparse_to_dense"
     shape = check_shape(output_shape, name, "output_shape")
     check_elements(shape, f"{name}: argument 'output_shape'")

@@ -8,8 +8,12 @@ interleaved float32 [re, im, re, im, ...], as TF.js's dataSync.
 rfft and irfft are TF.js's compositions (fft/ifft of a Hermitian-completed input, halves cut
 with slice), so they run on every backend and differentiate through their parts.
 """
+from typing import Optional
+
 from ..core.engine import ENGINE, op
 from ..core.limits import check_elements
+from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from .creation import convert_to_tensor, zeros, zeros_like
 from .creation import cast
 from .elementwise import neg
@@ -27,8 +31,21 @@ def _float_part(x, arg):
 
 
 @op
-def complex(real, imag):  # noqa: A001 - TF.js name
-    """tf.complex(real, imag): the complex64 tensor real + i * imag (shapes must match)."""
+def complex(real: TensorLike, imag: TensorLike) -> Tensor:  # noqa: A001 - TF.js name
+    """The complex64 tensor real + i * imag.
+
+    Args:
+        real: the real parts (float32).
+        imag: the imaginary parts, of real's shape.
+
+    Returns:
+        A complex64 Tensor.
+
+    Example:
+        >>> z = tf.complex(tf.tensor([1, 2]), tf.tensor([3, 4]))
+        >>> z.dtype, tf.imag(z).array_sync()
+        ('complex64', [3.0, 4.0])
+    """
     real = _float_part(real, "real")
     imag = _float_part(imag, "imag")
     if tuple(real.shape) != tuple(imag.shape):
@@ -38,8 +55,20 @@ def complex(real, imag):  # noqa: A001 - TF.js name
 
 
 @op
-def real(input):  # noqa: A002 - TF.js name
-    """tf.real: the real part (float32) of a complex tensor; a real tensor as float32."""
+def real(input: TensorLike) -> Tensor:  # noqa: A002 - TF.js name
+    """The real part of a complex tensor (a real tensor as float32).
+
+    Args:
+        input: the tensor.
+
+    Returns:
+        A float32 Tensor of input's shape.
+
+    Example:
+        >>> tf.real(tf.complex(tf.tensor([1, 2]), tf.tensor([3, 4]))).print()
+        Tensor
+            [1, 2]
+    """
     x = convert_to_tensor(input, "input", "real")
     if x.dtype != "complex64":
         return cast(x, "float32") if x.dtype != "float32" else ENGINE.run_kernel("Identity", [x])
@@ -47,8 +76,20 @@ def real(input):  # noqa: A002 - TF.js name
 
 
 @op
-def imag(input):  # noqa: A002 - TF.js name
-    """tf.imag: the imaginary part (float32) of a complex tensor; zeros for a real tensor."""
+def imag(input: TensorLike) -> Tensor:  # noqa: A002 - TF.js name
+    """The imaginary part of a complex tensor (zeros for a real tensor).
+
+    Args:
+        input: the tensor.
+
+    Returns:
+        A float32 Tensor of input's shape.
+
+    Example:
+        >>> tf.imag(tf.complex(tf.tensor([1, 2]), tf.tensor([3, 4]))).print()
+        Tensor
+            [3, 4]
+    """
     x = convert_to_tensor(input, "input", "imag")
     if x.dtype != "complex64":
         return zeros(x.shape, "float32")
@@ -66,14 +107,38 @@ def _transform_input(x, name, dtype):
 
 
 @op
-def fft(input):  # noqa: A002 - TF.js name
-    """tf.spectral.fft: the discrete Fourier transform over the innermost dimension (complex64)."""
+def fft(input: TensorLike) -> Tensor:  # noqa: A002 - TF.js name
+    """The discrete Fourier transform over the innermost axis.
+
+    Args:
+        input: a complex64 tensor.
+
+    Returns:
+        A complex64 Tensor of input's shape.
+
+    Example:
+        >>> tf.real(tf.fft(tf.complex(tf.tensor([1, 1, 1, 1]), tf.zeros([4])))).print()
+        Tensor
+            [4, 0, 0, 0]
+    """
     return ENGINE.run_kernel("FFT", [_transform_input(input, "fft", "complex64")])
 
 
 @op
-def ifft(input):  # noqa: A002 - TF.js name
-    """tf.spectral.ifft: the inverse DFT (divided by n) over the innermost dimension (complex64)."""
+def ifft(input: TensorLike) -> Tensor:  # noqa: A002 - TF.js name
+    """The inverse discrete Fourier transform (divided by n) over the innermost axis.
+
+    Args:
+        input: a complex64 tensor.
+
+    Returns:
+        A complex64 Tensor of input's shape.
+
+    Example:
+        >>> tf.real(tf.ifft(tf.complex(tf.tensor([4, 0, 0, 0]), tf.zeros([4])))).print()
+        Tensor
+            [1, 1, 1, 1]
+    """
     return ENGINE.run_kernel("IFFT", [_transform_input(input, "ifft", "complex64")])
 
 
@@ -98,9 +163,21 @@ def _fft_length(fft_length, name):
 
 
 @op
-def rfft(input, fft_length=None):  # noqa: A002 - TF.js name
-    """tf.spectral.rfft: the DFT of a real (float32) signal over its innermost dimension, keeping
-    the n // 2 + 1 non-redundant values; fft_length crops or zero-pads the signal first."""
+def rfft(input: TensorLike, fft_length: Optional[int] = None) -> Tensor:  # noqa: A002 - TF.js name
+    """The DFT of a real signal over its innermost axis, keeping the n // 2 + 1 non-redundant values.
+
+    Args:
+        input: a float32 tensor.
+        fft_length: crop or zero-pad the signal to this length first (None: as it is).
+
+    Returns:
+        A complex64 Tensor, the innermost axis n // 2 + 1 long.
+
+    Example:
+        >>> tf.real(tf.rfft(tf.tensor([1, 1, 1, 1]))).print()
+        Tensor
+            [4, 0, 0]
+    """
     x = _transform_input(input, "rfft", "float32")
     length = _fft_length(fft_length, "rfft")
     if length is not None:
@@ -115,11 +192,24 @@ def rfft(input, fft_length=None):  # noqa: A002 - TF.js name
 
 
 @op
-def irfft(input):  # noqa: A002 - TF.js name
-    """tf.spectral.irfft: the real inverse DFT of the n non-redundant values of a Hermitian
-    spectrum (complex64), 2 * (n - 1) values per row (TF.js: n <= 2 runs ifft as is). As in
-    TF.js the result is [batch, length] (batch = all outer dimensions), except that a rank-3
-    input keeps its first dimension."""
+def irfft(input: TensorLike) -> Tensor:  # noqa: A002 - TF.js name
+    """The real inverse DFT of the n non-redundant values of a Hermitian spectrum: 2 * (n - 1)
+    values per row (TF.js: n <= 2 runs ifft as is).
+
+    As in TF.js the result is [batch, length] (batch: all outer axes), except that a rank-3 input
+    keeps its first axis.
+
+    Args:
+        input: a complex64 tensor.
+
+    Returns:
+        A float32 Tensor.
+
+    Example:
+        >>> tf.irfft(tf.complex(tf.tensor([4, 0, 0]), tf.zeros([3]))).print()
+        Tensor
+            [[1, 1, 1, 1]]
+    """
     x = _transform_input(input, "irfft", "complex64")
     n = x.shape[-1]
     batch = x.size // n if n else 0

@@ -21,6 +21,9 @@ Differences from TF.js:
 - string_n_grams: Python values for data_splits are made int32 (TF.js makes them float32,
   then refuses them); n_gram_widths must be positive.
 """
+from typing import Dict, Sequence
+
+from ..core.types import TensorLike
 from ..core.engine import ENGINE, op
 from ..core.tensor import Tensor
 from .creation import convert_to_tensor
@@ -48,10 +51,30 @@ def _int_arg(v, arg, name):
 
 
 @op
-def string_n_grams(data, data_splits, separator, n_gram_widths, left_pad, right_pad, pad_width,
-                   preserve_short_sequences):
-    """Ngrams of a ragged string tensor (values `data`, row splits `data_splits`), joined by
-    separator; returns {'n_grams': string values, 'n_grams_splits': int32 row splits}."""
+def string_n_grams(data: TensorLike, data_splits: TensorLike, separator: str, n_gram_widths: Sequence[int],
+                   left_pad: str, right_pad: str, pad_width: int, preserve_short_sequences: bool) -> Dict[str, Tensor]:
+    """N-grams of a ragged string tensor, joined by separator.
+
+    Args:
+        data: the strings (the ragged tensor's values).
+        data_splits: int32 row splits of data.
+        separator: the string joining the items of an n-gram.
+        n_gram_widths: the n-gram lengths to make.
+        left_pad: the string padding the left of each row.
+        right_pad: the string padding the right of each row.
+        pad_width: how many pads on each side, at most width - 1 (negative: width - 1).
+        preserve_short_sequences: make one n-gram of a row shorter than every width.
+
+    Returns:
+        {'n_grams': string values, 'n_grams_splits': int32 row splits}.
+
+    Example:
+        >>> out = tf.string.string_n_grams(tf.tensor(["a", "b", "c"]), tf.tensor([0, 3], dtype="int32"), "-", [2],
+        ...                                "", "", 0, False)
+        >>> out["n_grams"].print()
+        Tensor
+            ['a-b', 'b-c']
+    """
     name = "string_n_grams"
     x = _string_input(data, "data", name)
     if x.rank != 1:
@@ -74,9 +97,23 @@ def string_n_grams(data, data_splits, separator, n_gram_widths, left_pad, right_
 
 
 @op
-def string_split(input, delimiter, skip_empty=True):  # noqa: A002 - TF.js name
-    """Split each string of a vector at every character of delimiter (an empty delimiter splits
-    into single bytes); returns the sparse result {'indices', 'values', 'shape'}."""
+def string_split(input: TensorLike, delimiter: str, skip_empty: bool = True) -> Dict[str, Tensor]:  # noqa: A002 - TF.js name
+    """Split each string of a vector at every character of delimiter (an empty delimiter splits into
+    single bytes).
+
+    Args:
+        input: a 1D string tensor.
+        delimiter: the delimiter characters.
+        skip_empty: drop empty pieces.
+
+    Returns:
+        The sparse result {'indices': int32 [n, 2], 'values': strings, 'shape': int32 [2]}.
+
+    Example:
+        >>> tf.string.string_split(tf.tensor(["a b", "c"]), " ")["values"].print()
+        Tensor
+            ['a', 'b', 'c']
+    """
     name = "string_split"
     x = _string_input(input, "input", name)
     d = _string_input(delimiter, "delimiter", name)
@@ -89,8 +126,21 @@ def string_split(input, delimiter, skip_empty=True):  # noqa: A002 - TF.js name
 
 
 @op
-def string_to_hash_bucket_fast(input, num_buckets):  # noqa: A002 - TF.js name
-    """Each string's fingerprint64 (farmhash, as TF.js) modulo num_buckets, as int32."""
+def string_to_hash_bucket_fast(input: TensorLike, num_buckets: int) -> Tensor:  # noqa: A002 - TF.js name
+    """Each string's fingerprint64 (farmhash, as TF.js) modulo num_buckets.
+
+    Args:
+        input: a string tensor.
+        num_buckets: the number of buckets.
+
+    Returns:
+        An int32 Tensor of input's shape.
+
+    Example:
+        >>> tf.string.string_to_hash_bucket_fast(tf.tensor(["a", "b"]), 10).print()
+        Tensor
+            [9, 2]
+    """
     name = "string_to_hash_bucket_fast"
     x = _string_input(input, "input", name)
     n = _int_arg(num_buckets, "num_buckets", name)
@@ -100,9 +150,24 @@ def string_to_hash_bucket_fast(input, num_buckets):  # noqa: A002 - TF.js name
 
 
 @op
-def static_regex_replace(input, pattern, rewrite, replace_global=True):  # noqa: A002 - TF.js name
-    """Replace the matches of pattern (every match, or the first with replace_global=False)
-    by rewrite, as JavaScript's String.replace does."""
+def static_regex_replace(input: TensorLike, pattern: str, rewrite: str,  # noqa: A002 - TF.js name
+                         replace_global: bool = True) -> Tensor:
+    """Replace the matches of a regular expression in each string, as JavaScript's String.replace.
+
+    Args:
+        input: a string tensor.
+        pattern: the regular expression.
+        rewrite: the replacement.
+        replace_global: replace every match (False: the first).
+
+    Returns:
+        A string Tensor of input's shape.
+
+    Example:
+        >>> tf.string.static_regex_replace(tf.tensor(["a-b-c"]), "-", "+").print()
+        Tensor
+            ['a+b+c']
+    """
     name = "static_regex_replace"
     x = _string_input(input, "input", name)
     attrs = {"pattern": _str_arg(pattern, "pattern", name), "rewrite": _str_arg(rewrite, "rewrite", name),

@@ -1,6 +1,8 @@
 """tf.math, TF.js's math namespace: confusion_matrix, a composite of one_hot and mat_mul as in
 TF.js (so it runs on every backend)."""
 from ..core.engine import op
+from ..core.tensor import Tensor
+from ..core.types import TensorLike
 from ..core.limits import check_elements
 from .creation import convert_to_tensor
 from .creation import cast
@@ -12,11 +14,24 @@ __all__ = ["confusion_matrix"]
 
 
 @op
-def confusion_matrix(labels, predictions, num_classes):
-    """tf.math.confusion_matrix: the int32 [num_classes, num_classes] matrix counting, at
-    [i, j], the examples of label i predicted as j. labels and predictions are vectors of one
-    length (float values are truncated to int32, as TF.js casts them); a value outside
-    [0, num_classes) is not counted."""
+def confusion_matrix(labels: TensorLike, predictions: TensorLike, num_classes: int) -> Tensor:
+    """The confusion matrix: at [i, j], the number of examples of label i predicted as j.
+
+    Args:
+        labels: a vector of class indices (float values are truncated to int).
+        predictions: a vector of class indices of labels' length.
+        num_classes: the number of classes.
+
+    Returns:
+        An int32 Tensor [num_classes, num_classes].
+
+    Example:
+        >>> labels = tf.tensor([0, 1, 1], dtype="int32")
+        >>> tf.math.confusion_matrix(labels, tf.tensor([0, 1, 0], dtype="int32"), 2).print()
+        Tensor
+            [[1, 0],
+             [1, 1]]
+    """
     name = "confusion_matrix"
     labels = convert_to_tensor(labels, "labels", name)
     predictions = convert_to_tensor(predictions, "predictions", name)

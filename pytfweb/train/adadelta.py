@@ -15,6 +15,14 @@ from .optimizer import Optimizer, assign_all, check_number
 
 
 class AdadeltaOptimizer(Optimizer):
+    """The optimizer tf.train.adadelta makes (the same arguments; see the pytfweb.train.adadelta module for its
+    update rule).
+
+    Example:
+        >>> opt = tf.AdadeltaOptimizer()
+        >>> opt.get_config() == tf.train.adadelta().get_config()
+        True
+    """
     class_name = "Adadelta"
     slot_names = ("accum_grad", "accum_var")
 

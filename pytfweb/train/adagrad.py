@@ -12,6 +12,14 @@ from .optimizer import Optimizer, assign_all, check_number
 
 
 class AdagradOptimizer(Optimizer):
+    """The optimizer tf.train.adagrad makes (the same arguments; see the pytfweb.train.adagrad module for its
+    update rule).
+
+    Example:
+        >>> opt = tf.AdagradOptimizer(0.1)
+        >>> opt.get_config() == tf.train.adagrad(0.1).get_config()
+        True
+    """
     class_name = "Adagrad"
     slot_names = ("accumulator",)
 

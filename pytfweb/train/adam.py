@@ -14,6 +14,14 @@ from .optimizer import Optimizer, assign_all, check_number
 
 
 class AdamOptimizer(Optimizer):
+    """The optimizer tf.train.adam makes (the same arguments; see the pytfweb.train.adam module for its
+    update rule).
+
+    Example:
+        >>> opt = tf.AdamOptimizer(0.1)
+        >>> opt.get_config() == tf.train.adam(0.1).get_config()
+        True
+    """
     class_name = "Adam"
     slot_names = ("m", "v")
 

@@ -16,6 +16,14 @@ from .optimizer import Optimizer, assign_all, check_number
 
 
 class AdamaxOptimizer(Optimizer):
+    """The optimizer tf.train.adamax makes (the same arguments; see the pytfweb.train.adamax module for its
+    update rule).
+
+    Example:
+        >>> opt = tf.AdamaxOptimizer()
+        >>> opt.get_config() == tf.train.adamax().get_config()
+        True
+    """
     class_name = "Adamax"
     slot_names = ("m", "v")
 

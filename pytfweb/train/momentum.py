@@ -11,6 +11,14 @@ from .sgd import SGDOptimizer
 
 
 class MomentumOptimizer(SGDOptimizer):
+    """The optimizer tf.train.momentum makes (the same arguments; see the pytfweb.train.momentum module for its
+    update rule).
+
+    Example:
+        >>> opt = tf.MomentumOptimizer(0.1, 0.9)
+        >>> opt.get_config() == tf.train.momentum(0.1, 0.9).get_config()
+        True
+    """
     class_name = "Momentum"
     slot_names = ("momentum",)
 
@@ -23,8 +31,12 @@ class MomentumOptimizer(SGDOptimizer):
         self.set_momentum(momentum)
 
     def set_momentum(self, momentum):
-        """Change the momentum. (TF.js's setMomentum forgets its scalar tensor and so changes
-        nothing; here the new value is used from the next step on.)"""
+        """Change the momentum, from the next step on (TF.js's setMomentum forgets its scalar tensor and
+        so changes nothing).
+
+        Args:
+            momentum: the new momentum.
+        """
         self.momentum = check_number(momentum, "momentum", type(self).__name__, minimum=0)
         self._m = self._replace_constant(self._m, self.momentum)
 

@@ -30,7 +30,7 @@ for step, including the order of get_weights().
 """
 import math
 import numbers
-from typing import NamedTuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Union
 
 from .. import ops
 from ..core.api import backend, dispose, get_backend, keep, registered_variable, tidy
@@ -41,13 +41,31 @@ from ..core.tensor import Tensor, Variable
 
 
 class OptimizerVariable(NamedTuple):
-    """A slot variable and the name TF.js gives it ("<variable name>/<slot>")."""
+    """A slot variable and the name TF.js gives it ("<variable name>/<slot>"): what
+    Optimizer.get_weights lists.
+
+    Example:
+        >>> w = tf.variable(tf.ones([2]), name="w_slot_example")
+        >>> opt = tf.train.adam(0.1)
+        >>> opt.minimize(lambda: w.square().sum())
+        >>> [weight["name"] for weight in opt.get_weights()]
+        ['iter', 'w_slot_example/m', 'w_slot_example/v']
+    """
     original_name: str
     variable: Variable
 
 
 class Optimizer:
-    """Base class of the tf.train optimizers; see the module docstring."""
+    """Base class of the tf.train optimizers (see the pytfweb.train.optimizer module for writing one):
+    minimize, compute_gradients, apply_gradients, get_weights / set_weights and dispose.
+
+    Example:
+        >>> w = tf.variable(tf.scalar(5.0))
+        >>> opt = tf.train.sgd(0.1)
+        >>> opt.minimize(lambda: w.square())   # w -= 0.1 * 2w
+        >>> w.array_sync(), opt.iterations
+        (4.0, 1)
+    """
     class_name = "Optimizer"
     slot_names = ()
 
@@ -77,7 +95,12 @@ class Optimizer:
     def _restore_step_state(self):
         pass
 
-    def get_config(self):
+    def get_config(self) -> dict:
+        """The optimizer's constructor arguments (TF.js's getConfig, snake_case).
+
+        Returns:
+            A dict, such as {'learning_rate': 0.1} for SGD.
+        """
         return {}
 
     # --- TF.js's public surface -----------------------------------------------------------------
@@ -86,16 +109,38 @@ class Optimizer:
         """How many times apply_gradients (directly or through minimize) has run."""
         return self._iterations
 
-    def get_class_name(self):
+    def get_class_name(self) -> str:
+        """TF.js's class name of the optimizer ('SGD', 'Adam', ...).
+
+        Returns:
+            The name.
+        """
         return self.class_name
 
     @classmethod
-    def from_config(cls, config):
+    def from_config(cls, config: dict) -> "Optimizer":
+        """An optimizer made from a get_config() dict.
+
+        Args:
+            config: the dict.
+
+        Returns:
+            A new optimizer of this class.
+        """
         return cls(**config)
 
-    def minimize(self, f, return_cost=False, var_list=None):
-        """Run f() (a scalar loss), compute its gradients with respect to var_list (default:
-        every trainable variable) and apply them. Returns the cost when return_cost, else None."""
+    def minimize(self, f: Callable[[], Tensor], return_cost: bool = False,
+                 var_list: Optional[List[Variable]] = None) -> Optional[Tensor]:
+        """Run f() (a scalar loss), compute its gradients with respect to var_list and apply them.
+
+        Args:
+            f: a function of no argument returning a float32 scalar tensor.
+            return_cost: return the loss.
+            var_list: the variables to update (None: every trainable variable).
+
+        Returns:
+            The loss (a scalar Tensor) when return_cost, else None.
+        """
         api = self._api("minimize")
         self._check_usable(api)
         _check_callable(f, api)
@@ -116,16 +161,28 @@ class Optimizer:
         value.dispose()
         return None
 
-    def compute_gradients(self, f, var_list=None):
-        """(value, {variable name: gradient}) of the scalar f(), as tf.variable_grads."""
+    def compute_gradients(self, f: Callable[[], Tensor], var_list: Optional[List[Variable]] = None) -> Any:
+        """The value of the scalar f() and its gradients, as tf.variable_grads.
+
+        Args:
+            f: a function of no argument returning a float32 scalar tensor.
+            var_list: the variables (None: every trainable variable).
+
+        Returns:
+            (value, {variable name: gradient}).
+        """
         api = self._api("compute_gradients")
         self._check_usable(api)
         _check_callable(f, api)
         return variable_grads(f, _check_var_list(var_list, api))
 
-    def apply_gradients(self, variable_gradients):
-        """Update variables from gradients: a dict {variable name: gradient} or a list of
-        {"name": variable name, "tensor": gradient}. A None gradient leaves its variable as is."""
+    def apply_gradients(self, variable_gradients: Union[Dict[str, Tensor], List[dict]]) -> None:
+        """Update variables from gradients (one step of the optimizer).
+
+        Args:
+            variable_gradients: a dict {variable name: gradient} or a list of {"name": variable name,
+                "tensor": gradient}. A None gradient leaves its variable as is.
+        """
         api = self._api("apply_gradients")
         self._check_usable(api)
         pairs = self._resolve(variable_gradients, api)
@@ -152,11 +209,15 @@ class Optimizer:
         assign_all([value, *slots], outs)
         return True
 
-    def get_weights(self):
-        """[{"name": "iter", "tensor": int32 scalar}, then every slot variable as
-        {"name": "<variable>/<slot>", "tensor": Variable}], slots grouped by kind as TF.js
-        orders them. The "iter" tensor is new (the caller disposes it); the slot variables
-        are the optimizer's own."""
+    def get_weights(self) -> List[dict]:
+        """The optimizer's state: the iteration count, then every slot variable, slots grouped by kind
+        as TF.js orders them.
+
+        Returns:
+            [{"name": "iter", "tensor": int32 scalar}, {"name": "<variable>/<slot>", "tensor": Variable},
+            ...]. The "iter" tensor is new (the caller disposes it); the slot variables are the
+            optimizer's own.
+        """
         self._check_usable(self._api("get_weights"))
         weights = [{"name": "iter", "tensor": ops.scalar(self._iterations, "int32")}]
         for kind in self.slot_names:
@@ -164,11 +225,15 @@ class Optimizer:
                         for s in self._slots.get(kind, {}).values()]
         return weights
 
-    def set_weights(self, weight_values):
+    def set_weights(self, weight_values: List[dict]) -> None:
         """Restore what get_weights() returned (of this optimizer or one of the same kind and
-        configuration): the iteration count, then the slots, grouped by kind in TF.js's order.
-        The optimizer keeps its own variables (sharing the data of the given tensors) and
-        frees the slot variables it had."""
+        configuration): the iteration count, then the slots, grouped by kind in TF.js's order. The
+        optimizer keeps its own variables (sharing the data of the given tensors) and frees the slot
+        variables it had.
+
+        Args:
+            weight_values: a list of {"name": str, "tensor": Tensor}, as get_weights gives.
+        """
         api = self._api("set_weights")
         self._check_usable(api)
         weights = _check_named_tensors(weight_values, api)
@@ -208,7 +273,7 @@ class Optimizer:
         dispose(old)
         self._restore_step_state()
 
-    def dispose(self):
+    def dispose(self) -> None:
         """Free the slot variables and the constants this optimizer made. It cannot be used after."""
         if self._disposed:
             return

@@ -15,6 +15,14 @@ from .optimizer import Optimizer, assign_all, check_bool, check_number
 
 
 class RMSPropOptimizer(Optimizer):
+    """The optimizer tf.train.rmsprop makes (the same arguments; see the pytfweb.train.rmsprop module for its
+    update rule).
+
+    Example:
+        >>> opt = tf.RMSPropOptimizer(0.1)
+        >>> opt.get_config() == tf.train.rmsprop(0.1).get_config()
+        True
+    """
     class_name = "RMSProp"
 
     def __init__(self, learning_rate, decay=0.9, momentum=0.0, epsilon=None, centered=False):
@@ -30,6 +38,7 @@ class RMSPropOptimizer(Optimizer):
 
     @property
     def slot_names(self):
+        """The kinds of slot variables: ('rms', 'momentum'), with 'mg' when centered."""
         return ("rms", "momentum", "mg") if self.centered else ("rms", "momentum")
 
     def _update(self, value, gradient, slots, step):

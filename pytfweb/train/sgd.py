@@ -7,6 +7,14 @@ from .optimizer import Optimizer, assign_all, check_number
 
 
 class SGDOptimizer(Optimizer):
+    """The optimizer tf.train.sgd makes (the same arguments; see the pytfweb.train.sgd module for its
+    update rule).
+
+    Example:
+        >>> opt = tf.SGDOptimizer(0.1)
+        >>> opt.get_config() == tf.train.sgd(0.1).get_config()
+        True
+    """
     class_name = "SGD"
 
     def __init__(self, learning_rate):
@@ -15,7 +23,11 @@ class SGDOptimizer(Optimizer):
         self.set_learning_rate(learning_rate)
 
     def set_learning_rate(self, learning_rate):
-        """Change the learning rate (the kept scalar -learning_rate is remade, as in TF.js)."""
+        """Change the learning rate, from the next step on.
+
+        Args:
+            learning_rate: the new learning rate.
+        """
         self.learning_rate = check_number(learning_rate, "learning_rate", type(self).__name__, minimum=0)
         self._c = self._replace_constant(self._c, -self.learning_rate)
 

@@ -2,6 +2,7 @@
 surface, or a file in CPython. `draw(container, chart)` is the only way out."""
 import os
 import re
+from typing import Any
 
 from ..browser.worker import in_worker
 from ..core.environment import IS_BROWSER
@@ -10,13 +11,29 @@ from . import svg
 _OUTPUT_DIR = ["tfvis"]
 
 
-def set_output_dir(path):
-    """CPython: the directory where visor surfaces are written (default "tfvis")."""
+def set_output_dir(path: Any) -> None:
+    """Set the directory where visor surfaces are written in CPython (default "tfvis").
+
+    Args:
+        path: the directory.
+
+    Example:
+        >>> import tempfile
+        >>> tf.vis.set_output_dir(tempfile.mkdtemp())
+        >>> tf.vis.set_output_dir("tfvis")   # back to the default
+    """
     _OUTPUT_DIR[0] = os.fspath(path)
 
 
 class Surface:
-    """A named panel in a visor tab (tfjs-vis's surface); pass it as a container."""
+    """A named panel in a visor tab (tfjs-vis's surface); pass it as a container to tf.vis.render and
+    tf.vis.show (in CPython: the file <output dir>/<tab>-<name>.svg).
+
+    Example:
+        >>> surface = tf.vis.visor().surface("Loss", tab="Training")
+        >>> surface.name, surface.tab
+        ('Loss', 'Training')
+    """
 
     def __init__(self, name, tab="Visor"):
         self.name, self.tab = str(name), str(tab or "Visor")
@@ -26,13 +43,30 @@ class Surface:
 
 
 class Visor:
-    """The page's visor: a panel at the right edge holding surfaces in tabs; ` (backquote) or
-    its button shows and hides it. In CPython there is no panel: surfaces are files."""
+    """The page's visor (tf.vis.visor()): a panel at the right edge holding surfaces in tabs;
+    ` (backquote) or its button shows and hides it. In CPython there is no panel: surfaces are files.
+
+    Example:
+        >>> v = tf.vis.visor()
+        >>> v.close(); v.is_open()
+        False
+        >>> v.open(); v.is_open()
+        True
+    """
 
     def __init__(self):
         self._open = True
 
     def surface(self, name, tab="Visor"):
+        """A surface: a named panel in a tab (in the page, the panel appears when something is drawn in it).
+
+        Args:
+            name: the surface's name.
+            tab: the tab's name.
+
+        Returns:
+            A Surface.
+        """
         return Surface(name, tab)
 
     def _do(self, action):
@@ -44,27 +78,42 @@ class Visor:
         return self._open
 
     def open(self):
+        """Show the visor panel."""
         self._open = True
         self._do("open")
 
     def close(self):
+        """Hide the visor panel."""
         self._open = False
         self._do("close")
 
     def toggle(self):
+        """Show the visor panel if hidden, else hide it."""
         self._open = not self._open
         self._do("toggle")
 
     def is_open(self):
-        """The panel's state (in a worker: as this side last set it)."""
+        """Whether the panel is shown (in a worker: as this side last set it).
+
+        Returns:
+            A bool.
+        """
         return self._do("is_open")
 
 
 _VISOR = []
 
 
-def visor():
-    """The visor (one per page, made on first use)."""
+def visor() -> "Visor":
+    """The visor (one per page, made on first use).
+
+    Returns:
+        The Visor.
+
+    Example:
+        >>> tf.vis.visor() is tf.vis.visor()
+        True
+    """
     if not _VISOR:
         _VISOR.append(Visor())
         if IS_BROWSER:

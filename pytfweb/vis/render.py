@@ -9,6 +9,7 @@ domains two finite numbers, colours CSS colours (svg.is_color: a CSS name, #rgb,
 function and the option. Text (titles, labels, names, cells) is drawn as text: svg.text escapes it."""
 import math
 import re
+from typing import Any, Optional
 
 from . import svg
 from .output import draw
@@ -115,20 +116,79 @@ def _xy_kwargs(o):
                 zoom_to_fit=o.get("zoom_to_fit", True))
 
 
-def linechart(container, data, opts=None, **kwargs):
-    """Lines through {x, y} points: data {"values": [[{x, y}...], ...], "series": [names]}."""
+def linechart(container: Any, data: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
+    """Lines through {x, y} points.
+
+    Args:
+        container: where the chart goes: in the page an element id or CSS selector, a JS element or a
+            visor surface; in CPython a file path (".svg" added when it has no suffix) or a surface
+            (a file in the output directory).
+        data: {"values": [[{x, y}, ...], ...] (one list per series), "series": [names]}.
+        opts: tfjs-vis's options as a dict in camelCase ({"xLabel": ...}).
+        **kwargs: the same options as snake_case keywords: width, height, title, x_label, y_label,
+            zoom_to_fit, y_axis_domain, x_axis_domain, series_colors, max_bins, color, domain.
+
+    Returns:
+        In CPython the path of the SVG file written; in the page None.
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> data = {"values": [[{"x": 0, "y": 1}, {"x": 1, "y": 3}]], "series": ["loss"]}
+        >>> os.path.basename(tf.vis.render.linechart(os.path.join(folder, "loss"), data, x_label="epoch"))
+        'loss.svg'
+    """
     return draw(container, svg.xy_chart(series_of(data), "line",
                                         **_xy_kwargs(checked("vis.linechart", opts, **kwargs))))
 
 
-def scatterplot(container, data, opts=None, **kwargs):
-    """Points: data as for linechart."""
+def scatterplot(container: Any, data: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
+    """Points at {x, y}.
+
+    Args:
+        container: where the chart goes: in the page an element id or CSS selector, a JS element or a
+            visor surface; in CPython a file path (".svg" added when it has no suffix) or a surface
+            (a file in the output directory).
+        data: as linechart's.
+        opts: tfjs-vis's options as a dict in camelCase ({"xLabel": ...}).
+        **kwargs: the same options as snake_case keywords: width, height, title, x_label, y_label,
+            zoom_to_fit, y_axis_domain, x_axis_domain, series_colors, max_bins, color, domain.
+
+    Returns:
+        In CPython the path of the SVG file written; in the page None.
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> data = {"values": [[{"x": 0, "y": 1}, {"x": 1, "y": 3}]]}
+        >>> os.path.basename(tf.vis.render.scatterplot(os.path.join(folder, "points"), data))
+        'points.svg'
+    """
     return draw(container, svg.xy_chart(series_of(data), "scatter",
                                         **_xy_kwargs(checked("vis.scatterplot", opts, **kwargs))))
 
 
-def barchart(container, data, opts=None, **kwargs):
-    """Bars: data [{"index": label, "value": v}, ...] (or {label: value}, or [v, ...])."""
+def barchart(container: Any, data: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
+    """Bars.
+
+    Args:
+        container: where the chart goes: in the page an element id or CSS selector, a JS element or a
+            visor surface; in CPython a file path (".svg" added when it has no suffix) or a surface
+            (a file in the output directory).
+        data: [{"index": label, "value": v}, ...] (or {label: value}, or [v, ...]).
+        opts: tfjs-vis's options as a dict in camelCase ({"xLabel": ...}).
+        **kwargs: the same options as snake_case keywords: width, height, title, x_label, y_label,
+            zoom_to_fit, y_axis_domain, x_axis_domain, series_colors, max_bins, color, domain.
+
+    Returns:
+        In CPython the path of the SVG file written; in the page None.
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> os.path.basename(tf.vis.render.barchart(os.path.join(folder, "bars"), {"a": 1, "b": 3}))
+        'bars.svg'
+    """
     o = checked("vis.barchart", opts, **kwargs)
     data = plain(data)
     if isinstance(data, dict):
@@ -141,8 +201,27 @@ def barchart(container, data, opts=None, **kwargs):
                                          o.get("x_label", ""), o.get("y_label", ""), colors[0] if colors else None))
 
 
-def histogram(container, data, opts=None, **kwargs):
-    """The distribution of numbers: a list, [{"value": v}], or a tensor of any shape."""
+def histogram(container: Any, data: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
+    """The distribution of numbers.
+
+    Args:
+        container: where the chart goes: in the page an element id or CSS selector, a JS element or a
+            visor surface; in CPython a file path (".svg" added when it has no suffix) or a surface
+            (a file in the output directory).
+        data: a list of numbers, [{"value": v}, ...], or a tensor of any shape.
+        opts: tfjs-vis's options as a dict in camelCase ({"xLabel": ...}).
+        **kwargs: the same options as snake_case keywords: width, height, title, x_label, y_label,
+            zoom_to_fit, y_axis_domain, x_axis_domain, series_colors, max_bins, color, domain.
+
+    Returns:
+        In CPython the path of the SVG file written; in the page None.
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> os.path.basename(tf.vis.render.histogram(os.path.join(folder, "hist"), tf.tensor([1, 2, 2, 3]), max_bins=3))
+        'hist.svg'
+    """
     o = checked("vis.histogram", opts, **kwargs)
     data = plain(data)
     flat = []
@@ -166,9 +245,27 @@ def _matrix(values):
     return [[_num(v) for v in row] for row in values]
 
 
-def heatmap(container, data, opts=None, **kwargs):
-    """A matrix as coloured cells: data {"values": [[...]] or a 2-D tensor, "xTickLabels", "yTickLabels"}.
-    As in tfjs-vis, values[i] is column i (column-major); rows are drawn from the top."""
+def heatmap(container: Any, data: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
+    """A matrix as coloured cells. As in tfjs-vis, values[i] is column i (column-major); rows are drawn from the top.
+
+    Args:
+        container: where the chart goes: in the page an element id or CSS selector, a JS element or a
+            visor surface; in CPython a file path (".svg" added when it has no suffix) or a surface
+            (a file in the output directory).
+        data: {"values": [[...], ...] or a 2-D tensor, "xTickLabels": [...], "yTickLabels": [...]}.
+        opts: tfjs-vis's options as a dict in camelCase ({"xLabel": ...}).
+        **kwargs: the same options as snake_case keywords: width, height, title, x_label, y_label,
+            zoom_to_fit, y_axis_domain, x_axis_domain, series_colors, max_bins, color, domain.
+
+    Returns:
+        In CPython the path of the SVG file written; in the page None.
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> os.path.basename(tf.vis.render.heatmap(os.path.join(folder, "heat"), {"values": [[1, 2], [3, 4]]}))
+        'heat.svg'
+    """
     o = checked("vis.heatmap", opts, **kwargs)
     d = options(data) if isinstance(data, dict) else {"values": data}
     cols = _matrix(d["values"])
@@ -179,9 +276,28 @@ def heatmap(container, data, opts=None, **kwargs):
                                        domain=o.get("domain")))
 
 
-def confusion_matrix(container, data, opts=None, **kwargs):
-    """data {"values": [[...]] (row = true label, column = prediction, as tf.math.confusion_matrix
-    gives it), "tickLabels": [...]}."""
+def confusion_matrix(container: Any, data: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
+    """A confusion matrix as coloured cells with counts.
+
+    Args:
+        container: where the chart goes: in the page an element id or CSS selector, a JS element or a
+            visor surface; in CPython a file path (".svg" added when it has no suffix) or a surface
+            (a file in the output directory).
+        data: {"values": [[...], ...] (row = true label, column = prediction, as tf.math.confusion_matrix
+            gives it), "tickLabels": [...]}.
+        opts: tfjs-vis's options as a dict in camelCase ({"xLabel": ...}).
+        **kwargs: the same options as snake_case keywords: width, height, title, x_label, y_label,
+            zoom_to_fit, y_axis_domain, x_axis_domain, series_colors, max_bins, color, domain.
+
+    Returns:
+        In CPython the path of the SVG file written; in the page None.
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> os.path.basename(tf.vis.render.confusion_matrix(os.path.join(folder, "cm"), {"values": [[3, 1], [0, 4]]}))
+        'cm.svg'
+    """
     o = checked("vis.confusion_matrix", opts, **kwargs)
     d = options(data) if isinstance(data, dict) else {"values": data}
     rows = _matrix(d["values"])
@@ -191,8 +307,28 @@ def confusion_matrix(container, data, opts=None, **kwargs):
                                        o.get("y_label", "Label"), annotate=True))
 
 
-def table(container, data, opts=None, **kwargs):
-    """A table: data {"headers": [...], "values": [[...], ...]}."""
+def table(container: Any, data: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
+    """A table.
+
+    Args:
+        container: where the chart goes: in the page an element id or CSS selector, a JS element or a
+            visor surface; in CPython a file path (".svg" added when it has no suffix) or a surface
+            (a file in the output directory).
+        data: {"headers": [...], "values": [[...], ...]}.
+        opts: tfjs-vis's options as a dict in camelCase ({"xLabel": ...}).
+        **kwargs: the same options as snake_case keywords: width, height, title, x_label, y_label,
+            zoom_to_fit, y_axis_domain, x_axis_domain, series_colors, max_bins, color, domain.
+
+    Returns:
+        In CPython the path of the SVG file written; in the page None.
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> table = {"headers": ["a", "b"], "values": [[1, 2]]}
+        >>> os.path.basename(tf.vis.render.table(os.path.join(folder, "t"), table))
+        't.svg'
+    """
     o = checked("vis.table", opts, **kwargs)
     values = plain(data["values"])
     return draw(container, svg.table(list(data["headers"]), [[_cell(v) for v in row] for row in values],

@@ -1,6 +1,7 @@
 """tf.vis.show: training curves, model summaries and weight distributions (tfjs-vis's show.*)."""
 import math
 import time
+from typing import Any, Optional, Sequence
 
 from ..layers.callbacks import Callback
 from . import svg
@@ -99,15 +100,61 @@ class FitCallbacks(Callback):
         return draw(self.container, self.chart())
 
 
-def fit_callbacks(container, metrics, opts=None, **kwargs):
-    """Callbacks for fit() that draw live curves of `metrics` (e.g. ["loss", "val_loss", "acc"])
-    into container: one chart per metric per batch and per epoch (opts callbacks=["onEpochEnd"]
-    for epochs only). Pass it as fit(..., callbacks=[...]) or callbacks=it."""
+def fit_callbacks(container: Any, metrics: Sequence[str], opts: Optional[dict] = None, **kwargs: Any) -> Any:
+    """Callbacks for fit() drawing live curves of metrics: one chart per metric per batch and per epoch (opts
+    callbacks=["onEpochEnd"] for epochs only).
+
+    Args:
+        container: where the chart goes: in the page an element id or CSS selector, a JS element or a
+            visor surface; in CPython a file path (".svg" added when it has no suffix) or a surface
+            (a file in the output directory).
+        metrics: the logged values to draw, e.g. ["loss", "val_loss", "acc"].
+        opts: tfjs-vis's options as a dict in camelCase ({"xLabel": ...}).
+        **kwargs: the same options as snake_case keywords: width, height, title, x_label, y_label,
+            zoom_to_fit, y_axis_domain, x_axis_domain, series_colors, max_bins, color, domain.
+
+    Returns:
+        A callbacks object for fit(callbacks=...).
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1])])
+        >>> model.compile(optimizer="sgd", loss="mse")
+        >>> callbacks = tf.vis.show.fit_callbacks(os.path.join(folder, "fit"), ["loss"])
+        >>> _ = model.fit_sync(tf.ones([4, 1]), tf.ones([4, 1]), epochs=2, verbose=0, callbacks=callbacks)
+        >>> any(name.startswith("fit") for name in os.listdir(folder))
+        True
+    """
     return FitCallbacks(container, metrics, opts, **kwargs)
 
 
-def history(container, history, metrics, opts=None, **kwargs):
-    """Curves of a finished fit: history is a History (fit's result) or a list of logs dicts."""
+def history(container: Any, history: Any, metrics: Sequence[str], opts: Optional[dict] = None,
+            **kwargs: Any) -> Optional[str]:
+    """Curves of a finished fit.
+
+    Args:
+        container: where the chart goes: in the page an element id or CSS selector, a JS element or a
+            visor surface; in CPython a file path (".svg" added when it has no suffix) or a surface
+            (a file in the output directory).
+        history: a History (fit's result) or a list of logs dicts.
+        metrics: the logged values to draw.
+        opts: tfjs-vis's options as a dict in camelCase ({"xLabel": ...}).
+        **kwargs: the same options as snake_case keywords: width, height, title, x_label, y_label,
+            zoom_to_fit, y_axis_domain, x_axis_domain, series_colors, max_bins, color, domain.
+
+    Returns:
+        In CPython the path of the SVG file written; in the page None.
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1])])
+        >>> model.compile(optimizer="sgd", loss="mse")
+        >>> history = model.fit_sync(tf.ones([2, 1]), tf.ones([2, 1]), epochs=3, verbose=0)
+        >>> os.path.basename(tf.vis.show.history(os.path.join(folder, "history"), history, ["loss"]))
+        'history.svg'
+    """
     o = checked("vis.history", opts, **kwargs)
     metrics = [metrics] if isinstance(metrics, str) else list(metrics)
     if hasattr(history, "history"):
@@ -126,8 +173,28 @@ def _shape(layer):
     return str(list(s) if isinstance(s, tuple) else s).replace("None", "batch")
 
 
-def model_summary(container, model, opts=None, **kwargs):
-    """A table of the model's layers: name, type, output shape, parameters, trainable."""
+def model_summary(container: Any, model: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
+    """A table of the model's layers: name, type, output shape, parameters, trainable.
+
+    Args:
+        container: where the chart goes: in the page an element id or CSS selector, a JS element or a
+            visor surface; in CPython a file path (".svg" added when it has no suffix) or a surface
+            (a file in the output directory).
+        model: the model.
+        opts: tfjs-vis's options as a dict in camelCase ({"xLabel": ...}).
+        **kwargs: the same options as snake_case keywords: width, height, title, x_label, y_label,
+            zoom_to_fit, y_axis_domain, x_axis_domain, series_colors, max_bins, color, domain.
+
+    Returns:
+        In CPython the path of the SVG file written; in the page None.
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1])])
+        >>> os.path.basename(tf.vis.show.model_summary(os.path.join(folder, "summary"), model))
+        'summary.svg'
+    """
     o = checked("vis.model_summary", opts, **kwargs)
     rows = [[layer.name, layer.get_class_name(), _shape(layer), layer.count_params(), bool(layer.trainable)]
             for layer in model.layers]
@@ -161,8 +228,28 @@ def _stats_row(name, shape, values):
 _STATS = ["Name", "Shape", "Min", "Max", "# Params", "# Zeros", "# NaNs", "# Infinity"]
 
 
-def layer(container, layer, opts=None, **kwargs):
-    """A layer's weights: a table of their statistics and a histogram of each."""
+def layer(container: Any, layer: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
+    """A layer's weights: a table of their statistics and a histogram of each.
+
+    Args:
+        container: where the chart goes: in the page an element id or CSS selector, a JS element or a
+            visor surface; in CPython a file path (".svg" added when it has no suffix) or a surface
+            (a file in the output directory).
+        layer: the layer (built).
+        opts: tfjs-vis's options as a dict in camelCase ({"xLabel": ...}).
+        **kwargs: the same options as snake_case keywords: width, height, title, x_label, y_label,
+            zoom_to_fit, y_axis_domain, x_axis_domain, series_colors, max_bins, color, domain.
+
+    Returns:
+        In CPython the path of the SVG file written; in the page None.
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> model = tf.sequential([tf.layers.dense(units=2, input_shape=[3])])
+        >>> os.path.basename(tf.vis.show.layer(os.path.join(folder, "dense"), model.layers[0]))
+        'dense.svg'
+    """
     o = checked("vis.layer", opts, **kwargs)
     rows, charts = [], []
     for w in layer.weights:
@@ -174,8 +261,27 @@ def layer(container, layer, opts=None, **kwargs):
     return draw(container, svg.stack([table] + charts))
 
 
-def values_distribution(container, tensor, opts=None, **kwargs):
-    """A tensor's statistics and the histogram of its values."""
+def values_distribution(container: Any, tensor: Any, opts: Optional[dict] = None, **kwargs: Any) -> Optional[str]:
+    """A tensor's statistics and the histogram of its values.
+
+    Args:
+        container: where the chart goes: in the page an element id or CSS selector, a JS element or a
+            visor surface; in CPython a file path (".svg" added when it has no suffix) or a surface
+            (a file in the output directory).
+        tensor: the tensor.
+        opts: tfjs-vis's options as a dict in camelCase ({"xLabel": ...}).
+        **kwargs: the same options as snake_case keywords: width, height, title, x_label, y_label,
+            zoom_to_fit, y_axis_domain, x_axis_domain, series_colors, max_bins, color, domain.
+
+    Returns:
+        In CPython the path of the SVG file written; in the page None.
+
+    Example:
+        >>> import os, tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> os.path.basename(tf.vis.show.values_distribution(os.path.join(folder, "values"), tf.tensor([1, 2, 3])))
+        'values.svg'
+    """
     o = checked("vis.values_distribution", opts, **kwargs)
     values = _flat(tensor)
     table = svg.table(_STATS[1:], [_stats_row("", tensor.shape, values)[1:]])

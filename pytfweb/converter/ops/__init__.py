@@ -7,6 +7,8 @@
 Each module's OPS maps TensorFlow op names to OpDef rows. Custom ops registered with
 tf.register_op take precedence.
 """
+from typing import Any, Callable
+
 from . import (arithmetic, basic_math, control, convolution, creation, dynamic, evaluation, graph, hash_table,
                image, logical, matrices, normalization, ragged, reduction, slice_join, sparse, spectral, string,
                transformation)
@@ -57,9 +59,28 @@ class NodeValue:
         return default
 
 
-def register_op(name, fn):
-    """tf.register_op(name, fn): run fn(node) for the TensorFlow op `name`, node a NodeValue
-    (node.inputs, node.attrs, node.get_attr(name)); fn returns a Tensor or a list of them."""
+def register_op(name: str, fn: Callable[[Any], Any]) -> Any:
+    """Register a function for a TensorFlow op of graph models (TF.js's registerOp): for custom ops,
+    or to replace a built-in one.
+
+    Args:
+        name: the TensorFlow op's name ('MyOp').
+        fn: fn(node) returning a Tensor or a list of them; node.inputs holds the input tensors,
+            node.attrs and node.get_attr(name) the attributes.
+
+    Returns:
+        The registered OpDef.
+
+    Example:
+        >>> _ = tf.register_op("TimesTen", lambda node: tf.mul(node.inputs[0], 10))
+        >>> model_json = {"format": "graph-model", "weightsManifest": [], "modelTopology": {"node": [
+        ...     {"name": "x", "op": "Placeholder", "attr": {"dtype": {"type": "DT_FLOAT"}}},
+        ...     {"name": "y", "op": "TimesTen", "input": ["x"]}]}}
+        >>> tf.load_graph_model_sync((model_json, b"")).predict(tf.tensor([1, 2])).print()
+        Tensor
+            [10, 20]
+        >>> tf.deregister_op("TimesTen")
+    """
     if not isinstance(name, str) or not name:
         raise TypeError(f"register_op: argument 'name' must be a non-empty string, got {name!r}")
     if not callable(fn):
@@ -68,11 +89,32 @@ def register_op(name, fn):
     return CUSTOM[name]
 
 
-def get_registered_op(name):
-    """tf.get_registered_op: the function registered for op `name`, or None."""
+def get_registered_op(name: str) -> Any:
+    """The op registered with tf.register_op under a name, or None.
+
+    Args:
+        name: the op's name.
+
+    Returns:
+        Its OpDef, or None.
+
+    Example:
+        >>> tf.get_registered_op("NoSuchOp") is None
+        True
+    """
     return CUSTOM.get(name)
 
 
-def deregister_op(name):
-    """tf.deregister_op: remove the custom function of op `name`."""
+def deregister_op(name: str) -> None:
+    """Remove an op registered with tf.register_op (nothing happens if there is none).
+
+    Args:
+        name: the op's name.
+
+    Example:
+        >>> _ = tf.register_op("DocExampleOp", lambda node: node.inputs[0])
+        >>> tf.deregister_op("DocExampleOp")
+        >>> tf.get_registered_op("DocExampleOp") is None
+        True
+    """
     CUSTOM.pop(name, None)
