@@ -238,7 +238,18 @@ class Tensor:
 
     def ref(self):
         """A hashable reference to this tensor (TensorFlow 2's t.ref()): equal to another only when
-        both refer to the same tensor; a dict key or set member; .deref() gives the tensor back."""
+        both refer to the same tensor; a dict key or set member; .deref() gives the tensor back.
+
+        Returns:
+            A Reference (hashable; `.deref()` is this tensor).
+
+        Example:
+            >>> t = tf.tensor([1.0])
+            >>> {t.ref(): "weights"}[t.ref()]
+            'weights'
+            >>> t.ref().deref() is t
+            True
+        """
         return Reference(self)
 
     def __len__(self):

@@ -166,9 +166,23 @@ class ProgressLogger(Callback):
         self.bar = Progbar(self.params.get("steps") or 1, self.verbose, stream)
 
     def due(self, step):
+        """Whether the bar would redraw after `step` (Progbar.due).
+
+        Args:
+            step: the steps of the epoch done.
+
+        Returns:
+            True when update() would draw now.
+        """
         return self.bar is not None and self.bar.due(step)
 
     def update(self, step, logs):
+        """Redraw the epoch's bar.
+
+        Args:
+            step: the steps of the epoch done.
+            logs: {name: value} of the running means to show.
+        """
         self.bar.update(step, logs)
 
     def on_epoch_end(self, epoch, logs=None):
@@ -180,7 +194,25 @@ class Progbar:
     """Keras's progress bar, `3/10 ━━━━━━━━━━━━━━━━━━━━ 1s 12ms/step - loss: 0.1234 - acc: 0.9000` (ETA while
     running, the time taken once finalized). verbose=1: redrawn in place in a terminal (at most every `interval`
     seconds), in one element of the page's output (a page block with output="ID"), else one plain line when
-    finalized; verbose=2: `10/10 - 1s - 12ms/step - loss: ...` when finalized; 0: nothing."""
+    finalized; verbose=2: `10/10 - 1s - 12ms/step - loss: ...` when finalized; 0: nothing.
+
+    Args:
+        target: the number of steps.
+        verbose: 1, 2 or 0 (above).
+        stream: where it writes (None: sys.stdout).
+        width: the bar's width in characters.
+        interval: seconds between redraws (None: Keras's 0.05).
+
+    Example:
+        >>> import io
+        >>> out = io.StringIO()
+        >>> bar = tf.callbacks.Progbar(2, verbose=2, stream=out)
+        >>> bar.update(1, {"loss": 0.5})
+        >>> bar.update(2, {"loss": 0.25}, finalize=True)
+        >>> line = out.getvalue().strip()
+        >>> line.split(" - ")[0], line.split(" - ")[-1]
+        ('2/2', 'loss: 0.2500')
+    """
 
     INTERVAL = 0.05   # seconds between redraws, Keras's
 
@@ -194,13 +226,27 @@ class Progbar:
         self._last = -math.inf
 
     def due(self, current):
-        """Whether to redraw after step `current`: asked after every step, it costs no readback."""
+        """Whether to redraw after step `current`: asked after every step, it costs no readback.
+
+        Args:
+            current: the steps done.
+
+        Returns:
+            True when update() would draw now.
+        """
         now = time.perf_counter()
         if current == 1 and self._after_first is None:
             self._after_first = now
         return self.display is not None and self.display.live and now - self._last >= self.interval
 
     def update(self, current, logs=None, finalize=False):
+        """Show the bar at step `current` with logs (redrawn in place, or one line when finalized).
+
+        Args:
+            current: the steps done.
+            logs: {name: value} to show after the bar (numbers, or one-value tensors).
+            finalize: the last update: the time taken instead of the ETA, and the line ends.
+        """
         if not self.verbose:
             return
         now = time.perf_counter()

@@ -3,7 +3,7 @@ import array
 import math
 import numbers
 
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 from ..core import tensor_values as _conv
 from ..core import prng
@@ -640,11 +640,24 @@ def random_uniform(shape: Shape, minval: float = 0.0, maxval: float = 1.0, dtype
     return _random(shape, dtype, "random_uniform", make_take)
 
 
-def from_dlpack(x):
+def from_dlpack(x: Any) -> Tensor:
     """A new tensor holding the values of x, any object with the DLPack protocol (`__dlpack__`: a
     numpy array, a PyTorch or JAX tensor in host memory, a pytfweb tensor), read without a copy
     through numpy and written once into the active backend, with tf.tensor's dtype rules (float64
-    becomes float32, int64 int32). TensorFlow's tf.experimental.dlpack.from_dlpack; needs numpy."""
+    becomes float32, int64 int32). TensorFlow's tf.experimental.dlpack.from_dlpack; needs numpy.
+
+    Args:
+        x: an object with `__dlpack__` in host memory.
+
+    Returns:
+        A new Tensor on the active backend.
+
+    Example:
+        >>> import numpy as np
+        >>> tf.from_dlpack(np.arange(3, dtype=np.float32)).print()
+        Tensor
+            [0, 1, 2]
+    """
     if isinstance(x, Tensor):
         x.throw_if_disposed("from_dlpack")
     if np is None:
