@@ -263,9 +263,10 @@ g.dispose()
 '''
 
 
+# (a webgpu test: the webgpu pass runs it; its lack of an adapter fails or skips in conftest's gate)
+@pytest.mark.skipif(BACKEND != "webgpu", reason="a test of webgpu's runner: it simulates a lost device "
+                                                  "through Device.lost_reason")
 def test_lost_device_drops_the_runner(run_py):
-    if BACKEND != "webgpu":
-        pytest.skip("webgpu only: simulates a lost device through Device.lost_reason")
     r = run_py(_PAGE_LOST)
     assert r["first_replays"] > 0
     assert r["error"][0] == "BackendError" and "lost" in r["error"][1], r["error"]
