@@ -24,7 +24,7 @@ A test taking `tf_page` (the Playwright page, for tests that drive HTML) is not 
 here, for each browser backend, with that backend set in the page.
 
 Options: --pytfweb-backends=cpu,webgl (the backends a marked test runs on, within its marker's),
---pytfweb-timeout=SECONDS (60), --pytfweb-check-leaks (tf.memory() before and after each test).
+--pytfweb-timeout=SECONDS (60; the marker's timeout= for one test), --pytfweb-check-leaks (tf.memory() before and after each test).
 A backend the browser cannot give (no WebGPU adapter) skips, or fails when PYTFWEB_REQUIRE_WEBGPU=1.
 """
 import asyncio
@@ -80,8 +80,9 @@ _SESSION = pytest.StashKey()
 
 def pytest_configure(config):
     config.addinivalue_line(
-        "markers", "pytfweb(backends=['cpu', 'webgl', 'webgpu']): run the test once per backend: cpu here, "
-                   "webgl and webgpu in headless Chromium (test ids test_x[cpu], test_x[webgl], ...)")
+        "markers", "pytfweb(backends=['cpu', 'webgl', 'webgpu'], timeout=None): run the test once per backend: "
+                   "cpu here, webgl and webgpu in headless Chromium (test ids test_x[cpu], test_x[webgl], ...); "
+                   "timeout: seconds, instead of --pytfweb-timeout")
     chosen = config.getoption("pytfweb_backends")
     if chosen is not None:
         chosen = [b.strip() for b in chosen.split(",") if b.strip()]
@@ -192,10 +193,11 @@ def pytest_pyfunc_call(pyfuncitem):
     fn = pyfuncitem.obj
     names = pyfuncitem._fixtureinfo.argnames
     kwargs = {name: pyfuncitem.funcargs[name] for name in names}
+    timeout = pyfuncitem.get_closest_marker("pytfweb").kwargs.get("timeout", session.timeout)
     if backend == "cpu" or "tf_page" in pyfuncitem.fixturenames:
-        session.run_here(fn, kwargs, backend)
+        session.run_here(fn, kwargs, backend, timeout)
     else:
-        session.run_in_page(pyfuncitem, fn, kwargs, backend)
+        session.run_in_page(pyfuncitem, fn, kwargs, backend, timeout)
     return True
 
 
@@ -362,10 +364,10 @@ class _Session:
             self._call("install", json.dumps(new))
             self.installed.update(new)
 
-    def run_in_page(self, item, fn, kwargs, backend):
+    def run_in_page(self, item, fn, kwargs, backend, timeout):
         payload = shipped.ship(fn)
         payload.update(kwargs={k: _to_json(k, v) for k, v in kwargs.items()}, backend=backend,
-                       timeout=self.timeout, check_leaks=self.check_leaks)
+                       timeout=timeout, check_leaks=self.check_leaks)
         self._open()
         self.output = []
         try:
@@ -383,14 +385,14 @@ class _Session:
         if reply["outcome"] == "failed":
             pytest.fail(f"in the page ({backend}):\n{reply['longrepr']}", pytrace=False)
 
-    def run_here(self, fn, kwargs, backend):
+    def run_here(self, fn, kwargs, backend, timeout):
         import pytfweb as tf
         before = tf.memory()
-        cancel = _alarm(self.timeout)
+        cancel = _alarm(timeout)
         try:
             result = fn(**kwargs)
             if inspect.iscoroutine(result):
-                _run_coroutine(result, self.timeout)
+                _run_coroutine(result, timeout)
         finally:
             cancel()
         after = tf.memory()
