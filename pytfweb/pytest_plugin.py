@@ -129,7 +129,7 @@ def tf_backend(request):
     backend is set here for the test and the previous one restored after it."""
     backend = getattr(request, "param", None)
     if backend is None:
-        raise pytest.UsageError(f"{request.node.nodeid}: tf_backend needs @pytest.mark.pytfweb on the test")
+        pytest.fail(f"{request.node.nodeid}: tf_backend needs @pytest.mark.pytfweb on the test", pytrace=False)
     if backend != "cpu":
         yield backend
         return
@@ -244,15 +244,14 @@ def _run_coroutine(coro, timeout):
 
 def _to_json(name, value):
     if isinstance(value, ServedFolder):
-        return {"path": str(value.path), "url": value.url}
+        return {shipped.SERVED_FOLDER: True, "path": str(value.path), "url": value.url}
     if isinstance(value, Path):
         return str(value)
     try:
         json.dumps(value, allow_nan=True)
     except (TypeError, ValueError):
-        raise pytest.UsageError(
-            f"the argument {name!r} ({type(value).__name__}) cannot be sent to the page: a test run in the "
-            "browser takes JSON values (numbers, strings, lists, dicts), tf_backend and tf_files") from None
+        pytest.fail(f"the argument {name!r} ({type(value).__name__}) cannot be sent to the page: a test run in the "
+                    "browser takes JSON values (numbers, strings, lists, dicts), tf_backend and tf_files", pytrace=False)
     return value
 
 
@@ -365,6 +364,9 @@ class _Session:
             self.installed.update(new)
 
     def run_in_page(self, item, fn, kwargs, backend, timeout):
+        if item.cls is not None:
+            pytest.fail(f"{item.nodeid}: a test method cannot be sent to the page (its class and instance stay "
+                        "here); make it a module-level function", pytrace=False)
         payload = shipped.ship(fn)
         payload.update(kwargs={k: _to_json(k, v) for k, v in kwargs.items()}, backend=backend,
                        timeout=timeout, check_leaks=self.check_leaks)

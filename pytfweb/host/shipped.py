@@ -214,6 +214,10 @@ class _PytestShim(types.ModuleType):
     def raises(self, expected, match=None):
         return _Raises(expected, match)
 
+    def __getattr__(self, name):
+        raise AttributeError(f"pytest.{name} is not available in the page (pytest itself is not in Pyodide: "
+                             "raises, skip, fail, fixture and mark are); for approx, use pytfweb.testing.assert_close")
+
 
 class _Raises:
     def __init__(self, expected, match):
@@ -281,6 +285,16 @@ class _Deadline:
             m.free_tool_id(self.TOOL)
 
 
+# The key marking a served folder (tf_files) among a test's JSON arguments.
+SERVED_FOLDER = "__pytfweb_served_folder__"
+
+
+def _argument(value):
+    if isinstance(value, dict) and value.get(SERVED_FOLDER):
+        return types.SimpleNamespace(path=value["path"], url=value["url"])
+    return value
+
+
 def leak_message(backend, before, after):
     return (f"leak on {backend} (--pytfweb-check-leaks): tf.memory() went from {before[0]} tensors / "
             f"{before[1]} data buffers to {after[0]} / {after[1]} during the test")
@@ -318,7 +332,7 @@ async def run(payload_json):
         fn = module.__dict__[p["name"]]
         before = _count(tf)
         with _Deadline(code, p["timeout"]):
-            result = fn(**p["kwargs"])
+            result = fn(**{k: _argument(v) for k, v in p["kwargs"].items()})
             if inspect.iscoroutine(result):
                 try:
                     await asyncio.wait_for(result, p["timeout"])

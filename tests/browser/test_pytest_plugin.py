@@ -82,6 +82,11 @@ USER_CASES = textwrap.dedent('''\
 
 
     @pytest.mark.pytfweb(backends=["webgl"])
+    def test_takes_the_served_folder(tf_backend, tf_files):
+        assert tf_files.url.startswith("http://127.0.0.1:") and tf_files.url.endswith("/")
+
+
+    @pytest.mark.pytfweb(backends=["webgl"])
     def test_drives_the_page(tf_backend, tf_page):
         assert tf_page.evaluate("() => pytfweb.pyodide.runPython('tf.get_backend()')") == "webgl"
     ''')
@@ -145,7 +150,8 @@ def test_errors_skips_timeouts_files_and_the_page(user_run):
     assert any(f'File "{path}", line {n}, in test_loops_forever' in message for n in loop), message
     outcome, message = outcomes["test_awaits_forever[webgl]"]
     assert outcome == "failure" and "still awaiting after its timeout of 2 s" in message, message
-    for name in ("test_reads_a_served_file[cpu]", "test_reads_a_served_file[webgl]", "test_drives_the_page[webgl]"):
+    for name in ("test_reads_a_served_file[cpu]", "test_reads_a_served_file[webgl]",
+                 "test_takes_the_served_folder[webgl]", "test_drives_the_page[webgl]"):
         assert outcomes[name][0] == "passed", f"{name}: {outcomes[name]}"
     # the page went on after the timeouts: tests after them in the file passed
     assert r.returncode == 1

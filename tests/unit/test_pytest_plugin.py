@@ -195,3 +195,26 @@ def test_the_plugin_on_cpu_alone(tmp_path):
     # an unknown backend is refused
     r = run_pytest(tmp_path, "--pytfweb-backends=cpu,tpu")
     assert r.returncode == 4 and "--pytfweb-backends: unknown backend(s) ['tpu']" in r.stderr, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("required", [False, True])
+def test_a_browser_without_webgpu_skips_or_fails_by_the_gate(monkeypatch, required):
+    """The page's answer when webgpu cannot be set (no adapter): a skip saying why, or a failure
+    where PYTFWEB_REQUIRE_WEBGPU=1; asked once per session."""
+    from _pytest.outcomes import Failed, Skipped
+
+    from pytfweb import pytest_plugin
+    if required:
+        monkeypatch.setenv(pytest_plugin.REQUIRE_ENV, "1")
+    else:
+        monkeypatch.delenv(pytest_plugin.REQUIRE_ENV, raising=False)
+    session = pytest_plugin._Session(None, None, 60.0, False)
+    calls = []
+    session._call = lambda name, arg: calls.append((name, arg)) or "BackendError: webgpu: no GPU adapter"
+    for _ in range(2):
+        with pytest.raises(Failed if required else Skipped, match="no WebGPU in this browser: .*no GPU adapter"):
+            session.set_backend("webgpu")
+    assert calls == [("reset", "webgpu")]
+    session._call = lambda name, arg: "BackendError: webgl: the context was lost"
+    with pytest.raises(Failed, match="the webgl backend could not be set in the page: .*context was lost"):
+        session.set_backend("webgl")
