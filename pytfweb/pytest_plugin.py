@@ -118,6 +118,8 @@ def pytest_generate_tests(metafunc):
         return
     chosen = metafunc.config.stash[_SESSION].chosen
     backends = [b for b in _marker_backends(mark) if chosen is None or b in chosen]
+    if "tf_page" in metafunc.fixturenames:   # a test of the page has no cpu case
+        backends = [b for b in backends if b in BROWSER_BACKENDS]
     if "tf_backend" not in metafunc.fixturenames:
         metafunc.fixturenames.append("tf_backend")
     metafunc.parametrize("tf_backend", backends, indirect=True, ids=backends)
@@ -146,10 +148,9 @@ def tf_backend(request):
 @pytest.fixture
 def tf_page(request):
     """The session's Playwright page (pytfweb loaded in Pyodide), with the test's backend set
-    (webgl for a test without the marker). A test taking it runs here, driving the page."""
+    (webgl for a test without the marker). A test taking it runs here, driving the page; a marked
+    one runs on the marker's browser backends only."""
     backend = getattr(getattr(request.node, "callspec", None), "params", {}).get("tf_backend", "webgl")
-    if backend == "cpu":
-        pytest.skip("tf_page: the cpu backend runs in CPython, without a page")
     session = request.config.stash[_SESSION]
     session.set_backend(backend)
     return session.page

@@ -86,7 +86,7 @@ USER_CASES = textwrap.dedent('''\
         assert tf_files.url.startswith("http://127.0.0.1:") and tf_files.url.endswith("/")
 
 
-    @pytest.mark.pytfweb(backends=["webgl"])
+    @pytest.mark.pytfweb(backends=["cpu", "webgl"])
     def test_drives_the_page(tf_backend, tf_page):
         assert tf_page.evaluate("() => pytfweb.pyodide.runPython('tf.get_backend()')") == "webgl"
     ''')
@@ -153,5 +153,6 @@ def test_errors_skips_timeouts_files_and_the_page(user_run):
     for name in ("test_reads_a_served_file[cpu]", "test_reads_a_served_file[webgl]",
                  "test_takes_the_served_folder[webgl]", "test_drives_the_page[webgl]"):
         assert outcomes[name][0] == "passed", f"{name}: {outcomes[name]}"
+    assert "test_drives_the_page[cpu]" not in outcomes   # a test of the page has no cpu case
     # the page went on after the timeouts: tests after them in the file passed
     assert r.returncode == 1
