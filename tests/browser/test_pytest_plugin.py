@@ -1,8 +1,8 @@
 """The pytest plugin as a user meets it: pytest run in a subprocess on a copy of examples/testing
-(the example project passes on cpu, webgl and webgpu) with a file of the user's own cases added:
-a failing assert (its expression, values, file:line and the page's output in the report), an
-error in a helper, an async test, a test that skips itself, timeouts (a loop and an await), a
-served folder, the Playwright page. One pytest run, one Chromium; outcomes read from JUnit XML."""
+(the example project passes on cpu, webgl and webgpu, leak check on) with a file of the user's
+own cases added: a failing assert (its expression, values, file:line and the page's output in the
+report), an error in a helper, a leak, an async test, a test that skips itself, timeouts (a loop
+and an await), a served folder, the Playwright page. One pytest run, one Chromium; outcomes read from JUnit XML."""
 import shutil
 import textwrap
 from pathlib import Path
@@ -82,6 +82,11 @@ USER_CASES = textwrap.dedent('''\
 
 
     @pytest.mark.pytfweb(backends=["webgl"])
+    def test_leaks(tf_backend):
+        kept = tf.tensor([1.0, 2.0])
+
+
+    @pytest.mark.pytfweb(backends=["webgl"])
     def test_takes_the_served_folder(tf_backend, tf_files):
         assert tf_files.url.startswith("http://127.0.0.1:") and tf_files.url.endswith("/")
 
@@ -104,7 +109,7 @@ def user_run(tmp_path_factory):
     shutil.copytree(ROOT / "examples" / "testing", project, dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns("__pycache__"))
     (project / "tests" / "test_user_cases.py").write_text(USER_CASES)
-    r = run_pytest(project, "--junitxml=out.xml", "-rA")
+    r = run_pytest(project, "--junitxml=out.xml", "-rA", "--pytfweb-check-leaks")
     return r, junit_outcomes(project / "out.xml", "tests.test_user_cases"), project
 
 
@@ -153,6 +158,9 @@ def test_errors_skips_timeouts_files_and_the_page(user_run):
     for name in ("test_reads_a_served_file[cpu]", "test_reads_a_served_file[webgl]",
                  "test_takes_the_served_folder[webgl]", "test_drives_the_page[webgl]"):
         assert outcomes[name][0] == "passed", f"{name}: {outcomes[name]}"
+    outcome, message = outcomes["test_leaks[webgl]"]
+    assert outcome == "failure" and "leak on webgl (--pytfweb-check-leaks): tf.memory() went from 0 tensors / " \
+        "0 data buffers to 1 / 1 during the test" in message, message
     assert "test_drives_the_page[cpu]" not in outcomes   # a test of the page has no cpu case
     # the page went on after the timeouts: tests after them in the file passed
     assert r.returncode == 1
