@@ -266,7 +266,11 @@ class _Deadline:
     def __enter__(self):
         if self.mon is not None:
             m = self.mon
-            m.use_tool_id(self.TOOL, "pytfweb-timeout")
+            try:
+                m.use_tool_id(self.TOOL, "pytfweb-timeout")
+            except ValueError:   # the id is taken (a tool of the user's): only awaits are bounded then
+                self.mon = None
+                return self
             m.register_callback(self.TOOL, m.events.LINE, self._line)
             for c in self.codes:
                 m.set_local_events(self.TOOL, c, m.events.LINE)
