@@ -1,8 +1,19 @@
-"""Checking gradients numerically, on whatever backend is active (cpu here, webgl in a page;
-webgpu, whose reads are awaited, through numeric_gradient_error_async).
+"""Helpers for tests of code written on pytfweb, on whatever backend is active (cpu in CPython,
+webgl or webgpu in a page): the same test runs on each (the pytest plugin's
+`@pytest.mark.pytfweb`).
+
+    assert_close(actual, expected, rtol=None, atol=None)   values within TF.js's test tolerances
+    assert_equal(actual, expected)                          dtype, shape and values exactly
+    check_gradients(f, xs, rtol=None)                       autodiff against centred differences
+    with no_leaks(): ...                                    no tensor or data buffer left behind
+    numeric_gradient_error(f, xs)                           the relative error check_gradients bounds
+
+On webgpu outside an async call, reads are awaited: `await assert_close_async(...)`,
+`await check_gradients_async(...)` (in a page run by the plugin the synchronous forms work too).
 
 Written with tf ops and plain Python only, so it runs in Pyodide without numpy.
 """
+import contextlib
 import math
 import random
 import struct
@@ -180,3 +191,188 @@ def _ratio(excess, scale):
 # Roundings a stored output value may carry from the passes that made it (its own, its
 # inputs', a multi-pass kernel's intermediates).
 ROUNDINGS = 4
+
+
+# --- assertions for users' tests ------------------------------------------------------------------
+
+# TF.js's test_util: expectArraysClose's default epsilon is testEpsilon(), 1e-3 where the active
+# backend stores float32 and 1e-1 where it stores half floats (a webgl device without float
+# textures); absolute, as TF.js's areClose is.
+TEST_EPSILON_FLOAT32 = 1e-3
+TEST_EPSILON_FLOAT16 = 1e-1
+
+
+def test_epsilon():
+    """TF.js's testEpsilon(): the default absolute tolerance of assert_close on the active backend."""
+    return TEST_EPSILON_FLOAT32 if ENGINE._active().float_precision() == 32 else TEST_EPSILON_FLOAT16
+
+
+test_epsilon.__test__ = False   # pytest: not a test
+
+
+def _is_tensor(x):
+    return hasattr(x, "data_id") and hasattr(x, "dtype") and hasattr(x, "shape")
+
+
+def _nested(x):
+    """(flat values, shape) of a number, a nested list/tuple, or anything with tolist()."""
+    if hasattr(x, "tolist") and not isinstance(x, (list, tuple)):
+        x = x.tolist()
+    if not isinstance(x, (list, tuple)):
+        return [x], []
+    if not x:
+        return [], [0]
+    parts = [_nested(v) for v in x]
+    shape = parts[0][1]
+    if any(p[1] != shape for p in parts):
+        raise ValueError(f"assert_close: a ragged nested list ({[p[1] for p in parts]} inside)")
+    return [v for p in parts for v in p[0]], [len(x)] + shape
+
+
+def _dtype_of(x, values):
+    dt = getattr(x, "dtype", None)
+    if dt is not None:
+        name = str(dt)
+        for prefix, tf_dtype in (("float", "float32"), ("int", "int32"), ("uint", "int32"), ("bool", "bool"),
+                                 ("complex", "complex64"), ("str", "string"), ("<U", "string")):
+            if name.startswith(prefix):
+                return tf_dtype
+        return name
+    if values and all(isinstance(v, bool) for v in values):
+        return "bool"
+    if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return "int32"
+    if values and all(isinstance(v, str) for v in values):
+        return "string"
+    return "float32"
+
+
+def _read(x):
+    """(flat values, shape, dtype, whether the shape is meaningful) of a tensor, array, list or number."""
+    if _is_tensor(x):
+        return list(x.data_sync()), list(x.shape), x.dtype, True
+    values, shape = _nested(x)
+    strict = hasattr(x, "shape") or len(shape) != 1   # a flat list compares with any shape, as in TF.js
+    return values, shape, _dtype_of(x, values), strict
+
+
+async def _read_async(x):
+    if _is_tensor(x):
+        return list(await x.data()), list(x.shape), x.dtype, True
+    return _read(x)
+
+
+def _close(a, e, atol, rtol):
+    if isinstance(a, str) or isinstance(e, str):
+        return a == e
+    a, e = float(a), float(e)
+    if math.isnan(a) or math.isnan(e):
+        return math.isnan(a) and math.isnan(e)
+    if math.isinf(a) or math.isinf(e):
+        return a == e
+    return abs(a - e) <= atol + rtol * abs(e)
+
+
+def _index(i, shape):
+    idx = []
+    for n in reversed(shape or [1]):
+        idx.append(i % n if n else 0)
+        i //= n if n else 1
+    return list(reversed(idx)) if shape else []
+
+
+def _check_values(actual, expected, rtol, atol, what, check_dtype):
+    __tracebackhide__ = True   # pytest: the failure shows at the caller's line
+    (av, ashape, adtype, astrict), (ev, eshape, edtype, estrict) = actual, expected
+    where = f"{adtype} on {ENGINE.backend_name}"
+    if check_dtype and adtype != edtype:
+        raise AssertionError(f"{what}: dtype {adtype} is not the expected {edtype}")
+    if astrict and estrict and ashape != eshape:
+        raise AssertionError(f"{what}: shape {ashape} is not the expected {eshape}")
+    if len(av) != len(ev):
+        raise AssertionError(f"{what}: {len(av)} values (shape {ashape}), expected {len(ev)} (shape {eshape})")
+    if adtype in ("float32", "complex64"):
+        atol = test_epsilon() if atol is None else atol
+    atol, rtol = atol or 0.0, rtol or 0.0
+    bad = [i for i, (a, e) in enumerate(zip(av, ev)) if not _close(a, e, atol, rtol)]
+    if bad:
+        lines = [f"{what}: {len(bad)} of {len(av)} values differ beyond atol={atol:g}, rtol={rtol:g} ({where})"]
+        for i in bad[:8]:
+            a, e = av[i], ev[i]
+            diff = "" if isinstance(a, str) or isinstance(e, str) else f" (difference {abs(float(a) - float(e)):.6g})"
+            lines.append(f"  at {_index(i, ashape)}: actual {a!r}, expected {e!r}{diff}")
+        if len(bad) > 8:
+            lines.append(f"  ... and {len(bad) - 8} more")
+        raise AssertionError("\n".join(lines))
+
+
+def assert_close(actual, expected, rtol=None, atol=None):
+    """Raises AssertionError unless every value of `actual` is within atol + rtol * |expected| of
+    `expected` (NaN matches NaN, an infinity the same infinity). Either may be a Tensor, a numpy
+    array, a (nested) list or a number. Default tolerances are TF.js's (expectArraysClose): for
+    float32, atol = test_epsilon() (1e-3; 1e-1 on half floats) and rtol = 0; int32, bool and
+    strings exactly. Shapes must agree, except against a flat list (TF.js compares a tensor with
+    its flat values)."""
+    __tracebackhide__ = True   # pytest: the failure shows at the caller's line
+    _check_values(_read(actual), _read(expected), rtol, atol, "assert_close", False)
+
+
+async def assert_close_async(actual, expected, rtol=None, atol=None):
+    """assert_close with tensors read by `await t.data()` (webgpu outside an async call)."""
+    __tracebackhide__ = True   # pytest: the failure shows at the caller's line
+    _check_values(await _read_async(actual), await _read_async(expected), rtol, atol, "assert_close", False)
+
+
+def assert_equal(actual, expected):
+    """Raises AssertionError unless `actual` has `expected`'s values exactly, and its dtype when
+    both carry one (a Tensor or an array: TF.js's expectArraysEqual)."""
+    __tracebackhide__ = True   # pytest: the failure shows at the caller's line
+    a, e = _read(actual), _read(expected)
+    typed = (_is_tensor(actual) or hasattr(actual, "dtype")) and (_is_tensor(expected) or hasattr(expected, "dtype"))
+    _check_values(a, e, 0.0, 0.0, "assert_equal", typed)
+
+
+def _gradient_rtol(rtol):
+    if rtol is not None:
+        return rtol
+    return 1e-2 if ENGINE._active().float_precision() == 32 else 1e-1
+
+
+def _gradient_message(error, rtol):
+    return (f"check_gradients: the analytic gradient differs from the numeric one by a relative error of "
+            f"{error:.3g}, more than rtol={rtol:g} (on {ENGINE.backend_name})")
+
+
+def check_gradients(f, xs, rtol=None, eps=None):
+    """Raises AssertionError when f's gradients (autodiff) differ from centred differences by a
+    relative error above rtol (default 1e-2; 1e-1 on half floats): numeric_gradient_error, over
+    every float32 input in xs. Returns the error."""
+    __tracebackhide__ = True   # pytest: the failure shows at the caller's line
+    rtol = _gradient_rtol(rtol)
+    error = numeric_gradient_error(f, xs, eps)
+    if not error <= rtol:
+        raise AssertionError(_gradient_message(error, rtol))
+    return error
+
+
+async def check_gradients_async(f, xs, rtol=None, eps=None):
+    """check_gradients with every read awaited (webgpu outside an async call)."""
+    __tracebackhide__ = True   # pytest: the failure shows at the caller's line
+    rtol = _gradient_rtol(rtol)
+    error = await numeric_gradient_error_async(f, xs, eps)
+    if not error <= rtol:
+        raise AssertionError(_gradient_message(error, rtol))
+    return error
+
+
+@contextlib.contextmanager
+def no_leaks():
+    """Raises AssertionError when the block ends with more tensors or data buffers than it began with
+    (tf.memory()); what the block leaked is left for the caller to see."""
+    before = ENGINE.memory()
+    yield
+    after = ENGINE.memory()
+    if after.num_tensors > before.num_tensors or after.num_data_buffers > before.num_data_buffers:
+        raise AssertionError(f"no_leaks: tf.memory() went from {before.num_tensors} tensors / "
+                             f"{before.num_data_buffers} data buffers to {after.num_tensors} / "
+                             f"{after.num_data_buffers} in the block")

@@ -13,6 +13,7 @@
     bench_models    models built from tf.layers for the bench and the examples (JS twin: web/bench_models.js)
     zoo             the model zoo's catalog (npm @vladmandic/human) and a model's input from its photo
     coverage        `pytfweb ops`: TF.js 4.22's kernels and functions, and which of them exist here
+    shipped         a test function sent to the page by the pytest plugin (pytfweb/pytest_plugin.py) and run there
 
-Only `script`, `console`, `bench_models` and `zoo` run inside Pyodide; nothing here is imported by `import pytfweb`.
+Only `script`, `console`, `shipped`, `bench_models` and `zoo` run inside Pyodide; nothing here is imported by `import pytfweb`.
 """

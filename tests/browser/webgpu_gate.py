@@ -2,21 +2,9 @@
 without WebGPU), or fail it where PYTFWEB_REQUIRE_WEBGPU=1 (.ci/run sets it, so a CI run whose
 webgpu pass found no adapter does not end green having tested nothing on webgpu).
 
-Kept free of the browser harness's imports so a unit test can check it without a browser."""
-import os
+The gate lives in the pytest plugin the package ships (users' webgpu tests go through it too);
+this module keeps the name the browser tests import. Free of the browser harness's imports so a
+unit test can check it without a browser."""
+from pytfweb.pytest_plugin import REQUIRE_ENV, no_webgpu, webgpu_required
 
-import pytest
-
-REQUIRE_ENV = "PYTFWEB_REQUIRE_WEBGPU"
-
-
-def webgpu_required(environ=None):
-    return (os.environ if environ is None else environ).get(REQUIRE_ENV) == "1"
-
-
-def no_webgpu(reason, environ=None):
-    """Skips the running test for `reason` (why there is no WebGPU), or fails it when WebGPU is
-    required; never returns."""
-    if webgpu_required(environ):
-        pytest.fail(f"{reason} ({REQUIRE_ENV}=1: WebGPU is required here)", pytrace=False)
-    pytest.skip(reason)
+__all__ = ["REQUIRE_ENV", "no_webgpu", "webgpu_required"]

@@ -2,7 +2,7 @@
 below ops, the backends independent of each other, the GPU core below webgl and webgpu, each GPU
 backend's own layers; layers, train, io, the Keras files, converter, vis and tf.data through
 api.py and ops; the floors above ops, util and the Keras files on top; the router below its
-handlers), checked by import-linter on this
+handlers; the library below the tooling: host, the pytest plugin, the command), checked by import-linter on this
 checkout's pytfweb, so that `make test` fails on a new upward import."""
 import os
 import subprocess
