@@ -27,7 +27,7 @@ never disposes.
 """
 from ..core.api import get_backend, keep, tidy
 from ..core.environment import ENV
-from ..core.plan import signature, trace, tracing_enabled
+from ..core.plan import Diverged, signature, trace, tracing_enabled
 from .ops import lookup
 
 _LOOP_OPS = ("Enter", "Exit", "NextIteration")
@@ -37,6 +37,8 @@ _MIN_SEGMENT = 8
 # from run to run (a dynamic graph's island after a non-max suppression: as many boxes as it kept)
 # would otherwise record, and hold, a plan per shape.
 _MAX_RECORDED = 8
+# Runs of one signature whose value-dependent kernel gave other output shapes before its plan is dropped.
+_MAX_DIVERGENCES = 3
 
 
 class Runtime:
@@ -349,7 +351,15 @@ class GraphExecutor:
         if recorded is None or (recorded is False and len(plan.recorded) >= _MAX_RECORDED):
             return tidy(lambda: self._run_plan(plan, feeds, outputs, borrowed, None))
         if recorded and not recorded.stale:
-            return recorded.run(flat)
+            try:
+                return recorded.run(flat)
+            except Diverged:   # a value-dependent kernel's outputs changed shape: this run goes node by node
+                recorded.divergences += 1
+                if recorded.divergences >= _MAX_DIVERGENCES:
+                    plan.recorded[key] = None
+                    plan.breaks[key] = "a value-dependent kernel's output shapes changed from run to run"
+                    recorded.dispose()
+                return tidy(lambda: self._run_plan(plan, feeds, outputs, borrowed, None))
         result, recorded, reason = trace(lambda: self._run_plan(plan, feeds, outputs, borrowed, None), flat)
         plan.recorded[key] = recorded
         if recorded is None:

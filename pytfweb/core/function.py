@@ -27,12 +27,14 @@ import weakref
 from typing import Any, Callable, Optional
 
 from .engine import ENGINE
-from .plan import signature, trace, tracing_enabled
+from .plan import Diverged, signature, trace, tracing_enabled
 from .tensor import Tensor, Variable
 
 # More traces than this for one function earn a warning: its signature changes from call to
 # call (a Python number argument, a new shape every time), so it never gets to replay.
 RETRACE_WARNING = 5
+# Replays of one signature whose split kernel gave other output shapes before its plan is dropped.
+MAX_DIVERGENCES = 3
 
 
 class Function:
@@ -89,7 +91,18 @@ class Function:
             if plan is None:
                 return self.fn(*args, **kwargs)
             if not plan.stale:
-                return plan.run(tensors)
+                try:
+                    return plan.run(tensors)
+                except Diverged as exc:
+                    # a split kernel's outputs have other shapes than at the trace: this call runs eagerly;
+                    # a signature that keeps diverging stops trying its plan
+                    plan.divergences += 1
+                    if plan.divergences >= MAX_DIVERGENCES:
+                        plans[key] = None
+                        plan.dispose()
+                        self.breaks.append((_describe(key), f"{exc}: {MAX_DIVERGENCES} replays diverged, so the "
+                                                            f"calls run eagerly"))
+                    return _scoped(lambda: self.fn(*args, **kwargs))
         self.trace_count += 1
         if self.trace_count > RETRACE_WARNING:
             warnings.warn(f"tf.function '{getattr(self.fn, '__name__', 'fn')}' has been traced {self.trace_count} "
@@ -100,6 +113,9 @@ class Function:
         plans[key] = plan
         if plan is None:
             self.breaks.append((_describe(key), reason))
+        elif plan.splits:
+            self.breaks.append((_describe(key), f"split at {', '.join(plan.splits)}: an output shape that depends on "
+                                                f"the values; replayed while the shapes stay those of the trace"))
         return result
 
     def _spec(self, args, kwargs, tensors):
@@ -142,6 +158,19 @@ def _spec_of(x, name, tensors, fn):
                         f"or dict of them, or a hashable Python value (it is part of the signature that picks the "
                         f"recorded plan), got unhashable {type(x).__name__}") from None
     return (type(x), x)
+
+
+def _scoped(fn):
+    """fn() in its own scope, as a trace runs it: only its result survives (a call that would
+    have replayed leaves what a replay leaves)."""
+    ENGINE.start_scope("function")
+    try:
+        result = fn()
+    except BaseException:
+        ENGINE.end_scope(None)
+        raise
+    ENGINE.end_scope(result)
+    return result
 
 
 def _describe(key):

@@ -56,6 +56,13 @@ class GraphBreak(Exception):
     """Raised inside a trace where the record cannot be replayed; caught by trace()."""
 
 
+class Diverged(Exception):
+    """A replay met a split kernel (a kernel whose output shape depends on its input values) whose
+    outputs this time have other shapes than at the trace: the kernels after it were recorded for
+    those shapes, so the call must run eagerly. Raised by Plan.run before any variable write (a
+    split comes before every write and random draw of its plan), with nothing left behind."""
+
+
 def tracing_enabled():
     """Whether calls may be traced and replayed now: the TRACE_FUNCTIONS flag is on and nothing
     needs every kernel to run through the engine (a gradient tape recording, tf.profile, debug
@@ -118,6 +125,13 @@ class _Kernel:
     def __init__(self, name, fn, ins, attrs, outs):
         self.name, self.fn, self.ins, self.attrs, self.outs = name, fn, ins, attrs, outs
         self.free = self.made = ()
+
+
+class _Split(_Kernel):
+    """A kernel whose output shape depends on its input values (kernels.VALUE_DEPENDENT_KERNELS: unique,
+    non-max suppression, ...): replayed step by step with its outputs' shapes checked against the
+    trace's (Diverged where they differ)."""
+    __slots__ = ()
 
 
 class _Read:
@@ -219,8 +233,11 @@ class Recorder:
     def kernel(self, name, fn, inputs, attrs, outputs):
         if self.reason is not None:
             return
-        if name in VALUE_DEPENDENT_KERNELS:
-            return self.broke(f"kernel {name}: its output shape depends on the input values")
+        split = name in VALUE_DEPENDENT_KERNELS
+        if split and any(type(st) in (_Assign, _Host) for st in self.steps):
+            # (a replay that diverges there would have written variables or drawn randoms already)
+            return self.broke(f"kernel {name}: its output shape depends on the input values, and it comes after "
+                              f"a variable write or a random draw")
         try:
             ins = [self._slot(t) for t in inputs]
         except GraphBreak as exc:
@@ -238,7 +255,7 @@ class Recorder:
                 self._own(s, o)
             outs.append((s,) + self.meta[s])
         # (a copy: an op may reuse and change its attrs dict for its next kernel)
-        self.steps.append(_Kernel(name, fn, ins, dict(attrs), outs))
+        self.steps.append((_Split if split else _Kernel)(name, fn, ins, dict(attrs), outs))
 
     def constant(self, t):
         if self.reason is None:
@@ -427,10 +444,17 @@ class Plan:
             self.base[s] = t
         self.single = template if isinstance(template, _Out) else None
         self.runner = None   # how run() replays (see run): made on the first replay
+        self._splits = [st.name for st in steps if type(st) is _Split]
+        self.divergences = 0   # replays that met a split kernel's outputs of other shapes (Diverged)
 
     @property
     def num_steps(self):
         return len(self.steps)
+
+    @property
+    def splits(self):
+        """The names of the split kernels (value-dependent output shapes) the plan checks at replay."""
+        return self._splits
 
     @property
     def has_host_steps(self):
@@ -467,7 +491,7 @@ class Plan:
         (Backend.plan_runner: made on the first replay), else step by step."""
         runner = self.runner
         if runner is None:
-            if not ENV.flags["PLAN_RUNNERS"]:
+            if not ENV.flags["PLAN_RUNNERS"] or self._splits:
                 return self.run_steps(inputs)
             runner = self.runner = ENGINE.backend.plan_runner(self) or _STEPS
         elif runner is not _STEPS and not ENV.flags["PLAN_RUNNERS"]:
@@ -518,6 +542,8 @@ class Plan:
                     else:
                         s, shape, dtype, size = st.outs[0]
                         vals[s] = Value(out.data_id, shape, dtype, size)
+                elif type(st) is _Split:
+                    _run_split(st, vals, backend)
                 else:
                     _run_other(st, vals, engine)
                 if st.free:
@@ -611,6 +637,18 @@ class _StepRunner:
 _STEPS = _StepRunner()
 
 
+def _run_split(st, vals, backend):
+    out = st.fn(backend, [vals[s] for s in st.ins], st.attrs)
+    out = out if type(out) is list else [out]
+    if any(tuple(o.shape) != shape for (_, shape, _, _), o in zip(st.outs, out)):
+        for o in out:
+            backend.dispose_data(o.data_id)
+        raise Diverged(f"kernel {st.name} gave outputs of shapes {[list(o.shape) for o in out]}, the trace "
+                       f"{[list(shape) for _, shape, _, _ in st.outs]}")
+    for (s, shape, dtype, size), o in zip(st.outs, out):
+        vals[s] = Value(o.data_id, shape, dtype, size)
+
+
 def _run_other(st, vals, engine):
     if type(st) is _Read:
         var = st.var
@@ -677,4 +715,4 @@ def _rebuild(x, vals, inputs, engine):
     return x
 
 
-__all__ = ["Plan", "Recorder", "GraphBreak", "trace", "signature", "tracing_enabled"]
+__all__ = ["Plan", "Recorder", "GraphBreak", "Diverged", "trace", "signature", "tracing_enabled"]

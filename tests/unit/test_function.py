@@ -556,3 +556,73 @@ def test_a_graph_records_plans_for_a_bounded_number_of_feed_signatures():
     assert len(node_plan.recorded) == executor._MAX_RECORDED
     model.dispose()
     assert tf.memory().num_tensors == 0 and tf.memory().num_bytes == 0
+
+
+def test_a_value_dependent_kernel_splits_the_plan_and_shapes_are_checked():
+    """unique's output shape depends on the values: the plan keeps it as a split, replays while its
+    output shapes are those of the trace, runs a call whose shapes differ eagerly (nothing left
+    behind), and after MAX_DIVERGENCES such calls stops trying its plan."""
+    from pytfweb.core import function as function_module
+    f = tf.function(lambda x: tf.sum(tf.unique(x * 2)[0] + 1))
+    x = tf.tensor([1, 1, 2, 3], dtype="int32")          # 3 unique values
+    same = tf.tensor([5, 6, 6, 7], dtype="int32")       # 3 unique values too
+    other = tf.tensor([1, 2, 3, 4], dtype="int32")      # 4
+    assert f(x).array_sync() == 15
+    (plan,) = f.plans.values()
+    assert plan is not None and plan.splits == ["Unique"]
+    assert len(f.breaks) == 1 and "split at Unique" in f.breaks[0][1]
+    held = tf.memory()
+    for _ in range(3):
+        out = f(same)
+        assert out.array_sync() == 39
+        out.dispose()
+    assert plan.divergences == 0
+    out = f(other)
+    assert out.array_sync() == 24 and plan.divergences == 1
+    out.dispose()
+    assert (tf.memory().num_tensors, tf.memory().num_bytes) == (held.num_tensors, held.num_bytes)
+    for _ in range(function_module.MAX_DIVERGENCES - 1):
+        f(other).dispose()
+    assert list(f.plans.values()) == [None] and "diverged" in f.breaks[-1][1]
+    assert f(x).array_sync() == 15 and f.trace_count == 1
+    tf.dispose([x, same, other])
+
+
+def test_a_value_dependent_kernel_after_a_variable_write_breaks():
+    v = tf.variable(tf.tensor([1, 2, 2], dtype="int32"))
+
+    def step(x):
+        v.assign(v + x)
+        return tf.unique(v)[0]
+    f = tf.function(step)
+    x = tf.tensor([0, 0, 1], dtype="int32")
+    f(x).dispose()
+    assert list(f.plans.values()) == [None]
+    assert "after a variable write" in f.breaks[0][1]
+    assert v.array_sync() == [1, 2, 3]
+    tf.dispose([v, x])
+
+
+def test_a_graph_with_a_value_dependent_kernel_replays_until_its_shapes_change():
+    from tests.graph_builder import GraphBuilder, dt, f
+    i32 = dt("int32")
+    b = GraphBuilder()
+    x = b.placeholder("x", [4], "int32")
+    u = b.op("Unique", "u", [b.op("Mul", "m", [x, b.const("two", np.int32(2), "int32")], T=i32)], T=i32,
+             out_idx=i32)
+    b.op("Sum", "out", [b.op("AddV2", "a", [u, b.const("one", np.int32(1), "int32")], T=i32),
+                        b.const("axis", np.int32(0), "int32")], T=i32, Tidx=i32, keep_dims=f(False))
+    model = _load_graph(b)
+    feeds = [tf.tensor(v, dtype="int32") for v in ([1, 1, 2, 3], [5, 6, 6, 7], [1, 2, 3, 4])]
+    got = []
+    for t in feeds[:2] + [feeds[2]] * 3 + [feeds[0]]:
+        out = model.execute({"x": t}, "out")
+        got.append(out.array_sync())
+        out.dispose()
+    assert got == [15, 39, 24, 24, 24, 15]
+    (node_plan,) = model.executor.node_plans.values()
+    assert list(node_plan.recorded.values()) == [None]   # dropped after three divergences
+    assert "changed from run to run" in next(iter(node_plan.breaks.values()))
+    model.dispose()
+    tf.dispose(feeds)
+    assert tf.memory().num_tensors == 0
