@@ -26,7 +26,8 @@ from ...core.engine import ENGINE
 from ...core.environment import ENV
 from ...core.plan import Value
 from ...core.tensor import DataId
-from ..gpu.plan_capture import CaptureFailed, analyze
+from ...core.shapes import size_of
+from ..gpu.plan_capture import CaptureFailed, analyze, plan_starts
 from .texture_manager import TexData
 
 
@@ -188,23 +189,6 @@ class DrawPlanRunner:
         if ENV.flags["WEBGL_MAX_GPU_BYTES"]:
             raise CaptureFailed("a GPU byte budget is set (textures may be paged out)")
         backend = self.backend
-        vals = plan.external_values(inputs)
-        found = []
-        for k, s in enumerate(plan.inputs):
-            found.append(("in", s, vals[s].data_id, True))
-        assigned = set()
-        for st in plan.steps:
-            var = getattr(st, "var", None)
-            if var is None:
-                continue
-            if hasattr(st, "src"):
-                assigned.add(id(var))
-            elif id(var) not in assigned:
-                found.append(("var", var, var.data_id, True))
-        for s, _ in plan.captured:
-            found.append(("data", vals[s].data_id, vals[s].data_id, False))
-        for s, v in plan.consts:
-            found.append(("data", v.data_id, v.data_id, False))
         externals = {}
 
         def add(tex, entry):
@@ -212,12 +196,12 @@ class DrawPlanRunner:
             # (by identity: `what` may be a Variable, whose == is elementwise)
             if prev is not entry and (prev[0], id(prev[1]), prev[2]) != (entry[0], id(entry[1]), entry[2]):
                 raise CaptureFailed("one texture holds two of the plan's inputs")
-        for kind, what, data_id, per_call in found:
+        for kind, what, data_id, per_call in plan_starts(plan, inputs):
             backend.settle(data_id)
             d = backend.store.get(data_id)
             if d is None or d.dtype == "string" or d.complex_parts is not None:
                 raise CaptureFailed("an input is not a real-valued texture (string, complex64)")
-            n = _size(d.shape)
+            n = size_of(d.shape)
             if d.texture is None and (n == 0 or (n == 1 and not per_call)):
                 continue   # no texture, or a one-value constant: uploaded in the capture if at all
             backend._ensure_texture(d)
@@ -258,9 +242,3 @@ class DrawPlanRunner:
         self.owned = []
         self.js_plan = None
 
-
-def _size(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n

@@ -33,7 +33,8 @@ except ImportError:   # CPython: imported with the backend (pytfweb ops lists it
 from ...core.engine import ENGINE
 from ...core.plan import Value
 from ...core.tensor import DataId
-from ..gpu.plan_capture import CaptureFailed, analyze
+from ...core.shapes import size_of
+from ..gpu.plan_capture import CaptureFailed, analyze, plan_starts
 
 
 class _Capturing:
@@ -225,28 +226,13 @@ class DispatchPlanRunner:
         if plan.has_host_steps:
             raise CaptureFailed("the plan has host steps (random draws)")
         backend = self.backend
-        vals = plan.external_values(inputs)
-        found = [("in", s, vals[s].data_id, True) for s in plan.inputs]
-        assigned = set()
-        for st in plan.steps:
-            var = getattr(st, "var", None)
-            if var is None:
-                continue
-            if hasattr(st, "src"):
-                assigned.add(id(var))
-            elif id(var) not in assigned:
-                found.append(("var", var, var.data_id, True))
-        for s, _ in plan.captured:
-            found.append(("data", vals[s].data_id, vals[s].data_id, False))
-        for s, v in plan.consts:
-            found.append(("data", v.data_id, v.data_id, False))
         externals, hidden = {}, set()
-        for kind, what, data_id, per_call in found:
+        for kind, what, data_id, per_call in plan_starts(plan, inputs):
             backend.settle(data_id)
             d = backend.store.get(data_id)
             if d is None or d.dtype == "string" or d.complex_parts is not None:
                 raise CaptureFailed("an input is not a real-valued buffer (string, complex64)")
-            n = _size(d.shape)
+            n = size_of(d.shape)
             if d.buffer is None and (n == 0 or (n == 1 and not per_call)):
                 continue   # no buffer, or a one-value constant: uploaded in the capture if at all
             if per_call:
@@ -300,9 +286,3 @@ class DispatchPlanRunner:
         self.owned = []
         self.js_plan = None
 
-
-def _size(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
