@@ -145,13 +145,15 @@ def test_installed_wheel_runs_the_demo_on_cpu(venv):
 
 def test_installed_wheel_registers_its_pytest_plugin(venv, tmp_path):
     """pytest finds the plugin by the wheel's pytest11 entry point (no -p), and a marked test runs on
-    cpu; pytest and its dependencies are lent from this interpreter (playwright is not needed on cpu)."""
+    cpu and on webgl in headless Chromium with one pytest command; pytest, playwright (the [browser]
+    extra) and their dependencies are lent from this interpreter."""
     py, work = venv
     import _pytest
     lent = tmp_path / "lent"
     lent.mkdir()
     site_dir = Path(_pytest.__file__).parent.parent
-    for name in ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "pygments", "py.py"):
+    for name in ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "pygments", "py.py", "playwright",
+                 "greenlet", "typing_extensions.py"):
         for path in [site_dir / name, *site_dir.glob(f"{name}-*.dist-info")]:   # pytest reads their metadata
             if path.exists():
                 (lent / path.name).symlink_to(path)
@@ -166,10 +168,11 @@ def test_installed_wheel_registers_its_pytest_plugin(venv, tmp_path):
         "@pytest.mark.pytfweb\ndef test_add(tf_backend):\n    assert_close(tf.add(tf.tensor([1.0]), 1), [2.0])\n\n\n"
         "@pytest.mark.pytfweb(backends=['cpu'])\ndef test_off(tf_backend):\n    assert_close(tf.tensor([1.0]), [1.1])\n")
     try:
-        r = _run(venv, "-m", "pytest", "-v", "-p", "no:cacheprovider", "--pytfweb-backends=cpu",
+        r = _run(venv, "-m", "pytest", "-v", "-p", "no:cacheprovider", "--pytfweb-backends=cpu,webgl",
                  str(project / "test_user.py"))
     finally:
         pth.unlink()
     assert r.returncode == 1, r.stdout + r.stderr
     assert "test_user.py::test_add[cpu] PASSED" in r.stdout and "test_user.py::test_off[cpu] FAILED" in r.stdout
+    assert "test_user.py::test_add[webgl] PASSED" in r.stdout, r.stdout
     assert "at [0]: actual 1.0, expected 1.1" in r.stdout, r.stdout
