@@ -185,7 +185,9 @@ def test_repl_terminal(tmp_path):
         entry("    return x * 2", prompt="... ")
         entry("")
         entry("t = double(tf.tensor([1, 2, 3]))")
-        assert "Tensor\r\n    [2, 4, 6]" in entry("t")
+        # the echo is the Python repr (shape and dtype, as TensorFlow's); print() keeps TF.js's text
+        assert "<tf.Tensor: shape=(3,), dtype=float32, numpy=[2.0, 4.0, 6.0]>" in entry("t")
+        assert "Tensor\r\n    [2, 4, 6]" in entry("print(t)")
         assert "[2.0, 4.0, 6.0]" in entry("list(await t.data())")
 
         shown = entry("double(None)")
