@@ -4,7 +4,7 @@ packed weights kept beside a captured tensor, and a GPU byte budget, under which
 built. Each on a backend of its own, so the page's webgl backend is untouched."""
 import pytest
 
-pytestmark = pytest.mark.webgl_only
+pytestmark = pytest.mark.webgl_only("a test of the webgl runner: context loss, texture layouts, packed weights, the GPU budget")
 
 _SETUP = """
 from pytfweb.backends.webgl.backend import WebGLBackend
