@@ -6,9 +6,8 @@ from ...core.dtypes import TYPECODES
 from ...kernels import TensorInfo
 from ...core.tensor import DataId
 from ..base import Backend
-
-NP_DTYPES = {"float32": np.float32, "int32": np.int32, "bool": np.bool_, "complex64": np.complex64,
-             "string": object}  # str values in an object array: the numpy shape kernels move them as they are
+from .np_dtypes import NP_DTYPES
+from .plan_runner import make_runner
 
 
 class CPUBackend(Backend):
@@ -56,7 +55,6 @@ class CPUBackend(Backend):
     def plan_runner(self, plan):
         """A recorded plan compiled into numpy calls writing into preallocated outputs
         (plan_runner.py); None where the plan has a step it cannot take (then step by step)."""
-        from .plan_runner import make_runner
         return make_runner(plan, self)
 
     def epsilon(self):

@@ -25,7 +25,7 @@ from ...core.plan import (CAPTURED, CONST, HOST, INPUT, KERNEL, READ, Value, _As
                           _Read, _release, _run_other)
 from ...core.tensor import DataId
 from ...kernels import get_kernel
-from .backend import NP_DTYPES
+from .np_dtypes import NP_DTYPES
 
 # dtypes a compiled call handles (strings and complex values go to their kernel functions)
 _NUMERIC = {"float32": np.float32, "int32": np.int32, "bool": np.bool_}

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ....kernels import register_kernel
-from ..backend import NP_DTYPES
+from ..np_dtypes import NP_DTYPES
 
 
 @register_kernel("Fill", "cpu")

@@ -4,7 +4,7 @@ import numpy as np
 
 from ....kernels import register_kernel
 from ....kernels.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
-from ..backend import NP_DTYPES
+from ..np_dtypes import NP_DTYPES
 from ...shared import register_shared_kernels
 
 register_shared_kernels("cpu")
