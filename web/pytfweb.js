@@ -28,6 +28,8 @@
  *                                where it has a hardware adapter and Python can wait for it, else
  *                                webgl; or a name; null or "none": only import pytfweb)
  *   showErrors / data-show-errors  show tracebacks in the page
+ *   serviceWorker                false: do not register the site's service worker (build-web's sites
+ *                                have one: a second visit then loads everything from the cache)
  *   stdout, stderr               a function called with each line, or a Pyodide handler object
  *                                ({write}, {raw}, {batched}); default console.log / console.error
  *
@@ -55,6 +57,9 @@
   const scriptURL = IN_WORKER ? self.location.href
     : (thisScript && thisScript.src) || new URL("pytfweb.js", location.href).href;
   const base = new URL(".", scriptURL).href;
+  // `pytfweb build-web` sets this to its site's service worker (which keeps the loader, the bundle,
+  // Pyodide and the pages for the next visit); `pytfweb serve` has none.
+  const SERVICE_WORKER = null;
 
   // --- shared: loading ---------------------------------------------------------------------
 
@@ -240,6 +245,16 @@
     if (el) el.appendChild(document.createTextNode(text));
   }
 
+  /* Registered once Python is up, so that its first download does not compete with this page's. */
+  let swRegistered = false;
+  function registerServiceWorker(opts) {
+    if (swRegistered || !SERVICE_WORKER || opts.serviceWorker === false || !("serviceWorker" in navigator)) return;
+    swRegistered = true;
+    navigator.serviceWorker.register(new URL(SERVICE_WORKER, base).href)
+      .catch((err) => console.warn(`pytfweb: the service worker was not registered (${err}); ` +
+                                   "the next visit downloads everything again"));
+  }
+
   api.load = function load(options) {
     if (!api._loading) api._loading = doLoad(options || datasetOptions());
     return api._loading;
@@ -256,6 +271,7 @@
     api._core = loadCore(o, t);
     const py = await api._core;
     api.pyodide = py;
+    registerServiceWorker(opts);
     await api.runScripts();
     t.scripts = performance.now();
     document.dispatchEvent(new CustomEvent("pytfweb:ready", { detail: py }));
@@ -410,6 +426,7 @@
       reportError(err, null);
       return;
     }
+    registerServiceWorker(api._options || datasetOptions());
     let n = 0;
     for (const el of document.querySelectorAll('script[type="text/python"]')) {
       n += 1;
