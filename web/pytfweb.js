@@ -46,7 +46,8 @@
  *   pytfweb.tensor(typedArray, shape, dtype)   a tensor to send; tensors come back in this form
  *                                       ({__pytfweb_tensor__, data, shape, dtype}), buffers transferred
  *
- * pytfweb.timings holds milliseconds since this thread's time origin: pyodide (Pyodide ready),
+ * pytfweb.timings holds milliseconds since this thread's time origin: gl (the WebGL2 context made,
+ * with backend "webgl", while Pyodide starts), pyodide (Pyodide ready),
  * bundle (unpacked), imported (import pytfweb done), backend (backend set), scripts (blocks done).
  */
 (function () {
@@ -80,6 +81,23 @@
     else set(handler || {});
   }
 
+  /* The WebGL2 context, made while Pyodide starts rather than after: the webgl backend's
+   * GPGPUContext (backends/webgl/gpgpu_context.py) takes this canvas, once, and asks it for a
+   * context with the same attributes (getContext then returns this one). */
+  function earlyWebGL() {
+    if (typeof OffscreenCanvas === "undefined") return false;
+    try {
+      const canvas = new OffscreenCanvas(1, 1);
+      const gl = canvas.getContext("webgl2", {
+        alpha: false, antialias: false, premultipliedAlpha: false, preserveDrawingBuffer: false,
+        depth: false, stencil: false, failIfMajorPerformanceCaveat: false });
+      if (gl) globalThis.pytfwebEarlyCanvas = canvas;
+      return !!gl;
+    } catch (err) {
+      return false;   // Python makes its own and reports what fails
+    }
+  }
+
   /* Pyodide, the bundle unpacked into site-packages, `import pytfweb as tf` in the main
    * namespace, the backend set: the same steps on the page's thread and in a worker. */
   async function loadCore(opts, t) {
@@ -92,6 +110,7 @@
       return r.arrayBuffer();
     });
     bundle.catch(() => {});  // awaited below; this only keeps an early failure from being "unhandled"
+    if (backend === "webgl" && earlyWebGL()) t.gl = performance.now();
     if (typeof globalThis.loadPyodide === "function") {
       // already there (the page loaded it itself)
     } else if (IN_WORKER) {

@@ -41,3 +41,18 @@ def test_a_traceback_through_bytecode_shows_the_source_file_and_line(run_py):
     assert (path.split("/pytfweb/", 1)[1], func) == ("ops/creation.py", "tensor")
     # the line the page shows is that line of the file on disk: the source travelled beside the bytecode
     assert (REPO / "pytfweb/ops/creation.py").read_text().splitlines()[int(line) - 1].strip() == code.strip()
+
+
+def test_the_webgl_context_made_while_pyodide_starts_is_the_backends(server, browser):
+    """The loader makes the WebGL2 context before Pyodide is ready; the webgl backend takes it."""
+    context = browser.browser.new_context()
+    try:
+        page, timings = browser.open(server.url, backend="webgl", page=context.new_page())
+        assert timings["gl"] < timings["pyodide"]
+        taken = page.evaluate("() => pytfweb.pyodide.runPython("
+                              "'import js, pytfweb as tf\\n"
+                              "(tf.get_backend(), not hasattr(js.globalThis, \"pytfwebEarlyCanvas\"),"
+                              " tf.add(tf.tensor([1.0]), 1).data_sync()[0])').toJs()")
+        assert taken == ["webgl", True, 2.0]
+    finally:
+        context.close()
