@@ -26,6 +26,7 @@ COMPILER = Path(__file__).with_name("compile_pyc.js")
 _KEEP = 6                  # compiled bundles kept in the cache directory (the newest)
 _lock = threading.Lock()   # one compile at a time (the server answers requests on threads)
 _memo = {}                 # content hash -> zip bytes, for this process
+_failed = {}               # content hash -> why it could not be compiled (a server does not retry per request)
 
 
 class BytecodeUnavailable(RuntimeError):
@@ -99,11 +100,18 @@ def _compiled_bundle(contents):
     with _lock:
         if key in _memo:
             return _memo[key]
+        if key in _failed:
+            raise BytecodeUnavailable(_failed[key])
         cached = cache_dir() / f"pytfweb-{key}.zip"
         try:
             data = cached.read_bytes()
         except OSError:
-            data = _zip(contents + _compile(contents, pyodide_dir), level=6)
+            try:
+                pyc = _compile(contents, pyodide_dir)
+            except BytecodeUnavailable as exc:
+                _failed[key] = str(exc)
+                raise
+            data = _zip(contents + pyc, level=6)
             _store(cached, data)
         _memo.clear()   # one bundle per process is enough: the previous sources are gone
         _memo[key] = data

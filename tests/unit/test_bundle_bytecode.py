@@ -13,6 +13,7 @@ from pytfweb.host import bundle
 def package(tmp_path, monkeypatch):
     monkeypatch.setenv("PYTFWEB_BUILD_DIR", str(tmp_path / "build"))
     monkeypatch.setattr(bundle, "_memo", {})
+    monkeypatch.setattr(bundle, "_failed", {})
     pkg = tmp_path / "pytfweb"
     (pkg / "sub").mkdir(parents=True)
     (pkg / "__init__.py").write_text("X = 1\n")
@@ -27,6 +28,7 @@ def _names(data):
 
 def _no_node(monkeypatch):
     monkeypatch.setattr(bundle, "_memo", {})
+    monkeypatch.setattr(bundle, "_failed", {})
     monkeypatch.setattr(bundle.shutil, "which", lambda name: None)
 
 
@@ -54,3 +56,7 @@ def test_without_node_the_bundle_is_source_only_with_a_warning(package, monkeypa
         data = bundle.build_bundle(package_dir=package)
     assert _names(data) == ["pytfweb/__init__.py", "pytfweb/sub/mod.py", "pytfweb/sub/shader.glsl"]
     assert data == bundle.build_bundle(package_dir=package, bytecode=False)
+    # the failure is remembered for these sources: a server asked again does not run the compiler again
+    monkeypatch.setattr(bundle, "_compile", lambda *a: pytest.fail("compiled again"))
+    with pytest.warns(RuntimeWarning, match="node not found on PATH"):
+        assert bundle.build_bundle(package_dir=package) == data
