@@ -28,6 +28,8 @@
  *                                where it has a hardware adapter and Python can wait for it, else
  *                                webgl; or a name; null or "none": only import pytfweb)
  *   showErrors / data-show-errors  show tracebacks in the page
+ *   serviceWorker                false: do not register the site's service worker (build-web's sites
+ *                                have one: a second visit then loads everything from the cache)
  *   stdout, stderr               a function called with each line, or a Pyodide handler object
  *                                ({write}, {raw}, {batched}); default console.log / console.error
  *
@@ -44,7 +46,8 @@
  *   pytfweb.tensor(typedArray, shape, dtype)   a tensor to send; tensors come back in this form
  *                                       ({__pytfweb_tensor__, data, shape, dtype}), buffers transferred
  *
- * pytfweb.timings holds milliseconds since this thread's time origin: pyodide (Pyodide ready),
+ * pytfweb.timings holds milliseconds since this thread's time origin: gl (the WebGL2 context made,
+ * with backend "webgl", while Pyodide starts), pyodide (Pyodide ready),
  * bundle (unpacked), imported (import pytfweb done), backend (backend set), scripts (blocks done).
  */
 (function () {
@@ -55,6 +58,9 @@
   const scriptURL = IN_WORKER ? self.location.href
     : (thisScript && thisScript.src) || new URL("pytfweb.js", location.href).href;
   const base = new URL(".", scriptURL).href;
+  // `pytfweb build-web` sets this to its site's service worker (which keeps the loader, the bundle,
+  // Pyodide and the pages for the next visit); `pytfweb serve` has none.
+  const SERVICE_WORKER = null;
 
   // --- shared: loading ---------------------------------------------------------------------
 
@@ -75,6 +81,23 @@
     else set(handler || {});
   }
 
+  /* The WebGL2 context, made while Pyodide starts rather than after: the webgl backend's
+   * GPGPUContext (backends/webgl/gpgpu_context.py) takes this canvas, once, and asks it for a
+   * context with the same attributes (getContext then returns this one). */
+  function earlyWebGL() {
+    if (typeof OffscreenCanvas === "undefined") return false;
+    try {
+      const canvas = new OffscreenCanvas(1, 1);
+      const gl = canvas.getContext("webgl2", {
+        alpha: false, antialias: false, premultipliedAlpha: false, preserveDrawingBuffer: false,
+        depth: false, stencil: false, failIfMajorPerformanceCaveat: false });
+      if (gl) globalThis.pytfwebEarlyCanvas = canvas;
+      return !!gl;
+    } catch (err) {
+      return false;   // Python makes its own and reports what fails
+    }
+  }
+
   /* Pyodide, the bundle unpacked into site-packages, `import pytfweb as tf` in the main
    * namespace, the backend set: the same steps on the page's thread and in a worker. */
   async function loadCore(opts, t) {
@@ -87,6 +110,7 @@
       return r.arrayBuffer();
     });
     bundle.catch(() => {});  // awaited below; this only keeps an early failure from being "unhandled"
+    if (backend === "webgl" && earlyWebGL()) t.gl = performance.now();
     if (typeof globalThis.loadPyodide === "function") {
       // already there (the page loaded it itself)
     } else if (IN_WORKER) {
@@ -240,6 +264,16 @@
     if (el) el.appendChild(document.createTextNode(text));
   }
 
+  /* Registered once Python is up, so that its first download does not compete with this page's. */
+  let swRegistered = false;
+  function registerServiceWorker(opts) {
+    if (swRegistered || !SERVICE_WORKER || opts.serviceWorker === false || !("serviceWorker" in navigator)) return;
+    swRegistered = true;
+    navigator.serviceWorker.register(new URL(SERVICE_WORKER, base).href)
+      .catch((err) => console.warn(`pytfweb: the service worker was not registered (${err}); ` +
+                                   "the next visit downloads everything again"));
+  }
+
   api.load = function load(options) {
     if (!api._loading) api._loading = doLoad(options || datasetOptions());
     return api._loading;
@@ -256,6 +290,7 @@
     api._core = loadCore(o, t);
     const py = await api._core;
     api.pyodide = py;
+    registerServiceWorker(opts);
     await api.runScripts();
     t.scripts = performance.now();
     document.dispatchEvent(new CustomEvent("pytfweb:ready", { detail: py }));
@@ -410,6 +445,7 @@
       reportError(err, null);
       return;
     }
+    registerServiceWorker(api._options || datasetOptions());
     let n = 0;
     for (const el of document.querySelectorAll('script[type="text/python"]')) {
       n += 1;

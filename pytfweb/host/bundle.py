@@ -1,12 +1,36 @@
 """The bundle a page loads: a zip of the pytfweb package (.py files, and the .js/.glsl/.wgsl files
 that modules read at run time: the shaders are in backends/webgl/shaders/ and backends/webgpu/shaders/),
-built fresh from the files on disk. Keep SUFFIXES in step with package-data in pyproject.toml."""
-import io
-import zipfile
+built from the files on disk. Keep SUFFIXES in step with package-data in pyproject.toml.
 
-from .paths import PACKAGE_DIR
+Beside each .py the zip holds its bytecode (__pycache__/*.cpython-3XX.pyc), compiled by Pyodide's own
+Python under node (compile_pyc.js), hash-based and unchecked: the page imports the .pyc without reading
+or compiling the source, and tracebacks still show source lines. The compiled zip is cached by the
+content hash of its inputs (the build directory of a checkout, else the user's cache), so a server or
+a test session compiles once per change of the sources. Without node, the zip is source-only (warned)."""
+import hashlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import warnings
+import zipfile
+from pathlib import Path
+
+from .paths import PACKAGE_DIR, npm_package_dir
 
 SUFFIXES = (".py", ".js", ".glsl", ".wgsl")   # files taken from the package directory
+COMPILER = Path(__file__).with_name("compile_pyc.js")
+_KEEP = 6                  # compiled bundles kept in the cache directory (the newest)
+_lock = threading.Lock()   # one compile at a time (the server answers requests on threads)
+_memo = {}                 # content hash -> zip bytes, for this process
+_failed = {}               # content hash -> why it could not be compiled (a server does not retry per request)
+
+
+class BytecodeUnavailable(RuntimeError):
+    """The bytecode could not be compiled (no node, no Pyodide, the compile failed)."""
 
 
 def bundle_members(package_dir=None):
@@ -21,10 +45,110 @@ def bundle_members(package_dir=None):
     return sorted(members.items())
 
 
-def build_bundle(package_dir=None):
-    """The zip as bytes."""
+def cache_dir():
+    """PYTFWEB_BUILD_DIR/bundle, else a checkout's build/bundle, else ~/.cache/pytfweb/bundle."""
+    if os.environ.get("PYTFWEB_BUILD_DIR"):
+        return Path(os.environ["PYTFWEB_BUILD_DIR"]) / "bundle"
+    if (PACKAGE_DIR.parent / "pyproject.toml").is_file():
+        return PACKAGE_DIR.parent / "build" / "bundle"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pytfweb" / "bundle"
+
+
+def build_bundle(package_dir=None, bytecode=True):
+    """The zip as bytes; with bytecode, compiled (cached) when node and Pyodide are there, else source only
+    with a RuntimeWarning saying why."""
+    contents = [(name, path.read_bytes()) for name, path in bundle_members(package_dir)]
+    if not bytecode:
+        return _zip(contents)
+    try:
+        return _compiled_bundle(contents)
+    except BytecodeUnavailable as exc:
+        warnings.warn(f"pytfweb bundle without bytecode (the page compiles every module as it imports it, "
+                      f"a slower start): {exc}", RuntimeWarning, stacklevel=2)
+        return _zip(contents)
+
+
+def _zip(contents, level=1):
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
-        for name, path in bundle_members(package_dir):
-            zf.write(path, name)
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=level) as zf:
+        for name, data in contents:
+            # a fixed date: the same inputs give the same bytes (a cached copy can be compared)
+            zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data,
+                        compress_type=zipfile.ZIP_DEFLATED, compresslevel=level)
     return buf.getvalue()
+
+
+def _pyodide():
+    d = npm_package_dir("pyodide", "PYTFWEB_PYODIDE_DIR")
+    if d is None or not (d / "pyodide.js").is_file():
+        raise BytecodeUnavailable("Pyodide's npm package not found (run `npm ci` in the checkout)")
+    return d
+
+
+def _key(contents, pyodide_dir):
+    h = hashlib.sha256()
+    h.update(json.loads((pyodide_dir / "package.json").read_text())["version"].encode())
+    h.update(COMPILER.read_bytes())
+    for name, data in contents:
+        h.update(name.encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()[:32]
+
+
+def _compiled_bundle(contents):
+    pyodide_dir = _pyodide()
+    key = _key(contents, pyodide_dir)
+    with _lock:
+        if key in _memo:
+            return _memo[key]
+        if key in _failed:
+            raise BytecodeUnavailable(_failed[key])
+        cached = cache_dir() / f"pytfweb-{key}.zip"
+        try:
+            data = cached.read_bytes()
+        except OSError:
+            try:
+                pyc = _compile(contents, pyodide_dir)
+            except BytecodeUnavailable as exc:
+                _failed[key] = str(exc)
+                raise
+            data = _zip(contents + pyc, level=6)
+            _store(cached, data)
+        _memo.clear()   # one bundle per process is enough: the previous sources are gone
+        _memo[key] = data
+        return data
+
+
+def _compile(contents, pyodide_dir):
+    """[(archive name of a .pyc, bytes)] for every .py in contents."""
+    node = shutil.which("node")
+    if node is None:
+        raise BytecodeUnavailable("node not found on PATH (it runs Pyodide's Python to compile)")
+    with tempfile.TemporaryDirectory(prefix="pytfweb-pyc-") as tmp:
+        src, out = Path(tmp, "src"), Path(tmp, "out")
+        for name, data in contents:
+            if name.endswith(".py"):
+                (src / name).parent.mkdir(parents=True, exist_ok=True)
+                (src / name).write_bytes(data)
+        try:
+            proc = subprocess.run([node, str(COMPILER), str(pyodide_dir), str(src), str(out)],
+                                  capture_output=True, text=True, timeout=600)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise BytecodeUnavailable(f"running node failed: {exc}") from None
+        if proc.returncode != 0:
+            raise BytecodeUnavailable(f"compiling with Pyodide failed: {proc.stderr.strip()[-2000:]}")
+        return sorted((p.relative_to(out).as_posix(), p.read_bytes()) for p in out.rglob("*.pyc"))
+
+
+def _store(path, data):
+    """Write atomically (other processes may read the cache at once), then keep only the newest few."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+        old = sorted(path.parent.glob("pytfweb-*.zip"), key=lambda p: p.stat().st_mtime, reverse=True)[_KEEP:]
+        for p in old:
+            p.unlink(missing_ok=True)
+    except OSError as exc:
+        warnings.warn(f"pytfweb: could not cache the compiled bundle at {path}: {exc}", RuntimeWarning, stacklevel=3)

@@ -3,12 +3,15 @@
 Same contract on both: sys.argv = [script, *args], top-level await allowed, output as it is
 written, exit status 0 / n for sys.exit(n) / 1 with the traceback on stderr.
 """
+import io
 import os
 import sys
 import time
+import zipfile
 
 import pytfweb as tf
 
+from .bundle import build_bundle
 from .chromium import Browser, run_script, write_to_terminal
 from .script import line_buffered_stdio, run_path
 from .server import Server
@@ -108,6 +111,13 @@ def startup(backend="webgl", repeat=3, verbose=False):
     print("run  " + "  ".join(f"{k:>12}" for k in keys))
     for i, row in enumerate(rows):
         print(f"{i:<4} " + "  ".join(f"{row[k]:12.0f}" if k in row else f"{'-':>12}" for k in keys))
+    if rows and all("bundle" in r and "imported" in r for r in rows):
+        print(f"import pytfweb (bundle..imported): min {min(r['imported'] - r['bundle'] for r in rows):.0f} ms "
+              f"of {len(rows)} runs")
     if rows and "value" in rows[-1]:
         print(f"first result: {rows[-1]['value']}")
+    data = build_bundle()
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    print(f"bundle: {len(data)} bytes, {sum(n.endswith('.py') for n in names)} sources, "
+          f"{sum(n.endswith('.pyc') for n in names)} compiled (.pyc)")
     return 0

@@ -2,7 +2,8 @@
 
     /               the web/ directory (pytfweb.js, index.html, run.html)
     /pyodide/       the npm Pyodide files
-    /pytfweb.zip    the bundle, built afresh on every request
+    /pytfweb.zip    the bundle, from the files on disk at every request (its bytecode compiled once per
+                    change of the sources: host/bundle.py)
     /zoo/           the model zoo's npm package (models/, assets/: host/zoo.py), when installed
     extra routes    prefix -> directory (the benchmark adds TensorFlow.js this way)
 
@@ -254,12 +255,25 @@ class Server:
         self._thread = None
 
     def start(self):
+        self._warm_bundle()
         self._thread = threading.Thread(target=self.httpd.serve_forever, name="pytfweb-server", daemon=True)
         self._thread.start()
         return self
 
     def serve_forever(self):
+        self._warm_bundle()
         self.httpd.serve_forever()
+
+    @staticmethod
+    def _warm_bundle():
+        """Compile the bundle's bytecode now, while the browser starts, not when the page asks for it
+        (a first request then waits on the same lock instead of compiling again)."""
+        def warm():
+            try:
+                build_bundle()
+            except Exception:  # noqa: BLE001 - the request reports it (500) with its reason
+                pass
+        threading.Thread(target=warm, name="pytfweb-bundle", daemon=True).start()
 
     def stop(self):
         self.httpd.shutdown()

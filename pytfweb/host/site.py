@@ -10,9 +10,14 @@ host, laid out as `pytfweb serve` serves it, so that pages work the same from bo
     OUTDIR/zoo/              what examples/landmarks.html needs of the model zoo (ZOO_MODELS, ZOO_ASSETS)
     OUTDIR/api/              the API reference (host/apidocs.py), when pdoc is installed; without it the
                              site is built without api/ and build-web says so on stderr
+    OUTDIR/pytfweb-sw.js     the service worker the loader registers once Python is up: it keeps the
+                             site's files (zoo/ and api/ as pages fetch them) in a cache named after a hash of the
+                             build, so a second visit downloads nothing; a new build is a new cache,
+                             taken when the site's open tabs have closed
 
 Try it: pytfweb build-web build/site --app examples/demo.py && python -m http.server -d build/site
 """
+import hashlib
 import html
 import json
 import shutil
@@ -70,6 +75,59 @@ APP_PAGE = """<!doctype html>
 </body>
 </html>
 """
+
+
+SERVICE_WORKER = "pytfweb-sw.js"
+#: The loader's line that build-web rewrites to name the site's service worker.
+SERVICE_WORKER_LINE = "  const SERVICE_WORKER = null;\n"
+
+# Cache first, for the site's own GETs: the cache is the build's (VERSION), so what it answers is
+# always one build's files, never a mix; the files not listed in PRECACHE (the zoo) join it when fetched.
+# No skipWaiting: a new build's worker takes over only when no page of the old one is open.
+SERVICE_WORKER_JS = """// pytfweb build-web: the site's service worker (see pytfweb/host/site.py)
+"use strict";
+const CACHE = "pytfweb-" + {version};
+const PRECACHE = {precache};
+
+self.addEventListener("install", (event) => {{
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)));
+}});
+
+self.addEventListener("activate", (event) => {{
+  event.waitUntil(caches.keys().then((keys) => Promise.all(
+    keys.filter((k) => k.startsWith("pytfweb-") && k !== CACHE).map((k) => caches.delete(k)))));
+}});
+
+self.addEventListener("fetch", (event) => {{
+  const request = event.request;
+  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  event.respondWith(caches.open(CACHE).then(async (cache) => {{
+    const hit = await cache.match(request);
+    if (hit) return hit;
+    const response = await fetch(request);
+    if (response.ok && response.type === "basic") await cache.put(request, response.clone());
+    return response;
+  }}));
+}});
+"""
+
+
+def service_worker(out, files):
+    """The service worker's text for the files written into out (site paths): its cache is named
+    after their contents; every file but the zoo's and the API reference's is fetched at its install, and directories
+    with an index.html by their own URL too (a page is visited as "./", not "./index.html")."""
+    files = sorted(set(files))   # a file written twice (the app's index.html over the demo's) is listed once
+    h = hashlib.sha256()
+    for rel in files:
+        h.update(rel.encode() + b"\0" + hashlib.sha256((Path(out) / rel).read_bytes()).digest())
+    precache = []
+    for rel in files:
+        if rel.startswith(("zoo/", "api/")):   # (cached as pages fetch them: the API reference is ~14 MB)
+            continue
+        precache.append(rel)
+        if rel == "index.html" or rel.endswith("/index.html"):
+            precache.append(rel[:-len("index.html")] or "./")
+    return SERVICE_WORKER_JS.format(version=json.dumps(h.hexdigest()[:16]), precache=json.dumps(precache, indent=1))
 
 
 def app_page(src, title, worker=False):
@@ -143,6 +201,14 @@ def build_web(outdir, app=None, worker=False, pyodide_dir=None, web_dir=None, zo
     if app is not None:
         put("app.py", src=app)
         put("index.html", app_page("app.py", Path(app).name, worker))
+    loader = out / "pytfweb.js"
+    if "pytfweb.js" in written:
+        text = loader.read_text(encoding="utf-8")
+        if SERVICE_WORKER_LINE not in text:
+            raise ValueError(f"build-web: {loader} has no line {SERVICE_WORKER_LINE.strip()!r} to name the service worker")
+        loader.write_text(text.replace(SERVICE_WORKER_LINE, f"  const SERVICE_WORKER = {json.dumps(SERVICE_WORKER)};\n", 1),
+                          encoding="utf-8")
+        put(SERVICE_WORKER, service_worker(out, written))
     return written
 
 

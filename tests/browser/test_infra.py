@@ -1,5 +1,6 @@
 """The plumbing: wheel and bundle contents, the server, `pytfweb run`, the page harness, the demo page."""
 import io
+import re
 import subprocess
 import sys
 import textwrap
@@ -18,6 +19,7 @@ from .conftest import PageError
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "pytfweb"
+SOURCES = (".py", ".js", ".glsl", ".wgsl")
 
 
 def _package_files(suffixes):
@@ -57,10 +59,14 @@ def test_server_routes_and_bundle(server):
     assert (status, ctype) == (200, "application/zip")
     names = zipfile.ZipFile(io.BytesIO(body)).namelist()
     assert sorted(names) == sorted(set(names))
-    want = set(_package_files({".py", ".js", ".glsl", ".wgsl"}))
+    want = set(_package_files(set(SOURCES)))
     assert "pytfweb/backends/webgl/shaders/header.glsl" in want and "pytfweb/backends/webgpu/shaders/common.wgsl" in want
-    assert set(names) == want
-    assert not [n for n in names if "__pycache__" in n or not n.endswith((".py", ".js", ".glsl", ".wgsl"))]
+    # beside each source its bytecode (tests/browser/test_startup.py checks it is the page's)
+    pyc = {n for n in names if n.endswith(".pyc")}
+    assert {re.sub(r"__pycache__/(\w+)\.cpython-\d+\.pyc$", r"\1.py", n) for n in pyc} == \
+        {n for n in want if n.endswith(".py")}
+    assert set(names) - pyc == want
+    assert not [n for n in names if n not in pyc and ("__pycache__" in n or not n.endswith(SOURCES))]
 
     assert _get(server.url + "pytfweb.js")[0] == 200
     assert b"<script" in _get(server.url)[2]  # / -> index.html

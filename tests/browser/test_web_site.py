@@ -446,3 +446,45 @@ def test_landmarks_demo_draws_keypoints_and_mesh_on_the_person(browser, static_u
               f"{page.text_content('#fps')}; {page.text_content('#status')}")
     finally:
         page.close()
+
+
+def test_a_second_visit_downloads_nothing(browser, site, tmp_path):
+    """The site's service worker (registered by the loader once Python is up) answers the second
+    visit from its cache: the static server sees no request for it."""
+    port = _free_port()
+    log = tmp_path / "server.log"
+    with open(log, "w") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(site),
+                                 str(port)], stdout=subprocess.DEVNULL, stderr=err)
+    url = f"http://127.0.0.1:{port}/"
+    context = browser.browser.new_context()   # its own: no service worker or cache from other tests
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(url + "pytfweb.js", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        done = "document.getElementById('status').textContent === 'Done.'"
+        first = context.new_page()
+        first.goto(url)
+        first.wait_for_function(done, timeout=TIMEOUTS["load"])
+        # installed means the precache is full; the loader registered the worker after Python came up
+        # (ready never settles when the install fails, as when the precache list names a file twice)
+        active = first.evaluate("() => Promise.race([navigator.serviceWorker.ready.then((r) => r.active.scriptURL),"
+                                "                    new Promise((r) => setTimeout(() => r('not installed'), 60000))])")
+        assert active == url + "pytfweb-sw.js"
+        seen = log.read_text().count('"GET ')
+        assert seen > 0
+
+        second = context.new_page()
+        second.goto(url)
+        second.wait_for_function(done, timeout=TIMEOUTS["load"])
+        assert "doubled [2.0, 4.0, 6.0]" in second.text_content("#output")
+        assert second.evaluate("navigator.serviceWorker.controller !== null")
+        fetched = [line for line in log.read_text().splitlines() if '"GET ' in line][seen:]
+        assert fetched == []
+    finally:
+        context.close()
+        proc.terminate()
+        proc.wait(timeout=10)

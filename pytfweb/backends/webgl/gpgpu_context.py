@@ -13,10 +13,20 @@ class ShaderError(RuntimeError):
     """A GLSL compile or link error, with the info log and the numbered source."""
 
 
+def _early_canvas():
+    """The canvas whose WebGL2 context the loader (web/pytfweb.js) made while Pyodide started, taken
+    once: a context made after a loss, or a second backend, gets a canvas of its own."""
+    canvas = getattr(js.globalThis, "pytfwebEarlyCanvas", None)
+    if not canvas:
+        return None
+    js.Reflect.deleteProperty(js.globalThis, "pytfwebEarlyCanvas")
+    return canvas
+
+
 class GPGPUContext:
     def __init__(self, force_f16=False, max_texture_size=0, max_draw_buffers=0):
         self.open_reads = 0   # read_async_start calls not yet finished or cancelled
-        self.canvas = js.OffscreenCanvas.new(1, 1)
+        self.canvas = _early_canvas() or js.OffscreenCanvas.new(1, 1)
         attrs = to_js({"alpha": False, "antialias": False, "premultipliedAlpha": False,
                        "preserveDrawingBuffer": False, "depth": False, "stencil": False,
                        "failIfMajorPerformanceCaveat": False}, dict_converter=js.Object.fromEntries)
