@@ -1,10 +1,44 @@
 """Non-maximum suppression on the host (kernels NonMaxSuppressionV3/V4/V5): the output size depends
 on the values, so every backend reads the boxes and scores back and runs this same pure-Python
 code (ops/image.py checks the arguments and holds the kernel contract)."""
+import array
 import bisect
 import math
+import sys
 
 __all__ = ["non_max_suppression_impl"]
+
+# Hard NMS (no Soft-NMS sigma) in the page's JavaScript: the same steps as the Python below, on the
+# same doubles (the boxes and scores are float32 values), one call instead of a Python loop of IoUs
+# (a detector's NMS over thousands of boxes: most of a handtrack predict's Python in the page).
+# Soft-NMS stays in Python: its exp() could round differently in JS.
+_HARD_NMS_JS = """(boxes, scores, maxOut, iouThreshold, scoreThreshold) => {
+  const order = [];
+  for (let i = 0; i < scores.length; i++) if (scores[i] > scoreThreshold) order.push(i);
+  order.sort((a, b) => (scores[b] - scores[a]) || (a - b));   // best first; ties: lower index first
+  const selected = [];
+  const iou = (i, j) => {
+    const yi0 = boxes[4 * i], xi0 = boxes[4 * i + 1], yi1 = boxes[4 * i + 2], xi1 = boxes[4 * i + 3];
+    const yj0 = boxes[4 * j], xj0 = boxes[4 * j + 1], yj1 = boxes[4 * j + 2], xj1 = boxes[4 * j + 3];
+    const yminI = Math.min(yi0, yi1), ymaxI = Math.max(yi0, yi1), xminI = Math.min(xi0, xi1), xmaxI = Math.max(xi0, xi1);
+    const yminJ = Math.min(yj0, yj1), ymaxJ = Math.max(yj0, yj1), xminJ = Math.min(xj0, xj1), xmaxJ = Math.max(xj0, xj1);
+    const areaI = (ymaxI - yminI) * (xmaxI - xminI), areaJ = (ymaxJ - yminJ) * (xmaxJ - xminJ);
+    if (areaI <= 0 || areaJ <= 0) return 0;
+    const inter = Math.max(Math.min(ymaxI, ymaxJ) - Math.max(yminI, yminJ), 0) *
+                  Math.max(Math.min(xmaxI, xmaxJ) - Math.max(xminI, xminJ), 0);
+    return inter / (areaI + areaJ - inter);
+  };
+  for (const i of order) {
+    if (selected.length >= maxOut) break;
+    let keep = true;
+    for (let k = selected.length - 1; k >= 0; k--) {   // the latest selections first, as in Python
+      if (iou(i, selected[k]) >= iouThreshold) { keep = false; break; }
+    }
+    if (keep) selected.push(i);
+  }
+  return Int32Array.from(selected);
+}"""
+_HARD_NMS_FN = []
 
 
 def non_max_suppression_impl(boxes, scores, max_output_size, iou_threshold, score_threshold, soft_nms_sigma=0.0,
@@ -17,6 +51,14 @@ def non_max_suppression_impl(boxes, scores, max_output_size, iou_threshold, scor
     dropped if its IoU with a selected box reaches iou_threshold; with Soft-NMS (sigma > 0) its
     score is scaled by exp(-0.5 / sigma * iou^2) for each selected box it overlaps less, and it
     goes back in line if it still scores above the threshold."""
+    if soft_nms_sigma <= 0 and sys.platform == "emscripten" and max_output_size > 0:
+        selected = _hard_nms_js(boxes, scores, max_output_size, iou_threshold, score_threshold)
+        selected_scores = [float(scores[i]) for i in selected]
+        valid = len(selected)
+        if pad_to_max_output_size and valid < max_output_size:
+            selected += [0] * (max_output_size - valid)
+            selected_scores += [0.0] * (max_output_size - valid)
+        return selected, selected_scores, valid
     scale = -0.5 / soft_nms_sigma if soft_nms_sigma > 0 else 0.0
     # Kept sorted ascending by (score, -index): the best candidate is popped from the end.
     # (score, -index) is unique, so whole tuples sort and insert the same way.
@@ -50,6 +92,20 @@ def non_max_suppression_impl(boxes, scores, max_output_size, iou_threshold, scor
         selected += [0] * (max_output_size - valid)
         selected_scores += [0.0] * (max_output_size - valid)
     return selected, selected_scores, valid
+
+
+def _hard_nms_js(boxes, scores, max_output_size, iou_threshold, score_threshold):
+    import js   # the page only
+    if not _HARD_NMS_FN:
+        _HARD_NMS_FN.append(js.Function.new("return " + _HARD_NMS_JS)())
+    b, s = js.Float64Array.new(len(boxes)), js.Float64Array.new(len(scores))
+    b.assign(_doubles(boxes))
+    s.assign(_doubles(scores))
+    return list(_HARD_NMS_FN[0](b, s, max_output_size, iou_threshold, score_threshold).to_py())
+
+
+def _doubles(values):
+    return values if isinstance(values, array.array) and values.typecode == "d" else array.array("d", values)
 
 
 def _iou(boxes, i, j):
