@@ -424,6 +424,9 @@ class GraphExecutor:
         def parents(n):
             ps = [p for p, _ in n.inputs] + n.control
             return [p for p in ps if p.name in used and not (n.op == "Merge" and p.op == "NextIteration")]
+        # Without a cycle each edge is pushed at most twice; past that the graph has a cycle that no
+        # NextIteration closes, which this analysis does not understand: then no islands.
+        budget = 2 * sum(len(parents(n)) for n in used.values()) + len(used)
         for root in used.values():
             stack = [root]
             while stack:
@@ -433,8 +436,9 @@ class GraphExecutor:
                     continue
                 todo = [p for p in parents(n) if p.name not in level]
                 if todo:
-                    if any(p is n for p in todo) or len(stack) > 4 * len(used):
-                        return {}   # not a graph this analysis understands: no islands
+                    budget -= len(todo)
+                    if budget < 0:
+                        return {}
                     stack.extend(todo)
                     continue
                 stack.pop()
