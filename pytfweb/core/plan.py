@@ -446,6 +446,7 @@ class Plan:
         self.runner = None   # how run() replays (see run): made on the first replay
         self._splits = [st.name for st in steps if type(st) is _Split]
         self.divergences = 0   # replays that met a split kernel's outputs of other shapes (Diverged)
+        self._segments = None
 
     @property
     def num_steps(self):
@@ -456,13 +457,12 @@ class Plan:
         """The names of the split kernels (value-dependent output shapes) the plan checks at replay."""
         return self._splits
 
-    @property
-    def has_host_steps(self):
-        return any(type(st) is _Host for st in self.steps)
-
-    def escaping(self):
-        """What a runner that leaves no value of its own must hand back to Python (an Escaping)."""
-        return Escaping(self)
+    def segments(self):
+        """The plan cut for a runner that runs device steps its own way (a list of Segment):
+        each host step and split kernel alone, the steps between them together."""
+        if self._segments is None:
+            self._segments = _segment(self)
+        return self._segments
 
     def kernel_names(self):
         return [st.name for st in self.steps if isinstance(st, _Kernel)]
@@ -491,7 +491,7 @@ class Plan:
         (Backend.plan_runner: made on the first replay), else step by step."""
         runner = self.runner
         if runner is None:
-            if not ENV.flags["PLAN_RUNNERS"] or self._splits:
+            if not ENV.flags["PLAN_RUNNERS"]:
                 return self.run_steps(inputs)
             runner = self.runner = ENGINE.backend.plan_runner(self) or _STEPS
         elif runner is not _STEPS and not ENV.flags["PLAN_RUNNERS"]:
@@ -528,12 +528,21 @@ class Plan:
 
     def steps_values(self, inputs):
         """Run every step; returns the slots' values, outputs not yet wrapped (finish() does)."""
+        vals = self.external_values(inputs)
+        self.run_range(0, len(self.steps), vals)
+        return vals
+
+    def run_range(self, start, stop, vals):
+        """Run steps [start, stop) step by step on vals, releasing each root after its last
+        reader. Where a step raises, everything the call holds (what the steps before it made
+        and did not free) is released first."""
         engine = ENGINE
         backend = engine.backend
-        vals = self.external_values(inputs)
-        i = 0
+        steps = self.steps
+        i = start
         try:
-            for i, st in enumerate(self.steps):
+            for i in range(start, stop):
+                st = steps[i]
                 if type(st) is _Kernel:
                     out = st.fn(backend, [vals[s] for s in st.ins], st.attrs)
                     if type(out) is list:
@@ -549,24 +558,13 @@ class Plan:
                 if st.free:
                     _release(st.free, vals, engine)
         except BaseException:
-            self._cleanup(i, vals, engine)
+            self.cleanup(i, vals)
             raise
-        return vals
 
-    def finish(self, vals, inputs, tail=None):
-        """The result from the slots' values: a runner's `tail` (an Escaping) first runs the
-        variable reads and writes it left to Python; then the outputs are wrapped as Tensors in
-        the caller's scope and the plan's own references to them released."""
+    def finish(self, vals, inputs):
+        """The result from the slots' values: the outputs wrapped as Tensors in the caller's
+        scope, and the plan's own references to them released."""
         engine = ENGINE
-        if tail is not None:
-            aliases = tail.aliases
-            for r, slots in aliases.items():
-                if vals[r] is not None:
-                    _alias(vals, r, slots, self.meta)
-            for st in tail.steps:
-                _run_other(st, vals, engine)
-                if type(st) is _Read and st.slot in aliases:
-                    _alias(vals, st.slot, aliases[st.slot], self.meta)
         single = self.single
         if single is not None:
             v = vals[single.slot]
@@ -575,55 +573,158 @@ class Plan:
             out = _rebuild(self.template, vals, inputs, engine)
         if self.out_frees:
             _release(self.out_frees, vals, engine)
-        if tail is not None and tail.frees:
-            _release(tail.frees, vals, engine)
         return out
 
-    def _cleanup(self, failed, vals, engine):
-        """After step `failed` raised: release what the steps before it made and did not free."""
+    def cleanup(self, failed, vals):
+        """After step `failed` raised (or before it, where a runner's own part did): release
+        what the steps before it made and did not free. A slot a runner never gave Python (a
+        value inside its program) is None: skipped."""
         alive = {}
         for st in self.steps[:failed]:
             alive.update(st.made)
             for r, _ in st.free:
                 alive.pop(r, None)
-        _release(list(alive.items()), vals, engine)
+        _release([(r, k) for r, k in alive.items() if vals[r] is not None], vals, ENGINE)
 
 
-class Escaping:
-    """What leaves a call of `plan`, for a runner that computes the kernels' values its own way:
-      slots         the outputs' slots and the slots variables take, sorted;
-      kernel_roots  {root: [(slot, shape, dtype, size), ...]}: the kernel-made data among them and
-                    the slots sharing each (the runner gives each root new data per call);
-      steps         the variable reads and writes, in order, left to Python (Plan.finish runs them);
-      aliases       {root: [slot, ...]}: slots sharing an input's, a constant's or a read's data;
-      frees         what Plan.finish releases after the outputs are wrapped: the reads it made
-                    and the plan's reference to data only variables took."""
+class Segment:
+    """A part of a plan (Plan.segments) for a runner that runs device steps its own way.
+    `device` False: one host step or split kernel, run step by step (Plan.run_range). Else the
+    steps [start, stop), with no host step or split kernel among them, which a runner may run
+    as one program of its own, giving Python only what leaves the segment:
+      kernel_roots  {root: [(slot, shape, dtype, size), ...]}: data its kernels make that
+                    leaves it (an output, what a variable takes, what a later segment reads)
+                    and the slots Python needs of each (the runner gives each root new data);
+      starts        [(kind, what)]: the data its kernels read from outside it: "in" (what: a
+                    root slot Python holds: an input, a host step's output, what a segment
+                    before left), "var" (what: a Variable read here before any write to it
+                    here: its data when the program runs), "data" (what: the slot of a
+                    constant or captured tensor);
+      aliases       {root: [(slot, shape, dtype, size), ...]}: slots Python needs sharing the
+                    data of a root it holds (set after the read, for a read of this segment);
+      steps         the variable reads Python needs and every variable write, in order;
+      variables     the variables those touch (checked live before the program runs);
+      frees         what to release after them: the roots Python holds read last here.
+    Segment.finish does the Python part once the program has given the kernel roots data."""
+    __slots__ = ("start", "stop", "device", "kernels", "kernel_roots", "starts", "aliases", "steps", "variables",
+                 "frees")
 
-    def __init__(self, plan):
-        root, kind, meta = plan.root, plan.kind, plan.meta
-        out_slots = {o.slot for o in _markers(plan.template, _Out)}
-        slots = set(out_slots)
-        slots.update(st.src for st in plan.steps if type(st) is _Assign)
-        self.slots = sorted(slots)
-        roots = {root[s] for s in slots}
-        out_roots = {root[s] for s in out_slots}
-        self.kernel_roots = {}
-        self.aliases = {}
-        for s in self.slots:
-            r = root[s]
-            if kind[r] == KERNEL:
-                self.kernel_roots.setdefault(r, []).append((s,) + tuple(meta[s]))
-            elif s != r:
-                self.aliases.setdefault(r, []).append(s)
-        self.steps = [st for st in plan.steps if type(st) is _Assign or (type(st) is _Read and st.slot in roots)]
-        self.frees = [(st.slot, READ) for st in self.steps if type(st) is _Read and st.slot not in out_roots]
-        self.frees += [(r, KERNEL) for r in sorted(self.kernel_roots) if r not in out_roots]
+    def __init__(self, start, stop, device):
+        self.start, self.stop, self.device = start, stop, device
+        self.kernels = 0   # kernel steps in it
+        self.kernel_roots, self.starts, self.aliases, self.steps, self.variables, self.frees = {}, [], {}, [], [], []
+
+    def start_values(self, vals):
+        """[(kind, what, data_id, per_call)]: starts and their data at this call ("data": what
+        is the DataId)."""
+        out = []
+        for kind, what in self.starts:
+            if kind == "var":
+                out.append((kind, what, what.data_id, True))
+            elif kind == "data":
+                d = vals[what].data_id
+                out.append((kind, d, d, False))
+            else:
+                out.append((kind, what, vals[what].data_id, True))
+        return out
+
+    def finish(self, vals):
+        """The Python part, once the runner's program has given the kernel roots their data in
+        vals: the aliases, the variable reads and writes, the releases."""
+        engine = ENGINE
+        aliases = self.aliases
+        for r, slots in aliases.items():
+            if vals[r] is not None:
+                _alias(vals, r, slots)
+        for st in self.steps:
+            _run_other(st, vals, engine)
+            if type(st) is _Read and st.slot in aliases:
+                _alias(vals, st.slot, aliases[st.slot])
+        if self.frees:
+            _release(self.frees, vals, engine)
 
 
-def _alias(vals, r, slots, meta):
+def _segment(plan):
+    steps, root, kind, meta = plan.steps, plan.root, plan.kind, plan.meta
+    units, unit_of = [], {}   # unit_of: slot -> the segment whose step made it
+    seg = None
+    for i, st in enumerate(steps):
+        if type(st) in (_Host, _Split):
+            units.append(Segment(i, i + 1, False))
+            seg = None
+        else:
+            if seg is None:
+                seg = Segment(i, i, True)
+                units.append(seg)
+            seg.stop = i + 1
+        u = units[-1]
+        if type(st) is _Read:
+            unit_of[st.slot] = u
+        elif type(st) is not _Assign:
+            for o in st.outs:
+                unit_of[o if type(st) is _Host else o[0]] = u
+    # What Python must hold: the outputs, what variables take, what host steps and split kernels
+    # read, every root a segment's kernels read that another segment made, and the roots of all
+    # these (an alias is set from its root's data).
+    needs = {o.slot for o in _markers(plan.template, _Out)}
+    for u in units:
+        for st in steps[u.start:u.stop]:
+            if type(st) is _Assign:
+                needs.add(st.src)
+            elif not u.device:
+                needs.update(st.ins)
+            elif type(st) is _Kernel:
+                u.kernels += 1
+                needs.update(root[s] for s in st.ins if unit_of.get(root[s], u) is not u)
+    needs.update([root[s] for s in needs])
+    held = set()              # the roots of device segments Python holds
+    for s in needs:
+        u, r = unit_of.get(s), root[s]
+        if u is None or not u.device:
+            continue          # an input's, a constant's or a step-by-step step's: in vals already
+        if kind[r] == KERNEL and unit_of[r] is u:
+            u.kernel_roots.setdefault(r, []).append((s,) + tuple(meta[s]))
+        elif s != r:
+            u.aliases.setdefault(r, []).append((s,) + tuple(meta[s]))
+        if unit_of.get(r) is u:
+            held.add(r)
+    for u in units:
+        if not u.device:
+            continue
+        assigned, seen, read_var = set(), set(), {}
+        for st in steps[u.start:u.stop]:
+            if type(st) is _Assign:
+                assigned.add(id(st.var))
+                u.steps.append(st)
+            elif type(st) is _Read:
+                if id(st.var) not in assigned:
+                    read_var[st.slot] = st.var
+                if st.slot in held:
+                    u.steps.append(st)
+            else:
+                for s in st.ins:
+                    r = root[s]
+                    if r in seen or unit_of.get(r) is u and kind[r] != READ:
+                        continue
+                    seen.add(r)
+                    if kind[r] in (CONST, CAPTURED):
+                        u.starts.append(("data", r))
+                    elif unit_of.get(r) is not u:
+                        u.starts.append(("in", r))
+                    elif r in read_var:
+                        u.starts.append(("var", read_var[r]))
+                    # (else a read after a write here: the written data, the program's own)
+            for r, k in st.free:
+                if k == HOST or r in held or not unit_of[r].device:
+                    u.frees.append((r, k))
+        u.variables = list({id(st.var): st.var for st in u.steps}.values())
+    return units
+
+
+def _alias(vals, r, slots):
     d = vals[r].data_id
-    for s in slots:
-        vals[s] = Value(d, *meta[s])
+    for s, shape, dtype, size in slots:
+        vals[s] = Value(d, shape, dtype, size)
 
 
 class _StepRunner:
@@ -715,4 +816,4 @@ def _rebuild(x, vals, inputs, engine):
     return x
 
 
-__all__ = ["Plan", "Recorder", "GraphBreak", "Diverged", "trace", "signature", "tracing_enabled"]
+__all__ = ["Plan", "Segment", "Recorder", "GraphBreak", "Diverged", "trace", "signature", "tracing_enabled"]

@@ -19,6 +19,7 @@ _RUNNER = {"webgl": "DrawPlanRunner", "webgpu": "DispatchPlanRunner"}[BACKEND]
 # set from fixed values, so every backend starts from the same ones.
 _SCENARIO = r'''
 import math
+import random
 
 
 def _vals(shape, k):
@@ -34,7 +35,8 @@ def _runners(fn):
         r = None if p is None else p.runner
         if r is not None:
             out.append({"type": type(r).__name__, "replays": getattr(r, "replays", 0),
-                        "reason": getattr(r, "reason", "no runner"), "commands": getattr(r, "num_commands", 0)})
+                        "reason": getattr(r, "reason", "no runner"), "commands": getattr(r, "num_commands", 0),
+                        "programs": getattr(r, "num_programs", 0)})
     return out
 
 
@@ -127,7 +129,8 @@ async def scenario(tf, in_use):
     xc.dispose()
     model.dispose()
 
-    # Random draws are host steps: no capture, the reason kept, the draws new on every call.
+    # Random draws are host steps: the plan runs as segments (x * 2 | draw | * 0, + | draw), the
+    # draws new on every call.
     g = tf.function(lambda x: [x * 2 + tf.random_uniform([4]) * 0, tf.random_uniform([4])])
     x = tf.tensor([1, 2, 3, 4], [4])
     draws = []
@@ -139,6 +142,40 @@ async def scenario(tf, in_use):
     r["random_runners"] = _runners(g)
     x.dispose()
     g.dispose()
+
+    # An MLP with dropout trained by train_on_batch: the masks are host steps between the
+    # segments of its step; the same seed of Python's generator gives every backend the same masks.
+    random.seed(7)
+    model = tf.sequential(layers=[tf.layers.dense(units=16, activation="relu", input_shape=[6]),
+                                  tf.layers.dropout(rate=0.4),
+                                  tf.layers.dense(units=3, activation="softmax")])
+    model.compile("sgd", "categoricalCrossentropy")
+    _set_weights(model)
+    xb = _vals([8, 6], 6)
+    labels = tf.tensor([i % 3 for i in range(8)], [8], "int32")
+    yb = tf.one_hot(labels, 3)
+    labels.dispose()
+    r["dropout_losses"] = [await model.train_on_batch(xb, yb) for _ in range(5)]
+    r["dropout_weights"] = [wt.array_sync() for wt in model.weights]
+    before = (tf.memory()["num_tensors"], tf.memory()["num_bytes"], in_use())
+    for _ in range(30):
+        await model.train_on_batch(xb, yb)
+    r["dropout_flat"] = [before, (tf.memory()["num_tensors"], tf.memory()["num_bytes"], in_use())]
+    r["dropout_runners"] = _runners(model.train_function)
+    tf.dispose([xb, yb])
+    model.dispose()
+
+    # A split kernel (Unique: its output's shape depends on the values) between two segments.
+    u = tf.function(lambda x: tf.unique(tf.floor(x * 2))[0] * 3 + 1)
+    uniques = []
+    for k in range(4):
+        x = tf.tensor([0.1 * k, 0.6, 1.2, 0.1 * k, 2.7], [5])
+        y = u(x)
+        uniques.append(y.array_sync())
+        tf.dispose([x, y])
+    r["unique"] = uniques
+    r["unique_runners"] = _runners(u)
+    u.dispose()
     r["left"] = tf.memory()["num_tensors"]
     return r
 '''
@@ -178,10 +215,11 @@ def _replayed(runners):
 
 def test_runner_replays_equal_step_replays_and_cpu(runs):
     on, off = runs
-    for key in ("function_runners", "mlp_runners", "convnet_runners"):
+    for key in ("function_runners", "mlp_runners", "convnet_runners", "dropout_runners", "unique_runners"):
         _replayed(on[key])
     cpu = _cpu()
-    for key in ("function", "variable", "after_disposed", "mlp_losses", "mlp_weights", "convnet"):
+    for key in ("function", "variable", "after_disposed", "mlp_losses", "mlp_weights", "convnet", "dropout_losses",
+                "dropout_weights", "unique"):
         assert on[key] == off[key], key   # bitwise: the same programs ran
         np.testing.assert_allclose(np.array(_flat(on[key]), dtype=np.float64),
                                    np.array(_flat(cpu[key]), dtype=np.float64), rtol=1e-4, atol=1e-5, err_msg=key)
@@ -190,22 +228,26 @@ def test_runner_replays_equal_step_replays_and_cpu(runs):
 
 def test_runner_memory_flat_and_errors(runs):
     on, _ = runs
-    before, after = on["flat"]
-    assert before == after, on["flat"]
+    for key in ("flat", "dropout_flat"):
+        before, after = on[key]
+        assert before == after, (key, on[key])
     assert on["disposed"][0] == "DisposedTensorError" and "disposed" in on["disposed"][1], on["disposed"]
     assert on["left"] == 0
 
 
-def test_host_steps_keep_a_reason_and_right_results(runs):
+def test_host_steps_and_splits_run_between_programs(runs):
     on, _ = runs
     runners = on["random_runners"]
-    assert runners and all(r["type"] == _RUNNER and r["replays"] == 0 and "host steps" in r["reason"]
-                           for r in runners), runners
+    _replayed(runners)
+    assert [r["programs"] for r in runners] == [2], runners   # x * 2 | draw | * 0, + | draw
     draws = on["random"]
     for doubled, drawn in draws:
         assert doubled == [2, 4, 6, 8]
         assert all(0 <= u < 1 for u in drawn)
     assert len({tuple(d[1]) for d in draws}) == len(draws)   # new values on every call
+    # the dropout step: a program before its mask and one after; Unique: one on each side
+    assert all(r["programs"] >= 2 for r in on["dropout_runners"] + on["unique_runners"]), on
+    assert on["unique"] == [[1.0, 4.0, 7.0, 16.0]] * 4
 
 
 _PAGE_SCALAR = r'''

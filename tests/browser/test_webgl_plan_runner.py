@@ -41,7 +41,7 @@ try:
     x = tf.tensor([[1.0, 1.0]])
     got = [values(step(x)) for _ in range(3)]
     runner = runner_of(step)
-    built = (runner.js_plan is not None, runner.replays, runner.reason)
+    built = (runner.units is not None, runner.replays, runner.reason)
     w.assign(tf.tensor([[1.0, 2.0], [3.0, 4.0]]))
     w.data_sync()
     be.ctx.gl.getExtension("WEBGL_lose_context").loseContext()

@@ -369,6 +369,8 @@ class CPUPlanRunner:
 
     # --- compiling --------------------------------------------------------------------------------
     def _build(self, plan):
+        if plan.splits:   # (a split kernel's outputs are checked against the trace's: step by step does)
+            raise _Decline("the plan has split kernels")
         backend, engine = self.backend, ENGINE
         store = backend.store
         n, meta = plan.num_slots, plan.meta

@@ -157,27 +157,4 @@ def _plan(cmds, escaping_values):
     return Program(externals, [v.dims for v in escaping_values], constants, internals, program_cmds)
 
 
-def plan_starts(plan, inputs):
-    """The data a replay of plan starts from, which a runner puts on the GPU before capturing:
-    [(kind, what, data_id, per_call)] with kind "in" (what: the input's slot), "var" (what: a
-    variable the plan reads before any write to it) or "data" (what: the DataId of a captured
-    tensor or constant). per_call: the data changes from call to call (inputs, variables)."""
-    vals = plan.external_values(inputs)
-    found = [("in", s, vals[s].data_id, True) for s in plan.inputs]
-    assigned = set()
-    for st in plan.steps:
-        var = getattr(st, "var", None)
-        if var is None:
-            continue
-        if hasattr(st, "src"):
-            assigned.add(id(var))
-        elif id(var) not in assigned:
-            found.append(("var", var, var.data_id, True))
-    for s, _ in plan.captured:
-        found.append(("data", vals[s].data_id, vals[s].data_id, False))
-    for s, v in plan.consts:
-        found.append(("data", v.data_id, v.data_id, False))
-    return found
-
-
-__all__ = ["CaptureFailed", "Program", "analyze", "plan_starts"]
+__all__ = ["CaptureFailed", "Program", "analyze"]

@@ -1,33 +1,23 @@
-"""webgl's plan runner: a recorded plan (core/plan.py) replayed as ONE JavaScript call that issues
-all its draws (helpers.js runPlan), with no Python per kernel.
+"""webgl's plan runner: a recorded plan (core/plan.py) replayed as ONE JavaScript call per run of
+device steps that issues all its draws (helpers.js runPlan), with no Python per kernel; host
+steps and split kernels run in Python between those calls (gpu/plan_runner.py: the design).
 
-Built on the plan's first replay, which runs step by step while the draws and uploads it gives
-the context are captured (gpu/plan_capture.py): before it, the data of the plan's inputs, of the
-variables it reads and of its captured weights are put in textures, so every other upload inside
-the capture is a constant. The capture fails (and the plan keeps replaying step by step) where a
-kernel reads values back, where the plan has host steps (random draws: new values each call),
-under a GPU byte budget (WEBGL_MAX_GPU_BYTES pages textures out behind the program's back), or
-where a draw reads a texture the plan cannot name.
-
-A call then: finds the current texture of each external (uploading a new input's values, as a
-draw would), takes a recycled texture for each escaping value, runs the program, and gives the
-escaping textures to new data, which the plan's Python ends (variable writes, the outputs'
-Tensors) take as a step-by-step replay would. The internal values live in textures the runner
-owns (the memory plan: shared between values whose lives do not overlap), released by
-Plan.dispose. A call whose externals are not as captured (a texture of another layout, packed
-weights evicted) runs step by step; a lost context drops the runner (the next replay captures
-again)."""
+Here the resources are textures and a command is a draw. The capture fails (the plan replays
+step by step) under a GPU byte budget (WEBGL_MAX_GPU_BYTES pages textures out behind the
+program's back). A start is found again by the data it is (an input, a variable, ...) and, for
+the GEMM's packed weights kept beside a tensor, by their key; a call whose start is in a
+texture of another layout than at the capture, or whose packed weights were evicted, runs that
+segment step by step; a lost context drops the runner (the next replay captures again)."""
 import array
 
 from pyodide.ffi import to_js
 import js
 
-from ...core.engine import ENGINE
 from ...core.environment import ENV
-from ...core.plan import Value
 from ...core.tensor import DataId
 from ...core.shapes import size_of
-from ..gpu.plan_capture import CaptureFailed, analyze, plan_starts
+from ..gpu.plan_capture import CaptureFailed
+from ..gpu.plan_runner import Compiled, GPUPlanRunner
 from .texture_manager import TexData
 
 
@@ -66,128 +56,22 @@ class _Textures:
         return tex
 
 
-class DrawPlanRunner:
+class DrawPlanRunner(GPUPlanRunner):
     def __init__(self, backend):
-        self.backend = backend
-        self.ctx = None         # the context the program was built on
-        self.externals = None   # [(kind, what, key, tex_shape)]: see _external_data
-        self.escaping = None    # [([(slot, shape, dtype, size)], dims, TexData shape, dtype)] per kernel root
-        self.tail = None        # what Python finishes (core.plan.Escaping)
-        self.owned = []         # (texture, dims) the runner holds
-        self.js_plan = None
-        self.reason = None      # why the capture failed, if it did
-        self.replays = 0        # calls run by the program (tests and the bench read it)
-        self.num_commands = 0   # draws per call
+        super().__init__(backend)
+        self.ctx = None   # the context the programs were built on
 
-    # --- the first replay: capture --------------------------------------------------------------
-    def run(self, plan, inputs):
-        if self.js_plan is None:
-            if self.reason is not None:
-                return plan.run_steps(inputs)
-            return self._capture(plan, inputs)
-        backend = self.backend
-        if ENGINE.backend is not backend:
-            return plan.run_steps(inputs)
-        if backend.ctx is not self.ctx or ENV.flags["WEBGL_MAX_GPU_BYTES"]:
-            plan.dispose_runner()   # a new context, or a budget: capture again (or not at all)
-            return plan.run_steps(inputs)
-        vals = plan.external_values(inputs)
-        textures = []
-        for kind, what, key, tex_shape in self.externals:
-            d = self._external_data(kind, what, key, vals, inputs)
-            if d is None or d.tex_shape != tex_shape:
-                return plan.run_steps(inputs)
-            textures.append(d.texture)
-        acquire = backend._acquire
-        out_textures = [acquire(*e[1]) for e in self.escaping]
-        if self.ctx.js.runPlan(self.js_plan, *textures, *out_textures):
-            backend._recover()
-            plan.dispose_runner()
-            return plan.run_steps(inputs)
-        store, lru = backend.store, backend._lru
-        for (slots, dims, shape, dtype), tex in zip(self.escaping, out_textures):
-            d = TexData(shape, dtype)
-            d.texture, d.tex_shape, d.channels = tex, dims[:2], dims[2]
-            data_id = DataId(backend)
-            store[data_id] = d
-            lru[d] = None
-            for s, vshape, vdtype, size in slots:
-                vals[s] = Value(data_id, vshape, vdtype, size)
-        self.replays += 1
-        return plan.finish(vals, inputs, self.tail)
-
-    def _external_data(self, kind, what, key, vals, inputs):
-        """The TexData (in a texture) of one external at this call; None where it cannot be had."""
-        backend = self.backend
-        if kind == "in":
-            data_id = vals[what].data_id
-        elif kind == "var":
-            data_id = what.data_id
-        else:
-            data_id = what
-        if key is not None:
-            info = backend.derived.get(data_id, {}).get(key)
-            if info is None:
-                return None
-            d = backend.store.get(info.data_id)
-            return d if d is not None and d.texture is not None else None
-        if data_id in backend.pending:
-            backend.materialize(data_id)
-        d = backend.store.get(data_id)
-        if d is None or d.complex_parts is not None or d.lost:
-            return None
-        return backend._ensure_texture(d)
-
-    def _capture(self, plan, inputs):
-        backend = self.backend
-        self.tail = tail = plan.escaping()
-        try:
-            externals = self._externals(plan, inputs)
-        except CaptureFailed as exc:
-            self.reason = str(exc)
-            return plan.run_steps(inputs)
-        ctx, manager = backend.ctx, backend.textures
-        log = backend.ctx = _Capturing(ctx, manager)
-        backend.textures = _Textures(manager, log)
-        backend.capture_reads = 0
-        try:
-            vals = plan.steps_values(inputs)
-            roots = sorted(tail.kernel_roots)
-            for r in roots:
-                backend.settle(vals[r].data_id)
-        finally:
-            backend.ctx, backend.textures = ctx, manager
-            reads, backend.capture_reads = backend.capture_reads, None
-        try:
-            if reads:
-                raise CaptureFailed("a kernel read values back to the host")
-            if backend.ctx.lost():
-                raise CaptureFailed("the context was lost during the capture")
-            escaping_tex = []
-            self.escaping = []
-            for r in roots:
-                d = backend.store.get(vals[r].data_id)
-                if d is None or d.texture is None:
-                    raise CaptureFailed("an output or a variable's new value is not in a texture")
-                escaping_tex.append(d.texture)
-                dims = log.dims.get(id(d.texture))
-                if dims is None:
-                    raise CaptureFailed("an output's texture was not made by the recorded kernels")
-                self.escaping.append((tail.kernel_roots[r], dims, d.shape, d.dtype))
-            program = analyze(log.events, externals, escaping_tex, log.dims)
-        except CaptureFailed as exc:
-            self.reason = str(exc)
-            return plan.finish(vals, inputs)
-        self._build(program)
-        return plan.finish(vals, inputs)
-
-    def _externals(self, plan, inputs):
-        """id(texture) -> (kind, what, key, tex_shape) for the data the plan starts from, each put in
-        a texture first (a one-value constant stays on the host: kernels take it as a uniform)."""
-        if plan.has_host_steps:
-            raise CaptureFailed("the plan has host steps (random draws)")
+    def _begin_plan(self):
         if ENV.flags["WEBGL_MAX_GPU_BYTES"]:
             raise CaptureFailed("a GPU byte budget is set (textures may be paged out)")
+        self.ctx = self.backend.ctx
+
+    def _stale(self):
+        return self.backend.ctx is not self.ctx or ENV.flags["WEBGL_MAX_GPU_BYTES"]
+
+    def _externals(self, starts):
+        """id(texture) -> (kind, what, key, tex_shape) for the data a segment starts from, each put
+        in a texture first (a one-value constant stays on the host: kernels take it as a uniform)."""
         backend = self.backend
         externals = {}
 
@@ -196,7 +80,7 @@ class DrawPlanRunner:
             # (by identity: `what` may be a Variable, whose == is elementwise)
             if prev is not entry and (prev[0], id(prev[1]), prev[2]) != (entry[0], id(entry[1]), entry[2]):
                 raise CaptureFailed("one texture holds two of the plan's inputs")
-        for kind, what, data_id, per_call in plan_starts(plan, inputs):
+        for kind, what, data_id, per_call in starts:
             backend.settle(data_id)
             d = backend.store.get(data_id)
             if d is None or d.dtype == "string" or d.complex_parts is not None:
@@ -210,35 +94,101 @@ class DrawPlanRunner:
                 dd = backend.store.get(info.data_id)
                 if dd is not None and dd.texture is not None:
                     add(dd.texture, (kind, what, key, dd.tex_shape))
-        return externals
+        return externals, None
 
-    def _build(self, program):
+    def _begin(self, hidden):
         backend = self.backend
-        self.ctx = ctx = backend.ctx
+        log = _Capturing(backend.ctx, backend.textures)
+        backend.ctx, backend.textures = log, _Textures(backend.textures, log)
+        backend.capture_reads = 0
+        return log
+
+    def _end(self, log):
+        backend = self.backend
+        backend.ctx, backend.textures = log._ctx, log._textures
+        reads, backend.capture_reads = backend.capture_reads, None
+        if reads:
+            return "a kernel read values back to the host"
+        if backend.ctx.lost():
+            return "the context was lost during the capture"
+        return None
+
+    def _escaping(self, log, data_id):
+        d = self.backend.store.get(data_id)
+        if d is None or d.texture is None:
+            raise CaptureFailed("an output or a variable's new value is not in a texture")
+        dims = log.dims.get(id(d.texture))
+        if dims is None:
+            raise CaptureFailed("an output's texture was not made by the recorded kernels")
+        return d.texture, dims, d.shape, d.dtype
+
+    def _build(self, program, escaping):
+        backend = self.backend
+        ctx = backend.ctx
         table = [None] * (len(program.externals) + len(program.escaping))
+        owned = []
         for dims, (w, h, floats) in program.constants:
             tex = backend.textures.acquire(*dims)
             ctx.upload(tex, w, h, floats)
-            self.owned.append((tex, dims))
+            owned.append((tex, dims))
             table.append(tex)
         for dims in program.internals:
             tex = backend.textures.acquire(*dims)
-            self.owned.append((tex, dims))
+            owned.append((tex, dims))
             table.append(tex)
-        self.externals = program.externals
         cmds = [{"p": handle, "outs": outs, "ins": ins, "w": w, "h": h, "u": list(uniforms)}
                 for handle, outs, ins, (w, h, uniforms) in program.cmds]
         plan = js.Object.new()
         plan.table = to_js(table)
         plan.cmds = to_js(cmds, dict_converter=js.Object.fromEntries)
-        self.js_plan = plan
-        self.num_commands = len(cmds)
+        return Compiled(plan, program.externals, escaping, owned, len(cmds))
 
-    def dispose(self):
+    def _external(self, entry, vals):
+        """The texture of one start at this call; None where it cannot be had as captured."""
+        kind, what, key, tex_shape = entry
+        backend = self.backend
+        if kind == "in":
+            data_id = vals[what].data_id
+        elif kind == "var":
+            data_id = what.data_id
+        else:
+            data_id = what
+        if key is not None:
+            info = backend.derived.get(data_id, {}).get(key)
+            if info is None:
+                return None
+            d = backend.store.get(info.data_id)
+            return d.texture if d is not None and d.texture is not None and d.tex_shape == tex_shape else None
+        if data_id in backend.pending:
+            backend.materialize(data_id)
+        d = backend.store.get(data_id)
+        if d is None or d.complex_parts is not None or d.lost:
+            return None
+        backend._ensure_texture(d)
+        return d.texture if d.tex_shape == tex_shape else None
+
+    def _acquire(self, dims):
+        return self.backend._acquire(*dims)
+
+    def _launch(self, prog, resources, outs):
+        if self.ctx.js.runPlan(prog.handle, *resources, *outs):
+            self.backend._recover()
+            return False
+        return True
+
+    def _wrap(self, tex, dims, shape, dtype):
+        backend = self.backend
+        d = TexData(shape, dtype)
+        d.texture, d.tex_shape, d.channels = tex, dims[:2], dims[2]
+        data_id = DataId(backend)
+        backend.store[data_id] = d
+        backend._lru[d] = None
+        return data_id
+
+    def _dispose_program(self, prog):
         backend = self.backend
         if self.ctx is not None and backend.ctx is self.ctx:
-            for tex, dims in self.owned:
+            for tex, dims in prog.owned:
                 backend.textures.release(tex, *dims)
-        self.owned = []
-        self.js_plan = None
-
+        prog.owned = []
+        prog.handle = None

@@ -1,40 +1,27 @@
-"""webgpu's plan runner: a recorded plan (core/plan.py) replayed as ONE JavaScript call that
-encodes all its dispatches in one compute pass and submits them once (helpers.js runPlan), with
-no Python per kernel. The same design as webgl's runner (webgl/plan_runner.py), on buffers.
+"""webgpu's plan runner: a recorded plan (core/plan.py) replayed as ONE JavaScript call per run of
+device steps that encodes all its dispatches in one compute pass and submits them once
+(helpers.js runPlan), with no Python per kernel; host steps and split kernels run in Python
+between those calls (gpu/plan_runner.py: the design, shared with webgl's runner).
 
-Built on the plan's first replay, which runs step by step while the dispatches and uploads it
-gives the device are captured (gpu/plan_capture.py; a buffer's kind there is its size class):
-before it, the data of the plan's inputs, of the variables it reads and of its captured weights
-are put in buffers, so every other upload inside the capture is a constant; and kernels do not
-see the CPU-side values of the per-call ones (backend.capture_hidden): a kernel takes a known
-one-value input as a uniform, which the capture would freeze. The dispatches that write the
-parts of one output (Concat, Pack) become one command. The capture fails
-(and the plan keeps replaying step by step, `reason` says why) where a kernel reads values back,
-where the plan has host steps (random draws: new values each call), or where a dispatch reads a
-buffer the plan cannot name.
+Here the resources are buffers (a buffer's kind is its size class) and a command is a dispatch.
+Kernels do not see the CPU-side values of a segment's per-call starts (backend.capture_hidden): a
+kernel takes a known one-value input as a uniform, which the capture would freeze. The dispatches
+that write the parts of one output (Concat, Pack) become one command.
 
-The program: pipelines as captured; the uniforms (made from shapes and attributes only:
-constants of the plan) written once into one uniform buffer; internal values in buffers the
-runner owns (the memory plan shares them between values whose lives do not overlap), constants
-written once; the bind groups of the dispatches binding only those made once, the others per
-call (cached for the buffers of the last two calls, in JS).
-
-A call then: finds the current buffer of each external (uploading a new input's values, as a
-dispatch would), takes a recycled buffer for each escaping value, runs the program, and gives
-the escaping buffers to new data, which the plan's Python ends (variable writes, the outputs'
-Tensors) take as a step-by-step replay would. Plan.dispose releases the runner's buffers; a
-new or lost device drops the runner (the next replay captures again, or raises the loss)."""
+A program: pipelines as captured; the uniforms (made from shapes and attributes only: constants
+of the plan) written once into one uniform buffer; the bind groups of the dispatches binding
+only buffers made once, the others per call (cached for the buffers of the last two calls, in
+JS). A new or lost device drops the runner (the next replay captures again, or raises the loss)."""
 try:
     import js
     from pyodide.ffi import to_js
 except ImportError:   # CPython: imported with the backend (pytfweb ops lists its kernels), never run
     js = to_js = None
 
-from ...core.engine import ENGINE
-from ...core.plan import Value
 from ...core.tensor import DataId
 from ...core.shapes import size_of
-from ..gpu.plan_capture import CaptureFailed, analyze, plan_starts
+from ..gpu.plan_capture import CaptureFailed
+from ..gpu.plan_runner import Compiled, GPUPlanRunner
 
 
 class _Capturing:
@@ -115,119 +102,26 @@ class _Buffers:
         self._manager.release(buf, size)
 
 
-class DispatchPlanRunner:
+class DispatchPlanRunner(GPUPlanRunner):
     def __init__(self, backend):
-        self.backend = backend
-        self.device = None      # the device the program was built on
-        self.externals = None   # [(kind, what)]: see _external_buffer
-        self.escaping = None    # [([(slot, shape, dtype, size)], size class, GPUData shape, dtype)] per kernel root
-        self.tail = None        # what Python finishes (core.plan.Escaping)
-        self.owned = []         # (buffer, size class) the runner holds
-        self.js_plan = None
-        self.reason = None      # why the capture failed, if it did
-        self.replays = 0        # calls run by the program (tests and the bench read it)
-        self.num_commands = 0   # dispatches per call
+        super().__init__(backend)
+        self.device = None   # the device the programs were built on
 
-    def run(self, plan, inputs):
-        if self.js_plan is None:
-            if self.reason is not None:
-                return plan.run_steps(inputs)
-            return self._capture(plan, inputs)
-        backend = self.backend
-        if ENGINE.backend is not backend:
-            return plan.run_steps(inputs)
+    def _begin_plan(self):
+        self.device = self.backend.device
+
+    def _stale(self):
         dev = self.device
-        if backend.device is not dev or dev.lost_reason is not None:
-            plan.dispose_runner()   # a new device: capture again; a lost one: the steps raise it
-            return plan.run_steps(inputs)
-        vals = plan.external_values(inputs)
-        buffers = []
-        for kind, what in self.externals:
-            buf = self._external_buffer(kind, what, vals)
-            if buf is None:
-                return plan.run_steps(inputs)
-            buffers.append(buf)
-        acquire = dev.buffers.acquire
-        out = [acquire(e[1]) for e in self.escaping]
-        dev.js.runPlan(self.js_plan, *buffers, *(b for b, _ in out))
-        backend.dispatches += self.num_commands
-        store, data_class = backend.store, backend.data_class
-        for (slots, _, shape, dtype), (buf, size) in zip(self.escaping, out):
-            d = data_class(shape, dtype)
-            d.buffer, d.size = buf, size
-            data_id = DataId(backend)
-            store[data_id] = d
-            for s, vshape, vdtype, n in slots:
-                vals[s] = Value(data_id, vshape, vdtype, n)
-        self.replays += 1
-        return plan.finish(vals, inputs, self.tail)
+        return self.backend.device is not dev or dev.lost_reason is not None
 
-    def _external_buffer(self, kind, what, vals):
-        """The buffer of one external at this call; None where it has none (then the call runs
-        step by step, which says why where it must fail)."""
-        backend = self.backend
-        data_id = vals[what].data_id if kind == "in" else what.data_id if kind == "var" else what
-        d = backend.store.get(data_id)
-        if d is None or d.complex_parts is not None or d.dtype == "string":
-            return None
-        return backend.ensure_buffer(data_id)   # (computes pending data, uploads CPU-side values)
-
-    # --- the first replay: capture --------------------------------------------------------------
-    def _capture(self, plan, inputs):
-        backend = self.backend
-        self.tail = tail = plan.escaping()
-        try:
-            externals, hidden = self._externals(plan, inputs)
-        except CaptureFailed as exc:
-            self.reason = str(exc)
-            return plan.run_steps(inputs)
-        dev = backend.device
-        log = backend.device = _Capturing(dev)
-        backend.capture_reads, backend.capture_hidden = 0, hidden
-        try:
-            vals = plan.steps_values(inputs)
-            roots = sorted(tail.kernel_roots)
-            for r in roots:
-                backend.settle(vals[r].data_id)
-        finally:
-            backend.device = dev
-            reads, backend.capture_reads, backend.capture_hidden = backend.capture_reads, None, None
-        try:
-            if reads:
-                raise CaptureFailed("a kernel read values back to the host")
-            if log.failed is not None:
-                raise CaptureFailed(log.failed)
-            if dev.lost_reason is not None:
-                raise CaptureFailed("the device was lost during the capture")
-            escaping_buffers = []
-            self.escaping = []
-            for r in roots:
-                d = backend.store.get(vals[r].data_id)
-                if d is None or d.buffer is None:
-                    raise CaptureFailed("an output or a variable's new value is not in a buffer")
-                escaping_buffers.append(d.buffer)
-                size = log.dims.get(id(d.buffer))
-                if size is None:
-                    raise CaptureFailed("an output's buffer was not made by the recorded kernels")
-                self.escaping.append((tail.kernel_roots[r], size, d.shape, d.dtype))
-            events = [ev for ev in log.events if ev[0] != "moved"]
-            program = analyze(events, externals, escaping_buffers, log.dims)
-        except CaptureFailed as exc:
-            self.reason = str(exc)
-            return plan.finish(vals, inputs)
-        self._build(dev, program)
-        return plan.finish(vals, inputs)
-
-    def _externals(self, plan, inputs):
-        """id(buffer) -> (kind, what) for the data the plan starts from, each put in a buffer
+    def _externals(self, starts):
+        """id(buffer) -> (kind, what) for the data a segment starts from, each put in a buffer
         first (a one-value constant stays on the host: kernels take it as a uniform), and the
-        DataIds of the per-call ones (inputs, variables), whose CPU-side values kernels must not
-        bake into the capture."""
-        if plan.has_host_steps:
-            raise CaptureFailed("the plan has host steps (random draws)")
+        DataIds of the per-call ones (inputs, variables, host values), whose CPU-side values
+        kernels must not bake into the capture."""
         backend = self.backend
         externals, hidden = {}, set()
-        for kind, what, data_id, per_call in plan_starts(plan, inputs):
+        for kind, what, data_id, per_call in starts:
             backend.settle(data_id)
             d = backend.store.get(data_id)
             if d is None or d.dtype == "string" or d.complex_parts is not None:
@@ -244,20 +138,50 @@ class DispatchPlanRunner:
                 raise CaptureFailed("one buffer holds two of the plan's inputs")
         return externals, hidden
 
-    def _build(self, dev, program):
-        self.device = dev
+    def _begin(self, hidden):
+        backend = self.backend
+        log = backend.device = _Capturing(backend.device)
+        backend.capture_reads, backend.capture_hidden = 0, hidden
+        return log
+
+    def _end(self, log):
+        backend = self.backend
+        backend.device = dev = log._device
+        reads, backend.capture_reads, backend.capture_hidden = backend.capture_reads, None, None
+        if reads:
+            return "a kernel read values back to the host"
+        if log.failed is not None:
+            return log.failed
+        if dev.lost_reason is not None:
+            return "the device was lost during the capture"
+        return None
+
+    def _escaping(self, log, data_id):
+        d = self.backend.store.get(data_id)
+        if d is None or d.buffer is None:
+            raise CaptureFailed("an output or a variable's new value is not in a buffer")
+        size = log.dims.get(id(d.buffer))
+        if size is None:
+            raise CaptureFailed("an output's buffer was not made by the recorded kernels")
+        return d.buffer, size, d.shape, d.dtype
+
+    def _events(self, log):
+        return [ev for ev in log.events if ev[0] != "moved"]
+
+    def _build(self, program, escaping):
+        dev = self.device
         buffers = dev.buffers
         table = [None] * (len(program.externals) + len(program.escaping))
+        owned = []
         for size, payload in program.constants:
             buf, _ = buffers.acquire(size)
             dev.upload(buf, payload)
-            self.owned.append((buf, size))
+            owned.append((buf, size))
             table.append(buf)
         for size in program.internals:
             buf, _ = buffers.acquire(size)
-            self.owned.append((buf, size))
+            owned.append((buf, size))
             table.append(buf)
-        self.externals = program.externals
         # Every dispatch's uniforms in one buffer, each at an offset a uniform binding may start
         # at; equal uniforms are written once.
         align = int(dev.device.limits.minUniformBufferOffsetAlignment)
@@ -272,17 +196,43 @@ class DispatchPlanRunner:
                     uniforms += bytes(-len(uniforms) % align)
                 cmds.append({"p": pipeline, "b": [where[k] for k in positions], "uo": off, "us": len(ub),
                              "x": x, "y": y, "z": z})
-        self.js_plan = dev.js.buildPlan(to_js(table), len(table) - len(self.owned),
-                                        to_js(cmds, dict_converter=js.Object.fromEntries), to_js(bytes(uniforms)))
-        self.num_commands = len(cmds)
+        handle = dev.js.buildPlan(to_js(table), len(table) - len(owned),
+                                  to_js(cmds, dict_converter=js.Object.fromEntries), to_js(bytes(uniforms)))
+        return Compiled(handle, program.externals, escaping, owned, len(cmds))
 
-    def dispose(self):
+    def _external(self, entry, vals):
+        """The buffer of one start at this call; None where it has none (then the segment runs
+        step by step, which says why where it must fail)."""
+        kind, what = entry
+        backend = self.backend
+        data_id = vals[what].data_id if kind == "in" else what.data_id if kind == "var" else what
+        d = backend.store.get(data_id)
+        if d is None or d.complex_parts is not None or d.dtype == "string":
+            return None
+        return backend.ensure_buffer(data_id)   # (computes pending data, uploads CPU-side values)
+
+    def _acquire(self, size):
+        return self.device.buffers.acquire(size)
+
+    def _launch(self, prog, resources, outs):
+        self.device.js.runPlan(prog.handle, *resources, *(b for b, _ in outs))
+        self.backend.dispatches += prog.num_commands
+        return True
+
+    def _wrap(self, out, size, shape, dtype):
+        backend = self.backend
+        d = backend.data_class(shape, dtype)
+        d.buffer, d.size = out
+        data_id = DataId(backend)
+        backend.store[data_id] = d
+        return data_id
+
+    def _dispose_program(self, prog):
         dev = self.device
         if dev is not None and self.backend.device is dev:   # (a lost device's buffers too: its counts)
-            for buf, size in self.owned:
+            for buf, size in prog.owned:
                 dev.buffers.release(buf, size)
-            if self.js_plan is not None:
-                dev.js.disposePlan(self.js_plan)
-        self.owned = []
-        self.js_plan = None
-
+            if prog.handle is not None:
+                dev.js.disposePlan(prog.handle)
+        prog.owned = []
+        prog.handle = None
