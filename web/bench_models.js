@@ -49,11 +49,13 @@ function smallConvnet() {
   ]});
 }
 
-// A 3-layer perceptron on flattened 28x28 images: dense 128 relu, dense 64 relu, dense 10 softmax.
-function mlp() {
+// A 3-layer perceptron on flattened 28x28 images: dense 128 relu, dense 64 relu, dense 10 softmax;
+// with dropout > 0, a dropout layer of that rate after each relu layer.
+function mlp(dropout = 0) {
+  const drop = () => (dropout ? [tf.layers.dropout({rate: dropout})] : []);
   return tf.sequential({layers: [
-    tf.layers.dense({inputShape: [784], units: 128, activation: 'relu'}),
-    tf.layers.dense({units: 64, activation: 'relu'}),
+    tf.layers.dense({inputShape: [784], units: 128, activation: 'relu'}), ...drop(),
+    tf.layers.dense({units: 64, activation: 'relu'}), ...drop(),
     tf.layers.dense({units: 10, activation: 'softmax'}),
   ]});
 }

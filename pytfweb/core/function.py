@@ -35,11 +35,16 @@ from .tensor import Tensor, Variable
 RETRACE_WARNING = 5
 # Replays of one signature whose split kernel gave other output shapes before its plan is dropped.
 MAX_DIVERGENCES = 3
+# Signatures one function keeps plans for (as the graph executor's _MAX_RECORDED): a new one beyond
+# it drops the least recently called one's plan and what it holds (constants, a runner's textures
+# or buffers), so a function called with ever new shapes holds bounded memory.
+MAX_PLANS = 8
 
 
 class Function:
     """What tf.function returns: call it as the function it wraps. trace_count is the number of
-    traces so far, breaks the (signature, reason) of each signature that runs eagerly."""
+    traces so far, breaks the (signature, reason) of each signature that runs eagerly; plans holds
+    the MAX_PLANS most recently called signatures' plans."""
 
     def __init__(self, fn, instance=None):
         if not callable(fn):
@@ -88,6 +93,9 @@ class Function:
         plans = self.plans
         if key in plans:
             plan = plans[key]
+            if len(plans) > 1:
+                del plans[key]
+                plans[key] = plan   # (the dict's order: least recently called first)
             if plan is None:
                 return self.fn(*args, **kwargs)
             if not plan.stale:
@@ -110,7 +118,12 @@ class Function:
                           f"changes from call to call, so it rarely replays; pass changing numbers as tensors",
                           RuntimeWarning, stacklevel=2)
         result, plan, reason = trace(lambda: self.fn(*args, **kwargs), tensors)
+        plans.pop(key, None)
         plans[key] = plan
+        while len(plans) > MAX_PLANS:
+            old = plans.pop(next(iter(plans)))
+            if old is not None:
+                old.dispose()
         if plan is None:
             self.breaks.append((_describe(key), reason))
         elif plan.splits:

@@ -6,6 +6,7 @@ tf.layers, that `pytfweb bench` runs in the same browser: change the two togethe
     mobilenet_v1(0.25, 128)  MobileNet v1 0.25 at 128x128x3 (the training bench): 475,544 parameters
     small_convnet()        TF.js's MNIST tutorial convnet, 28x28x1 in, 10 classes out
     mlp()                  784 -> dense 128 relu -> dense 64 relu -> dense 10 softmax
+    mlp(0.2)               the same with a dropout layer (rate 0.2) after each relu layer
 """
 import pytfweb as tf
 
@@ -68,11 +69,14 @@ def small_convnet():
     ])
 
 
-def mlp():
+def mlp(dropout=0):
     """A 3-layer perceptron on flattened 28x28 images: dense 128 relu, dense 64 relu, dense 10
-    softmax."""
+    softmax; with dropout > 0, a dropout layer of that rate after each relu layer (its masks are
+    new draws in every training step)."""
+    def drop():
+        return [tf.layers.dropout(rate=dropout)] if dropout else []
     return tf.sequential(layers=[
-        tf.layers.dense(input_shape=[784], units=128, activation="relu"),
-        tf.layers.dense(units=64, activation="relu"),
+        tf.layers.dense(input_shape=[784], units=128, activation="relu"), *drop(),
+        tf.layers.dense(units=64, activation="relu"), *drop(),
         tf.layers.dense(units=10, activation="softmax"),
     ])

@@ -277,6 +277,40 @@ def test_per_call_scalar_input_is_not_captured_as_a_constant(run_py):
         np.testing.assert_allclose(got, np.exp(x * s) + s, rtol=1e-5)
 
 
+_PAGE_MANY = r'''
+import warnings
+from pytfweb.core.function import MAX_PLANS
+
+# A function called with ever new shapes: beyond MAX_PLANS signatures, the least recently called
+# one's plan is dropped with its runner's textures or buffers, so what the plans hold stays bounded.
+w = tf.tensor([0.1 * i - 0.7 for i in range(16)], [4, 4])
+f = tf.function(lambda x: tf.mat_mul(tf.tanh(tf.mat_mul(x, w)), w) + tf.range(0, 4, 1, "float32"))
+xs = [tf.fill([k + 1, 4], 0.5) for k in range(3 * MAX_PLANS)]
+marks = []
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")   # (the retrace warning: the point here)
+    for x in xs:
+        for _ in range(3):   # traced, captured, replayed
+            f(x).dispose()
+        m = tf.memory()
+        marks.append((m["num_tensors"], m["num_bytes"], in_use()))
+runners = [p.runner for p in f.plans.values()]
+result = {"marks": marks, "cap": MAX_PLANS, "plans": len(f.plans),
+          "replayed": all(r is not None and r.replays > 0 and r.reason is None for r in runners)}
+f.dispose()
+tf.dispose(xs + [w])
+result["after"] = (tf.memory()["num_tensors"], in_use())
+'''
+
+
+def test_plans_beyond_the_cap_are_dropped_with_their_resources(run_py):
+    r = run_py(_PAGE_MANY)
+    cap, marks = r["cap"], r["marks"]
+    assert r["plans"] == cap and r["replayed"], r
+    assert marks[cap:] == [marks[cap - 1]] * (len(marks) - cap), marks
+    assert r["after"][0] == 0
+
+
 _PAGE_LOST = r'''
 g = tf.function(lambda x: tf.tanh(tf.mat_mul(x, x)) * 2)
 x = tf.tensor([0.1, 0.2, 0.3, 0.4], [2, 2])

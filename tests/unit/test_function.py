@@ -276,6 +276,32 @@ def test_signature_and_retracing():
     assert g.trace_count == 6
 
 
+def test_plans_are_kept_for_the_most_recently_called_signatures_only():
+    from pytfweb.core.function import MAX_PLANS
+    f = tf.function(lambda x: tf.tanh(x * tf.fill([8], 0.5)) + tf.range(0, 8, 1, "float32"))
+    xs = [tf.fill([k + 1, 8], 0.25) for k in range(3 * MAX_PLANS)]
+    marks = []
+    with pytest.warns(RuntimeWarning, match="traced"):
+        for k, x in enumerate(xs):
+            f(x).dispose()
+            f(xs[0]).dispose()   # the first signature stays the most recently called but one
+            m = tf.memory()
+            marks.append((m.num_tensors, m.num_bytes, m.num_data_buffers))
+    assert len(f.plans) == MAX_PLANS
+    # (each plan holds its constants: once the cap is reached, what the plans hold stays the same)
+    assert marks[MAX_PLANS:] == [marks[MAX_PLANS - 1]] * (len(marks) - MAX_PLANS)
+    assert f.trace_count == len(xs)   # the first signature was never dropped
+    with pytest.warns(RuntimeWarning, match="traced"):
+        f(xs[1]).dispose()            # its plan was dropped: traced again
+        assert f.trace_count == len(xs) + 1
+        out = f(xs[5])
+    np.testing.assert_array_equal(out.array_sync(), np.tanh(np.full([6, 8], 0.125, "float32")) +
+                                  np.arange(8, dtype="float32"))
+    out.dispose()
+    f.dispose()
+    tf.dispose(xs)
+
+
 def test_same_tensor_twice_is_its_own_signature():
     f = tf.function(lambda a, b: a - b)
     x, y = tf.tensor([1.0]), tf.tensor([3.0])
