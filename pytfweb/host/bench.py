@@ -146,7 +146,7 @@ _LABELS_JS = ("y = tf.tidy(() => tf.oneHot(tf.tensor1d(Array.from({{length: {n}}
 for _label, _py_model, _js_model, _shape, _classes, _ways in (
         ("MLP (784-128-64-10) batch 32", "mlp()", "mlp()", [32, 784], 10, ("eager", "traced")),
         # (dropout's masks are host steps: the traced step replays as segments between them)
-        ("MLP with dropout (784-128-64-10, dropout 0.2) batch 32", "mlp(0.2)", "mlp(0.2)", [32, 784], 10,
+        ("dropout MLP (784-128-64-10, dropout 0.2) batch 32", "mlp(0.2)", "mlp(0.2)", [32, 784], 10,
          ("eager", "traced")),
         ("convnet (2 conv, pool, dense) 32x28x28x1", "small_convnet()", "smallConvnet()",
          [32, 28, 28, 1], 10, ("eager", "traced")),
