@@ -46,6 +46,18 @@ def _set_weights(model):
     tf.dispose(ws)
 
 
+def _classifier(layers, optimizer, k):
+    """A compiled sequential model of these layers with fixed weights, and a batch of 8 rows of 6
+    and their one-hot labels of 3 classes."""
+    model = tf.sequential(layers=layers)
+    model.compile(optimizer, "categoricalCrossentropy")
+    _set_weights(model)
+    labels = tf.tensor([i % 3 for i in range(8)], [8], "int32")
+    yb = tf.one_hot(labels, 3)
+    labels.dispose()
+    return model, _vals([8, 6], k), yb
+
+
 async def scenario(tf, in_use):
     r = {}
     # A traced function: several outputs (a kernel's, an input passed through, a reshape of a
@@ -95,14 +107,8 @@ async def scenario(tf, in_use):
     f.dispose()
 
     # An MLP's training steps (train_on_batch replays the traced step).
-    model = tf.sequential(layers=[tf.layers.dense(units=16, activation="relu", input_shape=[6]),
-                                  tf.layers.dense(units=3, activation="softmax")])
-    model.compile("adam", "categoricalCrossentropy")
-    _set_weights(model)
-    xb = _vals([8, 6], 5)
-    labels = tf.tensor([i % 3 for i in range(8)], [8], "int32")
-    yb = tf.one_hot(labels, 3)
-    labels.dispose()
+    model, xb, yb = _classifier([tf.layers.dense(units=16, activation="relu", input_shape=[6]),
+                                 tf.layers.dense(units=3, activation="softmax")], "adam", 5)
     losses = []
     for _ in range(6):
         loss = await model.train_on_batch(xb, yb)
@@ -146,15 +152,9 @@ async def scenario(tf, in_use):
     # An MLP with dropout trained by train_on_batch: the masks are host steps between the
     # segments of its step; the same seed of Python's generator gives every backend the same masks.
     random.seed(7)
-    model = tf.sequential(layers=[tf.layers.dense(units=16, activation="relu", input_shape=[6]),
-                                  tf.layers.dropout(rate=0.4),
-                                  tf.layers.dense(units=3, activation="softmax")])
-    model.compile("sgd", "categoricalCrossentropy")
-    _set_weights(model)
-    xb = _vals([8, 6], 6)
-    labels = tf.tensor([i % 3 for i in range(8)], [8], "int32")
-    yb = tf.one_hot(labels, 3)
-    labels.dispose()
+    model, xb, yb = _classifier([tf.layers.dense(units=16, activation="relu", input_shape=[6]),
+                                 tf.layers.dropout(rate=0.4), tf.layers.dense(units=3, activation="softmax")],
+                                "sgd", 6)
     r["dropout_losses"] = [await model.train_on_batch(xb, yb) for _ in range(5)]
     r["dropout_weights"] = [wt.array_sync() for wt in model.weights]
     before = (tf.memory()["num_tensors"], tf.memory()["num_bytes"], in_use())

@@ -40,6 +40,8 @@ class Compiled:
 
 
 class GPUPlanRunner:
+    RESOURCE = "resource"   # what the backend's data lives in, for the reasons
+
     def __init__(self, backend):
         self.backend = backend
         self.units = None       # [(core.plan.Segment, Compiled or None: step by step)] once captured
@@ -189,10 +191,34 @@ class GPUPlanRunner:
 
     def _end(self, log):
         """Remove them; the reason the capture cannot be a program, or None."""
+        self._restore(log)
+        backend = self.backend
+        reads, backend.capture_reads = backend.capture_reads, None
+        if reads:
+            return "a kernel read values back to the host"
+        return self._capture_problem(log)
+
+    def _restore(self, log):
+        """Put the backend's own objects back in place of the stand-ins."""
+        raise NotImplementedError
+
+    def _capture_problem(self, log):
+        """What else makes the capture unusable (a lost context or device), or None."""
         raise NotImplementedError
 
     def _escaping(self, log, data_id):
         """(resource, dims, shape, dtype) of a value leaving a segment (CaptureFailed where none)."""
+        d = self.backend.store.get(data_id)
+        res = None if d is None else self._resource_of(d)
+        if res is None:
+            raise CaptureFailed(f"an output or a variable's new value is not in a {self.RESOURCE}")
+        dims = log.dims.get(id(res))
+        if dims is None:
+            raise CaptureFailed(f"an output's {self.RESOURCE} was not made by the recorded kernels")
+        return res, dims, d.shape, d.dtype
+
+    def _resource_of(self, d):
+        """The resource a backend's data object is in, or None."""
         raise NotImplementedError
 
     def _events(self, log):

@@ -57,6 +57,8 @@ class _Textures:
 
 
 class DrawPlanRunner(GPUPlanRunner):
+    RESOURCE = "texture"
+
     def __init__(self, backend):
         super().__init__(backend)
         self.ctx = None   # the context the programs were built on
@@ -103,24 +105,14 @@ class DrawPlanRunner(GPUPlanRunner):
         backend.capture_reads = 0
         return log
 
-    def _end(self, log):
-        backend = self.backend
-        backend.ctx, backend.textures = log._ctx, log._textures
-        reads, backend.capture_reads = backend.capture_reads, None
-        if reads:
-            return "a kernel read values back to the host"
-        if backend.ctx.lost():
-            return "the context was lost during the capture"
-        return None
+    def _restore(self, log):
+        self.backend.ctx, self.backend.textures = log._ctx, log._textures
 
-    def _escaping(self, log, data_id):
-        d = self.backend.store.get(data_id)
-        if d is None or d.texture is None:
-            raise CaptureFailed("an output or a variable's new value is not in a texture")
-        dims = log.dims.get(id(d.texture))
-        if dims is None:
-            raise CaptureFailed("an output's texture was not made by the recorded kernels")
-        return d.texture, dims, d.shape, d.dtype
+    def _capture_problem(self, log):
+        return "the context was lost during the capture" if self.backend.ctx.lost() else None
+
+    def _resource_of(self, d):
+        return d.texture
 
     def _build(self, program, escaping):
         backend = self.backend

@@ -103,6 +103,8 @@ class _Buffers:
 
 
 class DispatchPlanRunner(GPUPlanRunner):
+    RESOURCE = "buffer"
+
     def __init__(self, backend):
         super().__init__(backend)
         self.device = None   # the device the programs were built on
@@ -144,26 +146,16 @@ class DispatchPlanRunner(GPUPlanRunner):
         backend.capture_reads, backend.capture_hidden = 0, hidden
         return log
 
-    def _end(self, log):
-        backend = self.backend
-        backend.device = dev = log._device
-        reads, backend.capture_reads, backend.capture_hidden = backend.capture_reads, None, None
-        if reads:
-            return "a kernel read values back to the host"
+    def _restore(self, log):
+        self.backend.device, self.backend.capture_hidden = log._device, None
+
+    def _capture_problem(self, log):
         if log.failed is not None:
             return log.failed
-        if dev.lost_reason is not None:
-            return "the device was lost during the capture"
-        return None
+        return "the device was lost during the capture" if log._device.lost_reason is not None else None
 
-    def _escaping(self, log, data_id):
-        d = self.backend.store.get(data_id)
-        if d is None or d.buffer is None:
-            raise CaptureFailed("an output or a variable's new value is not in a buffer")
-        size = log.dims.get(id(d.buffer))
-        if size is None:
-            raise CaptureFailed("an output's buffer was not made by the recorded kernels")
-        return d.buffer, size, d.shape, d.dtype
+    def _resource_of(self, d):
+        return d.buffer
 
     def _events(self, log):
         return [ev for ev in log.events if ev[0] != "moved"]
