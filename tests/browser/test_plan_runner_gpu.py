@@ -46,6 +46,12 @@ def _set_weights(model):
     tf.dispose(ws)
 
 
+def _held(in_use):
+    """Tensors, bytes, GPU objects in use and GPU objects made (a steady call makes none)."""
+    m = tf.memory()
+    return (m.num_tensors, m.num_bytes, in_use(), getattr(m, "num_textures", getattr(m, "num_buffers", 0)))
+
+
 def _classifier(layers, optimizer, k):
     """A compiled sequential model of these layers with fixed weights, and a batch of 8 rows of 6
     and their one-hot labels of 3 classes."""
@@ -87,11 +93,11 @@ async def scenario(tf, in_use):
     for _ in range(2):
         out = f(x)
         tf.dispose([out[0], out[2], out[3]])
-    before = (tf.memory()["num_tensors"], tf.memory()["num_bytes"], in_use())
+    before = _held(in_use)
     for _ in range(200):
         out = f(x)
         tf.dispose([out[0], out[2], out[3]])
-    r["flat"] = [before, (tf.memory()["num_tensors"], tf.memory()["num_bytes"], in_use())]
+    r["flat"] = [before, _held(in_use)]
     r["function_runners"] = _runners(f)
     # a disposed input: a clear error, and the next call works
     gone = _vals([4, 8], 4)
@@ -157,10 +163,10 @@ async def scenario(tf, in_use):
                                 "sgd", 6)
     r["dropout_losses"] = [await model.train_on_batch(xb, yb) for _ in range(5)]
     r["dropout_weights"] = [wt.array_sync() for wt in model.weights]
-    before = (tf.memory()["num_tensors"], tf.memory()["num_bytes"], in_use())
+    before = _held(in_use)
     for _ in range(30):
         await model.train_on_batch(xb, yb)
-    r["dropout_flat"] = [before, (tf.memory()["num_tensors"], tf.memory()["num_bytes"], in_use())]
+    r["dropout_flat"] = [before, _held(in_use)]
     r["dropout_runners"] = _runners(model.train_function)
     tf.dispose([xb, yb])
     model.dispose()
