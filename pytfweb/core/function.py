@@ -14,10 +14,14 @@ Python values the function reads from outside (globals, attributes), Python side
 (print, appending to a list), tensors created from Python values. Variables are read and written
 at every call (their current values); random ops draw new values on every call.
 
-A trace that cannot be replayed ("a graph break": reading values back inside the function with
-data_sync/array/int(t), a kernel whose output shape depends on values such as unique or non-max
-suppression) leaves that signature eager: every call runs the function as written, and
-`fn.breaks` says why. Calls run eagerly too inside a gradient computation (tf.grads, ...), under
+Value-dependent steps split the plan: a kernel whose output shape depends on values (unique,
+non-max suppression, ...) and a read of values inside the function (data_sync, array, int(t):
+the Python after it may branch on them) are checked at every replay, the kernel's output shapes
+and the read's values against the trace's; where they differ, that call runs eagerly, and after
+MAX_DIVERGENCES such calls the signature stays eager. `fn.breaks` names the splits. A split
+after a variable write or a random draw breaks the trace instead (a call that diverges there
+could not be undone), as does a tensor made outside the recorded kernels: that signature stays
+eager, and `fn.breaks` says why. Calls run eagerly too inside a gradient computation (tf.grads, ...), under
 tf.profile or debug mode, inside another trace, and with tf.env().set("TRACE_FUNCTIONS", False).
 """
 import functools
@@ -33,7 +37,8 @@ from .tensor import Tensor, Variable
 # More traces than this for one function earn a warning: its signature changes from call to
 # call (a Python number argument, a new shape every time), so it never gets to replay.
 RETRACE_WARNING = 5
-# Replays of one signature whose split kernel gave other output shapes before its plan is dropped.
+# Replays of one signature that diverged (a split kernel's output shapes or a read's values other
+# than the trace's) before its plan is dropped.
 MAX_DIVERGENCES = 3
 
 
@@ -88,8 +93,8 @@ class Function:
         plans = self.plans
         if key in plans:
             plan = plans[key]
-            if plan is None:
-                return self.fn(*args, **kwargs)
+            if plan is None:   # (in its own scope, as the trace ran it: what a replay would leave)
+                return _scoped(lambda: self.fn(*args, **kwargs))
             if not plan.stale:
                 try:
                     return plan.run(tensors)
@@ -114,8 +119,8 @@ class Function:
         if plan is None:
             self.breaks.append((_describe(key), reason))
         elif plan.splits:
-            self.breaks.append((_describe(key), f"split at {', '.join(plan.splits)}: an output shape that depends on "
-                                                f"the values; replayed while the shapes stay those of the trace"))
+            self.breaks.append((_describe(key), f"split at {', '.join(plan.splits)}: replayed while split kernels' "
+                                                f"output shapes and values read back are those of the trace"))
         return result
 
     def _spec(self, args, kwargs, tensors):
@@ -186,8 +191,9 @@ def function(fn: Optional[Callable] = None, **options: Any) -> Any:
     arguments' values, the backend) runs fn eagerly while recording its kernels; later calls
     with that signature replay them with no op-level Python. Python values read from outside and
     Python side effects are frozen at the trace; variables are read and written at every call.
-    A trace that cannot be replayed (values read back inside fn, value-dependent shapes) leaves
-    that signature eager, and `.breaks` says why. See the pytfweb.core.function module.
+    Values read back inside fn and value-dependent shapes split the plan: a replay checks them
+    against the trace and runs the call eagerly where they differ; `.breaks` names the splits and
+    any break. See the pytfweb.core.function module.
 
     Args:
         fn: the function (None: return a decorator).

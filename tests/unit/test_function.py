@@ -51,10 +51,10 @@ CASES = [
      None),
     # value-dependent: the output's shape depends on the values (graph breaks, eager for that signature)
     ("unique", lambda a: tf.unique(a)[0], (np.array([3, 1, 3, 2], "int32"),), "Unique"),
-    ("where", lambda a: tf.where(tf.greater(a, 0)), (X44,), "reads the values"),
-    ("boolean_mask", lambda a: tf.boolean_mask(a, tf.greater(a, 0)), (X44,), "reads the values"),
+    ("where", lambda a: tf.where(tf.greater(a, 0)), (X44,), "split at read of"),
+    ("boolean_mask", lambda a: tf.boolean_mask(a, tf.greater(a, 0)), (X44,), "split at read of"),
     ("setdiff1d", lambda a, b: tf.setdiff1d(a, b)[0], (np.array([3, 1, 2], "int32"), np.array([1], "int32")),
-     "reads the values"),
+     "split at read of"),
 ]
 
 
@@ -236,18 +236,53 @@ def test_random_ops_draw_new_values_on_each_call():
     assert g().array_sync() == g().array_sync() == tf.random_normal([8], seed=3).array_sync()
 
 
-def test_reading_values_inside_breaks_and_stays_eager():
+def test_reading_values_inside_guards_the_replay_on_them():
+    calls = []
+
     def fn(x):
+        calls.append(1)
         y = x * 2
         return y + 1 if y.data_sync()[0] > 0 else y - 1
 
     f = tf.function(fn)
     pos, neg = tf.tensor([1.0, 2.0]), tf.tensor([-1.0, 2.0])
-    assert f(pos).array_sync() == [3.0, 5.0]
-    assert f(neg).array_sync() == [-3.0, 3.0]   # same signature: eager again, so the other branch
-    assert f.trace_count == 1
+    start = tf.memory().num_tensors
+    for _ in range(3):
+        out = f(pos)
+        assert out.array_sync() == [3.0, 5.0]
+        out.dispose()
+    assert len(calls) == 1, "the calls whose read gave the trace's values replay"
     ((sig, reason),) = f.breaks
-    assert "float32[2]" in sig and "reads the values" in reason and "test_function.py" in reason and "in fn" in reason
+    assert "float32[2]" in sig and "split at read of float32[2]" in reason and "test_function.py" in reason \
+        and "in fn" in reason
+    for i in range(3):   # other values read back: eager calls (the other branch), then the plan goes
+        out = f(neg)
+        assert out.array_sync() == [-3.0, 3.0]
+        out.dispose()
+        assert len(calls) == 2 + i
+    assert list(f.plans.values()) == [None] and "diverged" in f.breaks[-1][1]
+    out = f(pos)
+    assert out.array_sync() == [3.0, 5.0] and len(calls) == 5
+    out.dispose()
+    assert tf.memory().num_tensors == start
+    tf.dispose([pos, neg])
+
+
+def test_reading_values_after_a_variable_write_breaks():
+    v = tf.variable(tf.tensor([1.0]))
+
+    def fn(x):
+        v.assign(v + x)
+        return x * 2 if v.data_sync()[0] > 0 else x
+
+    f = tf.function(fn)
+    x = tf.tensor([1.0])
+    for want in ([2.0], [3.0], [4.0]):
+        tf.dispose(f(x))
+        assert v.array_sync() == want
+    ((_, reason),) = f.breaks
+    assert "after a variable write" in reason and list(f.plans.values()) == [None]
+    tf.dispose([v, x])
 
 
 def test_reading_constants_does_not_break():
@@ -453,7 +488,7 @@ def test_graph_model_records_then_replays():
     assert tf.memory().num_tensors == 0 and tf.memory().num_bytes == 0
 
 
-def test_graph_model_reading_its_feeds_breaks_and_runs_node_by_node():
+def test_graph_model_reading_its_feeds_replays_while_the_values_stay():
     from tests.graph_builder import GraphBuilder, dt
     b = GraphBuilder()
     x = b.placeholder("x", [-1])
@@ -461,14 +496,18 @@ def test_graph_model_reading_its_feeds_breaks_and_runs_node_by_node():
     b.op("Reshape", "out", [x, shape], T=dt("float32"), Tshape=dt("int32"))
     model = _load_graph(b)
     xs = tf.tensor([1.0, 2.0, 3.0, 4.0])
-    for dims in ([2, 2], [1, 4]):   # same feed signature, values that change the output's shape
+    node_plan = None
+    for i, dims in enumerate(([2, 2], [2, 2], [1, 4], [4, 1], [1, 4])):   # values that change the output's shape
         feeds = {"x": xs, "shape": tf.tensor(dims, dtype="int32")}
         out = model.execute(feeds, "out")
         assert list(out.shape) == dims and out.array_sync() == np.reshape([1.0, 2.0, 3.0, 4.0], dims).tolist()
         tf.dispose([out, feeds["shape"]])
-    (node_plan,) = model.executor.node_plans.values()
-    assert list(node_plan.recorded.values()) == [None]
-    assert "reads the values" in next(iter(node_plan.breaks.values()))
+        if i == 1:
+            (node_plan,) = model.executor.node_plans.values()
+            (recorded,) = node_plan.recorded.values()
+            assert recorded is not None and recorded.splits[0].startswith("read of int32[2]")
+    assert list(node_plan.recorded.values()) == [None]   # three runs read other values: node by node
+    assert "changed from run to run" in next(iter(node_plan.breaks.values()))
     model.dispose()
     xs.dispose()
     assert tf.memory().num_tensors == 0
