@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import pytfweb as tf
+import pytfweb.core.function as function_module
 
 RS = np.random.RandomState(7)
 
@@ -247,24 +248,31 @@ def test_reading_values_inside_guards_the_replay_on_them():
     f = tf.function(fn)
     pos, neg = tf.tensor([1.0, 2.0]), tf.tensor([-1.0, 2.0])
     start = tf.memory().num_tensors
-    for _ in range(3):
-        out = f(pos)
-        assert out.array_sync() == [3.0, 5.0]
+
+    def call(x, want):
+        out = f(x)
+        assert out.array_sync() == want
         out.dispose()
+
+    for _ in range(3):
+        call(pos, [3.0, 5.0])
     assert len(calls) == 1, "the calls whose read gave the trace's values replay"
     ((sig, reason),) = f.breaks
     assert "float32[2]" in sig and "split at read of float32[2]" in reason and "test_function.py" in reason \
         and "in fn" in reason
-    for i in range(3):   # other values read back: eager calls (the other branch), then the plan goes
-        out = f(neg)
-        assert out.array_sync() == [-3.0, 3.0]
-        out.dispose()
-        assert len(calls) == 2 + i
-    assert list(f.plans.values()) == [None] and "diverged" in f.breaks[-1][1]
-    out = f(pos)
-    assert out.array_sync() == [3.0, 5.0] and len(calls) == 5
-    out.dispose()
-    assert tf.memory().num_tensors == start
+    # another value read: traced again as a variant of the signature; both replay from then on
+    for _ in range(3):
+        call(neg, [-3.0, 3.0])
+    call(pos, [3.0, 5.0])
+    assert len(calls) == 2 and f.trace_count == 2 and len(f.breaks) == 1
+    # values that keep changing: variants up to MAX_VARIANTS, then eager calls, then the plans go
+    for v in range(3, 3 + function_module.MAX_VARIANTS - 2 + function_module.MAX_DIVERGENCES):
+        call(tf.tensor([float(v), 0.0]), [2.0 * v + 1, 1.0])
+    assert len(calls) == 2 + function_module.MAX_VARIANTS - 2 + function_module.MAX_DIVERGENCES
+    assert f.trace_count == function_module.MAX_VARIANTS
+    assert list(f.plans.values()) == [None] and "matched none" in f.breaks[-1][1]
+    call(pos, [3.0, 5.0])
+    assert tf.memory().num_tensors == start + (function_module.MAX_VARIANTS - 2 + function_module.MAX_DIVERGENCES)
     tf.dispose([pos, neg])
 
 
@@ -599,9 +607,8 @@ def test_a_graph_records_plans_for_a_bounded_number_of_feed_signatures():
 
 def test_a_value_dependent_kernel_splits_the_plan_and_shapes_are_checked():
     """unique's output shape depends on the values: the plan keeps it as a split, replays while its
-    output shapes are those of the trace, runs a call whose shapes differ eagerly (nothing left
-    behind), and after MAX_DIVERGENCES such calls stops trying its plan."""
-    from pytfweb.core import function as function_module
+    output shapes are those of the trace; a call whose shapes differ is traced again as a variant
+    (nothing of the failed replay left behind), and the variants replay from then on."""
     f = tf.function(lambda x: tf.sum(tf.unique(x * 2)[0] + 1))
     x = tf.tensor([1, 1, 2, 3], dtype="int32")          # 3 unique values
     same = tf.tensor([5, 6, 6, 7], dtype="int32")       # 3 unique values too
@@ -610,20 +617,20 @@ def test_a_value_dependent_kernel_splits_the_plan_and_shapes_are_checked():
     (plan,) = f.plans.values()
     assert plan is not None and plan.splits == ["Unique"]
     assert len(f.breaks) == 1 and "split at Unique" in f.breaks[0][1]
-    held = tf.memory()
     for _ in range(3):
         out = f(same)
         assert out.array_sync() == 39
         out.dispose()
-    assert plan.divergences == 0
-    out = f(other)
-    assert out.array_sync() == 24 and plan.divergences == 1
-    out.dispose()
+    assert f.trace_count == 1
+    f(other).dispose()                                  # the variant's trace
+    held = tf.memory()
+    for t, want in ((other, 24), (x, 15), (same, 39), (other, 24)):
+        out = f(t)
+        assert out.array_sync() == want
+        out.dispose()
+    assert f.trace_count == 2 and plan.divergences == 0
     assert (tf.memory().num_tensors, tf.memory().num_bytes) == (held.num_tensors, held.num_bytes)
-    for _ in range(function_module.MAX_DIVERGENCES - 1):
-        f(other).dispose()
-    assert list(f.plans.values()) == [None] and "diverged" in f.breaks[-1][1]
-    assert f(x).array_sync() == 15 and f.trace_count == 1
+    f.dispose()
     tf.dispose([x, same, other])
 
 
