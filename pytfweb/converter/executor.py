@@ -37,7 +37,8 @@ _MIN_SEGMENT = 8
 # from run to run (a dynamic graph's island after a non-max suppression: as many boxes as it kept)
 # would otherwise record, and hold, a plan per shape.
 _MAX_RECORDED = 8
-# Runs of one signature whose value-dependent kernel gave other output shapes before its plan is dropped.
+# Runs of one signature that diverged (a split kernel's output shapes or a read's values other than
+# the trace's) before its plan is dropped.
 _MAX_DIVERGENCES = 3
 
 
@@ -353,11 +354,12 @@ class GraphExecutor:
         if recorded and not recorded.stale:
             try:
                 return recorded.run(flat)
-            except Diverged:   # a value-dependent kernel's outputs changed shape: this run goes node by node
+            except Diverged as exc:   # a split's output shapes or a read's values changed: this run goes node by node
                 recorded.divergences += 1
                 if recorded.divergences >= _MAX_DIVERGENCES:
                     plan.recorded[key] = None
-                    plan.breaks[key] = "a value-dependent kernel's output shapes changed from run to run"
+                    plan.breaks[key] = (f"value-dependent output shapes or values read back changed from run to "
+                                        f"run (last: {exc})")
                     recorded.dispose()
                 return tidy(lambda: self._run_plan(plan, feeds, outputs, borrowed, None))
         result, recorded, reason = trace(lambda: self._run_plan(plan, feeds, outputs, borrowed, None), flat)

@@ -352,20 +352,26 @@ class Engine:
             backend.write(values, t.shape, t.dtype, data_id=d)
 
     def read_sync(self, t):
+        values = t.data_id.backend.read_sync(t.data_id)
         if self.recorder is not None:
-            self.recorder.read(t)
-        return t.data_id.backend.read_sync(t.data_id)
+            self.recorder.read(t, values)
+        return values
 
     async def read(self, t):
+        values = await t.data_id.backend.read(t.data_id)
         if self.recorder is not None:
-            self.recorder.read(t)
-        return await t.data_id.backend.read(t.data_id)
+            self.recorder.read(t, values)
+        return values
 
     def read_numpy(self, t, shared=False):
         """t's values as a new ndarray; shared=True: the backend's own array, read-only, where it
         keeps one (cpu: DLPack export shares it), else None."""
-        if self.recorder is not None:
-            self.recorder.read(t)
+        out = self._read_numpy(t, shared)
+        if self.recorder is not None and out is not None:
+            self.recorder.read(t, out)
+        return out
+
+    def _read_numpy(self, t, shared):
         backend = t.data_id.backend
         if shared:
             reader = getattr(backend, "shared_numpy", None)

@@ -14,10 +14,16 @@ Python values the function reads from outside (globals, attributes), Python side
 (print, appending to a list), tensors created from Python values. Variables are read and written
 at every call (their current values); random ops draw new values on every call.
 
-A trace that cannot be replayed ("a graph break": reading values back inside the function with
-data_sync/array/int(t), a kernel whose output shape depends on values such as unique or non-max
-suppression) leaves that signature eager: every call runs the function as written, and
-`fn.breaks` says why. Calls run eagerly too inside a gradient computation (tf.grads, ...), under
+Value-dependent steps split the plan: a kernel whose output shape depends on values (unique,
+non-max suppression, ...) and a read of values inside the function (data_sync, array, int(t):
+the Python after it may branch on them) are checked at every replay, the kernel's output shapes
+and the read's values against the trace's. A call where they differ is traced again, as another
+variant of that signature's plan (up to MAX_VARIANTS; a replay tries each, the last that matched
+first), so a read that takes a few values (a flag, a class) replays each; past that, such calls
+run eagerly, and after MAX_DIVERGENCES of them the signature stays eager. `fn.breaks` names the splits. A split
+after a variable write or a random draw breaks the trace instead (a call that diverges there
+could not be undone), as does a tensor made outside the recorded kernels: that signature stays
+eager, and `fn.breaks` says why. Calls run eagerly too inside a gradient computation (tf.grads, ...), under
 tf.profile or debug mode, inside another trace, and with tf.env().set("TRACE_FUNCTIONS", False).
 """
 import functools
@@ -33,10 +39,13 @@ from .tensor import Tensor, Variable
 # More traces than this for one function earn a warning: its signature changes from call to
 # call (a Python number argument, a new shape every time), so it never gets to replay.
 RETRACE_WARNING = 5
-# Replays of one signature whose split kernel gave other output shapes before its plan is dropped.
+# Traces kept per signature whose splits (a split kernel's output shapes, a read's values) took
+# other values: a replay tries each, the last one that matched first.
+MAX_VARIANTS = 4
+# Calls of one signature that matched none of its MAX_VARIANTS traces before its plans are dropped.
 MAX_DIVERGENCES = 3
 # Signatures one function keeps plans for (as the graph executor's _MAX_RECORDED): a new one beyond
-# it drops the least recently called one's plan and what it holds (constants, a runner's textures
+# it drops the least recently called one's plans and what they hold (constants, a runner's textures
 # or buffers), so a function called with ever new shapes holds bounded memory.
 MAX_PLANS = 8
 
@@ -56,7 +65,9 @@ class Function:
         self.fn = fn
         # as a method: the instance, weakly (the instance owns this Function, not the reverse)
         self._instance = None if instance is None else weakref.ref(instance)
-        self.plans = {}          # signature -> Plan, or None where the trace broke
+        self.plans = {}          # signature -> Plan (the variant that last replayed), or None where the trace broke
+        self._variants = {}      # signature -> its other Plans: traces whose splits took other values
+        self._variant_traces = 0
         self.trace_count = 0
         self.breaks = []
         try:
@@ -91,44 +102,61 @@ class Function:
         key = (ENGINE.get_backend(), self._spec(args, kwargs, tensors))
         key = key + (signature(tensors),)
         plans = self.plans
+        variant = False
         if key in plans:
             plan = plans[key]
             if len(plans) > 1:
                 del plans[key]
                 plans[key] = plan   # (the dict's order: least recently called first)
-            if plan is None:
-                return self.fn(*args, **kwargs)
-            if not plan.stale:
-                try:
-                    return plan.run(tensors)
-                except Diverged as exc:
-                    # a split kernel's outputs have other shapes than at the trace: this call runs eagerly;
-                    # a signature that keeps diverging stops trying its plan
-                    plan.divergences += 1
-                    if plan.divergences >= MAX_DIVERGENCES:
-                        plans[key] = None
-                        plan.dispose()
-                        self.breaks.append((_describe(key), f"{exc}: {MAX_DIVERGENCES} replays diverged, so the "
-                                                            f"calls run eagerly"))
+            if plan is None:   # (in its own scope, as the trace ran it: what a replay would leave)
+                return _scoped(lambda: self.fn(*args, **kwargs))
+            if plan.stale:   # (the engine was reset: every variant's data is gone)
+                self._drop(key)
+            else:
+                others = self._variants.get(key, ())
+                for p in (plan, *others):
+                    try:
+                        out = p.run(tensors)
+                    except Diverged as exc:
+                        diverged = exc
+                        continue
+                    if p is not plan:   # the variant that matched goes first
+                        self._variants[key] = [plan] + [o for o in others if o is not p]
+                        plans[key] = p
+                    return out
+                # no variant's splits match: record another while there is room (a read that takes a
+                # few values, such as a flag, replays each); a signature that keeps diverging stops trying
+                if len(others) + 1 < MAX_VARIANTS:
+                    variant = True
+                else:
+                    self._diverged(key, diverged)
                     return _scoped(lambda: self.fn(*args, **kwargs))
         self.trace_count += 1
-        if self.trace_count > RETRACE_WARNING:
+        self._variant_traces += variant
+        if self.trace_count - self._variant_traces > RETRACE_WARNING:
             warnings.warn(f"tf.function '{getattr(self.fn, '__name__', 'fn')}' has been traced {self.trace_count} "
                           f"times: its argument signature (tensor shapes and dtypes, values of other arguments) "
                           f"changes from call to call, so it rarely replays; pass changing numbers as tensors",
                           RuntimeWarning, stacklevel=2)
         result, plan, reason = trace(lambda: self.fn(*args, **kwargs), tensors)
+        if variant:
+            if plan is None:   # (a variant that broke leaves the others in place)
+                self._diverged(key, reason)
+            else:
+                self._variants[key] = [plans[key]] + self._variants.get(key, [])
+                plans[key] = plan
+            return result
         plans.pop(key, None)
         plans[key] = plan
         while len(plans) > MAX_PLANS:
-            old = plans.pop(next(iter(plans)))
-            if old is not None:
-                old.dispose()
+            old = next(iter(plans))
+            self._drop(old)
+            del plans[old]
         if plan is None:
             self.breaks.append((_describe(key), reason))
         elif plan.splits:
-            self.breaks.append((_describe(key), f"split at {', '.join(plan.splits)}: an output shape that depends on "
-                                                f"the values; replayed while the shapes stay those of the trace"))
+            self.breaks.append((_describe(key), f"split at {', '.join(plan.splits)}: replayed while split kernels' "
+                                                f"output shapes and values read back are those of the trace"))
         return result
 
     def _spec(self, args, kwargs, tensors):
@@ -142,11 +170,25 @@ class Function:
             spec.append((k, _spec_of(kwargs[k], k, tensors, self.fn)))
         return tuple(spec)
 
+    def _diverged(self, key, why):
+        plan = self.plans[key]
+        plan.divergences += 1
+        if plan.divergences >= MAX_DIVERGENCES:
+            traces = 1 + len(self._variants.get(key, ()))
+            self._drop(key)
+            self.plans[key] = None
+            self.breaks.append((_describe(key), f"{why}: {MAX_DIVERGENCES} calls matched none of the signature's "
+                                                f"{traces} traces, so the calls run eagerly"))
+
+    def _drop(self, key):
+        for p in (self.plans.get(key), *self._variants.pop(key, ())):
+            if p is not None:
+                p.dispose()
+
     def dispose(self):
         """Drop the recorded plans (and the constants they hold); the next call traces again."""
-        for plan in self.plans.values():
-            if plan is not None:
-                plan.dispose()
+        for key in list(self.plans):
+            self._drop(key)
         self.plans = {}
 
     def __repr__(self):
@@ -199,8 +241,9 @@ def function(fn: Optional[Callable] = None, **options: Any) -> Any:
     arguments' values, the backend) runs fn eagerly while recording its kernels; later calls
     with that signature replay them with no op-level Python. Python values read from outside and
     Python side effects are frozen at the trace; variables are read and written at every call.
-    A trace that cannot be replayed (values read back inside fn, value-dependent shapes) leaves
-    that signature eager, and `.breaks` says why. See the pytfweb.core.function module.
+    Values read back inside fn and value-dependent shapes split the plan: a replay checks them
+    against the trace and runs the call eagerly where they differ; `.breaks` names the splits and
+    any break. See the pytfweb.core.function module.
 
     Args:
         fn: the function (None: return a decorator).

@@ -20,7 +20,9 @@ The plan. Values live in numbered slots of one of these kinds:
   HOST      an output of a host step (a Tensor the step made), disposed after its last reader.
 Steps, in the order they ran: `_Kernel` (the resolved kernel function, input slots, attrs,
 output slots with shapes and dtypes), `_Read` (a variable read), `_Assign` (a variable write:
-the variable takes the slot's data) and `_Host` (re-runs its Python function: new draws).
+the variable takes the slot's data), `_Host` (re-runs its Python function: new draws), and the
+splits, which check values at replay: `_Split` (a kernel whose output shape depends on values)
+and `_Guard` (a read back inside the traced function: the bytes it read).
 Outputs sharing a kernel's input data (Reshape, Identity) share that input's root slot, and
 liveness is counted per root.
 
@@ -28,12 +30,16 @@ Replay (`Plan.run`) calls each kernel function `fn(backend, inputs, attrs)` on t
 data, with no op-level Python (no argument conversion, checks, scopes or tape), releases each
 root after its last reader and wraps only the outputs as Tensors in the caller's scope.
 
-A trace that cannot be replayed blindly gives no plan ("a graph break"): a read of a value
-computed from the inputs or a variable (data_sync, array, int(t), ...), a kernel whose output
-shape depends on values (`kernels.VALUE_DEPENDENT_KERNELS`: unique, non-max suppression,
-sparse and ragged host kernels), or a tensor made outside the recorded kernels. The reason is
-kept; the callers then run those calls eagerly.
+Value-dependent steps split the plan: a read of a value computed from the inputs or a variable
+(data_sync, array, int(t), ...: the Python after it may branch on it) and a kernel whose output
+shape depends on values (`kernels.VALUE_DEPENDENT_KERNELS`: unique, non-max suppression, sparse
+and ragged host kernels). A replay checks them (the values read, the output shapes) against the
+trace and raises Diverged where they differ. A trace that cannot be replayed gives no plan ("a
+graph break"): a split after a variable write or a random draw (a diverging replay could not take
+those back), or a tensor made outside the recorded kernels. The reason is kept; the callers then
+run those calls eagerly.
 """
+import array
 import inspect
 import os
 import sys
@@ -57,10 +63,11 @@ class GraphBreak(Exception):
 
 
 class Diverged(Exception):
-    """A replay met a split kernel (a kernel whose output shape depends on its input values) whose
-    outputs this time have other shapes than at the trace: the kernels after it were recorded for
-    those shapes, so the call must run eagerly. Raised by Plan.run before any variable write (a
-    split comes before every write and random draw of its plan), with nothing left behind."""
+    """A replay met a split whose check failed: a kernel whose output shape depends on its input
+    values gave other shapes than at the trace, or a read gave other values. The steps after it
+    were recorded for the trace's, so the call must run eagerly. Raised by Plan.run before any
+    variable write (a split comes before every write and random draw of its plan), with nothing
+    left behind."""
 
 
 def tracing_enabled():
@@ -132,6 +139,17 @@ class _Split(_Kernel):
     non-max suppression, ...): replayed step by step with its outputs' shapes checked against the
     trace's (Diverged where they differ)."""
     __slots__ = ()
+
+
+class _Guard:
+    """A read of values computed in the plan (data_sync, array, int(t) inside the function): the
+    Python after it may have used them, so a replay reads them again and raises Diverged where
+    they differ from the trace's (`seen`: their bytes, or a tuple for strings)."""
+    __slots__ = ("name", "ins", "seen", "outs", "free", "made")
+
+    def __init__(self, name, slot, seen):
+        self.name, self.ins, self.seen = name, (slot,), seen
+        self.outs = self.free = self.made = ()
 
 
 class _Read:
@@ -287,7 +305,10 @@ class Recorder:
         self.steps.append(_Assign(var, src))
         self.assigned.add(self.root[src])
 
-    def read(self, t):
+    def read(self, t, values):
+        """t's values were read back (values: what the read gave). A value computed from the
+        inputs or a variable becomes a guard: a replay reads it again and goes on only where it
+        is what the trace read, since the Python after the read may have used it."""
         if self.reason is not None:
             return
         s = self.slot_of.get((t.id, t.data_id))
@@ -298,7 +319,21 @@ class Recorder:
             return       # computed from constants and shapes only: the same on every call
         what = f"variable '{t.name}'" if isinstance(t, Variable) else \
             f"a tensor of shape {list(t.shape)} ({t.dtype})"
-        self.broke(f"reads the values of {what} (data_sync, array, data, numpy, int(t), ...)")
+        if any(type(st) in (_Assign, _Host) for st in self.steps):
+            # (a replay whose guard fails must leave nothing behind: no write or draw may come before it)
+            return self.broke(f"reads the values of {what} (data_sync, array, data, numpy, int(t), ...) after a "
+                              f"variable write or a random draw")
+        try:
+            s = self._slot(t)
+        except GraphBreak as exc:
+            return self.broke(f"reads the values of {what}: {exc}")
+        if isinstance(values, array.array):
+            seen = values.tobytes()
+        elif isinstance(values, list):
+            seen = tuple(values)
+        else:   # (an ndarray: compared in the form a replay's read_sync gives)
+            seen = _seen(t.data_id.backend.read_sync(t.data_id))
+        self.steps.append(_Guard(f"read of {t.dtype}{list(t.shape)}{_caller()}", s, seen))
 
     # --- the plan ----------------------------------------------------------------------------------------------
     def abandon(self):
@@ -349,6 +384,8 @@ class Recorder:
         for st in reversed(steps):
             if isinstance(st, _Assign):
                 needed.add(st.src)
+            elif isinstance(st, _Guard):
+                needed.update(st.ins)
             elif isinstance(st, _Read):
                 if st.slot not in needed:
                     continue
@@ -444,7 +481,7 @@ class Plan:
             self.base[s] = t
         self.single = template if isinstance(template, _Out) else None
         self.runner = None   # how run() replays (see run): made on the first replay
-        self._splits = [st.name for st in steps if type(st) is _Split]
+        self._splits = [st.name for st in steps if type(st) in (_Split, _Guard)]
         self.divergences = 0   # replays that met a split kernel's outputs of other shapes (Diverged)
         self._segments = None
 
@@ -454,12 +491,13 @@ class Plan:
 
     @property
     def splits(self):
-        """The names of the split kernels (value-dependent output shapes) the plan checks at replay."""
+        """What the plan checks at replay: the split kernels (value-dependent output shapes) and the
+        reads of values inside the function (guards), by name."""
         return self._splits
 
     def segments(self):
         """The plan cut for a runner that runs device steps its own way (a list of Segment):
-        each host step and split kernel alone, the steps between them together."""
+        each host step and split alone, the steps between them together."""
         if self._segments is None:
             self._segments = _segment(self)
         return self._segments
@@ -553,6 +591,8 @@ class Plan:
                         vals[s] = Value(out.data_id, shape, dtype, size)
                 elif type(st) is _Split:
                     _run_split(st, vals, backend)
+                elif type(st) is _Guard:
+                    _run_guard(st, vals, backend)
                 else:
                     _run_other(st, vals, engine)
                 if st.free:
@@ -589,9 +629,9 @@ class Plan:
 
 class Segment:
     """A part of a plan (Plan.segments) for a runner that runs device steps its own way.
-    `device` False: one host step or split kernel, run step by step (Plan.run_range). Else the
-    steps [start, stop), with no host step or split kernel among them, which a runner may run
-    as one program of its own, giving Python only what leaves the segment:
+    `device` False: one host step or split (a split kernel, a guard), run step by step
+    (Plan.run_range). Else the steps [start, stop), with no host step or split among them, which
+    a runner may run as one program of its own, giving Python only what leaves the segment:
       kernel_roots  {root: [(slot, shape, dtype, size), ...]}: data its kernels make that
                     leaves it (an output, what a variable takes, what a later segment reads)
                     and the slots Python needs of each (the runner gives each root new data);
@@ -649,7 +689,7 @@ def _segment(plan):
     units, unit_of = [], {}   # unit_of: slot -> the segment whose step made it
     seg = None
     for i, st in enumerate(steps):
-        if type(st) in (_Host, _Split):
+        if type(st) in (_Host, _Split, _Guard):
             units.append(Segment(i, i + 1, False))
             seg = None
         else:
@@ -663,9 +703,9 @@ def _segment(plan):
         elif type(st) is not _Assign:
             for o in st.outs:
                 unit_of[o if type(st) is _Host else o[0]] = u
-    # What Python must hold: the outputs, what variables take, what host steps and split kernels
-    # read, every root a segment's kernels read that another segment made, and the roots of all
-    # these (an alias is set from its root's data).
+    # What Python must hold: the outputs, what variables take, what host steps and splits read,
+    # every root a segment's kernels read that another segment made, and the roots of all these
+    # (an alias is set from its root's data).
     needs = {o.slot for o in _markers(plan.template, _Out)}
     for u in units:
         for st in steps[u.start:u.stop]:
@@ -748,6 +788,16 @@ def _run_split(st, vals, backend):
                        f"{[list(shape) for _, shape, _, _ in st.outs]}")
     for (s, shape, dtype, size), o in zip(st.outs, out):
         vals[s] = Value(o.data_id, shape, dtype, size)
+
+
+def _run_guard(st, vals, backend):
+    seen = _seen(backend.read_sync(vals[st.ins[0]].data_id))
+    if seen != st.seen:
+        raise Diverged(f"the {st.name} gave other values than at the trace")
+
+
+def _seen(values):
+    return values.tobytes() if isinstance(values, array.array) else tuple(values)
 
 
 def _run_other(st, vals, engine):

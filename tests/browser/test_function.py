@@ -130,6 +130,19 @@ u = tf.function(lambda t: tf.unique(t * 2)[0])
 r["unique"] = u(tf.tensor([1, 1, 2], dtype="int32")).data_sync().tolist()
 r["unique_breaks"] = u.breaks
 
+calls = []
+def reads(t):   # a read inside: a guard, replayed while the values read are a trace's
+    calls.append(1)
+    y = tf.relu(t * 2 - 1)
+    return y * 3 if y.data_sync()[0] > 0 else y - 1
+h = tf.function(reads)
+pos, neg = tf.tensor([1.0, 2.0, 3.0]), tf.tensor([0.0, 2.0, 3.0])
+start = tf.memory()["num_tensors"]
+r["guard"] = [h(v).data_sync().tolist() for v in (pos, pos, pos, neg, neg, pos)]
+r["guard_calls"] = len(calls)
+r["guard_breaks"] = [reason for _, reason in h.breaks]
+r["guard_left"] = tf.memory()["num_tensors"] - start - len(r["guard"])
+
 w = tf.variable(tf.ones([8, 8]))
 g = tf.function(lambda t: tf.tanh(tf.mat_mul(t, w) + 0.5) * 2 - 1)
 t = tf.ones([4, 8])
@@ -149,6 +162,10 @@ def test_random_breaks_and_flat_memory_on_the_gpu(run_py):
     assert r["random_differs"] and r["random_traces"] == 1
     assert r["unique"] == [2, 4]
     assert len(r["unique_breaks"]) == 1 and "Unique" in r["unique_breaks"][0][1]
+    assert r["guard"] == [[3.0, 9.0, 15.0]] * 3 + [[-1.0, 2.0, 4.0]] * 2 + [[3.0, 9.0, 15.0]]
+    assert r["guard_calls"] == 2, "another value read is traced once, as a variant; then both replay"
+    assert len(r["guard_breaks"]) == 1 and "split at read of float32[3]" in r["guard_breaks"][0]
+    assert r["guard_left"] == 0
     assert r["flat"], r["flat_detail"]
 
 

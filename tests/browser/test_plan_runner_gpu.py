@@ -182,6 +182,23 @@ async def scenario(tf, in_use):
     r["unique"] = uniques
     r["unique_runners"] = _runners(u)
     u.dispose()
+
+    # A read of values inside the function (a guard) between two segments.
+    @tf.function
+    def guarded(x):
+        y = tf.exp(x) * 2
+        if float(tf.max(y).array_sync()) > 3:
+            return tf.sqrt(y) + 1
+        return y - 1
+    got = []
+    for k in range(4):
+        x = tf.tensor([0.1 * k, 0.2, 0.3], [3])
+        y = guarded(x)
+        got.append(y.array_sync())
+        tf.dispose([x, y])
+    r["guard"] = got
+    r["guard_runners"] = _runners(guarded)
+    guarded.dispose()
     r["left"] = tf.memory()["num_tensors"]
     return r
 '''
@@ -221,11 +238,12 @@ def _replayed(runners):
 
 def test_runner_replays_equal_step_replays_and_cpu(runs):
     on, off = runs
-    for key in ("function_runners", "mlp_runners", "convnet_runners", "dropout_runners", "unique_runners"):
+    for key in ("function_runners", "mlp_runners", "convnet_runners", "dropout_runners", "unique_runners",
+                "guard_runners"):
         _replayed(on[key])
     cpu = _cpu()
     for key in ("function", "variable", "after_disposed", "mlp_losses", "mlp_weights", "convnet", "dropout_losses",
-                "dropout_weights", "unique"):
+                "dropout_weights", "unique", "guard"):
         assert on[key] == off[key], key   # bitwise: the same programs ran
         np.testing.assert_allclose(np.array(_flat(on[key]), dtype=np.float64),
                                    np.array(_flat(cpu[key]), dtype=np.float64), rtol=1e-4, atol=1e-5, err_msg=key)
@@ -251,8 +269,8 @@ def test_host_steps_and_splits_run_between_programs(runs):
         assert doubled == [2, 4, 6, 8]
         assert all(0 <= u < 1 for u in drawn)
     assert len({tuple(d[1]) for d in draws}) == len(draws)   # new values on every call
-    # the dropout step: a program before its mask and one after; Unique: one on each side
-    assert all(r["programs"] >= 2 for r in on["dropout_runners"] + on["unique_runners"]), on
+    # the dropout step: a program before its mask and one after; Unique and the guard: one on each side
+    assert all(r["programs"] >= 2 for r in on["dropout_runners"] + on["unique_runners"] + on["guard_runners"]), on
     assert on["unique"] == [[1.0, 4.0, 7.0, 16.0]] * 4
 
 

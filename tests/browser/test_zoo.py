@@ -35,7 +35,7 @@ TFJS_WEBGPU_CANNOT = {"handtrack": "webgl"}
 # Models with dynamic ops (control flow, NonMaxSuppression): they run node by node every time,
 # and their second run is a fresh first run; the others replay a recorded kernel plan.
 # models with value-dependent ops: the recorded plans of their static islands, in order (tests/unit/test_zoo.py)
-DYNAMIC = {"handtrack": [True, True, False]}
+DYNAMIC = {"handtrack": [True, True, True]}
 
 # TF.js's side: its own input from the photo drawn from an <img>, prepared as zoo.prepare does
 # (returned for comparison), then the model run for all its outputs on pytfweb's input values.

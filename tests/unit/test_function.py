@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import pytfweb as tf
+import pytfweb.core.function as function_module
 
 RS = np.random.RandomState(7)
 
@@ -51,10 +52,10 @@ CASES = [
      None),
     # value-dependent: the output's shape depends on the values (graph breaks, eager for that signature)
     ("unique", lambda a: tf.unique(a)[0], (np.array([3, 1, 3, 2], "int32"),), "Unique"),
-    ("where", lambda a: tf.where(tf.greater(a, 0)), (X44,), "reads the values"),
-    ("boolean_mask", lambda a: tf.boolean_mask(a, tf.greater(a, 0)), (X44,), "reads the values"),
+    ("where", lambda a: tf.where(tf.greater(a, 0)), (X44,), "split at read of"),
+    ("boolean_mask", lambda a: tf.boolean_mask(a, tf.greater(a, 0)), (X44,), "split at read of"),
     ("setdiff1d", lambda a, b: tf.setdiff1d(a, b)[0], (np.array([3, 1, 2], "int32"), np.array([1], "int32")),
-     "reads the values"),
+     "split at read of"),
 ]
 
 
@@ -236,18 +237,60 @@ def test_random_ops_draw_new_values_on_each_call():
     assert g().array_sync() == g().array_sync() == tf.random_normal([8], seed=3).array_sync()
 
 
-def test_reading_values_inside_breaks_and_stays_eager():
+def test_reading_values_inside_guards_the_replay_on_them():
+    calls = []
+
     def fn(x):
+        calls.append(1)
         y = x * 2
         return y + 1 if y.data_sync()[0] > 0 else y - 1
 
     f = tf.function(fn)
     pos, neg = tf.tensor([1.0, 2.0]), tf.tensor([-1.0, 2.0])
-    assert f(pos).array_sync() == [3.0, 5.0]
-    assert f(neg).array_sync() == [-3.0, 3.0]   # same signature: eager again, so the other branch
-    assert f.trace_count == 1
+    start = tf.memory().num_tensors
+
+    def call(x, want):
+        out = f(x)
+        assert out.array_sync() == want
+        out.dispose()
+
+    for _ in range(3):
+        call(pos, [3.0, 5.0])
+    assert len(calls) == 1, "the calls whose read gave the trace's values replay"
     ((sig, reason),) = f.breaks
-    assert "float32[2]" in sig and "reads the values" in reason and "test_function.py" in reason and "in fn" in reason
+    assert "float32[2]" in sig and "split at read of float32[2]" in reason and "test_function.py" in reason \
+        and "in fn" in reason
+    # another value read: traced again as a variant of the signature; both replay from then on
+    for _ in range(3):
+        call(neg, [-3.0, 3.0])
+    call(pos, [3.0, 5.0])
+    assert len(calls) == 2 and f.trace_count == 2 and len(f.breaks) == 1
+    # values that keep changing: variants up to MAX_VARIANTS, then eager calls, then the plans go
+    for v in range(3, 3 + function_module.MAX_VARIANTS - 2 + function_module.MAX_DIVERGENCES):
+        call(tf.tensor([float(v), 0.0]), [2.0 * v + 1, 1.0])
+    assert len(calls) == 2 + function_module.MAX_VARIANTS - 2 + function_module.MAX_DIVERGENCES
+    assert f.trace_count == function_module.MAX_VARIANTS
+    assert list(f.plans.values()) == [None] and "matched none" in f.breaks[-1][1]
+    call(pos, [3.0, 5.0])
+    assert tf.memory().num_tensors == start + (function_module.MAX_VARIANTS - 2 + function_module.MAX_DIVERGENCES)
+    tf.dispose([pos, neg])
+
+
+def test_reading_values_after_a_variable_write_breaks():
+    v = tf.variable(tf.tensor([1.0]))
+
+    def fn(x):
+        v.assign(v + x)
+        return x * 2 if v.data_sync()[0] > 0 else x
+
+    f = tf.function(fn)
+    x = tf.tensor([1.0])
+    for want in ([2.0], [3.0], [4.0]):
+        tf.dispose(f(x))
+        assert v.array_sync() == want
+    ((_, reason),) = f.breaks
+    assert "after a variable write" in reason and list(f.plans.values()) == [None]
+    tf.dispose([v, x])
 
 
 def test_reading_constants_does_not_break():
@@ -479,7 +522,7 @@ def test_graph_model_records_then_replays():
     assert tf.memory().num_tensors == 0 and tf.memory().num_bytes == 0
 
 
-def test_graph_model_reading_its_feeds_breaks_and_runs_node_by_node():
+def test_graph_model_reading_its_feeds_replays_while_the_values_stay():
     from tests.graph_builder import GraphBuilder, dt
     b = GraphBuilder()
     x = b.placeholder("x", [-1])
@@ -487,14 +530,18 @@ def test_graph_model_reading_its_feeds_breaks_and_runs_node_by_node():
     b.op("Reshape", "out", [x, shape], T=dt("float32"), Tshape=dt("int32"))
     model = _load_graph(b)
     xs = tf.tensor([1.0, 2.0, 3.0, 4.0])
-    for dims in ([2, 2], [1, 4]):   # same feed signature, values that change the output's shape
+    node_plan = None
+    for i, dims in enumerate(([2, 2], [2, 2], [1, 4], [4, 1], [1, 4])):   # values that change the output's shape
         feeds = {"x": xs, "shape": tf.tensor(dims, dtype="int32")}
         out = model.execute(feeds, "out")
         assert list(out.shape) == dims and out.array_sync() == np.reshape([1.0, 2.0, 3.0, 4.0], dims).tolist()
         tf.dispose([out, feeds["shape"]])
-    (node_plan,) = model.executor.node_plans.values()
-    assert list(node_plan.recorded.values()) == [None]
-    assert "reads the values" in next(iter(node_plan.breaks.values()))
+        if i == 1:
+            (node_plan,) = model.executor.node_plans.values()
+            (recorded,) = node_plan.recorded.values()
+            assert recorded is not None and recorded.splits[0].startswith("read of int32[2]")
+    assert list(node_plan.recorded.values()) == [None]   # three runs read other values: node by node
+    assert "changed from run to run" in next(iter(node_plan.breaks.values()))
     model.dispose()
     xs.dispose()
     assert tf.memory().num_tensors == 0
@@ -586,9 +633,8 @@ def test_a_graph_records_plans_for_a_bounded_number_of_feed_signatures():
 
 def test_a_value_dependent_kernel_splits_the_plan_and_shapes_are_checked():
     """unique's output shape depends on the values: the plan keeps it as a split, replays while its
-    output shapes are those of the trace, runs a call whose shapes differ eagerly (nothing left
-    behind), and after MAX_DIVERGENCES such calls stops trying its plan."""
-    from pytfweb.core import function as function_module
+    output shapes are those of the trace; a call whose shapes differ is traced again as a variant
+    (nothing of the failed replay left behind), and the variants replay from then on."""
     f = tf.function(lambda x: tf.sum(tf.unique(x * 2)[0] + 1))
     x = tf.tensor([1, 1, 2, 3], dtype="int32")          # 3 unique values
     same = tf.tensor([5, 6, 6, 7], dtype="int32")       # 3 unique values too
@@ -597,20 +643,20 @@ def test_a_value_dependent_kernel_splits_the_plan_and_shapes_are_checked():
     (plan,) = f.plans.values()
     assert plan is not None and plan.splits == ["Unique"]
     assert len(f.breaks) == 1 and "split at Unique" in f.breaks[0][1]
-    held = tf.memory()
     for _ in range(3):
         out = f(same)
         assert out.array_sync() == 39
         out.dispose()
-    assert plan.divergences == 0
-    out = f(other)
-    assert out.array_sync() == 24 and plan.divergences == 1
-    out.dispose()
+    assert f.trace_count == 1
+    f(other).dispose()                                  # the variant's trace
+    held = tf.memory()
+    for t, want in ((other, 24), (x, 15), (same, 39), (other, 24)):
+        out = f(t)
+        assert out.array_sync() == want
+        out.dispose()
+    assert f.trace_count == 2 and plan.divergences == 0
     assert (tf.memory().num_tensors, tf.memory().num_bytes) == (held.num_tensors, held.num_bytes)
-    for _ in range(function_module.MAX_DIVERGENCES - 1):
-        f(other).dispose()
-    assert list(f.plans.values()) == [None] and "diverged" in f.breaks[-1][1]
-    assert f(x).array_sync() == 15 and f.trace_count == 1
+    f.dispose()
     tf.dispose([x, same, other])
 
 

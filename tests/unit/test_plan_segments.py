@@ -166,3 +166,25 @@ def test_a_split_kernel_between_two_segments(programs):
     on, off = _both_ways(scenario)
     assert on == off == [[1.0, 4.0, 7.0, 16.0]] * 4
     assert sum(r.programs for r in programs) == 3 * 2
+
+
+def test_a_guard_between_two_segments(programs):
+    def scenario():
+        @tf.function
+        def f(x):
+            y = tf.exp(x) * 2
+            if float(tf.max(y).array_sync()) > 3:   # a read of values: a guard
+                return tf.sqrt(y) + 1
+            return y - 1
+        got = []
+        for k in range(4):
+            x = tf.tensor([0.1 * k, 0.2, 0.3])
+            y = f(x)
+            got.append(y.numpy().tolist())
+            tf.dispose([x, y])
+        f.dispose()
+        return got
+
+    on, off = _both_ways(scenario)
+    assert on == off
+    assert sum(r.programs for r in programs) > 0
