@@ -52,6 +52,17 @@ def _held(in_use):
     return (m.num_tensors, m.num_bytes, in_use(), getattr(m, "num_textures", getattr(m, "num_buffers", 0)))
 
 
+def _calls(f, values):
+    """f's results on four vectors, values(k) for k in 0..3."""
+    got = []
+    for k in range(4):
+        x = tf.tensor(values(k))
+        y = f(x)
+        got.append(y.array_sync())
+        tf.dispose([x, y])
+    return got
+
+
 def _classifier(layers, optimizer, k):
     """A compiled sequential model of these layers with fixed weights, and a batch of 8 rows of 6
     and their one-hot labels of 3 classes."""
@@ -173,13 +184,7 @@ async def scenario(tf, in_use):
 
     # A split kernel (Unique: its output's shape depends on the values) between two segments.
     u = tf.function(lambda x: tf.unique(tf.floor(x * 2))[0] * 3 + 1)
-    uniques = []
-    for k in range(4):
-        x = tf.tensor([0.1 * k, 0.6, 1.2, 0.1 * k, 2.7], [5])
-        y = u(x)
-        uniques.append(y.array_sync())
-        tf.dispose([x, y])
-    r["unique"] = uniques
+    r["unique"] = _calls(u, lambda k: [0.1 * k, 0.6, 1.2, 0.1 * k, 2.7])
     r["unique_runners"] = _runners(u)
     u.dispose()
 
@@ -190,13 +195,7 @@ async def scenario(tf, in_use):
         if float(tf.max(y).array_sync()) > 3:
             return tf.sqrt(y) + 1
         return y - 1
-    got = []
-    for k in range(4):
-        x = tf.tensor([0.1 * k, 0.2, 0.3], [3])
-        y = guarded(x)
-        got.append(y.array_sync())
-        tf.dispose([x, y])
-    r["guard"] = got
+    r["guard"] = _calls(guarded, lambda k: [0.1 * k, 0.2, 0.3])
     r["guard_runners"] = _runners(guarded)
     guarded.dispose()
     r["left"] = tf.memory()["num_tensors"]

@@ -86,6 +86,18 @@ def _both_ways(scenario):
     return out[True], out[False]
 
 
+def _calls(f, values):
+    """f's results on four vectors, values(k) for k in 0..3; then f's plans dropped."""
+    got = []
+    for k in range(4):
+        x = tf.tensor(values(k))
+        y = f(x)
+        got.append(y.numpy().tolist())
+        tf.dispose([x, y])
+    f.dispose()
+    return got
+
+
 def _vals(shape, k):
     n = int(np.prod(shape))
     return tf.tensor((np.sin(0.37 * np.arange(n) + k) * 0.5).astype("float32"), list(shape))
@@ -153,15 +165,8 @@ def test_a_dropout_mlp_trains_the_same(programs):
 
 def test_a_split_kernel_between_two_segments(programs):
     def scenario():
-        f = tf.function(lambda x: tf.unique(tf.floor(x * 2))[0] * 3 + 1)
-        got = []
-        for k in range(4):
-            x = tf.tensor([0.1 * k, 0.6, 1.2, 0.1 * k, 2.7])
-            y = f(x)
-            got.append(y.numpy().tolist())
-            tf.dispose([x, y])
-        f.dispose()
-        return got
+        return _calls(tf.function(lambda x: tf.unique(tf.floor(x * 2))[0] * 3 + 1),
+                      lambda k: [0.1 * k, 0.6, 1.2, 0.1 * k, 2.7])
 
     on, off = _both_ways(scenario)
     assert on == off == [[1.0, 4.0, 7.0, 16.0]] * 4
@@ -176,14 +181,7 @@ def test_a_guard_between_two_segments(programs):
             if float(tf.max(y).array_sync()) > 3:   # a read of values: a guard
                 return tf.sqrt(y) + 1
             return y - 1
-        got = []
-        for k in range(4):
-            x = tf.tensor([0.1 * k, 0.2, 0.3])
-            y = f(x)
-            got.append(y.numpy().tolist())
-            tf.dispose([x, y])
-        f.dispose()
-        return got
+        return _calls(f, lambda k: [0.1 * k, 0.2, 0.3])
 
     on, off = _both_ways(scenario)
     assert on == off
