@@ -254,7 +254,7 @@ def _filled(shape, value, dtype, op):
         return ENGINE.make_tensor([value] * size_of(shape), shape, "string")
     v = _conv.fill_value(value, dtype, op, "value")
     n = size_of(shape)
-    if op != "fill" and dtype != "complex64" and ENV.cpu_forward(ENGINE.get_backend(), n):
+    if op != "fill" and dtype != "complex64" and ENV.cpu_forward(ENGINE._active().name, n):
         # TF.js's zeros and ones are host values on every backend: small ones stay CPU-side, where a
         # GPU backend's CPU forwarding can use them (backends/gpu/cpu_forward_runner.py)
         return ENGINE.make_tensor(array.array(TYPECODES[dtype], [v]) * n, tuple(shape), dtype)
