@@ -4,7 +4,6 @@ on CPU-side inputs runs as one JavaScript function and gives what step-by-step r
 (PLAN_RUNNERS off) and the cpu backend give; memory stays flat over 1000 calls; its outputs feed
 later GPU kernels; an input only on the GPU, or the flag off, sends the call to the GPU runner.
 One page run."""
-import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -35,7 +34,7 @@ def step(x, b, k):
     pos = tf.greater(y, 0.0)
     w = tf.where(pos, tf.tanh(y), tf.clip_by_value(y, -1.25, 0.5))
     q = tf.floor_div(tf.cast(y * 4.0, "int32"), k)   # int32, k broadcast [8]
-    return [s, w, tf.cast(pos, "int32") + q, tf.logical_not(pos)]
+    return [s, w, tf.cast(pos, "int32") + q, tf.logical_not(pos), x * b, x - b, x / b]
 
 
 def chain(x, one):
@@ -139,6 +138,7 @@ def test_small_elementwise_plans_run_in_javascript_and_match_gpu_and_cpu(run_py)
     cpu = _cpu()
     for j, (a, b, c) in enumerate(zip(on["calls"], off["calls"], cpu["calls"])):
         assert a[0] == b[0] == c[0], j                 # x + b: exact
+        assert a[4:] == b[4:] == c[4:], j              # x * b, x - b, x / b: exact
         assert a[3] == b[3] == c[3], j                 # bools
         _close(a[1], b[1], f"call {j}: GPU")
         _close(a[1], c[1], f"call {j}: cpu")

@@ -49,7 +49,9 @@ function _roundEven(x) {
   const r = Math.round(x);
   return (r - x === 0.5 && r % 2 !== 0) ? r - 1 : r;
 }
-function _toI32(x) { return x !== x ? 0 : x >= 2147483647 ? 2147483647 : x <= -2147483648 ? -2147483648 : Math.trunc(x) | 0; }
+function _toI32(x) {
+  return x !== x ? 0 : x >= 2147483647 ? 2147483647 : x <= -2147483648 ? -2147483648 : Math.trunc(x) | 0;
+}
 function _toU32(x) { return x !== x || x <= 0 ? 0 : x >= 4294967295 ? 4294967295 : Math.trunc(x) >>> 0; }
 """
 
