@@ -37,6 +37,13 @@ _DEFAULTS = {
     # A replayed plan runs through its backend's runner where the backend has one (webgl: all draws
     # in one JavaScript call; Backend.plan_runner); off: step by step, each kernel from Python.
     "PLAN_RUNNERS": True,
+    # A replayed plan of elementwise kernels whose values are all small (fewer elements than the threshold)
+    # and whose inputs are CPU-side runs as one JavaScript function on the CPU, its outputs CPU-side
+    # (backends/gpu/cpu_forward_runner.py): TF.js's flags and thresholds for forwarding small kernels.
+    "WEBGL_CPU_FORWARD": True,
+    "CPU_HANDOFF_SIZE_THRESHOLD": 128,
+    "WEBGPU_CPU_FORWARD": True,
+    "WEBGPU_CPU_HANDOFF_SIZE_THRESHOLD": 1000,
     # graph models keep a copy of every node's outputs of the last run (GraphModel.get_intermediate_tensors).
     "KEEP_INTERMEDIATE_TENSORS": False,
     # Limits on what files and arguments may make the process allocate or recurse into (pytfweb/core/limits.py;
@@ -57,6 +64,10 @@ _DEFAULTS = {
     "HTTP_TIMEOUT_SECONDS": 60.0,
 }
 
+# backend -> (flag turning CPU forwarding on, flag of its size threshold): TF.js's names per backend
+CPU_FORWARD_FLAGS = {"webgl": ("WEBGL_CPU_FORWARD", "CPU_HANDOFF_SIZE_THRESHOLD"),
+                     "webgpu": ("WEBGPU_CPU_FORWARD", "WEBGPU_CPU_HANDOFF_SIZE_THRESHOLD")}
+
 
 class Environment:
     def __init__(self):
@@ -74,6 +85,12 @@ class Environment:
 
     def get_bool(self, name):
         return bool(self.get(name))
+
+    def cpu_forward(self, backend_name, size):
+        """Whether a value of `size` elements on that backend is small enough to be computed on
+        the CPU (CPU_FORWARD_FLAGS; never on backends without such flags)."""
+        flags = CPU_FORWARD_FLAGS.get(backend_name)
+        return flags is not None and bool(self.flags[flags[0]]) and size < self.flags[flags[1]]
 
     def reset(self):
         self.flags = dict(_DEFAULTS)

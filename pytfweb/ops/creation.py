@@ -9,6 +9,7 @@ from ..core import tensor_values as _conv
 from ..core import prng
 from ..core.dtypes import TYPECODES, check_dtype
 from ..core.engine import ENGINE, op
+from ..core.environment import ENV
 from ..core.limits import check_elements
 from ..core._numpy import np
 from ..core.shapes import check_shape, size_of
@@ -252,6 +253,11 @@ def _filled(shape, value, dtype, op):
             raise TypeError(f"{op}: a string tensor is filled with a str, got {type(value).__name__}")
         return ENGINE.make_tensor([value] * size_of(shape), shape, "string")
     v = _conv.fill_value(value, dtype, op, "value")
+    n = size_of(shape)
+    if op != "fill" and dtype != "complex64" and ENV.cpu_forward(ENGINE._active().name, n):
+        # TF.js's zeros and ones are host values on every backend: small ones stay CPU-side, where a
+        # GPU backend's CPU forwarding can use them (backends/gpu/cpu_forward_runner.py)
+        return ENGINE.make_tensor(array.array(TYPECODES[dtype], [v]) * n, tuple(shape), dtype)
     return ENGINE.run_kernel("Fill", [], {"shape": shape, "value": v, "dtype": dtype})
 
 

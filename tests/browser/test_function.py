@@ -35,6 +35,10 @@ OP_CASES = {
 _PAGE_OPS = r'''
 import math
 import random
+# the GPU runners replay eager's programs; CPU forwarding (a small elementwise plan computed in
+# JavaScript, within float32 of them) has its own test (test_cpu_forward_runner.py)
+tf.env().set("WEBGL_CPU_FORWARD", False)
+tf.env().set("WEBGPU_CPU_FORWARD", False)
 random.seed(5)
 out = {}
 for name, (src, specs) in cases.items():

@@ -275,7 +275,10 @@ def test_host_steps_and_splits_run_between_programs(runs):
 
 _PAGE_SCALAR = r'''
 # A one-value input changes from call to call: a capture must not take its value for a constant
-# (webgpu's kernels take a one-value tensor with CPU-side values as a uniform).
+# (webgpu's kernels take a one-value tensor with CPU-side values as a uniform). CPU forwarding
+# off: this small elementwise plan would otherwise run in JavaScript, not on the GPU runner.
+tf.env().set("WEBGL_CPU_FORWARD", False)
+tf.env().set("WEBGPU_CPU_FORWARD", False)
 f = tf.function(lambda x, s: tf.exp(x * s) + s)
 x = tf.tensor([1, 2, 3, 4], [4])
 outs = []

@@ -14,6 +14,7 @@ tf.copy_registered_kernels("webgl", "webgl-runner")
 tf.register_backend("webgl-runner", WebGLBackend)
 tf.set_backend("webgl-runner")
 be = tf.backend()
+tf.env().set("WEBGL_CPU_FORWARD", False)   # (the draw runner's tests: small plans would run in JavaScript)
 
 
 def runner_of(fn):

@@ -27,6 +27,7 @@ from ...kernels import TensorInfo
 from ...core.shapes import size_of as _size
 from ...core.tensor import DataId
 from ..gpu.backend import GPUBackend
+from ..gpu.cpu_forward_runner import forward_runner
 from .gpgpu_context import GPGPUContext
 from .plan_runner import DrawPlanRunner
 from .programs import fusion
@@ -59,7 +60,7 @@ class WebGLBackend(GPUBackend):
         self.capture_reads = None   # counts reads while a plan runner captures (plan_runner.py)
 
     def plan_runner(self, plan):
-        return DrawPlanRunner(self)
+        return forward_runner(self, plan, lambda: DrawPlanRunner(self))
 
     @property
     def pending_reads(self):

@@ -36,6 +36,7 @@ from . import wgsl
 from .device import Device, block_on, can_block, pack_uniforms
 from .program import _size
 from .plan_runner import DispatchPlanRunner
+from ..gpu.cpu_forward_runner import forward_runner
 from .programs import fusion
 
 _NOT_THE_DEFAULT = ("webgpu: not the default where Python cannot wait for the GPU (no JavaScript Promise "
@@ -76,7 +77,7 @@ class WebGPUBackend(GPUBackend):
         self.capture_hidden = None
 
     def plan_runner(self, plan):
-        return DispatchPlanRunner(self)
+        return forward_runner(self, plan, lambda: DispatchPlanRunner(self))
 
     async def ready(self, automatic=False):
         """Request the adapter and device (once); BackendError where there is none, and, when the
