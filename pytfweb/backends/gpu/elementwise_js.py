@@ -24,7 +24,7 @@ import struct
 
 from .elementwise_ir import (ARITH, BOOL, COMPARE, F32, I32, INTRINSICS, U32, U32X2, Function, IRError,
                              _POLYMORPHIC, _Renderer, arg, pow_)
-from .elementwise_ops import BINARY_FUNCTIONS, HELPERS, UNARY_FUNCTIONS
+from .elementwise_ops import ATTR_UNIFORMS, BINARY_FUNCTIONS, HELPERS, UNARY_FUNCTIONS
 
 #: the table's bodies the JavaScript is rendered from
 BODIES = "wgsl"
@@ -423,7 +423,6 @@ def kernel_op(name, in_dtypes, out_dtype, attrs):
             return None
         values = {}
         if op.attr_names:
-            from ..webgpu.programs.elementwise import ATTR_UNIFORMS
             fields, values_of = ATTR_UNIFORMS[name]
             values = {f: js_number(v, "float32" if t == "f32" else "int32")
                       for (f, t), v in zip(fields, values_of(attrs))}

@@ -26,6 +26,7 @@ bit), where webgl's ops keep their cheaper forms (its tests compare values, also
 Making those one would change a backend's results or add work to its shaders: each is a
 candidate for a later change with its own tests, not for this table's rendering."""
 import functools
+import math
 
 from .elementwise_ir import (F32, I32, INF, NAN, NEGZERO, U32, Function, IRError, abs_, acos, arg, as_i32,
                              asin, atan, atan2, attr, lit, bit_length, bits_u32, call, ceil, clear_sign, cos, exp,
@@ -475,3 +476,29 @@ def source(name):
 
 
 __all__ = ["source", "names", "UNARY_FUNCTIONS", "BINARY_FUNCTIONS", "HELPERS", "IRError"]
+
+
+# --- kernel attributes as uniform fields (webgpu's programs, the JavaScript renderer) ---
+INT32_MIN, INT32_MAX = -2 ** 31, 2 ** 31 - 1
+
+
+def _clamp_int(v):
+    return max(INT32_MIN, min(INT32_MAX, v))
+
+
+def _clip_fields(attrs):
+    lo, hi = attrs["clip_value_min"], attrs["clip_value_max"]
+    lo_i = INT32_MIN if lo == -math.inf else _clamp_int(math.ceil(lo))
+    hi_i = INT32_MAX if hi == math.inf else _clamp_int(math.floor(hi))
+    lo_t = INT32_MIN if lo == -math.inf else _clamp_int(math.trunc(lo))
+    hi_t = INT32_MAX if hi == math.inf else _clamp_int(math.trunc(hi))
+    return (float(lo), float(hi), lo_i, lo_t, hi_i, hi_t)
+
+
+# Kernel attributes as uniform fields: ((field, type), ...) and attrs -> values.
+ATTR_UNIFORMS = {
+    "LeakyRelu": ((("alpha", "f32"),), lambda a: (float(a["alpha"]),)),
+    "Step": ((("alpha", "f32"),), lambda a: (float(a["alpha"]),)),
+    "ClipByValue": ((("clipMin", "f32"), ("clipMax", "f32"), ("clipLoI", "i32"), ("clipLoT", "i32"),
+                     ("clipHiI", "i32"), ("clipHiT", "i32")), _clip_fields),
+}

@@ -16,13 +16,13 @@ Each table kernel, Cast and Select is an `Op` (its WGSL expression over its oper
 WEBGPU_FUSION (default) it is recorded, not dispatched, and a chain of them runs as one generated
 shader when its values are needed (programs/fusion.py); else each runs in `run_elementwise`."""
 import functools
-import math
 from typing import NamedTuple
 
 from ....core.tensor_values import _wrap_int32
 from ....kernels import TensorInfo, register_kernel
 from ....kernels.elementwise import BINARY, GRADIENT_KERNELS, UNARY, out_dtype
 from ....core.shapes import broadcast_shapes, strides_of
+from ...gpu.elementwise_ops import ATTR_UNIFORMS
 from ...shared import register_shared_kernels
 from .. import wgsl
 from ..program import Program, _size, broadcast_strides, index_mode
@@ -33,31 +33,6 @@ register_shared_kernels(BACKEND)
 
 # Unary ops whose function defines its own result for NaN (everything else maps NaN to NaN).
 NAN_AWARE = {"Sign", "IsNan", "IsInf", "IsFinite"}
-
-INT32_MIN, INT32_MAX = -2 ** 31, 2 ** 31 - 1
-
-
-def _clamp_int(v):
-    return max(INT32_MIN, min(INT32_MAX, v))
-
-
-def _clip_fields(attrs):
-    lo, hi = attrs["clip_value_min"], attrs["clip_value_max"]
-    lo_i = INT32_MIN if lo == -math.inf else _clamp_int(math.ceil(lo))
-    hi_i = INT32_MAX if hi == math.inf else _clamp_int(math.floor(hi))
-    lo_t = INT32_MIN if lo == -math.inf else _clamp_int(math.trunc(lo))
-    hi_t = INT32_MAX if hi == math.inf else _clamp_int(math.trunc(hi))
-    return (float(lo), float(hi), lo_i, lo_t, hi_i, hi_t)
-
-
-# Kernel attributes as uniform fields: ((field, type), ...) and attrs -> values.
-ATTR_UNIFORMS = {
-    "LeakyRelu": ((("alpha", "f32"),), lambda a: (float(a["alpha"]),)),
-    "Step": ((("alpha", "f32"),), lambda a: (float(a["alpha"]),)),
-    "ClipByValue": ((("clipMin", "f32"), ("clipMax", "f32"), ("clipLoI", "i32"), ("clipLoT", "i32"),
-                     ("clipHiI", "i32"), ("clipHiT", "i32")), _clip_fields),
-}
-
 
 def choose(ops_file, fn_name, dtype):
     """The function for operands of dtype: `<fn>_int` for int32/bool where the file has it; for
