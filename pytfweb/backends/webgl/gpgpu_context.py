@@ -5,6 +5,7 @@ import js
 from pyodide.ffi import to_js
 
 from ...core.errors import BackendError
+from ...core.package_data import beside
 from ..gpu import shader_source
 from .shader_compiler import numbered
 
@@ -175,6 +176,4 @@ class GPGPUContext:
 
 
 def _read_helpers():
-    import os
-    with open(os.path.join(os.path.dirname(__file__), "helpers.js"), encoding="utf-8") as f:
-        return f.read()
+    return beside(__file__, "helpers.js")
