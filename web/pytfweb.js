@@ -160,7 +160,8 @@
 
     // Not unpacked: the zip is one file on sys.path (zipimport, as for Pyodide's standard library);
     // its bytecode was compiled for this path (host/bundle.py), its sources serve tracebacks.
-    const site = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
+    // (site, not sysconfig: importing sysconfig takes longer than all the rest of this step)
+    const site = py.runPython("import site; site.getsitepackages()[0]");
     const archive = site + "/" + BUNDLE_FILE;
     py.FS.writeFile(archive, new Uint8Array(await bundle));
     py.globals.set("_pytfweb_archive", archive);

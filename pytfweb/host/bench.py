@@ -162,6 +162,18 @@ for _label, _py_model, _js_model, _shape, _classes, _ways in (
             "await model.trainOnBatch(x, y);",
             check=("params", "model.count_params()", "model.countParams()"))
 
+# The first training step of a fresh MLP (built and compiled, untimed), once in a fresh Chromium per side:
+# what a visitor's first train_on_batch pays (the trace, the shader compiles, the weights' upload).
+CASES["train step: MLP (784-128-64-10) batch 32: first step"] = Case(
+    "from pytfweb.host.bench_models import mlp\n"
+    "model = mlp(); model.compile(optimizer='adam', loss='categoricalCrossentropy')\n"
+    "x = tf.random_uniform([32, 784], seed=1); " + _LABELS_PY.format(n=32, c=10),
+    "await model.train_on_batch(x, y)",
+    "model = mlp(); model.compile({optimizer: 'adam', loss: 'categoricalCrossentropy'});\n"
+    "x = tf.randomUniform([32, 784]); " + _LABELS_JS.format(n=32, c=10),
+    "await model.trainOnBatch(x, y);",
+    first_run=True, check=("params", "model.count_params()", "model.countParams()"))
+
 # Loading MobileNet v1 (16 MB of float32 weights in 4 MB shards, written by pytfweb in TF.js's layers
 # format before the pages open) over http:// from the bench's server, until the model is ready; both
 # sides load the same files, so TF.js reading them is also a check that they are TF.js's format.

@@ -3,7 +3,7 @@
 // SRC_DIR holds the .py files to compile (any depth); OUT_DIR receives, for each a/b.py, a/b.pyc (the
 // layout zipimport reads: the page imports from the bundle's zip on sys.path, nothing unpacked), hash-based
 // and unchecked, so the importer takes the .pyc without reading or hashing the source. Each code object's
-// file is where the page puts it (SITE/ARCHIVE_NAME/a/b.py, SITE being Pyodide's site-packages): tracebacks
+// file is where the page puts it (SITE/ARCHIVE_NAME/a/b.py, SITE being site.getsitepackages()[0]): tracebacks
 // name that file, and linecache gets its lines from the zip's copy of the source. Prints the cache tag.
 "use strict";
 const fs = require("fs");
@@ -30,8 +30,8 @@ async function main() {
   py.globals.set("_files", py.toPy(files));
   py.globals.set("_archive", archiveName);
   const tag = py.runPython(`
-import os, py_compile, sys, sysconfig
-_shown = os.path.join(sysconfig.get_paths()["purelib"], _archive)
+import os, py_compile, site, sys
+_shown = os.path.join(site.getsitepackages()[0], _archive)
 for rel in _files:
     py_compile.compile(os.path.join(_root, rel), cfile=os.path.join(_root, rel[:-3] + ".pyc"),
                        dfile=os.path.join(_shown, rel), doraise=True,

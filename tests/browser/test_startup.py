@@ -18,9 +18,9 @@ REPO = Path(__file__).resolve().parents[2]
 def test_the_page_imports_the_bytecode_from_the_zip_it_did_not_unpack(server, run_py):
     with urllib.request.urlopen(server.url + "pytfweb.zip", timeout=60) as r:
         zf = zipfile.ZipFile(io.BytesIO(r.read()))
-    page = run_py("import importlib.util, os, sys, sysconfig, zipimport\n"
+    page = run_py("import importlib.util, os, site, sys, zipimport\n"
                   "engine = sys.modules['pytfweb.core.engine']\n"
-                  "site = sysconfig.get_paths()['purelib']\n"
+                  "site = site.getsitepackages()[0]\n"
                   "result = {'magic': list(importlib.util.MAGIC_NUMBER), 'version': list(sys.version_info[:2]),\n"
                   "          'file': engine.__file__[len(site):], 'code': engine.op.__code__.co_filename[len(site):],\n"
                   "          'zipimport': isinstance(engine.__loader__, zipimport.zipimporter),\n"
