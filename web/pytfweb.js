@@ -148,7 +148,7 @@
         py.FS.mkdirTree(dir);
         made.add(dir);
       }
-      py.FS.writeFile(site + "/" + path, data);
+      py.FS.writeFile(site + "/" + path, data, { canOwn: true });   // (no copy: the arrays are ours)
     }
     py.runPython("import importlib; importlib.invalidate_caches()");
   }

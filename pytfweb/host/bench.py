@@ -135,6 +135,14 @@ for _label, _first, _py_body in (
         _MOBILENET_PY, _py_body, _MOBILENET_JS[0], _MOBILENET_JS[1],
         first_run=_first, check=("params", "model.count_params()", "model.countParams()"))
 
+# The first run again, its programs compiled first in one pass that draws nothing: model.warmup() here,
+# TF.js's own ENGINE_COMPILE_ONLY pass (a predict, then its compile checks and uniform locations) there.
+CASES["MobileNet v1 1.0 224x224x3: first run, programs compiled first"] = Case(
+    _MOBILENET_PY, "model.warmup()\ny = model.predict(x)\nawait y.data()\ny.dispose()", _MOBILENET_JS[0],
+    "tf.env().set('ENGINE_COMPILE_ONLY', true); const w = model.predict(x); tf.env().set('ENGINE_COMPILE_ONLY', false);"
+    " w.dispose(); await tf.backend().checkCompileCompletionAsync(); tf.backend().getUniformLocations(); "
+    + _MOBILENET_JS[1], first_run=True, check=("params", "model.count_params()", "model.countParams()"))
+
 # One training step (forward, gradients, adam update, the loss read back) as users run it:
 # model.train_on_batch on a compiled model (categorical cross-entropy, adam), random images and
 # one-hot labels. BatchNormalization trains on batch statistics, so its gradients are inside.
