@@ -172,7 +172,7 @@ for _label, _py_model, _js_model, _shape, _classes, _ways in (
 
 # The first training step of a fresh MLP (built and compiled, untimed), once in a fresh Chromium per side:
 # what a visitor's first train_on_batch pays (the trace, the shader compiles, the weights' upload).
-CASES["train step: MLP (784-128-64-10) batch 32: first step"] = Case(
+CASES["MLP (784-128-64-10) batch 32: first step (training)"] = Case(
     "from pytfweb.host.bench_models import mlp\n"
     "model = mlp(); model.compile(optimizer='adam', loss='categoricalCrossentropy')\n"
     "x = tf.random_uniform([32, 784], seed=1); " + _LABELS_PY.format(n=32, c=10),
