@@ -48,9 +48,8 @@
  *
  * pytfweb.timings holds milliseconds since this thread's time origin: gl (the WebGL2 context made,
  * with backend "webgl", while Pyodide starts), gpu (the WebGPU device made, with backend "webgpu" or
- * "auto", while Pyodide starts), fetched (the bundle's bytes in), inflated (its members inflated, while
- * Pyodide starts), pyodide (Pyodide ready),
- * bundle (written into site-packages, or put on sys.path), imported (import pytfweb done), backend (backend set), scripts (blocks done).
+ * "auto", while Pyodide starts), fetched (the bundle's bytes in), pyodide (Pyodide ready),
+ * bundle (on sys.path), imported (import pytfweb done), backend (backend set), scripts (blocks done).
  */
 (function () {
   "use strict";
@@ -101,58 +100,6 @@
     }
   }
 
-  /* The bundle's members as [[name, Uint8Array]], inflated by the browser (DecompressionStream,
-   * native), all at once while Pyodide starts; null where there is no DecompressionStream. Reads
-   * the zips host/bundle.py writes: no zip64, no archive comment, stored or deflated members. */
-  async function zipEntries(buffer) {
-    if (typeof DecompressionStream === "undefined") return null;
-    const bytes = new Uint8Array(buffer), view = new DataView(buffer);
-    const eocd = bytes.length - 22;
-    if (eocd < 0 || view.getUint32(eocd, true) !== 0x06054b50) throw new Error("pytfweb: the bundle is not a zip");
-    const count = view.getUint16(eocd + 10, true);
-    let p = view.getUint32(eocd + 16, true);
-    const names = new TextDecoder();
-    const out = [];
-    for (let i = 0; i < count; i++) {
-      if (view.getUint32(p, true) !== 0x02014b50) throw new Error("pytfweb: the bundle's zip directory is damaged");
-      const method = view.getUint16(p + 10, true), size = view.getUint32(p + 20, true);
-      const nameLength = view.getUint16(p + 28, true);
-      const local = view.getUint32(p + 42, true);
-      const name = names.decode(bytes.subarray(p + 46, p + 46 + nameLength));
-      p += 46 + nameLength + view.getUint16(p + 30, true) + view.getUint16(p + 32, true);
-      const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-      const raw = bytes.subarray(start, start + size);
-      if (method !== 0 && method !== 8) throw new Error(`pytfweb: ${name}: zip method ${method} is not read here`);
-      out.push(method === 0 ? [name, raw] : new Response(
-        new Blob([raw]).stream().pipeThrough(new DecompressionStream("deflate-raw"))).arrayBuffer()
-        .then((b) => [name, new Uint8Array(b)]));
-    }
-    return Promise.all(out);
-  }
-
-  /* The inflated members into site-packages, each a/b.pyc (zipimport's place for it in the bundle)
-   * as a/__pycache__/b.TAG.pyc, where the import system looks beside a/b.py: the bytecode is hash-based
-   * and unchecked, so an import reads it and neither reads nor compiles the source. */
-  function writeFiles(py, site, entries) {
-    const tag = py.runPython("import sys; sys.implementation.cache_tag");
-    const made = new Set();
-    for (const [name, data] of entries) {
-      if (name.endsWith("/")) continue;
-      let path = name;
-      if (name.endsWith(".pyc")) {
-        const slash = name.lastIndexOf("/");
-        path = `${name.slice(0, slash)}/__pycache__/${name.slice(slash + 1, -4)}.${tag}.pyc`;
-      }
-      const dir = site + "/" + path.slice(0, path.lastIndexOf("/"));
-      if (!made.has(dir)) {
-        py.FS.mkdirTree(dir);
-        made.add(dir);
-      }
-      py.FS.writeFile(site + "/" + path, data, { canOwn: true });   // (no copy: the arrays are ours)
-    }
-    py.runPython("import importlib; importlib.invalidate_caches()");
-  }
-
   /* The WebGPU adapter and device, requested while Pyodide starts rather than after: the webgpu
    * backend's Device.create (backends/webgpu/device.py) takes the promise, once, and asks nothing of
    * the browser again. The limits are the ones it would request itself: the adapter's most. */
@@ -182,7 +129,7 @@
     made.then((r) => r && r.device.destroy());
   }
 
-  /* Pyodide, the bundle's files in site-packages, `import pytfweb as tf` in the main
+  /* Pyodide, the bundle on sys.path (a zip in site-packages), `import pytfweb as tf` in the main
    * namespace, the backend set: the same steps on the page's thread and in a worker. */
   async function loadCore(opts, t) {
     const indexURL = new URL(opts.indexURL || "pyodide/", base).href.replace(/\/?$/, "/");
@@ -197,12 +144,6 @@
       return bytes;
     });
     bundle.catch(() => {});  // awaited below; this only keeps an early failure from being "unhandled"
-    // inflated while Pyodide starts, off Python's path (null: no DecompressionStream here)
-    const files = bundle.then(zipEntries).then((entries) => {
-      if (entries) t.inflated = performance.now();
-      return entries;
-    });
-    files.catch(() => {});
     if (backend === "webgl" && earlyWebGL()) t.gl = performance.now();
     if (backend === "webgpu" || backend === "auto") earlyWebGPU(t);
     if (typeof globalThis.loadPyodide === "function") {
@@ -219,18 +160,14 @@
 
     // (site, not sysconfig: importing sysconfig takes longer than all the rest of this step)
     const site = py.runPython("import site; site.getsitepackages()[0]");
-    const entries = await files;
-    if (entries) {
-      writeFiles(py, site, entries);
-    } else {
-      // No DecompressionStream: the zip is one file on sys.path (zipimport, as for Pyodide's standard
-      // library), whose a/b.pyc beside a/b.py it reads; slower imports, but no unpacking in Python.
-      const archive = site + "/" + BUNDLE_FILE;
-      py.FS.writeFile(archive, new Uint8Array(await bundle));
-      py.globals.set("_pytfweb_archive", archive);
-      py.runPython("import sys\nif _pytfweb_archive not in sys.path:\n    sys.path.insert(0, _pytfweb_archive)\n" +
-                   "sys.path_importer_cache.pop(_pytfweb_archive, None)\ndel _pytfweb_archive");
-    }
+    // Not unpacked: the zip is one file on sys.path (zipimport, as for Pyodide's standard library),
+    // whose a/b.pyc beside a/b.py it imports. (Writing its ~600 files into site-packages from JS took
+    // longer than zipimport's slower imports save: host/bundle.py.)
+    const archive = site + "/" + BUNDLE_FILE;
+    py.FS.writeFile(archive, new Uint8Array(await bundle), { canOwn: true });
+    py.globals.set("_pytfweb_archive", archive);
+    py.runPython("import sys\nif _pytfweb_archive not in sys.path:\n    sys.path.insert(0, _pytfweb_archive)\n" +
+                 "sys.path_importer_cache.pop(_pytfweb_archive, None)\ndel _pytfweb_archive");
     t.bundle = performance.now();
 
     await py.runPythonAsync("import pytfweb as tf", { filename: "<pytfweb.js>" });

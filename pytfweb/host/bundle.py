@@ -6,7 +6,9 @@ The page does not unpack it: the loader writes the zip as one file, ARCHIVE in P
 and puts it on sys.path (zipimport, as Pyodide's own standard library is imported). Beside each .py the
 zip holds its bytecode (a/b.pyc, the layout zipimport reads), compiled by Pyodide's own Python under node
 (compile_pyc.js), hash-based and unchecked: an import reads the .pyc member only, never the source, and
-a traceback's lines come from the source member (zipimporter.get_source, through linecache). Modules
+a traceback's lines come from the source member (zipimporter.get_source, through linecache). (Imports
+from files are faster than zipimport's, but writing the zip's ~600 members into the page's file system
+took longer than that saves, even inflated by the browser while Pyodide started.) Modules
 read their data files through the zip too (core/package_data.py). The compiled zip is cached by the
 content hash of its inputs (the build directory of a checkout, else the user's cache), so a server or
 a test session compiles once per change of the sources. Without node, the zip is source-only (warned):
