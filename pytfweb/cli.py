@@ -5,7 +5,7 @@
     pytfweb serve [--port N]                                 serve the web pages, Pyodide and the bundle
     pytfweb build-web OUTDIR [--app SCRIPT.py] [--worker]    a static site (any static server can host it)
     pytfweb repl [--memory]                                  a Python REPL on webgl in headless Chromium
-    pytfweb startup [--backend B] [--repeat N]               time page open -> Pyodide -> first result
+    pytfweb startup [--backend B] [--repeat N]               time a first and a second visit: each phase to the first result
     pytfweb soak [--backend webgl|cpu] [--iterations N]      training steps in a row, memory watched
     pytfweb convert SRC DST [--quantize uint8|float16]       Keras .keras/.h5 <-> TF.js layers model
 """
@@ -93,7 +93,9 @@ def _parser():
     c.add_argument("dst", help="a .keras or .h5 file, or a directory for a TF.js layers model")
     c.add_argument("--quantize", choices=["uint8", "float16"], help="store float32 weights of a layers model so")
 
-    t = sub.add_parser("startup", help="time how long a page takes to give a first pytfweb result")
+    t = sub.add_parser("startup", help="time each phase of a page's start (fetch, Pyodide, bundle, "
+                                        "import, backend, first result) on a first and a second visit, beside "
+                                        "Pyodide alone")
     t.add_argument("--backend", default="webgl", help="backend to set; 'none' to only import pytfweb")
     t.add_argument("--repeat", type=_positive, default=3)
     t.add_argument("--verbose", action="store_true")

@@ -47,8 +47,9 @@
  *                                       ({__pytfweb_tensor__, data, shape, dtype}), buffers transferred
  *
  * pytfweb.timings holds milliseconds since this thread's time origin: gl (the WebGL2 context made,
- * with backend "webgl", while Pyodide starts), pyodide (Pyodide ready),
- * bundle (unpacked), imported (import pytfweb done), backend (backend set), scripts (blocks done).
+ * with backend "webgl", while Pyodide starts), gpu (the WebGPU device made, with backend "webgpu" or
+ * "auto", while Pyodide starts), fetched (the bundle's bytes in), pyodide (Pyodide ready),
+ * bundle (on sys.path), imported (import pytfweb done), backend (backend set), scripts (blocks done).
  */
 (function () {
   "use strict";
@@ -61,6 +62,7 @@
   // `pytfweb build-web` sets this to its site's service worker (which keeps the loader, the bundle,
   // Pyodide and the pages for the next visit); `pytfweb serve` has none.
   const SERVICE_WORKER = null;
+  const BUNDLE_FILE = "pytfweb.zip";   // its name in site-packages: the bytecode's file names say it (host/bundle.py)
 
   // --- shared: loading ---------------------------------------------------------------------
 
@@ -98,7 +100,36 @@
     }
   }
 
-  /* Pyodide, the bundle unpacked into site-packages, `import pytfweb as tf` in the main
+  /* The WebGPU adapter and device, requested while Pyodide starts rather than after: the webgpu
+   * backend's Device.create (backends/webgpu/device.py) takes the promise, once, and asks nothing of
+   * the browser again. The limits are the ones it would request itself: the adapter's most. */
+  function earlyWebGPU(t) {
+    const gpu = typeof navigator !== "undefined" && navigator.gpu;
+    if (!gpu) return;
+    const made = (async () => {
+      const adapter = await gpu.requestAdapter();
+      if (!adapter) return null;
+      const l = adapter.limits;
+      const device = await adapter.requestDevice({ label: "pytfweb-early", requiredLimits: {
+        maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+        maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage,
+        maxBufferSize: l.maxBufferSize,
+        maxComputeWorkgroupStorageSize: l.maxComputeWorkgroupStorageSize } });
+      t.gpu = performance.now();
+      return { adapter, device };
+    })().catch(() => null);   // Python asks again and reports what fails
+    globalThis.pytfwebEarlyGPU = made;
+  }
+
+  /* An early device Python did not take (backend "auto" chose another) is given back. */
+  function dropEarlyWebGPU() {
+    const made = globalThis.pytfwebEarlyGPU;
+    if (!made) return;
+    delete globalThis.pytfwebEarlyGPU;
+    made.then((r) => r && r.device.destroy());
+  }
+
+  /* Pyodide, the bundle on sys.path (a zip in site-packages), `import pytfweb as tf` in the main
    * namespace, the backend set: the same steps on the page's thread and in a worker. */
   async function loadCore(opts, t) {
     const indexURL = new URL(opts.indexURL || "pyodide/", base).href.replace(/\/?$/, "/");
@@ -108,9 +139,13 @@
     const bundle = fetch(bundleURL).then((r) => {
       if (!r.ok) throw new Error(`pytfweb: ${bundleURL}: HTTP ${r.status}`);
       return r.arrayBuffer();
+    }).then((bytes) => {
+      t.fetched = performance.now();
+      return bytes;
     });
     bundle.catch(() => {});  // awaited below; this only keeps an early failure from being "unhandled"
     if (backend === "webgl" && earlyWebGL()) t.gl = performance.now();
+    if (backend === "webgpu" || backend === "auto") earlyWebGPU(t);
     if (typeof globalThis.loadPyodide === "function") {
       // already there (the page loaded it itself)
     } else if (IN_WORKER) {
@@ -123,9 +158,16 @@
     setStream(py, "stdout", opts.stdout);
     setStream(py, "stderr", opts.stderr);
 
-    const site = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
-    py.unpackArchive(await bundle, "zip", { extractDir: site });
-    py.runPython("import importlib; importlib.invalidate_caches()");
+    // (site, not sysconfig: importing sysconfig takes longer than all the rest of this step)
+    const site = py.runPython("import site; site.getsitepackages()[0]");
+    // Not unpacked: the zip is one file on sys.path (zipimport, as for Pyodide's standard library),
+    // whose a/b.pyc beside a/b.py it imports. (Writing its ~600 files into site-packages from JS took
+    // longer than zipimport's slower imports save: host/bundle.py.)
+    const archive = site + "/" + BUNDLE_FILE;
+    py.FS.writeFile(archive, new Uint8Array(await bundle), { canOwn: true });
+    py.globals.set("_pytfweb_archive", archive);
+    py.runPython("import sys\nif _pytfweb_archive not in sys.path:\n    sys.path.insert(0, _pytfweb_archive)\n" +
+                 "sys.path_importer_cache.pop(_pytfweb_archive, None)\ndel _pytfweb_archive");
     t.bundle = performance.now();
 
     await py.runPythonAsync("import pytfweb as tf", { filename: "<pytfweb.js>" });
@@ -135,6 +177,7 @@
       await py.runPythonAsync("if _pytfweb_backend != 'auto':\n    tf.set_backend(_pytfweb_backend)\n" +
                               "await tf.ready()\ndel _pytfweb_backend", { filename: "<pytfweb.js>" });
     }
+    dropEarlyWebGPU();
     t.backend = performance.now();
     return py;
   }

@@ -439,6 +439,68 @@ class GraphModel:
         """
         return self._structured(await self.execute_async(inputs, self.output_nodes))
 
+    def _warmup_run(self, input_shape, api, run_async):
+        from ..core import warmup as _warmup
+        sig = self._sig_inputs()
+        pairs = [(key, info) for key, info in zip(self.input_nodes, self.inputs)
+                 if (sig.get(key) or {}).get("resourceId") is None]
+        names = [key for key, _ in pairs]
+        shapes = _warmup.shapes_for(names, [info.shape for _, info in pairs], input_shape, api)
+
+        def feeds():
+            return {key: _warmup.zeros(s, info.dtype or "float32") for (key, info), s in zip(pairs, shapes)}
+        if run_async:
+            async def run():
+                fed = feeds()
+                try:
+                    return await self.execute_async(fed, self.output_nodes)
+                finally:
+                    dispose(list(fed.values()))
+            return _warmup.compile_run_async(run)
+        return _warmup.compile_run(lambda: self.execute(feeds(), self.output_nodes))
+
+    def warmup(self, input_shape: Any = None) -> int:
+        """Compile every program a predict (execute) at this input shape runs, so that the first
+        predict compiles nothing: an execute on zeros whose outputs are disposed, read back never. On
+        webgl the kernels only start their programs' compiles and draw nothing, and the programs are
+        checked once at the end (as TF.js's ENGINE_COMPILE_ONLY); on webgpu the graph runs once; on
+        cpu nothing is compiled. Graphs with control flow or value-dependent shapes: warmup_async.
+
+        Args:
+            input_shape: the input's shape, e.g. [1, 224, 224, 3] (a list of shapes for several inputs,
+                in input_nodes order); None: the signature's shapes with an unknown batch as 1.
+
+        Returns:
+            The number of programs compiled (0 where all were compiled already, and on cpu).
+
+        Example:
+            >>> model = await tf.load_graph_model("/zoo/models/movenet-lightning.json")  # doctest: +SKIP
+            >>> model.warmup()                                                           # doctest: +SKIP
+        """
+        api = "warmup"
+        self._check_alive(api)
+        self._init_sync(api)
+        return self._warmup_run(input_shape, api, False)
+
+    async def warmup_async(self, input_shape: Any = None) -> int:
+        """warmup, awaited: for graphs with control flow or value-dependent shapes (execute_async).
+        Their values are zeros in the pass, so a branch or a loop the zeros do not take compiles on
+        its first real run.
+
+        Args:
+            input_shape: as warmup's.
+
+        Returns:
+            The number of programs compiled.
+
+        Example:
+            >>> await model.warmup_async()   # doctest: +SKIP
+        """
+        api = "warmup_async"
+        self._check_alive(api)
+        await self._init_async(api)
+        return await self._warmup_run(input_shape, api, True)
+
     def get_intermediate_tensors(self) -> Dict[str, List[Tensor]]:
         """The tensors of the last run, with tf.env().set("KEEP_INTERMEDIATE_TENSORS", True): weights,
         inputs and every node's outputs (inside loops 'name-frame-iteration'), kept until the next run or

@@ -438,7 +438,9 @@ def _caller():
     return f" (at {os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno} in {frame.f_code.co_name})"
 
 
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# From this code's own file name, which is what the frames compare: in a page the package's modules
+# come from the bundle's zip, their __file__ a .pyc member, their code's file the source beside it.
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(_caller.__code__.co_filename)) + os.sep
 
 
 def _markers(x, cls):

@@ -135,6 +135,14 @@ for _label, _first, _py_body in (
         _MOBILENET_PY, _py_body, _MOBILENET_JS[0], _MOBILENET_JS[1],
         first_run=_first, check=("params", "model.count_params()", "model.countParams()"))
 
+# The first run again, its programs compiled first in one pass that draws nothing: model.warmup() here,
+# TF.js's own ENGINE_COMPILE_ONLY pass (a predict, then its compile checks and uniform locations) there.
+CASES["MobileNet v1 1.0 224x224x3: first run, programs compiled first"] = Case(
+    _MOBILENET_PY, "model.warmup()\ny = model.predict(x)\nawait y.data()\ny.dispose()", _MOBILENET_JS[0],
+    "tf.env().set('ENGINE_COMPILE_ONLY', true); const w = model.predict(x); tf.env().set('ENGINE_COMPILE_ONLY', false);"
+    " w.dispose(); await tf.backend().checkCompileCompletionAsync(); tf.backend().getUniformLocations(); "
+    + _MOBILENET_JS[1], first_run=True, check=("params", "model.count_params()", "model.countParams()"))
+
 # One training step (forward, gradients, adam update, the loss read back) as users run it:
 # model.train_on_batch on a compiled model (categorical cross-entropy, adam), random images and
 # one-hot labels. BatchNormalization trains on batch statistics, so its gradients are inside.
@@ -164,6 +172,18 @@ for _label, _py_model, _js_model, _shape, _classes, _ways in (
             f"x = tf.randomUniform({_shape}); " + _LABELS_JS.format(n=_n, c=_classes),
             "await model.trainOnBatch(x, y);",
             check=("params", "model.count_params()", "model.countParams()"))
+
+# The first training step of a fresh MLP (built and compiled, untimed), once in a fresh Chromium per side:
+# what a visitor's first train_on_batch pays (the trace, the shader compiles, the weights' upload).
+CASES["MLP (784-128-64-10) batch 32: first step (training)"] = Case(
+    "from pytfweb.host.bench_models import mlp\n"
+    "model = mlp(); model.compile(optimizer='adam', loss='categoricalCrossentropy')\n"
+    "x = tf.random_uniform([32, 784], seed=1); " + _LABELS_PY.format(n=32, c=10),
+    "await model.train_on_batch(x, y)",
+    "model = mlp(); model.compile({optimizer: 'adam', loss: 'categoricalCrossentropy'});\n"
+    "x = tf.randomUniform([32, 784]); " + _LABELS_JS.format(n=32, c=10),
+    "await model.trainOnBatch(x, y);",
+    first_run=True, check=("params", "model.count_params()", "model.countParams()"))
 
 # Loading MobileNet v1 (16 MB of float32 weights in 4 MB shards, written by pytfweb in TF.js's layers
 # format before the pages open) over http:// from the bench's server, until the model is ready; both

@@ -85,7 +85,7 @@ async (py) => {
 
 # The WebGL calls counted from the profile: gpgpu_context.py's wrappers, one JS call each.
 GL_CALLS = (("draw", "draws"), ("upload", "uploads"), ("create_texture", "textures created"),
-            ("build_program", "programs compiled"), ("read_sync", "sync reads"),
+            ("start_program", "programs compiled"), ("read_sync", "sync reads"),
             ("read_async_start", "async reads"))
 
 PARTS = ("JS calls + GL", "kernels", "engine", "plan replay", "graph model", "ops + above", "Python runtime",

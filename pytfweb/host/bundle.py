@@ -2,11 +2,17 @@
 that modules read at run time: the shaders are in backends/webgl/shaders/ and backends/webgpu/shaders/),
 built from the files on disk. Keep SUFFIXES in step with package-data in pyproject.toml.
 
-Beside each .py the zip holds its bytecode (__pycache__/*.cpython-3XX.pyc), compiled by Pyodide's own
-Python under node (compile_pyc.js), hash-based and unchecked: the page imports the .pyc without reading
-or compiling the source, and tracebacks still show source lines. The compiled zip is cached by the
+The page does not unpack it: the loader writes the zip as one file, ARCHIVE in Pyodide's site-packages,
+and puts it on sys.path (zipimport, as Pyodide's own standard library is imported). Beside each .py the
+zip holds its bytecode (a/b.pyc, the layout zipimport reads), compiled by Pyodide's own Python under node
+(compile_pyc.js), hash-based and unchecked: an import reads the .pyc member only, never the source, and
+a traceback's lines come from the source member (zipimporter.get_source, through linecache). (Imports
+from files are faster than zipimport's, but writing the zip's ~600 members into the page's file system
+took longer than that saves, even inflated by the browser while Pyodide started.) Modules
+read their data files through the zip too (core/package_data.py). The compiled zip is cached by the
 content hash of its inputs (the build directory of a checkout, else the user's cache), so a server or
-a test session compiles once per change of the sources. Without node, the zip is source-only (warned)."""
+a test session compiles once per change of the sources. Without node, the zip is source-only (warned):
+the page then compiles every module as it imports it."""
 import hashlib
 import io
 import json
@@ -23,6 +29,7 @@ from .paths import PACKAGE_DIR, npm_package_dir
 
 SUFFIXES = (".py", ".js", ".glsl", ".wgsl")   # files taken from the package directory
 COMPILER = Path(__file__).with_name("compile_pyc.js")
+ARCHIVE = "pytfweb.zip"    # the bundle's file name in the page's site-packages (web/pytfweb.js: the same)
 _KEEP = 6                  # compiled bundles kept in the cache directory (the newest)
 _lock = threading.Lock()   # one compile at a time (the server answers requests on threads)
 _memo = {}                 # content hash -> zip bytes, for this process
@@ -119,7 +126,7 @@ def _compiled_bundle(contents):
 
 
 def _compile(contents, pyodide_dir):
-    """[(archive name of a .pyc, bytes)] for every .py in contents."""
+    """[(archive name of a .pyc, bytes)] for every .py in contents (a/b.py -> a/b.pyc)."""
     node = shutil.which("node")
     if node is None:
         raise BytecodeUnavailable("node not found on PATH (it runs Pyodide's Python to compile)")
@@ -130,7 +137,7 @@ def _compile(contents, pyodide_dir):
                 (src / name).parent.mkdir(parents=True, exist_ok=True)
                 (src / name).write_bytes(data)
         try:
-            proc = subprocess.run([node, str(COMPILER), str(pyodide_dir), str(src), str(out)],
+            proc = subprocess.run([node, str(COMPILER), str(pyodide_dir), str(src), str(out), ARCHIVE],
                                   capture_output=True, text=True, timeout=600)
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise BytecodeUnavailable(f"running node failed: {exc}") from None

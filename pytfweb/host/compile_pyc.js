@@ -1,14 +1,16 @@
 // Compile Python sources to bytecode with Pyodide's own Python (the interpreter the page runs), under node.
-//   node compile_pyc.js PYODIDE_DIR SRC_DIR OUT_DIR
-// SRC_DIR holds the .py files to compile (any depth); OUT_DIR receives, for each a/b.py,
-// a/__pycache__/b.<cache_tag>.pyc: hash-based and unchecked, so the page's importer takes the .pyc
-// without reading or hashing the source, which stays beside it for tracebacks. Prints the cache tag.
+//   node compile_pyc.js PYODIDE_DIR SRC_DIR OUT_DIR ARCHIVE_NAME
+// SRC_DIR holds the .py files to compile (any depth); OUT_DIR receives, for each a/b.py, a/b.pyc (the
+// layout zipimport reads: the page imports from the bundle's zip on sys.path, nothing unpacked), hash-based
+// and unchecked, so the importer takes the .pyc without reading or hashing the source. Each code object's
+// file is where the page puts it (SITE/ARCHIVE_NAME/a/b.py, SITE being site.getsitepackages()[0]): tracebacks
+// name that file, and linecache gets its lines from the zip's copy of the source. Prints the cache tag.
 "use strict";
 const fs = require("fs");
 const path = require("path");
 
 async function main() {
-  const [pyodideDir, srcDir, outDir] = process.argv.slice(2);
+  const [pyodideDir, srcDir, outDir, archiveName] = process.argv.slice(2);
   const { loadPyodide } = require(path.resolve(pyodideDir, "pyodide.js"));
   const py = await loadPyodide({ indexURL: path.resolve(pyodideDir) + "/" });
   const root = "/tmp/pytfweb_src";
@@ -26,19 +28,21 @@ async function main() {
   }
   py.globals.set("_root", root);
   py.globals.set("_files", py.toPy(files));
+  py.globals.set("_archive", archiveName);
   const tag = py.runPython(`
-import importlib.util, os, py_compile, sys
+import os, py_compile, site, sys
+_shown = os.path.join(site.getsitepackages()[0], _archive)
 for rel in _files:
-    # the importer sets co_filename to where the source is in the page, so tracebacks name that file
-    py_compile.compile(os.path.join(_root, rel), cfile=importlib.util.cache_from_source(os.path.join(_root, rel)),
-                       doraise=True, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    py_compile.compile(os.path.join(_root, rel), cfile=os.path.join(_root, rel[:-3] + ".pyc"),
+                       dfile=os.path.join(_shown, rel), doraise=True,
+                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
 sys.implementation.cache_tag
 `);
   for (const rel of files) {
-    const pyc = py.runPython(`importlib.util.cache_from_source(os.path.join(_root, ${JSON.stringify(rel)}))`);
-    const out = path.join(outDir, path.relative(root, pyc));
+    const pyc = rel.slice(0, -3) + ".pyc";
+    const out = path.join(outDir, pyc);
     fs.mkdirSync(path.dirname(out), { recursive: true });
-    fs.writeFileSync(out, py.FS.readFile(pyc));
+    fs.writeFileSync(out, py.FS.readFile(path.posix.join(root, pyc)));
   }
   process.stdout.write(tag + "\n");
 }

@@ -11,7 +11,6 @@ import asyncio
 import inspect
 import json
 import math
-import os
 import secrets
 import urllib.error
 import urllib.parse
@@ -20,6 +19,7 @@ from typing import Any, Callable, Optional
 
 from ..core.environment import ENV
 from ..core.limits import load_json
+from ..core.package_data import beside
 from .artifacts import (SaveResult, artifacts_from_model_json, artifacts_from_model_json_async, artifacts_info,
                         model_json_for)
 from .router import IN_BROWSER, register_fallback_load_handler, register_load_router, register_save_router
@@ -321,8 +321,7 @@ _HELPERS = None
 def _js_helpers():
     global _HELPERS
     if _HELPERS is None:
-        with open(os.path.join(os.path.dirname(__file__), "http_reader.js"), encoding="utf-8") as f:
-            _HELPERS = js.Function.new("return (" + f.read() + "\n)")()
+        _HELPERS = js.Function.new("return (" + beside(__file__, "http_reader.js") + "\n)")()
     return _HELPERS
 
 

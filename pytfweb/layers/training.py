@@ -778,6 +778,40 @@ class Trainer:
             dispose(owned)
         return outs[0] if len(outs) == 1 else outs
 
+    def warmup(self, input_shape=None, batch_size=None):
+        """Compile every program a predict at this input shape runs, so that the first predict
+        compiles nothing: a predict on zeros whose outputs are disposed, read back never. On webgl
+        the kernels only start their programs' compiles (in the browser's GPU process, each while
+        Python goes on to the next) and draw nothing, and the programs are checked once at the end
+        (as TF.js's ENGINE_COMPILE_ONLY); on webgpu the predict runs once (its pipelines compile);
+        on cpu there is nothing to compile. Not in TF.js, whose users predict once on zeros.
+
+        Args:
+            input_shape: the shape of the input batch, e.g. [1, 224, 224, 3] (a list of shapes for a
+                model with several inputs); None: the model's input shape with the batch as 1.
+            batch_size: as predict's (the batches the predict will be split into).
+
+        Returns:
+            The number of programs compiled (0 where all were compiled already, and on cpu).
+
+        Example:
+            >>> model = tf.sequential([tf.layers.dense(units=2, input_shape=[3])])
+            >>> n = model.warmup()          # then model.predict(x) of shape [1, 3] compiles nothing
+        """
+        from ..core import warmup as _warmup
+        self._check_built("warmup")
+        shapes = _warmup.shapes_for(self.input_names, [t.shape for t in self.inputs], input_shape, "warmup")
+        dtypes = [t.dtype or "float32" for t in self.inputs]
+
+        def run():
+            xs = [_warmup.zeros(s, d) for s, d in zip(shapes, dtypes)]
+            return self.predict(xs if len(xs) > 1 else xs[0], batch_size=batch_size)
+        try:
+            return _warmup.compile_run(run)
+        finally:
+            # the predict-time fusion's folded weights were made in the pass: meaningless, made again
+            self._dispose_inference_plan()
+
     def predict_on_batch(self, x):
         """The model's outputs for x as a single batch.
 

@@ -11,6 +11,7 @@ import functools
 import os
 import re
 
+from ...core.package_data import read_text
 from . import elementwise_ops, optimizer_ops
 
 _BACKENDS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -31,8 +32,7 @@ def read(name):
         return elementwise_ops.source(name)
     if name in optimizer_ops.names():
         return optimizer_ops.source(name)
-    with open(path(name), encoding="utf-8") as f:
-        return f.read()
+    return read_text(path(name))
 
 
 @functools.lru_cache(maxsize=None)

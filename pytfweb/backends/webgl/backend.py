@@ -58,6 +58,11 @@ class WebGLBackend(GPUBackend):
         self._pinned = ()    # TexData of the inputs of the draw being prepared (never paged out)
         self.paged_out = 0   # textures paged out (read back and deleted) under WEBGL_MAX_GPU_BYTES
         self.capture_reads = None   # counts reads while a plan runner captures (plan_runner.py)
+        # compile_only(): programs are started (compiled and linked without waiting) and no draw
+        # runs; the programs started and not yet checked, and the packed weights made meanwhile
+        # (garbage: their draws did not run), dropped when the mode ends
+        self.compiling_only = False
+        self._compile_only_derived = []
 
     def plan_runner(self, plan):
         return forward_runner(self, plan, lambda: DrawPlanRunner(self))
@@ -186,6 +191,8 @@ class WebGLBackend(GPUBackend):
         out = cache.get(key)
         if out is None:
             out = cache[key] = make()
+            if self.compiling_only:
+                self._compile_only_derived.append((data_id, key))
             d = self.store.get(out.data_id)
             if d is not None and d.texture is not None:
                 self._lru[d] = (data_id, key)
@@ -311,6 +318,42 @@ class WebGLBackend(GPUBackend):
         d.texture = d.tex_shape = None
         self.paged_out += 1
 
+    # --- compile only --------------------------------------------------------------------------
+    def compile_only(self, finish=True):
+        """A context manager: while it is open, kernels compile their programs and run nothing (no
+        draw: outputs hold no values); each program is started (compiled and linked in the
+        browser's GPU process while Python goes on to the next kernel) and all are checked once, at
+        the end, as TF.js's ENGINE_COMPILE_ONLY does. Pending elementwise expressions are drawn
+        first, so no value made before is lost. Data made inside is meaningless: dispose it. What
+        model.warmup() runs a predict under. finish=False leaves the check to finish_programs() or
+        `await finish_programs_async()`."""
+        return _CompileOnly(self, finish)
+
+    def finish_programs(self):
+        """Check every program started and not yet checked (compile_only): the number checked."""
+        started = [(k, h) for k, h in self.programs.items() if isinstance(h, _Started)]
+        for key, s in started:
+            self.programs[key] = self._finished(key, s)
+        return len(started)
+
+    async def finish_programs_async(self):
+        """finish_programs, where the context has KHR_parallel_shader_compile after waiting for the
+        compiles without blocking (the page's event loop runs meanwhile); without it, as
+        finish_programs (each check waits)."""
+        import asyncio
+        started = [h.started for h in self.programs.values() if isinstance(h, _Started)]
+        while started and not self.ctx.programs_done(started):
+            await asyncio.sleep(0.004)
+        return self.finish_programs()
+
+    def _finished(self, key, s):
+        try:
+            prog = self.ctx.finish_program(s.started)
+        except Exception:
+            self.programs.pop(key, None)
+            raise
+        return self.ctx.program_handle(prog, s.variable_names, s.uniforms)
+
     # --- running programs ------------------------------------------------------------------
     def _handle(self, program, inputs, datas, out_tex_shape):
         """The compiled program for these inputs (cached by key and shapes)."""
@@ -321,10 +364,11 @@ class WebGLBackend(GPUBackend):
         if handle is None:
             infos = [InputInfo(name, t.shape, d.tex_shape, d.channels)
                      for name, t, d in zip(program.variable_names, inputs, datas)]
-            source = build_source(program, infos, out_tex_shape)
-            prog = self.ctx.build_program(source)
-            handle = self.ctx.program_handle(prog, program.variable_names, program.uniforms)
+            started = self.ctx.start_program(build_source(program, infos, out_tex_shape))
+            handle = _Started(started, program.variable_names, program.uniforms)
             self.programs[key] = handle
+        if isinstance(handle, _Started) and not self.compiling_only:
+            handle = self.programs[key] = self._finished(key, handle)
         return handle
 
     def run_packed(self, program, inputs, uniform_values=(), _retry=True):
@@ -349,6 +393,8 @@ class WebGLBackend(GPUBackend):
         finally:
             self._pinned = ()
         textures = [self.store[o.data_id].texture for o in outs]
+        if self.compiling_only:
+            return outs
         if self.ctx.draw(handle, textures if len(textures) > 1 else textures[0], w, h,
                          *(d.texture for d in datas), *uniform_values):
             for o in outs:
@@ -400,7 +446,7 @@ class WebGLBackend(GPUBackend):
         finally:
             self._pinned = ()
         target = outs[0].texture if len(outs) == 1 else [out.texture for out in outs]
-        if self.ctx.draw(handle, target, w, h, *(d.texture for d in datas), *uniform_values):
+        if not self.compiling_only and self.ctx.draw(handle, target, w, h, *(d.texture for d in datas), *uniform_values):
             self._context_lost_during(program, _retry)
             return self.run_outputs(program, inputs, dtype, uniform_values, _retry=False)
         infos = []
@@ -410,6 +456,47 @@ class WebGLBackend(GPUBackend):
             self._lru[out] = None
             infos.append(TensorInfo(data_id, out_shape, dtype))
         return infos
+
+
+class _Started:
+    """A program compiled and linked without waiting (GPGPUContext.start_program), not yet checked."""
+    __slots__ = ("started", "variable_names", "uniforms")
+
+    def __init__(self, started, variable_names, uniforms):
+        self.started, self.variable_names, self.uniforms = started, variable_names, uniforms
+
+
+class _CompileOnly:
+    def __init__(self, backend, finish):
+        self.backend, self.finish = backend, finish
+
+    def __enter__(self):
+        b = self.backend
+        if b.compiling_only:
+            raise RuntimeError("webgl: compile_only() is already open")
+        if b.pending:
+            b.materialize_all()
+        b.compiling_only = True
+        return b
+
+    def __exit__(self, *exc):
+        b = self.backend
+        try:
+            if b.pending:   # expressions made inside compile their programs; their values mean nothing
+                b.materialize_all()
+        finally:
+            b.compiling_only = False
+            for data_id, key in b._compile_only_derived:
+                info = b.derived.get(data_id, {}).pop(key, None)
+                if info is not None:
+                    d = b.store.get(info.data_id)
+                    if d is not None:
+                        b._lru.pop(d, None)
+                    b.dispose_data(info.data_id)
+            b._compile_only_derived = []
+        if exc[0] is None and self.finish:
+            b.finish_programs()
+        return False
 
 
 def _lost_error(d, pending=False):

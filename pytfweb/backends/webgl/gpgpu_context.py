@@ -5,6 +5,7 @@ import js
 from pyodide.ffi import to_js
 
 from ...core.errors import BackendError
+from ...core.package_data import beside
 from ..gpu import shader_source
 from .shader_compiler import numbered
 
@@ -82,21 +83,47 @@ class GPGPUContext:
             raise ShaderError(f"webgl: {what} shader failed to compile:\n{log}\n{numbered(source)}")
         return shader
 
-    def build_program(self, fragment_source):
-        """Compile and link a fragment shader against the quad's vertex shader."""
+    def start_program(self, fragment_source):
+        """Compile and link a fragment shader against the quad's vertex shader, asking for no status:
+        the browser's GPU process does the work while the caller goes on (a status query waits for
+        it). finish_program() checks it. Returns what finish_program takes."""
         gl = self.gl
-        fs = self._compile(gl.FRAGMENT_SHADER, fragment_source)
+        fs = gl.createShader(gl.FRAGMENT_SHADER)
+        gl.shaderSource(fs, fragment_source)
+        gl.compileShader(fs)
         prog = gl.createProgram()
         gl.attachShader(prog, self.vertex_shader)
         gl.attachShader(prog, fs)
         gl.bindAttribLocation(prog, 0, "clipSpacePos")
         gl.linkProgram(prog)
+        return prog, fs, fragment_source
+
+    def finish_program(self, started):
+        """The linked program of start_program(); waits for it. ShaderError with the compile or link
+        log where it failed."""
+        prog, fs, source = started
+        gl = self.gl
+        # One query, the link's: it fails where the compile did, and then the compile's log says why.
         if not gl.getProgramParameter(prog, gl.LINK_STATUS):
-            log = gl.getProgramInfoLog(prog)
+            if not gl.getShaderParameter(fs, gl.COMPILE_STATUS):
+                log, what = gl.getShaderInfoLog(fs), "fragment shader failed to compile"
+            else:
+                log, what = gl.getProgramInfoLog(prog), "program failed to link"
             gl.deleteProgram(prog)
-            raise ShaderError(f"webgl: program failed to link:\n{log}\n{numbered(fragment_source)}")
+            gl.deleteShader(fs)
+            raise ShaderError(f"webgl: {what}:\n{log}\n{numbered(source)}")
         gl.deleteShader(fs)
         return prog
+
+    def programs_done(self, started):
+        """Whether every started program has finished compiling and linking, asked without waiting:
+        KHR_parallel_shader_compile's COMPLETION_STATUS_KHR where the context has it; without it
+        there is no asking, only waiting (True: finish_program then waits)."""
+        ext = self.parallel_compile
+        if not ext:
+            return True
+        gl, done = self.gl, ext.COMPLETION_STATUS_KHR
+        return all(gl.getProgramParameter(prog, done) for prog, _, _ in started)
 
     def program_handle(self, prog, sampler_names, uniforms):
         """The JS object helpers.draw() takes: program, input count, uniform locations."""
@@ -175,6 +202,4 @@ class GPGPUContext:
 
 
 def _read_helpers():
-    import os
-    with open(os.path.join(os.path.dirname(__file__), "helpers.js"), encoding="utf-8") as f:
-        return f.read()
+    return beside(__file__, "helpers.js")

@@ -1,7 +1,6 @@
 """The WebGPU device: adapter and device requests (asynchronous, hence `await tf.ready()`), the
 storage-buffer recycler, the pipeline cache, uploads, dispatches and mapAsync reads, each one
 JS call into helpers.js."""
-import os
 import struct
 
 try:
@@ -11,6 +10,7 @@ except ImportError:   # CPython: the kernels can be imported and listed (pytfweb
     js = to_js = create_once_callable = None
 
 from ...core.errors import BackendError
+from ...core.package_data import beside
 
 
 def bucket(nbytes):
@@ -105,6 +105,15 @@ class Device:
 
     @classmethod
     async def create(cls):
+        early = getattr(js.globalThis, "pytfwebEarlyGPU", None) if js is not None else None
+        if early:
+            # the loader (web/pytfweb.js) requested them while Pyodide started; taken once, and where
+            # that request failed (null) the steps below ask again and say why
+            js.Reflect.deleteProperty(js.globalThis, "pytfwebEarlyGPU")
+            made = await early
+            if made:
+                adapter = made.adapter
+                return cls(adapter, made.device, _describe(adapter))
         if not cls.available():
             raise BackendError("webgpu: this browser has no navigator.gpu (Chromium needs "
                                "--enable-unsafe-webgpu where WebGPU is not enabled, and a secure origin)")
@@ -112,10 +121,6 @@ class Device:
         if not adapter:   # null, which Pyodide gives as jsnull (falsy), not None
             raise BackendError("webgpu: navigator.gpu.requestAdapter() gave no adapter (no usable GPU "
                                "or software fallback here)")
-        info = getattr(adapter, "info", None)
-        desc = ""
-        if info is not None:
-            desc = " ".join(str(getattr(info, k, "") or "") for k in ("vendor", "architecture", "description")).strip()
         limits = adapter.limits
         wanted = to_js({"maxStorageBufferBindingSize": limits.maxStorageBufferBindingSize,
                         "maxStorageBuffersPerShaderStage": limits.maxStorageBuffersPerShaderStage,
@@ -123,7 +128,7 @@ class Device:
                         "maxComputeWorkgroupStorageSize": limits.maxComputeWorkgroupStorageSize},
                        dict_converter=js.Object.fromEntries)
         device = await adapter.requestDevice(to_js({"requiredLimits": wanted}, dict_converter=js.Object.fromEntries))
-        return cls(adapter, device, desc)
+        return cls(adapter, device, _describe(adapter))
 
     # --- pipelines ---------------------------------------------------------------------------
     def pipeline(self, key, make_source):
@@ -204,6 +209,12 @@ def pack_uniforms(fields, values):
     return data
 
 
+def _describe(adapter):
+    info = getattr(adapter, "info", None)
+    if info is None:
+        return ""
+    return " ".join(str(getattr(info, k, "") or "") for k in ("vendor", "architecture", "description")).strip()
+
+
 def _read_helpers():
-    with open(os.path.join(os.path.dirname(__file__), "helpers.js"), encoding="utf-8") as f:
-        return f.read()
+    return beside(__file__, "helpers.js")
