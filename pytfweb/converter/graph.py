@@ -320,23 +320,31 @@ def _node_list(defs, where):
 
 
 def _link(nodes, where):
+    # A node's refs are linked together, node after node, so a repeated edge (Mul(x, x)) can only
+    # repeat the last entry of the parent's lists: no scan of a list that a widely shared node
+    # (a constant read by hundreds) makes long.
+    output_args = OUTPUT_ARGS
     for node in nodes.values():
+        name = node.name
         for src, arg, index, control in node.input_refs:
             parent = nodes.get(src)
             if parent is None:
-                raise ValueError(f"graph model: node '{node.name}' ({node.op}) in {where} reads '{src}', which is not a "
+                raise ValueError(f"graph model: node '{name}' ({node.op}) in {where} reads '{src}', which is not a "
                                  f"node of the graph")
             if control:
                 node.control.append(parent)
             else:
-                if arg is not None and parent.op in OUTPUT_ARGS and arg in OUTPUT_ARGS[parent.op]:
-                    index += OUTPUT_ARGS[parent.op].index(arg)
+                if arg is not None and parent.op in output_args and arg in output_args[parent.op]:
+                    index += output_args[parent.op].index(arg)
                 node.inputs.append((parent, index))
-                parent.consumers.setdefault(index, [])
-                if node.name not in parent.consumers[index]:
-                    parent.consumers[index].append(node.name)
-            if node not in parent.children:
-                parent.children.append(node)
+                readers = parent.consumers.get(index)
+                if readers is None:
+                    parent.consumers[index] = [name]
+                elif readers[-1] != name:
+                    readers.append(name)
+            children = parent.children
+            if not children or children[-1] is not node:
+                children.append(node)
 
 
 def _signature_names(entries):

@@ -8,7 +8,7 @@ from typing import Any, Callable, Dict, List, Optional, Union
 from .. import ops as tfo
 from ..core.api import dispose, keep
 from ..io import router as _router
-from ..core.limits import check_depth
+from ..core.limits import check_depth, gc_paused
 from ..io.artifacts import ModelArtifacts, get_model_artifacts_for_json_sync
 from ..io.memory import from_memory
 from ..io.weights import decode_weights, get_weight_specs
@@ -112,6 +112,10 @@ class GraphModel:
         Returns:
             The model itself.
         """
+        with gc_paused():   # the graph's nodes and the weights' tensors: many objects, no garbage
+            return self._load_artifacts(artifacts, source)
+
+    def _load_artifacts(self, artifacts, source):
         api = "load_graph_model"
         where = f" ({source})" if source else ""
         topology = artifacts.model_topology
