@@ -502,6 +502,9 @@ class GraphModel:
         dispose(list((self._captured or {}).values()))
         self._captured = None
         self._disposed = True
+        for executor in (self.executor, self.initializer):
+            if executor is not None:
+                executor.graph.unlink()
 
 
 def _const_value(node):
