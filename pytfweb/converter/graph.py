@@ -315,16 +315,24 @@ class Graph:
 def _node_list(defs, where):
     nodes = {}
     for i, d in enumerate(defs or ()):
-        if not isinstance(d, dict) or not isinstance(d.get("name"), str) or not isinstance(d.get("op"), str):
+        name = d.get("name") if isinstance(d, dict) else None
+        op = d.get("op") if name is not None else None
+        if not isinstance(name, str) or not isinstance(op, str):
             raise ValueError(f"graph model: {where}: node {i} must be an object with a 'name' and an 'op', got "
                              f"{str(d)[:80]}")
-        name = d["name"]
         if name in nodes:
             raise ValueError(f"graph model: {where} has two nodes named '{name}'")
-        inputs = d.get("input") or []
-        if not isinstance(inputs, list) or not all(isinstance(s, str) for s in inputs):
-            raise ValueError(f"graph model: node '{name}': 'input' must be a list of strings")
-        nodes[name] = Node(name, d["op"], Attrs(d.get("attr"), name, d["op"]), [parse_input(s) for s in inputs])
+        inputs = d.get("input")
+        refs = []
+        if inputs:
+            if not isinstance(inputs, list):
+                raise ValueError(f"graph model: node '{name}': 'input' must be a list of strings")
+            for s in inputs:
+                if s.__class__ is not str and not isinstance(s, str):
+                    raise ValueError(f"graph model: node '{name}': 'input' must be a list of strings")
+                # most inputs name a node's first output: no parse
+                refs.append((s, None, 0, False) if ":" not in s and not s.startswith("^") else parse_input(s))
+        nodes[name] = Node(name, op, Attrs(d.get("attr"), name, op), refs)
     return nodes
 
 
