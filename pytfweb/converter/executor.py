@@ -144,13 +144,18 @@ class GraphExecutor:
         # node name -> Tensor, for this graph's Const nodes (the model and its functions share the weights)
         self.consts = {name: consts[name] for name, node in graph.nodes.items() if node.op == "Const" and name in consts}
         self.model_resources = model_resources
-        self.root = root or self
+        self._root = root   # None for the model's own executor (no self-reference: no cycle to collect)
         self.node_plans = {}   # (feeds, outputs) -> NodePlan
         self.intermediates = None  # {node name: [kept copies]} while tf.env() KEEP_INTERMEDIATE_TENSORS is on
         if root is None:
             self.functions = {}
             for name, fgraph in graph.functions.items():
                 self.functions[name] = GraphExecutor(fgraph, consts, model_resources, self)
+
+    @property
+    def root(self):
+        """The model's executor: this one, or the one whose function this executor runs."""
+        return self._root or self
 
     # --- analysis ----------------------------------------------------------------------------------
     def _analyze(self, feeds, output_nodes):

@@ -302,41 +302,66 @@ class Graph:
         self.output_names = []
         self.functions = {}
 
+    def unlink(self):
+        """Drop the links between the nodes (and those of the functions' graphs): each edge is a
+        reference cycle (parent.children, child.inputs), so a disposed model's thousands of nodes
+        would otherwise wait for a full collection of the cyclic GC, which walks every object
+        (~50 ms in the page, charged to whatever runs next)."""
+        for g in (self, *self.functions.values()):
+            for node in g.nodes.values():
+                node.inputs, node.control, node.children, node.consumers = [], [], [], {}
+
 
 def _node_list(defs, where):
     nodes = {}
     for i, d in enumerate(defs or ()):
-        if not isinstance(d, dict) or not isinstance(d.get("name"), str) or not isinstance(d.get("op"), str):
+        name = d.get("name") if isinstance(d, dict) else None
+        op = d.get("op") if name is not None else None
+        if not isinstance(name, str) or not isinstance(op, str):
             raise ValueError(f"graph model: {where}: node {i} must be an object with a 'name' and an 'op', got "
                              f"{str(d)[:80]}")
-        name = d["name"]
         if name in nodes:
             raise ValueError(f"graph model: {where} has two nodes named '{name}'")
-        inputs = d.get("input") or []
-        if not isinstance(inputs, list) or not all(isinstance(s, str) for s in inputs):
-            raise ValueError(f"graph model: node '{name}': 'input' must be a list of strings")
-        nodes[name] = Node(name, d["op"], Attrs(d.get("attr"), name, d["op"]), [parse_input(s) for s in inputs])
+        inputs = d.get("input")
+        refs = []
+        if inputs:
+            if not isinstance(inputs, list):
+                raise ValueError(f"graph model: node '{name}': 'input' must be a list of strings")
+            for s in inputs:
+                if s.__class__ is not str and not isinstance(s, str):
+                    raise ValueError(f"graph model: node '{name}': 'input' must be a list of strings")
+                # most inputs name a node's first output: no parse
+                refs.append((s, None, 0, False) if ":" not in s and not s.startswith("^") else parse_input(s))
+        nodes[name] = Node(name, op, Attrs(d.get("attr"), name, op), refs)
     return nodes
 
 
 def _link(nodes, where):
+    # A node's refs are linked together, node after node, so a repeated edge (Mul(x, x)) can only
+    # repeat the last entry of the parent's lists: no scan of a list that a widely shared node
+    # (a constant read by hundreds) makes long.
+    output_args = OUTPUT_ARGS
     for node in nodes.values():
+        name = node.name
         for src, arg, index, control in node.input_refs:
             parent = nodes.get(src)
             if parent is None:
-                raise ValueError(f"graph model: node '{node.name}' ({node.op}) in {where} reads '{src}', which is not a "
+                raise ValueError(f"graph model: node '{name}' ({node.op}) in {where} reads '{src}', which is not a "
                                  f"node of the graph")
             if control:
                 node.control.append(parent)
             else:
-                if arg is not None and parent.op in OUTPUT_ARGS and arg in OUTPUT_ARGS[parent.op]:
-                    index += OUTPUT_ARGS[parent.op].index(arg)
+                if arg is not None and parent.op in output_args and arg in output_args[parent.op]:
+                    index += output_args[parent.op].index(arg)
                 node.inputs.append((parent, index))
-                parent.consumers.setdefault(index, [])
-                if node.name not in parent.consumers[index]:
-                    parent.consumers[index].append(node.name)
-            if node not in parent.children:
-                parent.children.append(node)
+                readers = parent.consumers.get(index)
+                if readers is None:
+                    parent.consumers[index] = [name]
+                elif readers[-1] != name:
+                    readers.append(name)
+            children = parent.children
+            if not children or children[-1] is not node:
+                children.append(node)
 
 
 def _signature_names(entries):

@@ -8,7 +8,7 @@ from typing import Any, Callable, Dict, List, Optional, Union
 from .. import ops as tfo
 from ..core.api import dispose, keep
 from ..io import router as _router
-from ..core.limits import check_depth
+from ..core.limits import check_depth, gc_paused
 from ..io.artifacts import ModelArtifacts, get_model_artifacts_for_json_sync
 from ..io.memory import from_memory
 from ..io.weights import decode_weights, get_weight_specs
@@ -63,6 +63,7 @@ class GraphModel:
         self._resources = {}
         self._captured = None
         self._disposed = False
+        self._prepared = None   # (topology, signature, Graph) parsed while the weights downloaded
 
     # --- loading ---------------------------------------------------------------------------------------
     def _handler(self, api):
@@ -82,9 +83,31 @@ class GraphModel:
             True when done.
         """
         handler = self._handler("load_graph_model")
-        artifacts = await _router.load_artifacts(handler, "load_graph_model")
-        self.load_artifacts(artifacts, _source(self.model_url))
+        if isinstance(self.model_url, str) and hasattr(handler, "while_weights_load"):   # our own http handler
+            handler.while_weights_load = self._prepare
+        try:
+            artifacts = await _router.load_artifacts(handler, "load_graph_model")
+            self.load_artifacts(artifacts, _source(self.model_url))
+        finally:
+            self._prepared = None
         return True
+
+    def _prepare(self, model_json):
+        """The graph parsed from model.json while its weights download (the page's http loads);
+        load_artifacts takes it when the artifacts hold that very topology and signature. Nothing
+        raised here: a topology that does not parse is parsed again, and reported, there."""
+        topology = model_json.get("modelTopology")
+        signature = model_json.get("signature")
+        metadata = model_json.get("userDefinedMetadata")
+        if isinstance(metadata, dict):
+            signature = metadata.get("signature", signature)
+        if not isinstance(topology, dict) or "node" not in topology:
+            return
+        try:
+            with gc_paused():
+                self._prepared = (topology, signature, parse_graph(topology, signature))
+        except Exception:   # (load_artifacts raises it with the model's name)
+            self._prepared = None
 
     def load_sync(self, artifacts: Optional[ModelArtifacts] = None) -> bool:
         """Load from artifacts (TF.js's loadSync) or, without them, through a handler that needs no
@@ -112,6 +135,10 @@ class GraphModel:
         Returns:
             The model itself.
         """
+        with gc_paused():   # the graph's nodes and the weights' tensors: many objects, no garbage
+            return self._load_artifacts(artifacts, source)
+
+    def _load_artifacts(self, artifacts, source):
         api = "load_graph_model"
         where = f" ({source})" if source else ""
         topology = artifacts.model_topology
@@ -141,7 +168,12 @@ class GraphModel:
             self.structured_output_keys = metadata.get("structuredOutputKeys")
         init_graph = None
         try:
-            graph = parse_graph(topology, signature)
+            prepared = self._prepared
+            if prepared is not None and prepared[0] is topology and prepared[1] is signature:
+                graph = prepared[2]
+            else:
+                graph = parse_graph(topology, signature)
+            self._prepared = None
             if isinstance(artifacts.model_initializer, dict) and artifacts.model_initializer.get("node"):
                 init_graph = parse_graph(artifacts.model_initializer)
         except (ValueError, TypeError) as exc:
@@ -560,6 +592,9 @@ class GraphModel:
         dispose(list((self._captured or {}).values()))
         self._captured = None
         self._disposed = True
+        for executor in (self.executor, self.initializer):
+            if executor is not None:
+                executor.graph.unlink()
 
 
 def _const_value(node):

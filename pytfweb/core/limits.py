@@ -2,6 +2,8 @@
 make the process allocate or recurse into. Each limit is a flag of `tf.env()` (environment.py), so a
 user with a bigger model can raise it; each refusal is a ValueError naming the source and the limit.
 """
+import contextlib
+import gc
 import json
 import re
 import sys
@@ -82,6 +84,22 @@ def flatten_nested(values, out, nested, op, arg):
     return out
 
 
+@contextlib.contextmanager
+def gc_paused():
+    """The cyclic garbage collector off for the block (as it was after). Building a model's many
+    small containers (json.loads of a model.json, its graph's nodes) triggers collection after
+    collection that each walk every tracked object and find nothing to free: in the page that
+    was half of a model.json's parse. Only for synchronous blocks that make no cyclic garbage."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def load_json(text, source):
     """json.loads of text (str or bytes) from `source` (a file name or URL, for messages): a ValueError,
     never a RecursionError, for nesting beyond MAX_NESTING_DEPTH or text that is not JSON."""
@@ -95,7 +113,8 @@ def load_json(text, source):
         raise ValueError(f"{source}: JSON nested more than {max_depth()} levels deep, the limit of tf.env() flag "
                          f"MAX_NESTING_DEPTH")
     try:
-        value = json.loads(text)
+        with gc_paused():
+            value = json.loads(text)
     except RecursionError:
         raise ValueError(f"{source}: JSON nested more than {max_depth()} levels deep, the limit of tf.env() flag "
                          f"MAX_NESTING_DEPTH") from None

@@ -63,6 +63,10 @@ class HTTPRequest:
         self.on_progress = on_progress
         self.fetch_func = fetch_func
         self.weight_url_converter = weight_url_converter
+        # In the page: a callable(model_json) that load() runs once the weight requests are sent and
+        # before their bodies arrive, so work on the topology (tf.load_graph_model parses the graph)
+        # overlaps the download. It must not raise.
+        self.while_weights_load = None
 
     def __repr__(self):
         return f"HTTPRequest({self.path!r})"
@@ -73,7 +77,8 @@ class HTTPRequest:
         reply = await self._fetch(self.path, self._init())
         self._check_model_reply(reply.status)
         model_json = self._model_json(await self._read(reply, _json_limit(), self.path))
-        return await artifacts_from_model_json_async(model_json, self._load_weights, nesting_checked=True)
+        return await artifacts_from_model_json_async(model_json, lambda m: self._load_weights(m, model_json),
+                                                     nesting_checked=True)
 
     def load_sync(self):
         """load() without awaiting (CPython: urllib or a blocking fetch_func)."""
@@ -106,7 +111,7 @@ class HTTPRequest:
                              f"manifest for weights.")
         return model_json
 
-    async def _load_weights(self, manifest):
+    async def _load_weights(self, manifest, model_json=None):
         groups = manifest_groups(manifest, self.path)
         urls, caps = [], []
         for g in groups:
@@ -117,7 +122,14 @@ class HTTPRequest:
         init = self._init()
         # As TF.js's loadWeightsAsArrayBuffer: every request at once, progress 0-0.5 as the
         # responses arrive and 0.5-1 as their bodies have been read.
-        replies = await self._monitor([self._fetch(u, init) for u in urls], 0.0, 0.5)
+        if IN_BROWSER:
+            # every request sent now (a fetch starts when called), the topology's work done meanwhile
+            sent = [self._reply_js(self._fetch_js(u, init), u) for u in urls]
+            if self.while_weights_load is not None and model_json is not None:
+                self.while_weights_load(model_json)
+            replies = await self._monitor(sent, 0.0, 0.5)
+        else:
+            replies = await self._monitor([self._fetch(u, init) for u in urls], 0.0, 0.5)
         for url, reply in zip(urls, replies):
             self._check_weight_reply(url, reply.status)
         if IN_BROWSER and all(hasattr(r.response, "arrayBuffer") for r in replies):
@@ -260,13 +272,20 @@ class HTTPRequest:
         init.update(self.request_init or {})
         return init
 
+    def _fetch_js(self, url, init):
+        """The page's request, sent now: the JS promise of its response."""
+        fetch = self.fetch_func if self.fetch_func is not None else js.fetch
+        return _js_helpers().fetch(fetch, url, init, self.timeout * 1000)
+
+    async def _reply_js(self, promise, url):
+        try:
+            return _Reply(await promise)
+        except JsException as e:   # a network or CORS failure, or the timeout: no status
+            raise ValueError(f"{API}: Request to {url} failed: {_js_message(e)}") from None
+
     async def _fetch(self, url, init):
         if IN_BROWSER:
-            fetch = self.fetch_func if self.fetch_func is not None else js.fetch
-            try:
-                return _Reply(await _js_helpers().fetch(fetch, url, init, self.timeout * 1000))
-            except JsException as e:   # a network or CORS failure, or the timeout: no status
-                raise ValueError(f"{API}: Request to {url} failed: {_js_message(e)}") from None
+            return await self._reply_js(self._fetch_js(url, init), url)
         if self.fetch_func is not None and inspect.iscoroutinefunction(self.fetch_func):
             return _Reply(await self.fetch_func(url, init))
         return await asyncio.to_thread(self._fetch_sync, url, init)

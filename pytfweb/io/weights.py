@@ -18,7 +18,7 @@ from ..core._numpy import np
 from ..core.api import dispose, make_tensor
 from ..ops.spectral import complex as _complex
 from ..core.environment import ENV, IS_BROWSER
-from ..core.limits import check_elements
+from ..core.limits import check_elements, max_elements
 from ..core.shapes import size_of
 from ..core.tensor import Tensor
 
@@ -177,45 +177,71 @@ def decode_weights(data: Any, specs: List[dict], source: Optional[str] = None) -
             [1, 2]
     """
     data = memoryview(bytes(data) if not isinstance(data, (bytes, bytearray, memoryview)) else data).cast("B")
-    out, offset = {}, 0
+    # Every spec and byte range is checked before the first tensor is made, so a bad manifest
+    # leaves nothing behind; the page then dequantizes all quantized weights in one JS call.
+    limit = max_elements()
+    entries, names, offset = [], set(), 0
+    for i, spec in enumerate(specs):
+        name, shape, dtype, quant, size = _check_spec(spec, i, source, limit)
+        if name in names:
+            raise ValueError(f"decode_weights: weight '{name}'{_where(source)} appears twice in the manifest")
+        names.add(name)
+        if dtype == "string":
+            values, offset = _decode_strings(data, offset, size, name, source)
+            entries.append((name, tuple(shape), dtype, None, values, 0))
+            continue
+        nbytes = size * _BYTES[quant["dtype"] if quant else dtype]
+        if offset + nbytes > len(data):
+            raise ValueError(f"decode_weights: weight '{name}'{_where(source)} needs bytes {offset}..{offset + nbytes} "
+                             f"but the weight data has {len(data)} bytes (truncated file, or a manifest whose "
+                             f"shapes disagree with the data)")
+        entries.append((name, tuple(shape), dtype, quant, data[offset:offset + nbytes], offset))
+        offset += nbytes
+    if offset != len(data):
+        raise ValueError(f"decode_weights: the weight data{_where(source)} has {len(data)} bytes but the manifest's "
+                         f"{len(specs)} weights take {offset}: the manifest and the data disagree")
+    dequantized = _dequantize_js(data, entries) if np is None and IS_BROWSER else {}
+    out = {}
     try:
-        for i, spec in enumerate(specs):
-            name, shape, dtype, quant = _check_spec(spec, i, source)
-            size = size_of(shape)
+        for name, shape, dtype, quant, chunk, _ in entries:
             if dtype == "string":
-                values, offset = _decode_strings(data, offset, size, name, source)
-                out[name] = make_tensor(values, tuple(shape), "string")
-                continue
-            nbytes = size * _BYTES[quant["dtype"] if quant else dtype]
-            if offset + nbytes > len(data):
-                raise ValueError(f"decode_weights: weight '{name}'{_where(source)} needs bytes {offset}..{offset + nbytes} "
-                                 f"but the weight data has {len(data)} bytes (truncated file, or a manifest whose "
-                                 f"shapes disagree with the data)")
-            chunk = data[offset:offset + nbytes]
-            offset += nbytes
-            if name in out:
-                raise ValueError(f"decode_weights: weight '{name}'{_where(source)} appears twice in the manifest")
-            out[name] = _decode_one(chunk, shape, dtype, quant, name)
-        if offset != len(data):
-            raise ValueError(f"decode_weights: the weight data{_where(source)} has {len(data)} bytes but the manifest's "
-                             f"{len(specs)} weights take {offset}: the manifest and the data disagree")
+                out[name] = make_tensor(chunk, shape, "string")
+            elif name in dequantized:
+                out[name] = make_tensor(dequantized[name], shape, dtype)
+            else:
+                out[name] = _decode_one(chunk, shape, dtype, quant, name)
     except BaseException:
         dispose(list(out.values()))
         raise
     return out
 
 
-def _check_spec(spec, i, source):
+def _check_spec(spec, i, source, limit=None):
+    """(name, shape, dtype, quantization or None, number of values) of a weight spec, or the
+    ValueError naming it. limit: MAX_TENSOR_ELEMENTS (read once by a caller checking many specs)."""
     if not isinstance(spec, dict) or "name" not in spec or "shape" not in spec or "dtype" not in spec:
         raise ValueError(f"decode_weights: weight spec {i}{_where(source)} must be an object with name, shape and "
                          f"dtype, got {spec!r}")
     name, shape, dtype = spec["name"], spec["shape"], spec["dtype"]
     if not isinstance(name, str):
         raise ValueError(f"decode_weights: weight spec {i}{_where(source)} has a name that is not a string: {name!r}")
-    if (not isinstance(shape, (list, tuple)) or len(shape) > 64
-            or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape)):
+    if limit is None:
+        limit = max_elements()
+    # one pass over the dims: each a non-negative int (not a bool), their product within the limit
+    size = 1
+    if isinstance(shape, (list, tuple)) and len(shape) <= 64:
+        for d in shape:
+            if (d.__class__ is not int and (not isinstance(d, int) or isinstance(d, bool))) or d < 0:
+                size = -1
+                break
+            if size <= limit:   # past it the size is refused anyway; huge dims stay cheap
+                size *= d
+    else:
+        size = -1
+    if size < 0:
         raise ValueError(f"decode_weights: weight '{name}'{_where(source)} has an invalid shape {_short(shape)}")
-    check_elements(shape, f"decode_weights: weight '{name}'{_where(source)}")
+    if size > limit:
+        check_elements(shape, f"decode_weights: weight '{name}'{_where(source)}")
     if dtype not in _WEIGHT_DTYPES:
         raise ValueError(f"decode_weights: weight '{name}'{_where(source)} has unsupported dtype {dtype!r} "
                          f"(expected one of {_WEIGHT_DTYPES})")
@@ -225,13 +251,13 @@ def _check_spec(spec, i, source):
         if qd not in QUANTIZATION_DTYPES:
             raise ValueError(f"decode_weights: weight '{name}'{_where(source)} has unknown quantization dtype {qd!r}; "
                              f"supported: {QUANTIZATION_DTYPES}")
-        if qd in ("uint8", "uint16") and not all(_finite_number(quant.get(k)) for k in ("scale", "min")):
+        if qd != "float16" and not (_finite_number(quant.get("scale")) and _finite_number(quant.get("min"))):
             raise ValueError(f"decode_weights: weight '{name}'{_where(source)} is quantized to {qd} but its 'scale' and "
                              f"'min' are not both finite numbers: {_short(quant)}")
         if (qd == "float16" and dtype != "float32") or dtype not in ("float32", "int32"):
             raise ValueError(f"decode_weights: weight '{name}'{_where(source)} of dtype {dtype} cannot be quantized "
                              f"as {qd}")
-    return name, list(shape), dtype, quant
+    return name, shape, dtype, quant, size
 
 
 def _finite_number(v):
@@ -272,8 +298,6 @@ def _decode_one(chunk, shape, dtype, quant, name):
     if qd == "float16":
         if np is not None:
             flat = np.frombuffer(chunk, dtype="<f2").astype("float32")
-        elif IS_BROWSER:
-            flat = _half_to_float_js(chunk)
         else:
             flat = array.array("f", struct.unpack(f"<{len(chunk) // 2}e", chunk))
         return make_tensor(flat, shape, "float32")
@@ -313,30 +337,90 @@ def _dequantize_bytes(chunk, scale, qmin, dtype):
     return flat
 
 
-# float16 bits -> float32 in the page's JavaScript: one typed-array loop instead of struct's tuple
-# of Python floats (faceres's 3.5M half floats: ~200 ms of Python in the page).
-_HALF_TO_FLOAT = """(u8) => {
-  const h = new Uint16Array(u8.buffer, u8.byteOffset, u8.byteLength >> 1);
-  const out = new Float32Array(h.length), bits = new Uint32Array(out.buffer);
-  for (let i = 0; i < h.length; i++) {
-    const x = h[i], sign = (x & 0x8000) << 16, exp = (x >> 10) & 0x1f, man = x & 0x3ff;
-    if (exp === 0) out[i] = (sign ? -man : man) * 5.960464477539063e-8;   // zero, subnormal: man * 2^-24
-    else bits[i] = (sign | (exp === 31 ? 0x7f800000 : (exp + 112) << 23) | (man << 13)) >>> 0;
+# The page's dequantization: every quantized weight of a decode in one call of the browser's
+# JavaScript, reading the weight bytes and writing the results in place through zero-copy views of
+# the Python buffers (PyProxy.getBuffer), where a Python loop or a call a weight would cost ~1 ms a
+# weight (movenet's 149 float16 weights). meta: 6 float64 a weight (kind, source offset, values,
+# output offset, scale, min); kinds: _KINDS. Results are the numpy path's: v = q * scale + min in
+# doubles, rounded to float32, floor(v + 0.5) for int32; float16 bits exactly (Float16Array where
+# the browser has it and the bytes are aligned).
+_KINDS = {("float16", "float32"): 0, ("uint8", "float32"): 1, ("uint16", "float32"): 2,
+          ("uint8", "int32"): 3, ("uint16", "int32"): 4}
+_DEQUANTIZE_JS = """(() => {
+  // one loop a kind, each over arrays of one type (a loop storing to Float32Array and Int32Array
+  // alike runs several times slower); uint8 through a table of its 256 results
+  function half(b, so, out, n) {
+    const bits = new Uint32Array(out.buffer, out.byteOffset, n);
+    for (let i = 0, j = so; i < n; i++, j += 2) {
+      const x = b[j] | (b[j + 1] << 8), sign = (x & 0x8000) << 16, exp = (x >> 10) & 0x1f, man = x & 0x3ff;
+      if (exp === 0) out[i] = (sign ? -man : man) * 5.960464477539063e-8;   // zero, subnormal: man * 2^-24
+      else bits[i] = (sign | (exp === 31 ? 0x7f800000 : (exp + 112) << 23) | (man << 13)) >>> 0;
+    }
   }
-  return out;
-}"""
-_HALF_TO_FLOAT_FN = []
+  function byTable(b, so, out, table, n) {
+    for (let i = 0; i < n; i++) out[i] = table[b[so + i]];
+  }
+  function u16f(b, so, out, n, scale, min) {
+    for (let i = 0, j = so; i < n; i++, j += 2) out[i] = (b[j] | (b[j + 1] << 8)) * scale + min;
+  }
+  function u16i(b, so, out, n, scale, min) {
+    for (let i = 0, j = so; i < n; i++, j += 2) out[i] = Math.floor((b[j] | (b[j + 1] << 8)) * scale + min + 0.5);
+  }
+  const F16 = typeof Float16Array === 'function' ? Float16Array : null;
+  return (src, dst, meta) => {
+    const s = src.getBuffer('u8'), d = dst.getBuffer('u8'), m = meta.getBuffer('f64');
+    try {
+      const b = s.data, mm = m.data, buf = d.data.buffer, base = d.data.byteOffset;
+      const f8 = new Float32Array(256), i8 = new Int32Array(256);
+      for (let k = 0; k < mm.length; k += 6) {
+        const kind = mm[k], so = mm[k + 1], n = mm[k + 2], at = base + mm[k + 3], scale = mm[k + 4], min = mm[k + 5];
+        if (kind === 0) {
+          const out = new Float32Array(buf, at, n);
+          if (F16 && (b.byteOffset + so) % 2 === 0) out.set(new F16(b.buffer, b.byteOffset + so, n));
+          else half(b, so, out, n);
+        } else if (kind === 1) {
+          for (let q = 0; q < 256; q++) f8[q] = q * scale + min;
+          byTable(b, so, new Float32Array(buf, at, n), f8, n);
+        } else if (kind === 3) {
+          for (let q = 0; q < 256; q++) i8[q] = Math.floor(q * scale + min + 0.5);
+          byTable(b, so, new Int32Array(buf, at, n), i8, n);
+        } else if (kind === 2) u16f(b, so, new Float32Array(buf, at, n), n, scale, min);
+        else u16i(b, so, new Int32Array(buf, at, n), n, scale, min);
+      }
+    } finally {
+      s.release(); d.release(); m.release();
+    }
+  };
+})()"""
+_DEQUANTIZE_FN = []
 
 
-def _half_to_float_js(chunk):
+def _dequantize_js(data, entries):
+    """{name: array.array} for the quantized weights of decode_weights' entries, dequantized in one
+    JS call (the page without numpy only)."""
+    meta, spans, total = array.array("d"), [], 0
+    for name, _, dtype, quant, chunk, at in entries:
+        if quant is None:
+            continue
+        qd = quant["dtype"]
+        n = len(chunk) // _BYTES[qd]
+        scale, qmin = (1.0, 0.0) if qd == "float16" else (float(quant["scale"]), float(quant["min"]))
+        meta.extend((_KINDS[qd, dtype], at, n, total, scale, qmin))
+        spans.append((name, dtype, total, n))
+        total += 4 * n
+    if not spans:
+        return {}
     import js   # the page only
-    from pyodide.ffi import to_js
-    if not _HALF_TO_FLOAT_FN:
-        _HALF_TO_FLOAT_FN.append(js.Function.new("return " + _HALF_TO_FLOAT)())
-    out = _HALF_TO_FLOAT_FN[0](to_js(bytes(chunk)))
-    flat = array.array("f")
-    flat.frombytes(out.to_py().cast("B"))
-    return flat
+    if not _DEQUANTIZE_FN:
+        _DEQUANTIZE_FN.append(js.Function.new("return " + _DEQUANTIZE_JS)())
+    out = bytearray(total)
+    _DEQUANTIZE_FN[0](data, out, meta)
+    view, result = memoryview(out), {}
+    for name, dtype, at, n in spans:
+        flat = array.array(_dt.TYPECODES[dtype])
+        flat.frombytes(view[at:at + 4 * n])
+        result[name] = flat
+    return result
 
 
 def _host(chunk, dtype):
@@ -415,7 +499,7 @@ def manifest_groups(manifest, source=None):
     if not isinstance(manifest, list):
         raise ValueError(f"weightsManifest{_where(source)} must be a list of groups, got {type(manifest).__name__}")
     groups, seen_paths, seen_names, total = [], set(), set(), 0
-    limit = int(ENV.get("MAX_MODEL_PARAMETERS"))
+    limit, max_size = int(ENV.get("MAX_MODEL_PARAMETERS")), max_elements()
     for i, group in enumerate(manifest):
         if (not isinstance(group, dict) or not isinstance(group.get("paths"), list)
                 or not isinstance(group.get("weights"), list)):
@@ -430,11 +514,10 @@ def manifest_groups(manifest, source=None):
             paths.append(p)   # as written: TF.js requests 'dir/' + './shard' unchanged
         fixed = strings = 0
         for j, spec in enumerate(group["weights"]):
-            name, shape, dtype, quant = _check_spec(spec, j, source)
+            name, shape, dtype, quant, size = _check_spec(spec, j, source, max_size)
             if name in seen_names:
                 raise ValueError(f"weightsManifest{_where(source)}: weight '{name}' appears twice")
             seen_names.add(name)
-            size = size_of(shape)
             total += size
             if total > limit:
                 raise ValueError(f"weightsManifest{_where(source)}: the weights hold more than {limit} values in all, "

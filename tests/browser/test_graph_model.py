@@ -78,3 +78,35 @@ def test_graph_models_on_webgl_match_cpu(run_py):
         assert len(got) == len(want), name
         for k, (g, w) in enumerate(zip(got, want)):
             np.testing.assert_allclose(np.asarray(g, np.float32), w, rtol=1e-4, atol=1e-5, err_msg=f"{name} output {k}")
+
+
+def test_http_load_parses_the_graph_while_the_weights_download(run_py):
+    """tf.load_graph_model over http:// in the page parses the graph once its weight requests are
+    sent and before their bodies are read (the parse overlaps the download), parses it once, and
+    gives the model a load without the overlap gives."""
+    out = run_py('''
+import importlib, js
+gm, http = importlib.import_module("pytfweb.converter.graph_model"), importlib.import_module("pytfweb.io.http")
+events, parse, joined = [], gm.parse_graph, http._joined_js_buffers
+def fetch_func(url, init):
+    events.append("request " + url.rsplit("/", 1)[-1])
+    return js.fetch(url, init)
+def parse_graph(*args):
+    events.append("parse")
+    return parse(*args)
+def joined_js_buffers(buffers):
+    events.append("bodies read")
+    return joined(buffers)
+gm.parse_graph, http._joined_js_buffers = parse_graph, joined_js_buffers
+try:
+    model = await tf.load_graph_model("/zoo/models/iris.json", fetch_func=fetch_func)
+finally:
+    gm.parse_graph, http._joined_js_buffers = parse, joined
+plain = await tf.load_graph_model("/zoo/models/iris.json")
+result = {"events": events, "same": [model.inputs[0].shape, model.output_nodes, len(model.weights)] ==
+          [plain.inputs[0].shape, plain.output_nodes, len(plain.weights)]}
+model.dispose()
+plain.dispose()
+''')
+    assert out["events"] == ["request iris.json", "request iris.bin", "parse", "bodies read"]
+    assert out["same"]

@@ -501,22 +501,50 @@ def test_unknown_handlers_in_the_page(run_py):
 
 
 # --- weights decoded in the page ----------------------------------------------------------------------------
-def test_half_float_weights_decode_in_the_page_as_numpy_decodes_them(run_py):
-    """The page has no numpy: its float16 decoding (a JavaScript loop over the bits) gives, bit for
-    bit, the float32 values numpy gives, for every one of the 65536 half floats (zeros of both
-    signs, subnormals, infinities, NaNs)."""
+def test_quantized_weights_decode_in_the_page_as_numpy_decodes_them(run_py):
+    """The page has no numpy: it dequantizes every quantized weight of a decode in one JavaScript
+    call, which must give, bit for bit, the values numpy's decoding gives here: all 65536 half floats
+    (zeros of both signs, subnormals, infinities, NaNs) at an even byte offset (read through
+    Float16Array where the browser has it) and at an odd one (behind a bool: the bit loop), and
+    uint8/uint16 to float32 and to int32 (rounded half up) at odd offsets between plain weights."""
     import numpy as np
     halves = np.arange(65536, dtype="<u2")
-    specs = [{"name": "w", "shape": [65536], "dtype": "float32", "quantization": {"dtype": "float16"}}]
+    rng = np.random.default_rng(3)
+    q8, q16 = np.arange(256, dtype="u1"), rng.integers(0, 65536, 999, dtype="<u2")
+    parts = [("h_even", halves.tobytes(), [65536], "float32", {"dtype": "float16"}),
+             ("flag", b"\x01", [1], "bool", None),
+             ("h_odd", halves.tobytes(), [65536], "float32", {"dtype": "float16"}),
+             ("u8f", q8.tobytes(), [16, 16], "float32", {"dtype": "uint8", "scale": 0.0123, "min": -1.5}),
+             ("u16i", q16.tobytes(), [999], "int32", {"dtype": "uint16", "scale": 0.37, "min": -7.25}),
+             ("plain", np.array([1.5, -2], "<f4").tobytes(), [2], "float32", None),
+             ("u8i", q8.tobytes(), [256], "int32", {"dtype": "uint8", "scale": 2.5, "min": -320.0}),
+             ("u16f", q16.tobytes(), [999], "float32", {"dtype": "uint16", "scale": 1e-4, "min": -0.03})]
+    specs = [dict({"name": n, "shape": s, "dtype": d}, **({"quantization": q} if q else {}))
+             for n, _, s, d, q in parts]
+    data = b"".join(b for _, b, _, _, _ in parts)
     out = run_py('''
 import base64
-t = tf.io.decode_weights(base64.b64decode(data), specs)["w"]
-values = t.data_sync()
-result = {"bits": base64.b64encode(bytes(memoryview(values).cast("B"))).decode()}
-t.dispose()
-''', data=base64.b64encode(halves.tobytes()).decode(), specs=specs)
-    got = np.frombuffer(base64.b64decode(out["bits"]), dtype="<u4")
-    want = halves.view("<f2").astype("<f4").view("<u4")
-    nan = np.isnan(halves.view("<f2"))
-    np.testing.assert_array_equal(got[~nan], want[~nan])
-    assert np.isnan(got[nan].view("<f4")).all()
+ts = tf.io.decode_weights(base64.b64decode(data), specs)
+result = {n: base64.b64encode(bytes(memoryview(t.data_sync()).cast("B"))).decode() for n, t in ts.items()}
+tf.dispose(list(ts.values()))
+result["left"] = tf.memory().num_tensors
+''', data=base64.b64encode(data).decode(), specs=specs)
+    assert out.pop("left") == 0
+    previous = tf.get_backend()
+    tf.set_backend("cpu")
+    try:
+        want = tf.io.decode_weights(data, specs)
+        expected = {n: np.asarray(t.data_sync()) for n, t in want.items()}
+        tf.dispose(list(want.values()))
+    finally:
+        tf.set_backend(previous)
+    assert sorted(out) == sorted(expected)
+    for name, values in expected.items():
+        raw = base64.b64decode(out[name])
+        if values.dtype.itemsize == 1:   # bool
+            assert raw == values.astype("u1").tobytes()
+            continue
+        got = np.frombuffer(raw, dtype=values.dtype.newbyteorder("<"))
+        nan = np.isnan(values) if values.dtype.kind == "f" else np.zeros(values.shape, bool)
+        np.testing.assert_array_equal(got.view("<u4")[~nan], values.astype(got.dtype).view("<u4")[~nan], err_msg=name)
+        assert np.isnan(got[nan]).all(), name
