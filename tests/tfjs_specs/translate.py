@@ -1225,6 +1225,15 @@ def spec_files(package="core"):
     return [(str(p.relative_to(TFJS_CORE)), p) for p in files]
 
 
+def package_of(package, rel, cid):
+    """The coverage table's row of a case: tfjs-core's gradient cases (gradients_test.js, and the
+    ops specs' cases about gradients) apart from its ops cases."""
+    if package != "core":
+        return package
+    name = cid.split("::", 1)[-1].lower()
+    return "core gradients" if rel == "gradients_test.js" or "grad" in name else "core ops"
+
+
 def source_hash(paths):
     h = hashlib.sha256(VERSION.encode())
     for p in sorted(paths) + sorted(HERE.glob("*.py")) + [HERE / "extract.mjs"]:
@@ -1270,9 +1279,11 @@ def generate(package="core", out=None, force=False):
         for r in rep:
             r["file"] = rel
             r["module"] = mod
+            r["package"] = package_of(package, rel, r["id"])
         for d in spec["dynamic"]:
             report.append({"id": f"{rel}::line {d['line']}", "file": rel, "module": mod, "status": "untranslated",
-                           "reason": "it() created in a loop", "count": d["its"], "env": None})
+                           "reason": "it() created in a loop", "count": d["its"], "env": None,
+                           "package": package_of(package, rel, "")})
         report += rep
     (out / "report.json").write_text(json.dumps(report, indent=0))
     stamp.write_text(key)
