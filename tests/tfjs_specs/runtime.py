@@ -685,11 +685,21 @@ def _string_method(s, name, args):
     raise TypeError(f"strings have no method {name} here")
 
 
+# TF.js flags the specs set that only tune how TF.js's own backends run (same results): setting
+# them here does nothing, with the reason
+TFJS_TUNING_FLAGS = {
+    "TOPK_LAST_DIM_CPU_HANDOFF_SIZE_THRESHOLD": "TF.js webgl's size below which topk runs on its cpu backend",
+    "TOPK_K_CPU_HANDOFF_THRESHOLD": "TF.js webgl's k above which topk runs on its cpu backend",
+}
+
+
 def call(o, name, *args, **kwargs):
     """`o.name(...)` for a method JavaScript arrays or strings have: the array/string semantics
     on those, the tensor's (snake_case) method on a Tensor, the object's own otherwise."""
     if isinstance(o, Tensor):
         return getattr(o, _snake(name))(*args, **kwargs)
+    if o is tf.env() and name == "set" and args and args[0] in TFJS_TUNING_FLAGS and args[0] not in o.flags:
+        return None
     if isinstance(o, (list, tuple, array.array)) and not kwargs:
         if isinstance(o, tuple):
             if name in ("push", "pop", "shift", "unshift", "splice", "fill", "sort", "reverse", "set"):
