@@ -116,6 +116,8 @@ class Scope:
 
 def run_awaitable(value):
     """`await value`: a coroutine runs to its end; anything else is its own value."""
+    if hasattr(value, "resolved_value"):
+        return value.resolved_value
     if asyncio.iscoroutine(value) or isinstance(value, asyncio.Future):
         loop = asyncio.new_event_loop()
         try:
@@ -438,6 +440,15 @@ class Interpreter:
 
     def e_UnaryExpression(self, n, scope):
         op = n["operator"]
+        if op == "delete":
+            arg = n["argument"]
+            if arg["type"] != "MemberExpression":
+                raise Untranslatable("delete of a non-member")
+            obj = self.eval(arg["object"], scope)
+            if isinstance(obj, dict):
+                obj.pop(js_key(self.member_key(arg, scope)), None)
+                return True
+            raise Untranslatable("delete on a host object")
         if op == "typeof":
             v = self.eval(n["argument"], scope) if n["argument"]["type"] != "Identifier" or \
                 scope.lookup(n["argument"]["name"]) else UNDEF

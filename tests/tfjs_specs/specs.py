@@ -230,12 +230,15 @@ class Expectation:
 
     def _throws(self):
         fn = self.value
+        self.host.expect_throw = True
         try:
             self.host.interp.call(fn, [])
         except (Untranslatable, NotApplicable):
             raise
         except Exception as exc:  # noqa: BLE001 - any error TF.js would throw
             return exc
+        finally:
+            self.host.expect_throw = False
         return None
 
     def toThrow(self, *expected):  # noqa: N802
@@ -282,6 +285,7 @@ class Host:
         self.last = None
         self.executed = False
         self.error_matched = False
+        self.expect_throw = False
 
     def note_check(self):
         self.checks += 1
@@ -336,6 +340,8 @@ class Host:
         self.cases.append(Case(name, self.suite, fn, skipped=skipped or fn is UNDEF))
 
     def instance_of(self, v, cls):
+        if isinstance(cls, JSPromise):
+            return hasattr(v, "resolved_value") or hasattr(v, "__await__")
         if isinstance(cls, type):
             return isinstance(v, cls)
         return False
@@ -525,7 +531,8 @@ class JSArray:
             xs = list(x)
             return [fn(v, i) if fn else v for i, v in enumerate(xs)] if fn is None else \
                 [fn(v, i) for i, v in enumerate(xs)]
-        table = {"isArray": lambda x: isinstance(x, list), "from": from_}
+        table = {"isArray": lambda x: isinstance(x, list), "from": from_,
+                 "prototype": JSObject(slice=JSObject(call=lambda this, *a: list(this)[slice(*a) if a else slice(None)]))}
         if key not in table:
             raise Untranslatable(f"Array.{key}")
         return table[key]
