@@ -50,12 +50,18 @@ def source():
     return Source(location) if location else None
 
 
-_FRONT_END = ROOT / "tests" / "tfjs_specs" / "estree.cjs"
+_FRONT_END = ROOT / "tests" / "tfjs_specs" / "extract.mjs"
 
 
-def estree(ts_text):
-    """A spec's ESTree (types stripped by typescript's transpileModule, parsed by acorn) as JSON data."""
-    out = subprocess.run(["node", str(_FRONT_END)], input=ts_text, capture_output=True, text=True, cwd=ROOT)
+def estree(ts_text, name="spec.ts"):
+    """A spec's whole ESTree (types stripped, parsed by acorn: the shared front end, extract.mjs
+    --program) as JSON data."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / Path(name).name
+        path.write_text(ts_text)
+        out = subprocess.run(["node", str(_FRONT_END), "--program", str(path)], capture_output=True, text=True,
+                             cwd=ROOT)
     if out.returncode:
-        raise RuntimeError(f"the spec front end failed: {out.stderr.strip()[-2000:]}")
+        raise RuntimeError(f"the spec front end failed on {name}: {out.stderr.strip()[-2000:]}")
     return json.loads(out.stdout)

@@ -600,4 +600,4 @@ class JSMap(dict):
 
 def collect(host, ts_text, path):
     from .source import estree
-    return host.collect(estree(ts_text))
+    return host.collect(estree(ts_text, path))
