@@ -215,7 +215,8 @@ class Interpreter:
     def s_TryStatement(self, n, scope):
         try:
             self.exec(n["block"], scope)
-        except (Untranslatable, NotApplicable, _Return, _Break, _Continue):
+        except (Untranslatable, NotApplicable, _Return, _Break, _Continue, AssertionError):
+            # a failed expectation or fail() is jasmine's record, never the spec's catch
             raise
         except Exception as exc:
             if not n.get("handler"):
