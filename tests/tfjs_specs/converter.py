@@ -609,8 +609,9 @@ class ConverterHost(specs.Host):
         if not originals:
             return None
         rng = np.random.default_rng(7)
-        for shape in _FIT_SHAPES:
-            subs = {k: _filler(rng, shape, t.dtype) for k, t in originals.items()}
+        for shape, dtype in [(s, d) for d in (None, "bool", "int32", "complex64") for s in _FIT_SHAPES]:
+            # the spec's dtype first; then one dtype for all (bool for logical ops, complex64 for FFTs)
+            subs = {k: _filler(rng, shape, dtype or t.dtype) for k, t in originals.items()}
             expected = self._expected(fn, path, _replace(args, subs))
             if expected.error is not None:
                 self.consts.extend(subs.values())
