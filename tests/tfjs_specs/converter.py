@@ -609,9 +609,13 @@ class ConverterHost(specs.Host):
         if not originals:
             return None
         rng = np.random.default_rng(7)
-        for shape, dtype in [(s, d) for d in (None, "bool", "int32", "complex64") for s in _FIT_SHAPES]:
-            # the spec's dtype first; then one dtype for all (bool for logical ops, complex64 for FFTs)
-            subs = {k: _filler(rng, shape, dtype or t.dtype) for k, t in originals.items()}
+        keys = list(originals)
+        modes = [lambda i, t: t.dtype] + [lambda i, t, d=d: d for d in ("bool", "int32", "complex64")] + \
+            [lambda i, t: t.dtype if i == 0 else "int32", lambda i, t: "int32" if i == 0 else t.dtype]
+        for shape, mode in [(s, m) for m in modes for s in _FIT_SHAPES]:
+            # the spec's dtypes first; then one dtype for all (bool for logical ops, complex64 for
+            # FFTs); then int32 indices beside the spec's values
+            subs = {k: _filler(rng, shape, mode(keys.index(k), t)) for k, t in originals.items()}
             expected = self._expected(fn, path, _replace(args, subs))
             if expected.error is not None:
                 self.consts.extend(subs.values())
@@ -628,7 +632,8 @@ class ConverterHost(specs.Host):
         return getattr(self, "_case_op", "?")
 
 
-_FIT_SHAPES = ([4], [3, 3], [2, 3], [2, 3, 4], [1, 4, 4, 4], [2, 4, 4, 4], [1, 4, 4, 4, 4], [2, 2, 2, 2, 2])
+_FIT_SHAPES = ([4], [3, 3], [2, 3], [2, 1, 3], [2, 3, 4], [1, 4, 4, 4], [2, 4, 4, 4], [1, 1, 1, 1], [1, 4, 4, 4, 4],
+               [2, 2, 2, 2, 2], [1, 1, 1, 1, 1])
 
 
 def _filler(rng, shape, dtype):

@@ -12,7 +12,8 @@ def squeeze(x, a):
 
 
 def _paddings(t):
-    """[[before, after], ...] as ints whatever the tensor's dtype (TF.js reads them as numbers)."""
+    """[[before, after], ...] (paddings, crops) as ints whatever the tensor's dtype (TF.js reads
+    them as numbers)."""
     return [[int(v) for v in row] for row in nested(t)]
 
 
@@ -37,8 +38,8 @@ OPS = table("transformation", {
     "MirrorPad": (2, lambda x, a: tfo.mirror_pad(x[0], _paddings(x[1]), a.str("mode").lower())),
     "Pad": (2, lambda x, a: tfo.pad(x[0], _paddings(x[1]), a.float("constant_value", 0))),
     "PadV2": (3, lambda x, a: tfo.pad(x[0], _paddings(x[1]), num(x[2]))),
-    "SpaceToBatchND": (3, lambda x, a: tfo.space_to_batch_nd(x[0], ints(x[1]), nested(x[2]))),
-    "BatchToSpaceND": (3, lambda x, a: tfo.batch_to_space_nd(x[0], ints(x[1]), nested(x[2]))),
+    "SpaceToBatchND": (3, lambda x, a: tfo.space_to_batch_nd(x[0], ints(x[1]), _paddings(x[2]))),
+    "BatchToSpaceND": (3, lambda x, a: tfo.batch_to_space_nd(x[0], ints(x[1]), _paddings(x[2]))),
     "DepthToSpace": (1, lambda x, a: tfo.depth_to_space(x[0], a.int("block_size"),
                                                         a.str("data_format", "NHWC").upper())),
     "BroadcastTo": (2, lambda x, a: tfo.broadcast_to(x[0], ints(x[1]))),
