@@ -76,7 +76,15 @@ HAND = {
     "creation_executor_test.ts :: creation > executeOp > OneHot > should call tfOps.oneHot":
         ("the spec stubs tfOps.oneHot and passes float32 indices, which TF.js's oneHot (like tf.one_hot) rejects; "
          "the graph op casts indices to int32, so the call it makes is one_hot(cast(indices, 'int32'), ...)",
-         lambda args: [tf.cast(args[0], "int32")] + args[1:]),
+         lambda args, host: [tf.cast(args[0], "int32")] + args[1:]),
+    "slice_join_executor_test.ts :: slice join > single-tensor ops > executeOp > should make indices param of "
+    "int32 dtype":
+        ("objectContaining({dtype: 'int32'}) stands for the float32 indices input cast to int32",
+         lambda args, host: [args[0], tf.cast(host.last_call[1]["input5"][0], "int32")] + args[2:]),
+    "slice_join_executor_test.ts :: slice join > single-tensor ops > executeOp > should make defaultValue of "
+    "same dtype as sparseValues":
+        ("objectContaining({dtype: 'float32'}) stands for the int32 default value cast to sparse_values' float32",
+         lambda args, host: args[:3] + [tf.cast(host.last_call[1]["input5"][0], "float32")]),
 }
 
 
@@ -173,7 +181,54 @@ class Spy:
     def js_get(self, key):
         if key == "and":
             return SpyAnd(self)
+        if key == "calls":
+            return JSObject(mostRecent=lambda: JSObject(args=self.host_probe()))
         raise Untranslatable(f"spy.{key} (jasmine call records)")
+
+    def host_probe(self):
+        if self.path not in PROBES:
+            PROBES[self.path] = ArgsProbe(self.path)
+        return PROBES[self.path]
+
+
+PROBES = {}   # the ArgsProbes of the running case, by spy
+
+
+class ArgsProbe:
+    """`spy.calls.mostRecent().args`: the spec states the call's arguments one by one
+    (`expect(...args[0][1]).toEqual(input2[0])`); at the case's end they make the call that the
+    node's result is compared with, as toHaveBeenCalledWith does."""
+
+    def __init__(self, path):
+        self.path = path
+        self.known = {}
+
+    def __getitem__(self, i):
+        return ArgRef(self, (int(i),))
+
+    def expect(self, index, value):
+        self.known[index] = value
+
+    def args(self):
+        def build(prefix):
+            keys = sorted({k[len(prefix)] for k in self.known if k[:len(prefix)] == prefix and len(k) > len(prefix)})
+            if not keys:
+                return self.known[prefix]
+            if keys != list(range(len(keys))):
+                raise Untranslatable(f"spy arguments stated with gaps: {sorted(self.known)}")
+            return [build(prefix + (k,)) if prefix + (k,) not in self.known else self.known[prefix + (k,)]
+                    for k in keys]
+        return build(())
+
+
+class ArgRef:
+    def __init__(self, probe, index):
+        self.probe, self.index = probe, index
+
+    def js_get(self, key):
+        if isinstance(key, (int, float)) or (isinstance(key, str) and key.isdigit()):
+            return ArgRef(self.probe, self.index + (int(key),))
+        raise Untranslatable(f"a property ({key}) of a spy's recorded argument")
 
     def __repr__(self):
         return f"<spy {self.path}>"
@@ -292,7 +347,8 @@ def _as_outputs(v):
     if isinstance(v, tf.Tensor):
         return [v]
     if isinstance(v, (list, tuple)):
-        return list(v)
+        # nested lists (ragged_gather's splits, then its values) flatten as TF.js's executor lists them
+        return [t for x in v for t in (_as_outputs(x) if isinstance(x, (list, tuple)) else [x])]
     if isinstance(v, dict):
         return list(v.values())
     if hasattr(v, "_fields"):
@@ -537,16 +593,28 @@ class ConverterHost(specs.Host):
         return Promise(out) if is_async else out
 
     # ---- assertions ---------------------------------------------------------------------------------
+    def reset_case(self):
+        super().reset_case()
+        PROBES.clear()
+
+    def finish_case(self):
+        probes = list(PROBES.values())
+        PROBES.clear()
+        for probe in probes:
+            if probe.known:
+                self.spy_called_with(probe.path, probe.args())
+
     def spy_called_with(self, path, args):
         """`expect(spyOps.<path>).toHaveBeenCalledWith(...args)` as a result comparison."""
         if self.last is None:
             raise Untranslatable("a spy assertion without an executeOp before it")
-        if any(isinstance(a, specs.Matcher) for a in args):
-            raise Untranslatable("jasmine.any / objectContaining arguments of a spy")
         fn = resolve(path)
         hand = HAND.get(self.case_id)
         if hand:
-            args = hand[1](list(args))
+            args = hand[1](list(args), self)
+        args = [self._by_data(a) for a in args]
+        if any(isinstance(a, specs.Matcher) for a in args):
+            raise Untranslatable("jasmine.any / objectContaining arguments of a spy")
         expected = self._expected(fn, path, args)
         actual = self.last
         self.note_check()
@@ -572,6 +640,14 @@ class ConverterHost(specs.Host):
             raise AssertionError(f"{where}: the executor raised {actual.error!r}; tf.{snake(path)} returned "
                                  f"{expected.value!r}") from actual.error
         self._compare(actual.value, expected.value, path, where)
+
+    def _by_data(self, a):
+        """objectContaining({dataId: t.dataId}): the node's input holding that data."""
+        if isinstance(a, specs.Matcher) and a.kind == "objectContaining" and set(a.value) == {"dataId"}:
+            for v in _flatten_values(list(self.last_call[1].values())):
+                if isinstance(v, tf.Tensor) and v.data_id is a.value["dataId"]:
+                    return v
+        return a
 
     def _expected(self, fn, path, args):
         a, kw = py_args(fn, args, path)
@@ -602,9 +678,10 @@ class ConverterHost(specs.Host):
         (all alike, each keeping its dtype, seeded values) that the call takes, and the node runs
         again on the same replacements: (expected, actual) Outcomes, or None when no shape fits."""
         node, tensor_map, context, rest = self.last_call
+        inputs = {id(v) for v in _flatten_values(list(tensor_map.values())) if isinstance(v, tf.Tensor)}
         originals = {}
         for v in _flatten_values(args):
-            if isinstance(v, tf.Tensor):
+            if isinstance(v, tf.Tensor) and id(v) in inputs:  # only what the node receives can be replaced
                 originals[id(v)] = v
         if not originals:
             return None

@@ -127,7 +127,13 @@ class TestUtil:
 
 def deep_equal(a, b):
     if isinstance(a, tf.Tensor) or isinstance(b, tf.Tensor):
-        raise Untranslatable("toEqual on tensors (TF.js compares object fields)")
+        # jasmine compares a tensor's fields; here: dtype, shape and values
+        if not (isinstance(a, tf.Tensor) and isinstance(b, tf.Tensor)):
+            return False
+        if a is b:
+            return True
+        return a.dtype == b.dtype and list(a.shape) == list(b.shape) and \
+            deep_equal(_flat(a.data_sync()), _flat(b.data_sync()))
     a, b = to_js(a), to_js(b)
     if isinstance(b, Matcher):
         return matches(a, b)
@@ -173,6 +179,10 @@ class Expectation:
             raise AssertionError(f"expected {self.value!r} {'not ' if self.negate else ''}{what}")
 
     def toEqual(self, x):  # noqa: N802 - jasmine's names
+        from .converter import ArgRef
+        if isinstance(self.value, ArgRef) and not self.negate:
+            self.value.probe.expect(self.value.index, x)
+            return
         self._check(deep_equal(self.value, x), f"to equal {x!r}")
 
     def toBe(self, x):  # noqa: N802
@@ -295,6 +305,9 @@ class Host:
     def note_check(self):
         self.checks += 1
 
+    def finish_case(self):
+        """Checks a case states piecewise (a spy's recorded arguments, one by one) run at its end."""
+
     # ---- interpreter hooks ---------------------------------------------------------------------------
     def call_hook(self, interp, n, args, scope):
         callee = n["callee"]
@@ -415,6 +428,7 @@ class Host:
                     for fn in s.before:
                         self.interp.call(fn, [])
                 self.interp.call(case.fn, [])
+                self.finish_case()
             finally:
                 for s in reversed(chain):
                     for fn in s.after:
@@ -446,6 +460,8 @@ def tensor_member(t, key):
         return list(t.shape)
     if key in ("dtype", "rank", "size", "id"):
         return getattr(t, key)
+    if key == "dataId":
+        return t.data_id
     if key == "isDisposed":
         return t.is_disposed
     name = snake(key)
