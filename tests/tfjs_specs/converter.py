@@ -100,8 +100,8 @@ def _load_op_list(src):
 class OpList:
     """TF.js's op mapping: per TensorFlow op, which TF.js param name is which TensorFlow attr / input."""
 
-    def __init__(self, src):
-        self.table = _load_op_list(src)
+    def __init__(self, src=None, table=None):
+        self.table = table if table is not None else _load_op_list(src)
 
     def attr(self, op, name):
         mapper = self.table.get(op) or {}
@@ -900,21 +900,26 @@ class Missing:
         raise Untranslatable(f"uses {self.what}")
 
 
-def collect(src, path, oplist=None):
-    """The cases of one executor spec file: (host, [(case id, case)]); host.run_case(case) runs one."""
-    oplist = oplist or OpList(src)
-    host = ConverterHost(src, oplist)
-    return host, specs.collect(host, src.read(path), path)
+def program_of(src, path):
+    """A spec file's ESTree (the shared front end, extract.mjs --program)."""
+    from .source import estree
+    return estree(src.read(path), path)
 
 
 def run_file(src, path, oplist=None):
-    """[(key, status, detail)] for every case of a spec file, with the hand tables applied: a
-    NOT_APPLICABLE case is not run, a DEVIATIONS case passes only if it fails with its text."""
-    import os
-    host, cases = collect(src, path, oplist)
+    """run_program on a spec file of the TFJS_SRC tree."""
+    return run_program(program_of(src, path), path, oplist or OpList(src))
+
+
+def run_program(program, path, oplist):
+    """[(key, status, detail)] for every case of a spec file's ESTree, with the hand tables
+    applied: a NOT_APPLICABLE case is not run, a DEVIATIONS case passes only if it fails with its
+    text. Pure Python over pytfweb: the browser tests run it in the page as it is."""
+    name = path.rsplit("/", 1)[-1]
+    host = ConverterHost(None, oplist)
     out = []
-    for cid, case in cases:
-        key = f"{os.path.basename(path)} :: {cid}"
+    for cid, case in host.collect(program):
+        key = f"{name} :: {cid}"
         if key in NOT_APPLICABLE:
             out.append((key, "not applicable", NOT_APPLICABLE[key]))
             continue

@@ -14,6 +14,7 @@ snake_case.
 import asyncio
 import math
 import re
+import sys
 
 
 class Untranslatable(Exception):
@@ -119,6 +120,9 @@ def run_awaitable(value):
     if hasattr(value, "resolved_value"):
         return value.resolved_value
     if asyncio.iscoroutine(value) or isinstance(value, asyncio.Future):
+        if sys.platform == "emscripten":  # in the page: Pyodide waits for the promise (JSPI)
+            from pyodide.ffi import run_sync
+            return run_sync(value)
         loop = asyncio.new_event_loop()
         try:
             return loop.run_until_complete(value)

@@ -621,6 +621,3 @@ class JSMap(dict):
         raise Untranslatable(f"Map.{key}")
 
 
-def collect(host, ts_text, path):
-    from .source import estree
-    return host.collect(estree(ts_text, path))
