@@ -225,10 +225,18 @@ export function extract(file) {
   return out;
 }
 
+// The whole module's ESTree (slimmed as above), for translators that run a spec as jasmine would
+// (tfjs-converter's and tfjs-layers' specs make most cases in loops: converter.py, layers.py).
+export function program(file) {
+  return slim(acorn.parse(loadSource(file), {ecmaVersion: 'latest', sourceType: 'module', locations: true}));
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const outAt = args.indexOf('--out');
-  if (outAt >= 0) {
+  if (args[0] === '--program') {
+    process.stdout.write(args.slice(1).map(f => JSON.stringify(program(f))).join('\n') + '\n');
+  } else if (outAt >= 0) {
     const dest = args[outAt + 1];
     const files = args.filter((a, i) => i !== outAt && i !== outAt + 1);
     const all = {};
