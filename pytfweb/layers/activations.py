@@ -6,7 +6,17 @@ activation is composed from ops exactly as tfjs-layers/src/activations.ts compos
 import math
 
 from .. import ops
+from ..core.api import tidy
 from ._utils import lookup
+
+
+def _tidied(fn):
+    # TF.js's Activation.apply runs in tidy: only the result outlives a call
+    def apply(*args, **kwargs):
+        return tidy(lambda: fn(*args, **kwargs))
+    apply.__name__, apply.__qualname__, apply.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
+    apply.__wrapped__ = fn
+    return apply
 
 
 def linear(x):
@@ -33,6 +43,7 @@ def sigmoid(x):
     return ops.sigmoid(x)
 
 
+@_tidied
 def hard_sigmoid(x):
     # TF.js: clip(0.2 * x + 0.5, 0, 1)
     return ops.clip_by_value(ops.add(ops.mul(x, 0.2), 0.5), 0, 1)
@@ -46,6 +57,7 @@ def softplus(x):
     return ops.softplus(x)
 
 
+@_tidied
 def softsign(x):
     return ops.div(x, ops.add(ops.abs(x), 1))
 
@@ -58,19 +70,23 @@ def log_softmax(x, axis=-1):
     return ops.log_softmax(x, axis)
 
 
+@_tidied
 def swish(x, alpha=1):
     return ops.mul(ops.sigmoid(ops.mul(x, alpha)), x)
 
 
+@_tidied
 def mish(x):
     return ops.mul(x, ops.tanh(ops.softplus(x)))
 
 
+@_tidied
 def gelu(x):
     # The exact form TF.js uses: 0.5 * x * (1 + erf(x / sqrt(2)))
     return ops.mul(ops.mul(x, 0.5), ops.add(ops.erf(ops.div(x, math.sqrt(2.0))), 1))
 
 
+@_tidied
 def gelu_new(x):
     # The tanh approximation (TF.js's 'gelu_new')
     inner = ops.mul(math.sqrt(2 / math.pi), ops.add(x, ops.mul(ops.pow(x, 3), 0.044715)))

@@ -213,6 +213,8 @@ def get(identifier):
         return identifier
     if isinstance(identifier, str):
         return lookup(identifier, _BY_NAME, "constraint")()
+    if isinstance(identifier, dict):
+        return _from_config_dict(identifier)
     return lookup(identifier, _BY_NAME, "constraint")
 
 
@@ -222,3 +224,15 @@ CLASSES = {c.class_name: c for c in (MaxNorm, UnitNorm, NonNeg, MinMaxNorm)}
 def class_for(name):
     """The constraint class for a class_name in a model file, or None."""
     return CLASSES.get(name)
+
+
+def _from_config_dict(spec):
+    """A {class_name, config} dict (TF.js's serialized form, className / class_name keys) as get() takes it."""
+    from .config import _object_from_config
+    from . import constraints as module
+    name = spec.get("class_name", spec.get("className"))
+    if name is None:
+        raise ValueError(f"Unknown constraint {spec!r}: a dict must name its class_name")
+    from ._utils import snake
+    config = {snake(k): v for k, v in (spec.get("config") or {}).items()}
+    return _object_from_config({"class_name": name, "config": config}, module, "constraint", None)

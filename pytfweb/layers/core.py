@@ -138,10 +138,11 @@ class Reshape(Layer):
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
         self.target_shape = [(-1 if d is None else d) for d in target_shape]
-        if sum(d == -1 for d in self.target_shape) > 1:
-            raise ValueError("Can only specifiy one unknown dimension.")
 
     def _fix(self, input_shape):
+        # checked when applied, as TF.js does (a Reshape can be made, serialized and read back first)
+        if sum(d == -1 for d in self.target_shape) > 1:
+            raise ValueError("Can only specifiy one unknown dimension.")
         known = math.prod(d for d in self.target_shape if d != -1)
         if any(d is None for d in input_shape):
             return tuple(None if d == -1 else d for d in self.target_shape)

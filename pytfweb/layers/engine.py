@@ -54,7 +54,10 @@ class SymbolicTensor:
         self.source_layer = source_layer
         self.node_index = node_index
         self.tensor_index = tensor_index
-        self.name = name or f"{source_layer.name}/output{tensor_index}"
+        # TF.js makes free-standing symbolic tensors (no source layer) in its own tests and
+        # custom-layer code; they are named by their id
+        self.name = name or (f"{source_layer.name}/output{tensor_index}" if source_layer is not None
+                             else f"symbolic_tensor_{self.id}")
 
     @property
     def rank(self):
@@ -89,7 +92,8 @@ class Node:
         self.input_shapes = [t.shape for t in input_tensors]
         self.output_shapes = [t.shape for t in output_tensors]
         for layer in inbound_layers:
-            layer.outbound_nodes.append(self)
+            if layer is not None:  # a free-standing SymbolicTensor has no layer to link back to
+                layer.outbound_nodes.append(self)
         outbound_layer.inbound_nodes.append(self)
 
 

@@ -590,6 +590,8 @@ def get(identifier):
         return identifier
     if isinstance(identifier, str):
         return lookup(identifier, _BY_NAME, "initializer")()
+    if isinstance(identifier, dict):
+        return _from_config_dict(identifier)
     if callable(identifier):
         return identifier
     raise TypeError(f"Unknown initializer {identifier!r}")
@@ -612,3 +614,15 @@ CLASSES.update(GlorotUniform=_named(glorot_uniform), GlorotNormal=_named(glorot_
 def class_for(name):
     """The initializer class (or maker) for a class_name in a model file, or None."""
     return CLASSES.get(name)
+
+
+def _from_config_dict(spec):
+    """A {class_name, config} dict (TF.js's serialized form, className / class_name keys) as get() takes it."""
+    from .config import _object_from_config
+    from . import initializers as module
+    name = spec.get("class_name", spec.get("className"))
+    if name is None:
+        raise ValueError(f"Unknown initializer {spec!r}: a dict must name its class_name")
+    from ._utils import snake
+    config = {snake(k): v for k, v in (spec.get("config") or {}).items()}
+    return _object_from_config({"class_name": name, "config": config}, module, "initializer", None)

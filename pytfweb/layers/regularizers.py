@@ -132,6 +132,8 @@ def get(identifier):
         return identifier
     if isinstance(identifier, str):
         return lookup(identifier, _BY_NAME, "regularizer")()
+    if isinstance(identifier, dict):
+        return _from_config_dict(identifier)
     return lookup(identifier, _BY_NAME, "regularizer")
 
 
@@ -141,3 +143,15 @@ CLASSES = {"L1L2": L1L2, "L1": lambda l1=0.01, **_: L1L2(l1=l1, l2=0), "L2": lam
 def class_for(name):
     """The regularizer class for a class_name in a model file (TF.js's, and Keras's L1 / L2), or None."""
     return CLASSES.get(name)
+
+
+def _from_config_dict(spec):
+    """A {class_name, config} dict (TF.js's serialized form, className / class_name keys) as get() takes it."""
+    from .config import _object_from_config
+    from . import regularizers as module
+    name = spec.get("class_name", spec.get("className"))
+    if name is None:
+        raise ValueError(f"Unknown regularizer {spec!r}: a dict must name its class_name")
+    from ._utils import snake
+    config = {snake(k): v for k, v in (spec.get("config") or {}).items()}
+    return _object_from_config({"class_name": name, "config": config}, module, "regularizer", None)

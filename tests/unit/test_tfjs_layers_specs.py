@@ -1,0 +1,30 @@
+"""tfjs-layers' own specs (tag tfjs-v4.22.0, `tfjs-layers/src/**/*_test.ts`) run against pytfweb's
+layers API on cpu (tests/tfjs_specs/layers.py). npm's tfjs-layers ships no specs, so they are read
+from the tfjs checkout or git directory TFJS_SRC names; without it this module reports that it did
+not run.
+"""
+import os
+
+import pytest
+
+from tests.tfjs_specs import source
+
+SRC = source.source()
+
+
+if SRC is None:
+    def test_layers_specs_not_run():
+        pytest.skip(source.NOT_RUN)
+else:
+    from tests.tfjs_specs import layers
+
+    @pytest.mark.parametrize("path", layers.spec_files(SRC), ids=lambda p: os.path.basename(p))
+    def test_layers_spec_file(path):
+        results = layers.run_file(SRC, path)
+        failed = [f"{key}: {detail}" for key, status, detail in results if status == "failed"]
+        assert not failed, f"{len(failed)} of {len(results)} cases fail:\n" + "\n".join(failed)
+        if all(status == "not applicable" for _, status, _ in results):
+            return  # a file of TF.js internals, every case listed with its reason
+        # a file with no case carried over would pass without checking anything
+        assert any(status in ("passed", "deviation") for _, status, _ in results), \
+            "no case of the file ran an assertion against pytfweb"
