@@ -182,6 +182,11 @@ class Interpreter:
     def s_ExportNamedDeclaration(self, n, scope):
         if n.get("declaration"):
             self.exec(n["declaration"], scope)
+        elif n.get("source"):
+            raise Untranslatable("re-export from another module")
+
+    def s_ExportDefaultDeclaration(self, n, scope):
+        self.exec(n["declaration"], scope) if n["declaration"]["type"].endswith("Declaration") else None
 
     def s_ExpressionStatement(self, n, scope):
         self.eval(n["expression"], scope)
@@ -482,9 +487,12 @@ class Interpreter:
         a = self.eval(n["left"], scope)
         b = self.eval(n["right"], scope)
         op = n["operator"]
-        if op in ("===", "=="):
+        if op in ("==", "!="):   # loose: null and undefined are equal to each other
+            nullish = (a is UNDEF or a is None) and (b is UNDEF or b is None)
+            return (nullish or js_equal(a, b)) == (op == "==")
+        if op == "===":
             return js_equal(a, b)
-        if op in ("!==", "!="):
+        if op == "!==":
             return not js_equal(a, b)
         if op == "+":
             if isinstance(a, str) or isinstance(b, str):

@@ -9,6 +9,7 @@ the translation does not carry; the reason names it), not applicable (it checks 
 pytfweb has no counterpart of), no check (it ran but none of its assertions could be carried
 over, so it proves nothing and is not counted as passing).
 """
+import inspect
 import math
 import re
 import struct
@@ -49,7 +50,7 @@ def to_js(v):
     Python's; numpy is not imported: the page has none)."""
     if isinstance(v, tuple) and not hasattr(v, "_fields"):
         return [to_js(x) for x in v]
-    if type(v).__module__ == "numpy":
+    if type(v).__module__ in ("numpy", "array"):
         return v.tolist()
     return v
 
@@ -378,7 +379,8 @@ class Host:
         for name in (key, snake(key)):
             if hasattr(obj, name):
                 v = getattr(obj, name)
-                return wrap_callable(v) if callable(v) and not isinstance(v, type) else to_js(v)
+                is_fn = inspect.ismethod(v) or inspect.isfunction(v) or inspect.isbuiltin(v)
+                return wrap_callable(v) if is_fn else to_js(v)
         raise Untranslatable(f"{type(obj).__name__}.{key}")
 
     def set_member(self, obj, key, value):
@@ -393,8 +395,12 @@ class Host:
         return to_js(fn(*args))
 
     def construct(self, cls, args, n):
-        if cls is JSError:
-            return JSError(*args)
+        if isinstance(cls, JSArray):
+            return [UNDEF] * args[0] if len(args) == 1 and isinstance(args[0], int) else list(args)
+        if cls is list:   # typed arrays: new Float32Array(n) or new Float32Array(values)
+            return [0] * args[0] if len(args) == 1 and isinstance(args[0], int) else list(args[0] if args else [])
+        if isinstance(cls, type) and issubclass(cls, JSError):
+            return cls(*args)
         if isinstance(cls, type):
             return cls(*[to_py(a) for a in args])
         raise Untranslatable(f"new {n['callee'].get('name', '?')}")
@@ -468,8 +474,11 @@ def tensor_member(t, key):
 
 
 def wrap_callable(fn):
-    def call(*args):
-        out = fn(*[to_py(a) for a in args if a is not UNDEF])
+    import functools
+
+    @functools.wraps(fn)   # keeps fn's signature: the layers host reads it for keyword options
+    def call(*args, **kwargs):
+        out = fn(*[to_py(a) for a in args if a is not UNDEF], **kwargs)
         if hasattr(out, "__await__"):
             async def later():
                 return to_js(await out)

@@ -1,0 +1,264 @@
+"""tfjs-layers' own specs (`tfjs-layers/src/**/*_test.ts`) run against pytfweb's layers API.
+
+The spec runs as jasmine would (jsinterp.py, specs.py). `tfl.layers.dense({units: 3})` calls
+pytfweb's `tf.layers.dense` with TF.js's config object (pytfweb's layer factories take TF.js's
+camelCase configs); a trailing option object whose keys are the Python method's parameters
+(`layer.apply(x, {training: true})`, `model.fit(x, y, {epochs: 2})`) becomes keyword arguments;
+members of pytfweb objects are read by their snake_case names (`output.sourceLayer` ->
+`source_layer`). tfjs-layers' internal modules (`../initializers`, `./activations`, ...) map to
+pytfweb.layers' modules of the same name; a name pytfweb does not have stops the case as
+untranslatable, naming it. `describeMathCPUAndGPU` and its relatives run the cases once, on the
+session's backend.
+"""
+import importlib
+import inspect
+
+import pytfweb as tf
+
+from . import specs
+from .jsinterp import UNDEF, JSObject, Untranslatable, snake
+
+SPECS = "tfjs-layers/src"
+# The files that map most directly onto pytfweb's layers API, run first (ISSUE 31's order).
+FILES = ["layers/core", "activations", "initializers", "constraints", "regularizers", "losses", "metrics",
+         "layers/convolutional", "layers/pooling", "layers/merge", "layers/normalization"]
+
+NOT_APPLICABLE = {}
+DEVIATIONS = {}
+
+
+class Namespace:
+    """A pytfweb module (or object) seen with TF.js's names: camelCase members found by snake_case."""
+
+    def __init__(self, obj, label):
+        self.obj, self.label = obj, label
+
+    def js_get(self, key):
+        for name in (snake(key), key, key[:1].lower() + key[1:]):
+            if hasattr(self.obj, name):
+                return wrap_value(getattr(self.obj, name), f"{self.label}.{key}")
+        raise Untranslatable(f"pytfweb has no counterpart of {self.label}.{key}")
+
+    def __repr__(self):
+        return f"<{self.label}>"
+
+
+def wrap_value(v, label):
+    if inspect.ismodule(v):
+        return Namespace(v, label)
+    return v
+
+
+class symbolic_tensor:  # noqa: N801 - stands for a class (`new tfl.SymbolicTensor(...)`)
+    """TF.js's SymbolicTensor(dtype, shape, sourceLayer, inputs, callArgs, name?, outputTensorIndex?)
+    as pytfweb's SymbolicTensor(dtype, shape, source_layer, node_index, tensor_index, name)."""
+
+    def __new__(cls, dtype, shape, source_layer=None, inputs=None, call_args=None, name=None, index=None):
+        def given(v):
+            return None if v is UNDEF else v
+        return tf.layers.SymbolicTensor(dtype, [given(d) for d in shape], given(source_layer), 0,
+                                        given(index) or 0, given(name))
+
+
+class TflIndex:
+    """`import * as tfl from '../index'`: tfjs-layers' exports."""
+
+    NAMES = {"layers": lambda: Namespace(tf.layers, "tfl.layers"),
+             "initializers": lambda: Namespace(tf.initializers, "tfl.initializers"),
+             "regularizers": lambda: Namespace(tf.regularizers, "tfl.regularizers"),
+             "constraints": lambda: Namespace(tf.constraints, "tfl.constraints"),
+             "metrics": lambda: Namespace(tf.metrics, "tfl.metrics"),
+             "losses": lambda: Namespace(tf.losses, "tfl.losses"),
+             "models": lambda: Namespace(tf.models, "tfl.models"),
+             "SymbolicTensor": lambda: symbolic_tensor}
+
+    def js_get(self, key):
+        if key in self.NAMES:
+            return self.NAMES[key]()
+        for obj in (tf, tf.layers):
+            for name in (snake(key), key):
+                if hasattr(obj, name):
+                    return wrap_value(getattr(obj, name), f"tfl.{key}")
+        raise Untranslatable(f"pytfweb has no counterpart of tfl.{key}")
+
+
+def _module_for(source):
+    """tfjs-layers' internal module path -> the pytfweb.layers module of the same role, or None."""
+    name = source.rstrip("/").rsplit("/", 1)[-1]
+    table = {"activations": "activations", "initializers": "initializers", "constraints": "constraints",
+             "regularizers": "regularizers", "losses": "losses", "metrics": "metrics", "core": "core",
+             "convolutional": "convolutional", "pooling": "pooling", "merge": "merge",
+             "normalization": "normalization", "serialization": "serialization", "topology": "engine",
+             "training": "training", "models": "models", "recurrent": "recurrent", "padding": "padding",
+             "noise": "noise", "wrappers": "wrappers", "advanced_activations": "advanced_activations"}
+    if name not in table:
+        return None
+    try:
+        return importlib.import_module(f"pytfweb.layers.{table[name]}")
+    except ImportError:
+        return None
+
+
+class LayersHost(specs.Host):
+    """The names a tfjs-layers spec sees."""
+
+    def __init__(self, src=None, path=None, modules=None):
+        super().__init__()
+        self.src, self.path = src, path
+        self.modules = {} if modules is None else modules   # TF.js helper modules run here, by path
+
+    def tfjs_module(self, source):
+        """A tfjs-layers helper module (utils/, backend/) run by the interpreter itself: its
+        top-level names, or Missing when it cannot run here."""
+        import posixpath
+        if self.src is None or self.path is None:
+            return None
+        base = posixpath.normpath(posixpath.join(posixpath.dirname(self.path), source))
+        if base in self.modules:
+            return self.modules[base]
+        from .converter import program_of
+        for candidate in (base + ".ts", base + "/index.ts"):
+            try:
+                program = program_of(self.src, candidate)
+            except Exception:  # noqa: BLE001 - not this file name
+                continue
+            sub = LayersHost(self.src, candidate, self.modules)
+            self.modules[base] = None   # an import cycle reads Missing
+            try:
+                scope = sub.interp.run_program(program)
+            except Exception as exc:  # noqa: BLE001 - its code uses what the interpreter lacks
+                self.modules[base] = Missing(f"tfjs-layers' {base} ({exc})")
+                return self.modules[base]
+            self.modules[base] = JSObject(scope.vars)
+            return self.modules[base]
+        return None
+
+    def import_name(self, source, imported, kind):
+        if source == "@tensorflow/tfjs-core":
+            if kind == "ImportNamespaceSpecifier":
+                return Namespace(tf, "tfc")
+            if imported == "test_util":
+                return self.test_util
+            if imported == "Tensor":
+                return tf.Tensor
+            for name in (snake(imported), imported):
+                if hasattr(tf, name):
+                    return wrap_value(getattr(tf, name), imported)
+            return Missing(f"tfjs-core's {imported}")
+        if source.endswith("/index") or source == "./index":
+            return TflIndex()
+        if source.endswith("test_utils"):
+            fn = getattr(self, "tu_" + imported, None)
+            return fn if fn is not None else Missing(f"test_utils.{imported}")
+        if source.endswith("/errors"):
+            return type(imported, (specs.JSError,), {}) if imported else Missing("errors")
+        module = _module_for(source)
+        if module is not None:
+            if kind == "ImportNamespaceSpecifier":
+                return Namespace(module, source)
+            for name in (imported, snake(imported)):
+                if hasattr(module, name):
+                    return getattr(module, name)
+        if source.startswith("."):
+            helper = self.tfjs_module(source)
+            if isinstance(helper, JSObject):
+                if kind == "ImportNamespaceSpecifier":
+                    return helper
+                if imported in helper:
+                    return helper[imported]
+            elif isinstance(helper, Missing):
+                return helper
+        return Missing(f"{imported or '*'} from tfjs-layers' '{source}'")
+
+    # ---- test_utils ---------------------------------------------------------------------------------
+    def tu_describeMathCPU(self, name, fn):  # noqa: N802 - the spec's names
+        self.describe(name, fn)
+
+    tu_describeMathCPUAndGPU = tu_describeMathGPU = tu_describeMathCPUAndWebGL2 = tu_describeMathWebGL2 = \
+        tu_describeMathCPU
+
+    def tu_expectTensorsClose(self, actual, expected, epsilon=UNDEF):  # noqa: N802
+        if isinstance(actual, tf.Tensor) and isinstance(expected, tf.Tensor):
+            self.note_check()
+            assert list(actual.shape) == list(expected.shape), \
+                f"expectTensorsClose: shape {list(actual.shape)} != {list(expected.shape)}"
+        self.test_util.expectArraysClose(actual, expected, epsilon)
+
+    def tu_expectTensorsValuesInRange(self, actual, low, high):  # noqa: N802
+        values = specs._flat(actual)
+        self.note_check()
+        assert all(low <= v < high for v in values), f"values outside [{low}, {high}): {values}"
+
+    def tu_expectNoLeakedTensors(self, fn, expected=0):  # noqa: N802
+        before = tf.memory().num_tensors
+        self.interp.call(fn, [])
+        self.note_check()
+        assert tf.memory().num_tensors - before == expected, \
+            f"{tf.memory().num_tensors - before} tensors leaked, expected {expected}"
+
+    # ---- calls ----------------------------------------------------------------------------------------
+    def call(self, fn, args):
+        args = list(args)
+        while args and args[-1] is UNDEF:
+            args.pop()
+        kwargs = {}
+        if args and isinstance(args[-1], JSObject) and callable(fn):
+            try:
+                params = inspect.signature(fn).parameters
+            except (TypeError, ValueError):
+                params = {}
+            named = {n for n, p in params.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)}
+            keys = [snake(k) for k in args[-1]]
+            if keys and all(k in named for k in keys) and len(args) > 1:
+                kwargs = {snake(k): specs.to_py(v) for k, v in args.pop().items() if v is not UNDEF}
+        out = fn(*[specs.to_py(a) for a in args], **kwargs)
+        return specs.to_js(out)
+
+
+class Missing:
+    def __init__(self, what):
+        self.what = what
+
+    def __call__(self, *a):
+        raise Untranslatable(f"uses {self.what}")
+
+    def js_get(self, key):
+        raise Untranslatable(f"uses {self.what}")
+
+
+def spec_files(src, only=None):
+    paths = [p for p in src.list(SPECS, recursive=True) if p.endswith("_test.ts")]
+    if only:
+        paths = [p for p in paths if any(p == f"{SPECS}/{f}_test.ts" for f in only)]
+    return paths
+
+
+def run_program(program, path, src=None):
+    """[(key, status, detail)] for every case of a tfjs-layers spec file's ESTree (src: where
+    its helper modules are read, when the spec imports tfjs-layers' own utilities)."""
+    name = path.split("tfjs-layers/src/", 1)[-1]
+    host = LayersHost(src, path)
+    out = []
+    try:
+        cases = host.collect(program)
+    except Untranslatable as exc:
+        return [(f"{name} :: (collection)", "untranslatable", f"the file's suites cannot be collected: {exc}")]
+    except Exception as exc:  # noqa: BLE001 - pytfweb raising in a suite's own code is a failure
+        return [(f"{name} :: (collection)", "failed", f"collecting the suites raised {type(exc).__name__}: {exc}")]
+    for cid, case in cases:
+        key = f"{name} :: {cid}"
+        if key in NOT_APPLICABLE:
+            out.append((key, "not applicable", NOT_APPLICABLE[key]))
+            continue
+        status, detail = host.run_case(case)
+        if key in DEVIATIONS:
+            reason, text = DEVIATIONS[key]
+            status, detail = ("deviation", reason) if status == "failed" and text in detail else \
+                ("failed", f"listed deviation ({reason}) no longer shows: {status} {detail}")
+        out.append((key, status, detail))
+    return out
+
+
+def run_file(src, path):
+    from .converter import program_of
+    return run_program(program_of(src, path), path, src)
