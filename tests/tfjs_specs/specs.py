@@ -356,6 +356,10 @@ class Host:
         self.cases.append(Case(name, self.suite, fn, skipped=skipped or fn is UNDEF))
 
     def instance_of(self, v, cls):
+        if isinstance(cls, JSArray):
+            return isinstance(v, list)
+        if isinstance(cls, JSObjectStatics):
+            return v is not None and v is not UNDEF and not isinstance(v, (int, float, str, bool))
         if isinstance(cls, JSPromise):
             return hasattr(v, "resolved_value") or hasattr(v, "__await__")
         if isinstance(cls, type):
@@ -523,10 +527,12 @@ class JSObjectStatics:
         def keys(o):
             if isinstance(o, dict):
                 return list(o.keys())
+            if isinstance(o, list):
+                return [str(i) for i in range(len(o))]
             from .converter import TfOps
             if isinstance(o, TfOps):
                 return ["fused", "image", "linalg"]
-            raise Untranslatable("Object.keys of a host object")
+            raise Untranslatable(f"Object.keys of a {type(o).__name__}")
 
         table = {"keys": keys, "values": lambda o: list(o.values()), "entries": lambda o: [[k, v] for k, v in o.items()],
                  "fromEntries": from_entries, "assign": lambda t, *s: [t.update(x) for x in s] and t,
