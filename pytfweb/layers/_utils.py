@@ -23,11 +23,13 @@ def snake(name):
 
 def takes_options(factory):
     """TF.js's factories take one object of options; so do these: factory({"units": 3,
-    "inputShape": [4]}) is factory(units=3, input_shape=[4]) (keys in camelCase or snake_case)."""
+    "inputShape": [4]}) is factory(units=3, input_shape=[4]) (keys in camelCase or snake_case).
+    An option given as None there takes its default, as TF.js reads a null option
+    (`args.useBias == null ? true : args.useBias`)."""
     @functools.wraps(factory)
     def wrapped(*args, **kwargs):
         if len(args) == 1 and isinstance(args[0], dict) and not kwargs:
-            return factory(**{snake(k): v for k, v in args[0].items()})
+            return factory(**{snake(k): v for k, v in args[0].items() if v is not None})
         return factory(*args, **kwargs)
     return wrapped
 

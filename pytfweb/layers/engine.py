@@ -54,15 +54,33 @@ class SymbolicTensor:
         self.source_layer = source_layer
         self.node_index = node_index
         self.tensor_index = tensor_index
-        # TF.js makes free-standing symbolic tensors (no source layer) in its own tests and
-        # custom-layer code; they are named by their id
+        # TF.js lets a SymbolicTensor stand alone (no layer made it yet): it gets a name of its own
         self.name = name or (f"{source_layer.name}/output{tensor_index}" if source_layer is not None
-                             else f"symbolic_tensor_{self.id}")
+                             else f"symbolic_tensor{self.id}")
 
     @property
     def rank(self):
         """The number of axes, batch included."""
         return len(self.shape)
+
+    @property
+    def inputs(self):
+        """The tensors the layer that made this one was applied to (TF.js's SymbolicTensor.inputs);
+        [] for one made by tf.input or by hand.
+
+        Returns:
+            A list of SymbolicTensors.
+
+        Example:
+            >>> x = tf.input(shape=[2])
+            >>> tf.layers.dense(units=1).apply(x).inputs == [x], x.inputs
+            (True, [])
+        """
+        layer = self.source_layer
+        if layer is None or self.node_index >= len(layer.inbound_nodes):
+            return []
+        node = layer.inbound_nodes[self.node_index]
+        return list(node.input_tensors) if node.inbound_layers else []   # an InputLayer's node has none
 
     def __repr__(self):
         return f"SymbolicTensor(name={self.name}, shape={shape_str(self.shape)}, dtype={self.dtype})"
@@ -92,7 +110,7 @@ class Node:
         self.input_shapes = [t.shape for t in input_tensors]
         self.output_shapes = [t.shape for t in output_tensors]
         for layer in inbound_layers:
-            if layer is not None:  # a free-standing SymbolicTensor has no layer to link back to
+            if layer is not None:  # a SymbolicTensor made by hand has no source layer (as in TF.js)
                 layer.outbound_nodes.append(self)
         outbound_layer.inbound_nodes.append(self)
 

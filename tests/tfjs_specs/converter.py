@@ -17,8 +17,7 @@ import base64
 import inspect
 import json
 import math
-
-import numpy as np
+import random
 
 import pytfweb as tf
 from pytfweb.converter.graph import Attrs
@@ -369,8 +368,13 @@ def tensors_equal(actual, expected, where):
     if actual.dtype in ("string",):
         assert list(a) == list(e), f"{where}: values {list(a)} != {list(e)}"
         return
-    a, e = np.asarray(a), np.asarray(e)
-    assert np.allclose(a, e, rtol=1e-6, atol=1e-6, equal_nan=True), f"{where}: values {a.tolist()} != {e.tolist()}"
+    a, e = [complex(x) for x in a], [complex(x) for x in e]
+
+    def close(x, y):
+        if x != x or y != y:   # NaN
+            return x != x and y != y
+        return x == y or abs(x - y) <= 1e-6 + 1e-6 * abs(y)
+    assert len(a) == len(e) and all(close(x, y) for x, y in zip(a, e)), f"{where}: values {a} != {e}"
 
 
 def _op_of(exc):
@@ -685,7 +689,7 @@ class ConverterHost(specs.Host):
                 originals[id(v)] = v
         if not originals:
             return None
-        rng = np.random.default_rng(7)
+        rng = random.Random(7)
         keys = list(originals)
         modes = [lambda i, t: t.dtype] + [lambda i, t, d=d: d for d in ("bool", "int32", "complex64")] + \
             [lambda i, t: t.dtype if i == 0 else "int32", lambda i, t: "int32" if i == 0 else t.dtype]
@@ -714,16 +718,18 @@ _FIT_SHAPES = ([4], [3, 3], [2, 3], [2, 1, 3], [2, 3, 4], [1, 4, 4, 4], [2, 4, 4
 
 
 def _filler(rng, shape, dtype):
+    """A tensor of the shape and dtype with seeded values (the standard library's random: the page has no numpy)."""
+    n = math.prod(shape)
     if dtype == "bool":
-        return tf.tensor(rng.random(shape) > 0.5, shape, "bool")
+        return tf.tensor([rng.random() > 0.5 for _ in range(n)], shape, "bool")
     if dtype == "int32":
-        return tf.tensor(rng.integers(0, 3, shape).astype(np.int32), shape, "int32")
+        return tf.tensor([rng.randrange(3) for _ in range(n)], shape, "int32")
     if dtype == "complex64":
-        return tf.complex(tf.tensor(rng.uniform(-2, 2, shape).astype(np.float32)),
-                          tf.tensor(rng.uniform(-2, 2, shape).astype(np.float32)))
+        return tf.complex(tf.tensor([rng.uniform(-2, 2) for _ in range(n)], shape),
+                          tf.tensor([rng.uniform(-2, 2) for _ in range(n)], shape))
     if dtype == "string":
-        return tf.tensor([["a", "b", "c"][i % 3] for i in range(int(np.prod(shape)))], shape, "string")
-    return tf.tensor(rng.uniform(0.1, 2, shape).astype(np.float32), shape, dtype)
+        return tf.tensor([["a", "b", "c"][i % 3] for i in range(n)], shape, "string")
+    return tf.tensor([rng.uniform(0.1, 2) for _ in range(n)], shape, dtype)
 
 
 def _flatten_values(v):

@@ -182,6 +182,11 @@ class Interpreter:
     def s_ExportNamedDeclaration(self, n, scope):
         if n.get("declaration"):
             self.exec(n["declaration"], scope)
+        elif n.get("source"):
+            raise Untranslatable("re-export from another module")
+
+    def s_ExportDefaultDeclaration(self, n, scope):
+        self.exec(n["declaration"], scope) if n["declaration"]["type"].endswith("Declaration") else None
 
     def s_ExpressionStatement(self, n, scope):
         self.eval(n["expression"], scope)
@@ -353,7 +358,7 @@ class Interpreter:
 
     def e_Literal(self, n, scope):
         if n.get("regex"):
-            return re.compile(n["regex"]["pattern"])
+            return JSRegExp(n["regex"]["pattern"], n["regex"]["flags"])
         v = n["value"]
         if isinstance(v, float) and v.is_integer() and "." not in n.get("raw", "") and "e" not in n.get("raw", ""):
             return int(v)
@@ -482,9 +487,12 @@ class Interpreter:
         a = self.eval(n["left"], scope)
         b = self.eval(n["right"], scope)
         op = n["operator"]
-        if op in ("===", "=="):
+        if op in ("==", "!="):   # loose: null and undefined are equal to each other
+            nullish = (a is UNDEF or a is None) and (b is UNDEF or b is None)
+            return (nullish or js_equal(a, b)) == (op == "==")
+        if op == "===":
             return js_equal(a, b)
-        if op in ("!==", "!="):
+        if op == "!==":
             return not js_equal(a, b)
         if op == "+":
             if isinstance(a, str) or isinstance(b, str):
@@ -558,7 +566,9 @@ class Interpreter:
                 return obj[key] if key < len(obj) else UNDEF
             return StringMethods.get(obj, key)
         if isinstance(obj, dict):
-            return obj.get(js_key(key), UNDEF)
+            # a dict from pytfweb (get_config and the like) holds snake_case keys where TF.js's has camelCase
+            k = js_key(key)
+            return obj[k] if k in obj else obj.get(snake(k), UNDEF)
         return self.host.member(obj, key)
 
     def set_member(self, obj, key, value):
@@ -760,6 +770,40 @@ class ArrayMethods:
         return arr
 
 
+class JSRegExp:
+    """A regular expression literal: Python's re with JavaScript's flags (g: every match, i, m, s)."""
+
+    def __init__(self, pattern, flags):
+        self.source, self.flags = pattern, flags
+        py = (re.I if "i" in flags else 0) | (re.M if "m" in flags else 0) | (re.S if "s" in flags else 0)
+        self.re = re.compile(pattern, py)
+        self.pattern = pattern
+
+    def search(self, text):
+        return self.re.search(text)
+
+    def js_get(self, key):
+        if key == "test":
+            return lambda text: self.re.search(js_str(text)) is not None
+        if key in ("source", "flags"):
+            return getattr(self, key)
+        raise Untranslatable(f"RegExp.{key}")
+
+
+def _js_replace(s, pattern, repl, every=False):
+    """String.prototype.replace: a string or regex pattern; a string replacement ($1, $&) or a
+    function called with the match, its groups, the offset and the string."""
+    def expand(m):
+        if callable(repl):
+            return js_str(repl(m.group(0), *[UNDEF if g is None else g for g in m.groups()], m.start(), s))
+        return re.sub(r"\$(\d+|&)", lambda d: m.group(0) if d.group(1) == "&" else (m.group(int(d.group(1))) or ""),
+                      repl)
+    if isinstance(pattern, JSRegExp):
+        return pattern.re.sub(expand, s, count=0 if "g" in pattern.flags else 1)
+    rx = re.compile(re.escape(pattern))
+    return rx.sub(expand, s, count=0 if every else 1)
+
+
 class StringMethods:
     @staticmethod
     def get(s, key):
@@ -767,10 +811,23 @@ class StringMethods:
             "length": len(s), "toLowerCase": lambda: s.lower(), "toUpperCase": lambda: s.upper(),
             "charAt": lambda i: s[i:i + 1], "slice": lambda a, b=None: s[a:b], "substring": lambda a, b=None: s[a:b],
             "startsWith": lambda x: s.startswith(x), "endsWith": lambda x: s.endswith(x),
-            "indexOf": lambda x: s.find(x), "includes": lambda x: x in s, "split": lambda sep: s.split(sep),
-            "replace": lambda a, b: s.replace(a, b, 1) if isinstance(a, str) else a.sub(b, s, count=1),
+            "indexOf": lambda x: s.find(x), "includes": lambda x: x in s, "split": lambda sep=UNDEF: [s] if sep is UNDEF else (sep.re.split(s) if isinstance(sep, JSRegExp) else
+                                                                  (list(s) if sep == "" else s.split(sep))),
+            "replace": lambda a, b: _js_replace(s, a, b), "replaceAll": lambda a, b: _js_replace(s, a, b, True),
+            "match": lambda rx: StringMethods.match(s, rx), "repeat": lambda n: s * n,
+            "padStart": lambda n, c=" ": s.rjust(n, c), "padEnd": lambda n, c=" ": s.ljust(n, c),
+            "toString": lambda: s, "lastIndexOf": lambda x: s.rfind(x), "concat": lambda *xs: s + "".join(xs),
+            "trimStart": lambda: s.lstrip(), "trimEnd": lambda: s.rstrip(), "charCodeAt": lambda i=0: ord(s[i]),
             "trim": lambda: s.strip(),
         }
         if key not in methods:
             raise Untranslatable(f"string method {key}")
         return methods[key]
+
+    @staticmethod
+    def match(s, rx):
+        if "g" in rx.flags:
+            found = [m.group(0) for m in rx.re.finditer(s)]
+            return found or None
+        m = rx.re.search(s)
+        return None if m is None else [m.group(0)] + [UNDEF if g is None else g for g in m.groups()]

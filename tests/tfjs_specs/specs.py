@@ -9,10 +9,10 @@ the translation does not carry; the reason names it), not applicable (it checks 
 pytfweb has no counterpart of), no check (it ran but none of its assertions could be carried
 over, so it proves nothing and is not counted as passing).
 """
+import inspect
 import math
 import re
-
-import numpy as np
+import struct
 
 import pytfweb as tf
 
@@ -46,17 +46,12 @@ class Case:
 
 
 def to_js(v):
-    """A pytfweb / numpy result as the value a spec sees (tuples and arrays as lists)."""
+    """A pytfweb result as the value a spec sees (tuples and arrays as lists, numpy scalars as
+    Python's; numpy is not imported: the page has none)."""
     if isinstance(v, tuple) and not hasattr(v, "_fields"):
         return [to_js(x) for x in v]
-    if isinstance(v, np.ndarray):
+    if type(v).__module__ in ("numpy", "array"):
         return v.tolist()
-    if isinstance(v, (np.integer,)):
-        return int(v)
-    if isinstance(v, (np.floating,)):
-        return float(v)
-    if isinstance(v, np.bool_):
-        return bool(v)
     return v
 
 
@@ -71,12 +66,15 @@ def to_py(v):
 def _flat(v):
     if isinstance(v, tf.Tensor):
         v = v.data_sync()
-    if isinstance(v, np.ndarray):
+    if type(v).__module__ == "numpy" and hasattr(v, "ravel"):
         return v.ravel().tolist()
     if isinstance(v, (list, tuple)):
         out = []
         for x in v:
-            out.extend(_flat(x)) if isinstance(x, (list, tuple, np.ndarray, tf.Tensor)) else out.append(x)
+            if isinstance(x, (list, tuple, tf.Tensor)) or (type(x).__module__ == "numpy" and hasattr(x, "ravel")):
+                out.extend(_flat(x))
+            else:
+                out.append(x)
         return out
     if hasattr(v, "tolist"):
         return _flat(v.tolist())
@@ -358,6 +356,10 @@ class Host:
         self.cases.append(Case(name, self.suite, fn, skipped=skipped or fn is UNDEF))
 
     def instance_of(self, v, cls):
+        if isinstance(cls, JSArray):
+            return isinstance(v, list)
+        if isinstance(cls, JSObjectStatics):
+            return v is not None and v is not UNDEF and not isinstance(v, (int, float, str, bool))
         if isinstance(cls, JSPromise):
             return hasattr(v, "resolved_value") or hasattr(v, "__await__")
         if isinstance(cls, type):
@@ -381,7 +383,8 @@ class Host:
         for name in (key, snake(key)):
             if hasattr(obj, name):
                 v = getattr(obj, name)
-                return wrap_callable(v) if callable(v) and not isinstance(v, type) else to_js(v)
+                is_fn = inspect.ismethod(v) or inspect.isfunction(v) or inspect.isbuiltin(v)
+                return wrap_callable(v) if is_fn else to_js(v)
         raise Untranslatable(f"{type(obj).__name__}.{key}")
 
     def set_member(self, obj, key, value):
@@ -396,8 +399,12 @@ class Host:
         return to_js(fn(*args))
 
     def construct(self, cls, args, n):
-        if cls is JSError:
-            return JSError(*args)
+        if isinstance(cls, JSArray):
+            return [UNDEF] * args[0] if len(args) == 1 and isinstance(args[0], int) else list(args)
+        if cls is list:   # typed arrays: new Float32Array(n) or new Float32Array(values)
+            return [0] * args[0] if len(args) == 1 and isinstance(args[0], int) else list(args[0] if args else [])
+        if isinstance(cls, type) and issubclass(cls, JSError):
+            return cls(*args)
         if isinstance(cls, type):
             return cls(*[to_py(a) for a in args])
         raise Untranslatable(f"new {n['callee'].get('name', '?')}")
@@ -471,8 +478,11 @@ def tensor_member(t, key):
 
 
 def wrap_callable(fn):
-    def call(*args):
-        out = fn(*[to_py(a) for a in args if a is not UNDEF])
+    import functools
+
+    @functools.wraps(fn)   # keeps fn's signature: the layers host reads it for keyword options
+    def call(*args, **kwargs):
+        out = fn(*[to_py(a) for a in args if a is not UNDEF], **kwargs)
         if hasattr(out, "__await__"):
             async def later():
                 return to_js(await out)
@@ -517,10 +527,12 @@ class JSObjectStatics:
         def keys(o):
             if isinstance(o, dict):
                 return list(o.keys())
+            if isinstance(o, list):
+                return [str(i) for i in range(len(o))]
             from .converter import TfOps
             if isinstance(o, TfOps):
                 return ["fused", "image", "linalg"]
-            raise Untranslatable("Object.keys of a host object")
+            raise Untranslatable(f"Object.keys of a {type(o).__name__}")
 
         table = {"keys": keys, "values": lambda o: list(o.values()), "entries": lambda o: [[k, v] for k, v in o.items()],
                  "fromEntries": from_entries, "assign": lambda t, *s: [t.update(x) for x in s] and t,
@@ -540,7 +552,7 @@ class JSMath:
                  "LN2": math.log(2), "SQRT2": math.sqrt(2), "atanh": math.atanh, "tan": math.tan,
                  "cosh": math.cosh, "sinh": math.sinh, "acos": math.acos, "asin": math.asin, "expm1": math.expm1,
                  "asinh": math.asinh, "acosh": math.acosh, "atan2": math.atan2, "log2": math.log2,
-                 "log10": math.log10, "fround": lambda x: float(np.float32(x))}
+                 "log10": math.log10, "fround": lambda x: struct.unpack("f", struct.pack("f", x))[0]}
         if key not in table:
             raise Untranslatable(f"Math.{key}")
         return table[key]
