@@ -1,7 +1,15 @@
 """tf.constraints: projections applied to a weight after each optimizer step (tfjs-layers
 constraints.ts). Keras applies them after the update; so does fit() here."""
 from .. import ops
+from ..core.api import tidy
 from ._utils import epsilon, lookup, takes_options
+
+
+def _tidied(call):
+    def tidied(self, w):
+        return tidy(lambda: call(self, w))
+    tidied.__doc__, tidied.__wrapped__ = call.__doc__, call
+    return tidied
 
 
 class Constraint:
@@ -14,6 +22,12 @@ class Constraint:
             [0, 2]
     """
     class_name = "Constraint"
+
+    def __init_subclass__(cls, **kwargs):
+        # TF.js's constraints run in tidy: only the projected weight outlives a call
+        super().__init_subclass__(**kwargs)
+        if "__call__" in cls.__dict__:
+            cls.__call__ = _tidied(cls.__dict__["__call__"])
 
     def __call__(self, w):
         raise NotImplementedError

@@ -59,6 +59,17 @@ class Initializer:
     """
     class_name = "Initializer"
 
+    def __init_subclass__(cls, **kwargs):
+        # TF.js's initializers run apply in tidy: only the initial values outlive a call
+        super().__init_subclass__(**kwargs)
+        if "apply" in cls.__dict__:
+            apply = cls.__dict__["apply"]
+
+            def tidied(self, shape, dtype="float32"):
+                return tidy(lambda: apply(self, shape, dtype))
+            tidied.__doc__, tidied.__wrapped__ = apply.__doc__, apply
+            cls.apply = tidied
+
     def __call__(self, shape, dtype="float32"):
         return tidy(lambda: self.apply(list(shape), dtype))
 

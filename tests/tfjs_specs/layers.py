@@ -101,7 +101,7 @@ def _conv_output_length(length, size, padding, stride, dilation=1):
     if length is None:
         return None
     size = size + (size - 1) * (dilation - 1)
-    out = length - size + 1 if padding == "valid" else length
+    out = length if padding == "same" else length - size + 1
     return (out + stride - 1) // stride
 
 
@@ -201,7 +201,8 @@ def _conv(rank, x, kernel, bias=None, strides=UNDEF, padding=UNDEF, data_format=
         y = tf.add(y, bias)
     if activation not in (None, UNDEF, "linear"):
         y = tf.layers.activations.get(activation)(y)
-    return tf.transpose(y, back) if back else y
+    # TF.js's conv1dWithBias leaves its output channels-last; the 2-D and 3-D ones transpose back
+    return tf.transpose(y, back) if back and rank > 1 else y
 
 
 def _depthwise(x, kernel, strides=UNDEF, padding=UNDEF, data_format=UNDEF, dilation=UNDEF):
@@ -270,13 +271,15 @@ LAYER_FUNCTIONS = {
     ("optimizers", "getOptimizer"): lambda: _get_optimizer,
     ("losses", "get"): lambda: tf.layers.losses.get,
     ("metrics", "get"): lambda: tf.layers.metrics.get,
-    ("initializers", "serializeInitializer"): lambda: tf.layers.config.serialize,
-    ("constraints", "serializeConstraint"): lambda: tf.layers.config.serialize,
-    ("regularizers", "serializeRegularizer"): lambda: tf.layers.config.serialize,
+    # TF.js's serializeX gives {className, config} in its camelCase form
+    ("initializers", "serializeInitializer"): lambda obj: python_to_ts(tf.layers.config.serialize(obj)),
+    ("constraints", "serializeConstraint"): lambda obj: python_to_ts(tf.layers.config.serialize(obj)),
+    ("regularizers", "serializeRegularizer"): lambda obj: python_to_ts(tf.layers.config.serialize(obj)),
+    ("version", "version"): lambda: "4.22.0",
     ("activations", "serializeActivation"): lambda: tf.layers.activations.name_of,
 }
 # the getters above are pytfweb's own functions (returned as they are); the shims are called
-_GETTERS = {k for k, v in LAYER_FUNCTIONS.items() if k[1].startswith(("get", "serialize"))}
+_GETTERS = {k for k, v in LAYER_FUNCTIONS.items() if k[1].startswith("get")} | {("version", "version")}
 
 
 def _get_optimizer(identifier):
@@ -284,6 +287,7 @@ def _get_optimizer(identifier):
     table = {"Adagrad": lambda: tf.train.adagrad(0.01), "Adadelta": lambda: tf.train.adadelta(1.0, 0.95, 1e-7),
              "Adam": lambda: tf.train.adam(0.001, 0.9, 0.999, 1e-7), "Adamax": lambda: tf.train.adamax(0.002, 0.9, 0.999, 1e-7, 0),
              "RMSProp": lambda: tf.train.rmsprop(0.001, 0.9, 0, 1e-7), "SGD": lambda: tf.train.sgd(0.01)}
+    table.update({k.lower(): v for k, v in table.items()})
     if identifier not in table:
         raise ValueError(f"Unknown Optimizer {identifier}")
     return table[identifier]()
@@ -327,7 +331,14 @@ def _model_from_json(config, custom_objects=UNDEF):
 
 
 def _deserialize_layer(config, custom_objects=UNDEF):
-    return tf.layers.serialization.deserialize_layer(to_py(config))
+    """tfjs-layers' deserialize: a {className, config} (TF.js's form) of a registered class (a layer,
+    model, initializer, constraint or regularizer)."""
+    spec = to_py(ts_to_python(config))
+    name = spec.get("class_name") if isinstance(spec, dict) else None
+    for module in (tf.layers.initializers, tf.layers.constraints, tf.layers.regularizers):
+        if name is not None and module.class_for(name) is not None:
+            return module.get(spec)
+    return tf.layers.serialization.deserialize_layer(spec)
 
 
 def to_py(v):
@@ -510,10 +521,17 @@ class LayersHost(specs.Host):
     def member(self, obj, key):
         if isinstance(obj, Namespace):
             return obj.js_get(key)
+        if isinstance(obj, specs.Expectation):
+            # matchers take undefined as a value (toEqual(undefined)): called as they are
+            return obj.not_ if key == "not" else getattr(obj, key)
         if key == "getConfig" and hasattr(obj, "get_config") and not isinstance(obj, type):
             # TF.js's getConfig gives camelCase keys and values (dataFormat: 'channelsFirst'); pytfweb's
             # get_config gives the Keras form that TF.js writes to model files (README, deviations)
             return lambda: python_to_ts(obj.get_config())
+        if key == "toJSON" and hasattr(obj, "to_json"):
+            # TF.js's toJSON(unused?, returnString = true)
+            return lambda unused=UNDEF, return_string=UNDEF: js_value(
+                obj.to_json(True if return_string in (UNDEF, None) else return_string))
         if key == "name" and (isinstance(obj, type) or inspect.isroutine(obj)):
             return getattr(obj, "__name__", "")
         if isinstance(obj, tf.layers.SymbolicTensor) and key in ("inputs", "sourceLayer", "nodeIndex",
@@ -548,6 +566,8 @@ class LayersHost(specs.Host):
         raise Untranslatable(f"setting {type(obj).__name__}.{key}")
 
     def call(self, fn, args):
+        if isinstance(getattr(fn, "__self__", None), specs.Expectation):
+            return fn(*args)   # expect(x).toEqual(undefined) compares with undefined
         if getattr(fn, "js_bound", False):
             return fn(*args)
         return to_js_out(py_call(fn, args))
