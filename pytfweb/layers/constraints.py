@@ -1,5 +1,6 @@
 """tf.constraints: projections applied to a weight after each optimizer step (tfjs-layers
 constraints.ts). Keras applies them after the update; so does fit() here."""
+import sys
 from .. import ops
 from ._utils import epsilon, lookup, takes_options
 
@@ -213,6 +214,9 @@ def get(identifier):
         return identifier
     if isinstance(identifier, str):
         return lookup(identifier, _BY_NAME, "constraint")()
+    if isinstance(identifier, dict):   # serialized: {className, config} (TF.js) or {class_name, config}
+        from .config import object_from_identifier
+        return object_from_identifier(identifier, sys.modules[__name__], "constraint")
     return lookup(identifier, _BY_NAME, "constraint")
 
 

@@ -6,6 +6,7 @@ Initializer, a TF.js name ('glorotUniform'), a Keras name ('glorot_uniform') or 
 import array
 import contextlib
 import math
+import sys
 from typing import Optional
 
 from .. import ops
@@ -590,6 +591,9 @@ def get(identifier):
         return identifier
     if isinstance(identifier, str):
         return lookup(identifier, _BY_NAME, "initializer")()
+    if isinstance(identifier, dict):   # serialized: {className, config} (TF.js) or {class_name, config}
+        from .config import object_from_identifier
+        return object_from_identifier(identifier, sys.modules[__name__], "initializer")
     if callable(identifier):
         return identifier
     raise TypeError(f"Unknown initializer {identifier!r}")

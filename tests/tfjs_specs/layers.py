@@ -99,6 +99,29 @@ def _module_for(source):
         return None
 
 
+def _batch_normalization(x, mean, variance, beta=None, gamma=None, epsilon=1e-3):
+    return tf.batch_norm(x, mean, variance, beta, gamma, epsilon)
+
+
+def _serialize(obj):
+    from pytfweb.layers import config
+    return config.serialize(obj)
+
+
+# tfjs-layers' internal functions a spec imports -> pytfweb's function doing the same (module, name)
+INTERNAL = {
+    ("initializers", "getInitializer"): lambda: tf.layers.initializers.get,
+    ("initializers", "serializeInitializer"): lambda: _serialize,
+    ("constraints", "getConstraint"): lambda: tf.layers.constraints.get,
+    ("constraints", "serializeConstraint"): lambda: _serialize,
+    ("constraints", "deserializeConstraint"): lambda: tf.layers.constraints.get,
+    ("regularizers", "getRegularizer"): lambda: tf.layers.regularizers.get,
+    ("regularizers", "serializeRegularizer"): lambda: _serialize,
+    ("regularizers", "deserializeRegularizer"): lambda: tf.layers.regularizers.get,
+    ("normalization", "batchNormalization"): lambda: _batch_normalization,
+}
+
+
 class LayersHost(specs.Host):
     """The names a tfjs-layers spec sees."""
 
@@ -153,6 +176,9 @@ class LayersHost(specs.Host):
         if source.endswith("/errors"):
             return type(imported, (specs.JSError,), {}) if imported else Missing("errors")
         module = _module_for(source)
+        internal = INTERNAL.get((source.rstrip("/").rsplit("/", 1)[-1], imported))
+        if internal is not None:
+            return internal()
         if module is not None:
             if kind == "ImportNamespaceSpecifier":
                 return Namespace(module, source)
