@@ -213,6 +213,19 @@ def _value_from_config(key, value, custom_objects):
     return value
 
 
+def object_from_identifier(spec, module, kind):
+    """An initializer, regularizer or constraint from its serialized form: {class_name, config}
+    (Keras's) or {className, config} with camelCase config keys (TF.js's serialization.ConfigDict,
+    which TF.js's getInitializer and its relatives take)."""
+    name = spec.get("class_name", spec.get("className"))
+    if not isinstance(name, str):
+        raise TypeError(f"Unknown {kind} {spec!r}: a dict needs 'class_name' (or 'className') and 'config'")
+    config = {_snake(k): v for k, v in (spec.get("config") or {}).items()}
+    if module.class_for(name) is None and _REGISTERED.get(name) is None:
+        return module.get(name)   # TF.js also takes the short names there ('zeros', 'maxNorm')
+    return _object_from_config({"class_name": name, "config": config}, module, kind, None)
+
+
 def _object_from_config(spec, module, kind, custom_objects):
     name = spec["class_name"]
     config = spec.get("config") or {}

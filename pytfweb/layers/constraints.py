@@ -1,5 +1,6 @@
 """tf.constraints: projections applied to a weight after each optimizer step (tfjs-layers
 constraints.ts). Keras applies them after the update; so does fit() here."""
+import sys
 from .. import ops
 from ..core.api import tidy
 from ._utils import epsilon, lookup, takes_options
@@ -227,8 +228,9 @@ def get(identifier):
         return identifier
     if isinstance(identifier, str):
         return lookup(identifier, _BY_NAME, "constraint")()
-    if isinstance(identifier, dict):
-        return _from_config_dict(identifier)
+    if isinstance(identifier, dict):   # serialized: {className, config} (TF.js) or {class_name, config}
+        from .config import object_from_identifier
+        return object_from_identifier(identifier, sys.modules[__name__], "constraint")
     return lookup(identifier, _BY_NAME, "constraint")
 
 
@@ -238,15 +240,3 @@ CLASSES = {c.class_name: c for c in (MaxNorm, UnitNorm, NonNeg, MinMaxNorm)}
 def class_for(name):
     """The constraint class for a class_name in a model file, or None."""
     return CLASSES.get(name)
-
-
-def _from_config_dict(spec):
-    """A {class_name, config} dict (TF.js's serialized form, className / class_name keys) as get() takes it."""
-    from .config import _object_from_config
-    from . import constraints as module
-    name = spec.get("class_name", spec.get("className"))
-    if name is None:
-        raise ValueError(f"Unknown constraint {spec!r}: a dict must name its class_name")
-    from ._utils import snake
-    config = {snake(k): v for k, v in (spec.get("config") or {}).items()}
-    return _object_from_config({"class_name": name, "config": config}, module, "constraint", None)

@@ -6,6 +6,7 @@ Initializer, a TF.js name ('glorotUniform'), a Keras name ('glorot_uniform') or 
 import array
 import contextlib
 import math
+import sys
 from typing import Optional
 
 from .. import ops
@@ -601,8 +602,9 @@ def get(identifier):
         return identifier
     if isinstance(identifier, str):
         return lookup(identifier, _BY_NAME, "initializer")()
-    if isinstance(identifier, dict):
-        return _from_config_dict(identifier)
+    if isinstance(identifier, dict):   # serialized: {className, config} (TF.js) or {class_name, config}
+        from .config import object_from_identifier
+        return object_from_identifier(identifier, sys.modules[__name__], "initializer")
     if callable(identifier):
         return identifier
     raise TypeError(f"Unknown initializer {identifier!r}")
@@ -625,15 +627,3 @@ CLASSES.update(GlorotUniform=_named(glorot_uniform), GlorotNormal=_named(glorot_
 def class_for(name):
     """The initializer class (or maker) for a class_name in a model file, or None."""
     return CLASSES.get(name)
-
-
-def _from_config_dict(spec):
-    """A {class_name, config} dict (TF.js's serialized form, className / class_name keys) as get() takes it."""
-    from .config import _object_from_config
-    from . import initializers as module
-    name = spec.get("class_name", spec.get("className"))
-    if name is None:
-        raise ValueError(f"Unknown initializer {spec!r}: a dict must name its class_name")
-    from ._utils import snake
-    config = {snake(k): v for k, v in (spec.get("config") or {}).items()}
-    return _object_from_config({"class_name": name, "config": config}, module, "initializer", None)

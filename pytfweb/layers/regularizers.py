@@ -1,4 +1,5 @@
 """tf.regularizers: weight penalties added to the training loss (tfjs-layers regularizers.ts)."""
+import sys
 from .. import ops
 from ._utils import lookup, takes_options
 
@@ -132,8 +133,9 @@ def get(identifier):
         return identifier
     if isinstance(identifier, str):
         return lookup(identifier, _BY_NAME, "regularizer")()
-    if isinstance(identifier, dict):
-        return _from_config_dict(identifier)
+    if isinstance(identifier, dict):   # serialized: {className, config} (TF.js) or {class_name, config}
+        from .config import object_from_identifier
+        return object_from_identifier(identifier, sys.modules[__name__], "regularizer")
     return lookup(identifier, _BY_NAME, "regularizer")
 
 
@@ -143,15 +145,3 @@ CLASSES = {"L1L2": L1L2, "L1": lambda l1=0.01, **_: L1L2(l1=l1, l2=0), "L2": lam
 def class_for(name):
     """The regularizer class for a class_name in a model file (TF.js's, and Keras's L1 / L2), or None."""
     return CLASSES.get(name)
-
-
-def _from_config_dict(spec):
-    """A {class_name, config} dict (TF.js's serialized form, className / class_name keys) as get() takes it."""
-    from .config import _object_from_config
-    from . import regularizers as module
-    name = spec.get("class_name", spec.get("className"))
-    if name is None:
-        raise ValueError(f"Unknown regularizer {spec!r}: a dict must name its class_name")
-    from ._utils import snake
-    config = {snake(k): v for k, v in (spec.get("config") or {}).items()}
-    return _object_from_config({"class_name": name, "config": config}, module, "regularizer", None)
