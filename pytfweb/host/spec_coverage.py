@@ -98,6 +98,9 @@ def main(argv=None):
             run, ok = r.get(f"{b}_run", 0), r.get(f"{b}_passed", 0)
             line += f" {f'{run}/{ok}' if run else '-':>17}"
         print(line)
+    for pkg in ("layers",):
+        if pkg not in rows:   # its specs come from a tfjs checkout (npm ships none): tests/tfjs_specs/source.py
+            print(f"{pkg:16} not run: no tfjs-v4.22.0 checkout (set TFJS_SRC to one and run its spec tests)")
     a = rows["all"]
     covered = a.get("translated", 0) + a.get("hand", 0)
     applicable = a["cases"] - a.get("not_applicable", 0)

@@ -18,8 +18,6 @@ import json
 import math
 import re
 
-import numpy as np
-
 import pytfweb as tf
 
 from . import specs
@@ -45,6 +43,8 @@ NOT_APPLICABLE_FILES = {
     "common_test.ts": "tfjs-layers' nameScope / checkDataFormat helpers",
     "match_all_polyfill_test.ts": "a String.matchAll polyfill for old browsers",
     "types_test.ts": "tfjs-layers' SymbolicTensor constructor internals",
+    "random_height_test.ts": "RandomHeight is not exported by tfjs-layers 4.22's public API (exports_layers.ts has "
+                             "randomWidth only), and pytfweb has no counterpart",
 }
 
 # Names of tfjs-layers' internal modules that its specs test directly; pytfweb's layers have their own
@@ -69,6 +69,14 @@ INTERNALS = {
     "recurrent": "tfjs-layers' rnn() loop helper",
 }
 
+# Folders of spec files whose every case needs what pytfweb has no counterpart of.
+NOT_APPLICABLE_DIRS = {
+    "tfjs-layers/src/layers/nlp/":
+        "tfjs-layers' nlp module (MultiHeadAttention, EinsumDense, TransformerDecoder, PositionEmbedding, GPT2 "
+        "backbone/preprocessor/tokenizer, BytePairTokenizer, StartEndPacker) is not exported by tfjs-layers 4.22's "
+        "public API (index.ts / exports_layers.ts), and pytfweb has no counterpart",
+}
+
 # Where a spec imports a name from one of tfjs-layers' modules: pytfweb's public counterpart.
 NAMED = {
     "SymbolicTensor": lambda: SymbolicTensorJS,
@@ -84,7 +92,7 @@ NAMED = {
     "modelFromJSON": lambda: _model_from_json,
 }
 
-_NS_ALIASES = {"LayersModel": "Model", "loadLayersModel": "load_layers_model"}
+_NS_ALIASES = {"LayersModel": "Model", "loadLayersModel": "load_layers_model", "cropping2D": "cropping2d"}
 
 
 def SymbolicTensorJS(dtype, shape, source_layer=None, inputs=None, call_args=None, name=None,  # noqa: N802
@@ -108,7 +116,7 @@ def _conv_output_length(length, size, padding, stride, dilation=1):
 def _array_prod(array, begin=UNDEF, end=UNDEF):
     begin = 0 if begin in (UNDEF, None) else begin
     end = len(array) if end in (UNDEF, None) else end
-    return int(np.prod(array[begin:end])) if end > begin else 1
+    return math.prod(array[begin:end]) if end > begin else 1
 
 
 def _camel(name):
@@ -671,11 +679,55 @@ def program_of(src, path):
     return estree(src.read(path), path)
 
 
-def run_file(src, path):
+def run_file(src, path, backend="cpu"):
+    """[(key, status, detail)] for every case of a spec file, also written for `pytfweb ops --specs`."""
+    results = run_program(program_of(src, path), path) if file_reason(path) is None else \
+        whole_file_not_applicable(src, path)
+    save(path, results, backend)
+    return results
+
+
+def file_reason(path):
+    """Why a whole spec file cannot apply, or None."""
     name = path.rsplit("/", 1)[-1]
     if name in NOT_APPLICABLE_FILES:
-        return whole_file_not_applicable(src, path)
-    return run_program(program_of(src, path), path)
+        return NOT_APPLICABLE_FILES[name]
+    for folder, reason in NOT_APPLICABLE_DIRS.items():
+        if path.startswith(folder):
+            return reason
+    return None
+
+
+_REPORT_STATUS = {"passed": "translated", "deviation": "translated", "failed": "translated",
+                  "no check": "untranslated", "untranslatable": "untranslated", "not applicable": "not_applicable"}
+
+
+def save(path, results, backend="cpu"):
+    """build/specs/layers/report.json (every case's status, the file's entries replaced) and
+    results-<backend>/<file>.json (None for a passing case, else why), which `pytfweb ops --specs`
+    reads as it reads the core specs'."""
+    import os
+    from pathlib import Path
+    from . import source as source_mod
+    out = Path(source_mod.ROOT) / "build" / "specs" / "layers"
+    (out / f"results-{backend}").mkdir(parents=True, exist_ok=True)
+    rel = path.split(ROOT_DIR + "/", 1)[-1]
+    report_path = out / "report.json"
+    report = json.loads(report_path.read_text()) if report_path.is_file() else []
+    report = [r for r in report if r["file"] != rel]
+    module = rel.replace("/", "_").rsplit(".", 1)[0]
+    results_map = {}
+    for key, status, detail in results:
+        cid = rel + "::" + key.split(" :: ", 1)[-1]
+        report.append({"id": cid, "file": rel, "module": module, "package": "layers",
+                       "status": _REPORT_STATUS[status], "reason": detail if status not in ("passed", "failed")
+                       else ""})
+        if _REPORT_STATUS[status] == "translated":
+            results_map[cid] = None if status in ("passed", "deviation") else detail
+    tmp = report_path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(report, indent=0))
+    tmp.replace(report_path)
+    (out / f"results-{backend}" / f"{module}.json").write_text(json.dumps({"results": results_map}))
 
 
 def whole_file_not_applicable(src, path):
@@ -685,8 +737,10 @@ def whole_file_not_applicable(src, path):
     try:
         cases = host.collect(program_of(src, path))
     except Exception:  # noqa: BLE001 - collecting may touch the internal module the file is about
+        cases = []
+    if len(cases) < len(_count_its(src.read(path))):   # a suite that could not be collected: count its it()s
         cases = [(c, None) for c in _count_its(src.read(path))]
-    return [(f"{name} :: {cid}", "not applicable", NOT_APPLICABLE_FILES[name]) for cid, _ in cases]
+    return [(f"{name} :: {cid}", "not applicable", file_reason(path)) for cid, _ in cases]
 
 
 def _count_its(text):
