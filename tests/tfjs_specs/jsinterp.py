@@ -494,6 +494,10 @@ class Interpreter:
             return js_equal(a, b)
         if op == "!==":
             return not js_equal(a, b)
+        if op in ("+", "-", "*", "/", "%", "**"):   # JS arithmetic: null counts as 0, undefined as NaN
+            if not (op == "+" and (isinstance(a, str) or isinstance(b, str))):
+                a = 0 if a is None else math.nan if a is UNDEF else a
+                b = 0 if b is None else math.nan if b is UNDEF else b
         if op == "+":
             if isinstance(a, str) or isinstance(b, str):
                 return js_str(a) + js_str(b)
@@ -526,6 +530,9 @@ class Interpreter:
             binop = {"+=": "+", "-=": "-", "*=": "*", "/=": "/"}.get(op)
             if binop is None:
                 raise Untranslatable(f"assignment operator {op}")
+            if not (binop == "+" and (isinstance(old, str) or isinstance(value, str))):
+                old = 0 if old is None else math.nan if old is UNDEF else old   # JS: null is 0, undefined NaN
+                value = 0 if value is None else math.nan if value is UNDEF else value
             if binop == "+":
                 value = js_str(old) + js_str(value) if isinstance(old, str) or isinstance(value, str) else old + value
             else:
