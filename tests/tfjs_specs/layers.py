@@ -12,6 +12,7 @@ session's backend.
 """
 import importlib
 import inspect
+import re
 
 import pytfweb as tf
 
@@ -34,13 +35,20 @@ class Namespace:
         self.obj, self.label = obj, label
 
     def js_get(self, key):
-        for name in (snake(key), key, key[:1].lower() + key[1:]):
+        for name in _candidates(key):
             if hasattr(self.obj, name):
                 return wrap_value(getattr(self.obj, name), f"{self.label}.{key}")
         raise Untranslatable(f"pytfweb has no counterpart of {self.label}.{key}")
 
     def __repr__(self):
         return f"<{self.label}>"
+
+
+def _candidates(key):
+    """pytfweb's possible spellings of a TF.js name: conv2dTranspose -> conv2d_transpose,
+    cropping2D -> cropping2d, upSampling2d -> up_sampling2d."""
+    base = snake(key)
+    return [base, re.sub(r"(\d)_d\b", r"\1d", base), key, key[:1].lower() + key[1:]]
 
 
 def wrap_value(v, label):
@@ -69,14 +77,14 @@ class TflIndex:
              "constraints": lambda: Namespace(tf.constraints, "tfl.constraints"),
              "metrics": lambda: Namespace(tf.metrics, "tfl.metrics"),
              "losses": lambda: Namespace(tf.losses, "tfl.losses"),
-             "models": lambda: Namespace(tf.models, "tfl.models"),
+             "models": lambda: Namespace(importlib.import_module("pytfweb.layers.models"), "tfl.models"),
              "SymbolicTensor": lambda: symbolic_tensor}
 
     def js_get(self, key):
         if key in self.NAMES:
             return self.NAMES[key]()
         for obj in (tf, tf.layers):
-            for name in (snake(key), key):
+            for name in _candidates(key):
                 if hasattr(obj, name):
                     return wrap_value(getattr(obj, name), f"tfl.{key}")
         raise Untranslatable(f"pytfweb has no counterpart of tfl.{key}")
@@ -108,6 +116,18 @@ def _serialize(obj):
     return config.serialize(obj)
 
 
+class _Activation:
+    """tfjs-layers' activation classes (`new Relu().apply(x)`) over pytfweb's activation functions."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __call__(self):
+        fn = getattr(tf.layers.activations, self.name)
+        return JSObject(apply=lambda x, *a: fn(x, *[v for v in a if v is not UNDEF]),
+                        getClassName=lambda: self.name)
+
+
 # tfjs-layers' internal functions a spec imports -> pytfweb's function doing the same (module, name)
 INTERNAL = {
     ("initializers", "getInitializer"): lambda: tf.layers.initializers.get,
@@ -119,6 +139,12 @@ INTERNAL = {
     ("regularizers", "serializeRegularizer"): lambda: _serialize,
     ("regularizers", "deserializeRegularizer"): lambda: tf.layers.regularizers.get,
     ("normalization", "batchNormalization"): lambda: _batch_normalization,
+    **{("activations", cls): (lambda name=name: _Activation(name))
+       for cls, name in [("Elu", "elu"), ("HardSigmoid", "hard_sigmoid"), ("Linear", "linear"),
+                         ("LogSoftmax", "log_softmax"), ("Relu", "relu"), ("Relu6", "relu6"), ("Selu", "selu"),
+                         ("Sigmoid", "sigmoid"), ("Softmax", "softmax"), ("Softplus", "softplus"),
+                         ("Softsign", "softsign"), ("Tanh", "tanh"), ("Swish", "swish"), ("Mish", "mish"),
+                         ("Gelu", "gelu"), ("GeluNew", "gelu_new")]},
 }
 
 
@@ -216,11 +242,30 @@ class LayersHost(specs.Host):
         assert all(low <= v < high for v in values), f"values outside [{low}, {high}): {values}"
 
     def tu_expectNoLeakedTensors(self, fn, expected=0):  # noqa: N802
+        # as TF.js's: a first run may make what later runs reuse; the second run counts
+        self.interp.call(fn, [])
         before = tf.memory().num_tensors
         self.interp.call(fn, [])
         self.note_check()
         assert tf.memory().num_tensors - before == expected, \
             f"{tf.memory().num_tensors - before} tensors leaked, expected {expected}"
+
+    def member(self, obj, key):
+        if key == "getConfig" and hasattr(obj, "get_config") and not isinstance(obj, dict):
+            # pytfweb's get_config is TF.js's convertTsToPythonic(getConfig()): TF.js's own
+            # convertPythonicToTs gives the spec the object it reads
+            helpers = self.tfjs_module_at("tfjs-layers/src/utils/serialization_utils")
+            if isinstance(helpers, JSObject):
+                return lambda: helpers["convertPythonicToTs"](specs.to_js(obj.get_config()))
+        if isinstance(obj, type) and key == "name":
+            return obj.__name__
+        return super().member(obj, key)
+
+    def tfjs_module_at(self, path):
+        import posixpath
+        if self.path is None:
+            return None
+        return self.tfjs_module(posixpath.relpath(path, posixpath.dirname(self.path)))
 
     # ---- calls ----------------------------------------------------------------------------------------
     def call(self, fn, args):
@@ -235,10 +280,17 @@ class LayersHost(specs.Host):
                 params = {}
             named = {n for n, p in params.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)}
             keys = [snake(k) for k in args[-1]]
-            if keys and all(k in named for k in keys) and len(args) > 1:
+            if keys and all(k in named for k in keys):
                 kwargs = {snake(k): specs.to_py(v) for k, v in args.pop().items() if v is not UNDEF}
         out = fn(*[specs.to_py(a) for a in args], **kwargs)
         return specs.to_js(out)
+
+    def construct(self, cls, args, n):
+        if isinstance(cls, type) and not issubclass(cls, specs.JSError):
+            kwargs = _as_kwargs(cls, list(args))
+            if kwargs is not None:
+                return cls(**kwargs)
+        return super().construct(cls, args, n)
 
 
 class Missing:
@@ -250,6 +302,21 @@ class Missing:
 
     def js_get(self, key):
         raise Untranslatable(f"uses {self.what}")
+
+
+def _as_kwargs(fn, args):
+    """A lone TF.js options object whose keys are all fn's parameters -> keyword arguments."""
+    if len(args) != 1 or not isinstance(args[0], JSObject):
+        return None
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return None
+    named = {n for n, p in params.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)}
+    keys = [snake(k) for k in args[0]]
+    if keys and all(k in named for k in keys):
+        return {snake(k): specs.to_py(v) for k, v in args[0].items() if v is not UNDEF}
+    return None
 
 
 def spec_files(src, only=None):
