@@ -2,6 +2,7 @@
 constraints.ts). Keras applies them after the update; so does fit() here."""
 import sys
 from .. import ops
+from ..core.api import tidy
 from ._utils import epsilon, lookup, takes_options
 
 
@@ -28,7 +29,7 @@ class Constraint:
         Returns:
             A new Tensor of w's shape.
         """
-        return self(w)
+        return tidy(lambda: self(w))   # as TF.js: only the result outlives the call
 
     def get_class_name(self):
         """TF.js's class name ('MaxNorm', ...).

@@ -281,7 +281,8 @@ class LayersHost(specs.Host):
             named = {n for n, p in params.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)}
             keys = [snake(k) for k in args[-1]]
             if keys and all(k in named for k in keys):
-                kwargs = {snake(k): specs.to_py(v) for k, v in args.pop().items() if v is not UNDEF}
+                kwargs = {snake(k): specs.to_py(v) for k, v in args.pop().items()
+                          if v is not UNDEF and v is not None}
         out = fn(*[specs.to_py(a) for a in args], **kwargs)
         return specs.to_js(out)
 
@@ -305,7 +306,9 @@ class Missing:
 
 
 def _as_kwargs(fn, args):
-    """A lone TF.js options object whose keys are all fn's parameters -> keyword arguments."""
+    """A lone TF.js options object -> keyword arguments, when fn takes them: all its keys are
+    fn's parameters, or fn is a layer class (TF.js's constructors take one args object). A null
+    or undefined option is left out: TF.js reads it as the default."""
     if len(args) != 1 or not isinstance(args[0], JSObject):
         return None
     try:
@@ -314,8 +317,9 @@ def _as_kwargs(fn, args):
         return None
     named = {n for n, p in params.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)}
     keys = [snake(k) for k in args[0]]
-    if keys and all(k in named for k in keys):
-        return {snake(k): specs.to_py(v) for k, v in args[0].items() if v is not UNDEF}
+    is_layer = isinstance(fn, type) and issubclass(fn, tf.layers.Layer)
+    if is_layer or (keys and all(k in named for k in keys)):
+        return {snake(k): specs.to_py(v) for k, v in args[0].items() if v is not UNDEF and v is not None}
     return None
 
 

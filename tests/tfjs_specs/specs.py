@@ -179,14 +179,14 @@ class Expectation:
         if bool(ok) == self.negate:
             raise AssertionError(f"expected {self.value!r} {'not ' if self.negate else ''}{what}")
 
-    def toEqual(self, x):  # noqa: N802 - jasmine's names
+    def toEqual(self, x=UNDEF):  # noqa: N802 - jasmine's names
         from .converter import ArgRef
         if isinstance(self.value, ArgRef) and not self.negate:
             self.value.probe.expect(self.value.index, x)
             return
         self._check(deep_equal(self.value, x), f"to equal {x!r}")
 
-    def toBe(self, x):  # noqa: N802
+    def toBe(self, x=UNDEF):  # noqa: N802
         v = to_js(self.value)
         self._check(v is x or js_equal(v, x), f"to be {x!r}")
 
