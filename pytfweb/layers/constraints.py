@@ -6,13 +6,6 @@ from ..core.api import tidy
 from ._utils import epsilon, lookup, takes_options
 
 
-def _tidied(call):
-    def tidied(self, w):
-        return tidy(lambda: call(self, w))
-    tidied.__doc__, tidied.__wrapped__ = call.__doc__, call
-    return tidied
-
-
 class Constraint:
     """Base class of weight constraints: a projection applied to a weight after each training update
     (`constraint(w)` or constraint.apply(w)).
@@ -23,12 +16,6 @@ class Constraint:
             [0, 2]
     """
     class_name = "Constraint"
-
-    def __init_subclass__(cls, **kwargs):
-        # TF.js's constraints run in tidy: only the projected weight outlives a call
-        super().__init_subclass__(**kwargs)
-        if "__call__" in cls.__dict__:
-            cls.__call__ = _tidied(cls.__dict__["__call__"])
 
     def __call__(self, w):
         raise NotImplementedError
@@ -42,7 +29,7 @@ class Constraint:
         Returns:
             A new Tensor of w's shape.
         """
-        return self(w)
+        return tidy(lambda: self(w))   # as TF.js: only the result outlives the call
 
     def get_class_name(self):
         """TF.js's class name ('MaxNorm', ...).

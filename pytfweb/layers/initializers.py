@@ -5,6 +5,7 @@ Initializer, a TF.js name ('glorotUniform'), a Keras name ('glorot_uniform') or 
 """
 import array
 import contextlib
+import functools
 import math
 import sys
 from typing import Optional
@@ -61,18 +62,18 @@ class Initializer:
     class_name = "Initializer"
 
     def __init_subclass__(cls, **kwargs):
-        # TF.js's initializers run apply in tidy: only the initial values outlive a call
+        # apply is TF.js's public name and TF.js runs it in tidy: every subclass's apply keeps only its result
         super().__init_subclass__(**kwargs)
-        if "apply" in cls.__dict__:
-            apply = cls.__dict__["apply"]
-
-            def tidied(self, shape, dtype="float32"):
-                return tidy(lambda: apply(self, shape, dtype))
-            tidied.__doc__, tidied.__wrapped__ = apply.__doc__, apply
-            cls.apply = tidied
+        fn = cls.__dict__.get("apply")
+        if fn is not None and not getattr(fn, "tidied", False):
+            @functools.wraps(fn)
+            def apply(self, shape, *args, **kw):
+                return tidy(lambda: fn(self, list(shape), *args, **kw))
+            apply.tidied = True
+            cls.apply = apply
 
     def __call__(self, shape, dtype="float32"):
-        return tidy(lambda: self.apply(list(shape), dtype))
+        return self.apply(list(shape), dtype)
 
     def apply(self, shape, dtype="float32"):
         """Initial values for a weight.

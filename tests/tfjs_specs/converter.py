@@ -488,6 +488,7 @@ class ConverterHost(specs.Host):
         op = node["op"] if tf_op_name is UNDEF else tf_op_name
         if not op:
             # no op named: TF.js's check holds vacuously (nothing to compare), so nothing is checked here
+            self.unchecked.append("validateParam of a node without an op")
             return True
         self.note_check()
         return lookup(op) is not None

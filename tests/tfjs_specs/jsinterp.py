@@ -74,6 +74,19 @@ class JSFunction:
     def __repr__(self):
         return f"<js function {self.node.get('id') and self.node['id'].get('name')}>"
 
+    def js_get(self, key):
+        if key == "name":
+            return (self.node.get("id") or {}).get("name", "")
+        if key == "call":
+            return lambda this=UNDEF, *args: self(*args)
+        if key == "apply":
+            return lambda this=UNDEF, args=(): self(*list(args or ()))
+        if key == "bind":
+            return lambda this=UNDEF, *args: (lambda *more: self(*args, *more))
+        if key == "length":
+            return len(self.node["params"])
+        raise Untranslatable(f"function.{key}")
+
 
 class _Return(Exception):
     def __init__(self, value):

@@ -124,6 +124,9 @@ class TestUtil:
 
 
 def deep_equal(a, b):
+    if type(a) is type(b) and hasattr(a, "get_config") and not isinstance(a, dict):
+        # jasmine compares two objects' fields: pytfweb's layers objects by class and config
+        return a is b or deep_equal(a.get_config(), b.get_config())
     if isinstance(a, tf.Tensor) or isinstance(b, tf.Tensor):
         # jasmine compares a tensor's fields; here: dtype, shape and values
         if not (isinstance(a, tf.Tensor) and isinstance(b, tf.Tensor)):
@@ -176,14 +179,14 @@ class Expectation:
         if bool(ok) == self.negate:
             raise AssertionError(f"expected {self.value!r} {'not ' if self.negate else ''}{what}")
 
-    def toEqual(self, x):  # noqa: N802 - jasmine's names
+    def toEqual(self, x=UNDEF):  # noqa: N802 - jasmine's names
         from .converter import ArgRef
         if isinstance(self.value, ArgRef) and not self.negate:
             self.value.probe.expect(self.value.index, x)
             return
         self._check(deep_equal(self.value, x), f"to equal {x!r}")
 
-    def toBe(self, x):  # noqa: N802
+    def toBe(self, x=UNDEF):  # noqa: N802
         v = to_js(self.value)
         self._check(v is x or js_equal(v, x), f"to be {x!r}")
 
@@ -374,6 +377,8 @@ class Host:
     def member(self, obj, key):
         if isinstance(obj, Expectation) and key == "not":
             return obj.not_
+        if key == "name" and (inspect.isfunction(obj) or inspect.isbuiltin(obj) or inspect.ismethod(obj)):
+            return getattr(obj, "__name__", UNDEF)
         if isinstance(key, (int, float)) and hasattr(obj, "__getitem__"):
             return to_js(obj[int(key)])
         if isinstance(obj, tf.Tensor):
@@ -454,8 +459,11 @@ class Host:
             return "failed", str(exc)
         except Exception as exc:  # noqa: BLE001 - pytfweb raising where TF.js does not is a failure
             return "failed", f"{type(exc).__name__}: {exc}"
+        if not self.checks and not self.unchecked:
+            # jasmine passes a spec without expectations when it does not throw: so does this one
+            return "passed", "no expectation in the spec: ran without raising"
         if not self.checks:
-            what = ", ".join(sorted(set(self.unchecked))) or "no assertion"
+            what = ", ".join(sorted(set(self.unchecked)))
             return "no check", f"none of its assertions carries over ({what})"
         if self.error_matched and not self.fitted:
             return "passed", "error-equivalent"
