@@ -39,8 +39,13 @@ class _Merge(Layer):
     def compute_mask(self, inputs, mask=None):
         if mask is None:
             return None
-        if not isinstance(mask, (list, tuple)) or len(mask) != len(inputs):
-            raise ValueError(f"Layer {self.name}: `mask` should be a list with one entry per input")
+        if not isinstance(mask, (list, tuple)):
+            raise ValueError(f"Layer {self.name}: `mask` should be an Array (a list with one entry per input)")
+        if not isinstance(inputs, (list, tuple)):
+            raise ValueError(f"Layer {self.name}: `inputs` should be an Array (a list of tensors)")
+        if len(mask) != len(inputs):
+            raise ValueError(f"Layer {self.name}: the Array `inputs` and `mask` are expected to have the same "
+                             f"length, but have different lengths ({len(inputs)} vs {len(mask)})")
         masks = [m for m in mask if m is not None]
         if not masks:
             return None
@@ -59,10 +64,25 @@ class _Merge(Layer):
         self._check(input_shape)
         rest = functools.reduce(lambda a, b: _broadcast(a, b, self.name), [tuple(s[1:]) for s in input_shape])
         batch = {s[0] for s in input_shape if s[0] is not None}
+        if len(batch) > 1:
+            raise ValueError(f"Can not merge tensors with different batch sizes. Got tensors with shapes: "
+                             f"{', '.join(shape_str(s) for s in input_shape)}.")
         return ((batch.pop() if len(batch) == 1 else None),) + rest
 
     def call(self, inputs, training=False):
-        return functools.reduce(self._merge, inputs)
+        return functools.reduce(self._merge, _same_rank(inputs))
+
+
+def _same_rank(inputs):
+    """As TF.js's Merge (and Keras's): an input of lower rank gets unit axes after its batch axis
+    ([2, 1] beside [2, 2, 2] is [2, 1, 1]), so it broadcasts per sample rather than from the right."""
+    rank = max(len(x.shape) for x in inputs)
+    out = []
+    for x in inputs:
+        while len(x.shape) < rank:
+            x = ops.expand_dims(x, 1)
+        out.append(x)
+    return out
 
 
 class Add(_Merge):
@@ -89,7 +109,7 @@ class Average(_Merge):
     class_name = "Average"
 
     def call(self, inputs, training=False):
-        return ops.mul(functools.reduce(ops.add, inputs), 1 / len(inputs))
+        return ops.mul(functools.reduce(ops.add, _same_rank(inputs)), 1 / len(inputs))
 
 
 class Concatenate(_Merge):
