@@ -686,6 +686,9 @@ class InputLayer(Layer):
         if input_shape is not None and batch_input_shape is not None:
             raise ValueError("Only provide the input_shape OR batch_input_shape argument to InputLayer, not both "
                              "at the same time.")
+        if batch_size is not None and batch_input_shape is not None:
+            raise ValueError("Cannot specify batchSize if batchInputShape is specified when creating an "
+                             "InputLayer.")
         super().__init__(name=name or unique_name("input"), input_shape=input_shape,
                          batch_input_shape=batch_input_shape, batch_size=batch_size, dtype=dtype)
         # One example of this input must fit in a tensor (a model file's 10^12-wide input is refused
@@ -698,6 +701,10 @@ class InputLayer(Layer):
         self.sparse = sparse
         out = SymbolicTensor(self.dtype, self.batch_input_shape, self, 0, 0, name=self.name)
         Node(self, [], [], [], [out], [out])
+
+    def apply(self, inputs=None, *args, **kwargs):
+        """An InputLayer is a graph's source: it takes no input (TF.js raises too)."""
+        raise ValueError(f"Cannot pass any input to an InputLayer's apply() method. InputLayer name: {self.name}")
 
     def get_config(self):
         return {"batch_input_shape": list(self.batch_input_shape), "dtype": self.dtype, "sparse": self.sparse,

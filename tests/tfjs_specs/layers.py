@@ -536,6 +536,9 @@ class LayersHost(specs.Host):
             # TF.js's getConfig gives camelCase keys and values (dataFormat: 'channelsFirst'); pytfweb's
             # get_config gives the Keras form that TF.js writes to model files (README, deviations)
             return lambda: python_to_ts(obj.get_config())
+        if key == "stopTraining" and hasattr(obj, "stop_training"):
+            # TF.js leaves the flag undefined until something sets it; pytfweb's starts False: same meaning
+            return UNDEF if obj.stop_training is False else obj.stop_training
         if key == "toJSON" and hasattr(obj, "to_json"):
             # TF.js's toJSON(unused?, returnString = true)
             return lambda unused=UNDEF, return_string=UNDEF: js_value(
