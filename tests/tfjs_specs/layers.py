@@ -166,6 +166,7 @@ def ts_to_python(config, key=None):
 # Helpers of tfjs-layers' utils a spec uses to state its expectations (not what it checks).
 HELPERS = {
     "arrayProd": _array_prod,
+    "getExactlyOneTensor": lambda xs: _exactly_one_tensor(xs),
     "pyListRepeat": lambda value, n: [x for _ in range(n) for x in (value if isinstance(value, list) else [value])],
     "range": lambda begin, end: list(range(begin, end)),
     "convertTsToPythonic": lambda config, key=UNDEF: ts_to_python(config, None if key is UNDEF else key),
@@ -391,13 +392,37 @@ class Namespace:
 
     def js_get(self, key):
         for target in self.targets:
-            for name in (self.aliases.get(key), key, snake(key)):
+            for name in (self.aliases.get(key), _NS_ALIASES.get(key), key, snake(key)):
                 if name and hasattr(target, name):
                     v = getattr(target, name)
                     if inspect.ismodule(v):
                         return Namespace(f"{self.label}.{key}", v)
                     return v
+        if key in NAMESPACE_EXTRAS:
+            return NAMESPACE_EXTRAS[key]
         raise Untranslatable(f"{self.label}.{key} (no pytfweb counterpart found)")
+
+
+def _l2_normalize(x, axis=UNDEF):
+    """tfjs-layers' losses.l2Normalize: x / sqrt(max(sum(x^2, axis), epsilon))."""
+    axis = None if axis is UNDEF else axis
+    return tf.tidy(lambda: tf.div(x, tf.sqrt(tf.maximum(tf.sum(tf.square(x), axis, True),
+                                                        tf.layers._utils.epsilon()))))
+
+
+def _exactly_one_tensor(xs):
+    if isinstance(xs, list):
+        if len(xs) != 1:
+            raise ValueError(f"Expected Tensor length to be 1; got {len(xs)}")
+        return xs[0]
+    return xs
+
+
+# Members of tfjs-layers' namespaces with a pytfweb counterpart under another name (or a composition).
+NAMESPACE_EXTRAS = {
+    "modelFromJSON": lambda *a: _model_from_json(*a),
+    "l2Normalize": _l2_normalize,
+}
 
 
 class _TflExtra:
@@ -428,6 +453,12 @@ class Missing:
     def js_set(self, key, value):
         # `MyLayer.className = ...` after the spec's own class: the class itself is what stops a case
         pass
+
+    def _arith(self, *a):
+        self._stop()
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _arith
+    __lt__ = __le__ = __gt__ = __ge__ = _arith
 
 
 def _values(x):
@@ -588,7 +619,8 @@ class LayersHost(specs.Host):
             return specs.JSError(*args)
         if isinstance(cls, Missing):
             cls._stop()
-        if isinstance(cls, type) or hasattr(cls, "js_class"):
+        if isinstance(cls, type) or hasattr(cls, "js_class") or inspect.isfunction(cls):
+            # a pytfweb factory may stand for a TF.js class (GlorotUniform -> glorot_uniform's maker)
             return py_call(cls, args)
         raise Untranslatable(f"new {n['callee'].get('name', '?')}")
 
@@ -618,6 +650,8 @@ class LayersHost(specs.Host):
     def global_name(self, name):
         if name == "tf":
             return Namespace("tf", tf)
+        if name == "Date":
+            return JSDate
         return super().global_name(name)
 
 
@@ -635,6 +669,17 @@ def symbolic_member(t, key):
     if layer is None or not layer.inbound_nodes:
         return []
     return list(layer.inbound_nodes[t.node_index].input_tensors)
+
+
+class JSDate:
+    """JavaScript's Date, as far as specs time their callbacks (Date.now())."""
+
+    @staticmethod
+    def js_get(key):
+        if key == "now":
+            import time
+            return lambda: time.time() * 1000
+        raise Untranslatable(f"Date.{key}")
 
 
 def bound(fn):
