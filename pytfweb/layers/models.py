@@ -163,14 +163,17 @@ class Model(Trainer, Layer):
 
     @property
     def trainable(self):
-        """Whether fit updates the model's weights (settable: sets every layer's)."""
+        """Whether fit updates the model's weights (settable; the layers keep their own flags, as in
+        TF.js: a frozen model trains nothing, and unfreezing it trains the layers that are trainable)."""
         return self._trainable
 
     @trainable.setter
     def trainable(self, value):
+        # TF.js's Container: the flag and its layers' weights' trainable bits, not the layers' flags
         self._trainable = bool(value)
         for layer in getattr(self, "_graph_layers", []):
-            layer.trainable = value
+            for w in getattr(layer, "_trainable_weights", []):
+                w.trainable = self._trainable and layer.trainable
 
     @property
     def trainable_weights(self):
