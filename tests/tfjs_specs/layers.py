@@ -24,8 +24,14 @@ SPECS = "tfjs-layers/src"
 FILES = ["layers/core", "activations", "initializers", "constraints", "regularizers", "losses", "metrics",
          "layers/convolutional", "layers/pooling", "layers/merge", "layers/normalization"]
 
+# Cases by "<path under tfjs-layers/src> :: <case id>".
 NOT_APPLICABLE = {}
-DEVIATIONS = {}
+# Where pytfweb deviates on purpose (README, 'Deviations from TF.js'): the case must fail with this text.
+DEVIATIONS = {
+    "layers/merge_test.ts :: Add Layer: Tensor > computeMask":
+        ("merge layers' compute_mask combines the masks as tf.keras does (one mask of the inputs' shape), where "
+         "TF.js 4.22 expands each mask at axis 0 and returns shape [1, ...]", "shape [2] != [1, 2]"),
+}
 
 
 class Namespace:
@@ -111,6 +117,18 @@ def _batch_normalization(x, mean, variance, beta=None, gamma=None, epsilon=1e-3)
     return tf.batch_norm(x, mean, variance, beta, gamma, epsilon)
 
 
+def _deserialize(ts_config, custom_objects=None):
+    """tfjs-layers' deserialize takes TF.js's TS-centric config; pytfweb's deserialize_layer takes
+    the pythonic (Keras) one, which TF.js's own convertTsToPythonic gives."""
+    from pytfweb.layers import config
+    helpers = _HELPERS.get("serialization_utils")
+    pythonic = helpers["convertTsToPythonic"](ts_config) if helpers else ts_config
+    return config.deserialize_layer(specs.to_py(pythonic))
+
+
+_HELPERS = {}
+
+
 def _serialize(obj):
     from pytfweb.layers import config
     return config.serialize(obj)
@@ -139,6 +157,7 @@ INTERNAL = {
     ("regularizers", "serializeRegularizer"): lambda: _serialize,
     ("regularizers", "deserializeRegularizer"): lambda: tf.layers.regularizers.get,
     ("normalization", "batchNormalization"): lambda: _batch_normalization,
+    ("serialization", "deserialize"): lambda: _deserialize,
     **{("activations", cls): (lambda name=name: _Activation(name))
        for cls, name in [("Elu", "elu"), ("HardSigmoid", "hard_sigmoid"), ("Linear", "linear"),
                          ("LogSoftmax", "log_softmax"), ("Relu", "relu"), ("Relu6", "relu6"), ("Selu", "selu"),
@@ -179,6 +198,8 @@ class LayersHost(specs.Host):
                 self.modules[base] = Missing(f"tfjs-layers' {base} ({exc})")
                 return self.modules[base]
             self.modules[base] = JSObject(scope.vars)
+            if base.endswith("utils/serialization_utils"):
+                _HELPERS["serialization_utils"] = self.modules[base]
             return self.modules[base]
         return None
 
