@@ -3,6 +3,7 @@
 Each is a plain function of one tensor; where the op exists it is used, otherwise the
 activation is composed from ops exactly as tfjs-layers/src/activations.ts composes it.
 """
+import functools
 import math
 
 from .. import ops
@@ -11,12 +12,12 @@ from ._utils import lookup
 
 
 def _tidied(fn):
-    # TF.js's Activation.apply runs in tidy: only the result outlives a call
-    def apply(*args, **kwargs):
-        return tidy(lambda: fn(*args, **kwargs))
-    apply.__name__, apply.__qualname__, apply.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
-    apply.__wrapped__ = fn
-    return apply
+    """As TF.js's composed activations (K.hardSigmoid and the like run in tidy): only the result
+    outlives the call."""
+    @functools.wraps(fn)
+    def run(x, *args):
+        return tidy(lambda: fn(x, *args))
+    return run
 
 
 def linear(x):

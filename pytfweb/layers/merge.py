@@ -39,13 +39,10 @@ class _Merge(Layer):
     def compute_mask(self, inputs, mask=None):
         if mask is None:
             return None
-        if not isinstance(mask, (list, tuple)):
-            raise ValueError(f"Layer {self.name}: `mask` should be an Array (a list with one entry per input)")
         if not isinstance(inputs, (list, tuple)):
-            raise ValueError(f"Layer {self.name}: `inputs` should be an Array (a list of tensors)")
-        if len(mask) != len(inputs):
-            raise ValueError(f"Layer {self.name}: the Array `inputs` and `mask` are expected to have the same "
-                             f"length, but have different lengths ({len(inputs)} vs {len(mask)})")
+            raise ValueError(f"Layer {self.name}: `inputs` should be a list of tensors")
+        if not isinstance(mask, (list, tuple)) or len(mask) != len(inputs):
+            raise ValueError(f"Layer {self.name}: `mask` should be a list with one entry per input")
         masks = [m for m in mask if m is not None]
         if not masks:
             return None
@@ -58,15 +55,16 @@ class _Merge(Layer):
 
     def build(self, input_shape):
         self._check(input_shape)
+        batch = {s[0] for s in input_shape if s is not None and len(s) and s[0] is not None}
+        if len(batch) > 1:
+            raise ValueError(f"Can not merge tensors with different batch sizes. Got tensors with shapes: "
+                             f"{shape_str(list(input_shape))}.")
         self.built = True
 
     def compute_output_shape(self, input_shape):
         self._check(input_shape)
         rest = functools.reduce(lambda a, b: _broadcast(a, b, self.name), [tuple(s[1:]) for s in input_shape])
         batch = {s[0] for s in input_shape if s[0] is not None}
-        if len(batch) > 1:
-            raise ValueError(f"Can not merge tensors with different batch sizes. Got tensors with shapes: "
-                             f"{', '.join(shape_str(s) for s in input_shape)}.")
         return ((batch.pop() if len(batch) == 1 else None),) + rest
 
     def call(self, inputs, training=False):
@@ -74,12 +72,12 @@ class _Merge(Layer):
 
 
 def _same_rank(inputs):
-    """As TF.js's Merge (and Keras's): an input of lower rank gets unit axes after its batch axis
-    ([2, 1] beside [2, 2, 2] is [2, 1, 1]), so it broadcasts per sample rather than from the right."""
-    rank = max(len(x.shape) for x in inputs)
+    """As TF.js's Merge: an input of lower rank gains axes at position 1 until all ranks agree, so
+    a [batch, 1] input broadcasts per sample against [batch, h, w] (not per row)."""
+    top = max(x.rank for x in inputs)
     out = []
     for x in inputs:
-        while len(x.shape) < rank:
+        for _ in range(top - x.rank):
             x = ops.expand_dims(x, 1)
         out.append(x)
     return out

@@ -514,11 +514,13 @@ class Interpreter:
         if op == "+":
             if isinstance(a, str) or isinstance(b, str):
                 return js_str(a) + js_str(b)
-            return a + b
+            return js_arith(a) + js_arith(b)
         if op == "instanceof":
             return self.host.instance_of(a, b)
         if op == "in":
             return js_key(a) in b if isinstance(b, dict) else hasattr(b, snake(js_key(a)))
+        if op in ("-", "*", "/", "%", "**"):
+            a, b = js_arith(a), js_arith(b)   # null is 0, undefined NaN, booleans 0 / 1
         ops = {"-": lambda: a - b, "*": lambda: a * b, "/": lambda: js_div(a, b), "%": lambda: math.fmod(a, b),
                "**": lambda: a ** b, "<": lambda: a < b, ">": lambda: a > b, "<=": lambda: a <= b,
                ">=": lambda: a >= b, "&": lambda: int(a) & int(b), "|": lambda: int(a) | int(b),
@@ -687,6 +689,17 @@ def js_str(v):
     if isinstance(v, list):
         return ",".join(js_str(x) for x in v)
     return str(v)
+
+
+def js_arith(v):
+    """A value as JavaScript's arithmetic sees it (tensors and other objects pass as they are)."""
+    if v is None:
+        return 0
+    if v is UNDEF:
+        return math.nan
+    if isinstance(v, bool):
+        return int(v)
+    return v
 
 
 def js_number(v):
