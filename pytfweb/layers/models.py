@@ -130,7 +130,7 @@ class Model(Trainer, Layer):
         """A layer by name or by index in model.layers.
 
         Args:
-            name: the layer's name.
+            name: the layer's name (or, as TF.js 4.22 takes it, its index: get_layer(0)).
             index: its index in model.layers (when no name is given).
 
         Returns:
@@ -139,6 +139,8 @@ class Model(Trainer, Layer):
         Raises:
             ValueError: no such layer.
         """
+        if isinstance(name, int) and not isinstance(name, bool) and index is None:
+            name, index = None, name
         if index is not None:
             if not 0 <= index < len(self.layers):
                 raise ValueError(f"Was asked to retrieve layer at index {index}, but model only has "

@@ -391,8 +391,9 @@ class Namespace:
         self.label, self.targets, self.aliases = label, targets, aliases or {}
 
     def js_get(self, key):
-        for target in self.targets:
-            for name in (self.aliases.get(key), _NS_ALIASES.get(key), key, snake(key)):
+        # the exact name in every target first: tfl.Sequential is the class, tfl.sequential the factory
+        for name in (self.aliases.get(key), _NS_ALIASES.get(key), key, snake(key)):
+            for target in self.targets:
                 if name and hasattr(target, name):
                     v = getattr(target, name)
                     if inspect.ismodule(v):
@@ -567,6 +568,9 @@ class LayersHost(specs.Host):
             # TF.js's getConfig gives camelCase keys and values (dataFormat: 'channelsFirst'); pytfweb's
             # get_config gives the Keras form that TF.js writes to model files (README, deviations)
             return lambda: python_to_ts(obj.get_config())
+        if key == "platform" and type(obj).__name__ == "Environment":
+            raise NotApplicable("stubs TF.js's platform (env().platform.fetch serving model files from a spy); "
+                                "pytfweb's io has its own fetch, which a TF.js spy cannot replace")
         if key == "stopTraining" and hasattr(obj, "stop_training"):
             # TF.js leaves the flag undefined until something sets it; pytfweb's starts False: same meaning
             return UNDEF if obj.stop_training is False else obj.stop_training
