@@ -215,7 +215,10 @@ class Expectation:
         self._check(isinstance(self.value, float) and math.isnan(self.value), "to be NaN")
 
     def toBeCloseTo(self, x, digits=2):  # noqa: N802
-        self._check(abs(float(self.value) - x) < 10 ** -digits / 2, f"to be close to {x}")
+        v = self.value
+        if isinstance(v, (list, tuple)) and len(v) == 1:   # JS coerces a one-element (typed) array to its number
+            v = v[0]
+        self._check(abs(float(v) - x) < 10 ** -digits / 2, f"to be close to {x}")
 
     def toBeGreaterThan(self, x):  # noqa: N802
         self._check(self.value > x, f"> {x}")
