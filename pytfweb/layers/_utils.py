@@ -29,9 +29,14 @@ def takes_options(factory):
     @functools.wraps(factory)
     def wrapped(*args, **kwargs):
         if len(args) == 1 and isinstance(args[0], dict) and not kwargs:
-            return factory(**{snake(k): v for k, v in args[0].items() if v is not None})
+            return factory(**{snake(k): v for k, v in args[0].items() if v is not None or snake(k) in NULL_IS_A_VALUE})
         return factory(*args, **kwargs)
     return wrapped
+
+
+# Options TF.js reads with `=== undefined`, where null is a value of its own (Bidirectional's
+# mergeMode: null returns the two directions' outputs unmerged)
+NULL_IS_A_VALUE = frozenset({"merge_mode"})
 
 
 def shape_str(shape):

@@ -377,7 +377,8 @@ def py_call(fn, args):
             later = named[len(args) - 1:]
             if keys and all(k in later or (var_kw and k not in named[:len(args) - 1]) for k in keys):
                 # TF.js reads its options with `== null`: a null option is the default
-                kwargs = {snake(k): v for k, v in args[-1].items() if v is not None}
+                kwargs = {snake(k): v for k, v in args[-1].items()
+                          if v is not None or snake(k) in tf.layers._utils.NULL_IS_A_VALUE}
                 args = args[:-1]
     args = [None if a is UNDEF else a for a in args]
     return fn(*args, **kwargs)
