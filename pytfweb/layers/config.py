@@ -237,10 +237,11 @@ def _object_from_config(spec, module, kind, custom_objects):
     from_config = getattr(cls, "from_config", None)
     if from_config is not None:
         return from_config(config)
-    if isinstance(cls, type) and "dtype" in config and "dtype" not in _accepted_params(cls):
-        # Keras 2 writes a dtype into initializer configs ({"class_name": "Zeros", "config": {"dtype":
-        # "float32"}}); the weight's own dtype decides, as TF.js ignores it
-        config = {k: v for k, v in config.items() if k != "dtype"}
+    if isinstance(cls, type) and config:
+        # Keras 2.1 writes a dtype into every initializer's config ({"dtype": "float32"} for Zeros);
+        # as TF.js, a key the class does not take is ignored
+        accepted = _accepted_params(cls)
+        config = {k: v for k, v in config.items() if k in accepted or k != "dtype"}
     return cls(**config)
 
 

@@ -71,6 +71,10 @@ class JSFunction:
     def __call__(self, *args):
         return self.interp.call_function(self, list(args))
 
+    @property
+    def __name__(self):
+        return (self.node.get("id") or {}).get("name", "")
+
     def __repr__(self):
         return f"<js function {self.node.get('id') and self.node['id'].get('name')}>"
 
@@ -551,6 +555,7 @@ class Interpreter:
             if binop == "+":
                 value = js_str(old) + js_str(value) if isinstance(old, str) or isinstance(value, str) else old + value
             else:
+                old, value = js_arith(old), js_arith(value)
                 value = old - value if binop == "-" else old * value if binop == "*" else js_div(old, value)
         self.host.on_assign(n["left"], value)
         self.assign(n["left"], value, scope)
