@@ -525,6 +525,9 @@ class Interpreter:
             return js_key(a) in b if isinstance(b, dict) else hasattr(b, snake(js_key(a)))
         if op in ("-", "*", "/", "%", "**"):
             a, b = js_arith(a), js_arith(b)   # null is 0, undefined NaN, booleans 0 / 1
+        if op in ("<", ">", "<=", ">="):   # JS compares a one-element array as its number
+            a = a[0] if isinstance(a, list) and len(a) == 1 else a
+            b = b[0] if isinstance(b, list) and len(b) == 1 else b
         ops = {"-": lambda: a - b, "*": lambda: a * b, "/": lambda: js_div(a, b), "%": lambda: math.fmod(a, b),
                "**": lambda: a ** b, "<": lambda: a < b, ">": lambda: a > b, "<=": lambda: a <= b,
                ">=": lambda: a >= b, "&": lambda: int(a) & int(b), "|": lambda: int(a) | int(b),

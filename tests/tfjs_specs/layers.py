@@ -281,14 +281,19 @@ LAYER_FUNCTIONS = {
     ("losses", "get"): lambda: tf.layers.losses.get,
     ("metrics", "get"): lambda: tf.layers.metrics.get,
     # TF.js's serializeX gives {className, config} in its camelCase form
-    ("initializers", "serializeInitializer"): lambda obj: python_to_ts(tf.layers.config.serialize(obj)),
-    ("constraints", "serializeConstraint"): lambda obj: python_to_ts(tf.layers.config.serialize(obj)),
-    ("regularizers", "serializeRegularizer"): lambda obj: python_to_ts(tf.layers.config.serialize(obj)),
+    ("initializers", "serializeInitializer"): lambda obj: _serialize(obj),
+    ("constraints", "serializeConstraint"): lambda obj: _serialize(obj),
+    ("regularizers", "serializeRegularizer"): lambda obj: _serialize(obj),
     ("version", "version"): lambda: "4.22.0",
     ("activations", "serializeActivation"): lambda fn: getattr(fn, "name", None) or tf.layers.activations.name_of(fn),
 }
 # the getters above are pytfweb's own functions (returned as they are); the shims are called
 _GETTERS = {k for k, v in LAYER_FUNCTIONS.items() if k[1].startswith("get")} | {("version", "version")}
+
+
+def _serialize(obj):
+    """tfjs-layers' serializeKerasObject: {className, config} in TF.js's form, null for null."""
+    return None if obj is None or obj is UNDEF else python_to_ts(tf.layers.config.serialize(obj))
 
 
 def _get_optimizer(identifier):

@@ -166,6 +166,11 @@ def matches(v, m):
     return False
 
 
+def _number(v):
+    """JavaScript's coercion of a one-element (typed) array to its number, as comparisons make it."""
+    return v[0] if isinstance(v, (list, tuple)) and len(v) == 1 else v
+
+
 class Expectation:
     def __init__(self, host, value, path, negate=False):
         self.host, self.value, self.path, self.negate = host, value, path, negate
@@ -221,16 +226,16 @@ class Expectation:
         self._check(abs(float(v) - x) < 10 ** -digits / 2, f"to be close to {x}")
 
     def toBeGreaterThan(self, x):  # noqa: N802
-        self._check(self.value > x, f"> {x}")
+        self._check(_number(self.value) > x, f"> {x}")
 
     def toBeGreaterThanOrEqual(self, x):  # noqa: N802
-        self._check(self.value >= x, f">= {x}")
+        self._check(_number(self.value) >= x, f">= {x}")
 
     def toBeLessThan(self, x):  # noqa: N802
-        self._check(self.value < x, f"< {x}")
+        self._check(_number(self.value) < x, f"< {x}")
 
     def toBeLessThanOrEqual(self, x):  # noqa: N802
-        self._check(self.value <= x, f"<= {x}")
+        self._check(_number(self.value) <= x, f"<= {x}")
 
     def toContain(self, x):  # noqa: N802
         v = to_js(self.value)
