@@ -197,6 +197,10 @@ def layer_kwargs(cls, config, custom_objects=None):
 
 
 def _value_from_config(key, value, custom_objects):
+    if isinstance(value, dict) and value.get("type") == "ndarray" and "value" in value:
+        # a numpy scalar as Keras 2's JSON encoder writes it ({"type": "ndarray", "value": 6}); TF.js
+        # reads its value (convertNDArrayScalarsInConfig)
+        return value["value"]
     if key in ("layer", "cell") and value is not None:
         if isinstance(value, list):
             return [deserialize_layer(v, custom_objects) for v in value]
