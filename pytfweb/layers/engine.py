@@ -703,7 +703,22 @@ class InputLayer(Layer):
         Node(self, [], [], [], [out], [out])
 
     def apply(self, inputs=None, *args, **kwargs):
-        """An InputLayer is a graph's source: it takes no input (TF.js raises too)."""
+        """An InputLayer is a graph's source: it takes no input (TF.js raises too).
+
+        Args:
+            inputs: anything: applying an InputLayer is refused.
+
+        Returns:
+            Nothing: it always raises.
+
+        Raises:
+            ValueError: always.
+
+        Example:
+            >>> tf.layers.input_layer(input_shape=[2]).apply(tf.ones([1, 2]))
+            Traceback (most recent call last):
+            ValueError: Cannot pass any input to an InputLayer's apply() method. InputLayer name: ...
+        """
         raise ValueError(f"Cannot pass any input to an InputLayer's apply() method. InputLayer name: {self.name}")
 
     def get_config(self):
