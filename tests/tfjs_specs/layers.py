@@ -376,14 +376,15 @@ def py_call(fn, args):
         except (TypeError, ValueError):
             params = None
         if params is not None:
-            keys = [snake(k) for k in args[-1]]
+            keys = [tf.layers._utils.option_name(k) for k in args[-1]]
             var_kw = any(p.kind is p.VAR_KEYWORD for p in params.values())
             named = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
             later = named[len(args) - 1:]
             if keys and all(k in later or (var_kw and k not in named[:len(args) - 1]) for k in keys):
                 # TF.js reads its options with `== null`: a null option is the default
-                kwargs = {snake(k): v for k, v in args[-1].items()
-                          if v is not None or snake(k) in tf.layers._utils.NULL_IS_A_VALUE}
+                option = tf.layers._utils.option_name
+                kwargs = {option(k): v for k, v in args[-1].items()
+                          if v is not None or option(k) in tf.layers._utils.NULL_IS_A_VALUE}
                 args = args[:-1]
     args = [None if a is UNDEF else a for a in args]
     return fn(*args, **kwargs)
