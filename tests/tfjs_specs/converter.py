@@ -908,7 +908,10 @@ class Missing:
 
 
 def program_of(src, path):
-    """A spec file's ESTree (the shared front end, extract.mjs --program)."""
+    """A spec file's ESTree (the shared front end, extract.mjs --program); a source that holds
+    ESTrees already (layers.Programs, in the page) gives its own."""
+    if hasattr(src, "program"):
+        return src.program(path)
     from .source import estree
     return estree(src.read(path), path)
 

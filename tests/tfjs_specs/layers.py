@@ -404,6 +404,35 @@ def run_program(program, path, src=None):
     return out
 
 
+class Programs:
+    """ESTrees by path: recorded from a real source (record=src: each program read is kept), or
+    given (in the page, where neither node nor the tfjs tree is at hand)."""
+
+    def __init__(self, programs=None, record=None):
+        self.programs = dict(programs or {})
+        self.record = record
+
+    def program(self, path):
+        if path not in self.programs:
+            if self.record is None:
+                raise KeyError(path)
+            from .converter import program_of
+            self.programs[path] = program_of(self.record, path)
+        return self.programs[path]
+
+
+def helper_programs(src, path, program):
+    """The ESTrees of the tfjs-layers helper modules a spec file loads (its imports, and
+    serialization_utils): what the page needs beside the spec's own."""
+    rec = Programs(record=src)
+    host = LayersHost(rec, path)
+    try:
+        host.collect(program)
+    except Exception:  # noqa: BLE001 - the page reports the same collection error
+        pass
+    return {p: t for p, t in rec.programs.items() if p != path}
+
+
 def run_file(src, path):
     from .converter import program_of
     return run_program(program_of(src, path), path, src)
