@@ -13,6 +13,7 @@ import json as _json
 import math
 import random
 import re
+import time
 
 import pytfweb as tf
 from pytfweb.core.engine import ENGINE
@@ -456,6 +457,9 @@ async def awaitable(x):
 # ---------------------------------------------------------------- methods of arrays and strings
 def _fn_call(f, *args):
     """Calls a callback with as many of JavaScript's (value, index, array) as it takes."""
+    code = getattr(f, "__code__", None)
+    if code is not None and code.co_flags & inspect.CO_VARARGS:
+        return f(*args)    # the translated functions take extra arguments, as JavaScript's do
     try:
         sig = inspect.signature(f)
         params = list(sig.parameters.values())
@@ -1241,6 +1245,7 @@ class expect:
 
 
 THROWN_MESSAGES = []
+SLOW_SECONDS = 0.5      # cases slower than this are listed in the results ("slow")
 ERROR_MESSAGES = set()    # messages of errors the case's code caught and read
 
 
@@ -1500,7 +1505,7 @@ async def run_cases_async(cases, backend, only=None):
     disposed and flags restored after it, as TF.js's jasmine setup does). Returns
     {"results": {id: None (passed) | "skip: why" | "first error line"}, "left": tensors left
     after all cases, "messages": [(TF.js's expected message, pytfweb's) of toThrowError]}."""
-    results = {}
+    results, slow = {}, {}
     start = tf.memory().num_tensors
     THROWN_MESSAGES.clear()
     flags = dict(tf.env().flags)
@@ -1511,6 +1516,7 @@ async def run_cases_async(cases, backend, only=None):
             results[cid] = f"skip: runs on {', '.join(env)} only"
             continue
         ENGINE.start_scope()
+        t0 = time.perf_counter()
         try:
             PENDING.clear()
             r = fn()
@@ -1531,11 +1537,14 @@ async def run_cases_async(cases, backend, only=None):
                     except Exception:  # noqa: BLE001
                         break
             tf.dispose_variables()
+            took = time.perf_counter() - t0
+            if took > SLOW_SECONDS:
+                slow[cid] = round(took, 2)
             if tf.env().flags != flags:
                 for k, v in flags.items():
                     tf.env().set(k, v)
     return {"results": results, "left": tf.memory().num_tensors - start,
-            "messages": list(THROWN_MESSAGES)}
+            "messages": list(THROWN_MESSAGES), "slow": slow}
 
 
 def run_cases(cases, backend, only=None):

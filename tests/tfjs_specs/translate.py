@@ -85,6 +85,10 @@ GLOBALS = {"Math", "Number", "Array", "Object", "JSON", "String", "Boolean", "is
            "Uint8Array", "Uint8ClampedArray", "Int8Array", "Int16Array", "Uint16Array", "Uint32Array",
            "Float64Array", "ArrayBuffer", "Set", "Map", "console", "expect", "fail", "jasmine",
            "Promise", "RegExp", "Date", "Symbol", "BigInt", "structuredClone", "TextEncoder", "TextDecoder"}
+# browser globals the generated code has no translation for (the DOM's objects are JS proxies
+# in the page, not Python values)
+DOM = {"document", "window", "createImageBitmap", "HTMLCanvasElement", "HTMLImageElement", "HTMLVideoElement",
+       "OffscreenCanvas", "ImageBitmap", "navigator", "self", "globalThis", "ImageData", "Image"}
 # tfjs-core's test_util exports the runtime implements under the same names
 TEST_UTIL = {"expectArraysClose", "expectArraysEqual", "expectNumbersClose", "expectValuesInRange",
              "expectArrayBuffersEqual", "expectPromiseToFail", "encodeStrings", "testEpsilon",
@@ -779,6 +783,8 @@ class Translator:
             raise Internal(self.ctx.internal[n])
         if n in GLOBALS:
             return "_js." + n
+        if n in DOM and not self.shadowed(n):
+            raise Unsupported(f"uses the DOM ({n})")
         return py_ident(n)
 
     def x_TemplateLiteral(self, e):
@@ -897,6 +903,8 @@ class Translator:
         tfm = self.tf_member(callee)
         if tfm:
             return f"{tfm}({self.args(e['arguments'], options=True)})"
+        if callee["type"] == "Identifier" and callee["name"] in DOM:
+            raise Unsupported(f"uses the DOM ({callee['name']})")
         if callee["type"] == "Identifier" and callee["name"] in self.ctx.names and self.ctx.names[callee["name"]]:
             return f"{self.ctx.names[callee['name']]}({self.args(e['arguments'])})"
         raise Unsupported("new of " + (callee.get("name") or callee["type"]))
