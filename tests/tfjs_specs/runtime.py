@@ -1233,6 +1233,9 @@ class expect:
         except AssertionError:
             raise
         except Exception as exc:  # noqa: BLE001 - any error of pytfweb's is the expected throw
+            if not self.negate and not_a_check(exc):
+                raise AssertionError(f"Expected the function to throw an error of pytfweb's for the bad input, "
+                                     f"it raised {type(exc).__name__}: {exc}") from exc
             if self.negate:
                 raise AssertionError(f"Expected the function not to throw, it raised {type(exc).__name__}: {exc}")
             THROWN_MESSAGES.append((expected and String(expected[-1]) if expected else None, f"{type(exc).__name__}: {exc}"))
@@ -1270,6 +1273,20 @@ def num_data_ids():
     return tf.memory().num_data_buffers
 
 
+_CALL_ERRORS = re.compile(r"positional argument|unexpected keyword argument|required (positional|keyword)"
+                          r"|object is not callable|not subscriptable|object is not iterable|unhashable type"
+                          r"|unsupported operand type")
+
+
+def not_a_check(exc):
+    """Whether an exception says the code could not run (a missing name or method, a call that
+    does not fit the function: the translation's or pytfweb's API's gap), not that pytfweb
+    rejected bad input: it does not count as the throw a spec expects."""
+    if isinstance(exc, (NameError, AttributeError, NotImplementedError, RecursionError)):
+        return True
+    return isinstance(exc, TypeError) and bool(_CALL_ERRORS.search(str(exc)))
+
+
 class expectAsync:
     """jasmine's expectAsync(promise).toBeRejected...() (awaited by the spec)."""
 
@@ -1285,6 +1302,8 @@ class expectAsync:
         try:
             await awaitable(self.actual() if callable(self.actual) else self.actual)
         except Exception as exc:  # noqa: BLE001 - a rejection is what is checked
+            if not self.negate and not_a_check(exc):
+                raise AssertionError(f"Expected a rejection by pytfweb, got {type(exc).__name__}: {exc}") from exc
             THROWN_MESSAGES.append((None, f"{type(exc).__name__}: {exc}"))
             return exc
         return None
@@ -1461,6 +1480,8 @@ def expectPromiseToFail(fn, done=None):
     try:
         r = fn()
     except Exception as exc:  # noqa: BLE001 - the failure expected
+        if not_a_check(exc):
+            raise AssertionError(f"Expected the promise to fail in pytfweb, got {type(exc).__name__}: {exc}") from exc
         THROWN_MESSAGES.append((None, f"{type(exc).__name__}: {exc}"))
         return
     if inspect.isawaitable(r):
@@ -1475,6 +1496,8 @@ async def _settle_pending():
         try:
             await r
         except Exception as exc:  # noqa: BLE001 - the failure expected
+            if not_a_check(exc):
+                raise AssertionError(f"Expected the promise to fail in pytfweb, got {type(exc).__name__}: {exc}") from exc
             THROWN_MESSAGES.append((None, f"{type(exc).__name__}: {exc}"))
             continue
         raise AssertionError("Expected the promise to fail")
