@@ -1517,6 +1517,71 @@ def encodeStrings(a):
     return a
 
 
+# ---------------------------------------------------------------- TF.js internal modules with a pytfweb twin
+class _ConvInfoView:
+    """pytfweb's ConvInfo read with TF.js's Conv2DInfo/Conv3DInfo field names (in snake_case, as
+    the generated code reads them: out_height, pad_info.top, effective_filter_width, ...)."""
+
+    def __init__(self, info):
+        self.info = info
+        n = len(info.out_size)
+        names = ("height", "width") if n == 2 else ("depth", "height", "width")
+        self.batch_size = info.batch_size
+        self.in_channels, self.out_channels = info.in_channels, info.out_channels
+        self.in_shape, self.out_shape, self.filter_shape = list(info.in_shape), list(info.out_shape), list(info.filter_shape)
+        self.data_format = info.data_format
+        for i, name in enumerate(names):
+            setattr(self, f"in_{name}", info.in_size[i])
+            setattr(self, f"out_{name}", info.out_size[i])
+            setattr(self, f"stride_{name}", info.strides[i])
+            setattr(self, f"dilation_{name}", info.dilations[i])
+            setattr(self, f"filter_{name}", info.filter_size[i])
+            setattr(self, f"effective_filter_{name}", info.effective_filter_size[i])
+        sides = (("top", "bottom"), ("left", "right")) if n == 2 else (("front", "back"), ("top", "bottom"), ("left", "right"))
+        pad = obj(type=info.pad_type)
+        for i, (b, a) in enumerate(sides):
+            pad[b], pad[a] = info.pad_before[i], info.pad_after[i]
+        self.pad_info = pad
+
+
+class conv_util:
+    """TF.js's conv_util (computeConv2DInfo & co.) answered by pytfweb's conv geometry
+    (kernels/conv_geometry.py, which the conv and pool kernels of every backend use)."""
+
+    @staticmethod
+    def compute_conv2d_info(in_shape, filter_shape, strides, dilations, pad, rounding_mode=None, depthwise=False,
+                            data_format="channelsLast"):
+        from pytfweb.kernels import conv_geometry as g
+        return _ConvInfoView(g.compute_conv2d_info(in_shape, filter_shape, strides, dilations, pad, rounding_mode,
+                                                   depthwise, data_format))
+
+    @staticmethod
+    def compute_conv3d_info(in_shape, filter_shape, strides, dilations, pad, depthwise=False,
+                            data_format="channelsLast", rounding_mode=None):
+        from pytfweb.kernels import conv_geometry as g
+        return _ConvInfoView(g.compute_conv3d_info(in_shape, filter_shape, strides, dilations, pad, depthwise,
+                                                   data_format, rounding_mode))
+
+    @staticmethod
+    def compute_pool2d_info(in_shape, filter_size, strides, dilations, pad, rounding_mode=None,
+                            data_format="channelsLast"):
+        from pytfweb.kernels import conv_geometry as g
+        return _ConvInfoView(g.compute_pool2d_info(in_shape, filter_size, strides, dilations, pad, rounding_mode,
+                                                   data_format))
+
+    @staticmethod
+    def compute_pool3d_info(in_shape, filter_size, strides, dilations, pad, rounding_mode=None, data_format="NDHWC"):
+        from pytfweb.kernels import conv_geometry as g
+        if data_format not in ("NDHWC", "channelsLast"):
+            raise ValueError(f"pool3d: data format {data_format!r} is not supported (NDHWC only)")
+        return _ConvInfoView(g.compute_pool3d_info(in_shape, filter_size, strides, dilations, pad, rounding_mode))
+
+    @staticmethod
+    def convert_conv2d_data_format(data_format):
+        from pytfweb.kernels import conv_geometry as g
+        return g.convert_conv2d_data_format(data_format, "conv2d")
+
+
 # ---------------------------------------------------------------- running the cases
 def _first_line(exc):
     msg = str(exc).strip().splitlines()

@@ -85,6 +85,9 @@ GLOBALS = {"Math", "Number", "Array", "Object", "JSON", "String", "Boolean", "is
            "Uint8Array", "Uint8ClampedArray", "Int8Array", "Int16Array", "Uint16Array", "Uint32Array",
            "Float64Array", "ArrayBuffer", "Set", "Map", "console", "expect", "fail", "jasmine",
            "Promise", "RegExp", "Date", "Symbol", "BigInt", "structuredClone", "TextEncoder", "TextDecoder"}
+# TF.js internal modules whose pytfweb twin runtime.py exposes under TF.js's names (their specs then
+# test pytfweb's twin)
+SHIMS = {"conv_util"}
 # browser globals the generated code has no translation for (the DOM's objects are JS proxies
 # in the page, not Python values)
 DOM = {"document", "window", "createImageBitmap", "HTMLCanvasElement", "HTMLImageElement", "HTMLVideoElement",
@@ -120,6 +123,7 @@ OBJECT_ARGS = set()
 
 
 def py_ident(name):
+    name = name.replace("$", "S_")    # JavaScript identifiers may hold $
     return name + "_" if name in PY_RESERVED else name
 
 
@@ -137,6 +141,7 @@ class FileContext:
     def __init__(self, spec):
         self.names = {}        # local JS name -> python expression
         self.internal = {}     # local JS name -> "module.name" (TF.js internals: untranslatable)
+        self.constants = {}    # local JS name (a name, or a namespace) -> literal constants of an internal module
         for imp in spec["imports"]:
             local, src, what = imp["local"], imp["source"], imp["imported"]
             base = src.rsplit("/", 1)[-1]
@@ -153,12 +158,21 @@ class FileContext:
                 self.names[local] = "tf." + tf_name(None, what)
             elif what != "*" and OP_MODULE.match(src) and not INTERNAL_OP_MODULES.search(base):
                 self.names[local] = "tf." + tf_name(None, what)
+            elif base in SHIMS and what == "*":
+                self.names[local] = "_js." + base
             elif base == "util" and what != "*":
                 self.names[local] = "tf.util." + tf_name("util", what)
             elif base == "util":
                 self.names[local] = "tf.util"
             else:
                 self.internal[local] = f"{src}:{what}"
+                consts = spec.get("constants", {}).get(src, {})
+                if what == "*":
+                    self.constants[local] = consts
+                elif what in consts:
+                    self.constants[local] = consts[what]
+                    del self.internal[local]
+                    self.names[local] = repr(consts[what])
 
 
 class Translator:
@@ -835,6 +849,9 @@ class Translator:
         obj = e["object"]
         if obj["type"] == "Super":
             raise Unsupported("super")
+        if obj["type"] == "Identifier" and not e["computed"] and isinstance(self.ctx.constants.get(obj["name"]), dict) \
+                and e["property"]["name"] in self.ctx.constants[obj["name"]] and not self.shadowed(obj["name"]):
+            return repr(self.ctx.constants[obj["name"]][e["property"]["name"]])   # an internal module's constant
         o = self.expr(obj)
         if e.get("optional"):
             raise Unsupported("optional chaining")
@@ -1306,4 +1323,4 @@ if __name__ == "__main__":
     print(dict(c))
     reasons = collections.Counter(r.get("reason", "") for r in rep if r["status"] == "untranslated")
     for reason, n in reasons.most_common(40):
-        print(f"{n:5d}  {reason}")
+        print(f"{n:5d}  {reason}", flush=True)
