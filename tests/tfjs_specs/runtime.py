@@ -1045,6 +1045,25 @@ class RegExp:
 new_RegExp = RegExp
 
 
+PROMISE_TIMEOUT = 30.0   # seconds a `new Promise` may wait for its callback (an image's onload) before failing
+
+
+def new_Promise(executor):
+    """`new Promise((resolve, reject) => ...)`: an awaitable settled by the callbacks (in the
+    page, a JS event such as an image's onload calls them), failing after PROMISE_TIMEOUT."""
+    fut = asyncio.get_event_loop().create_future()
+
+    def resolve(value=None, *_):
+        if not fut.done():
+            fut.set_result(value)
+
+    def reject(reason=None, *_):
+        if not fut.done():
+            fut.set_exception(thrown(reason))
+    executor(resolve, reject)
+    return asyncio.wait_for(fut, PROMISE_TIMEOUT)
+
+
 class Promise:
     @staticmethod
     async def all(items):
@@ -1053,6 +1072,32 @@ class Promise:
     @staticmethod
     async def resolve(x=None):
         return await awaitable(x)
+
+
+class _Document:
+    """The page's `document` (a JS object: used by its own names); none in CPython."""
+
+    def __getattr__(self, name):
+        import js    # Pyodide's bridge to the page's JavaScript
+        return getattr(js.document, name)
+
+
+document = _Document()
+
+
+def new_ImageData(*args):
+    import js
+    return js.ImageData.new(*args)
+
+
+def new_Image(*args):
+    import js
+    return js.Image.new(*args)
+
+
+async def createImageBitmap(*args):
+    import js
+    return await js.createImageBitmap(*args)
 
 
 def fail(msg=""):
@@ -1361,6 +1406,9 @@ def _is_typed(x):
 def _as_values(x):
     if isinstance(x, Tensor):
         return x.data_sync()
+    if type(x).__name__.startswith("Js"):    # a JS typed array in the page (a canvas's pixels)
+        kind = getattr(getattr(x, "constructor", None), "name", "")
+        return array.array("B", list(x)) if str(kind).startswith("Uint8") else list(x)
     return x
 
 
@@ -1607,6 +1655,7 @@ async def run_cases_async(cases, backend, only=None):
         t0 = time.perf_counter()
         try:
             PENDING.clear()
+            ERROR_MESSAGES.clear()
             r = fn()
             if inspect.isawaitable(r):
                 await r

@@ -84,14 +84,20 @@ GLOBALS = {"Math", "Number", "Array", "Object", "JSON", "String", "Boolean", "is
            "parseInt", "parseFloat", "Error", "TypeError", "RangeError", "Float32Array", "Int32Array",
            "Uint8Array", "Uint8ClampedArray", "Int8Array", "Int16Array", "Uint16Array", "Uint32Array",
            "Float64Array", "ArrayBuffer", "Set", "Map", "console", "expect", "fail", "jasmine",
-           "Promise", "RegExp", "Date", "Symbol", "BigInt", "structuredClone", "TextEncoder", "TextDecoder"}
+           "Promise", "RegExp", "Date", "document", "ImageData", "Image", "createImageBitmap", "Symbol", "BigInt", "structuredClone", "TextEncoder", "TextDecoder"}
 # TF.js internal modules whose pytfweb twin runtime.py exposes under TF.js's names (their specs then
 # test pytfweb's twin)
 SHIMS = {"conv_util"}
 # browser globals the generated code has no translation for (the DOM's objects are JS proxies
 # in the page, not Python values)
-DOM = {"document", "window", "createImageBitmap", "HTMLCanvasElement", "HTMLImageElement", "HTMLVideoElement",
-       "OffscreenCanvas", "ImageBitmap", "navigator", "self", "globalThis", "ImageData", "Image"}
+DOM = {"window", "HTMLCanvasElement", "HTMLImageElement", "HTMLVideoElement",
+       "OffscreenCanvas", "ImageBitmap", "navigator", "self", "globalThis"}
+# the DOM the runtime gives the page's cases (JS objects: read and called by their own names)
+DOM_GLOBALS = {"document", "ImageData", "Image", "createImageBitmap"}
+# methods of DOM objects: called by their JavaScript names (pytfweb has none of these)
+DOM_METHODS = {"getContext", "getImageData", "putImageData", "drawImage", "createElement", "appendChild",
+               "removeChild", "toDataURL", "fillRect", "clearRect", "createImageData", "setAttribute",
+               "getAttribute", "addEventListener", "removeEventListener", "transferToImageBitmap", "fillText"}
 # tfjs-core's test_util exports the runtime implements under the same names
 TEST_UTIL = {"expectArraysClose", "expectArraysEqual", "expectNumbersClose", "expectValuesInRange",
              "expectArrayBuffersEqual", "expectPromiseToFail", "encodeStrings", "testEpsilon",
@@ -883,6 +889,8 @@ class Translator:
             if o.startswith("_js.") and (o[4:] in GLOBALS or o[4:] in ("expect",)):
                 return f"{o}.{name + '_' if keyword.iskeyword(name) else name}({self.args(e['arguments'])})"
             if o.startswith(("_js.expect(", "_js.expectAsync(", "_js.expect_message(")):
+                return f"{o}.{name}({self.args(e['arguments'])})"
+            if name in DOM_METHODS:
                 return f"{o}.{name}({self.args(e['arguments'])})"
             if name in AMBIGUOUS:
                 a = self.args(e["arguments"], options=True)
