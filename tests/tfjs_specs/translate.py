@@ -24,7 +24,6 @@ not_applicable.py (cases that cannot apply, with why) come first.
 import hashlib
 import json
 import keyword
-import os
 import re
 import subprocess
 from pathlib import Path
@@ -1250,12 +1249,17 @@ def case_body(tr, suites, c):
 
 
 # ---------------------------------------------------------------- build
+# package -> (directory of its spec files, glob patterns): the packages `generate` knows
+PACKAGES = {
+    "core": (TFJS_CORE, ("ops/**/*_test.js", "gradients_test.js")),
+}
+
+
 def spec_files(package="core"):
     """The spec files of a package: (relative name, path)."""
-    if package != "core":
-        raise ValueError(package)
-    files = sorted(TFJS_CORE.glob("ops/**/*_test.js")) + [TFJS_CORE / "gradients_test.js"]
-    return [(str(p.relative_to(TFJS_CORE)), p) for p in files]
+    root, patterns = PACKAGES[package]
+    files = sorted({p for pat in patterns for p in root.glob(pat)})
+    return [(str(p.relative_to(root)), p) for p in files]
 
 
 def package_of(package, rel, cid):
