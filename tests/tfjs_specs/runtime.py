@@ -1645,6 +1645,7 @@ async def run_cases_async(cases, backend, only=None):
     start = tf.memory().num_tensors
     THROWN_MESSAGES.clear()
     flags = dict(tf.env().flags)
+    active = tf.get_backend()
     for cid, fn, env in cases:
         if only is not None and cid not in only:
             continue
@@ -1677,6 +1678,8 @@ async def run_cases_async(cases, backend, only=None):
             took = time.perf_counter() - t0
             if took > SLOW_SECONDS:
                 slow[cid] = round(took, 2)
+            if tf.get_backend() != active:    # a case that chose a backend (draw_test's setBackend)
+                tf.set_backend(active)
             if tf.env().flags != flags:
                 for k, v in flags.items():
                     tf.env().set(k, v)
