@@ -29,7 +29,14 @@ _TYPED = {"f": "Float32Array", "i": "Int32Array", "l": "Int32Array", "B": "Uint8
           "b": "Int8Array", "h": "Int16Array", "H": "Uint16Array", "I": "Uint32Array"}
 
 
+# the API table's names the generic conversion misses (translate.snake reads the table itself)
+_SNAKE_EXCEPTIONS = {"isNaN": "is_nan", "topk": "top_k"}
+
+
 def _snake(name):
+    if name in _SNAKE_EXCEPTIONS:
+        return _SNAKE_EXCEPTIONS[name]
+    name = re.sub(r"(\d)D(?=[A-Z]|$)", r"\1d", name)     # as1D -> as1d, like conv2d
     s = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name)
     s = re.sub(r"(?<=[A-Z])([A-Z][a-z])", r"_\1", s)
     return s.lower()
@@ -345,6 +352,8 @@ def at(o, i):
             return o[i]
         return None
     if isinstance(o, Tensor):
+        if isinstance(i, str):     # tensor[name]: a method or property by its TF.js name
+            return getattr(o, _snake(i), None)
         raise TypeError("indexing a Tensor with [] (TF.js tensors have no index access)")
     try:
         return o[i]
@@ -1183,81 +1192,82 @@ class expect:
         if bool(ok) == self.negate:
             raise AssertionError(("Expected not: " if self.negate else "Expected: ") + what)
 
-    def toEqual(self, expected):
+    def toEqual(self, expected, *_msg):
         a, e = _norm(self.actual), _norm(expected)
-        self._check(_deep_eq(a, e), f"{_short(self.actual)} to equal {_short(expected)}")
+        self._check(_deep_eq(a, e), f"{_short(self.actual)} to equal {_short(expected)}"
+                    + "".join(f" ({String(m)})" for m in _msg))
 
-    def toBe(self, expected):
+    def toBe(self, expected, *_msg):
         a = self.actual
         if _prim(a) and _prim(expected) or isinstance(a, (tuple, list)) and isinstance(expected, (tuple, list)) and False:
             ok = (a == expected and isinstance(a, bool) == isinstance(expected, bool)) or (
                 is_num(a) and is_num(expected) and a != a and expected != expected)
         else:
             ok = a is expected
-        self._check(ok, f"{_short(a)} to be {_short(expected)}")
+        self._check(ok, f"{_short(a)} to be {_short(expected)}" + "".join(f" ({String(m)})" for m in _msg))
 
-    def toBeCloseTo(self, expected, precision=2):
+    def toBeCloseTo(self, expected, precision=2, *_msg):
         a = Number(self.actual)
         if precision is None:
             precision = 2
         ok = (a == expected) or abs(expected - a) < 10 ** -precision / 2
         self._check(ok, f"{a} to be close to {expected} (precision {precision})")
 
-    def toBeTruthy(self):
+    def toBeTruthy(self, *_msg):
         self._check(truthy(self.actual), f"{_short(self.actual)} to be truthy")
 
-    def toBeFalsy(self):
+    def toBeFalsy(self, *_msg):
         self._check(not truthy(self.actual), f"{_short(self.actual)} to be falsy")
 
-    def toBeTrue(self):
+    def toBeTrue(self, *_msg):
         self._check(self.actual is True, f"{_short(self.actual)} to be true")
 
-    def toBeFalse(self):
+    def toBeFalse(self, *_msg):
         self._check(self.actual is False, f"{_short(self.actual)} to be false")
 
-    def toBeNull(self):
+    def toBeNull(self, *_msg):
         self._check(self.actual is None, f"{_short(self.actual)} to be null")
 
-    def toBeUndefined(self):
+    def toBeUndefined(self, *_msg):
         self._check(self.actual is None, f"{_short(self.actual)} to be undefined")
 
-    def toBeDefined(self):
+    def toBeDefined(self, *_msg):
         self._check(self.actual is not None, f"{_short(self.actual)} to be defined")
 
-    def toBeNaN(self):
+    def toBeNaN(self, *_msg):
         self._check(is_num(self.actual) and self.actual != self.actual, f"{_short(self.actual)} to be NaN")
 
-    def toBePositiveInfinity(self):
+    def toBePositiveInfinity(self, *_msg):
         self._check(self.actual == math.inf, f"{_short(self.actual)} to be Infinity")
 
-    def toBeNegativeInfinity(self):
+    def toBeNegativeInfinity(self, *_msg):
         self._check(self.actual == -math.inf, f"{_short(self.actual)} to be -Infinity")
 
-    def toBeGreaterThan(self, e):
+    def toBeGreaterThan(self, e, *_msg):
         self._check(self.actual > e, f"{self.actual} > {e}")
 
-    def toBeGreaterThanOrEqual(self, e):
+    def toBeGreaterThanOrEqual(self, e, *_msg):
         self._check(self.actual >= e, f"{self.actual} >= {e}")
 
-    def toBeLessThan(self, e):
+    def toBeLessThan(self, e, *_msg):
         self._check(self.actual < e, f"{self.actual} < {e}")
 
-    def toBeLessThanOrEqual(self, e):
+    def toBeLessThanOrEqual(self, e, *_msg):
         self._check(self.actual <= e, f"{self.actual} <= {e}")
 
-    def toContain(self, e):
+    def toContain(self, e, *_msg):
         a = self.actual
         ok = (e in a) if isinstance(a, str) else any(_deep_eq(_norm(v), _norm(e)) for v in a)
         self._check(ok, f"{_short(a)} to contain {_short(e)}")
 
-    def toMatch(self, e):
+    def toMatch(self, e, *_msg):
         ok = e.test(self.actual) if isinstance(e, RegExp) else (re.search(e, self.actual) is not None)
         self._check(ok, f"{_short(self.actual)} to match {e}")
 
-    def toBeInstanceOf(self, cls):
+    def toBeInstanceOf(self, cls, *_msg):
         self._check(instanceof(self.actual, cls), f"{_short(self.actual)} to be an instance of {cls}")
 
-    def toHaveSize(self, n):
+    def toHaveSize(self, n, *_msg):
         self._check(len(self.actual) == n, f"size {n}")
 
     def toThrowError(self, *expected):

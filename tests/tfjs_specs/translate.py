@@ -700,15 +700,20 @@ class Translator:
         `undefined`/`null` are left out (TF.js's ops take them as "the default"), the ones after
         them passed by keyword (the names read from the function's signature)."""
         if fn and any(self._is_nothing(a) for a in args):
-            names = self._param_names(fn)
-            while args and self._is_nothing(args[-1]):
+            params = self._param_names(fn)
+            names = [n for n, _ in params] if params else None
+            has_default = [d for _, d in params] if params else []
+
+            def omissible(i):      # a parameter with a default takes undefined/null as "the default"
+                return i < len(has_default) and has_default[i]
+            while args and self._is_nothing(args[-1]) and omissible(len(args) - 1):
                 args = args[:-1]
-            if names and any(self._is_nothing(a) for a in args) and len(names) >= len(args) \
-                    and not any(a["type"] == "SpreadElement" for a in args):
+            if names and any(self._is_nothing(a) and omissible(i) for i, a in enumerate(args)) \
+                    and len(names) >= len(args) and not any(a["type"] == "SpreadElement" for a in args):
                 out = []
                 kw = False
                 for i, a in enumerate(args):
-                    if self._is_nothing(a):
+                    if self._is_nothing(a) and omissible(i):
                         kw = True
                         continue
                     if kw and i == len(args) - 1 and options and a["type"] == "ObjectExpression":
@@ -741,7 +746,8 @@ class Translator:
             params = list(inspect.signature(obj).parameters.values())
             if parts[0] == "Tensor":
                 params = params[1:]
-            return [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            return [(p.name, p.default is not p.empty) for p in params
+                    if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         except (AttributeError, TypeError, ValueError, ImportError):
             return None
 
@@ -1251,7 +1257,8 @@ def case_body(tr, suites, c):
 # ---------------------------------------------------------------- build
 # package -> (directory of its spec files, glob patterns): the packages `generate` knows
 PACKAGES = {
-    "core": (TFJS_CORE, ("ops/**/*_test.js", "gradients_test.js")),
+    "core": (TFJS_CORE, ("ops/**/*_test.js", "gradients_test.js", "tensor_test.js", "variable_test.js",
+                         "public/chained_ops/*_test.js", "optimizers/*_test.js", "buffer_test.js")),
 }
 
 
@@ -1267,6 +1274,8 @@ def package_of(package, rel, cid):
     ops specs' cases about gradients) apart from its ops cases."""
     if package != "core":
         return package
+    if not (rel.startswith("ops/") or rel == "gradients_test.js"):
+        return "core tensor/opt"     # Tensor's methods, variables, optimizers, buffers
     name = cid.split("::", 1)[-1].lower()
     return "core gradients" if rel == "gradients_test.js" or "grad" in name else "core ops"
 
