@@ -1347,7 +1347,7 @@ class expect_message(expect):
 def test_env():
     """The TestEnv describeWithFlags hands its suite: the backend the cases run on."""
     name = tf.get_backend()
-    return obj(name=name, backend_name=name, is_data_sync=name != "webgpu", flags=obj())
+    return obj(name=name, backend_name=name, is_data_sync=True, flags=obj())
 
 
 def num_data_ids():
