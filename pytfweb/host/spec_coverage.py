@@ -80,6 +80,8 @@ def main(argv=None):
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     rows = table(args.specs_dir)
+    report, _ = load(args.specs_dir)
+    notes = [f"{r.get('package')}: {r.get('reason')}" for r in report if r.get("status") == "not_run"]
     if not rows:
         print(f"no translated specs under {args.specs_dir}: run `make specs` (and the spec tests for run/passed)",
               file=sys.stderr)
@@ -107,6 +109,8 @@ def main(argv=None):
           f"({100.0 * covered / max(1, a['cases']):.1f}%; {100.0 * covered / max(1, applicable):.1f}% of the "
           f"{applicable} that apply); not applicable: {a.get('not_applicable', 0)}; untranslated: "
           f"{a.get('untranslated', 0)} (each with its reason in report.json)")
+    for note in notes:   # a package whose specs could not be read (tfjs-converter/-layers without TFJS_SRC)
+        print(note)
     return 0
 
 

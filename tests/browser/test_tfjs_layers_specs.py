@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tfjs_specs import source
+from tests.tfjs_specs import coverage, source
 
 from .conftest import BACKEND
 
@@ -49,6 +49,7 @@ else:
                       module_names=list(MODULES), module_sources=module_sources)
         assert page["backend"] == BACKEND, f"the page ran the cases on {page['backend']}"
         results = page["results"]
+        coverage.record("layers", path, results, BACKEND)
         failed = [f"{key}: {detail}" for key, status, detail in results if status == "failed"]
         assert not failed, f"{len(failed)} of {len(results)} cases fail on {BACKEND}:\n" + "\n".join(failed)
         assert any(status in ("passed", "deviation") for _, status, _ in results), \

@@ -6,12 +6,14 @@ directory TFJS_SRC names; without it this module reports that it did not run.
 """
 import pytest
 
-from tests.tfjs_specs import source
+from tests.tfjs_specs import coverage, source
 
 SRC = source.source()
 
 
 if SRC is None:
+    coverage.record_not_run("layers")
+
     def test_layers_specs_not_run():
         pytest.skip(source.NOT_RUN)
 else:
@@ -21,6 +23,7 @@ else:
                              ids=lambda p: p.split("tfjs-layers/src/", 1)[-1])
     def test_layers_spec_file(path):
         results = layers.run_file(SRC, path)
+        coverage.record("layers", path, results)
         failed = [f"{key}: {detail}" for key, status, detail in results if status == "failed"]
         assert not failed, f"{len(failed)} of {len(results)} cases fail:\n" + "\n".join(failed)
         assert any(status in ("passed", "deviation") for _, status, _ in results), \
