@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tfjs_specs import source
+from tests.tfjs_specs import coverage, source
 
 from .conftest import BACKEND
 
@@ -48,6 +48,7 @@ else:
         page = run_py(PAGE, program=converter.program_of(SRC, path), path=path, **page_inputs)
         assert page["backend"] == BACKEND, f"the page ran the cases on {page['backend']}"
         results = page["results"]
+        coverage.record("converter", path, results, BACKEND)
         failed = [f"{key}: {detail}" for key, status, detail in results if status == "failed"]
         assert not failed, f"{len(failed)} of {len(results)} cases fail on {BACKEND}:\n" + "\n".join(failed)
         assert any(status in ("passed", "deviation") for _, status, _ in results), \

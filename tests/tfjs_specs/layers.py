@@ -744,8 +744,18 @@ DEVIATIONS = {
 STATUSES = ("passed", "deviation", "failed", "no check", "not applicable", "untranslatable")
 
 
-def spec_files(src):
-    return [p for p in src.list(ROOT_DIR, recursive=True) if p.endswith("_test.ts")]
+# The files that map most directly onto pytfweb's layers API (ISSUE 31's order), what
+# `python -m tests.tfjs_specs.coverage --layers` runs without --all.
+FILES = ["layers/core", "activations", "initializers", "constraints", "regularizers", "losses", "metrics",
+         "layers/convolutional", "layers/pooling", "layers/merge", "layers/normalization"]
+
+
+def spec_files(src, only=None):
+    """The spec files under tfjs-layers/src (only: paths under it without _test.ts)."""
+    paths = [p for p in src.list(ROOT_DIR, recursive=True) if p.endswith("_test.ts")]
+    if only:
+        paths = [p for p in paths if any(p == f"{ROOT_DIR}/{f}_test.ts" for f in only)]
+    return paths
 
 
 def program_of(src, path):
@@ -754,11 +764,17 @@ def program_of(src, path):
 
 
 def run_file(src, path, backend="cpu"):
-    """[(key, status, detail)] for every case of a spec file, also written for `pytfweb ops --specs`."""
+    """[(key, status, detail)] for every case of a spec file, also recorded for `pytfweb ops --specs`."""
     results = run_program(program_of(src, path), path) if file_reason(path) is None else \
         whole_file_not_applicable(src, path)
     save(path, results, backend)
     return results
+
+
+def save(path, results, backend="cpu"):
+    """The file's cases in build/specs/layers as `pytfweb ops --specs` reads them (coverage.record)."""
+    from .coverage import record
+    record("layers", path, results, backend)
 
 
 def file_reason(path):
@@ -771,37 +787,6 @@ def file_reason(path):
             return reason
     return None
 
-
-_REPORT_STATUS = {"passed": "translated", "deviation": "translated", "failed": "translated",
-                  "no check": "untranslated", "untranslatable": "untranslated", "not applicable": "not_applicable"}
-
-
-def save(path, results, backend="cpu"):
-    """build/specs/layers/report.json (every case's status, the file's entries replaced) and
-    results-<backend>/<file>.json (None for a passing case, else why), which `pytfweb ops --specs`
-    reads as it reads the core specs'."""
-    import os
-    from pathlib import Path
-    from . import source as source_mod
-    out = Path(source_mod.ROOT) / "build" / "specs" / "layers"
-    (out / f"results-{backend}").mkdir(parents=True, exist_ok=True)
-    rel = path.split(ROOT_DIR + "/", 1)[-1]
-    report_path = out / "report.json"
-    report = json.loads(report_path.read_text()) if report_path.is_file() else []
-    report = [r for r in report if r["file"] != rel]
-    module = rel.replace("/", "_").rsplit(".", 1)[0]
-    results_map = {}
-    for key, status, detail in results:
-        cid = rel + "::" + key.split(" :: ", 1)[-1]
-        report.append({"id": cid, "file": rel, "module": module, "package": "layers",
-                       "status": _REPORT_STATUS[status], "reason": detail if status not in ("passed", "failed")
-                       else ""})
-        if _REPORT_STATUS[status] == "translated":
-            results_map[cid] = None if status in ("passed", "deviation") else detail
-    tmp = report_path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(report, indent=0))
-    tmp.replace(report_path)
-    (out / f"results-{backend}" / f"{module}.json").write_text(json.dumps({"results": results_map}))
 
 
 def whole_file_not_applicable(src, path):
@@ -870,51 +855,3 @@ def run_case(host, case):
             signal.alarm(0)
             signal.signal(signal.SIGALRM, previous)
 
-
-def coverage(src, only=None):
-    table, rows = {}, []
-    import sys
-    for path in spec_files(src):
-        if only and only not in path:
-            continue
-        print(path, file=sys.stderr, flush=True)
-        try:
-            results = run_file(src, path)
-        except Exception as exc:  # noqa: BLE001 - a file the front end or collection cannot take
-            results = [(f"{path.rsplit('/', 1)[-1]} :: (file)", "untranslatable", f"{type(exc).__name__}: {exc}")]
-        counts = {s: 0 for s in STATUSES}
-        for _, status, _ in results:
-            counts[status] += 1
-        table[path] = counts
-        rows.extend(results)
-    return table, rows
-
-
-def main(argv):
-    """python -m tests.tfjs_specs.layers [--file SUBSTRING] [--list STATUS]: runs the layers specs
-    on cpu, prints the coverage table (and the cases of a status), writes
-    build/specs/layers/coverage.json."""
-    import sys
-    from pathlib import Path
-    from . import source as source_mod
-    from .converter import markdown
-    src = source_mod.source()
-    if src is None:
-        print(source_mod.NOT_RUN)
-        return 0
-    only = argv[argv.index("--file") + 1] if "--file" in argv else None
-    show = argv[argv.index("--list") + 1] if "--list" in argv else None
-    table, rows = coverage(src, only)
-    out = Path(source_mod.ROOT) / "build" / "specs" / "layers"
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "coverage.json").write_text(json.dumps({"table": table, "cases": rows}, indent=1))
-    for key, status, detail in rows:
-        if status == (show or "failed"):
-            print(f"{status:15s} {key} :: {detail[:300]}")
-    sys.stdout.write(markdown(table))
-    return 1 if any(c["failed"] for c in table.values()) else 0
-
-
-if __name__ == "__main__":
-    import sys
-    sys.exit(main(sys.argv[1:]))

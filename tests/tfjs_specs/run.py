@@ -51,7 +51,6 @@ def save_results(package, backend, module, out):
 
 
 def run_file(package, module, backend="cpu"):
-    from . import runtime as _unused  # noqa: F401 - the package imports in CPython
     rt = load_runtime()
     cases = load_cases(module_source(package, module), rt, module)
     t0 = time.perf_counter()
@@ -101,6 +100,10 @@ def main(argv):
     for rel, module in fl:
         if only and only not in rel:
             continue
+        import pytfweb as tf
+        tf.engine().reset()      # each file starts on a clean engine, as under pytest (tests/unit/conftest.py)
+        tf.env().reset()
+        tf.set_backend("cpu")
         out = run_file("core", module)
         bad = sum(1 for e in out["results"].values() if e and not e.startswith("skip:"))
         print(f"{rel:55s} {len(out['results']):4d} cases {bad:4d} failing {out['seconds']:6.2f}s"

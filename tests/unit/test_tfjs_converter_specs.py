@@ -6,12 +6,14 @@ import os
 
 import pytest
 
-from tests.tfjs_specs import source
+from tests.tfjs_specs import coverage, source
 
 SRC = source.source()
 
 
 if SRC is None:
+    coverage.record_not_run("converter")
+
     def test_converter_specs_not_run():
         pytest.skip(source.NOT_RUN)
 else:
@@ -24,6 +26,7 @@ else:
     @pytest.mark.parametrize("path", converter.spec_files(SRC), ids=lambda p: os.path.basename(p))
     def test_converter_spec_file(path, oplist):
         results = converter.run_file(SRC, path, oplist)
+        coverage.record("converter", path, results)
         failed = [f"{key}: {detail}" for key, status, detail in results if status == "failed"]
         assert not failed, f"{len(failed)} of {len(results)} cases fail:\n" + "\n".join(failed)
         # a file with no case carried over would pass without checking anything
