@@ -146,6 +146,9 @@ class Attrs:
     def ints(self, name, default=_MISSING):
         lst = self._list(name)
         if lst is None:
+            value = self.raw.get(name)
+            if value is not None and ("i" in value or "f" in value):  # one number where a list is read (TF.js takes it)
+                return [self.int(name)]
             return self._default(name, default)
         if lst.get("f"):
             return [int(_float(v)) for v in lst["f"]]

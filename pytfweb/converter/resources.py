@@ -62,7 +62,10 @@ class TensorArray(Resource):
         self.element_shape = element_shape
         self.dynamic_size = dynamic_size
         self.clear_after_read = clear_after_read
-        self.items = [None] * size  # [owned tensor, read?] per index
+        # As TF.js's TensorArray: size is the bound of a static array; the array grows as it is
+        # written and size() counts up to the last written index (what TensorArraySizeV3 gives).
+        self.max_size = size
+        self.items = []  # [owned tensor, read?] per index, None for a hole
         self.closed = False
 
     def _where(self):
@@ -77,8 +80,8 @@ class TensorArray(Resource):
 
     def write(self, index, t):
         self._check_open()
-        if index < 0 or (index >= len(self.items) and not self.dynamic_size):
-            raise ValueError(f"{self._where()}: cannot write index {index}; its size is {len(self.items)} and it is not "
+        if index < 0 or (index >= self.max_size and not self.dynamic_size):
+            raise ValueError(f"{self._where()}: cannot write index {index}; its size is {self.max_size} and it is not "
                              f"dynamically sized")
         if t.dtype != self.dtype:
             raise TypeError(f"{self._where()} holds {self.dtype}, cannot write a {t.dtype} tensor at index {index}")
@@ -136,11 +139,18 @@ class TensorArray(Resource):
             raise ValueError(f"{self._where()}: split lengths {lengths} do not add up to the tensor's first dimension "
                              f"{list(t.shape)}")
         parts = tfo.split(t, lengths, 0) if lengths else []
+        shape = self.element_shape
+        reshape = shape is not None and len(shape) > 0 and all(d is not None and d >= 0 for d in shape)
+        pieces = []
         try:
             for i, part in enumerate(parts):
+                if reshape and list(part.shape) != list(shape):
+                    # TF.js reshapes each piece to the element shape ([1, 3] pieces of an array of [3])
+                    part = tfo.reshape(part, shape)
+                    pieces.append(part)
                 self.write(i, part)
         finally:
-            _dispose(parts)
+            _dispose(parts + pieces)
 
     def close(self):
         _dispose(item[0] for item in self.items if item is not None)

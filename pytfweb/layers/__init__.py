@@ -106,8 +106,8 @@ def dot(axes, normalize=False, **kwargs):
 
 
 @takes_options
-def input_layer(input_shape=None, batch_size=None, batch_input_shape=None, dtype="float32", name=None):
-    return InputLayer(input_shape, batch_size, batch_input_shape, dtype, name=name)
+def input_layer(input_shape=None, batch_size=None, batch_input_shape=None, dtype="float32", name=None, sparse=False):
+    return InputLayer(input_shape, batch_size, batch_input_shape, dtype, sparse=sparse, name=name)
 
 
 input = takes_options(_input)  # noqa: A001 - TF.js has tf.layers.input beside tf.input

@@ -23,13 +23,31 @@ def snake(name):
 
 def takes_options(factory):
     """TF.js's factories take one object of options; so do these: factory({"units": 3,
-    "inputShape": [4]}) is factory(units=3, input_shape=[4]) (keys in camelCase or snake_case)."""
+    "inputShape": [4]}) is factory(units=3, input_shape=[4]) (keys in camelCase or snake_case).
+    An option given as None there takes its default, as TF.js reads a null option
+    (`args.useBias == null ? true : args.useBias`)."""
     @functools.wraps(factory)
     def wrapped(*args, **kwargs):
         if len(args) == 1 and isinstance(args[0], dict) and not kwargs:
-            return factory(**{snake(k): v for k, v in args[0].items()})
+            return factory(**{option_name(k): v for k, v in args[0].items()
+                              if v is not None or option_name(k) in NULL_IS_A_VALUE})
         return factory(*args, **kwargs)
     return wrapped
+
+
+def option_name(key):
+    """A TF.js option's keyword here: its snake_case, except where toSnakeCase splits an acronym
+    (inputDType -> input_dtype)."""
+    name = snake(key)
+    return _OPTION_NAMES.get(name, name)
+
+
+_OPTION_NAMES = {"input_d_type": "input_dtype"}
+
+
+# Options TF.js reads with `=== undefined`, where null is a value of its own (Bidirectional's
+# mergeMode: null returns the two directions' outputs unmerged)
+NULL_IS_A_VALUE = frozenset({"merge_mode"})
 
 
 def shape_str(shape):

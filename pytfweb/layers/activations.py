@@ -3,10 +3,21 @@
 Each is a plain function of one tensor; where the op exists it is used, otherwise the
 activation is composed from ops exactly as tfjs-layers/src/activations.ts composes it.
 """
+import functools
 import math
 
 from .. import ops
+from ..core.api import tidy
 from ._utils import lookup
+
+
+def _tidied(fn):
+    """As TF.js's composed activations (K.hardSigmoid and the like run in tidy): only the result
+    outlives the call."""
+    @functools.wraps(fn)
+    def run(x, *args):
+        return tidy(lambda: fn(x, *args))
+    return run
 
 
 def linear(x):
@@ -33,6 +44,7 @@ def sigmoid(x):
     return ops.sigmoid(x)
 
 
+@_tidied
 def hard_sigmoid(x):
     # TF.js: clip(0.2 * x + 0.5, 0, 1)
     return ops.clip_by_value(ops.add(ops.mul(x, 0.2), 0.5), 0, 1)
@@ -46,6 +58,7 @@ def softplus(x):
     return ops.softplus(x)
 
 
+@_tidied
 def softsign(x):
     return ops.div(x, ops.add(ops.abs(x), 1))
 
@@ -58,19 +71,23 @@ def log_softmax(x, axis=-1):
     return ops.log_softmax(x, axis)
 
 
+@_tidied
 def swish(x, alpha=1):
     return ops.mul(ops.sigmoid(ops.mul(x, alpha)), x)
 
 
+@_tidied
 def mish(x):
     return ops.mul(x, ops.tanh(ops.softplus(x)))
 
 
+@_tidied
 def gelu(x):
     # The exact form TF.js uses: 0.5 * x * (1 + erf(x / sqrt(2)))
     return ops.mul(ops.mul(x, 0.5), ops.add(ops.erf(ops.div(x, math.sqrt(2.0))), 1))
 
 
+@_tidied
 def gelu_new(x):
     # The tanh approximation (TF.js's 'gelu_new')
     inner = ops.mul(math.sqrt(2 / math.pi), ops.add(x, ops.mul(ops.pow(x, 3), 0.044715)))

@@ -11,6 +11,7 @@ import sys
 import time
 
 from ..core.environment import IS_BROWSER
+from ._utils import snake as _snake
 
 _EVENTS = ("on_train_begin", "on_train_end", "on_epoch_begin", "on_epoch_end", "on_batch_begin", "on_batch_end")
 
@@ -490,7 +491,12 @@ class CallbackList:
 
     def __init__(self, callbacks):
         self.handlers = {event: [] for event in _EVENTS}
-        self.callbacks = list(callbacks)
+        # TF.js takes one callback or a list; a dict's keys may be TF.js's onEpochEnd or on_epoch_end
+        if isinstance(callbacks, (dict, Callback)) or (callbacks is not None and not isinstance(callbacks, (list, tuple))
+                                                       and any(hasattr(callbacks, e) for e in _EVENTS)):
+            callbacks = [callbacks]
+        self.callbacks = [{_snake(k): v for k, v in cb.items()} if isinstance(cb, dict) else cb
+                          for cb in (callbacks or [])]
         for cb in self.callbacks:
             for event in _EVENTS:
                 fn = cb.get(event) if isinstance(cb, dict) else getattr(cb, event, None)

@@ -197,6 +197,10 @@ def layer_kwargs(cls, config, custom_objects=None):
 
 
 def _value_from_config(key, value, custom_objects):
+    if isinstance(value, dict) and value.get("type") == "ndarray" and "value" in value:
+        # a numpy scalar as Keras 2's JSON encoder writes it ({"type": "ndarray", "value": 6}); TF.js
+        # reads its value (convertNDArrayScalarsInConfig)
+        return value["value"]
     if key in ("layer", "cell") and value is not None:
         if isinstance(value, list):
             return [deserialize_layer(v, custom_objects) for v in value]
@@ -213,6 +217,19 @@ def _value_from_config(key, value, custom_objects):
     return value
 
 
+def object_from_identifier(spec, module, kind):
+    """An initializer, regularizer or constraint from its serialized form: {class_name, config}
+    (Keras's) or {className, config} with camelCase config keys (TF.js's serialization.ConfigDict,
+    which TF.js's getInitializer and its relatives take)."""
+    name = spec.get("class_name", spec.get("className"))
+    if not isinstance(name, str):
+        raise TypeError(f"Unknown {kind} {spec!r}: a dict needs 'class_name' (or 'className') and 'config'")
+    config = {_snake(k): v for k, v in (spec.get("config") or {}).items()}
+    if module.class_for(name) is None and _REGISTERED.get(name) is None:
+        return module.get(name)   # TF.js also takes the short names there ('zeros', 'maxNorm')
+    return _object_from_config({"class_name": name, "config": config}, module, kind, None)
+
+
 def _object_from_config(spec, module, kind, custom_objects):
     name = spec["class_name"]
     config = spec.get("config") or {}
@@ -224,6 +241,11 @@ def _object_from_config(spec, module, kind, custom_objects):
     from_config = getattr(cls, "from_config", None)
     if from_config is not None:
         return from_config(config)
+    if isinstance(cls, type) and config:
+        # Keras 2.1 writes a dtype into every initializer's config ({"dtype": "float32"} for Zeros);
+        # as TF.js, a key the class does not take is ignored
+        accepted = _accepted_params(cls)
+        config = {k: v for k, v in config.items() if k in accepted or k != "dtype"}
     return cls(**config)
 
 

@@ -1,6 +1,8 @@
 """tf.constraints: projections applied to a weight after each optimizer step (tfjs-layers
 constraints.ts). Keras applies them after the update; so does fit() here."""
+import sys
 from .. import ops
+from ..core.api import tidy
 from ._utils import epsilon, lookup, takes_options
 
 
@@ -27,7 +29,7 @@ class Constraint:
         Returns:
             A new Tensor of w's shape.
         """
-        return self(w)
+        return tidy(lambda: self(w))   # as TF.js: only the result outlives the call
 
     def get_class_name(self):
         """TF.js's class name ('MaxNorm', ...).
@@ -213,6 +215,9 @@ def get(identifier):
         return identifier
     if isinstance(identifier, str):
         return lookup(identifier, _BY_NAME, "constraint")()
+    if isinstance(identifier, dict):   # serialized: {className, config} (TF.js) or {class_name, config}
+        from .config import object_from_identifier
+        return object_from_identifier(identifier, sys.modules[__name__], "constraint")
     return lookup(identifier, _BY_NAME, "constraint")
 
 

@@ -116,6 +116,12 @@ class Flatten(Layer):
         self.input_spec = InputSpec(min_ndim=3)
         self.data_format = data_format
 
+    def get_config(self):
+        config = super().get_config()
+        if self.data_format is not None:   # as TF.js: only when given
+            config["data_format"] = self.data_format
+        return config
+
     def compute_output_shape(self, input_shape):
         rest = input_shape[1:]
         if any(d is None for d in rest):
@@ -138,10 +144,11 @@ class Reshape(Layer):
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
         self.target_shape = [(-1 if d is None else d) for d in target_shape]
-        if sum(d == -1 for d in self.target_shape) > 1:
-            raise ValueError("Can only specifiy one unknown dimension.")
 
     def _fix(self, input_shape):
+        # checked when the layer is applied, as TF.js does (making the layer never fails)
+        if sum(d == -1 for d in self.target_shape) > 1:
+            raise ValueError("Can only specifiy one unknown dimension.")
         known = math.prod(d for d in self.target_shape if d != -1)
         if any(d is None for d in input_shape):
             return tuple(None if d == -1 else d for d in self.target_shape)

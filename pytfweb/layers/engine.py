@@ -54,12 +54,33 @@ class SymbolicTensor:
         self.source_layer = source_layer
         self.node_index = node_index
         self.tensor_index = tensor_index
-        self.name = name or f"{source_layer.name}/output{tensor_index}"
+        # TF.js lets a SymbolicTensor stand alone (no layer made it yet): it gets a name of its own
+        self.name = name or (f"{source_layer.name}/output{tensor_index}" if source_layer is not None
+                             else f"symbolic_tensor{self.id}")
 
     @property
     def rank(self):
         """The number of axes, batch included."""
         return len(self.shape)
+
+    @property
+    def inputs(self):
+        """The tensors the layer that made this one was applied to (TF.js's SymbolicTensor.inputs);
+        [] for one made by tf.input or by hand.
+
+        Returns:
+            A list of SymbolicTensors.
+
+        Example:
+            >>> x = tf.input(shape=[2])
+            >>> tf.layers.dense(units=1).apply(x).inputs == [x], x.inputs
+            (True, [])
+        """
+        layer = self.source_layer
+        if layer is None or self.node_index >= len(layer.inbound_nodes):
+            return []
+        node = layer.inbound_nodes[self.node_index]
+        return list(node.input_tensors) if node.inbound_layers else []   # an InputLayer's node has none
 
     def __repr__(self):
         return f"SymbolicTensor(name={self.name}, shape={shape_str(self.shape)}, dtype={self.dtype})"
@@ -89,7 +110,8 @@ class Node:
         self.input_shapes = [t.shape for t in input_tensors]
         self.output_shapes = [t.shape for t in output_tensors]
         for layer in inbound_layers:
-            layer.outbound_nodes.append(self)
+            if layer is not None:  # a SymbolicTensor made by hand has no source layer (as in TF.js)
+                layer.outbound_nodes.append(self)
         outbound_layer.inbound_nodes.append(self)
 
 
@@ -664,6 +686,9 @@ class InputLayer(Layer):
         if input_shape is not None and batch_input_shape is not None:
             raise ValueError("Only provide the input_shape OR batch_input_shape argument to InputLayer, not both "
                              "at the same time.")
+        if batch_size is not None and batch_input_shape is not None:
+            raise ValueError("Cannot specify batchSize if batchInputShape is specified when creating an "
+                             "InputLayer.")
         super().__init__(name=name or unique_name("input"), input_shape=input_shape,
                          batch_input_shape=batch_input_shape, batch_size=batch_size, dtype=dtype)
         # One example of this input must fit in a tensor (a model file's 10^12-wide input is refused
@@ -676,6 +701,25 @@ class InputLayer(Layer):
         self.sparse = sparse
         out = SymbolicTensor(self.dtype, self.batch_input_shape, self, 0, 0, name=self.name)
         Node(self, [], [], [], [out], [out])
+
+    def apply(self, inputs=None, *args, **kwargs):
+        """An InputLayer is a graph's source: it takes no input (TF.js raises too).
+
+        Args:
+            inputs: anything: applying an InputLayer is refused.
+
+        Returns:
+            Nothing: it always raises.
+
+        Raises:
+            ValueError: always.
+
+        Example:
+            >>> tf.layers.input_layer(input_shape=[2]).apply(tf.ones([1, 2]))
+            Traceback (most recent call last):
+            ValueError: Cannot pass any input to an InputLayer's apply() method. InputLayer name: ...
+        """
+        raise ValueError(f"Cannot pass any input to an InputLayer's apply() method. InputLayer name: {self.name}")
 
     def get_config(self):
         return {"batch_input_shape": list(self.batch_input_shape), "dtype": self.dtype, "sparse": self.sparse,

@@ -5,7 +5,9 @@ Initializer, a TF.js name ('glorotUniform'), a Keras name ('glorot_uniform') or 
 """
 import array
 import contextlib
+import functools
 import math
+import sys
 from typing import Optional
 
 from .. import ops
@@ -59,8 +61,19 @@ class Initializer:
     """
     class_name = "Initializer"
 
+    def __init_subclass__(cls, **kwargs):
+        # apply is TF.js's public name and TF.js runs it in tidy: every subclass's apply keeps only its result
+        super().__init_subclass__(**kwargs)
+        fn = cls.__dict__.get("apply")
+        if fn is not None and not getattr(fn, "tidied", False):
+            @functools.wraps(fn)
+            def apply(self, shape, *args, **kw):
+                return tidy(lambda: fn(self, list(shape), *args, **kw))
+            apply.tidied = True
+            cls.apply = apply
+
     def __call__(self, shape, dtype="float32"):
-        return tidy(lambda: self.apply(list(shape), dtype))
+        return self.apply(list(shape), dtype)
 
     def apply(self, shape, dtype="float32"):
         """Initial values for a weight.
@@ -590,6 +603,9 @@ def get(identifier):
         return identifier
     if isinstance(identifier, str):
         return lookup(identifier, _BY_NAME, "initializer")()
+    if isinstance(identifier, dict):   # serialized: {className, config} (TF.js) or {class_name, config}
+        from .config import object_from_identifier
+        return object_from_identifier(identifier, sys.modules[__name__], "initializer")
     if callable(identifier):
         return identifier
     raise TypeError(f"Unknown initializer {identifier!r}")

@@ -39,6 +39,8 @@ class _Merge(Layer):
     def compute_mask(self, inputs, mask=None):
         if mask is None:
             return None
+        if not isinstance(inputs, (list, tuple)):
+            raise ValueError(f"Layer {self.name}: `inputs` should be a list of tensors")
         if not isinstance(mask, (list, tuple)) or len(mask) != len(inputs):
             raise ValueError(f"Layer {self.name}: `mask` should be a list with one entry per input")
         masks = [m for m in mask if m is not None]
@@ -53,6 +55,10 @@ class _Merge(Layer):
 
     def build(self, input_shape):
         self._check(input_shape)
+        batch = {s[0] for s in input_shape if s is not None and len(s) and s[0] is not None}
+        if len(batch) > 1:
+            raise ValueError(f"Can not merge tensors with different batch sizes. Got tensors with shapes: "
+                             f"{shape_str(list(input_shape))}.")
         self.built = True
 
     def compute_output_shape(self, input_shape):
@@ -62,7 +68,19 @@ class _Merge(Layer):
         return ((batch.pop() if len(batch) == 1 else None),) + rest
 
     def call(self, inputs, training=False):
-        return functools.reduce(self._merge, inputs)
+        return functools.reduce(self._merge, _same_rank(inputs))
+
+
+def _same_rank(inputs):
+    """As TF.js's Merge: an input of lower rank gains axes at position 1 until all ranks agree, so
+    a [batch, 1] input broadcasts per sample against [batch, h, w] (not per row)."""
+    top = max(x.rank for x in inputs)
+    out = []
+    for x in inputs:
+        for _ in range(top - x.rank):
+            x = ops.expand_dims(x, 1)
+        out.append(x)
+    return out
 
 
 class Add(_Merge):
@@ -89,7 +107,7 @@ class Average(_Merge):
     class_name = "Average"
 
     def call(self, inputs, training=False):
-        return ops.mul(functools.reduce(ops.add, inputs), 1 / len(inputs))
+        return ops.mul(functools.reduce(ops.add, _same_rank(inputs)), 1 / len(inputs))
 
 
 class Concatenate(_Merge):

@@ -130,7 +130,7 @@ class Model(Trainer, Layer):
         """A layer by name or by index in model.layers.
 
         Args:
-            name: the layer's name.
+            name: the layer's name (or, as TF.js 4.22 takes it, its index: get_layer(0)).
             index: its index in model.layers (when no name is given).
 
         Returns:
@@ -139,6 +139,8 @@ class Model(Trainer, Layer):
         Raises:
             ValueError: no such layer.
         """
+        if isinstance(name, int) and not isinstance(name, bool) and index is None:
+            name, index = None, name
         if index is not None:
             if not 0 <= index < len(self.layers):
                 raise ValueError(f"Was asked to retrieve layer at index {index}, but model only has "
@@ -163,14 +165,17 @@ class Model(Trainer, Layer):
 
     @property
     def trainable(self):
-        """Whether fit updates the model's weights (settable: sets every layer's)."""
+        """Whether fit updates the model's weights (settable; the layers keep their own flags, as in
+        TF.js: a frozen model trains nothing, and unfreezing it trains the layers that are trainable)."""
         return self._trainable
 
     @trainable.setter
     def trainable(self, value):
+        # TF.js's Container: the flag and its layers' weights' trainable bits, not the layers' flags
         self._trainable = bool(value)
         for layer in getattr(self, "_graph_layers", []):
-            layer.trainable = value
+            for w in getattr(layer, "_trainable_weights", []):
+                w.trainable = self._trainable and layer.trainable
 
     @property
     def trainable_weights(self):

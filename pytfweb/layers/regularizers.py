@@ -1,4 +1,5 @@
 """tf.regularizers: weight penalties added to the training loss (tfjs-layers regularizers.ts)."""
+import sys
 from .. import ops
 from ._utils import lookup, takes_options
 
@@ -132,6 +133,9 @@ def get(identifier):
         return identifier
     if isinstance(identifier, str):
         return lookup(identifier, _BY_NAME, "regularizer")()
+    if isinstance(identifier, dict):   # serialized: {className, config} (TF.js) or {class_name, config}
+        from .config import object_from_identifier
+        return object_from_identifier(identifier, sys.modules[__name__], "regularizer")
     return lookup(identifier, _BY_NAME, "regularizer")
 
 

@@ -467,7 +467,7 @@ class Trainer:
         steps = math.ceil(n / batch_size)
         history = History()
         progress = ProgressLogger(verbose) if verbose else None
-        cbs = [history] + ([progress] if progress else []) + list(callbacks or [])
+        cbs = [history] + ([progress] if progress else []) + CallbackList(callbacks).callbacks
         cb = CallbackList(cbs)
         names = list(self.metrics_names)
         cb.set_model(self, {"epochs": epochs, "initial_epoch": initial_epoch, "samples": n, "steps": steps,

@@ -149,13 +149,19 @@ def tl_split(x, a, rt):
     if sum(lengths) != t.shape[0]:
         raise ValueError(f"graph model: node '{a.node}' (TensorListSplit): lengths {lengths} do not add up to "
                          f"{t.shape[0]}")
-    tl = rt.add(TensorList(_element_shape(x[1]), t.dtype))
+    shape = _element_shape(x[1])
+    tl = rt.add(TensorList(shape, t.dtype))
     parts = tfo.split(t, lengths, 0) if lengths else []
+    reshaped = []
     try:
         for part in parts:
+            if shape is not None and list(part.shape) != shape and sum(d < 0 for d in shape) <= 1:
+                # TF.js reshapes each piece to the element shape ([1, 3] pieces of a list of [3])
+                part = tfo.reshape(part, shape)
+                reshaped.append(part)
             tl.push(part)
     finally:
-        dispose(parts)
+        dispose(parts + reshaped)
     return tl.handle_copy()
 
 

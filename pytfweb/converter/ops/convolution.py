@@ -53,8 +53,10 @@ def fused_args(x, a, first_arg=2):
     the extra op BiasAdd or FusedBatchNorm (or only an activation)."""
     fused = [s.lower() for s in a.strs("fused_ops", [])]
     args = x[first_arg:]
-    extra = fused[0] if fused and fused[0] in ("biasadd", "fusedbatchnorm") else None
+    # TF.js reads fused_ops as [extra op, activation]; 'noop' is an extra op that adds nothing
+    extra = fused[0] if fused and fused[0] in ("biasadd", "fusedbatchnorm", "noop") else None
     rest = fused[1:] if extra else fused
+    extra = None if extra == "noop" else extra
     if len(rest) > 1:
         raise NotImplementedError(f"graph model: node '{a.node}' ({a.op}) fuses {a.strs('fused_ops')}; pytfweb fuses "
                                   f"one extra op and one activation")

@@ -25,6 +25,18 @@ def random_uniform(x, a):
                               _seed(a))
 
 
+def random_uniform_int(x, a):
+    # TensorFlow gives minval and maxval as inputs; TF.js's op mapping reads them as attributes
+    if len(x) >= 3:
+        lo, hi = int_(x[1]), int_(x[2])
+    elif a.has("minval") and a.has("maxval"):
+        lo, hi = a.int("minval"), a.int("maxval")
+    else:
+        raise ValueError(f"graph model: node '{a.node}' (RandomUniformInt) needs minval and maxval, as inputs 2 and "
+                         f"3 or attributes; got {len(x)} input(s)")
+    return tfo.random_uniform_int(ints(x[0]), lo, hi, _seed(a))
+
+
 OPS = table("creation", {
     "Fill": (2, lambda x, a: tfo.fill(ints(x[0]), num(x[1]), a.dtype("T", x[1].dtype))),
     "LinSpace": (3, lambda x, a: tfo.linspace(num(x[0]), num(x[1]), int_(x[2]))),
@@ -38,7 +50,7 @@ OPS = table("creation", {
     "RandomStandardNormal": (1, lambda x, a: tfo.random_standard_normal(ints(x[0]), a.dtype("dtype", "float32"),
                                                                          _seed(a))),
     "RandomUniform": (1, random_uniform),
-    "RandomUniformInt": (3, lambda x, a: tfo.random_uniform_int(ints(x[0]), int_(x[1]), int_(x[2]), _seed(a))),
+    "RandomUniformInt": (1, random_uniform_int),
     "TruncatedNormal": (1, lambda x, a: tfo.truncated_normal(ints(x[0]), a.float("means", 0.0),
                                                              a.float("stddev", 1.0), a.dtype("dtype", "float32"),
                                                              _seed(a))),

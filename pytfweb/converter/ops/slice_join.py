@@ -54,7 +54,9 @@ def split(x, a):
 
 
 def split_v(x, a):
-    return tfo.split(x[0], ints(x[1]), int_(x[2]))
+    # TF.js reads a scalar size_splits as a number of equal splits
+    sizes = int_(x[1]) if x[1].rank == 0 else ints(x[1])
+    return tfo.split(x[0], sizes, int_(x[2]))
 
 
 def sparse_to_dense(x, a):

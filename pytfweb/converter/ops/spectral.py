@@ -5,7 +5,7 @@ from ._table import ints, table
 
 def rfft(x, a):
     n = ints(x[1])[-1] if len(x) > 1 else None
-    return tfo.rfft(x[0], n if n != x[0].shape[-1] else None)
+    return tfo.rfft(x[0], n if x[0].rank == 0 or n != x[0].shape[-1] else None)
 
 
 OPS = table("spectral", {
