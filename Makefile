@@ -43,7 +43,9 @@ F16_TESTS := PYTFWEB_TEST_WEBGL_F16=1 $(VPY) -m pytest tests/browser/test_webgl_
 WEBGPU_TESTS := PYTFWEB_TEST_BACKEND=webgpu $(VPY) -m pytest tests/browser/test_webgl_*.py \
 	tests/browser/test_layers*.py tests/browser/test_parity.py tests/browser/test_function.py \
 	tests/browser/test_traced_steps.py tests/browser/test_plan_runner_gpu.py tests/browser/test_graph_model.py \
-	tests/browser/test_zoo.py tests/browser/test_tfjs_specs.py tests/browser/test_tfjs_layers_specs.py -m 'not fuzz_heavy' -rs
+	tests/browser/test_zoo.py tests/browser/test_tfjs_specs.py tests/browser/test_tfjs_layers_specs.py \
+	tests/browser/test_tfjs_converter_specs.py tests/browser/test_cpu_forward_runner.py tests/browser/test_warmup.py \
+	-m 'not fuzz_heavy' -rs
 
 test: setup specs
 	$(VPY) -m pytest tests/unit $(PYTEST_ARGS)

@@ -56,7 +56,7 @@ def reshape(target_shape, **kwargs):
 
 
 @takes_options
-def permute(dims, **kwargs):
+def permute(dims=None, **kwargs):
     return Permute(dims, **kwargs)
 
 

@@ -175,8 +175,14 @@ class Permute(Layer):
     class_name = "Permute"
     config_keys = ("dims",)
 
-    def __init__(self, dims, **kwargs):
+    def __init__(self, dims=None, **kwargs):
         super().__init__(**kwargs)
+        if dims is None:
+            raise ValueError("permute: 'dims' is required: the non-batch axes in their new order, 1-based "
+                             "(e.g. [2, 1])")
+        if not isinstance(dims, (list, tuple)):
+            raise TypeError(f"permute: 'dims' must be a list of axes (1-based, e.g. [2, 1]), got "
+                            f"{type(dims).__name__} {dims!r}")
         dims = list(dims)
         if sorted(dims) != list(range(1, len(dims) + 1)):
             raise ValueError(f"Invalid permutation `dims`: {dims}. `dims` must contain consecutive integers "

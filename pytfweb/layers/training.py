@@ -62,6 +62,16 @@ _OPTIMIZERS = {
 _ACCURACY, _CROSSENTROPY = ("accuracy", "acc"), ("crossentropy", "ce")
 
 
+def get_optimizer(name):
+    """A new optimizer by its Keras name with TF.js's defaults (TF.js's getOptimizer): 'sgd',
+    'adam', 'adagrad', 'adadelta', 'adamax', 'rmsprop', in any case or spelling (RMSProp,
+    rms_prop). ValueError for another name."""
+    key = snake(name).replace("_", "")
+    if key not in _OPTIMIZERS:
+        raise ValueError(f"Unknown Optimizer {name}. Known: {', '.join(sorted(_OPTIMIZERS))}")
+    return _OPTIMIZERS[key]()
+
+
 class Trainer:
     """The training half of a Model (mixed in; the model gives inputs, outputs, _run)."""
 
@@ -102,10 +112,7 @@ class Trainer:
         metric_fns = self._resolve_metrics(metrics, loss_fns)
         # The optimizer last: a name makes one (with tensors), which a later error would leak.
         if isinstance(optimizer, str):
-            key = snake(optimizer).replace("_", "")
-            if key not in _OPTIMIZERS:
-                raise ValueError(f"Unknown Optimizer {optimizer}. Known: {', '.join(sorted(_OPTIMIZERS))}")
-            new, owned = _OPTIMIZERS[key](), True
+            new, owned = get_optimizer(optimizer), True
         elif isinstance(optimizer, _train.Optimizer):
             new, owned = optimizer, False
         else:

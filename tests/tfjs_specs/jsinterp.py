@@ -17,6 +17,11 @@ import re
 import sys
 
 
+def _js_int(x):
+    """An index as JavaScript's Array methods read one (ToIntegerOrInfinity: truncated toward 0)."""
+    return int(x) if isinstance(x, float) and math.isfinite(x) else x
+
+
 class Untranslatable(Exception):
     """A construct or API of the spec this translation does not carry to pytfweb (the reason says which)."""
 
@@ -773,7 +778,7 @@ class ArrayMethods:
             "shift": lambda: arr.pop(0) if arr else UNDEF,
             "unshift": lambda *xs: [arr.insert(0, x) for x in reversed(xs)] and len(arr),
             "concat": lambda *xs: list(arr) + [y for x in xs for y in (x if isinstance(x, list) else [x])],
-            "slice": lambda s=0, e=None: arr[s:(e if e is not None and e is not UNDEF else len(arr))],
+            "slice": lambda s=0, e=None: arr[_js_int(s):(_js_int(e) if e is not None and e is not UNDEF else len(arr))],
             "join": lambda sep=",": sep.join(js_str(v) for v in arr),
             "reduce": lambda f, *init: ArrayMethods.reduce(call, arr, f, init),
             "reverse": lambda: arr.reverse() or arr,

@@ -19,6 +19,7 @@ import math
 import re
 
 import pytfweb as tf
+from pytfweb.layers.training import get_optimizer
 
 from . import specs
 from .jsinterp import UNDEF, JSObject, NotApplicable, Untranslatable, snake
@@ -196,13 +197,6 @@ def _conv(rank, x, kernel, bias=None, strides=UNDEF, padding=UNDEF, data_format=
     strides = _dflt(strides, 1 if rank == 1 else [1] * rank)
     dilation = _dflt(dilation, 1 if rank == 1 else [1] * rank)
     padding = _dflt(padding, "valid")
-    x_rank = len(x.shape)
-    if x_rank != rank + 2:
-        raise ValueError(f"conv{rank}d: the input should be of rank {rank + 2}, got {x_rank}")
-    if len(kernel.shape) != rank + 2:
-        raise ValueError(f"conv{rank}d: the kernel should be of rank {rank + 2}, got {len(kernel.shape)}")
-    if bias is not None and len(bias.shape) != 1:
-        raise ValueError(f"conv{rank}d: the bias should be of rank 1, got {len(bias.shape)}")
     x, back = _channels_last(x, data_format, rank)
     op = {1: tf.conv1d, 2: tf.conv2d, 3: tf.conv3d}[rank]
     y = op(x, kernel, strides, padding, {1: "NWC", 2: "NHWC", 3: "NDHWC"}[rank], dilation)
@@ -215,10 +209,6 @@ def _conv(rank, x, kernel, bias=None, strides=UNDEF, padding=UNDEF, data_format=
 
 
 def _depthwise(x, kernel, strides=UNDEF, padding=UNDEF, data_format=UNDEF, dilation=UNDEF):
-    if len(x.shape) != 4:
-        raise ValueError(f"depthwiseConv2d: the input should be of rank 4, got {len(x.shape)}")
-    if len(kernel.shape) != 4:
-        raise ValueError(f"depthwiseConv2d: the kernel should be of rank 4, got {len(kernel.shape)}")
     x, back = _channels_last(x, data_format, 2)
     y = tf.depthwise_conv2d(x, kernel, _dflt(strides, [1, 1]), _dflt(padding, "valid"), "NHWC",
                             _dflt(dilation, [1, 1]))
@@ -236,19 +226,12 @@ def _pool(rank, x, pool_size, strides=UNDEF, padding=UNDEF, data_format=UNDEF, p
 
 
 def _temporal_padding(x, padding=UNDEF):
-    if len(x.shape) != 3:
-        raise ValueError(f"temporalPadding expects input tensor to be 3-D, but received a {len(x.shape)}-D tensor.")
     padding = _dflt(padding, [1, 1])
-    if len(padding) != 2:
-        raise ValueError(f"temporalPadding expects input padding pattern to be a length-2 array, but received a "
-                         f"length-{len(padding)} array.")
     return tf.pad(x, [[0, 0], list(padding), [0, 0]])
 
 
 def _spatial2d_padding(x, padding=UNDEF, data_format=UNDEF):
     padding = _dflt(padding, [[1, 1], [1, 1]])
-    if len(x.shape) != 4:
-        raise ValueError(f"spatial2dPadding expects input tensor to be 4-D, but received a {len(x.shape)}-D tensor.")
     if _dflt(data_format, "channelsLast") == "channelsFirst":
         return tf.pad(x, [[0, 0], [0, 0], list(padding[0]), list(padding[1])])
     return tf.pad(x, [[0, 0], list(padding[0]), list(padding[1]), [0, 0]])
@@ -277,34 +260,22 @@ LAYER_FUNCTIONS = {
     ("constraints", "getConstraint"): lambda: tf.layers.constraints.get,
     ("regularizers", "getRegularizer"): lambda: tf.layers.regularizers.get,
     ("activations", "getActivation"): lambda: tf.layers.activations.get,
-    ("optimizers", "getOptimizer"): lambda: _get_optimizer,
+    ("optimizers", "getOptimizer"): lambda: get_optimizer,
     ("losses", "get"): lambda: tf.layers.losses.get,
     ("metrics", "get"): lambda: tf.layers.metrics.get,
     # TF.js's serializeX gives {className, config} in its camelCase form
     ("initializers", "serializeInitializer"): lambda obj: _serialize(obj),
     ("constraints", "serializeConstraint"): lambda obj: _serialize(obj),
     ("regularizers", "serializeRegularizer"): lambda obj: _serialize(obj),
-    ("version", "version"): lambda: "4.22.0",
     ("activations", "serializeActivation"): lambda fn: getattr(fn, "name", None) or tf.layers.activations.name_of(fn),
 }
 # the getters above are pytfweb's own functions (returned as they are); the shims are called
-_GETTERS = {k for k, v in LAYER_FUNCTIONS.items() if k[1].startswith("get")} | {("version", "version")}
+_GETTERS = {k for k, v in LAYER_FUNCTIONS.items() if k[1].startswith("get")}
 
 
 def _serialize(obj):
     """tfjs-layers' serializeKerasObject: {className, config} in TF.js's form, null for null."""
     return None if obj is None or obj is UNDEF else python_to_ts(tf.layers.config.serialize(obj))
-
-
-def _get_optimizer(identifier):
-    """tfjs-layers' getOptimizer: an optimizer by its Keras name, with Keras's default learning rates."""
-    table = {"Adagrad": lambda: tf.train.adagrad(0.01), "Adadelta": lambda: tf.train.adadelta(1.0, 0.95, 1e-7),
-             "Adam": lambda: tf.train.adam(0.001, 0.9, 0.999, 1e-7), "Adamax": lambda: tf.train.adamax(0.002, 0.9, 0.999, 1e-7, 0),
-             "RMSProp": lambda: tf.train.rmsprop(0.001, 0.9, 0, 1e-7), "SGD": lambda: tf.train.sgd(0.01)}
-    table.update({k.lower(): v for k, v in table.items()})
-    if identifier not in table:
-        raise ValueError(f"Unknown Optimizer {identifier}")
-    return table[identifier]()
 
 
 class ActivationJS:

@@ -16,6 +16,7 @@ import struct
 
 import pytfweb as tf
 
+from .runtime import not_a_check
 from .jsinterp import (NO_HOOK, UNDEF, Interpreter, JSFunction, JSObject, JSThrow, NotApplicable, Untranslatable,
                        js_equal, js_str, member_path, run_awaitable, snake, truthy)
 
@@ -265,8 +266,19 @@ class Expectation:
         return None
 
     def toThrow(self, *expected):  # noqa: N802
-        # TF.js's message text is not pytfweb's: that it raises is what is carried over.
+        # TF.js's message text is not pytfweb's: that it raises is what is carried over, and the
+        # error's class where the spec names one pytfweb has (ValueError, TypeError, ...).
         exc = self._throws()
+        if exc is not None and not self.negate and not_a_check(exc):
+            # a missing name or method, a call that does not fit: the code could not run at all
+            self._check(False, f"to throw pytfweb's error for the bad input (it raised {type(exc).__name__}: {exc}, "
+                               f"which says the code could not run)")
+            return
+        cls = expected[0] if expected and isinstance(expected[0], type) and issubclass(expected[0], BaseException) \
+            else None
+        if cls is not None and exc is not None and not self.negate:
+            self._check(isinstance(exc, cls), f"to throw {cls.__name__} (it raised {type(exc).__name__}: {exc})")
+            return
         self._check(exc is not None, "to throw")
 
     toThrowError = toThrow
