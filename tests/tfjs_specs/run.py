@@ -50,6 +50,27 @@ def save_results(package, backend, module, out):
     (d / f"{module}.json").write_text(json.dumps(out))
 
 
+def problems(out, backend):
+    """What a spec file's results say is wrong on backend: each failing case not listed in
+    known_failures for it, each listed one that passed, and tensors left by a case that is not a
+    listed failure. Returns (problems, failing case count)."""
+    from . import known_failures
+    out_problems, failing = [], 0
+    for cid, err in out["results"].items():
+        known = known_failures.listed(cid, backend)
+        if err and not err.startswith("skip:"):
+            failing += 1
+            if known is None:
+                out_problems.append(f"{cid}: {err}")
+        elif err is None and known is not None:
+            out_problems.append(f"{cid}: passes now on {backend}: take it off tests/tfjs_specs/known_failures.py")
+    leaks = {cid: n for cid, n in out.get("leaks", {}).items() if known_failures.listed(cid, backend) is None}
+    if out["left"] and (leaks or not out.get("leaks")):
+        out_problems.append(f"{out['left']} tensors left after the file's cases, by " + ", ".join(
+            f"{cid} ({n})" for cid, n in leaks.items()))
+    return out_problems, failing
+
+
 def run_file(package, module, backend="cpu"):
     rt = load_runtime()
     cases = load_cases(module_source(package, module), rt, module)
