@@ -219,3 +219,19 @@ def test_nn_gradients_match_cpu(compare_with_cpu):
         tf.grad(lambda t: -tf.sum(tf.one_hot(idx, 5, 1, 0, 'float32') * tf.log_softmax(t[0])))(x),
         tf.grad(lambda t: tf.sum(tf.grad(lambda u: tf.sum(tf.softmax(u) * w))(t)))(x)]""",
                      [x, big, w, idx], rtol=RTOL, atol=ATOL)
+
+
+def test_zero_gradients_of_int_and_bool_inputs_match_cpu(compare_with_cpu):
+    """TF.js's zeros for inputs with nothing to differentiate: where's bool condition, one_hot's
+    int32 indices, both operands of greater_equal (float32, each input's shape), beside the real
+    gradients of where's branches."""
+    c = np.bool_([[True, False, True], [True, True, False]])
+    a, b = away(2, 3), away(3)
+    dy = weights(2, 3)
+    idx = np.int32([[1, 2], [3, 0]])
+    compare_with_cpu("""lambda c, a, b, dy, idx: [
+        *tf.grads(lambda p, q, r: tf.where(p, q, r))([c, a, b], dy),
+        tf.grad(lambda p: tf.where(p.clone(), a[0], b).clone())(c[0], dy[0]),
+        tf.grad(lambda i: tf.one_hot(i, 4))(idx),
+        *tf.grads(lambda p, q: tf.greater_equal(p, q))([a, b])]""",
+                     [c, a, b, dy, idx], rtol=RTOL, atol=ATOL)
