@@ -29,7 +29,13 @@ def _args(args, api):
 
 
 def _dy(dy, api):
-    return None if dy is None else convert_to_tensor(dy, "dy", api)
+    """As TF.js: values become float32, and a tensor dy must be float32 (complex64 here too)."""
+    if dy is None:
+        return None
+    dy = convert_to_tensor(dy, "dy", api, "float32")
+    if dy.dtype not in ("float32", "complex64"):
+        raise TypeError(f"{api}: argument 'dy' must have 'float32' dtype, but has '{dy.dtype}'")
+    return dy
 
 
 def _compute(api, f, xs, dy):
