@@ -13,7 +13,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PYTEST_ARGS ?=
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: all setup chromium test test-unit test-browser test-f16 test-webgpu demo serve site api-docs startup clean parity-refs
+.PHONY: all setup chromium test test-unit test-browser test-f16 test-webgpu demo serve site api-docs startup clean parity-refs specs
 
 all: test
 
@@ -43,18 +43,18 @@ F16_TESTS := PYTFWEB_TEST_WEBGL_F16=1 $(VPY) -m pytest tests/browser/test_webgl_
 WEBGPU_TESTS := PYTFWEB_TEST_BACKEND=webgpu $(VPY) -m pytest tests/browser/test_webgl_*.py \
 	tests/browser/test_layers*.py tests/browser/test_parity.py tests/browser/test_function.py \
 	tests/browser/test_traced_steps.py tests/browser/test_plan_runner_gpu.py tests/browser/test_graph_model.py \
-	tests/browser/test_zoo.py -m 'not fuzz_heavy' -rs
+	tests/browser/test_zoo.py tests/browser/test_tfjs_specs.py -m 'not fuzz_heavy' -rs
 
-test: setup
+test: setup specs
 	$(VPY) -m pytest tests/unit $(PYTEST_ARGS)
 	$(VPY) -m pytest tests/browser $(PYTEST_ARGS)
 	$(F16_TESTS) $(PYTEST_ARGS)
 	$(WEBGPU_TESTS) $(PYTEST_ARGS)
 
-test-unit: $(VENV)/.pytfweb-stamp
+test-unit: specs
 	$(VPY) -m pytest tests/unit $(PYTEST_ARGS)
 
-test-browser: setup
+test-browser: setup specs
 	$(VPY) -m pytest tests/browser $(PYTEST_ARGS)
 
 # The webgl op and gradient tests again on half-float textures (WEBGL_FORCE_F16_TEXTURES), the
@@ -67,8 +67,13 @@ test-f16: setup
 # skipped, each with its reason; all are skipped, saying why, where the browser gives no WebGPU adapter
 # (failed instead with PYTFWEB_REQUIRE_WEBGPU=1, which .ci/run sets).
 # The last step of `make test`.
-test-webgpu: setup
+test-webgpu: setup specs
 	$(WEBGPU_TESTS) $(PYTEST_ARGS)
+
+# TF.js's own tfjs-core specs (from the npm package), translated into pytfweb cases in build/specs
+# (cached by the hash of the specs and the translator; the spec tests regenerate it when stale too)
+specs: node_modules/.pytfweb-stamp $(VENV)/.pytfweb-stamp
+	$(VPY) -m tests.tfjs_specs.translate
 
 # TF.js 4.22's answers to tests/parity/cases (build/parity/references.json; the parity tests also
 # make it when it is missing or stale)

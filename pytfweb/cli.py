@@ -86,6 +86,9 @@ def _parser():
     o = sub.add_parser("ops", help="every TF.js 4.22 kernel and function, with its status here per backend")
     o.add_argument("--missing", action="store_true", help="list only what is missing")
     o.add_argument("--json", action="store_true", help="print the totals as JSON")
+    o.add_argument("--specs", action="store_true", help="instead: how much of TF.js's own test suite is translated "
+                                                         "and passes here, per package and backend (from build/specs)")
+    o.add_argument("--specs-dir", default=None, help="with --specs: the generated specs (default build/specs)")
 
     c = sub.add_parser("convert", help="convert a model between Keras files (.keras, .h5) and TF.js's layers format "
                                        "(a directory)")
@@ -134,6 +137,10 @@ def main(argv=None):
         if args.backend == "cpu":
             return soak.run_cpu(args.iterations, args.every)
         return soak.run_webgl(args.iterations, args.every, args.verbose)
+    if args.command == "ops" and args.specs:
+        from .host import spec_coverage
+        return spec_coverage.main((["--json"] if args.json else []) +
+                                  (["--specs-dir", args.specs_dir] if args.specs_dir else []))
     if args.command == "ops":
         return coverage.main((["--missing"] if args.missing else []) + (["--json"] if args.json else []))
     if args.command == "convert":

@@ -87,6 +87,71 @@ const DESCRIBES = ['describe', 'describeWithFlags', 'xdescribe', 'fdescribe'];
 const ITS = ['it', 'xit', 'fit'];
 const HOOKS = ['beforeEach', 'afterEach', 'beforeAll', 'afterAll'];
 
+// Modules of TF.js's test code (not its library) a spec imports helpers from: their top-level
+// functions become the spec's helpers (translated with it), and a helper that defines `it`
+// cases (identityPoolTest) is expanded where a describe calls it.
+const TEST_HELPER = /(_test|rand_util|image_test_util)$/;
+
+function loadHelperModule(file, source, out) {
+  const base = path.resolve(path.dirname(file), source);
+  const found = ['.js', '.ts'].map(e => base + e).find(f => fs.existsSync(f));
+  if (!found) return null;
+  if (out.helperModules[found]) return out.helperModules[found];
+  const text = loadSource(found);
+  const ast = acorn.parse(text, {ecmaVersion: 'latest', sourceType: 'module', locations: true});
+  const mod = {functions: {}, text};
+  out.helperModules[found] = mod;
+  for (const st of ast.body) {
+    const decl = st.type === 'ExportNamedDeclaration' && st.declaration ? st.declaration : st;
+    if (decl.type === 'ImportDeclaration') {
+      for (const sp of decl.specifiers) {
+        if (!out.imports.some(i => i.local === sp.local.name)) {
+          out.imports.push({
+            local: sp.local.name, source: decl.source.value,
+            imported: sp.type === 'ImportNamespaceSpecifier' ? '*' :
+                sp.type === 'ImportDefaultSpecifier' ? 'default' : sp.imported.name,
+          });
+        }
+      }
+    } else if (decl.type === 'FunctionDeclaration' || decl.type === 'ClassDeclaration') {
+      mod.functions[decl.id.name] = decl;
+      if (!containsIt(decl)) {
+        out.helpers.push(Object.assign(slim(decl), {src: text.slice(decl.start, decl.end), from: path.basename(found)}));
+      }
+    }
+  }
+  return mod;
+}
+
+function helperIts(st, out) {
+  // `helper(args)` in a describe body, helper a test-helper function defining it() cases
+  if (!(st.type === 'ExpressionStatement' && st.expression.type === 'CallExpression' &&
+        st.expression.callee.type === 'Identifier')) return null;
+  const fn = out.itHelpers[st.expression.callee.name];
+  if (!fn) return null;
+  const binds = fn.decl.params.map((p, i) => ({
+    name: p.type === 'Identifier' ? p.name : null,
+    value: st.expression.arguments[i] ? slim(st.expression.arguments[i]) : null,
+  }));
+  const its = [];
+  for (const inner of fn.decl.body.body) {
+    if (isCall(inner, ITS)) its.push(itCase(inner.expression, fn.text, binds));
+  }
+  return its;
+}
+
+function itCase(c, text, binds) {
+  const f = fnBody(c.arguments[1]);
+  return {
+    kind: 'it', name: stringOf(c.arguments[0], text), line: c.loc.start.line,
+    async: !!(f && f.async), skipped: calleeName(c) === 'xit',
+    params: f ? slim(f.params) : [],
+    body: f ? slim(f.body) : null,
+    src: text.slice(c.start, c.end),
+    binds: binds || [],
+  };
+}
+
 function suite(call, text, out) {
   const name = calleeName(call);
   const args = call.arguments;
@@ -96,6 +161,7 @@ function suite(call, text, out) {
     kind: 'describe', name: stringOf(args[0], text), line: call.loc.start.line,
     flags: withFlags ? text.slice(args[1].start, args[1].end) : null,
     skipped: name === 'xdescribe', setup: [], before_each: [], after_each: [], children: [],
+    params: fn ? slim(fn.params) : [],
   };
   if (!fn) return s;
   const body = fn.body.type === 'BlockStatement' ? fn.body.body : [];
@@ -103,15 +169,9 @@ function suite(call, text, out) {
     if (isCall(st, DESCRIBES)) {
       s.children.push(suite(st.expression, text, out));
     } else if (isCall(st, ITS)) {
-      const c = st.expression;
-      const f = fnBody(c.arguments[1]);
-      s.children.push({
-        kind: 'it', name: stringOf(c.arguments[0], text), line: c.loc.start.line,
-        async: !!(f && f.async), skipped: calleeName(c) === 'xit',
-        params: f ? slim(f.params) : [],
-        body: f ? slim(f.body) : null,
-        src: text.slice(c.start, c.end),
-      });
+      s.children.push(itCase(st.expression, text));
+    } else if (helperIts(st, out)) {
+      s.children.push(...helperIts(st, out));
     } else if (isCall(st, HOOKS)) {
       const hook = calleeName(st.expression);
       const f = fnBody(st.expression.arguments[0]);
@@ -130,9 +190,17 @@ function suite(call, text, out) {
 export function extract(file) {
   const text = loadSource(file);
   const ast = acorn.parse(text, {ecmaVersion: 'latest', sourceType: 'module', locations: true});
-  const out = {file, imports: [], helpers: [], suites: [], dynamic: []};
+  const out = {file, imports: [], helpers: [], suites: [], dynamic: [], helperModules: {}, itHelpers: {}};
   for (const st of ast.body) {
-    if (st.type === 'ImportDeclaration') {
+    if (st.type === 'ImportDeclaration' && TEST_HELPER.test(st.source.value) &&
+        !/(^|\/)test_util$/.test(st.source.value)) {
+      const mod = loadHelperModule(file, st.source.value, out);
+      for (const sp of st.specifiers) {
+        const decl = mod && sp.imported && mod.functions[sp.imported.name];
+        if (decl && containsIt(decl)) out.itHelpers[sp.local.name] = {decl, text: mod.text};
+        else if (!decl) out.imports.push({local: sp.local.name, source: st.source.value, imported: sp.imported ? sp.imported.name : '*'});
+      }
+    } else if (st.type === 'ImportDeclaration') {
       for (const sp of st.specifiers) {
         out.imports.push({
           local: sp.local.name, source: st.source.value,
@@ -149,6 +217,8 @@ export function extract(file) {
       out.helpers.push(Object.assign(slim(decl), {src: text.slice(decl.start, decl.end)}));
     }
   }
+  delete out.helperModules;
+  delete out.itHelpers;
   return out;
 }
 

@@ -8,11 +8,31 @@ CASES = {
 
 # (regular expression searched in the case id, reason)
 ID_PATTERNS = [
+    (r"^ops/rand_util_test\.js::", "tests TF.js's internal random generators (MPRandGauss, RandGamma, "
+     "UniformRandom of rand_util; pytfweb.core.prng has its own tests)"),
 ]
 
 # (regular expression searched in the case's JavaScript source, reason)
 SOURCE_PATTERNS = [
 ]
+
+
+_UTIL = ("tests a TF.js internal helper module, not its public API (pytfweb's own {} "
+         "is covered by its unit tests)")
+# TF.js modules that are not its public API: a case that calls them tests TF.js's internals
+INTERNAL_MODULES = {
+    "conv_util": _UTIL.format("conv geometry (kernels/conv_geometry.py)"),
+    "axis_util": _UTIL.format("axis handling"),
+    "broadcast_util": _UTIL.format("broadcasting"),
+    "concat_util": _UTIL.format("concat shape checks"),
+    "selu_util": _UTIL.format("selu constants"),
+    "reduce_util": _UTIL.format("reduction windows"),
+    "slice_util": _UTIL.format("slice geometry"),
+    "dropout_util": _UTIL.format("dropout noise shape"),
+    "./operation:op": "tests TF.js's op() wrapper that names kernels for its profiler",
+    "./engine:ENGINE": "reads TF.js's engine internals (ENGINE)",
+    "rand_util.js:MPRandGauss": "tests TF.js's internal random generators (pytfweb.core.prng has its own tests)",
+}
 
 
 def reason(case_id, source):

@@ -366,13 +366,18 @@ def setitem(o, i, v):
 
 
 def prop(o, key):
-    """`o.key` for a destructuring pattern: dict key or attribute, TF.js's name or snake_case."""
+    """`o.key`: dict key or attribute, TF.js's name or snake_case; undefined (None) if absent."""
+    if type(o) is Tensor:
+        return getattr(o, _snake(key))
     if isinstance(o, dict):
         if key in o:
             return o[key]
         return o.get(_snake(key))
     if isinstance(o, (list, tuple)) and key == "length":
         return len(o)
+    if isinstance(o, BaseException) and key == "message":
+        ERROR_MESSAGES.add(str(o))
+        return str(o)
     for k in (_snake(key), key):
         if hasattr(o, k):
             return getattr(o, k)
@@ -1016,11 +1021,24 @@ class RegExp:
         self.flags = flags
         self.rx = re.compile(pattern, re.I if "i" in flags else 0)
 
+    def __repr__(self):
+        return f"/{self.rx.pattern}/{self.flags}"
+
     def test(self, s):
         return self.rx.search(String(s)) is not None
 
 
 new_RegExp = RegExp
+
+
+class Promise:
+    @staticmethod
+    async def all(items):
+        return [await awaitable(x) for x in items]
+
+    @staticmethod
+    async def resolve(x=None):
+        return await awaitable(x)
 
 
 def fail(msg=""):
@@ -1063,7 +1081,7 @@ jasmine = _Jasmine()
 # ---------------------------------------------------------------- jasmine expect
 def _norm(x):
     """Values compared by jasmine's toEqual: sequences as lists, shapes (tuples) too."""
-    if isinstance(x, (tuple, list, array.array)):
+    if isinstance(x, (tuple, list, array.array, bytes, bytearray)):
         return [_norm(v) for v in x]
     if isinstance(x, dict) and not isinstance(x, (JSSet, JSMap)):
         return {(_snake(k) if isinstance(k, str) else k): _norm(v) for k, v in x.items() if v is not None}
@@ -1213,6 +1231,74 @@ class expect:
 
 
 THROWN_MESSAGES = []
+ERROR_MESSAGES = set()    # messages of errors the case's code caught and read
+
+
+class expect_message(expect):
+    """expect(error.message).<matcher>(TF.js's wording): recorded, not checked (pytfweb's
+    messages name op, argument and expectation in its own words), as toThrowError's message."""
+
+    def _check(self, ok, what):
+        if self.actual not in ERROR_MESSAGES:
+            raise AssertionError(f"Expected an error's message, got {_short(self.actual)} ({what})")
+        THROWN_MESSAGES.append((what, self.actual))
+
+
+def test_env():
+    """The TestEnv describeWithFlags hands its suite: the backend the cases run on."""
+    name = tf.get_backend()
+    return obj(name=name, backend_name=name, is_data_sync=name != "webgpu", flags=obj())
+
+
+def num_data_ids():
+    """TF.js's backend.numDataIds(): the data buffers pytfweb's engine holds."""
+    return tf.memory().num_data_buffers
+
+
+class expectAsync:
+    """jasmine's expectAsync(promise).toBeRejected...() (awaited by the spec)."""
+
+    def __init__(self, actual=None, negate=False):
+        self.actual = actual
+        self.negate = negate
+
+    @property
+    def not_(self):
+        return expectAsync(self.actual, not self.negate)
+
+    async def _settle(self):
+        try:
+            await awaitable(self.actual() if callable(self.actual) else self.actual)
+        except Exception as exc:  # noqa: BLE001 - a rejection is what is checked
+            THROWN_MESSAGES.append((None, f"{type(exc).__name__}: {exc}"))
+            return exc
+        return None
+
+    async def toBeRejected(self, *expected):
+        exc = await self._settle()
+        if (exc is None) != self.negate:
+            raise AssertionError("Expected the promise " + ("not " if self.negate else "") + "to be rejected")
+
+    toBeRejectedWithError = toBeRejected
+
+    async def toBeResolved(self, *expected):
+        exc = await self._settle()
+        if (exc is not None) != self.negate:
+            raise AssertionError(f"Expected the promise to be resolved, it raised {exc!r}")
+
+
+class _Done:
+    """jasmine's done callback: done() and done.fail(msg)."""
+
+    def __call__(self, *a):
+        pass
+
+    def fail(self, msg=""):
+        raise AssertionError(f"done.fail(): {msg}")
+
+
+done = _Done()
+PENDING = []
 
 
 # ---------------------------------------------------------------- tfjs-core's test_util
@@ -1354,6 +1440,31 @@ def expectValuesInRange(actual, low, high):
             raise AssertionError(f"Value out of range:{v} low: {low}, high: {high}")
 
 
+def expectPromiseToFail(fn, done=None):
+    """The function must fail: at once, or (returning an awaitable) when the runner awaits it
+    after the case."""
+    try:
+        r = fn()
+    except Exception as exc:  # noqa: BLE001 - the failure expected
+        THROWN_MESSAGES.append((None, f"{type(exc).__name__}: {exc}"))
+        return
+    if inspect.isawaitable(r):
+        PENDING.append(r)
+    else:
+        raise AssertionError("Expected the promise to fail")
+
+
+async def _settle_pending():
+    while PENDING:
+        r = PENDING.pop(0)
+        try:
+            await r
+        except Exception as exc:  # noqa: BLE001 - the failure expected
+            THROWN_MESSAGES.append((None, f"{type(exc).__name__}: {exc}"))
+            continue
+        raise AssertionError("Expected the promise to fail")
+
+
 def expectArrayBuffersEqual(actual, expected):
     if bytes(actual) != bytes(expected):
         raise AssertionError("ArrayBuffers differ")
@@ -1391,9 +1502,11 @@ async def run_cases_async(cases, backend, only=None):
             continue
         ENGINE.start_scope()
         try:
+            PENDING.clear()
             r = fn()
             if inspect.isawaitable(r):
                 await r
+            await _settle_pending()
             results[cid] = None
         except Exception as exc:  # noqa: BLE001 - each case's first error is its result
             results[cid] = _first_line(exc)

@@ -43,6 +43,14 @@ class Unsupported(Exception):
     """A construct the translator does not handle; the message is the reason reported."""
 
 
+class Internal(Unsupported):
+    """The case uses a TF.js module that is not its public API ("module:name")."""
+
+    def __init__(self, what):
+        super().__init__(f"uses TF.js internal {what}")
+        self.what = what
+
+
 _CAMEL = {}
 for _ns, _names in API.items():
     for _js_name, _py in _names.items():
@@ -53,6 +61,9 @@ def snake(name):
     """TF.js's camelCase name -> pytfweb's: the API table's, else the generic conversion."""
     if name in _CAMEL:
         return _CAMEL[name]
+    if name[:1].isupper():
+        return name          # classes and enums keep TF.js's names (tf.Reduction, tf.Tensor)
+    name = re.sub(r"(\d)D(?=[A-Z]|$)", r"\1d", name)     # as1D -> as1d, like conv2d
     s = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name)
     s = re.sub(r"(?<=[A-Z])([A-Z][a-z])", r"_\1", s)
     return s.lower() if s != name or not name.isupper() else name
@@ -73,7 +84,7 @@ GLOBALS = {"Math", "Number", "Array", "Object", "JSON", "String", "Boolean", "is
            "parseInt", "parseFloat", "Error", "TypeError", "RangeError", "Float32Array", "Int32Array",
            "Uint8Array", "Uint8ClampedArray", "Int8Array", "Int16Array", "Uint16Array", "Uint32Array",
            "Float64Array", "ArrayBuffer", "Set", "Map", "console", "expect", "fail", "jasmine",
-           "Promise", "Date", "Symbol", "BigInt", "structuredClone", "TextEncoder", "TextDecoder"}
+           "Promise", "RegExp", "Date", "Symbol", "BigInt", "structuredClone", "TextEncoder", "TextDecoder"}
 # tfjs-core's test_util exports the runtime implements under the same names
 TEST_UTIL = {"expectArraysClose", "expectArraysEqual", "expectNumbersClose", "expectValuesInRange",
              "expectArrayBuffersEqual", "expectPromiseToFail", "encodeStrings", "testEpsilon",
@@ -97,6 +108,9 @@ AMBIGUOUS = {"map", "forEach", "push", "pop", "slice", "concat", "fill", "join",
              "replace", "startsWith", "endsWith", "trim", "charCodeAt", "repeat", "padStart", "subarray",
              "set", "lastIndexOf", "flatMap", "toLowerCase", "toUpperCase", "get", "has", "add", "delete",
              "apply", "call", "charAt", "substring", "substr", "reduceRight", "codePointAt"}
+# attributes read directly (the rest through runtime.prop: a TF.js plain object may be a dict here)
+TENSOR_ATTRS = {"shape", "dtype", "rank", "size", "id", "is_disposed", "strides", "not_", "kept",
+                "data_id", "name", "trainable"}
 # functions of tfjs-core's public API that take an options object as a positional argument
 OBJECT_ARGS = set()
 
@@ -152,6 +166,7 @@ class Translator:
         self.hoist = []          # statements to emit before the current statement
         self.scope = Scope("module")
         self.is_async = False    # whether the current case needs `async def`
+        self.message_vars = set()  # variables assigned an error's .message
 
     # ---------------------------------------------------------------- helpers
     def fresh(self, stem="_f"):
@@ -456,6 +471,10 @@ class Translator:
             return self.assign_pattern(left, value, indent, declare=False)
         value = self.expr(e["right"])
         target = self.target(left)
+        r = e["right"]
+        if left["type"] == "Identifier" and r["type"] == "MemberExpression" and not r["computed"] \
+                and r["property"]["name"] == "message":
+            self.message_vars.add(left["name"])
         if left["type"] == "MemberExpression" and left["computed"]:
             obj = self.expr(left["object"])
             key = self.expr(left["property"])
@@ -542,6 +561,8 @@ class Translator:
                 tmp = self.fresh("_p")
                 out.append(tmp)
                 pre.append(("pattern", tmp, p))
+        if not any(p.startswith("*") for p in out):
+            out.append("*_args_")      # JavaScript ignores extra arguments
         return out, pre
 
     def function_def(self, name, fn, indent, params=None):
@@ -554,7 +575,8 @@ class Translator:
         try:
             plist, pre = self.params(fn["params"] if params is None else params)
             for p in plist:
-                self.declare(p.lstrip("*").split("=")[0])
+                if p != "*_args_":
+                    self.declare(p.lstrip("*").split("=")[0])
             body = []
             for kind, n, node in pre:
                 if kind == "default":
@@ -609,12 +631,13 @@ class Translator:
                 params = [py_ident(p["name"]) for p in fn["params"]]
                 for p in params:
                     self.declare(p)
+                params.append("*_args_")   # JavaScript ignores extra arguments
                 body = self.expr(fn["body"])
                 inner_hoist, inner_async, scope = self.hoist, self.is_async, self.scope
             finally:
                 self.hoist, self.is_async, self.scope = saved_hoist, saved_async, outer_scope
             if not inner_hoist and not inner_async and not scope.assigned:
-                return f"(lambda {', '.join(params)}: {body})" if params else f"(lambda: {body})"
+                return f"(lambda {', '.join(params)}: {body})"
         name = self.fresh("_fn")
         self.hoist.append(self.function_def(name, fn, 0))
         return name
@@ -633,7 +656,12 @@ class Translator:
             return None
         obj = e["object"]
         if obj["type"] == "Identifier" and self.ctx.names.get(obj["name"]) == "tf" and not self.shadowed(obj["name"]):
+            if e["property"]["name"] == "test_util":
+                return "_js"
             return "tf." + tf_name(None, e["property"]["name"])
+        if obj["type"] == "MemberExpression" and not obj["computed"] and obj["property"]["name"] == "test_util" \
+                and obj["object"]["type"] == "Identifier" and self.ctx.names.get(obj["object"]["name"]) == "tf":
+            return "_js." + e["property"]["name"]
         if obj["type"] == "MemberExpression" and not obj["computed"] and obj["object"]["type"] == "Identifier" \
                 and self.ctx.names.get(obj["object"]["name"]) == "tf" and obj["property"]["name"] in API \
                 and not self.shadowed(obj["object"]["name"]):
@@ -644,7 +672,57 @@ class Translator:
     def shadowed(self, name):
         return any(py_ident(name) in s.declared for s in self._chain(self.scope) if s.kind == "function")
 
-    def args(self, args, options=False):
+    def args(self, args, options=False, fn=None):
+        """Arguments; for a pytfweb function `fn` (its dotted name), arguments passed as
+        `undefined`/`null` are left out (TF.js's ops take them as "the default"), the ones after
+        them passed by keyword (the names read from the function's signature)."""
+        if fn and any(self._is_nothing(a) for a in args):
+            names = self._param_names(fn)
+            while args and self._is_nothing(args[-1]):
+                args = args[:-1]
+            if names and any(self._is_nothing(a) for a in args) and len(names) >= len(args) \
+                    and not any(a["type"] == "SpreadElement" for a in args):
+                out = []
+                kw = False
+                for i, a in enumerate(args):
+                    if self._is_nothing(a):
+                        kw = True
+                        continue
+                    if kw and i == len(args) - 1 and options and a["type"] == "ObjectExpression":
+                        out.append(self.args([a], options=True))
+                    else:
+                        out.append(f"{names[i]}={self.expr(a)}" if kw else self.expr(a))
+                return ", ".join(out)
+        return self._args(args, options)
+
+    @staticmethod
+    def _is_nothing(a):
+        return a["type"] == "Identifier" and a["name"] == "undefined" or a["type"] == "Literal" and a["value"] is None \
+            and not a.get("regex")
+
+    @staticmethod
+    def _param_names(dotted):
+        import inspect
+        try:
+            import pytfweb
+            from pytfweb.core.tensor import Tensor
+            obj = pytfweb
+            parts = dotted.split(".")
+            if parts[0] == "tf":
+                for p in parts[1:]:
+                    obj = getattr(obj, p)
+            elif parts[0] == "Tensor":
+                obj = getattr(Tensor, parts[1])
+            else:
+                return None
+            params = list(inspect.signature(obj).parameters.values())
+            if parts[0] == "Tensor":
+                params = params[1:]
+            return [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        except (AttributeError, TypeError, ValueError, ImportError):
+            return None
+
+    def _args(self, args, options=False):
         out = []
         for i, a in enumerate(args):
             last = i == len(args) - 1
@@ -684,6 +762,10 @@ class Translator:
         n = e["name"]
         if n == "undefined":
             return "None"
+        if n == "__done__":
+            return "_js.done"
+        if n == "__env__":
+            return "_js.test_env()"
         if n in ("NaN", "Infinity"):
             return "_js." + n
         if self.shadowed(n) or py_ident(n) in self.scope.declared:
@@ -694,7 +776,7 @@ class Translator:
                 raise Unsupported(f"uses jasmine_util's {n}")
             return v
         if n in self.ctx.internal:
-            raise Unsupported(f"uses TF.js internal {self.ctx.internal[n]}")
+            raise Internal(self.ctx.internal[n])
         if n in GLOBALS:
             return "_js." + n
         return py_ident(n)
@@ -757,7 +839,12 @@ class Translator:
             return f"_js.length({o})"
         if o.startswith("_js.") and o[4:] in GLOBALS:
             return f"{o}.{name}_" if keyword.iskeyword(name) else f"{o}.{name}"
-        return f"{o}.{self.prop_name(name)}"
+        if o == "tf" and name == "test_util":
+            return "_js"
+        if name == "not" or o.startswith(("_js.expect(", "_js.expectAsync(", "_js.expect_message(")):
+            return f"{o}.{self.prop_name(name)}"
+        # anything else may be a dict (TF.js returns plain objects) or an attribute
+        return f"_js.prop({o}, {name!r})"
 
     def x_CallExpression(self, e):
         callee = e["callee"]
@@ -765,24 +852,34 @@ class Translator:
             raise Unsupported("optional call")
         tfm = self.tf_member(callee)
         if tfm:
-            return f"{tfm}({self.args(e['arguments'], options=True)})"
+            return f"{tfm}({self.args(e['arguments'], options=True, fn=tfm)})"
         if callee["type"] == "MemberExpression" and not callee["computed"]:
             name = callee["property"]["name"]
             obj = callee["object"]
             o = self.expr(obj)
             if o.startswith("_js.") and (o[4:] in GLOBALS or o[4:] in ("expect",)):
                 return f"{o}.{name + '_' if keyword.iskeyword(name) else name}({self.args(e['arguments'])})"
-            if o.startswith("_js.expect(") or ".not_" in o and o.startswith("_js.expect"):
+            if o.startswith(("_js.expect(", "_js.expectAsync(", "_js.expect_message(")):
                 return f"{o}.{name}({self.args(e['arguments'])})"
             if name in AMBIGUOUS:
                 a = self.args(e["arguments"], options=True)
                 return f"_js.call({o}, {name!r}{', ' + a if a else ''})"
+            if name == "numDataIds" and not e["arguments"]:
+                return "_js.num_data_ids()"    # TF.js's backend data count: pytfweb's data buffers
             if name in SYNC_READS and not e["arguments"]:
                 return f"_js.read_async({o}, {name!r})"
-            return f"{o}.{self.prop_name(name)}({self.args(e['arguments'], options=True)})"
+            return f"{o}.{self.prop_name(name)}({self.args(e['arguments'], options=True, fn='Tensor.' + self.prop_name(name))})"
         if callee["type"] == "Identifier" and callee["name"] == "expect":
-            return f"_js.expect({self.args(e['arguments'])})"
-        if callee["type"] == "Identifier" and callee["name"] in ("spyOn", "spyOnProperty", "expectAsync", "pending",
+            a = e["arguments"]
+            if len(a) == 1 and (a[0]["type"] == "MemberExpression" and not a[0]["computed"]
+                                and a[0]["property"]["name"] == "message"
+                                or a[0]["type"] == "Identifier" and a[0]["name"] in self.message_vars):
+                # an error's message: TF.js's wording is information, not a check (as toThrowError's)
+                return f"_js.expect_message({self.args(a)})"
+            return f"_js.expect({self.args(a)})"
+        if callee["type"] == "Identifier" and callee["name"] == "expectAsync":
+            return f"_js.expectAsync({self.args(e['arguments'])})"
+        if callee["type"] == "Identifier" and callee["name"] in ("spyOn", "spyOnProperty", "pending",
                                                                  "xit", "it", "describe", "setTimeout", "require"):
             raise Unsupported(f"uses {callee['name']}")
         if callee["type"] in ("FunctionExpression", "ArrowFunctionExpression"):
@@ -790,7 +887,7 @@ class Translator:
             return f"{f}({self.args(e['arguments'])})"
         f = self.expr(callee)
         if f.startswith("tf."):
-            return f"{f}({self.args(e['arguments'], options=True)})"
+            return f"{f}({self.args(e['arguments'], options=True, fn=f)})"
         return f"{f}({self.args(e['arguments'])})"
 
     def x_NewExpression(self, e):
@@ -977,7 +1074,7 @@ def translate_file(spec, rel, hand, not_applicable):
                 tr.scope.declared.add(n)
         except Unsupported as exc:
             for n in names:
-                broken_helpers[n] = str(exc)
+                broken_helpers[n] = exc
     report, seen = [], {}
     for path, env, suites, c in walk_cases(spec["suites"]):
         cid = case_id(rel, path, c["name"])
@@ -1009,12 +1106,21 @@ def translate_file(spec, rel, hand, not_applicable):
             used = uses_identifiers(c["body"]) | uses_identifiers([s["setup"] for s in suites])
             bad = sorted(n for n in used if n in broken_helpers)
             if bad:
-                raise Unsupported(f"helper {bad[0]}: {broken_helpers[bad[0]]}")
+                exc = broken_helpers[bad[0]]
+                if isinstance(exc, Internal):
+                    raise exc
+                raise Unsupported(f"helper {bad[0]}: {exc}")
             body = case_body(tr, suites, c)
             check_compiles(body)
             lines += ["# " + " ".join(cid.split())] + body
             lines += [f"CASES.append(({cid!r}, {body[0].split('(')[0].split()[-1]}, {list(env) if env else None!r}))", ""]
             entry.update(status="translated")
+        except Internal as exc:
+            why = internal_reason(exc.what)
+            if why:
+                entry.update(status="not_applicable", reason=why)
+            else:
+                entry.update(status="untranslated", reason=str(exc))
         except Unsupported as exc:
             entry.update(status="untranslated", reason=str(exc))
         except (KeyError, TypeError, AttributeError) as exc:
@@ -1027,6 +1133,12 @@ def check_compiles(lines):
         compile("\n".join(lines) + "\n", "case", "exec", dont_inherit=True, flags=0x2000)
     except SyntaxError as exc:
         raise Unsupported(f"translator bug: generated code does not compile: {exc.msg}: {(exc.text or '').strip()[:80]}")
+
+
+def internal_reason(what):
+    from .not_applicable import INTERNAL_MODULES
+    module = what.split(":")[0].rsplit("/", 1)[-1]
+    return INTERNAL_MODULES.get(module) or INTERNAL_MODULES.get(what)
 
 
 def helper_names(h):
@@ -1062,6 +1174,11 @@ def case_body(tr, suites, c):
     then the afterEach bodies."""
     stmts = []
     for s in suites:
+        for p in s.get("params", []):    # describeWithFlags' test env argument
+            if p["type"] != "Identifier":
+                raise Unsupported("patterned describe parameter")
+            stmts.append({"type": "VariableDeclaration", "kind": "const", "declarations": [
+                {"type": "VariableDeclarator", "id": p, "init": {"type": "Identifier", "name": "__env__"}}]})
         stmts += s["setup"]
     for s in suites:
         for hook in s["before_each"]:
@@ -1071,8 +1188,18 @@ def case_body(tr, suites, c):
     body = c["body"]
     if body is None:
         raise Unsupported("it without a function")
-    if c["params"]:
-        raise Unsupported("it with a done callback")
+    if len(c["params"]) > 1 or c["params"] and c["params"][0]["type"] != "Identifier":
+        raise Unsupported("it with a patterned parameter")
+    if c["params"]:    # jasmine's done callback: the runner awaits what expectPromiseToFail left pending
+        stmts.append({"type": "VariableDeclaration", "kind": "const", "declarations": [
+            {"type": "VariableDeclarator", "id": c["params"][0],
+             "init": {"type": "Identifier", "name": "__done__"}}]})
+    for b in c.get("binds", []):
+        if b["name"] is None:
+            raise Unsupported("patterned parameter of an it-defining helper")
+        stmts.append({"type": "VariableDeclaration", "kind": "const", "declarations": [
+            {"type": "VariableDeclarator", "id": {"type": "Identifier", "name": b["name"]}, "init": b["value"]
+             or {"type": "Identifier", "name": "undefined"}}]})
     stmts += body["body"] if body["type"] == "BlockStatement" else [{"type": "ReturnStatement", "argument": body}]
     for s in suites:
         for hook in s["after_each"]:
@@ -1096,6 +1223,15 @@ def spec_files(package="core"):
         raise ValueError(package)
     files = sorted(TFJS_CORE.glob("ops/**/*_test.js")) + [TFJS_CORE / "gradients_test.js"]
     return [(str(p.relative_to(TFJS_CORE)), p) for p in files]
+
+
+def package_of(package, rel, cid):
+    """The coverage table's row of a case: tfjs-core's gradient cases (gradients_test.js, and the
+    ops specs' cases about gradients) apart from its ops cases."""
+    if package != "core":
+        return package
+    name = cid.split("::", 1)[-1].lower()
+    return "core gradients" if rel == "gradients_test.js" or "grad" in name else "core ops"
 
 
 def source_hash(paths):
@@ -1143,9 +1279,11 @@ def generate(package="core", out=None, force=False):
         for r in rep:
             r["file"] = rel
             r["module"] = mod
+            r["package"] = package_of(package, rel, r["id"])
         for d in spec["dynamic"]:
             report.append({"id": f"{rel}::line {d['line']}", "file": rel, "module": mod, "status": "untranslated",
-                           "reason": "it() created in a loop", "count": d["its"], "env": None})
+                           "reason": "it() created in a loop", "count": d["its"], "env": None,
+                           "package": package_of(package, rel, "")})
         report += rep
     (out / "report.json").write_text(json.dumps(report, indent=0))
     stamp.write_text(key)

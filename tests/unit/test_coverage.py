@@ -44,3 +44,31 @@ def test_namespaces_count_as_present():
     # tf.train is a module here (TF.js lists it among the top-level names): present, not missing.
     rows = {(ns, py): here for ns, _, py, here in coverage.op_table()}
     assert rows[("tf", "train")] is True
+
+
+def test_spec_coverage_counts_cases_per_package_and_backend(tmp_path, capsys):
+    """`pytfweb ops --specs`: report.json's statuses and the results files' outcomes, per package."""
+    from pytfweb import cli
+    from pytfweb.host import spec_coverage
+    pkg = tmp_path / "core"
+    (pkg / "results-cpu").mkdir(parents=True)
+    report = [
+        {"id": "a::x", "file": "a", "package": "core ops", "status": "translated"},
+        {"id": "a::y", "file": "a", "package": "core ops", "status": "translated"},
+        {"id": "a::z", "file": "a", "package": "core ops", "status": "not_applicable", "reason": "r"},
+        {"id": "b::g", "file": "b", "package": "core gradients", "status": "hand", "reason": "r"},
+        {"id": "b::line 3", "file": "b", "package": "core gradients", "status": "untranslated", "reason": "r",
+         "count": 2},
+    ]
+    (pkg / "report.json").write_text(json.dumps(report))
+    (pkg / "results-cpu" / "a.json").write_text(json.dumps(
+        {"results": {"a::x": None, "a::y": "AssertionError: no", "b::g": "skip: webgl only"}}))
+    rows = spec_coverage.table(str(tmp_path))
+    assert rows["core ops"] == dict(files=1, cases=3, translated=2, not_applicable=1, cpu_run=2, cpu_passed=1)
+    assert rows["core gradients"]["cases"] == 3 and rows["core gradients"]["untranslated"] == 2
+    assert "cpu_run" not in rows["core gradients"]
+    assert rows["all"]["cases"] == 6
+    assert cli.main(["ops", "--specs", "--specs-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "core ops" in out and "2/1" in out
+    assert spec_coverage.main(["--specs-dir", str(tmp_path / "none")]) == 1
