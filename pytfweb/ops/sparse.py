@@ -100,7 +100,7 @@ def _strings_to_dense(indices, values, default, shape, count):
     index), and a gather of that table by position moves the strings; both kernels take strings
     on every backend."""
     table = ENGINE.run_kernel("Concat", [ENGINE.run_kernel("Reshape", [default], {"shape": [1]}),
-                                         ENGINE.run_kernel("Reshape", [values], {"shape": [-1]})], {"axis": 0})
+                                         ENGINE.run_kernel("Reshape", [values], {"shape": [values.size]})], {"axis": 0})
     if values.rank == 1:
         positions = ENGINE.make_tensor(array.array("i", range(1, count + 1)), (count,), "int32")
     else:   # one value for every index
