@@ -210,12 +210,46 @@ export function extract(file) {
       }
     } else if (isCall(st, DESCRIBES)) {
       out.suites.push(suite(st.expression, text, out));
+    } else if (containsIt(st) && /FunctionDeclaration$/.test(st.type === 'ExportNamedDeclaration' && st.declaration ?
+                                                               st.declaration.type : st.type)) {
+      // a function defining it() cases (identityPoolTest): its cases count where a spec calls it
     } else if (containsIt(st)) {
       out.dynamic.push({line: st.loc.start.line, suite: null, its: containsIt(st), src: text.slice(st.start, st.end)});
     } else {
       const decl = st.type === 'ExportNamedDeclaration' && st.declaration ? st.declaration : st;
       out.helpers.push(Object.assign(slim(decl), {src: text.slice(decl.start, decl.end)}));
     }
+  }
+  // the literal constants TF.js's internal modules export (selu_util.SELU_SCALE,
+  // reduce_util.PARALLELIZE_THRESHOLD): values the specs compute expectations or sizes from
+  out.constants = {};
+  for (const imp of out.imports) {
+    if (!imp.source.startsWith('.') || out.constants[imp.source]) continue;
+    const base = path.resolve(path.dirname(file), imp.source);
+    const found = ['.js', '.ts'].map(e => base + e).find(f => fs.existsSync(f));
+    if (!found) continue;
+    const consts = {};
+    let ast2;
+    try {
+      ast2 = acorn.parse(loadSource(found), {ecmaVersion: 'latest', sourceType: 'module'});
+    } catch (e) {
+      continue;
+    }
+    for (const st of ast2.body) {
+      const d = st.type === 'ExportNamedDeclaration' && st.declaration;
+      if (!d || d.type !== 'VariableDeclaration' || d.kind !== 'const') continue;
+      for (const v of d.declarations) {
+        const init = v.init;
+        if (v.id.type !== 'Identifier' || !init) continue;
+        if (init.type === 'Literal' && ['number', 'string', 'boolean'].includes(typeof init.value)) {
+          consts[v.id.name] = init.value;
+        } else if (init.type === 'UnaryExpression' && init.operator === '-' && init.argument.type === 'Literal' &&
+                   typeof init.argument.value === 'number') {
+          consts[v.id.name] = -init.argument.value;
+        }
+      }
+    }
+    out.constants[imp.source] = consts;
   }
   delete out.helperModules;
   delete out.itHelpers;

@@ -8,7 +8,7 @@ CASES = {
 
 # (regular expression searched in the case id, reason)
 ID_PATTERNS = [
-    (r"^ops/rand_util_test\.js::", "tests TF.js's internal random generators (MPRandGauss, RandGamma, "
+    (r"^ops/rand_test\.js::(MPRandGauss|RandGamma|UniformRandom) > ", "tests TF.js's internal random generators (MPRandGauss, RandGamma, "
      "UniformRandom of rand_util; pytfweb.core.prng has its own tests)"),
 ]
 

@@ -51,7 +51,6 @@ def save_results(package, backend, module, out):
 
 
 def run_file(package, module, backend="cpu"):
-    from . import runtime as _unused  # noqa: F401 - the package imports in CPython
     rt = load_runtime()
     cases = load_cases(module_source(package, module), rt, module)
     t0 = time.perf_counter()

@@ -13,6 +13,7 @@ import json as _json
 import math
 import random
 import re
+import time
 
 import pytfweb as tf
 from pytfweb.core.engine import ENGINE
@@ -28,7 +29,14 @@ _TYPED = {"f": "Float32Array", "i": "Int32Array", "l": "Int32Array", "B": "Uint8
           "b": "Int8Array", "h": "Int16Array", "H": "Uint16Array", "I": "Uint32Array"}
 
 
+# the API table's names the generic conversion misses (translate.snake reads the table itself)
+_SNAKE_EXCEPTIONS = {"isNaN": "is_nan", "topk": "top_k"}
+
+
 def _snake(name):
+    if name in _SNAKE_EXCEPTIONS:
+        return _SNAKE_EXCEPTIONS[name]
+    name = re.sub(r"(\d)D(?=[A-Z]|$)", r"\1d", name)     # as1D -> as1d, like conv2d
     s = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name)
     s = re.sub(r"(?<=[A-Z])([A-Z][a-z])", r"_\1", s)
     return s.lower()
@@ -344,6 +352,8 @@ def at(o, i):
             return o[i]
         return None
     if isinstance(o, Tensor):
+        if isinstance(i, str):     # tensor[name]: a method or property by its TF.js name
+            return getattr(o, _snake(i), None)
         raise TypeError("indexing a Tensor with [] (TF.js tensors have no index access)")
     try:
         return o[i]
@@ -456,6 +466,9 @@ async def awaitable(x):
 # ---------------------------------------------------------------- methods of arrays and strings
 def _fn_call(f, *args):
     """Calls a callback with as many of JavaScript's (value, index, array) as it takes."""
+    code = getattr(f, "__code__", None)
+    if code is not None and code.co_flags & inspect.CO_VARARGS:
+        return f(*args)    # the translated functions take extra arguments, as JavaScript's do
     try:
         sig = inspect.signature(f)
         params = list(sig.parameters.values())
@@ -685,11 +698,21 @@ def _string_method(s, name, args):
     raise TypeError(f"strings have no method {name} here")
 
 
+# TF.js flags the specs set that only tune how TF.js's own backends run (same results): setting
+# them here does nothing, with the reason
+TFJS_TUNING_FLAGS = {
+    "TOPK_LAST_DIM_CPU_HANDOFF_SIZE_THRESHOLD": "TF.js webgl's size below which topk runs on its cpu backend",
+    "TOPK_K_CPU_HANDOFF_THRESHOLD": "TF.js webgl's k above which topk runs on its cpu backend",
+}
+
+
 def call(o, name, *args, **kwargs):
     """`o.name(...)` for a method JavaScript arrays or strings have: the array/string semantics
     on those, the tensor's (snake_case) method on a Tensor, the object's own otherwise."""
     if isinstance(o, Tensor):
         return getattr(o, _snake(name))(*args, **kwargs)
+    if o is tf.env() and name == "set" and args and args[0] in TFJS_TUNING_FLAGS and args[0] not in o.flags:
+        return None
     if isinstance(o, (list, tuple, array.array)) and not kwargs:
         if isinstance(o, tuple):
             if name in ("push", "pop", "shift", "unshift", "splice", "fill", "sort", "reverse", "set"):
@@ -1031,6 +1054,25 @@ class RegExp:
 new_RegExp = RegExp
 
 
+PROMISE_TIMEOUT = 30.0   # seconds a `new Promise` may wait for its callback (an image's onload) before failing
+
+
+def new_Promise(executor):
+    """`new Promise((resolve, reject) => ...)`: an awaitable settled by the callbacks (in the
+    page, a JS event such as an image's onload calls them), failing after PROMISE_TIMEOUT."""
+    fut = asyncio.get_event_loop().create_future()
+
+    def resolve(value=None, *_):
+        if not fut.done():
+            fut.set_result(value)
+
+    def reject(reason=None, *_):
+        if not fut.done():
+            fut.set_exception(thrown(reason))
+    executor(resolve, reject)
+    return asyncio.wait_for(fut, PROMISE_TIMEOUT)
+
+
 class Promise:
     @staticmethod
     async def all(items):
@@ -1039,6 +1081,32 @@ class Promise:
     @staticmethod
     async def resolve(x=None):
         return await awaitable(x)
+
+
+class _Document:
+    """The page's `document` (a JS object: used by its own names); none in CPython."""
+
+    def __getattr__(self, name):
+        import js    # Pyodide's bridge to the page's JavaScript
+        return getattr(js.document, name)
+
+
+document = _Document()
+
+
+def new_ImageData(*args):
+    import js
+    return js.ImageData.new(*args)
+
+
+def new_Image(*args):
+    import js
+    return js.Image.new(*args)
+
+
+async def createImageBitmap(*args):
+    import js
+    return await js.createImageBitmap(*args)
 
 
 def fail(msg=""):
@@ -1124,81 +1192,82 @@ class expect:
         if bool(ok) == self.negate:
             raise AssertionError(("Expected not: " if self.negate else "Expected: ") + what)
 
-    def toEqual(self, expected):
+    def toEqual(self, expected, *_msg):
         a, e = _norm(self.actual), _norm(expected)
-        self._check(_deep_eq(a, e), f"{_short(self.actual)} to equal {_short(expected)}")
+        self._check(_deep_eq(a, e), f"{_short(self.actual)} to equal {_short(expected)}"
+                    + "".join(f" ({String(m)})" for m in _msg))
 
-    def toBe(self, expected):
+    def toBe(self, expected, *_msg):
         a = self.actual
         if _prim(a) and _prim(expected) or isinstance(a, (tuple, list)) and isinstance(expected, (tuple, list)) and False:
             ok = (a == expected and isinstance(a, bool) == isinstance(expected, bool)) or (
                 is_num(a) and is_num(expected) and a != a and expected != expected)
         else:
             ok = a is expected
-        self._check(ok, f"{_short(a)} to be {_short(expected)}")
+        self._check(ok, f"{_short(a)} to be {_short(expected)}" + "".join(f" ({String(m)})" for m in _msg))
 
-    def toBeCloseTo(self, expected, precision=2):
+    def toBeCloseTo(self, expected, precision=2, *_msg):
         a = Number(self.actual)
         if precision is None:
             precision = 2
         ok = (a == expected) or abs(expected - a) < 10 ** -precision / 2
         self._check(ok, f"{a} to be close to {expected} (precision {precision})")
 
-    def toBeTruthy(self):
+    def toBeTruthy(self, *_msg):
         self._check(truthy(self.actual), f"{_short(self.actual)} to be truthy")
 
-    def toBeFalsy(self):
+    def toBeFalsy(self, *_msg):
         self._check(not truthy(self.actual), f"{_short(self.actual)} to be falsy")
 
-    def toBeTrue(self):
+    def toBeTrue(self, *_msg):
         self._check(self.actual is True, f"{_short(self.actual)} to be true")
 
-    def toBeFalse(self):
+    def toBeFalse(self, *_msg):
         self._check(self.actual is False, f"{_short(self.actual)} to be false")
 
-    def toBeNull(self):
+    def toBeNull(self, *_msg):
         self._check(self.actual is None, f"{_short(self.actual)} to be null")
 
-    def toBeUndefined(self):
+    def toBeUndefined(self, *_msg):
         self._check(self.actual is None, f"{_short(self.actual)} to be undefined")
 
-    def toBeDefined(self):
+    def toBeDefined(self, *_msg):
         self._check(self.actual is not None, f"{_short(self.actual)} to be defined")
 
-    def toBeNaN(self):
+    def toBeNaN(self, *_msg):
         self._check(is_num(self.actual) and self.actual != self.actual, f"{_short(self.actual)} to be NaN")
 
-    def toBePositiveInfinity(self):
+    def toBePositiveInfinity(self, *_msg):
         self._check(self.actual == math.inf, f"{_short(self.actual)} to be Infinity")
 
-    def toBeNegativeInfinity(self):
+    def toBeNegativeInfinity(self, *_msg):
         self._check(self.actual == -math.inf, f"{_short(self.actual)} to be -Infinity")
 
-    def toBeGreaterThan(self, e):
+    def toBeGreaterThan(self, e, *_msg):
         self._check(self.actual > e, f"{self.actual} > {e}")
 
-    def toBeGreaterThanOrEqual(self, e):
+    def toBeGreaterThanOrEqual(self, e, *_msg):
         self._check(self.actual >= e, f"{self.actual} >= {e}")
 
-    def toBeLessThan(self, e):
+    def toBeLessThan(self, e, *_msg):
         self._check(self.actual < e, f"{self.actual} < {e}")
 
-    def toBeLessThanOrEqual(self, e):
+    def toBeLessThanOrEqual(self, e, *_msg):
         self._check(self.actual <= e, f"{self.actual} <= {e}")
 
-    def toContain(self, e):
+    def toContain(self, e, *_msg):
         a = self.actual
         ok = (e in a) if isinstance(a, str) else any(_deep_eq(_norm(v), _norm(e)) for v in a)
         self._check(ok, f"{_short(a)} to contain {_short(e)}")
 
-    def toMatch(self, e):
+    def toMatch(self, e, *_msg):
         ok = e.test(self.actual) if isinstance(e, RegExp) else (re.search(e, self.actual) is not None)
         self._check(ok, f"{_short(self.actual)} to match {e}")
 
-    def toBeInstanceOf(self, cls):
+    def toBeInstanceOf(self, cls, *_msg):
         self._check(instanceof(self.actual, cls), f"{_short(self.actual)} to be an instance of {cls}")
 
-    def toHaveSize(self, n):
+    def toHaveSize(self, n, *_msg):
         self._check(len(self.actual) == n, f"size {n}")
 
     def toThrowError(self, *expected):
@@ -1219,6 +1288,9 @@ class expect:
         except AssertionError:
             raise
         except Exception as exc:  # noqa: BLE001 - any error of pytfweb's is the expected throw
+            if not self.negate and not_a_check(exc):
+                raise AssertionError(f"Expected the function to throw an error of pytfweb's for the bad input, "
+                                     f"it raised {type(exc).__name__}: {exc}") from exc
             if self.negate:
                 raise AssertionError(f"Expected the function not to throw, it raised {type(exc).__name__}: {exc}")
             THROWN_MESSAGES.append((expected and String(expected[-1]) if expected else None, f"{type(exc).__name__}: {exc}"))
@@ -1231,6 +1303,7 @@ class expect:
 
 
 THROWN_MESSAGES = []
+SLOW_SECONDS = 0.5      # cases slower than this are listed in the results ("slow")
 ERROR_MESSAGES = set()    # messages of errors the case's code caught and read
 
 
@@ -1255,6 +1328,20 @@ def num_data_ids():
     return tf.memory().num_data_buffers
 
 
+_CALL_ERRORS = re.compile(r"positional argument|unexpected keyword argument|required (positional|keyword)"
+                          r"|object is not callable|not subscriptable|object is not iterable|unhashable type"
+                          r"|unsupported operand type")
+
+
+def not_a_check(exc):
+    """Whether an exception says the code could not run (a missing name or method, a call that
+    does not fit the function: the translation's or pytfweb's API's gap), not that pytfweb
+    rejected bad input: it does not count as the throw a spec expects."""
+    if isinstance(exc, (NameError, AttributeError, NotImplementedError, RecursionError)):
+        return True
+    return isinstance(exc, TypeError) and bool(_CALL_ERRORS.search(str(exc)))
+
+
 class expectAsync:
     """jasmine's expectAsync(promise).toBeRejected...() (awaited by the spec)."""
 
@@ -1270,6 +1357,8 @@ class expectAsync:
         try:
             await awaitable(self.actual() if callable(self.actual) else self.actual)
         except Exception as exc:  # noqa: BLE001 - a rejection is what is checked
+            if not self.negate and not_a_check(exc):
+                raise AssertionError(f"Expected a rejection by pytfweb, got {type(exc).__name__}: {exc}") from exc
             THROWN_MESSAGES.append((None, f"{type(exc).__name__}: {exc}"))
             return exc
         return None
@@ -1327,6 +1416,9 @@ def _is_typed(x):
 def _as_values(x):
     if isinstance(x, Tensor):
         return x.data_sync()
+    if type(x).__name__.startswith("Js"):    # a JS typed array in the page (a canvas's pixels)
+        kind = getattr(getattr(x, "constructor", None), "name", "")
+        return array.array("B", list(x)) if str(kind).startswith("Uint8") else list(x)
     return x
 
 
@@ -1446,6 +1538,8 @@ def expectPromiseToFail(fn, done=None):
     try:
         r = fn()
     except Exception as exc:  # noqa: BLE001 - the failure expected
+        if not_a_check(exc):
+            raise AssertionError(f"Expected the promise to fail in pytfweb, got {type(exc).__name__}: {exc}") from exc
         THROWN_MESSAGES.append((None, f"{type(exc).__name__}: {exc}"))
         return
     if inspect.isawaitable(r):
@@ -1460,6 +1554,8 @@ async def _settle_pending():
         try:
             await r
         except Exception as exc:  # noqa: BLE001 - the failure expected
+            if not_a_check(exc):
+                raise AssertionError(f"Expected the promise to fail in pytfweb, got {type(exc).__name__}: {exc}") from exc
             THROWN_MESSAGES.append((None, f"{type(exc).__name__}: {exc}"))
             continue
         raise AssertionError("Expected the promise to fail")
@@ -1479,6 +1575,71 @@ def encodeStrings(a):
     return a
 
 
+# ---------------------------------------------------------------- TF.js internal modules with a pytfweb twin
+class _ConvInfoView:
+    """pytfweb's ConvInfo read with TF.js's Conv2DInfo/Conv3DInfo field names (in snake_case, as
+    the generated code reads them: out_height, pad_info.top, effective_filter_width, ...)."""
+
+    def __init__(self, info):
+        self.info = info
+        n = len(info.out_size)
+        names = ("height", "width") if n == 2 else ("depth", "height", "width")
+        self.batch_size = info.batch_size
+        self.in_channels, self.out_channels = info.in_channels, info.out_channels
+        self.in_shape, self.out_shape, self.filter_shape = list(info.in_shape), list(info.out_shape), list(info.filter_shape)
+        self.data_format = info.data_format
+        for i, name in enumerate(names):
+            setattr(self, f"in_{name}", info.in_size[i])
+            setattr(self, f"out_{name}", info.out_size[i])
+            setattr(self, f"stride_{name}", info.strides[i])
+            setattr(self, f"dilation_{name}", info.dilations[i])
+            setattr(self, f"filter_{name}", info.filter_size[i])
+            setattr(self, f"effective_filter_{name}", info.effective_filter_size[i])
+        sides = (("top", "bottom"), ("left", "right")) if n == 2 else (("front", "back"), ("top", "bottom"), ("left", "right"))
+        pad = obj(type=info.pad_type)
+        for i, (b, a) in enumerate(sides):
+            pad[b], pad[a] = info.pad_before[i], info.pad_after[i]
+        self.pad_info = pad
+
+
+class conv_util:
+    """TF.js's conv_util (computeConv2DInfo & co.) answered by pytfweb's conv geometry
+    (kernels/conv_geometry.py, which the conv and pool kernels of every backend use)."""
+
+    @staticmethod
+    def compute_conv2d_info(in_shape, filter_shape, strides, dilations, pad, rounding_mode=None, depthwise=False,
+                            data_format="channelsLast"):
+        from pytfweb.kernels import conv_geometry as g
+        return _ConvInfoView(g.compute_conv2d_info(in_shape, filter_shape, strides, dilations, pad, rounding_mode,
+                                                   depthwise, data_format))
+
+    @staticmethod
+    def compute_conv3d_info(in_shape, filter_shape, strides, dilations, pad, depthwise=False,
+                            data_format="channelsLast", rounding_mode=None):
+        from pytfweb.kernels import conv_geometry as g
+        return _ConvInfoView(g.compute_conv3d_info(in_shape, filter_shape, strides, dilations, pad, depthwise,
+                                                   data_format, rounding_mode))
+
+    @staticmethod
+    def compute_pool2d_info(in_shape, filter_size, strides, dilations, pad, rounding_mode=None,
+                            data_format="channelsLast"):
+        from pytfweb.kernels import conv_geometry as g
+        return _ConvInfoView(g.compute_pool2d_info(in_shape, filter_size, strides, dilations, pad, rounding_mode,
+                                                   data_format))
+
+    @staticmethod
+    def compute_pool3d_info(in_shape, filter_size, strides, dilations, pad, rounding_mode=None, data_format="NDHWC"):
+        from pytfweb.kernels import conv_geometry as g
+        if data_format not in ("NDHWC", "channelsLast"):
+            raise ValueError(f"pool3d: data format {data_format!r} is not supported (NDHWC only)")
+        return _ConvInfoView(g.compute_pool3d_info(in_shape, filter_size, strides, dilations, pad, rounding_mode))
+
+    @staticmethod
+    def convert_conv2d_data_format(data_format):
+        from pytfweb.kernels import conv_geometry as g
+        return g.convert_conv2d_data_format(data_format, "conv2d")
+
+
 # ---------------------------------------------------------------- running the cases
 def _first_line(exc):
     msg = str(exc).strip().splitlines()
@@ -1490,10 +1651,11 @@ async def run_cases_async(cases, backend, only=None):
     disposed and flags restored after it, as TF.js's jasmine setup does). Returns
     {"results": {id: None (passed) | "skip: why" | "first error line"}, "left": tensors left
     after all cases, "messages": [(TF.js's expected message, pytfweb's) of toThrowError]}."""
-    results = {}
+    results, slow = {}, {}
     start = tf.memory().num_tensors
     THROWN_MESSAGES.clear()
     flags = dict(tf.env().flags)
+    active = tf.get_backend()
     for cid, fn, env in cases:
         if only is not None and cid not in only:
             continue
@@ -1501,8 +1663,10 @@ async def run_cases_async(cases, backend, only=None):
             results[cid] = f"skip: runs on {', '.join(env)} only"
             continue
         ENGINE.start_scope()
+        t0 = time.perf_counter()
         try:
             PENDING.clear()
+            ERROR_MESSAGES.clear()
             r = fn()
             if inspect.isawaitable(r):
                 await r
@@ -1521,11 +1685,16 @@ async def run_cases_async(cases, backend, only=None):
                     except Exception:  # noqa: BLE001
                         break
             tf.dispose_variables()
+            took = time.perf_counter() - t0
+            if took > SLOW_SECONDS:
+                slow[cid] = round(took, 2)
+            if tf.get_backend() != active:    # a case that chose a backend (draw_test's setBackend)
+                tf.set_backend(active)
             if tf.env().flags != flags:
                 for k, v in flags.items():
                     tf.env().set(k, v)
     return {"results": results, "left": tf.memory().num_tensors - start,
-            "messages": list(THROWN_MESSAGES)}
+            "messages": list(THROWN_MESSAGES), "slow": slow}
 
 
 def run_cases(cases, backend, only=None):

@@ -24,7 +24,6 @@ not_applicable.py (cases that cannot apply, with why) come first.
 import hashlib
 import json
 import keyword
-import os
 import re
 import subprocess
 from pathlib import Path
@@ -84,7 +83,20 @@ GLOBALS = {"Math", "Number", "Array", "Object", "JSON", "String", "Boolean", "is
            "parseInt", "parseFloat", "Error", "TypeError", "RangeError", "Float32Array", "Int32Array",
            "Uint8Array", "Uint8ClampedArray", "Int8Array", "Int16Array", "Uint16Array", "Uint32Array",
            "Float64Array", "ArrayBuffer", "Set", "Map", "console", "expect", "fail", "jasmine",
-           "Promise", "RegExp", "Date", "Symbol", "BigInt", "structuredClone", "TextEncoder", "TextDecoder"}
+           "Promise", "RegExp", "Date", "document", "ImageData", "Image", "createImageBitmap", "Symbol", "BigInt", "structuredClone", "TextEncoder", "TextDecoder"}
+# TF.js internal modules whose pytfweb twin runtime.py exposes under TF.js's names (their specs then
+# test pytfweb's twin)
+SHIMS = {"conv_util"}
+# browser globals the generated code has no translation for (the DOM's objects are JS proxies
+# in the page, not Python values)
+DOM = {"window", "HTMLCanvasElement", "HTMLImageElement", "HTMLVideoElement",
+       "OffscreenCanvas", "ImageBitmap", "navigator", "self", "globalThis"}
+# the DOM the runtime gives the page's cases (JS objects: read and called by their own names)
+DOM_GLOBALS = {"document", "ImageData", "Image", "createImageBitmap"}
+# methods of DOM objects: called by their JavaScript names (pytfweb has none of these)
+DOM_METHODS = {"getContext", "getImageData", "putImageData", "drawImage", "createElement", "appendChild",
+               "removeChild", "toDataURL", "fillRect", "clearRect", "createImageData", "setAttribute",
+               "getAttribute", "addEventListener", "removeEventListener", "transferToImageBitmap", "fillText"}
 # tfjs-core's test_util exports the runtime implements under the same names
 TEST_UTIL = {"expectArraysClose", "expectArraysEqual", "expectNumbersClose", "expectValuesInRange",
              "expectArrayBuffersEqual", "expectPromiseToFail", "encodeStrings", "testEpsilon",
@@ -116,6 +128,7 @@ OBJECT_ARGS = set()
 
 
 def py_ident(name):
+    name = name.replace("$", "S_")    # JavaScript identifiers may hold $
     return name + "_" if name in PY_RESERVED else name
 
 
@@ -133,6 +146,7 @@ class FileContext:
     def __init__(self, spec):
         self.names = {}        # local JS name -> python expression
         self.internal = {}     # local JS name -> "module.name" (TF.js internals: untranslatable)
+        self.constants = {}    # local JS name (a name, or a namespace) -> literal constants of an internal module
         for imp in spec["imports"]:
             local, src, what = imp["local"], imp["source"], imp["imported"]
             base = src.rsplit("/", 1)[-1]
@@ -149,12 +163,21 @@ class FileContext:
                 self.names[local] = "tf." + tf_name(None, what)
             elif what != "*" and OP_MODULE.match(src) and not INTERNAL_OP_MODULES.search(base):
                 self.names[local] = "tf." + tf_name(None, what)
+            elif base in SHIMS and what == "*":
+                self.names[local] = "_js." + base
             elif base == "util" and what != "*":
                 self.names[local] = "tf.util." + tf_name("util", what)
             elif base == "util":
                 self.names[local] = "tf.util"
             else:
                 self.internal[local] = f"{src}:{what}"
+                consts = spec.get("constants", {}).get(src, {})
+                if what == "*":
+                    self.constants[local] = consts
+                elif what in consts:
+                    self.constants[local] = consts[what]
+                    del self.internal[local]
+                    self.names[local] = repr(consts[what])
 
 
 class Translator:
@@ -677,15 +700,20 @@ class Translator:
         `undefined`/`null` are left out (TF.js's ops take them as "the default"), the ones after
         them passed by keyword (the names read from the function's signature)."""
         if fn and any(self._is_nothing(a) for a in args):
-            names = self._param_names(fn)
-            while args and self._is_nothing(args[-1]):
+            params = self._param_names(fn)
+            names = [n for n, _ in params] if params else None
+            has_default = [d for _, d in params] if params else []
+
+            def omissible(i):      # a parameter with a default takes undefined/null as "the default"
+                return i < len(has_default) and has_default[i]
+            while args and self._is_nothing(args[-1]) and omissible(len(args) - 1):
                 args = args[:-1]
-            if names and any(self._is_nothing(a) for a in args) and len(names) >= len(args) \
-                    and not any(a["type"] == "SpreadElement" for a in args):
+            if names and any(self._is_nothing(a) and omissible(i) for i, a in enumerate(args)) \
+                    and len(names) >= len(args) and not any(a["type"] == "SpreadElement" for a in args):
                 out = []
                 kw = False
                 for i, a in enumerate(args):
-                    if self._is_nothing(a):
+                    if self._is_nothing(a) and omissible(i):
                         kw = True
                         continue
                     if kw and i == len(args) - 1 and options and a["type"] == "ObjectExpression":
@@ -718,7 +746,8 @@ class Translator:
             params = list(inspect.signature(obj).parameters.values())
             if parts[0] == "Tensor":
                 params = params[1:]
-            return [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            return [(p.name, p.default is not p.empty) for p in params
+                    if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         except (AttributeError, TypeError, ValueError, ImportError):
             return None
 
@@ -779,6 +808,8 @@ class Translator:
             raise Internal(self.ctx.internal[n])
         if n in GLOBALS:
             return "_js." + n
+        if n in DOM and not self.shadowed(n):
+            raise Unsupported(f"uses the DOM ({n})")
         return py_ident(n)
 
     def x_TemplateLiteral(self, e):
@@ -829,6 +860,9 @@ class Translator:
         obj = e["object"]
         if obj["type"] == "Super":
             raise Unsupported("super")
+        if obj["type"] == "Identifier" and not e["computed"] and isinstance(self.ctx.constants.get(obj["name"]), dict) \
+                and e["property"]["name"] in self.ctx.constants[obj["name"]] and not self.shadowed(obj["name"]):
+            return repr(self.ctx.constants[obj["name"]][e["property"]["name"]])   # an internal module's constant
         o = self.expr(obj)
         if e.get("optional"):
             raise Unsupported("optional chaining")
@@ -860,6 +894,8 @@ class Translator:
             if o.startswith("_js.") and (o[4:] in GLOBALS or o[4:] in ("expect",)):
                 return f"{o}.{name + '_' if keyword.iskeyword(name) else name}({self.args(e['arguments'])})"
             if o.startswith(("_js.expect(", "_js.expectAsync(", "_js.expect_message(")):
+                return f"{o}.{name}({self.args(e['arguments'])})"
+            if name in DOM_METHODS:
                 return f"{o}.{name}({self.args(e['arguments'])})"
             if name in AMBIGUOUS:
                 a = self.args(e["arguments"], options=True)
@@ -897,6 +933,8 @@ class Translator:
         tfm = self.tf_member(callee)
         if tfm:
             return f"{tfm}({self.args(e['arguments'], options=True)})"
+        if callee["type"] == "Identifier" and callee["name"] in DOM:
+            raise Unsupported(f"uses the DOM ({callee['name']})")
         if callee["type"] == "Identifier" and callee["name"] in self.ctx.names and self.ctx.names[callee["name"]]:
             return f"{self.ctx.names[callee['name']]}({self.args(e['arguments'])})"
         raise Unsupported("new of " + (callee.get("name") or callee["type"]))
@@ -1217,12 +1255,18 @@ def case_body(tr, suites, c):
 
 
 # ---------------------------------------------------------------- build
+# package -> (directory of its spec files, glob patterns): the packages `generate` knows
+PACKAGES = {
+    "core": (TFJS_CORE, ("ops/**/*_test.js", "gradients_test.js", "tensor_test.js", "variable_test.js",
+                         "public/chained_ops/*_test.js", "optimizers/*_test.js", "buffer_test.js")),
+}
+
+
 def spec_files(package="core"):
     """The spec files of a package: (relative name, path)."""
-    if package != "core":
-        raise ValueError(package)
-    files = sorted(TFJS_CORE.glob("ops/**/*_test.js")) + [TFJS_CORE / "gradients_test.js"]
-    return [(str(p.relative_to(TFJS_CORE)), p) for p in files]
+    root, patterns = PACKAGES[package]
+    files = sorted({p for pat in patterns for p in root.glob(pat)})
+    return [(str(p.relative_to(root)), p) for p in files]
 
 
 def package_of(package, rel, cid):
@@ -1230,6 +1274,8 @@ def package_of(package, rel, cid):
     ops specs' cases about gradients) apart from its ops cases."""
     if package != "core":
         return package
+    if not (rel.startswith("ops/") or rel == "gradients_test.js"):
+        return "core tensor/opt"     # Tensor's methods, variables, optimizers, buffers
     name = cid.split("::", 1)[-1].lower()
     return "core gradients" if rel == "gradients_test.js" or "grad" in name else "core ops"
 
@@ -1298,4 +1344,4 @@ if __name__ == "__main__":
     print(dict(c))
     reasons = collections.Counter(r.get("reason", "") for r in rep if r["status"] == "untranslated")
     for reason, n in reasons.most_common(40):
-        print(f"{n:5d}  {reason}")
+        print(f"{n:5d}  {reason}", flush=True)

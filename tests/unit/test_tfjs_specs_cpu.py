@@ -67,3 +67,29 @@ def test_translator_rules():
         "tf.random_normal(s, stddev=2)"
     with pytest.raises(translate.Unsupported):
         js({"type": "ThisExpression"})
+
+
+def test_runtime_keeps_tfjs_test_util_semantics():
+    """expectArraysClose / expectArraysEqual as tfjs-core's test_util.ts has them: 1e-3 on a
+    float32 backend, any two non-finite values close (NaN included), typed arrays of different
+    kinds not, nested arrays compared by shape; jasmine's toEqual with shapes as lists."""
+    import array
+    rt = run.load_runtime()
+    rt.expectArraysClose(array.array("f", [1.0, 2.0009]), [1, 2])
+    with pytest.raises(AssertionError, match="differ"):
+        rt.expectArraysClose(array.array("f", [1.0, 2.0011]), [1, 2])
+    rt.expectArraysClose([float("nan"), float("inf")], [float("-inf"), float("nan")])
+    with pytest.raises(AssertionError, match="different type"):
+        rt.expectArraysClose(array.array("i", [1]), rt.new_Float32Array([1]))
+    with pytest.raises(AssertionError, match="different shapes"):
+        rt.expectArraysClose([[1, 2]], [[1], [2]])
+    with pytest.raises(AssertionError):
+        rt.expectArraysEqual(array.array("f", [1.0001]), [1])
+    rt.expectArraysEqual(["a", "b"], ["a", "b"])
+    rt.expect((2, 3)).toEqual([2, 3])
+    with pytest.raises(AssertionError):
+        rt.expect((2, 3)).not_.toEqual([2, 3])
+    with pytest.raises(AssertionError, match="to throw"):
+        rt.expect(lambda: 1).toThrowError()
+    assert rt.div(6, 3) == 2 and isinstance(rt.div(6, 3), int) and rt.mod(-7, 3) == -1
+    assert rt.plus("a", 1) == "a1" and rt.String(1.0) == "1" and rt.String([1, 2.5]) == "1,2.5"
