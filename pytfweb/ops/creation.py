@@ -134,13 +134,19 @@ def tensor(values: TensorLike, shape: Optional[Shape] = None, dtype: Optional[DT
     if dtype is not None:
         dtype = check_dtype(dtype, op)
     try:
-        inferred = _conv.values_shape(values, op, "values")
-    except TypeError:
-        raise TypeError(f"{op}: argument 'values' must be a number, bool, nested list, array.array, "
-                        f"memoryview or numpy array, got {type(values).__name__}") from None
-    if dtype is None:
-        dtype = _conv.infer_dtype(values, op, "values")
-    flat, n = _conv.to_flat(values, dtype, op, "values")
+        inferred, dtype, (flat, n) = _values(values, dtype, op)
+    except (TypeError, ValueError):
+        # buffers nested in lists (TF.js's [Float32Array, [7, 8]]): read as lists, only here, so
+        # that plain nested lists pay nothing for it
+        unbuffered = _conv.nested_buffers_as_lists(values)
+        if unbuffered is None:
+            raise
+        if dtype is None:   # TF.js's inferDtype: the first element's, first elements down
+            first = values
+            while isinstance(first, (list, tuple)) and first:
+                first = first[0]
+            dtype = _conv.infer_dtype(first if _conv.is_value(first) else unbuffered, op, "values")
+        inferred, dtype, (flat, n) = _values(unbuffered, dtype, op)
     if shape is None:
         shape = inferred
     else:
@@ -156,6 +162,18 @@ def tensor(values: TensorLike, shape: Optional[Shape] = None, dtype: Optional[DT
                     raise ValueError(f"{op}: the shape of the values {list(inferred)} does not match "
                                      f"the provided shape {list(shape)}")
     return ENGINE.make_tensor(flat, tuple(shape), dtype)
+
+
+def _values(values, dtype, op):
+    """(shape of the values, dtype (inferred if None), (flat buffer, count)) for tf.tensor."""
+    try:
+        inferred = _conv.values_shape(values, op, "values")
+    except TypeError:
+        raise TypeError(f"{op}: argument 'values' must be a number, bool, nested list, array.array, "
+                        f"memoryview or numpy array, got {type(values).__name__}") from None
+    if dtype is None:
+        dtype = _conv.infer_dtype(values, op, "values")
+    return inferred, dtype, _conv.to_flat(values, dtype, op, "values")
 
 
 def scalar(value: Union[int, float, bool, str], dtype: Optional[DType] = None) -> Tensor:

@@ -1,6 +1,8 @@
 """Tensor methods and operators, attached from the op functions (TF.js's chained API): every
 method of Tensor that an op computes lives here, so that tensor.py (the core) imports no op."""
-from typing import Optional
+import array
+import sys
+from typing import List, Optional, Union
 
 from ..core.tensor import Tensor, Variable
 from ..core.tensor_values import infer_dtype, is_value
@@ -70,6 +72,30 @@ async def _buffer(self) -> TensorBuffer:
         A new TensorBuffer of the tensor's shape and dtype.
     """
     return TensorBuffer(self.shape, self.dtype, (await self.data())[:])
+
+
+async def _bytes(self) -> Union[bytes, List[bytes]]:
+    """The values' bytes, read without blocking (TF.js's t.bytes()): for a numeric tensor its
+    buffer's bytes (4 per float32 or int32 value, little-endian; 1 per bool; complex64 as
+    interleaved float32 parts), for a string tensor each string's UTF-8 bytes.
+
+    Returns:
+        bytes, or a list of bytes for a string tensor.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.tensor([1, 0], dtype="bool").bytes())
+        b'\\x01\\x00'
+        >>> asyncio.run(tf.tensor(["hi"]).bytes())
+        [b'hi']
+    """
+    values = await self.data()
+    if self.dtype == "string":   # (bytes that were not UTF-8 come back as they went in)
+        return [v if isinstance(v, bytes) else v.encode("utf-8", "surrogateescape") for v in values]
+    if sys.byteorder != "little":
+        values = array.array(values.typecode, values)
+        values.byteswap()
+    return values.tobytes()
 
 
 def _assign(self, new_value: TensorLike) -> Variable:
@@ -257,7 +283,8 @@ _ns = {}
 def attach(ns):
     _ns.update(ns)
     _iter.__name__ = _iter.__qualname__ = "__iter__"
-    for name, fn in (("__iter__", _iter), ("clone", _clone), ("buffer_sync", _buffer_sync), ("buffer", _buffer)):
+    for name, fn in (("__iter__", _iter), ("clone", _clone), ("buffer_sync", _buffer_sync), ("buffer", _buffer),
+                     ("bytes", _bytes)):
         setattr(Tensor, name, fn)
     _assign.__name__ = _assign.__qualname__ = "assign"
     Variable.assign = _assign
