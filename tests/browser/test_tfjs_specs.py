@@ -37,9 +37,11 @@ def test_spec_file_on_the_gpu(run_py, module):
     assert out["backend"] == BACKEND, f"the page ran the cases on {out['backend']}"
     run.save_results("core", BACKEND, module, out)
     failing = {cid: err for cid, err in out["results"].items() if err and not err.startswith("skip:")}
-    assert out["left"] == 0, f"{out['left']} tensors left in the page after the file's cases"
-    assert not failing, f"{len(failing)} of {len(out['results'])} cases fail on {BACKEND}:\n" + "\n".join(
-        f"{cid}: {err}" for cid, err in failing.items())
+    problems = [f"{cid}: {err}" for cid, err in failing.items()]
+    if out["left"]:
+        problems.append(f"{out['left']} tensors left in the page after the file's cases, by " + ", ".join(
+            f"{cid} ({n})" for cid, n in out.get("leaks", {}).items()))
+    assert not problems, f"{len(failing)} of {len(out['results'])} cases fail on {BACKEND}:\n" + "\n".join(problems)
 
 
 @pytest.fixture(scope="module", autouse=True)

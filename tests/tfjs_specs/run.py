@@ -100,6 +100,10 @@ def main(argv):
     for rel, module in fl:
         if only and only not in rel:
             continue
+        import pytfweb as tf
+        tf.engine().reset()      # each file starts on a clean engine, as under pytest (tests/unit/conftest.py)
+        tf.env().reset()
+        tf.set_backend("cpu")
         out = run_file("core", module)
         bad = sum(1 for e in out["results"].values() if e and not e.startswith("skip:"))
         print(f"{rel:55s} {len(out['results']):4d} cases {bad:4d} failing {out['seconds']:6.2f}s"

@@ -1650,8 +1650,9 @@ async def run_cases_async(cases, backend, only=None):
     """Runs (id, fn, env) cases on the active backend, each in its own engine scope (variables
     disposed and flags restored after it, as TF.js's jasmine setup does). Returns
     {"results": {id: None (passed) | "skip: why" | "first error line"}, "left": tensors left
-    after all cases, "messages": [(TF.js's expected message, pytfweb's) of toThrowError]}."""
-    results, slow = {}, {}
+    after all cases, "leaks": {id: tensors the case left}, "slow": {id: seconds} of the slow
+    ones, "messages": [(TF.js's expected message, pytfweb's) of toThrowError]}."""
+    results, slow, leaks = {}, {}, {}
     start = tf.memory().num_tensors
     THROWN_MESSAGES.clear()
     flags = dict(tf.env().flags)
@@ -1662,6 +1663,7 @@ async def run_cases_async(cases, backend, only=None):
         if env and backend not in env:
             results[cid] = f"skip: runs on {', '.join(env)} only"
             continue
+        before = tf.memory().num_tensors
         ENGINE.start_scope()
         t0 = time.perf_counter()
         try:
@@ -1685,6 +1687,9 @@ async def run_cases_async(cases, backend, only=None):
                     except Exception:  # noqa: BLE001
                         break
             tf.dispose_variables()
+            grew = tf.memory().num_tensors - before
+            if grew > 0:     # kept (tf.keep, an optimizer's constants) past the case's scope
+                leaks[cid] = grew
             took = time.perf_counter() - t0
             if took > SLOW_SECONDS:
                 slow[cid] = round(took, 2)
@@ -1694,7 +1699,7 @@ async def run_cases_async(cases, backend, only=None):
                 for k, v in flags.items():
                     tf.env().set(k, v)
     return {"results": results, "left": tf.memory().num_tensors - start,
-            "messages": list(THROWN_MESSAGES), "slow": slow}
+            "messages": list(THROWN_MESSAGES), "slow": slow, "leaks": leaks}
 
 
 def run_cases(cases, backend, only=None):
