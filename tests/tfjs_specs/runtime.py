@@ -453,8 +453,15 @@ def read(t, what):
 
 
 def read_async(t, what):
-    """`t.data()` not awaited at once: the awaitable pytfweb's method returns."""
+    """`t.data()` not awaited at once: a promise of the values read now (a JS read starts at the
+    call: the tensor may be disposed before the promise is awaited)."""
+    if isinstance(t, Tensor):
+        return _resolved(read(t, what))
     return getattr(t, _snake(what))()
+
+
+async def _resolved(value):
+    return value
 
 
 async def awaitable(x):
@@ -706,11 +713,31 @@ TFJS_TUNING_FLAGS = {
 }
 
 
+async def _then(promise, name, on_value=None, on_error=None):
+    """promise.then(f[, g]) / promise.catch(g) of an awaitable: awaited where the spec awaits it
+    (or where the runner awaits what a case left pending)."""
+    if name == "catch":
+        on_value, on_error = None, on_value
+    try:
+        value = await promise
+    except Exception as exc:  # noqa: BLE001 - a rejection goes to the spec's handler
+        if on_error is None:
+            raise
+        return await awaitable(_fn_call(on_error, exc))
+    return await awaitable(_fn_call(on_value, value)) if on_value is not None else value
+
+
 def call(o, name, *args, **kwargs):
     """`o.name(...)` for a method JavaScript arrays or strings have: the array/string semantics
     on those, the tensor's (snake_case) method on a Tensor, the object's own otherwise."""
     if isinstance(o, Tensor):
         return getattr(o, _snake(name))(*args, **kwargs)
+    if inspect.isawaitable(o) and name in ("then", "catch"):
+        # runs as JavaScript's would, whether or not the spec awaits it: the runner awaits
+        # what a case left running before the case counts as passed
+        task = asyncio.ensure_future(_then(o, name, *args))
+        RUNNING.append(task)
+        return task
     if o is tf.env() and name == "set" and args and args[0] in TFJS_TUNING_FLAGS and args[0] not in o.flags:
         return None
     if isinstance(o, (list, tuple, array.array)) and not kwargs:
@@ -1387,7 +1414,8 @@ class _Done:
 
 
 done = _Done()
-PENDING = []
+PENDING = []    # promises expectPromiseToFail wants to fail
+RUNNING = []    # promise chains (.then) a case started
 
 
 # ---------------------------------------------------------------- tfjs-core's test_util
@@ -1668,15 +1696,25 @@ async def run_cases_async(cases, backend, only=None):
         t0 = time.perf_counter()
         try:
             PENDING.clear()
+            RUNNING.clear()
             ERROR_MESSAGES.clear()
             r = fn()
             if inspect.isawaitable(r):
                 await r
             await _settle_pending()
+            while RUNNING:
+                await RUNNING.pop(0)
             results[cid] = None
         except Exception as exc:  # noqa: BLE001 - each case's first error is its result
             results[cid] = _first_line(exc)
         finally:
+            for task in RUNNING:     # what a failing case left running goes with it
+                task.cancel()
+            for r in PENDING:
+                if inspect.iscoroutine(r):
+                    r.close()
+            RUNNING.clear()
+            PENDING.clear()
             try:
                 ENGINE.end_scope()
             except Exception as exc:  # noqa: BLE001 - a case that broke the scope stack

@@ -119,7 +119,7 @@ AMBIGUOUS = {"map", "forEach", "push", "pop", "slice", "concat", "fill", "join",
              "entries", "splice", "shift", "unshift", "flat", "find", "findIndex", "toFixed", "split",
              "replace", "startsWith", "endsWith", "trim", "charCodeAt", "repeat", "padStart", "subarray",
              "set", "lastIndexOf", "flatMap", "toLowerCase", "toUpperCase", "get", "has", "add", "delete",
-             "apply", "call", "charAt", "substring", "substr", "reduceRight", "codePointAt"}
+             "apply", "call", "charAt", "substring", "substr", "reduceRight", "codePointAt", "then", "catch"}
 # attributes read directly (the rest through runtime.prop: a TF.js plain object may be a dict here)
 TENSOR_ATTRS = {"shape", "dtype", "rank", "size", "id", "is_disposed", "strides", "not_", "kept",
                 "data_id", "name", "trainable"}
