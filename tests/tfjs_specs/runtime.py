@@ -8,6 +8,7 @@ jasmine setup does), and returns the first error of each failing case.
 """
 import array
 import asyncio
+import functools
 import inspect
 import json as _json
 import math
@@ -33,6 +34,7 @@ _TYPED = {"f": "Float32Array", "i": "Int32Array", "l": "Int32Array", "B": "Uint8
 _SNAKE_EXCEPTIONS = {"isNaN": "is_nan", "topk": "top_k"}
 
 
+@functools.lru_cache(maxsize=None)
 def _snake(name):
     if name in _SNAKE_EXCEPTIONS:
         return _SNAKE_EXCEPTIONS[name]
@@ -1347,7 +1349,7 @@ class expect_message(expect):
 def test_env():
     """The TestEnv describeWithFlags hands its suite: the backend the cases run on."""
     name = tf.get_backend()
-    return obj(name=name, backend_name=name, is_data_sync=name != "webgpu", flags=obj())
+    return obj(name=name, backend_name=name, is_data_sync=True, flags=obj())
 
 
 def num_data_ids():
