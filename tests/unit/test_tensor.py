@@ -204,3 +204,13 @@ def test_cast_like_and_reshape_as_methods():
     assert isinstance(v, tf.Variable) and not v.trainable and v.name == "chained_variable"
     assert_tensor(v, [[1, 0], [-2, 3]], "int32")
     v.dispose()
+
+
+def test_bytes_of_every_dtype():
+    # TF.js's t.bytes(): the buffer's bytes, or each string's; complex64 as interleaved float32 parts
+    run = asyncio.run
+    assert run(tf.tensor([1.5, -2.0]).bytes()) == array.array("f", [1.5, -2.0]).tobytes()
+    assert run(tf.tensor([1, -3], dtype="int32").bytes()) == array.array("i", [1, -3]).tobytes()
+    assert run(tf.tensor([True, False]).bytes()) == b"\x01\x00"
+    assert run(tf.complex([1.0], [2.0]).bytes()) == array.array("f", [1.0, 2.0]).tobytes()
+    assert run(tf.tensor(["h\u00e9", b"\xff"], dtype="string").bytes()) == ["h\u00e9".encode(), b"\xff"]
