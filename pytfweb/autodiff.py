@@ -29,7 +29,13 @@ def _args(args, api):
 
 
 def _dy(dy, api):
-    return None if dy is None else convert_to_tensor(dy, "dy", api)
+    """As TF.js: values become float32, and a tensor dy must be float32 (complex64 here too)."""
+    if dy is None:
+        return None
+    dy = convert_to_tensor(dy, "dy", api, "float32")
+    if dy.dtype not in ("float32", "complex64"):
+        raise TypeError(f"{api}: argument 'dy' must have 'float32' dtype, but has '{dy.dtype}'")
+    return dy
 
 
 def _compute(api, f, xs, dy):
@@ -44,10 +50,13 @@ def _compute(api, f, xs, dy):
                              f"f {list(y.shape)}")
         return y
     y, grads = ENGINE.gradients(call, xs, dy)
-    if any(g is None for g in grads):
+    missing = [i for i, g in enumerate(grads) if g is None]
+    if missing:
         ENGINE.dispose([y, grads])
         raise ValueError("Cannot compute gradient of y=f(x) with respect to x. Make sure that the f you "
-                         "passed encloses all operations that lead from x to y.")
+                         "passed encloses all operations that lead from x to y "
+                         f"({api}: no gradient reaches argument {missing[0]}; it may enter y only through "
+                         "inputs that have none, such as gather's indices or a comparison's operands).")
     return y, grads
 
 

@@ -236,6 +236,33 @@ def host_values(x):
     return x
 
 
+def _is_buffer(x):
+    return (isinstance(x, (array.array, memoryview)) or (np is not None and isinstance(x, np.ndarray))
+            or (_JsTypedArray is not None and isinstance(x, _JsTypedArray)))
+
+
+def nested_buffers_as_lists(values):
+    """values with the buffers inside its lists (array.array, memoryview, ndarray, JS typed
+    arrays, as TF.js nests typed arrays in arrays: [Float32Array, Float32Array, [7, 8]]) turned
+    into lists; None when there are none. Buffers stand for numbers only (TF.js infers a nested
+    Float32Array as float32, an Int32Array or Uint8Array as int32), and a flat one as a row."""
+    if not _is_sequence(values):
+        return None
+    found = False
+    out = []
+    for e in values:
+        if _is_buffer(e):
+            e = host_values(e)
+            e = e.tolist()
+            found = True
+        elif _is_sequence(e):
+            inner = nested_buffers_as_lists(e)
+            if inner is not None:
+                e, found = inner, True
+        out.append(e)
+    return out if found else None
+
+
 def values_shape(values, op="tensor", arg="values"):
     """The shape implied by values (nested list, scalar, ndarray; flat buffers are 1-D)."""
     if np is not None and isinstance(values, (np.ndarray, np.generic)):

@@ -15,12 +15,14 @@ must train as it would there):
   Acos ... Atanh, Tan        TF.js's formulas (1 / sqrt(1 - x^2) and so on), NaN or inf outside
                              the domain or at its edges, as there
   Cast, Identity             dy, whatever the dtypes (a cast to int32 passes the gradient on)
+  GreaterEqual, Select's condition   float32 zeros of the input's shape (TF.js registers zeros
+                             there, so tf.grad through them gives zeros rather than an error)
 Two departures, both where TF.js would give a wrong shape or throw:
   - binary gradients sum over broadcast axes for every kernel (TF.js omits it for Maximum,
     Minimum and SquaredDifference, and so fails on broadcast operands);
-  - comparisons, logical ops and Select's condition give no gradient (None): a bool input has
-    nothing to differentiate (TF.js registers zeros for GreaterEqual and Select's condition and
-    nothing for the others, so that reaching them throws).
+  - the other comparisons, logical and bitwise ops give no gradient (None): TF.js registers none
+    for them, so that reaching them throws; here a path through them carries nothing, and only a
+    gradient that nothing reaches raises.
 TF.js's step() keeps NaN; the masks here (x > 0 and so on) are false for NaN, so a NaN input
 gets a zero (Relu, Relu6, LeakyRelu, ClipByValue) or -dy (Abs) gradient instead of NaN.
 
@@ -202,16 +204,22 @@ for _kernel, (_save_in, _save_out, _d_a, _d_b) in BINARY_GRADS.items():
     register_gradient(_kernel, _binary(_d_a, _d_b), save_inputs=_save_in, save_outputs=_save_out)
 # Comparisons, logical and bitwise ops: bool or int32 results, nothing to differentiate.
 for _row in UNARY + BINARY:
-    if _row.kind in ("bool", "compare", "logical", "bitwise"):
+    if _row.kind in ("bool", "compare", "logical", "bitwise") and _row.kernel != "GreaterEqual":
         register_gradient(_row.kernel, _no_gradient)
+
+
+@register_gradient("GreaterEqual")
+def _greater_equal_grad(dy, node):
+    """TF.js's: zeros for both operands (the one comparison it gives a gradient)."""
+    return [lambda shape=shape: ops.zeros(shape, "float32") for shape in node.input_shapes]
 
 
 @register_gradient("Select", save_inputs=(0,))
 def _select_grad(dy, node):
     """where(condition, a, b), all three broadcast: dy to a where condition holds, to b elsewhere."""
     condition = node.x[0]
-    _, shape_a, shape_b = node.input_shapes
-    return [None,
+    shape_c, shape_a, shape_b = node.input_shapes
+    return [lambda: ops.zeros(shape_c, "float32"),   # TF.js's: zeros for the bool condition
             lambda: unbroadcast(ops.where(condition, dy, 0.0), shape_a),
             lambda: unbroadcast(ops.where(condition, 0.0, dy), shape_b)]
 

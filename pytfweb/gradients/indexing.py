@@ -18,6 +18,7 @@ import math
 
 from .. import ops
 from ..kernels import register_gradient
+from ..ops.nn import one_hot_any_depth
 
 
 @register_gradient("GatherNd", save_inputs=(1,))
@@ -126,7 +127,7 @@ def _top_k_grad(dy, node):
     if math.prod(shape) == 0 or indices.shape[-1] == 0:
         return [ops.zeros(shape, "float32")]
     # dx[..., j] = sum_i dy[..., i] * (indices[..., i] == j): a one-hot product over k.
-    hot = ops.one_hot(indices, shape[-1], dtype="float32")
+    hot = one_hot_any_depth(indices, shape[-1], dtype="float32")
     return [ops.sum(ops.mul(hot, ops.expand_dims(dvalues, -1)), -2)]
 
 

@@ -3,7 +3,7 @@ TF.js's definitions. Both softmax kernels work on the last axis and keep only th
 
   Softmax     dy * y - sum(dy * y) * y      (sums along the softmax axis, dims kept)
   LogSoftmax  dy - sum(dy) * exp(y)
-  OneHot      no gradient: its input is int32 indices (TF.js gives them zeros)
+  OneHot      float32 zeros of the indices' shape (int32 indices: TF.js's answer)
 
 softmax/log_softmax along another axis transpose around the kernel; the Transpose gradient
 (gradients/shape.py) undoes that.
@@ -27,4 +27,5 @@ def _log_softmax_grad(dy, node):
 
 @register_gradient("OneHot")
 def _one_hot_grad(dy, node):
-    return [None]
+    shape = node.input_shapes[0]
+    return [lambda: ops.zeros(shape, "float32")]

@@ -14,6 +14,7 @@ import math
 
 from .. import ops
 from ..kernels import register_gradient
+from ..ops.nn import one_hot_any_depth
 
 
 @register_gradient("Slice")
@@ -75,9 +76,9 @@ def _gather_v2_grad(dy, node):
     if count == 0 or math.prod(shape) == 0:
         return [ops.zeros(shape, "float32"), None]
     if outer == 1:
-        hot = ops.one_hot(ops.reshape(indices, [batch, count]), depth, dtype="float32")
+        hot = one_hot_any_depth(ops.reshape(indices, [batch, count]), depth, dtype="float32")
         values = ops.reshape(dy, [batch, count, inner])
     else:                               # the one-hot matrices broadcast over the outer axes
-        hot = ops.one_hot(ops.reshape(indices, [batch, 1, count]), depth, dtype="float32")
+        hot = one_hot_any_depth(ops.reshape(indices, [batch, 1, count]), depth, dtype="float32")
         values = ops.reshape(dy, [batch, outer, count, inner])
     return [ops.reshape(ops.mat_mul(hot, values, transpose_a=True), shape), None]

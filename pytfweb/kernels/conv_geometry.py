@@ -110,7 +110,8 @@ def check_conv_args(op, strides, dilations, pad, n, dim_rounding_mode=None, need
         raise ValueError(f"{op}: argument 'dim_rounding_mode' must be None, 'round', 'ceil' or 'floor', "
                          f"got {dim_rounding_mode!r}")
     strides = tuple_param(strides, n, op, "strides")
-    dilations = tuple_param(dilations, n, op, "dilations")
+    # TF.js's null dilations count as 1 (its depthwiseConv2d spec passes null for the default)
+    dilations = tuple_param(1 if dilations is None else dilations, n, op, "dilations")
     if need_one and any(s != 1 for s in strides) and any(d != 1 for d in dilations):
         raise ValueError(f"{op}: either strides or dilations must be 1, got strides {list(strides)} "
                          f"and dilations {list(dilations)}")
@@ -158,7 +159,8 @@ def conv_info(in_shape, filter_shape, strides, dilations, pad, rounding, depthwi
         batch, in_channels, in_size = in_shape[0], in_shape[1], in_shape[2:]
     filter_size, filter_channels = filter_shape[:n], filter_shape[-1]
     strides = tuple_param(strides, n, op, "strides")
-    dilations = tuple_param(dilations, n, op, "dilations")
+    # TF.js's null dilations count as 1 (its depthwiseConv2d spec passes null for the default)
+    dilations = tuple_param(1 if dilations is None else dilations, n, op, "dilations")
     eff = tuple(_effective(f, d) for f, d in zip(filter_size, dilations))
     before, after, out_size, pad_type = _pads_and_out(pad, in_size, strides, eff, rounding, data_format)
     if any(o < 0 for o in out_size):

@@ -8,6 +8,7 @@ scalar with weights, so they are their own functions here, as in TF.js.
 import math
 
 from .. import ops
+from ..ops.nn import one_hot_any_depth
 from ..core.tensor import Tensor
 from ..core.types import TensorLike
 from ._utils import epsilon, lookup
@@ -141,7 +142,7 @@ def sparse_categorical_crossentropy(y_true: TensorLike, y_pred: TensorLike, from
     """
     labels = ops.cast(ops.floor(ops.reshape(y_true, [-1])), "int32")
     y_pred = ops.clip_by_value(y_pred, epsilon(), 1 - epsilon())
-    one_hot = ops.reshape(ops.one_hot(labels, y_pred.shape[-1]), y_pred.shape)
+    one_hot = ops.reshape(one_hot_any_depth(labels, y_pred.shape[-1]), y_pred.shape)
     return categorical_crossentropy(one_hot, y_pred, from_logits)
 
 

@@ -146,7 +146,8 @@ def conv1d(x: TensorLike, filter: TensorLike, stride: int, pad: Union[str, int],
         x: the input, [batch, width, in_channels] (or [width, in_channels]).
         filter: the filter, [filter_width, in_channels, out_channels].
         stride: the step of the window.
-        pad: 'valid', 'same' or an int of zeros added on each side.
+        pad: 'valid', 'same', an int of zeros added on each side, or explicit pairs as TF.js's
+            conv2d of height 1 takes them: [[0, 0], [0, 0], [left, right], [0, 0]].
         data_format: 'NWC' (the only layout TF.js supports).
         dilation: the filter's dilation rate.
         dim_rounding_mode: 'floor', 'round' or 'ceil' for an int pad's output size (None: floor).
@@ -171,8 +172,12 @@ def conv1d(x: TensorLike, filter: TensorLike, stride: int, pad: Union[str, int],
     for arg, v in (("stride", stride), ("dilation", dilation)):
         if not is_int(v):
             raise TypeError(f"{name}: argument '{arg}' must be an int, got {v!r}")
-    if isinstance(pad, (list, tuple)):
-        raise TypeError(f"{name}: argument 'pad' must be 'same', 'valid' or an int, got {pad!r}")
+    if (isinstance(pad, (list, tuple)) and len(pad) == 4 and isinstance(pad[1], (list, tuple))
+            and list(pad[1]) != [0, 0]):
+        # TF.js hands explicit pairs to its conv2d of height 1, whose height they pad too (and
+        # then fails reshaping the result to a row): the same refusal, said clearly
+        raise ValueError(f"{name}: argument 'pad' {pad!r}: the second pair pads the height of the conv2d of "
+                         "height 1 that conv1d runs and must be [0, 0]")
     if is_int(pad) and not isinstance(pad, bool) and pad > 0:
         # TF.js passes an int pad on to the conv2d of height 1, which pads its height too, and
         # then fails reshaping the result to a row ("Size(54) must match ..."): the same refusal,

@@ -21,7 +21,9 @@ from ..core.types import DType, Shape, TensorLike
 # move values. Every other op refuses a string argument, as TF.js's convertToTensor does.
 STRING_OPS = frozenset({"reshape", "expand_dims", "squeeze", "unstack", "slice", "strided_slice",
                         "getitem", "concat", "stack", "tile", "clone", "cast", "gather_nd", "unique",
-                        "ensure_shape", "print", "variable", "Variable.assign"})
+                        "ensure_shape", "print", "variable", "Variable.assign", "sparse_to_dense",
+                        # f decides what a string argument may enter (TF.js differentiates clone of one)
+                        "grad", "grads", "value_and_grad", "value_and_grads"})
 
 
 def refuse_complex(t, arg, op):
@@ -133,13 +135,19 @@ def tensor(values: TensorLike, shape: Optional[Shape] = None, dtype: Optional[DT
     if dtype is not None:
         dtype = check_dtype(dtype, op)
     try:
-        inferred = _conv.values_shape(values, op, "values")
-    except TypeError:
-        raise TypeError(f"{op}: argument 'values' must be a number, bool, nested list, array.array, "
-                        f"memoryview or numpy array, got {type(values).__name__}") from None
-    if dtype is None:
-        dtype = _conv.infer_dtype(values, op, "values")
-    flat, n = _conv.to_flat(values, dtype, op, "values")
+        inferred, dtype, (flat, n) = _values(values, dtype, op)
+    except (TypeError, ValueError):
+        # buffers nested in lists (TF.js's [Float32Array, [7, 8]]): read as lists, only here, so
+        # that plain nested lists pay nothing for it
+        unbuffered = _conv.nested_buffers_as_lists(values)
+        if unbuffered is None:
+            raise
+        if dtype is None:   # TF.js's inferDtype: the first element's, first elements down
+            first = values
+            while isinstance(first, (list, tuple)) and first:
+                first = first[0]
+            dtype = _conv.infer_dtype(first if _conv.is_value(first) else unbuffered, op, "values")
+        inferred, dtype, (flat, n) = _values(unbuffered, dtype, op)
     if shape is None:
         shape = inferred
     else:
@@ -155,6 +163,18 @@ def tensor(values: TensorLike, shape: Optional[Shape] = None, dtype: Optional[DT
                     raise ValueError(f"{op}: the shape of the values {list(inferred)} does not match "
                                      f"the provided shape {list(shape)}")
     return ENGINE.make_tensor(flat, tuple(shape), dtype)
+
+
+def _values(values, dtype, op):
+    """(shape of the values, dtype (inferred if None), (flat buffer, count)) for tf.tensor."""
+    try:
+        inferred = _conv.values_shape(values, op, "values")
+    except TypeError:
+        raise TypeError(f"{op}: argument 'values' must be a number, bool, nested list, array.array, "
+                        f"memoryview or numpy array, got {type(values).__name__}") from None
+    if dtype is None:
+        dtype = _conv.infer_dtype(values, op, "values")
+    return inferred, dtype, _conv.to_flat(values, dtype, op, "values")
 
 
 def scalar(value: Union[int, float, bool, str], dtype: Optional[DType] = None) -> Tensor:
@@ -363,7 +383,7 @@ def _number(v, op, arg):
     return v
 
 
-def range(start: float, stop: Optional[float] = None, step: float = 1,  # noqa: A001 - TF.js name
+def range(start: float, stop: Optional[float] = None, step: Optional[float] = 1,  # noqa: A001 - TF.js name
           dtype: DType = "float32") -> Tensor:
     """Evenly spaced values in [start, stop), as TF.js's tf.range.
 
@@ -373,7 +393,7 @@ def range(start: float, stop: Optional[float] = None, step: float = 1,  # noqa: 
     Args:
         start: the first value (or, alone, the stop with start 0).
         stop: the end, excluded.
-        step: the increment (not 0).
+        step: the increment (not 0; None: 1, as TF.js's undefined).
         dtype: 'float32' or 'int32'.
 
     Returns:
@@ -393,6 +413,8 @@ def range(start: float, stop: Optional[float] = None, step: float = 1,  # noqa: 
         raise TypeError("range: argument 'dtype' must be float32 or int32, got bool")
     if stop is None:
         start, stop = 0, start
+    if step is None:
+        step = 1
     start, stop, step = (_number(start, op, "start"), _number(stop, op, "stop"), _number(step, op, "step"))
     for arg, v in (("start", start), ("stop", stop), ("step", step)):
         if not math.isfinite(v):
@@ -492,7 +514,7 @@ def eye(num_rows: int, num_columns: Optional[int] = None, batch_shape: Optional[
 _DRAW_CHUNK = 1 << 16
 
 
-def _random(shape, dtype, op, make_take, rounded=False):
+def _random(shape, dtype, op, make_take, rounded=False, dtypes=("float32", "int32")):
     """A new tensor of draws: make_take() gives a fresh generator's take, and take(k) the next k
     draws (a float64 ndarray, or a list). The size is checked against MAX_TENSOR_ELEMENTS before
     anything is drawn, and the draws are made and converted a block at a time. int32 values
@@ -501,20 +523,31 @@ def _random(shape, dtype, op, make_take, rounded=False):
     (ENGINE.run_host): a traced function draws new values on every call."""
     shape = check_shape(shape, op)
     dtype = check_dtype(dtype, op)
-    if dtype not in ("float32", "int32"):
-        raise TypeError(f"{op}: argument 'dtype' must be float32 or int32, got {dtype}")
+    if dtype not in dtypes:
+        raise TypeError(f"{op}: argument 'dtype' must be {' or '.join(dtypes)}, got {dtype}")
     n = check_elements(shape, f"{op}: argument 'shape'")
     return ENGINE.run_host(op, lambda: _draw(shape, dtype, op, n, make_take(), rounded), [])
 
 
 def _draw(shape, dtype, op, n, take, rounded):
     if np is not None:
-        out = np.empty(n, np.float32 if dtype == "float32" else np.int32)
+        out = np.empty(n, {"float32": np.float32, "int32": np.int32, "bool": np.bool_}[dtype])
     else:
         out = array.array(TYPECODES[dtype])
     for start in builtins_range(0, n, _DRAW_CHUNK):
         k = min(_DRAW_CHUNK, n - start)
         values = take(k)
+        if dtype == "bool":   # as TF.js's Uint8Array stores a draw: truncated, so [0, 1) is false
+            if np is not None and not isinstance(values, list):
+                with np.errstate(invalid="ignore"):
+                    out[start:start + k] = np.isfinite(values) & (np.fmod(np.trunc(values), 256) != 0)
+            else:
+                flat = [_conv.fill_value(v, "bool", op) for v in values]
+                if np is not None:
+                    out[start:start + k] = flat
+                else:
+                    out.extend(flat)
+            continue
         if np is not None and not isinstance(values, list):
             if dtype == "int32":
                 out[start:start + k] = _conv.int32_values(np.floor(values + 0.5) if rounded else values)
@@ -616,7 +649,8 @@ def random_uniform(shape: Shape, minval: float = 0.0, maxval: float = 1.0, dtype
         shape: the shape.
         minval: the lower bound, included.
         maxval: the upper bound, excluded (not below minval).
-        dtype: 'float32' or 'int32' (values truncated).
+        dtype: 'float32', 'int32' (values truncated) or 'bool' (as TF.js: values truncated, true
+            where that is not 0 modulo 256, so [0, 1) gives false).
         seed: a seed for a reproducible draw (None: a new random one).
 
     Returns:
@@ -643,7 +677,7 @@ def random_uniform(shape: Shape, minval: float = 0.0, maxval: float = 1.0, dtype
             def take(k):
                 return [minval + span * v for v in u.take(k)]
         return take
-    return _random(shape, dtype, "random_uniform", make_take)
+    return _random(shape, dtype, "random_uniform", make_take, dtypes=("float32", "int32", "bool"))
 
 
 def from_dlpack(x: Any) -> Tensor:

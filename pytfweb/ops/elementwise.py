@@ -45,8 +45,7 @@ from .creation import cast, convert_to_tensor, fill, refuse_complex, tensor, zer
 def _unary_input(row, x):
     """x converted for row's kernel, and the dtype the op then returns if it differs from the
     kernel's (None otherwise): TF.js's dtype rules, by the row's kind."""
-    x = convert_to_tensor(x, "x", row.name, "float32" if row.kind == "float" and not isinstance(x, Tensor)
-                          else None)
+    x = convert_to_tensor(x, "x", row.name, None if isinstance(x, Tensor) else _PARSE_AS.get(row.kind))
     if x.dtype == "string":   # as TF.js: numeric ops refuse strings (a str value becomes one)
         raise TypeError(f"{row.name}: argument 'x' must be a numeric tensor, got a string tensor")
     if row.kind == "float" and x.dtype != "float32":
@@ -66,6 +65,9 @@ def _unary_input(row, x):
     return x, None
 
 
+# Kinds whose Python values TF.js parses as one dtype (convertToTensor's parseAsDtype): numbers
+# given to the logical ops become bool (nonzero after rounding: true), to the float ops float32.
+_PARSE_AS = {"float": "float32", "bool": "bool", "logical": "bool"}
 # Unary kernels TF.js refuses bool tensors for (its erf takes float32 and int32 only).
 _REFUSES_BOOL = {"Erf"}
 # Unary kernels not linear in their values that TF.js refuses complex64 for (and that have no
@@ -92,12 +94,15 @@ def run_unary(row, x, attrs=None):
     return result_as(ENGINE.run_kernel(row.kernel, [x], attrs), dtype)
 
 
-def operand(v, arg, op, other):
+def operand(v, arg, op, other, kind=None):
     """A Python scalar beside a tensor takes that tensor's dtype where it can (so `int_t * 2`
-    stays int32); otherwise TF.js inference applies."""
+    stays int32); a value given to an op of a kind in _PARSE_AS takes that kind's dtype;
+    otherwise TF.js inference applies."""
     if isinstance(v, Tensor):
         v.throw_if_disposed(op)
         return v
+    if kind in _PARSE_AS:
+        return convert_to_tensor(v, arg, op, _PARSE_AS[kind])
     if isinstance(other, Tensor) and other.dtype == "string" and isinstance(v, str):
         return convert_to_tensor(v, arg, op, "string")
     if isinstance(other, Tensor) and isinstance(v, (int, float)) and not isinstance(v, bool):
@@ -115,8 +120,8 @@ _REQUIRED_DTYPE = {"logical": "bool", "bitwise": "int32"}
 def binary_operands(row_name, kind, a, b):
     """Convert, check and dtype-match two operands; returns (a, b, casts made). Call it inside
     an op's scope: the conversions and casts it makes are disposed with that scope."""
-    a = operand(a, "a", row_name, b)
-    b = operand(b, "b", row_name, a)
+    a = operand(a, "a", row_name, b, kind)
+    b = operand(b, "b", row_name, a, kind)
     if kind == "compare" and a.dtype == b.dtype == "string":   # TF.js compares strings as they are
         broadcast_shapes(a.shape, b.shape, row_name)
         return a, b, []
@@ -161,8 +166,8 @@ def binary_result_dtype(row, a, b):
 
 @op
 def run_binary(row, a, b):
-    a = operand(a, "a", row.name, b)
-    b = operand(b, "b", row.name, a)
+    a = operand(a, "a", row.name, b, row.kind)
+    b = operand(b, "b", row.name, a, row.kind)
     dtype = binary_result_dtype(row, a, b)
     a, b, _ = binary_operands(row.name, row.kind, a, b)
     return result_as(_binary_kernel(row, a, b), dtype)
@@ -490,8 +495,6 @@ def logical_xor(a: TensorLike, b: TensorLike) -> Tensor:
         Tensor
             [false, true]
     """
-    a = convert_to_tensor(a, "a", "logical_xor", "bool")
-    b = convert_to_tensor(b, "b", "logical_xor", "bool")
     a, b, _ = binary_operands("logical_xor", "logical", a, b)
     both = _ops["logical_and"](a, b)
     return _ops["logical_and"](_ops["logical_or"](a, b), _ops["logical_not"](both))

@@ -218,8 +218,9 @@ def _fused_conv(name, kernel, unfused, depthwise, x, filter, strides, pad, data_
         return _unfused(y, bias, activation, prelu_activation_weights, alpha, channels_first)
     x4, filter, added, attrs, info = prepare_conv2d(name, x, filter, strides, pad, data_format, dilations,
                                                     dim_rounding_mode, depthwise)
+    # TF.js checks the PReLU weights' rank for conv2d alone; depthwise takes any broadcastable shape
     extras = _extras(name, info.out_shape, info.out_channels, channels_first, bias, activation,
-                     prelu_activation_weights, conv=True)
+                     prelu_activation_weights, conv=not depthwise)
     attrs.update(activation=activation, leakyrelu_alpha=alpha, has_bias=bias is not None)
     return _unbatched(ENGINE.run_kernel(kernel, [x4, filter] + extras, attrs), added)
 

@@ -328,7 +328,7 @@ def transform(image: TensorLike, transforms: TensorLike, interpolation: str = "n
             [2, 0, 4, 0]
     """
     name = "transform"
-    image = _image(image, "image", name, (4,), "float32")
+    image = _float_image(image, "image", name, (4,))
     transforms = convert_to_tensor(transforms, "transforms", name, "float32")
     if transforms.dtype != "float32":
         raise TypeError(f"{name}: argument 'transforms' must be float32, got {transforms.dtype}")

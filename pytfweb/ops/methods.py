@@ -1,5 +1,9 @@
 """Tensor methods and operators, attached from the op functions (TF.js's chained API): every
 method of Tensor that an op computes lives here, so that tensor.py (the core) imports no op."""
+import array
+import sys
+from typing import List, Optional, Union
+
 from ..core.tensor import Tensor, Variable
 from ..core.tensor_values import infer_dtype, is_value
 from . import image
@@ -17,12 +21,12 @@ METHOD_NAMES = [
     "ifft", "irfft", "is_finite", "is_inf", "is_nan", "leaky_relu", "less", "less_equal",
     "local_response_normalization", "log", "log1p", "log_sigmoid", "log_softmax", "log_sum_exp",
     "logical_and", "logical_not", "logical_or", "logical_xor", "mat_mul", "max", "max_pool", "maximum",
-    "mean", "min", "minimum", "mirror_pad", "mod", "mul", "neg", "norm", "not_equal", "one_hot", "pad",
+    "mean", "min", "minimum", "mirror_pad", "mod", "mul", "neg", "norm", "not_equal", "one_hot", "ones_like", "pad",
     "pool", "pow", "prelu", "prod", "reciprocal", "relu", "relu6", "reshape", "reverse", "rfft", "round",
     "rsqrt", "selu", "separable_conv2d", "sigmoid", "sign", "sin", "sinh", "slice", "softmax", "softplus",
     "space_to_batch_nd", "split", "sqrt", "square", "squared_difference", "squeeze", "stack", "step",
     "strided_slice", "sub", "sum", "tan", "tanh", "tile", "top_k", "transpose", "unique",
-    "unsorted_segment_sum", "unstack", "where",
+    "unsorted_segment_sum", "unstack", "where", "zeros_like",
 ]
 
 
@@ -68,6 +72,30 @@ async def _buffer(self) -> TensorBuffer:
         A new TensorBuffer of the tensor's shape and dtype.
     """
     return TensorBuffer(self.shape, self.dtype, (await self.data())[:])
+
+
+async def _bytes(self) -> Union[bytes, List[bytes]]:
+    """The values' bytes, read without blocking (TF.js's t.bytes()): for a numeric tensor its
+    buffer's bytes (4 per float32 or int32 value, little-endian; 1 per bool; complex64 as
+    interleaved float32 parts), for a string tensor each string's UTF-8 bytes.
+
+    Returns:
+        bytes, or a list of bytes for a string tensor.
+
+    Example:
+        >>> import asyncio
+        >>> asyncio.run(tf.tensor([1, 0], dtype="bool").bytes())
+        b'\\x01\\x00'
+        >>> asyncio.run(tf.tensor(["hi"]).bytes())
+        [b'hi']
+    """
+    values = await self.data()
+    if self.dtype == "string":   # (bytes that were not UTF-8 come back as they went in)
+        return [v if isinstance(v, bytes) else v.encode("utf-8", "surrogateescape") for v in values]
+    if sys.byteorder != "little":
+        values = array.array(values.typecode, values)
+        values.byteswap()
+    return values.tobytes()
 
 
 def _assign(self, new_value: TensorLike) -> Variable:
@@ -153,6 +181,65 @@ def _reshape_methods(ns):
             **{f"as{r}d": as_nd(r) for r in range(2, 6)}}
 
 
+def _chained_methods(ns):
+    """reshape_as, to_int, to_float, to_bool and variable: TF.js's Tensor methods that are no op's
+    chained form (to_int/to_float/to_bool are deprecated there, but present)."""
+    reshape, cast, variable = ns["reshape"], ns["cast"], ns["variable"]
+
+    def reshape_as(self, x: Tensor) -> Tensor:
+        """This tensor reshaped to x's shape (TF.js's t.reshapeAs(x)).
+
+        Args:
+            x: the tensor whose shape to take (its size must equal this one's).
+
+        Returns:
+            A Tensor of x's shape sharing this one's data.
+
+        Example:
+            >>> tf.tensor([1, 2, 3, 4]).reshape_as(tf.zeros([2, 2])).print()
+            Tensor
+                [[1, 2],
+                 [3, 4]]
+        """
+        if not isinstance(x, Tensor):
+            raise TypeError(f"reshape_as: argument 'x' must be a Tensor, got {type(x).__name__}")
+        return reshape(self, list(x.shape))
+
+    def caster(name, dtype, tfjs):
+        def method(self) -> Tensor:
+            return cast(self, dtype)
+        method.__name__ = method.__qualname__ = name
+        method.__doc__ = (f"This tensor cast to {dtype} (tf.cast; TF.js's deprecated t.{tfjs}()).\n\n"
+                          f"Returns:\n    A new {dtype} Tensor.\n\n"
+                          f"Example:\n    >>> tf.tensor([1.7, 0.0]).{name}().dtype\n    '{dtype}'\n")
+        return method
+
+    def variable_method(self, trainable: bool = True, name: Optional[str] = None,
+                        dtype: Optional[DType] = None) -> Variable:
+        """A Variable initialised with this tensor (tf.variable(self, ...), as TF.js's
+        t.variable(trainable, name, dtype)).
+
+        Args:
+            trainable: whether gradients are computed for it.
+            name: a name (None: a unique one).
+            dtype: the dtype (None: this tensor's; otherwise it is cast).
+
+        Returns:
+            A new Variable.
+
+        Example:
+            >>> v = tf.tensor([1.0, 2.0]).variable(name="v_method_example")
+            >>> v.name
+            'v_method_example'
+        """
+        return variable(self, trainable, name, dtype)
+    variable_method.__name__ = variable_method.__qualname__ = "variable"
+
+    return {"reshape_as": reshape_as, "to_int": caster("to_int", "int32", "toInt"),
+            "to_float": caster("to_float", "float32", "toFloat"),
+            "to_bool": caster("to_bool", "bool", "toBool"), "variable": variable_method}
+
+
 def _joining_method(f, name):
     # TF.js: t.concat(x, axis) is concat([t, ...x], axis); x is a tensor or a list.
     def method(self, x, axis=0):
@@ -196,7 +283,8 @@ _ns = {}
 def attach(ns):
     _ns.update(ns)
     _iter.__name__ = _iter.__qualname__ = "__iter__"
-    for name, fn in (("__iter__", _iter), ("clone", _clone), ("buffer_sync", _buffer_sync), ("buffer", _buffer)):
+    for name, fn in (("__iter__", _iter), ("clone", _clone), ("buffer_sync", _buffer_sync), ("buffer", _buffer),
+                     ("bytes", _bytes)):
         setattr(Tensor, name, fn)
     _assign.__name__ = _assign.__qualname__ = "assign"
     Variable.assign = _assign
@@ -205,6 +293,9 @@ def attach(ns):
             setattr(Tensor, name, _method(ns[name]))
     if "reshape" in ns:
         for name, method in _reshape_methods(ns).items():
+            setattr(Tensor, name, method)
+    if "variable" in ns:
+        for name, method in _chained_methods(ns).items():
             setattr(Tensor, name, method)
     for name in ("concat", "stack"):
         if name in ns:

@@ -169,7 +169,7 @@ def one_hot(indices: TensorLike, depth: int, on_value: float = 1, off_value: flo
 
     Args:
         indices: an int32 tensor of indices (any shape).
-        depth: the length of each row.
+        depth: the length of each row, at least 2 (TF.js refuses 1).
         on_value: the value at each index.
         off_value: the value elsewhere.
         dtype: the result's dtype.
@@ -183,6 +183,19 @@ def one_hot(indices: TensorLike, depth: int, on_value: float = 1, off_value: flo
             [[1, 0, 0],
              [0, 0, 1]]
     """
+    return _one_hot(indices, depth, on_value, off_value, dtype, 2)
+
+
+@op
+def one_hot_any_depth(indices: TensorLike, depth: int, on_value: float = 1, off_value: float = 0,
+                      dtype: DType = "int32") -> Tensor:
+    """one_hot with a depth of 1 allowed: for what builds on one-hot rows whose depth comes from a
+    shape (a gather's gradient along an axis of length 1, confusion_matrix of one class, a graph
+    model's OneHot node), where TF.js's depth >= 2 check of tf.oneHot would only get in the way."""
+    return _one_hot(indices, depth, on_value, off_value, dtype, 1)
+
+
+def _one_hot(indices, depth, on_value, off_value, dtype, min_depth):
     name = "one_hot"
     indices = convert_to_tensor(indices, "indices", name, "int32")
     if indices.dtype != "int32":
@@ -190,8 +203,8 @@ def one_hot(indices: TensorLike, depth: int, on_value: float = 1, off_value: flo
     if isinstance(depth, bool) or not hasattr(depth, "__index__"):
         raise TypeError(f"{name}: argument 'depth' must be an int, got {type(depth).__name__}")
     depth = depth.__index__()
-    if depth < 1:
-        raise ValueError(f"{name}: argument 'depth' must be a positive int, got {depth}")
+    if depth < min_depth:
+        raise ValueError(f"{name}: argument 'depth' must be >= {min_depth}, got {depth}")
     check_elements(tuple(indices.shape) + (depth,), f"{name}: argument 'depth'")
     dtype = check_dtype(dtype, name)
     if dtype == "string":   # on_value and off_value are numbers (TF.js fails decoding them as strings)

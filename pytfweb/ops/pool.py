@@ -13,6 +13,8 @@ k in [0, filter_size); positions outside the input are skipped (not zeros). The 
 [batch, *out_size, channels].
   MaxPool, MaxPool3D   x float32 or int32 -> x.dtype; as TF.js, NaN never wins, and a window
                        with nothing above -Infinity gives -Infinity (0 in int32).
+                       (A 2-D pooling with a 1 x 1 window and an output of x's shape runs no
+                       pooling kernel: TF.js's kernels return x there, NaN included.)
   AvgPool, AvgPool3D   x float32 -> float32: the mean of the window's positions inside the
                        input (for a window with none, as TF.js: NaN in 2-D, 0 in 3-D).
   MaxPoolWithArgmax    x float32 -> [result, indexes (int32)]; attrs also
@@ -76,9 +78,18 @@ def _check_data_format(data_format, op_name):
         raise ValueError(f"{op_name}: only data_format 'NDHWC' is supported, got {data_format!r}")
 
 
+def _unchanged(info, spatial):
+    """Whether TF.js's 2-D pooling kernels return x itself (their identity shortcut on every
+    backend: a 1 x 1 window whose output has the input's shape). It shows where a window's
+    maximum would differ from its one value: NaN stays NaN (max pooling skips NaN)."""
+    return spatial == 2 and all(f == 1 for f in info.filter_size) and tuple(info.out_size) == tuple(info.in_size)
+
+
 def _max_pool(op_name, kernel, spatial, x, filter_size, strides, pad, dim_rounding_mode, dilations=1):
     x, added = _input(x, op_name, spatial)
     info = pool_info(op_name, x.shape, filter_size, strides, dilations, pad, dim_rounding_mode)
+    if _unchanged(info, spatial):
+        return _unbatched(ENGINE.run_kernel("Identity", [x]), added)
     return _unbatched(ENGINE.run_kernel(kernel, [x], kernel_attrs(info)), added)
 
 
@@ -89,6 +100,8 @@ def _avg_pool(op_name, kernel, spatial, x, filter_size, strides, pad, dim_roundi
         raise TypeError(f"{op_name}: argument 'x' must be a float32 tensor, got a {x.dtype} tensor")
     x, added = _input(x, op_name, spatial, "float32")
     info = pool_info(op_name, x.shape, filter_size, strides, dilations, pad, dim_rounding_mode)
+    if _unchanged(info, spatial):
+        return _unbatched(ENGINE.run_kernel("Identity", [x]), added)
     return _unbatched(ENGINE.run_kernel(kernel, [x], kernel_attrs(info)), added)
 
 

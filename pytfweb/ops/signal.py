@@ -109,10 +109,14 @@ def frame(signal: TensorLike, frame_length: int, frame_step: int, pad_end: bool 
     if signal.rank != 1:
         raise ValueError(f"{name}: argument 'signal' must be 1D, got shape {list(signal.shape)}")
     frame_length = _positive_int(frame_length, name, "frame_length", least=0)   # as TF.js: 0 gives empty frames
-    frame_step = _positive_int(frame_step, name, "frame_step")
+    frame_step = _positive_int(frame_step, name, "frame_step", least=0)
     if not isinstance(pad_end, bool):
         raise TypeError(f"{name}: argument 'pad_end' must be a bool, got {type(pad_end).__name__}")
     size = signal.shape[0]
+    if frame_step == 0 and (frame_length <= size or (pad_end and size > 0)):
+        # TF.js takes a step of 0 where no frame fits (an empty result) and loops forever otherwise
+        raise ValueError(f"{name}: argument 'frame_step' must be positive where a frame fits in the signal "
+                         f"(frame_length {frame_length}, signal length {size}{', pad_end' if pad_end else ''}), got 0")
     starts = _frame_starts(size, frame_length, frame_step, pad_end)
     check_elements((len(starts), frame_length), f"{name}: arguments 'frame_length' and 'frame_step'")
     if not starts:

@@ -22,6 +22,7 @@ Kernel contract (every backend):
   SparseSegmentSum/Mean  inputs data (rank >= 1), indices [k], segment_ids [k] (int32,
                        sorted) -> [segment_ids[-1] + 1] + data.shape[1:].
 """
+import array
 from collections import namedtuple
 
 from ..core.engine import ENGINE, op
@@ -88,7 +89,25 @@ def sparse_to_dense(sparse_indices: TensorLike, sparse_values: TensorLike, outpu
         raise TypeError(f"{name}: argument 'default_value' must have the dtype of 'sparse_values' "
                         f"({values.dtype}), got {default.dtype}")
     _rank(default, "default_value", name, (0,), "a scalar")
+    if values.dtype == "string":
+        return _strings_to_dense(indices, values, default, shape, count)
     return ENGINE.run_kernel("SparseToDense", [indices, values, default], {"output_shape": shape})
+
+
+def _strings_to_dense(indices, values, default, shape, count):
+    """String values (TF.js's cpu kernel takes them): the numeric kernel scatters each value's
+    position in [default, *values] (the same writes, so the same last-one-wins for a repeated
+    index), and a gather of that table by position moves the strings; both kernels take strings
+    on every backend."""
+    table = ENGINE.run_kernel("Concat", [ENGINE.run_kernel("Reshape", [default], {"shape": [1]}),
+                                         ENGINE.run_kernel("Reshape", [values], {"shape": [values.size]})], {"axis": 0})
+    if values.rank == 1:
+        positions = ENGINE.make_tensor(array.array("i", range(1, count + 1)), (count,), "int32")
+    else:   # one value for every index
+        positions = ENGINE.make_tensor(array.array("i", [1]), (), "int32")
+    zero = ENGINE.make_tensor(array.array("i", [0]), (), "int32")
+    picks = ENGINE.run_kernel("SparseToDense", [indices, positions, zero], {"output_shape": shape})
+    return ENGINE.run_kernel("GatherV2", [table, picks], {"axis": 0, "batch_dims": 0})
 
 
 @op

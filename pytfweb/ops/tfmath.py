@@ -7,7 +7,7 @@ from ..core.limits import check_elements
 from .creation import convert_to_tensor
 from .creation import cast
 from .matmul import mat_mul
-from .nn import one_hot
+from .nn import one_hot_any_depth
 from .shape import transpose
 
 __all__ = ["confusion_matrix"]
@@ -48,6 +48,6 @@ def confusion_matrix(labels: TensorLike, predictions: TensorLike, num_classes: i
     if labels.shape[0] != predictions.shape[0]:
         raise ValueError(f"{name}: 'labels' and 'predictions' must have as many values, got "
                          f"{labels.shape[0]} and {predictions.shape[0]}")
-    one_hot_labels = one_hot(cast(labels, "int32"), num_classes)
-    one_hot_predictions = one_hot(cast(predictions, "int32"), num_classes)
+    one_hot_labels = one_hot_any_depth(cast(labels, "int32"), num_classes)
+    one_hot_predictions = one_hot_any_depth(cast(predictions, "int32"), num_classes)
     return mat_mul(transpose(one_hot_labels), one_hot_predictions)

@@ -30,6 +30,7 @@ for step, including the order of get_weights().
 """
 import math
 import numbers
+import re
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Union
 
 from .. import ops
@@ -118,16 +119,29 @@ class Optimizer:
         return self.class_name
 
     @classmethod
-    def from_config(cls, config: dict) -> "Optimizer":
-        """An optimizer made from a get_config() dict.
+    def from_config(cls, config: Any, config_if_class_first: Optional[dict] = None) -> "Optimizer":
+        """An optimizer made from a get_config() dict: Opt.from_config(config), or TF.js's
+        Opt.from_config(Opt, config) (its static fromConfig(cls, config)). camelCase keys, as
+        TF.js's getConfig writes them, are taken too.
 
         Args:
-            config: the dict.
+            config: the dict (or, in TF.js's form, the class to make).
+            config_if_class_first: the dict, when the class came first.
 
         Returns:
-            A new optimizer of this class.
+            A new optimizer of that class.
         """
-        return cls(**config)
+        if config_if_class_first is not None or isinstance(config, type):
+            klass, config = config, config_if_class_first
+            if not (isinstance(klass, type) and issubclass(klass, Optimizer)):
+                raise TypeError(f"{cls.__name__}.from_config: the class given first must be an Optimizer "
+                                f"class, got {klass!r}")
+        else:
+            klass = cls
+        if not isinstance(config, dict):
+            raise TypeError(f"{klass.__name__}.from_config: argument 'config' must be a dict, got "
+                            f"{type(config).__name__}")
+        return klass(**{re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", k).lower(): v for k, v in config.items()})
 
     def minimize(self, f: Callable[[], Tensor], return_cost: bool = False,
                  var_list: Optional[List[Variable]] = None) -> Optional[Tensor]:

@@ -140,6 +140,16 @@ def test_where_broadcasts_all_three(compare_with_cpu):
                      [np.array(True), np.int32([1, 2]), np.int32([3, 4])])
 
 
+def test_logical_ops_take_numbers_and_chained_casts(compare_with_cpu):
+    """TF.js parses numbers given to the logical ops as bool (nonzero after rounding); the chained
+    to_int / to_float / to_bool / ones_like / zeros_like / reshape_as methods."""
+    x = np.float32([1.7, -0.5, 0.5, 0.0, 2.0, -3.2])
+    compare_with_cpu("""lambda x: [tf.logical_and([1, 0, 0.5, -0.5, 2, 0], [1.0, 1, 1, 1, 0, 0]),
+        tf.logical_or([0, 0.4, 1], 0), tf.logical_not([0.6, 0, -2]), tf.logical_xor([1, 0], [1, 1]),
+        tf.logical_and(x.to_bool(), [1, 1, 1, 0, 1, 1]), x.to_int(), x.to_int().to_float(), x.ones_like(),
+        x.to_bool().zeros_like(), x.reshape_as(tf.zeros([2, 3], 'int32'))]""", [x])
+
+
 def test_python_operators(compare_with_cpu):
     x = RNG.uniform(-3, 3, size=(3, 3)).astype(np.float32)
     i = RNG.integers(1, 5, size=(3,)).astype(np.int32)

@@ -38,7 +38,9 @@ def test_one_hot(compare_with_cpu):
     s = np.int32(2)
     compare_with_cpu("""lambda idx, s: [tf.one_hot(idx, 5), tf.one_hot(idx, 4, 2.5, -1.5, 'float32'),
         tf.one_hot(idx, 3, 7.9, -2.9, 'int32'), tf.one_hot(idx, 5, 1, 0, 'bool'), tf.one_hot(s, 3),
-        tf.one_hot(tf.tensor([1, 0], dtype='int32'), 1)]""", [idx, s])
+        tf.one_hot(tf.tensor([1, 0], dtype='int32'), 2),
+        # depth 1, which tf.one_hot refuses as TF.js does, in a gather's gradient along an axis of 1
+        tf.grad(lambda t: tf.gather(t, tf.tensor([0, 0, 0], dtype='int32')))(tf.ones([1, 2]) * 1.5)]""", [idx, s])
 
 
 def test_no_texture_leaks(run_py):

@@ -24,7 +24,8 @@ def test_complex_parts_abs_and_arithmetic(compare_with_cpu):
     edge_im = np.float32([0, -4, 1e30, 1, 0, -2])
     compare_with_cpu(f"""lambda a, b, c, e, f: (lambda z, w, v: [tf.abs(z), tf.abs(tf.complex(e, f)),
         *({_PARTS})(z, tf.add(z, w), tf.sub(z, v), tf.mul(z, w), tf.mul(z, v), tf.mul(z, 2.5),
-                    tf.cast(a, 'complex64'), tf.reshape(z, [3, 2])),
+                    tf.cast(a, 'complex64'), tf.reshape(z, [3, 2]), tf.transpose(z), tf.transpose(z, None, True),
+                    tf.transpose(tf.reshape(tf.complex(c, b[0]), [1, 3, 1]), [2, 1, 0])),
         tf.cast(z, 'float32'), tf.cast(z, 'int32'), tf.real(a), tf.imag(c)])(
         tf.complex(a, b), tf.complex(b, a), tf.complex(c, c))""", [a, b, c, edge, edge_im], rtol=1e-5, atol=1e-5)
 

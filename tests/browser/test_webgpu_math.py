@@ -100,10 +100,11 @@ def test_transform(compare_webgpu, fill_mode):
     ints = RNG.integers(-9, 9, size=(1, 4, 4, 2)).astype(np.int32)
     t1 = np.float32([[1.2, 0.3, -1.5, -0.2, 0.9, 2.0, 0.01, -0.02]])
     t2 = np.float32([[1, 0, 0, 0, 1, 0, 0, 0], [0.5, -0.5, 3, 0.5, 0.5, -1, 0, 0]])
+    # an int32 image is refused, as TF.js does (convertToTensor(image, ..., 'float32')); cast, it transforms
     compare_webgpu(f"lambda img, ints, t1, t2: [tf.image.transform(img, t1, 'bilinear', {fill_mode!r}, 1.5), "
                    f"tf.image.transform(img, t2, 'nearest', {fill_mode!r}, -2.0, [7, 4]), "
-                   f"tf.image.transform(ints, t1, 'nearest', {fill_mode!r}, 3)]", [img, ints, t1, t2],
-                   rtol=1e-5, atol=1e-5)
+                   f"tf.image.transform(tf.cast(ints, 'float32'), t1, 'nearest', {fill_mode!r}, 3)]",
+                   [img, ints, t1, t2], rtol=1e-5, atol=1e-5)
 
 
 def test_multinomial_draws_as_cpu(compare_webgpu):

@@ -378,9 +378,20 @@ def test_random_int32():
 def test_random_errors():
     assert_raises(ValueError, lambda: tf.random_normal([2], stddev=-1), "random_normal", "'stddev'")
     assert_raises(ValueError, lambda: tf.truncated_normal([2], stddev=-1), "truncated_normal", "'stddev'")
-    assert_raises(TypeError, lambda: tf.random_uniform([2], dtype="bool"), "random_uniform", "'dtype'")
+    assert_raises(TypeError, lambda: tf.random_normal([2], dtype="bool"), "random_normal", "'dtype'")
+    assert_raises(TypeError, lambda: tf.random_uniform([2], dtype="string"), "random_uniform", "'dtype'")
     assert_raises(ValueError, lambda: tf.random_uniform([2], 1, 0), "random_uniform", "'minval'")
     assert_raises(ValueError, lambda: tf.random_normal([-2]), "random_normal", "'shape'")
+
+
+def test_random_uniform_bool_as_tfjs_stores_it():
+    # TF.js writes each draw into a Uint8Array: truncated, so [0, 1) is false (random_uniform_test's
+    # 'should return a random 1D bool array'), and a draw of 256 or more wraps
+    assert tf.random_uniform([50], 0, 1, "bool", seed=3).numpy().tolist() == [False] * 50
+    t = tf.random_uniform([200], 0, 3, "bool", seed=3)
+    draws = tf.random_uniform([200], 0, 3, seed=3).numpy()
+    assert t.dtype == "bool" and t.numpy().tolist() == (np.trunc(draws) != 0).tolist()
+    assert tf.random_uniform([4], 256, 256.5, "bool").numpy().tolist() == [False] * 4
 
 
 def test_random_standard_normal():

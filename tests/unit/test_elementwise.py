@@ -179,10 +179,26 @@ def test_unary_accepts_python_values_without_leaking(row):
     assert_tensor(y, ref_unary(row, np.array(value))[0])
 
 
-def test_bool_unary_refuses_numbers():
+def test_bool_unary_refuses_number_tensors():
     for x in (tf.tensor([1.0, 0.0]), tf.tensor([1, 0], dtype="int32")):
         assert_raises(TypeError, lambda: tf.logical_not(x), "logical_not", "'x'", "bool")
-    assert_raises(TypeError, lambda: tf.logical_not([1.5]), "logical_not", "'x'")
+    assert_raises(TypeError, lambda: tf.logical_not(["a"]), "logical_not", "'x'")
+
+
+def test_logical_ops_parse_numbers_as_bool():
+    # TF.js's convertToTensor(x, ..., 'bool'): a number is true where it rounds (half up) to nonzero,
+    # for logical_and, logical_or, logical_not and logical_xor alike (logical_and_test's
+    # 'accepts a tensor-like object')
+    a, b = [1, 0, 0.5, -0.5, 2.5], [1.0, 1.0, 1.0, 1.0, 0.0]
+    want_a = np.array([True, False, True, False, True])
+    want_b = np.array([True, True, True, True, False])
+    assert_tensor(tf.logical_and(a, b), want_a & want_b, "bool")
+    assert_tensor(tf.logical_or(a, b), want_a | want_b, "bool")
+    assert_tensor(tf.logical_xor(a, b), want_a ^ want_b, "bool")
+    assert_tensor(tf.logical_not(a), ~want_a, "bool")
+    assert_tensor(tf.logical_and(tf.tensor([True, False]), 1), [True, False], "bool")   # a scalar beside a tensor
+    assert_tensor(tf.logical_or(0, tf.tensor([True, False])), [True, False], "bool")
+    assert_tensor(tf.tensor([True, True]).logical_and([0, 3]), [False, True], "bool")
 
 
 def test_leaky_relu(rng):
@@ -294,8 +310,10 @@ def test_binary_errors():
     assert_raises(ValueError, lambda: tf.add([1.0, 2.0], [1.0, 2.0, 3.0]), "add", "[2]", "[3]")
     a, b, i = tf.zeros([2, 3]), tf.zeros([3, 2]), tf.tensor([1], dtype="int32")
     assert_raises(ValueError, lambda: tf.less(a, b), "less", "[2, 3]", "[3, 2]")
-    assert_raises(TypeError, lambda: tf.logical_and([1.0], [True]), "logical_and", "'a'", "bool")
+    f = tf.tensor([1.0])
+    assert_raises(TypeError, lambda: tf.logical_and(f, [True]), "logical_and", "'a'", "bool")
     assert_raises(TypeError, lambda: tf.logical_or([True], i), "logical_or", "'b'")
+    assert_raises(TypeError, lambda: tf.logical_xor([True], i), "logical_xor", "'b'")
     assert_raises(TypeError, lambda: tf.mul(a, "x"), "mul", "'b'")
     assert_raises(TypeError, lambda: tf.sub({}, a), "sub", "'a'")
     assert_raises(ValueError, lambda: tf.add([[1.0], [1.0, 2.0]], 1.0), "add", "'a'", "ragged")
@@ -310,8 +328,9 @@ def test_disposed_input_is_refused():
 
 def test_failed_ops_release_converted_inputs():
     assert_no_leak(lambda: tf.add([1.0, 2.0], [1.0, 2.0, 3.0]))
-    assert_no_leak(lambda: tf.logical_and([1.0, 2.0], [True, False]))
+    assert_no_leak(lambda: tf.logical_and([1.0, 2.0], [True, False, True]))
     i = tf.tensor([1], dtype="int32")
+    assert_no_leak(lambda: tf.logical_or([1.0, 2.0], i))
     assert_no_leak(lambda: tf.where([True, False, True], [1.0, 2.0], i))
 
 

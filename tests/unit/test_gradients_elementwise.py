@@ -317,24 +317,48 @@ def test_comparisons_and_logical_ops_pass_no_gradient():
     dx = tf.grad(lambda t: tf.sum(tf.cast(tf.greater_equal(t, 0), "float32") * t))(x)
     assert_tensor(dx, [0.0, 1.0, 1.0])
     for row in UNARY + BINARY:
-        if row.kind in ("bool", "compare", "logical"):
+        if row.kind in ("bool", "compare", "logical") and row.kernel != "GreaterEqual":
             n = 1 if row in UNARY else 2
             assert get_gradient(row.kernel).fn(None, SimpleNamespace(inputs=[None] * n)) == [None] * n
     tf.dispose(x)
 
 
 def test_a_function_of_only_a_comparison_has_no_gradient():
-    with pytest.raises(ValueError, match="Cannot compute gradient"):
+    with pytest.raises(ValueError, match="Cannot compute gradient.*no gradient reaches argument 0"):
         tf.grad(lambda t: tf.sum(tf.cast(tf.greater(t, 0), "float32")))(tf.tensor([1.0, -1.0]))
 
 
-def test_select_condition_gets_nothing_and_branches_broadcast():
+def test_greater_equal_gives_zeros_as_tfjs():
+    # TF.js registers zeros for GreaterEqual alone among the comparisons (greater_equal_test's
+    # 'has gradient'): float32, each operand's shape
+    a, b = tf.tensor([3.0, 2.0, 5.0]), tf.tensor([4.0, 1.0, 5.0])
+    da = tf.grad(lambda t: tf.greater_equal(t, b))(a, tf.ones([3]))
+    assert da.dtype == "float32"
+    assert_tensor(da, [0.0, 0.0, 0.0])
+    da, db = tf.grads(lambda p, q: tf.greater_equal(p.clone(), q.clone()).clone())([a, tf.tensor(1.0)])
+    assert da.shape == (3,) and db.shape == () and db.dtype == "float32"
+    assert_tensor(db, 0.0)
+    tf.dispose([a, b, da, db])
+
+
+def test_select_condition_gets_zeros_and_branches_broadcast():
     cond = tf.tensor([[True], [False]])
     a, b = tf.tensor([1.0, 2.0, 3.0]), tf.tensor(5.0)
     ga, gb = tf.grads(lambda a, b: tf.sum(tf.where(cond, a, b)))([a, b])
     assert_tensor(ga, [1.0, 1.0, 1.0])
     assert_tensor(gb, 3.0)
-    tf.dispose([cond, a, b, ga, gb])
+    # TF.js (where_test's '1D gradient'): the bool condition's gradient is float32 zeros of its shape
+    c = tf.tensor([1, 0, 1], dtype="bool")
+    x, y = tf.tensor([1.0, 2.0, 3.0]), tf.tensor([4.0, 5.0, 6.0])
+    dc, dx, dy = tf.grads(lambda c, a, b: tf.where(c, a, b))([c, x, y], tf.tensor([1.0, 2.0, 3.0]))
+    assert dc.dtype == "float32" and dc.shape == (3,)
+    assert_tensor(dc, [0.0, 0.0, 0.0])
+    assert_tensor(dx, [1.0, 0.0, 3.0])
+    assert_tensor(dy, [0.0, 2.0, 0.0])
+    dc = tf.grad(lambda c: tf.sum(tf.where(c, x, y)))(cond)     # a condition broadcast to [2, 3]
+    assert dc.dtype == "float32" and dc.shape == (2, 1)
+    assert_tensor(dc, [[0.0], [0.0]])
+    tf.dispose([cond, a, b, ga, gb, c, x, y, dc, dx, dy])
 
 
 def test_cast_passes_dy_whatever_the_dtypes():

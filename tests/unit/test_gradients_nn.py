@@ -71,8 +71,14 @@ def test_large_logits_stay_finite():
     np.testing.assert_allclose(g, 1 - 3 * s / s.sum(1, keepdims=True), rtol=1e-5, atol=1e-6)
 
 
-def test_one_hot_passes_no_gradient():
-    assert get_gradient("OneHot").fn(None, None) == [None]
+def test_one_hot_gives_its_indices_zeros():
+    # TF.js (one_hot_test's 'has gradient', 'gradient when indices is 3d'): float32 zeros
+    for shape in ([3], [1, 2, 2]):
+        indices = tf.tensor(np.arange(np.prod(shape)).reshape(shape) % 3, dtype="int32")
+        da = tf.grad(lambda i: tf.one_hot(i.clone(), 3).clone())(indices, tf.ones(shape + [3]))
+        assert da.dtype == "float32" and da.shape == tuple(shape)
+        assert_tensor(da, np.zeros(shape))
+        tf.dispose([indices, da])
     x = tf.tensor([0.3, 1.7])
     # the indices come from x through a cast: only the other path carries a gradient
     g = tf.grad(lambda t: tf.sum(tf.one_hot(tf.cast(t, "int32"), 3, 1, 0, "float32")) + tf.sum(t * 2.0))(x)

@@ -332,6 +332,7 @@ def test_non_max_suppression_async():
 
 def test_errors():
     x4 = tf.zeros([1, 3, 3, 1])      # kept through every case; the others are numpy
+    x4i = tf.zeros([1, 3, 3, 1], "int32")
     cases = [
         (ValueError, lambda: tf.image.resize_bilinear(np.zeros((3, 3), np.float32), [2, 2]), "resize_bilinear",
          "images", "rank"),
@@ -353,6 +354,9 @@ def test_errors():
         (ValueError, lambda: tf.image.rotate_with_offset(x4, 1, [1, 2]), "rotate_with_offset", "fill_value"),
         (TypeError, lambda: tf.image.rotate_with_offset(x4, "a"), "rotate_with_offset", "radians"),
         (ValueError, lambda: tf.image.transform(x4, [[1, 0, 0, 0, 1, 0, 0]]), "transform", "transforms"),
+        # as TF.js (convertToTensor(image, 'image', 'transform', 'float32')): an int32 image tensor is refused
+        (TypeError, lambda: tf.image.transform(x4i, [[1, 0, 0, 0, 1, 0, 0, 0]]), "transform", "'image'",
+         "float32"),
         (ValueError, lambda: tf.image.transform(np.zeros((2, 3, 3, 1), np.float32), np.zeros((3, 8), np.float32)),
          "transforms"),
         (ValueError, lambda: tf.image.transform(x4, np.zeros((1, 8), np.float32), fill_mode="mirror"), "fill_mode"),

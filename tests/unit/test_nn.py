@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import pytfweb as tf
+from pytfweb.ops.nn import one_hot_any_depth
 
 from .helpers import ALL_SHAPES, assert_raises, assert_tensor, rand
 
@@ -111,7 +112,8 @@ def test_one_hot(rng):
     assert_tensor(tf.one_hot([0, 2], 3, 5, -1), [[5, -1, -1], [-1, -1, 5]], "int32")
     assert_tensor(tf.one_hot([1], 2, 0.5, 0.25, "float32"), [[0.25, 0.5]], "float32")
     assert_tensor(tf.one_hot([1, 0], 2, dtype="bool"), [[False, True], [True, False]], "bool")
-    assert_tensor(tf.one_hot([0], 1), [[1]], "int32")
+    # depth 1, refused by tf.one_hot as TF.js does, is open to what builds on one-hot rows
+    assert_tensor(one_hot_any_depth([0, 1], 1), [[1], [0]], "int32")
     assert_tensor(tf.tensor([1, 0], dtype="int32").one_hot(2), [[0, 1], [1, 0]], "int32")
 
 
@@ -119,7 +121,9 @@ def test_one_hot_errors():
     floats, bools, ints = tf.tensor([0.0, 1.0]), tf.tensor([True]), tf.tensor([0, 1], dtype="int32")
     assert_raises(TypeError, lambda: tf.one_hot(floats, 3), "one_hot", "'indices'", "int32")
     assert_raises(TypeError, lambda: tf.one_hot(bools, 3), "one_hot", "'indices'")
-    assert_raises(ValueError, lambda: tf.one_hot(ints, 0), "one_hot", "'depth'", "positive")
+    assert_raises(ValueError, lambda: tf.one_hot(ints, 0), "one_hot", "'depth'", ">= 2")
+    assert_raises(ValueError, lambda: tf.one_hot(ints, 1), "one_hot", "'depth'", ">= 2")   # TF.js: depth >= 2
+    assert_raises(ValueError, lambda: one_hot_any_depth(ints, 0), "one_hot", "'depth'", ">= 1")
     assert_raises(TypeError, lambda: tf.one_hot(ints, 2.5), "one_hot", "'depth'")
     assert_raises(TypeError, lambda: tf.one_hot([0, 1], 3, "on"), "one_hot", "'on_value'")
     assert_raises(TypeError, lambda: tf.one_hot([0, 1], 3, dtype="float64"), "one_hot", "'dtype'")

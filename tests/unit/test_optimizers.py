@@ -542,6 +542,13 @@ def test_defaults_and_epsilon():
     m = tf.train.momentum(0.1, 0.9)
     assert m.use_nesterov is False
     assert tf.MomentumOptimizer.from_config(m.get_config()).get_config() == m.get_config()
+    # TF.js's static form, Opt.fromConfig(Opt, config), and its getConfig's camelCase keys
+    assert tf.MomentumOptimizer.from_config(tf.MomentumOptimizer, m.get_config()).get_config() == m.get_config()
+    assert tf.train.Optimizer.from_config(tf.SGDOptimizer, {"learningRate": 0.3}).get_config() == {"learning_rate": 0.3}
+    with pytest.raises(TypeError, match="Optimizer class"):
+        tf.AdamOptimizer.from_config(dict, {})
+    with pytest.raises(TypeError, match="'config' must be a dict"):
+        tf.AdamOptimizer.from_config([0.1])
 
 
 def test_set_learning_rate_and_momentum():

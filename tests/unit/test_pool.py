@@ -125,6 +125,30 @@ def test_edge_values():
     assert_tensor(tf.avg_pool(x, 1, 1, far)[0, 0, :, 0], [np.nan, np.nan, np.nan, 1.0, np.nan, -np.inf])
 
 
+def test_a_one_by_one_window_of_the_input_shape_returns_x():
+    """TF.js's 2-D pooling kernels return x when the window is 1 x 1 and the output has x's shape
+    (identity_pool_test, 'x=[1,1,1] f=[1,1] s=1'): NaN stays NaN, int32 stays int32. With strides
+    or in 3-D the kernels pool (NaN loses the max)."""
+    x = np.array([np.nan, 1.0, np.inf, -np.inf, 0.5, -2.0], np.float32).reshape(1, 2, 3, 1)
+    for pool in (tf.max_pool, tf.avg_pool):
+        for pad in ("valid", "same", 0):
+            assert_tensor(pool(x, 1, 1, pad), x)
+        assert_tensor(pool(x[0], [1, 1], [1, 1], "valid"), x[0])
+    assert_tensor(tf.pool(x, [1, 1], "max", "valid"), x)
+    ints = tf.tensor([[[[7], [-3]]]], dtype="int32")
+    assert_tensor(tf.max_pool(ints, 1, 1, "valid"), [[[[7], [-3]]]], "int32")
+    assert_tensor(tf.max_pool(x, 1, [1, 2], "valid"), np.array([-np.inf, np.inf, -np.inf, -2.0]).reshape(1, 2, 2, 1))
+    x5 = x.reshape(1, 1, 2, 3, 1)
+    assert_tensor(tf.max_pool3d(x5, 1, 1, "valid"), np.where(np.isnan(x5), -np.inf, x5))
+    assert_tensor(tf.avg_pool3d(x5, 1, 1, "valid"), x5)
+    r = tf.range(0, 150).reshape([1, 10, 15, 1])      # identity_pool_test's '1x1 pool size with strides'
+    assert_tensor(tf.max_pool(r, [1, 1], [3, 4], "valid").reshape([-1]),
+                  [0, 4, 8, 12, 45, 49, 53, 57, 90, 94, 98, 102, 135, 139, 143, 147])
+    g = tf.grad(lambda t: tf.max_pool(t, 1, 1, "valid"))(tf.tensor(x), tf.ones([1, 2, 3, 1]))
+    assert_tensor(g, np.ones((1, 2, 3, 1)))
+    tf.dispose([ints, r, g])
+
+
 def tfjs_input():
     return np.sin(np.arange(120) * 1.7).astype(np.float32).reshape(2, 5, 4, 3)
 

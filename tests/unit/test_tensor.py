@@ -2,13 +2,17 @@
 lifetime and the errors a disposed tensor gives."""
 import array
 import asyncio
+import json
+import os
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import pytfweb as tf
 
-from .helpers import assert_raises
+from .helpers import TFJS, assert_raises, assert_tensor
 
 
 def test_attributes():
@@ -157,3 +161,56 @@ def test_using_a_disposed_tensor_raises_a_clear_error(use, op):
 def test_disposed_tensor_error_is_an_engine_runtime_error():
     assert issubclass(tf.DisposedTensorError, tf.EngineError)
     assert issubclass(tf.EngineError, RuntimeError)
+
+
+# --- TF.js's chained methods --------------------------------------------------------------------------
+CHAINED_OPS = os.path.join(os.path.dirname(TFJS), "tfjs-core", "dist", "public", "chained_ops")
+
+
+def _python_name(js_name, table):
+    if js_name in table:
+        return table[js_name]
+    name = re.sub(r"([0-9])D$", r"\1d", js_name)           # as1D -> as1d
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower().replace("na_n", "nan")
+
+
+def test_every_tfjs_chained_method_is_a_tensor_method():
+    if not os.path.isdir(CHAINED_OPS):
+        pytest.skip("node_modules/@tensorflow/tfjs-core (npm ci) holds TF.js's chained ops")
+    table = json.loads((Path(tf.__file__).parent / "data" / "tfjs-4.22-api.json").read_text())["python_names"]["tf"]
+    js = set()
+    for name in os.listdir(CHAINED_OPS):
+        if name.endswith(".js"):
+            with open(os.path.join(CHAINED_OPS, name), encoding="utf-8") as f:
+                js.update(re.findall(r"getGlobalTensorClass\(\)\.prototype\.(\w+) =", f.read()))
+    assert len(js) > 130 and {"toInt", "toFloat", "toBool", "reshapeAs"} <= js
+    missing = sorted(f"{n} ({_python_name(n, table)})" for n in js if not hasattr(tf.Tensor, _python_name(n, table)))
+    assert not missing, f"TF.js Tensor methods missing on tf.Tensor: {missing}"
+
+
+def test_cast_like_and_reshape_as_methods():
+    x = tf.tensor([[1.7, 0.0], [-2.2, 3.0]])
+    assert_tensor(x.to_int(), [[1, 0], [-2, 3]], "int32")
+    assert_tensor(x.to_bool(), [[True, False], [True, True]], "bool")
+    assert_tensor(x.to_int().to_float(), [[1.0, 0.0], [-2.0, 3.0]], "float32")
+    assert_tensor(x.ones_like(), [[1.0, 1.0], [1.0, 1.0]], "float32")
+    assert_tensor(tf.tensor([True]).zeros_like(), [False], "bool")
+    assert_tensor(x.reshape_as(tf.zeros([4], "int32")), [1.7, 0.0, -2.2, 3.0], "float32")
+    with pytest.raises(TypeError, match="reshape_as: argument 'x' must be a Tensor"):
+        x.reshape_as([4])
+    with pytest.raises(ValueError):
+        x.reshape_as(tf.zeros([3]))
+    v = x.variable(False, "chained_variable", "int32")
+    assert isinstance(v, tf.Variable) and not v.trainable and v.name == "chained_variable"
+    assert_tensor(v, [[1, 0], [-2, 3]], "int32")
+    v.dispose()
+
+
+def test_bytes_of_every_dtype():
+    # TF.js's t.bytes(): the buffer's bytes, or each string's; complex64 as interleaved float32 parts
+    run = asyncio.run
+    assert run(tf.tensor([1.5, -2.0]).bytes()) == array.array("f", [1.5, -2.0]).tobytes()
+    assert run(tf.tensor([1, -3], dtype="int32").bytes()) == array.array("i", [1, -3]).tobytes()
+    assert run(tf.tensor([True, False]).bytes()) == b"\x01\x00"
+    assert run(tf.complex([1.0], [2.0]).bytes()) == array.array("f", [1.0, 2.0]).tobytes()
+    assert run(tf.tensor(["h\u00e9", b"\xff"], dtype="string").bytes()) == ["h\u00e9".encode(), b"\xff"]

@@ -5,10 +5,10 @@ these paths over its float kernels with `register_complex_paths`, giving its own
 multiply."""
 from ...kernels import get_kernel, register_kernel
 
-# Kernels that move values or are linear in them (slices, concatenation, gathers, pads, tiles,
-# selects, splits; neg, sum, add_n, cumsum, segment sums): each part through the float kernel.
-EACH_PART = ("Slice", "StridedSlice", "Reverse", "Tile", "PadV2", "MirrorPad", "GatherV2", "GatherNd", "Concat",
-             "Pack", "Unpack", "SplitV", "Select", "Diag", "Neg", "Sum", "AddN", "Cumsum", "UnsortedSegmentSum")
+# Kernels that move values or are linear in them (slices, transposes, concatenation, gathers, pads,
+# tiles, selects, splits; neg, sum, add_n, cumsum, segment sums): each part through the float kernel.
+EACH_PART = ("Slice", "StridedSlice", "Transpose", "Reverse", "Tile", "PadV2", "MirrorPad", "GatherV2", "GatherNd",
+             "Concat", "Pack", "Unpack", "SplitV", "Select", "Diag", "Neg", "Sum", "AddN", "Cumsum", "UnsortedSegmentSum")
 
 
 def _with_complex_path(backend_name, kernel_name, complex_kernel):

@@ -233,10 +233,44 @@ unary("Softplus", f=[when(X > 15.0, X),
                      when(X < -15.0, op_exp(X)),
                      # webgl: log(e^x + 1) (TF.js's); webgpu: log1p, accurate for small e^x
                      per_target(glsl=log(exp(X) + 1.0), wgsl=call("log1pAccurate", exp(X)))])
+# sin, cos and tan reduce x to r in [-pi/4, pi/4] themselves (k = x * 2/pi rounded, pi/2 in three
+# parts whose products with k are exact: Cody and Waite) and take Cephes' single-precision
+# polynomials of r, within an ulp or two for |x| up to about 1e5, where GPUs' built-ins need not be
+# (SwiftShader's sin is off by up to 2e-4, more than TF.js's specs allow in cos's gradient). Far
+# beyond that neither is meaningful in float32.
+_k, _r = arg("k"), arg("r")
+helper("trigQuadrant", [("x", F32)], floor(X * 0.6366197723675814 + 0.5))
+helper("trigReduced", [("x", F32), ("k", F32)],
+       ((X - _k * 1.5703125) - _k * 4.837512969970703125e-4) - _k * 7.549789948768648e-8)
+helper("sinPoly", [("r", F32)], [let("z", _r * _r),
+                                 _r + _r * v("z") * (-1.6666654611e-1 + v("z") * (8.3321608736e-3
+                                                                                 + v("z") * -1.9515295891e-4))])
+helper("cosPoly", [("r", F32)], [let("z", _r * _r),
+                                 1.0 - 0.5 * v("z") + v("z") * v("z") * (4.166664568298827e-2 + v("z") * (
+                                     -1.388731625493765e-3 + v("z") * 2.443315711809948e-5))])
+
+
+def _trig(pick):
+    """The statements of sin, cos or tan: pick(s, c, quadrant) from r's sine and cosine."""
+    return [let("k", call("trigQuadrant", X)),
+            let("r", call("trigReduced", X, v("k"))),
+            let("q", v("k") - 4.0 * floor(v("k") * 0.25)),
+            let("s", call("sinPoly", v("r"))),
+            let("c", call("cosPoly", v("r"))),
+            pick(v("s"), v("c"), v("q"))]
+
+
+def _quadrants(q, q0, q1, q2, q3):
+    return select(q.eq(0.0), q0, select(q.eq(1.0), q1, select(q.eq(2.0), q2, q3)))
+
+
 # WGSL's sin/tan at infinity are undefined and may lose -0: webgpu gives NaN and keeps zeros
-unary("Sin", f=[only("wgsl", when(X.eq(0.0), X), when(isinf(X), NAN)), sin(X)])
-unary("Cos", f=[only("wgsl", when(isinf(X), NAN)), cos(X)])
-unary("Tan", f=[only("wgsl", when(X.eq(0.0), X), when(isinf(X), NAN)), tan(X)])
+unary("Sin", f=[only("wgsl", when(X.eq(0.0), X), when(isinf(X), NAN)),
+                *_trig(lambda s, c, q: _quadrants(q, s, c, -s, -c))])
+unary("Cos", f=[only("wgsl", when(isinf(X), NAN)),
+                *_trig(lambda s, c, q: _quadrants(q, c, -s, -c, s))])
+unary("Tan", f=[only("wgsl", when(X.eq(0.0), X), when(isinf(X), NAN)),
+                *_trig(lambda s, c, q: select(q.eq(1.0) | q.eq(3.0), -c / s, s / c))])
 unary("Floor", f=floor(X))
 # ceil(-0.5) and round(-0.4) are -0 (numpy's): webgpu's built-ins may give +0, so it says so
 unary("Ceil", f=[let("c", ceil(X)),

@@ -1,5 +1,6 @@
 """Creation: Fill, Range, LinSpace, OneHot, *Like, random ops."""
 from ... import ops as tfo
+from ...ops.nn import one_hot_any_depth
 from ._table import int_, ints, num, table
 
 
@@ -10,7 +11,8 @@ def _seed(a):
 
 
 def one_hot(x, a):
-    y = tfo.one_hot(tfo.cast(x[0], "int32") if x[0].dtype != "int32" else x[0], int_(x[1]), num(x[2]),
+    # any depth: TensorFlow's OneHot takes 1 (TF.js's tf.oneHot refuses it)
+    y = one_hot_any_depth(tfo.cast(x[0], "int32") if x[0].dtype != "int32" else x[0], int_(x[1]), num(x[2]),
                     num(x[3]), a.dtype("T", "float32"))
     axis = a.int("axis", -1)
     if axis == -1 or axis == y.rank - 1:

@@ -42,9 +42,19 @@ def ones_like(backend, inputs, attrs):
     return _fill(backend, x.shape, 1, x.dtype)
 
 
+# Integers a float32 texel holds exactly: |v| <= 2^24.
+_EXACT_IN_FLOAT32 = 1 << 24
+
+
 @register_kernel("Range", "webgl")
 def range_(backend, inputs, attrs):
-    return _ramp(backend, attrs["size"], attrs["start"], attrs["step"], attrs["dtype"])
+    start, step, size, dtype = attrs["start"], attrs["step"], attrs["size"], attrs["dtype"]
+    if dtype == "int32" and max(abs(start), abs(start + (size - 1) * step)) > _EXACT_IN_FLOAT32:
+        # As TF.js's webgl Range (computed on the CPU): host values, read back exactly; a drawn ramp
+        # would round them to float32
+        values = array.array("i", (int(start + i * step) for i in range(size)))
+        return TensorInfo(backend.write(values, (size,), dtype), (size,), dtype)
+    return _ramp(backend, size, start, step, dtype)
 
 
 @register_kernel("LinSpace", "webgl")

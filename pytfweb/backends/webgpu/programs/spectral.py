@@ -6,7 +6,7 @@ parts, and the kernels that move values or are linear in them run on each part
 (backends/gpu/complex_paths.py, shared with webgl; here Transpose too, which moves data)."""
 from ....kernels import TensorInfo, register_kernel
 from ....core.shapes import broadcast_shapes
-from ...gpu.complex_paths import EACH_PART, register_complex_paths
+from ...gpu.complex_paths import register_complex_paths
 from .. import wgsl
 from ..program import Program, _size
 from .elementwise import BACKEND, _copy, run_elementwise
@@ -84,7 +84,7 @@ def _complex_multiply(real_kernel, backend, inputs, attrs):
     return backend.make_complex(real, imag)
 
 
-register_complex_paths(BACKEND, _copy, _complex_multiply, EACH_PART + ("Transpose",))
+register_complex_paths(BACKEND, _copy, _complex_multiply)
 
 
 del TensorInfo
