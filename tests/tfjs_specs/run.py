@@ -64,7 +64,8 @@ def problems(out, backend):
                 out_problems.append(f"{cid}: {err}")
         elif err is None and known is not None:
             out_problems.append(f"{cid}: passes now on {backend}: take it off tests/tfjs_specs/known_failures.py")
-    leaks = {cid: n for cid, n in out.get("leaks", {}).items() if known_failures.listed(cid, backend) is None}
+    leaks = {cid: n for cid, n in out.get("leaks", {}).items()
+             if known_failures.listed(cid, backend) is None and cid not in known_failures.HOLDS}
     if out["left"] and (leaks or not out.get("leaks")):
         out_problems.append(f"{out['left']} tensors left after the file's cases, by " + ", ".join(
             f"{cid} ({n})" for cid, n in leaks.items()))

@@ -387,6 +387,8 @@ def prop(o, key):
         return o.get(_snake(key))
     if isinstance(o, (list, tuple)) and key == "length":
         return len(o)
+    if isinstance(o, array.array) and key in ("buffer", "byteLength"):   # (a typed array's storage)
+        return o.tobytes() if key == "buffer" else o.itemsize * len(o)
     if isinstance(o, BaseException) and key == "message":
         ERROR_MESSAGES.add(str(o))
         return str(o)
@@ -446,8 +448,15 @@ def read(t, what):
             return t.array_sync()
         if what == "buffer":
             return t.buffer_sync()
-        if what == "bytes":
-            return t.bytes()
+        if what == "bytes":   # (async only, as TF.js's: with the values read, it finishes at once)
+            t.data_sync()
+            coro = t.bytes()
+            try:
+                coro.send(None)
+            except StopIteration as done:
+                return done.value
+            coro.close()
+            raise TypeError("bytes() had to wait in a synchronous case")
     v = getattr(t, _snake(what))()
     if inspect.isawaitable(v):
         raise TypeError(f"awaiting {what}() of {type(t).__name__} in a synchronous case")
