@@ -245,8 +245,13 @@ def nested_buffers_as_lists(values):
     """values with the buffers inside its lists (array.array, memoryview, ndarray, JS typed
     arrays, as TF.js nests typed arrays in arrays: [Float32Array, Float32Array, [7, 8]]) turned
     into lists; None when there are none. Buffers stand for numbers only (TF.js infers a nested
-    Float32Array as float32, an Int32Array or Uint8Array as int32), and a flat one as a row."""
-    if not _is_sequence(values):
+    Float32Array as float32, an Int32Array or Uint8Array as int32), and a flat one as a row.
+    Lists nested deeper than MAX_NESTING_DEPTH give None too (the caller's nesting error stands)."""
+    return _buffers_as_lists(values, max_depth())
+
+
+def _buffers_as_lists(values, depth):
+    if not _is_sequence(values) or depth < 0:
         return None
     found = False
     out = []
@@ -256,7 +261,7 @@ def nested_buffers_as_lists(values):
             e = e.tolist()
             found = True
         elif _is_sequence(e):
-            inner = nested_buffers_as_lists(e)
+            inner = _buffers_as_lists(e, depth - 1)
             if inner is not None:
                 e, found = inner, True
         out.append(e)

@@ -23,7 +23,7 @@ import math
 import struct
 
 from .elementwise_ir import (ARITH, BOOL, COMPARE, F32, I32, INTRINSICS, U32, U32X2, Function, IRError,
-                             _POLYMORPHIC, _Renderer, arg, pow_)
+                             _POLYMORPHIC, _Renderer, arg, cos, pow_, sin, tan)
 from .elementwise_ops import ATTR_UNIFORMS, BINARY_FUNCTIONS, HELPERS, UNARY_FUNCTIONS
 
 #: the table's bodies the JavaScript is rendered from
@@ -247,6 +247,11 @@ def _table():
     # rounded once, is closer than either (numpy's value)
     m, b = arg("m"), arg("b")
     table["powPositive"] = Function("powPositive", table["powPositive"].params, pow_(m, b), targets=(BODIES,))
+    # the GPU bodies reduce sin/cos/tan's argument in float32 (meaningless far beyond 1e5); Math's
+    # are double precision for every argument, rounded once: numpy's value within an ulp
+    x = arg("x")
+    for name, fn in (("op_Sin", sin), ("op_Cos", cos), ("op_Tan", tan)):
+        table[name] = Function(name, table[name].params, fn(x), targets=(BODIES,))
     return table
 
 
