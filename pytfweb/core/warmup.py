@@ -63,14 +63,14 @@ def zeros(shape, dtype):
     """Inputs of zeros written from Python (an upload, as a user's input is): ops.zeros would run a fill
     program, one the predict itself does not need."""
     import array
-    from ..ops.creation import tensor
     n = 1
     for d in shape:
         n *= d
+    shape = tuple(shape)
     if dtype == "string":
-        return tensor([""] * n, shape, dtype)
+        return ENGINE.make_tensor([""] * n, shape, dtype)
     code = {"int32": "i", "bool": "B"}.get(dtype, "f")
-    return tensor(array.array(code, bytes(array.array(code).itemsize * n)), shape, dtype)
+    return ENGINE.make_tensor(array.array(code, bytes(array.array(code).itemsize * n)), shape, dtype)
 
 
 def compile_run(run):

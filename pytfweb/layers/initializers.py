@@ -604,7 +604,7 @@ def get(identifier):
     if isinstance(identifier, str):
         return lookup(identifier, _BY_NAME, "initializer")()
     if isinstance(identifier, dict):   # serialized: {className, config} (TF.js) or {class_name, config}
-        from .config import object_from_identifier
+        from .registry import object_from_identifier
         return object_from_identifier(identifier, sys.modules[__name__], "initializer")
     if callable(identifier):
         return identifier

@@ -134,7 +134,7 @@ def get(identifier):
     if isinstance(identifier, str):
         return lookup(identifier, _BY_NAME, "regularizer")()
     if isinstance(identifier, dict):   # serialized: {className, config} (TF.js) or {class_name, config}
-        from .config import object_from_identifier
+        from .registry import object_from_identifier
         return object_from_identifier(identifier, sys.modules[__name__], "regularizer")
     return lookup(identifier, _BY_NAME, "regularizer")
 
