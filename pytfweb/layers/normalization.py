@@ -85,8 +85,10 @@ class BatchNormalization(Layer):
                  beta_constraint=None, gamma_constraint=None, beta_regularizer=None, gamma_regularizer=None,
                  **kwargs):
         super().__init__(**kwargs)
+        if isinstance(axis, (list, tuple)) and len(axis) == 1:
+            axis = axis[0]   # tf.keras's configs write the axis as a list of one ("axis": [3])
         if isinstance(axis, bool) or not isinstance(axis, int):
-            raise ValueError(f"BatchNormalization: 'axis' must be an integer, got {axis!r}")
+            raise ValueError(f"BatchNormalization: 'axis' must be an integer (or a list of one), got {axis!r}")
         self.supports_masking = True
         self.axis = axis
         self.momentum = 0.99 if momentum is None else momentum

@@ -271,6 +271,15 @@ def test_batch_normalization_other_axis(rng):
     assert_tensor(out, (x - mu) / np.sqrt(var + 1e-3) * gamma[:, None], rtol=1e-3, atol=1e-4)
 
 
+def test_batch_normalization_axis_as_tf_keras_writes_it():
+    """tf.keras's configs hold BatchNormalization's axis as a list of one ("axis": [1])."""
+    layer = tf.layers.BatchNormalization.from_config({"axis": [1], "name": "bn"})
+    assert layer.axis == 1 and layer.get_config()["axis"] == 1
+    for bad in ([1, 2], "1", 1.5):
+        with pytest.raises(ValueError, match="'axis' must be an integer"):
+            tf.layers.batch_normalization(axis=bad)
+
+
 @pytest.mark.parametrize("shape, axis, center, scale", [((6, 5), -1, True, True), ((2, 4, 3, 5), -1, True, True),
                                                        ((2, 4, 3, 5), 1, False, True), ((2, 3, 2, 2, 4), -1, True, False),
                                                        ((3, 4), 0, True, True)])
