@@ -4,7 +4,8 @@ The case's body runs under cProfile in the pytfweb page (after three warm-up run
 once, in a fresh Chromium), and each function's own time is put in one part by the file it is in:
 
     JS calls + GL    backends/webgl/gpgpu_context.py: thin wrappers whose time is the JS call
-                     (helpers.js issuing the GL calls; SwiftShader does the GL work there)
+                     (helpers.js issuing the GL calls; SwiftShader does the GL work there), and
+                     backends/gpu/js_program.py (the CPU-forward runner's compiled programs)
     kernels          the rest of backends/ (kernel setup, program lookup, fusion, textures) and the
                      kernels' shared contracts (kernels/*.py but the registry)
     engine           core/engine.py, core/tape.py, core/tensor.py, kernels/__init__.py (scopes, tracking, tape,
@@ -100,7 +101,7 @@ def part_of(filename):
     f = filename.replace("\\", "/")
     if "/pytfweb/" not in f:
         return "Python runtime"
-    if f.endswith("/backends/webgl/gpgpu_context.py"):
+    if f.endswith(("/backends/webgl/gpgpu_context.py", "/backends/gpu/js_program.py")):
         return "JS calls + GL"
     if "/pytfweb/backends/" in f:
         return "kernels"

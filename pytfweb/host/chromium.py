@@ -93,22 +93,33 @@ def write_to_terminal(chunks):
 class Browser:
     """One Playwright + one Chromium; open() gives pages with pytfweb loaded."""
 
-    def __init__(self, **launch_overrides):
+    def __init__(self, playwright=None, **launch_overrides):
+        """playwright: a running Playwright to launch through (another Browser's `playwright`: one
+        thread can run only one sync Playwright), kept running on exit; None starts one."""
         self._overrides = launch_overrides
+        self._given = playwright
         self._pw = None
         self.browser = None
 
+    @property
+    def playwright(self):
+        return self._pw
+
     def __enter__(self):
-        try:
-            from playwright.sync_api import sync_playwright
-        except ImportError:
-            raise ImportError("headless Chromium is driven through playwright, which is not installed: "
-                              "pip install 'pytfweb[browser]'") from None
-        self._pw = sync_playwright().start()
+        if self._given is not None:
+            self._pw = self._given
+        else:
+            try:
+                from playwright.sync_api import sync_playwright
+            except ImportError:
+                raise ImportError("headless Chromium is driven through playwright, which is not installed: "
+                                  "pip install 'pytfweb[browser]'") from None
+            self._pw = sync_playwright().start()
         try:
             self.browser = self._pw.chromium.launch(**browser_config.launch_options(**self._overrides))
         except Exception:
-            self._pw.stop()
+            if self._given is None:
+                self._pw.stop()
             raise
         return self
 
@@ -117,7 +128,8 @@ class Browser:
             if self.browser is not None:
                 self.browser.close()
         finally:
-            self._pw.stop()
+            if self._given is None:
+                self._pw.stop()
 
     def new_page(self, verbose=False):
         page = self.browser.new_page()

@@ -55,14 +55,14 @@ def test_mobilenet_first_run_builds_the_same_model_on_both_sides():
 
 
 def test_training_steps_build_the_same_models_and_leave_nothing():
-    """The training cases (model.train_on_batch with adam on both sides; the MLP and the convnet
-    eager and traced): same parameter counts as TF.js's twins (MLP, convnet, and Keras's 475,544
-    for MobileNet v1 0.25), no tensor left after the case."""
+    """The training cases (model.train_on_batch with adam on both sides; the MLP, the MLP with
+    dropout and the convnet eager and traced): same parameter counts as TF.js's twins (MLP, convnet,
+    and Keras's 475,544 for MobileNet v1 0.25), no tensor left after the case."""
     r = _bench("--only", "train step", "--runs", "1")
     assert r.returncode == 0, r.stderr
     rows = [line for line in r.stdout.splitlines() if line.startswith("train step")]
-    assert len(rows) == 5, r.stdout
-    for row, params in zip(rows, (109386, 109386, 5994, 5994, 475544)):
+    assert len(rows) == 7, r.stdout
+    for row, params in zip(rows, (109386, 109386, 109386, 109386, 5994, 5994, 475544)):
         assert re.search(rf"\d+\.\d\s+\d+\.\d\s+\d+\.\d\d   \(params: {params}\)$", row), row
     assert "LEAK" not in r.stdout, r.stdout
 

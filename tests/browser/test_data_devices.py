@@ -37,12 +37,14 @@ def _write_sine(path, seconds=3):
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory):
+def page(tmp_path_factory, browser):
     sine = tmp_path_factory.mktemp("media") / "sine.wav"
     _write_sine(sine)
     args = browser_config.LAUNCH_ARGS + ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
                                          f"--use-file-for-fake-audio-capture={sine}"]
-    with Server(routes={"/tfjs/": TFJS_DIST}) as server, Browser(args=args) as browser:
+    # a second Chromium through the session's Playwright (a thread runs one sync Playwright at a time)
+    with Server(routes={"/tfjs/": TFJS_DIST}) as server, \
+            Browser(playwright=browser.playwright, args=args) as browser:
         p, _ = browser.open(server.url, backend="webgl")
         p.add_script_tag(url=server.url + "tfjs/tf.min.js")
         p.evaluate("async () => { await tf.setBackend('cpu'); }")

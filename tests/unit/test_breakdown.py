@@ -5,6 +5,7 @@ from pytfweb.host import breakdown
 def test_files_go_to_their_parts():
     site = "/lib/python3.14/site-packages/pytfweb/"
     assert breakdown.part_of(site + "backends/webgl/gpgpu_context.py") == "JS calls + GL"
+    assert breakdown.part_of(site + "backends/gpu/js_program.py") == "JS calls + GL"
     assert breakdown.part_of(site + "backends/webgl/programs/fusion.py") == "kernels"
     assert breakdown.part_of(site + "backends/cpu/kernels/math.py") == "kernels"
     assert breakdown.part_of(site + "core/engine.py") == "engine"

@@ -33,6 +33,7 @@ from ...core.environment import CPU_FORWARD_FLAGS as FLAGS, ENV
 from ...core.plan import Value, _Kernel
 from ...core.shapes import strides_of
 from . import elementwise_js as ejs
+from . import js_program
 
 
 def forward_runner(backend, plan, gpu_runner):
@@ -217,9 +218,8 @@ class CpuForwardRunner:
         self._inputs = cache
         fn = self.fn
         if fn is None:
-            import js
-            fn = self.fn = js.Function.new(self.program.source)()
-        outs = fn(*args)
+            fn = self.fn = js_program.compile_program(self.program.source)
+        outs = js_program.call(fn, args)
         write = backend.write
         for (s, shape, dtype, size), (tc, _), out in zip(self.program.outputs, self._types, outs):
             values = array.array(tc)
