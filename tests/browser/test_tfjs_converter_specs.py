@@ -14,7 +14,7 @@ from .conftest import BACKEND
 
 SRC = source.source()
 SPECS = Path(__file__).resolve().parents[1] / "tfjs_specs"
-MODULES = ("jsinterp", "specs", "converter")
+MODULES = ("runtime", "jsinterp", "specs", "converter")
 
 PAGE = '''
 import sys, types

@@ -15,7 +15,7 @@ from .conftest import BACKEND
 SRC = source.source()
 SPECS = Path(__file__).resolve().parents[1] / "tfjs_specs"
 # specs.py reaches converter.py for its spy helpers
-MODULES = ("jsinterp", "specs", "converter", "layers")
+MODULES = ("runtime", "jsinterp", "specs", "converter", "layers")
 
 PAGE = '''
 import sys, types
