@@ -263,7 +263,8 @@ class VarianceScaling(Initializer):
         if mode not in self._MODES:
             raise ValueError(f"variance_scaling: unknown mode {mode!r}; expected fan_in, fan_out or fan_avg")
         if distribution not in ("normal", "uniform", "truncated_normal"):
-            raise ValueError(f"variance_scaling: unknown distribution {distribution!r}; expected normal or uniform")
+            raise ValueError(f"variance_scaling: unknown distribution {distribution!r}; expected normal, "
+                             f"truncated_normal or uniform")
         self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
 
     def apply(self, shape, dtype="float32"):

@@ -76,16 +76,18 @@ class JSFunction:
     def __call__(self, *args):
         return self.interp.call_function(self, list(args))
 
+    inferred_name = ""
+
     @property
     def __name__(self):
-        return (self.node.get("id") or {}).get("name", "")
+        return (self.node.get("id") or {}).get("name", self.inferred_name)
 
     def __repr__(self):
         return f"<js function {self.node.get('id') and self.node['id'].get('name')}>"
 
     def js_get(self, key):
         if key == "name":
-            return (self.node.get("id") or {}).get("name", "")
+            return self.__name__
         if key == "call":
             return lambda this=UNDEF, *args: self(*args)
         if key == "apply":
@@ -219,6 +221,8 @@ class Interpreter:
     def s_VariableDeclaration(self, n, scope):
         for d in n["declarations"]:
             value = self.eval(d["init"], scope) if d.get("init") else UNDEF
+            if isinstance(value, JSFunction) and not value.node.get("id") and d["id"]["type"] == "Identifier":
+                value.inferred_name = d["id"]["name"]   # JS names `const f = () => ...` f
             self.bind_pattern(d["id"], value, scope, declare=True)
 
     def s_FunctionDeclaration(self, n, scope):

@@ -68,6 +68,8 @@ INTERNALS = {
     "pooling": "tfjs-layers' pooling helper functions (pool2d, pool3d)",
     "normalization": "tfjs-layers' batch-norm helper functions",
     "recurrent": "tfjs-layers' rnn() loop helper",
+    "logs": "tfjs-layers' logs helpers (resolveScalarsInLogs, disposeTensorsInLogs), for callback logs that hold "
+            "scalar tensors; pytfweb hands callbacks Python floats, never tensors",
 }
 
 # Folders of spec files whose every case needs what pytfweb has no counterpart of.
@@ -383,6 +385,68 @@ for _cls, _name in _ACTIVATION_CLASSES.items():
     _GETTERS.add(("activations", _cls))
 
 
+def _loss_or_metric_name(fn):
+    """tfjs-layers' getLossOrMetricName (a name as it is; a function: the name its logs use): pytfweb's
+    tf.metrics.name_of, which names a model's metrics."""
+    if fn is None or fn is UNDEF:
+        raise ValueError(f"Unknown LossOrMetricFn {fn}")
+    return fn if isinstance(fn, str) else tf.layers.metrics.name_of(fn)
+
+
+def _deserializer(module):
+    """tfjs-layers' deserializeConstraint / deserializeRegularizer ({className, config} in TF.js's
+    form): pytfweb's get of that module, which takes the serialized form."""
+    return lambda config, custom_objects=UNDEF: module.get(to_py(ts_to_python(config)))
+
+
+def _checker(arg):
+    """tfjs-layers' checkFanMode / checkDistribution: the check VarianceScaling's constructor makes of
+    its mode / distribution (null and undefined: the default), pytfweb's VarianceScaling's own."""
+    def check(value=UNDEF):
+        if value not in (None, UNDEF):
+            tf.layers.initializers.VarianceScaling(**{arg: value})
+    return check
+
+
+LAYER_FUNCTIONS.update({
+    ("metrics", "r2Score"): lambda: tf.layers.metrics.r2_score,
+    ("metrics", "getLossOrMetricName"): lambda: _loss_or_metric_name,
+    ("constraints", "deserializeConstraint"): lambda: _deserializer(tf.layers.constraints),
+    ("regularizers", "deserializeRegularizer"): lambda: _deserializer(tf.layers.regularizers),
+    ("initializers", "checkFanMode"): lambda: _checker("mode"),
+    ("initializers", "checkDistribution"): lambda: _checker("distribution"),
+    # keras_format's lists of the values TF.js's VarianceScaling takes (pytfweb's takes these spellings too)
+    ("initializer_config", "VALID_FAN_MODE_VALUES"): lambda: ["fanIn", "fanOut", "fanAvg"],
+    ("initializer_config", "VALID_DISTRIBUTION_VALUES"): lambda: ["normal", "uniform", "truncatedNormal"],
+})
+_GETTERS.update(k for k in LAYER_FUNCTIONS if k[0] in ("metrics", "constraints", "regularizers", "initializers",
+                                                        "initializer_config") and k[1] in (
+    "r2Score", "getLossOrMetricName", "deserializeConstraint", "deserializeRegularizer", "checkFanMode",
+    "checkDistribution", "VALID_FAN_MODE_VALUES", "VALID_DISTRIBUTION_VALUES"))
+
+
+def _median(values):
+    ordered = sorted(values)
+    low, high = (len(ordered) - 1) // 2, -(-(len(ordered) - 1) // 2)
+    return ordered[low] if low == high else (ordered[low] + ordered[high]) / 2
+
+
+def _variance(values):
+    mean = sum(values) / len(values)
+    return sum((v - mean) ** 2 for v in values) / len(values)
+
+
+class _MathUtils:
+    """tfjs-layers' utils/math_utils statistics a spec states its expectations with (max, min, mean,
+    variance, median of the values a test drew), as TF.js's code computes them."""
+    max = staticmethod(lambda values: max(values) if len(values) else math.nan)
+    min = staticmethod(lambda values: min(values) if len(values) else math.nan)
+    sum = staticmethod(lambda values: sum(values))
+    mean = staticmethod(lambda values: sum(values) / len(values))
+    variance = staticmethod(_variance)
+    median = staticmethod(_median)
+
+
 def _model_from_json(config, custom_objects=UNDEF):
     """tfjs-layers' modelFromJSON: a model topology (or {modelTopology, ...}) -> a model."""
     config = to_py(config)
@@ -481,6 +545,9 @@ def _exactly_one_tensor(xs):
 NAMESPACE_EXTRAS = {
     "modelFromJSON": lambda *a: _model_from_json(*a),
     "l2Normalize": _l2_normalize,
+    # tfjs-layers' losses helper binaryCrossentropy uses (not its API): pytfweb's binary_crossentropy's own
+    "sigmoidCrossEntropyWithLogits": lambda labels, logits: tf.layers.losses._sigmoid_cross_entropy_with_logits(
+        labels, logits),
 }
 
 
@@ -557,6 +624,8 @@ class LayersHost(specs.Host):
         base = source.rsplit("/", 1)[-1]
         if kind == "ImportNamespaceSpecifier" and base in ("index", "exports", "exports_layers"):
             return Namespace("tfl", TFL_EXTRA, tf, tf.layers, aliases=_NS_ALIASES)
+        if kind == "ImportNamespaceSpecifier" and source.endswith("utils/math_utils"):
+            return Namespace("math_utils", _MathUtils)
         if kind == "ImportNamespaceSpecifier" and base == "tfjs_backend":
             return Missing("tfjs-layers' backend module K", NOT_APPLICABLE_FILES["tfjs_backend_test.ts"])
         if base == "test_utils":
