@@ -269,6 +269,8 @@ async def fit_dataset(model, dataset, epochs, batches_per_epoch, verbose, callba
                 logs.update({f"val_{k}": v for k, v in zip(names, await _read(results, False))})
                 dispose(results)
             logs.update(means)
+            if progress is not None and steps is None and progress.bar is not None:
+                progress.bar.target = max(batch, 1)   # a dataset of unknown size: the bar ends on the batches run
             await cb.call("on_epoch_end", epoch, logs)
             await yielder.epoch_end(epoch, max(batch - 1, 0), logs)
             epoch += 1

@@ -17,6 +17,7 @@ import inspect
 import json
 import math
 import re
+import warnings
 
 import pytfweb as tf
 from pytfweb.layers.training import get_optimizer
@@ -594,9 +595,29 @@ def _values(x):
 
 
 class ErrorMessage(str):
-    """err.message of an error a spec caught: TF.js's wording is not pytfweb's (whose messages name
-    op, argument and expectation in its own words), so a matcher on it checks that there was an
-    error to read, as toThrowError does (and as runtime.py's expect_message does for tfjs-core)."""
+    """err.message of an error a spec caught, or a warning's text a console.warn spy received:
+    TF.js's wording is not pytfweb's (whose messages name op, argument and expectation in its own
+    words), so a matcher on it checks that there was an error or warning to read, as toThrowError
+    does (and as runtime.py's expect_message does for tfjs-core)."""
+
+
+class ConsoleWarnSpy:
+    """spyOn(console, 'warn').and.callFake(fn): TF.js's console.warn is pytfweb's warnings.warn, so
+    fn receives the text of each warning the case gives from then on."""
+
+    def __init__(self, host):
+        self.host = host
+
+    def js_get(self, key):
+        if key == "and":
+            return self
+        if key == "callFake":
+            def call_fake(fn):
+                warnings.simplefilter("always")   # every warning, as every console.warn call
+                self.host.warn_fakes.append(fn)
+                return self
+            return call_fake
+        raise Untranslatable(f"spyOn(console, 'warn').{key}")
 
 
 _TEXT_MATCHERS = ("toEqual", "toBe", "toMatch", "toContain")
@@ -694,6 +715,26 @@ class LayersHost(specs.Host):
         self.note_check()
         made = tf.memory().num_tensors - before
         assert made == num_new, f"expectNoLeakedTensors: {made} new tensors, expected {num_new}"
+
+    def spy_on(self, obj, name):
+        if isinstance(obj, specs.JSConsole) and name == "warn":
+            return ConsoleWarnSpy(self)
+        return super().spy_on(obj, name)
+
+    def run_case(self, case):
+        # the case's warnings go to its console.warn spy, if it has one; filters come back after it
+        with warnings.catch_warnings():
+            self.warn_fakes = []
+            shown = warnings.showwarning
+
+            def show(message, category, filename, lineno, file=None, line=None):
+                if not self.warn_fakes:
+                    return shown(message, category, filename, lineno, file, line)
+                for fn in self.warn_fakes:
+                    self.interp.call(fn, [ErrorMessage(str(message))])
+                return None
+            warnings.showwarning = show
+            return super().run_case(case)
 
     # ---- interpreter hooks -----------------------------------------------------------------------------
     def member(self, obj, key):

@@ -170,3 +170,11 @@ def test_evaluate_dataset():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert_raises(ValueError, lambda: run(single.evaluate_dataset(ones_dataset(1).skip(1))), "no batch")
+
+
+def test_fit_dataset_progress_of_a_dataset_of_unknown_size(capsys):
+    model = dense_model()
+    unknown = ones_dataset(2).filter(lambda element: True)
+    assert unknown.size is None
+    run(model.fit_dataset(unknown, epochs=1, verbose=2))
+    assert capsys.readouterr().out.strip().startswith("2/2 - ")
