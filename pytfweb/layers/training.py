@@ -685,14 +685,15 @@ class Trainer:
             batches_per_epoch: batches per epoch, all epochs drawing from one iterator; None: each epoch
                 is the dataset from its start to its end.
             verbose: 0 silent, 1 a progress bar per epoch, 2 one line per epoch.
-            callbacks: tf.callbacks objects (or a list of them, or dicts of on_* functions); on_yield(epoch,
-                batch, logs) is called when the loop yields (see yield_every).
+            callbacks: tf.callbacks objects (or a list of them, or dicts of on_* functions); a dict's
+                on_yield(epoch, batch, logs) is called when the loop yields (see yield_every).
             validation_data: a Dataset, or (x_val, y_val) / (x_val, y_val, val_sample_weight), to validate on
                 after each epoch.
             validation_batch_size: the batch size for array validation_data (None: 32).
             validation_batches: batches of a validation Dataset to use (None: all of it).
-            yield_every: when the loop gives the event loop a turn and calls on_yield: 'auto' (None: every
-                125 ms), 'batch', 'epoch', 'never', or a number of milliseconds.
+            yield_every: when the dict callbacks give the event loop a turn (TF.js's CustomCallback): 'auto'
+                (None: at most every 125 ms) or a number of ms, calling their on_yield; 'batch' or 'epoch'
+                (a turn only); 'never'.
             initial_epoch: the epoch to start counting from (to resume training).
             class_weight: a {class: weight} dict (or one per output) scaling the loss by class.
             validation_split: not supported (as TF.js): ValueError; use validation_data.

@@ -103,42 +103,51 @@ def _element_tensors(element):
 
 
 class _Yielder:
-    """TF.js's yieldEvery: when fit_dataset gives the event loop a turn (awaits a frame) and calls
-    the callbacks' on_yield(epoch, batch, logs): 'auto' (when DEFAULT_YIELD_EVERY_MS have passed
-    since the last, checked after each batch), 'batch', 'epoch', 'never', or a number of ms."""
+    """TF.js's yieldEvery, carried by the callbacks given as dicts of functions (TF.js's
+    CustomCallback; Callback objects never yield): 'auto' (every DEFAULT_YIELD_EVERY_MS at most),
+    a number of ms, 'batch', 'epoch' or 'never'. With a time ('auto' or ms), checked after each
+    batch, the callback's on_yield(epoch, batch, logs) is called and the loop gives the event loop
+    a turn (its next_frame_func, default `asyncio.sleep(0)`); 'batch' and 'epoch' give the turn
+    only (as TF.js's). now_func (ms) and next_frame_func are TF.js's hooks for tests."""
 
-    def __init__(self, yield_every, callbacks):
+    def __init__(self, yield_every, callback):
         if yield_every is None:
             yield_every = "auto"
         if not (yield_every in _YIELD_MODES or (isinstance(yield_every, (int, float))
                                                 and not isinstance(yield_every, bool) and yield_every >= 0)):
             raise ValueError(f"fit_dataset: yield_every must be one of {', '.join(map(repr, _YIELD_MODES))} or a "
                              f"number of milliseconds, got {yield_every!r}")
-        self.mode = yield_every
-        self.handlers = [fn for fn in (cb.get("on_yield") if isinstance(cb, dict) else getattr(cb, "on_yield", None)
-                                       for cb in callbacks.callbacks) if fn is not None]
-        if yield_every == "never" and self.handlers:
+        self.on_yield = callback.get("on_yield")
+        if yield_every == "never" and self.on_yield is not None:
             raise ValueError("fit_dataset: yield_every is 'never' but a callback has on_yield (it would never be "
                              "called): change yield_every or remove the callback")
-        self.ms = DEFAULT_YIELD_EVERY_MS if yield_every == "auto" else yield_every
-        self.last = time.monotonic()
+        self.now = callback.get("now_func") or (lambda: time.monotonic() * 1000)
+        self.next_frame = callback.get("next_frame_func") or (lambda: asyncio.sleep(0))
+        self.mode = DEFAULT_YIELD_EVERY_MS if yield_every == "auto" else yield_every
+        self.last = self.now() if yield_every not in _YIELD_MODES[1:] else None
 
-    async def _yield(self, epoch, batch, logs):
-        await asyncio.sleep(0)
-        self.last = time.monotonic()
-        for fn in self.handlers:
-            result = fn(epoch, batch, logs)
-            if inspect.isawaitable(result):
-                await result
+    async def _frame(self):
+        await _awaited(self.next_frame())
 
     async def batch_end(self, epoch, batch, logs):
-        if self.mode == "batch" or (isinstance(self.ms, (int, float)) and self.mode not in _YIELD_MODES[1:]
-                                    and (time.monotonic() - self.last) * 1000 >= self.ms):
-            await self._yield(epoch, batch, logs)
+        if self.mode == "batch":
+            await self._frame()
+        elif self.mode not in _YIELD_MODES:
+            now = self.now()
+            if now - self.last < self.mode:
+                return
+            self.last = now
+            if self.on_yield is not None:
+                await _awaited(self.on_yield(epoch, batch, logs))
+            await self._frame()
 
-    async def epoch_end(self, epoch, batch, logs):
+    async def epoch_end(self):
         if self.mode == "epoch":
-            await self._yield(epoch, batch, logs)
+            await self._frame()
+
+
+async def _awaited(value):
+    return await value if inspect.isawaitable(value) else value
 
 
 async def fit_dataset(model, dataset, epochs, batches_per_epoch, verbose, callbacks, validation_data,
@@ -196,12 +205,13 @@ async def fit_dataset(model, dataset, epochs, batches_per_epoch, verbose, callba
         history = History()
         progress = ProgressLogger(verbose) if verbose else None
         user = CallbackList(callbacks)
-        yielder = _Yielder(yield_every, user)
+        _Yielder(yield_every, {})   # checks yield_every, whatever the callbacks
+        yielders = [_Yielder(yield_every, c) for c in user.callbacks if isinstance(c, dict)]
         cb = CallbackList([history] + ([progress] if progress else []) + user.callbacks)
         cb.set_model(model, {"epochs": epochs, "initial_epoch": initial_epoch, "samples": None, "steps": steps,
                              "batch_size": None, "verbose": verbose, "do_validation": do_validation,
                              "metrics": names + [f"val_{k}" for k in names] if do_validation else names})
-        batch_logs_wanted = cb.wants("on_batch_end") or bool(yielder.handlers)
+        batch_logs_wanted = cb.wants("on_batch_end") or any(y.on_yield is not None for y in yielders)
         model.stop_training = False
         await cb.call("on_train_begin", {})
         iterator = await dataset.iterator()
@@ -249,7 +259,8 @@ async def fit_dataset(model, dataset, epochs, batches_per_epoch, verbose, callba
                     dispose([values, averaging])
                 if progress is not None and steps and progress.due(batch + 1) and batch + 1 < steps:
                     progress.update(batch + 1, _means(names, await _read(sums[0] + sums[1], False)))
-                await yielder.batch_end(epoch, batch, batch_logs)
+                for y in yielders:
+                    await y.batch_end(epoch, batch, batch_logs)
                 batch += 1
                 if model.stop_training:
                     break
@@ -272,7 +283,8 @@ async def fit_dataset(model, dataset, epochs, batches_per_epoch, verbose, callba
             if progress is not None and steps is None and progress.bar is not None:
                 progress.bar.target = max(batch, 1)   # a dataset of unknown size: the bar ends on the batches run
             await cb.call("on_epoch_end", epoch, logs)
-            await yielder.epoch_end(epoch, max(batch - 1, 0), logs)
+            for y in yielders:
+                await y.epoch_end()
             epoch += 1
             if model.stop_training:
                 break

@@ -21,6 +21,7 @@ import warnings
 
 import pytfweb as tf
 from pytfweb.layers.training import get_optimizer
+from pytfweb.layers.training_dataset import DEFAULT_YIELD_EVERY_MS
 
 from . import specs
 from .jsinterp import UNDEF, JSObject, NotApplicable, Untranslatable, snake
@@ -414,6 +415,8 @@ LAYER_FUNCTIONS.update({
     ("metrics", "getLossOrMetricName"): lambda: _loss_or_metric_name,
     ("constraints", "deserializeConstraint"): lambda: _deserializer(tf.layers.constraints),
     ("regularizers", "deserializeRegularizer"): lambda: _deserializer(tf.layers.regularizers),
+    # fit_dataset's yield_every 'auto' interval (a spec's fake clock steps around it)
+    ("base_callbacks", "DEFAULT_YIELD_EVERY_MS"): lambda: DEFAULT_YIELD_EVERY_MS,
     ("initializers", "checkFanMode"): lambda: _checker("mode"),
     ("initializers", "checkDistribution"): lambda: _checker("distribution"),
     # keras_format's lists of the values TF.js's VarianceScaling takes (pytfweb's takes these spellings too)
@@ -421,7 +424,8 @@ LAYER_FUNCTIONS.update({
     ("initializer_config", "VALID_DISTRIBUTION_VALUES"): lambda: ["normal", "uniform", "truncatedNormal"],
 })
 _GETTERS.update(k for k in LAYER_FUNCTIONS if k[0] in ("metrics", "constraints", "regularizers", "initializers",
-                                                        "initializer_config") and k[1] in (
+                                                        "initializer_config", "base_callbacks") and k[1] in (
+    "DEFAULT_YIELD_EVERY_MS",
     "r2Score", "getLossOrMetricName", "deserializeConstraint", "deserializeRegularizer", "checkFanMode",
     "checkDistribution", "VALID_FAN_MODE_VALUES", "VALID_DISTRIBUTION_VALUES"))
 

@@ -109,13 +109,28 @@ def test_fit_dataset_stop_training_and_class_weight():
 
 def test_fit_dataset_yield_every():
     model = dense_model()
-    yields = []
-    cb = {"on_yield": lambda epoch, batch, logs: yields.append((epoch, batch))}
+    yields, frames = [], []
+    cb = {"on_yield": lambda epoch, batch, logs: yields.append((epoch, batch)),
+          "next_frame_func": lambda: frames.append(1)}
+    run(model.fit_dataset(ones_dataset(2), epochs=2, verbose=0, yield_every=0, callbacks=cb))
+    assert yields == [(0, 0), (0, 1), (1, 0), (1, 1)] and len(frames) == 4
+    yields.clear(), frames.clear()
+    # 'batch' and 'epoch' give the event loop a turn without on_yield, as TF.js's CustomCallback
     run(model.fit_dataset(ones_dataset(2), epochs=2, verbose=0, yield_every="batch", callbacks=cb))
-    assert yields == [(0, 0), (0, 1), (1, 0), (1, 1)]
-    yields.clear()
+    assert (yields, len(frames)) == ([], 4)
+    frames.clear()
     run(model.fit_dataset(ones_dataset(2), epochs=2, verbose=0, yield_every="epoch", callbacks=cb))
-    assert yields == [(0, 1), (1, 1)]
+    assert (yields, len(frames)) == ([], 2)
+    # 'auto': at most every 125 ms, by the callback's clock (TF.js's spec 'onYield with yieldEvery: auto')
+    gaps = iter([0, 1, 1, 126, 126, 1, 1])
+    clock = [0]
+
+    def now():
+        clock[0] += next(gaps)
+        return clock[0]
+    frames.clear()
+    run(model.fit_dataset(ones_dataset(3), epochs=2, verbose=0, callbacks={**cb, "nowFunc": now}))
+    assert yields == [(0, 2), (1, 0)] and len(frames) == 2
     assert_raises(ValueError, lambda: run(model.fit_dataset(ones_dataset(2), epochs=1, yield_every="never",
                                                             callbacks=cb)), "yield_every", "on_yield")
     assert_raises(ValueError, lambda: run(model.fit_dataset(ones_dataset(2), epochs=1, yield_every="often")),
