@@ -5,6 +5,7 @@ fit() accepts Callback subclasses, any object with some of the on_* methods, or 
 {'on_epoch_end': function, ...}. A method may be a plain function or a coroutine function
 (awaited). Logs are dicts of Python floats: 'loss', the metrics, and 'val_'-prefixed ones.
 """
+import asyncio
 import inspect
 import math
 import sys
@@ -548,3 +549,74 @@ class CallbackList:
             result = fn(*args)
             if inspect.isawaitable(result):
                 await result
+
+
+# TF.js's DEFAULT_YIELD_EVERY_MS (yield_every 'auto')
+DEFAULT_YIELD_EVERY_MS = 125
+_YIELD_MODES = ("auto", "batch", "epoch", "never")
+
+
+def _yielders_of(callbacks, yield_every, api):
+    """The yield_every schedules of a CallbackList's dict callbacks (yield_every checked in any case).
+
+    Args:
+        callbacks: the CallbackList.
+        yield_every: 'auto' (None), a number of ms, 'batch', 'epoch' or 'never'.
+        api: the caller's name, for errors.
+
+    Returns:
+        One _Yielder per dict callback.
+    """
+    _Yielder(yield_every, {}, api)
+    return [_Yielder(yield_every, cb, api) for cb in callbacks.callbacks if isinstance(cb, dict)]
+
+
+class _Yielder:
+    """TF.js's yieldEvery, carried by the callbacks given as dicts of functions (TF.js's
+    CustomCallback; Callback objects never yield): 'auto' (every DEFAULT_YIELD_EVERY_MS at most),
+    a number of ms, 'batch', 'epoch' or 'never'. With a time ('auto' or ms), checked after each
+    batch, the callback's on_yield(epoch, batch, logs) is called and the loop gives the event loop
+    a turn (its next_frame_func, default `asyncio.sleep(0)`); 'batch' and 'epoch' give the turn
+    only (as TF.js's). now_func (ms) and next_frame_func are TF.js's hooks for tests."""
+
+    def __init__(self, yield_every, callback, api):
+        if yield_every is None:
+            yield_every = "auto"
+        if not (yield_every in _YIELD_MODES or (isinstance(yield_every, (int, float))
+                                                and not isinstance(yield_every, bool) and yield_every >= 0)):
+            raise ValueError(f"{api}: yield_every must be one of {', '.join(map(repr, _YIELD_MODES))} or a "
+                             f"number of milliseconds, got {yield_every!r}")
+        self.on_yield = callback.get("on_yield")
+        if yield_every == "never" and self.on_yield is not None:
+            raise ValueError(f"{api}: yield_every is 'never' but a callback has on_yield (it would never be "
+                             f"called): change yield_every or remove the callback")
+        self.now = callback.get("now_func") or (lambda: time.monotonic() * 1000)
+        self.next_frame = callback.get("next_frame_func") or (lambda: asyncio.sleep(0))
+        self.mode = DEFAULT_YIELD_EVERY_MS if yield_every == "auto" else yield_every
+        self.last = self.now() if yield_every not in _YIELD_MODES[1:] else None
+
+    async def _frame(self, sync):
+        if not sync:   # fit_sync runs without an event loop: no turn to give
+            await _awaited(self.next_frame())
+
+    async def batch_end(self, epoch, batch, logs, sync):
+        """After a batch (awaited)."""
+        if self.mode == "batch":
+            await self._frame(sync)
+        elif self.mode not in _YIELD_MODES:
+            now = self.now()
+            if now - self.last < self.mode:
+                return
+            self.last = now
+            if self.on_yield is not None:
+                await _awaited(self.on_yield(epoch, batch, logs))
+            await self._frame(sync)
+
+    async def epoch_end(self, sync):
+        """After an epoch (awaited)."""
+        if self.mode == "epoch":
+            await self._frame(sync)
+
+
+async def _awaited(value):
+    return await value if inspect.isawaitable(value) else value

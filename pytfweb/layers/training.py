@@ -47,7 +47,7 @@ from ..ops.creation import convert_to_tensor
 from ..core.tensor import Tensor
 from . import losses as _losses
 from . import metrics as _metrics
-from .callbacks import CallbackList, History, Progbar, ProgressLogger, verbosity
+from .callbacks import CallbackList, History, Progbar, ProgressLogger, _yielders_of, verbosity
 from ._utils import shape_str, snake
 
 # TF.js's getOptimizer: the defaults a name gives (epsilon None = the backend's).
@@ -354,7 +354,8 @@ class Trainer:
 
     # --- fit -----------------------------------------------------------------------------------
     async def fit(self, x, y, batch_size=None, epochs=1, verbose=1, callbacks=None, validation_split=0.0,
-                  validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0):
+                  validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
+                  yield_every=None):
         """Train the model for a number of epochs (a coroutine: `await model.fit(...)`, or
         `asyncio.run(model.fit(...))` in a script, or model.fit_sync(...)).
 
@@ -374,6 +375,9 @@ class Trainer:
             class_weight: a {class: weight} dict (or one per output) scaling the loss by class.
             sample_weight: one weight per sample (or per sample and timestep).
             initial_epoch: the epoch to start counting from (to resume training).
+            yield_every: when dict callbacks' on_yield(epoch, batch, logs) is called (TF.js's yieldEvery):
+                'auto' (None: at most every 125 ms), a number of ms, 'batch' or 'epoch' (no on_yield,
+                as TF.js), 'never'. fit itself yields to the event loop after every batch.
 
         Returns:
             A History: .history maps 'loss' (and 'val_loss', metrics) to per-epoch values, .epoch lists
@@ -389,10 +393,11 @@ class Trainer:
             ([0, 1, 2], 3)
         """
         return await self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data,
-                               shuffle, class_weight, sample_weight, initial_epoch, sync=False)
+                               shuffle, class_weight, sample_weight, initial_epoch, yield_every, sync=False)
 
     def fit_sync(self, x, y, batch_size=None, epochs=1, verbose=1, callbacks=None, validation_split=0.0,
-                 validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0):
+                 validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
+                 yield_every=None):
         """fit without an event loop: blocks until training ends (the page too, on webgl).
 
         Args:
@@ -408,6 +413,7 @@ class Trainer:
             class_weight: a {class: weight} dict (or one per output).
             sample_weight: one weight per sample (or per sample and timestep).
             initial_epoch: the epoch to start counting from.
+            yield_every: when dict callbacks' on_yield is called, as fit's.
 
         Returns:
             A History, as fit's.
@@ -420,10 +426,11 @@ class Trainer:
             ['loss']
         """
         return _drive(self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data,
-                                shuffle, class_weight, sample_weight, initial_epoch, sync=True), "fit_sync")
+                                shuffle, class_weight, sample_weight, initial_epoch, yield_every, sync=True),
+                      "fit_sync")
 
     async def _fit(self, x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data, shuffle,
-                   class_weight, sample_weight, initial_epoch, sync):
+                   class_weight, sample_weight, initial_epoch, yield_every, sync):
         self._check_compiled()
         if self._is_training:
             raise RuntimeError("Cannot start training because another fit() call is ongoing.")
@@ -463,24 +470,25 @@ class Trainer:
             if class_weight is not None:
                 weights = await self._with_class_weights(weights, ys, class_weight, owned, sync, "fit")
             return await self._fit_loop(xs, ys, weights, val, batch_size, epochs, verbose, callbacks, shuffle,
-                                        initial_epoch, sync)
+                                        initial_epoch, yield_every, sync)
         finally:
             self._is_training = False
             dispose(owned)
 
     async def _fit_loop(self, xs, ys, weights, val, batch_size, epochs, verbose, callbacks, shuffle, initial_epoch,
-                        sync):
+                        yield_every, sync):
         n = xs[0].shape[0]
         steps = math.ceil(n / batch_size)
         history = History()
         progress = ProgressLogger(verbose) if verbose else None
-        cbs = [history] + ([progress] if progress else []) + CallbackList(callbacks).callbacks
-        cb = CallbackList(cbs)
+        user = CallbackList(callbacks)
+        yielders = _yielders_of(user, yield_every, "fit")
+        cb = CallbackList([history] + ([progress] if progress else []) + user.callbacks)
         names = list(self.metrics_names)
         cb.set_model(self, {"epochs": epochs, "initial_epoch": initial_epoch, "samples": n, "steps": steps,
                             "batch_size": batch_size, "verbose": verbose, "do_validation": val is not None,
                             "metrics": names + [f"val_{k}" for k in names] if val is not None else names})
-        batch_logs_wanted = cb.wants("on_batch_end")
+        batch_logs_wanted = cb.wants("on_batch_end") or any(y.on_yield is not None for y in yielders)
         self.stop_training = False
         await cb.call("on_train_begin", {})
         for epoch in range(initial_epoch, epochs):
@@ -494,6 +502,7 @@ class Trainer:
                 await cb.call("on_batch_begin", b, {"batch": b, "size": len(idx)})
                 values, averaging = self._batch_step(xs, ys, weights, idx, shuffle)
                 sums = _accumulate(sums, values, averaging)
+                logs = {}
                 if batch_logs_wanted:
                     logs = dict(zip(names, await _read(values, sync)))
                     logs.update(batch=b, size=len(idx))
@@ -501,6 +510,8 @@ class Trainer:
                     await cb.call("on_batch_end", b, logs)
                 else:
                     dispose([values, averaging])
+                for y in yielders:
+                    await y.batch_end(epoch, b, logs, sync)
                 if progress is not None and progress.due(b + 1) and b + 1 < steps:
                     progress.update(b + 1, _means(names, await _read(sums[0] + sums[1], sync)))
                 if not sync:
@@ -515,6 +526,8 @@ class Trainer:
                 logs.update({f"val_{k}": v for k, v in zip(names, await _read(results, sync))})
                 dispose(results)
             await cb.call("on_epoch_end", epoch, logs)
+            for y in yielders:
+                await y.epoch_end(sync)
             if self.stop_training:
                 break
         await cb.call("on_train_end", {})

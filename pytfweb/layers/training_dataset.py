@@ -12,9 +12,6 @@ must give at least batches_per_epoch * epochs batches, usually with repeat(); wh
 training stops with a warning, as TF.js's). The epoch's logs are the means of the batches' values
 over the samples, as fit's.
 """
-import asyncio
-import inspect
-import time
 import warnings
 
 from .. import ops
@@ -23,10 +20,8 @@ from ..core.tensor import Tensor
 from ..ops.creation import convert_to_tensor
 from ._utils import shape_str
 
-# TF.js's DEFAULT_VALIDATION_BATCH_SIZE (tensor validation data) and DEFAULT_YIELD_EVERY_MS
+# TF.js's DEFAULT_VALIDATION_BATCH_SIZE (tensor validation data)
 DEFAULT_VALIDATION_BATCH_SIZE = 32
-DEFAULT_YIELD_EVERY_MS = 125
-_YIELD_MODES = ("auto", "batch", "epoch", "never")
 
 
 def _positive_int(v):
@@ -102,59 +97,11 @@ def _element_tensors(element):
     return []
 
 
-class _Yielder:
-    """TF.js's yieldEvery, carried by the callbacks given as dicts of functions (TF.js's
-    CustomCallback; Callback objects never yield): 'auto' (every DEFAULT_YIELD_EVERY_MS at most),
-    a number of ms, 'batch', 'epoch' or 'never'. With a time ('auto' or ms), checked after each
-    batch, the callback's on_yield(epoch, batch, logs) is called and the loop gives the event loop
-    a turn (its next_frame_func, default `asyncio.sleep(0)`); 'batch' and 'epoch' give the turn
-    only (as TF.js's). now_func (ms) and next_frame_func are TF.js's hooks for tests."""
-
-    def __init__(self, yield_every, callback):
-        if yield_every is None:
-            yield_every = "auto"
-        if not (yield_every in _YIELD_MODES or (isinstance(yield_every, (int, float))
-                                                and not isinstance(yield_every, bool) and yield_every >= 0)):
-            raise ValueError(f"fit_dataset: yield_every must be one of {', '.join(map(repr, _YIELD_MODES))} or a "
-                             f"number of milliseconds, got {yield_every!r}")
-        self.on_yield = callback.get("on_yield")
-        if yield_every == "never" and self.on_yield is not None:
-            raise ValueError("fit_dataset: yield_every is 'never' but a callback has on_yield (it would never be "
-                             "called): change yield_every or remove the callback")
-        self.now = callback.get("now_func") or (lambda: time.monotonic() * 1000)
-        self.next_frame = callback.get("next_frame_func") or (lambda: asyncio.sleep(0))
-        self.mode = DEFAULT_YIELD_EVERY_MS if yield_every == "auto" else yield_every
-        self.last = self.now() if yield_every not in _YIELD_MODES[1:] else None
-
-    async def _frame(self):
-        await _awaited(self.next_frame())
-
-    async def batch_end(self, epoch, batch, logs):
-        if self.mode == "batch":
-            await self._frame()
-        elif self.mode not in _YIELD_MODES:
-            now = self.now()
-            if now - self.last < self.mode:
-                return
-            self.last = now
-            if self.on_yield is not None:
-                await _awaited(self.on_yield(epoch, batch, logs))
-            await self._frame()
-
-    async def epoch_end(self):
-        if self.mode == "epoch":
-            await self._frame()
-
-
-async def _awaited(value):
-    return await value if inspect.isawaitable(value) else value
-
-
 async def fit_dataset(model, dataset, epochs, batches_per_epoch, verbose, callbacks, validation_data,
                       validation_batch_size, validation_batches, yield_every, initial_epoch, class_weight,
                       validation_split):
     """The fit_dataset loop (the checks first, as TF.js's fitDataset)."""
-    from .callbacks import CallbackList, History, ProgressLogger, verbosity
+    from .callbacks import CallbackList, History, ProgressLogger, verbosity, _yielders_of
     from .training import _accumulate, _means, _read, _unkept
 
     api = "fit_dataset"
@@ -205,8 +152,7 @@ async def fit_dataset(model, dataset, epochs, batches_per_epoch, verbose, callba
         history = History()
         progress = ProgressLogger(verbose) if verbose else None
         user = CallbackList(callbacks)
-        _Yielder(yield_every, {})   # checks yield_every, whatever the callbacks
-        yielders = [_Yielder(yield_every, c) for c in user.callbacks if isinstance(c, dict)]
+        yielders = _yielders_of(user, yield_every, api)
         cb = CallbackList([history] + ([progress] if progress else []) + user.callbacks)
         cb.set_model(model, {"epochs": epochs, "initial_epoch": initial_epoch, "samples": None, "steps": steps,
                              "batch_size": None, "verbose": verbose, "do_validation": do_validation,
@@ -260,7 +206,7 @@ async def fit_dataset(model, dataset, epochs, batches_per_epoch, verbose, callba
                 if progress is not None and steps and progress.due(batch + 1) and batch + 1 < steps:
                     progress.update(batch + 1, _means(names, await _read(sums[0] + sums[1], False)))
                 for y in yielders:
-                    await y.batch_end(epoch, batch, batch_logs)
+                    await y.batch_end(epoch, batch, batch_logs, False)
                 batch += 1
                 if model.stop_training:
                     break
@@ -284,7 +230,7 @@ async def fit_dataset(model, dataset, epochs, batches_per_epoch, verbose, callba
                 progress.bar.target = max(batch, 1)   # a dataset of unknown size: the bar ends on the batches run
             await cb.call("on_epoch_end", epoch, logs)
             for y in yielders:
-                await y.epoch_end()
+                await y.epoch_end(False)
             epoch += 1
             if model.stop_training:
                 break

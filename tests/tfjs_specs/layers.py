@@ -21,7 +21,7 @@ import warnings
 
 import pytfweb as tf
 from pytfweb.layers.training import get_optimizer
-from pytfweb.layers.training_dataset import DEFAULT_YIELD_EVERY_MS
+from pytfweb.layers.callbacks import DEFAULT_YIELD_EVERY_MS
 
 from . import specs
 from .jsinterp import UNDEF, JSObject, NotApplicable, Untranslatable, snake

@@ -193,3 +193,20 @@ def test_fit_dataset_progress_of_a_dataset_of_unknown_size(capsys):
     assert unknown.size is None
     run(model.fit_dataset(unknown, epochs=1, verbose=2))
     assert capsys.readouterr().out.strip().startswith("2/2 - ")
+
+
+def test_fit_yield_every():
+    # fit takes TF.js's yieldEvery too (its on_yield through the dict callbacks; fit_sync gives no frames)
+    model = dense_model()
+    x, y = tf.ones([4, 1]), tf.ones([4, 1])
+    yields, frames = [], []
+    cb = {"onYield": lambda epoch, batch, logs: yields.append((epoch, batch, sorted(logs))),
+          "next_frame_func": lambda: frames.append(1)}
+    run(model.fit(x, y, batch_size=2, epochs=2, verbose=0, yield_every=0, callbacks=cb))
+    assert [e[:2] for e in yields] == [(0, 0), (0, 1), (1, 0), (1, 1)] and len(frames) == 4
+    assert yields[0][2] == ["batch", "loss", "size"]
+    yields.clear(), frames.clear()
+    model.fit_sync(x, y, batch_size=2, epochs=1, verbose=0, yield_every=0, callbacks=cb)
+    assert (len(yields), frames) == (2, [])
+    assert_raises(ValueError, lambda: model.fit_sync(x, y, yield_every="never", callbacks=cb), "fit", "yield_every")
+    tf.dispose([x, y])
