@@ -10,6 +10,7 @@ import inspect
 import math
 import sys
 import time
+import warnings
 
 from ..core.environment import IS_BROWSER
 from ._utils import snake as _snake
@@ -433,8 +434,9 @@ class EarlyStopping(Callback):
     def on_epoch_end(self, epoch, logs=None):
         current = (logs or {}).get(self.monitor)
         if current is None:
-            print(f"Metric for EarlyStopping {self.monitor} is not available. Available metrics are: "
-                  f"{', '.join(logs or {})}")
+            # TF.js's console.warn: a warning, not a print
+            warnings.warn(f"Metric for EarlyStopping {self.monitor} is not available. Available metrics are: "
+                          f"{', '.join(logs or {})}", stacklevel=2)
             return
         if self._improved(current - self.min_delta, self.best):
             self.best, self.wait = current, 0

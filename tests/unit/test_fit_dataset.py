@@ -210,3 +210,12 @@ def test_fit_yield_every():
     assert (len(yields), frames) == (2, [])
     assert_raises(ValueError, lambda: model.fit_sync(x, y, yield_every="never", callbacks=cb), "fit", "yield_every")
     tf.dispose([x, y])
+
+
+def test_early_stopping_warns_of_a_missing_monitor():
+    # TF.js's console.warn is a Python warning (it was a print)
+    model = dense_model()
+    with pytest.warns(UserWarning, match="val_loss is not available"):
+        history = model.fit_sync(tf.ones([2, 1]), tf.ones([2, 1]), epochs=2, verbose=0,
+                                 callbacks=[tf.callbacks.early_stopping()])
+    assert len(history.epoch) == 2
