@@ -14,8 +14,7 @@ over the samples, as fit's.
 """
 import warnings
 
-from .. import ops
-from ..core.api import dispose
+from ..core.api import dispose, tidy
 from ..core.tensor import Tensor
 from ..ops.creation import convert_to_tensor
 from ._utils import shape_str
@@ -102,7 +101,7 @@ async def fit_dataset(model, dataset, epochs, batches_per_epoch, verbose, callba
                       validation_split):
     """The fit_dataset loop (the checks first, as TF.js's fitDataset)."""
     from .callbacks import CallbackList, History, ProgressLogger, verbosity, _yielders_of
-    from .training import _accumulate, _means, _read, _unkept
+    from .training import _accumulate, _means, _read
 
     api = "fit_dataset"
     model._check_compiled()
@@ -243,8 +242,7 @@ async def fit_dataset(model, dataset, epochs, batches_per_epoch, verbose, callba
 
 async def evaluate_dataset(model, dataset, batches, verbose):
     """The evaluate_dataset loop: [loss, *metrics] means over the samples of the batches."""
-    from .training import _accumulate, _safe_div, _unkept  # noqa: F401 - (one module's helpers)
-    from ..core.api import tidy
+    from .training import _accumulate, _safe_div
 
     api = "evaluate_dataset"
     model._check_compiled()
