@@ -20,6 +20,7 @@ import functools
 import inspect
 import itertools
 import math
+import warnings
 from typing import Optional, Sequence
 
 from .. import ops
@@ -538,6 +539,7 @@ class Layer:
 
     def _apply_symbolic(self, xs, many):
         in_shapes = [x.shape for x in xs]
+        self._warn_on_incompatible_input_shape(tuple(in_shapes[0]))
         out_shape = self.compute_output_shape(in_shapes if many else in_shapes[0])
         out_shapes = out_shape if _is_shape_list(out_shape) else [out_shape]
         node_index = len(self.inbound_nodes)
@@ -545,6 +547,18 @@ class Layer:
         Node(self, [x.source_layer for x in xs], [x.node_index for x in xs], [x.tensor_index for x in xs],
              xs, outputs)
         return outputs if _is_shape_list(out_shape) else outputs[0]
+
+    def _warn_on_incompatible_input_shape(self, shape):
+        # TF.js warns (console.warn) and goes on when a layer given an input_shape gets another input
+        expected = getattr(self, "batch_input_shape", None)
+        if expected is None:
+            return
+        if len(shape) != len(expected):
+            warnings.warn(f"The rank of the input tensor provided (shape: {shape_str(shape)}) does not match that of "
+                          f"the batch_input_shape ({shape_str(expected)}) of the layer {self.name}", stacklevel=4)
+        elif any(e is not None and d is not None and d != e for d, e in zip(shape, expected)):
+            warnings.warn(f"The shape of the input tensor ({shape_str(shape)}) does not match the expectation of "
+                          f"layer {self.name}: {shape_str(expected)}", stacklevel=4)
 
     def assert_input_compatibility(self, shapes):
         """Check ranks and fixed axis sizes against the layer's input_spec (TF.js's messages).

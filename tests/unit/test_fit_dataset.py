@@ -219,3 +219,16 @@ def test_early_stopping_warns_of_a_missing_monitor():
         history = model.fit_sync(tf.ones([2, 1]), tf.ones([2, 1]), epochs=2, verbose=0,
                                  callbacks=[tf.callbacks.early_stopping()])
     assert len(history.epoch) == 2
+
+
+def test_incompatible_input_shape_warns():
+    # TF.js's Layer.apply warns (console.warn) when a layer given an input_shape gets another input
+    with pytest.warns(UserWarning, match=r"shape of the input tensor \(\[null,8\]\) does not match"):
+        tf.sequential([tf.layers.reshape(target_shape=[8], input_shape=[2, 4]),
+                       tf.layers.dense(units=1, input_shape=[7])])
+    with pytest.warns(UserWarning, match=r"rank of the input tensor"):
+        tf.sequential([tf.layers.reshape(target_shape=[8], input_shape=[2, 4]),
+                       tf.layers.dense(units=1, input_shape=[3, 7])])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tf.sequential([tf.layers.dense(units=3, input_shape=[4]), tf.layers.dense(units=1, input_shape=[3])])
