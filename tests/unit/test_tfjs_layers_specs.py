@@ -29,3 +29,10 @@ else:
             # nothing of the file carried over: the coverage table counts it, each case with its reason
             reasons = sorted({detail[:80] for _, _, detail in results})
             pytest.skip(f"none of its {len(results)} cases is translated: {'; '.join(reasons[:3])}")
+
+    def test_hand_fixture_passes_tfjs_own_spec_of_it():
+        # layers.FakeNumericDataset stands for dataset_fakes.ts: TF.js's spec of that fixture (not applicable to
+        # pytfweb, so not counted) must pass against it
+        path = "tfjs-layers/src/engine/dataset_fakes_test.ts"
+        results = layers.run_program(layers.program_of(SRC, path), path)
+        assert results and all(status == "passed" for _, status, _ in results), results
