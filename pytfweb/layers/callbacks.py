@@ -136,6 +136,48 @@ class History(Callback):
             self.history.setdefault(k, []).append(v)
 
 
+class CustomCallback(Callback):
+    """A callback made of functions (TF.js's CustomCallback, what fit makes of a dict of them):
+    on_train_begin(logs), on_train_end(logs), on_epoch_begin(epoch, logs), on_epoch_end(epoch, logs),
+    on_batch_begin(batch, logs), on_batch_end(batch, logs), and on_yield(epoch, batch, logs), called
+    when the training loop gives the event loop a turn (see yield_every). The names may be TF.js's
+    (onEpochEnd); a function may be a coroutine function.
+
+    Args:
+        args: a dict of those functions (and TF.js's test hooks now_func, next_frame_func).
+        yield_every: 'auto' (None: at most every 125 ms), a number of ms, 'batch', 'epoch' or 'never'
+            (fit's and fit_dataset's yield_every, for this callback).
+        **functions: the functions as keyword arguments.
+
+    Example:
+        >>> ends = []
+        >>> cb = tf.callbacks.CustomCallback({"onEpochEnd": lambda epoch, logs: ends.append(epoch)})
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1])])
+        >>> model.compile(optimizer="sgd", loss="mse")
+        >>> _ = model.fit_sync(tf.tensor([[1]]), tf.tensor([[1]]), epochs=2, verbose=0, callbacks=[cb])
+        >>> ends
+        [0, 1]
+    """
+
+    _KEYS = _EVENTS + ("on_yield", "now_func", "next_frame_func")
+
+    def __init__(self, args=None, yield_every=None, **functions):
+        given = {_snake(k): v for k, v in {**(args or {}), **functions}.items()}
+        unknown = sorted(k for k in given if k not in self._KEYS)
+        if unknown:
+            raise ValueError(f"CustomCallback: unknown function {unknown[0]!r}; expected some of "
+                             f"{', '.join(self._KEYS)}")
+        for key, fn in given.items():
+            if fn is not None and not callable(fn):
+                raise TypeError(f"CustomCallback: {key} must be callable, got {type(fn).__name__}")
+        self.functions = {k: v for k, v in given.items() if v is not None}
+        for event in _EVENTS:
+            if event in self.functions:
+                setattr(self, event, self.functions[event])
+        self.yield_every = yield_every
+        self.yielder = _Yielder(yield_every, self.functions, "CustomCallback")
+
+
 class ProgressLogger(Callback):
     """fit's display (Keras's ProgbarLogger): "Epoch 1/20" (when there are several), then with verbose=1 a
     progress bar per epoch, redrawn as the batches go (Progbar), ending on the epoch's logs; verbose=2 one line
@@ -483,7 +525,7 @@ class CallbackList:
     """Dispatches each training event to every callback, awaiting coroutine methods (what fit uses).
 
     Args:
-        callbacks: Callback objects, objects with on_* methods, or dicts of on_* functions.
+        callbacks: Callback objects, objects with on_* methods, or dicts of on_* functions (None: none).
 
     Example:
         >>> seen = []
@@ -492,7 +534,7 @@ class CallbackList:
         (True, False)
     """
 
-    def __init__(self, callbacks):
+    def __init__(self, callbacks=None):
         self.handlers = {event: [] for event in _EVENTS}
         # TF.js takes one callback or a list; a dict's keys may be TF.js's onEpochEnd or on_epoch_end
         if isinstance(callbacks, (dict, Callback)) or (callbacks is not None and not isinstance(callbacks, (list, tuple))
@@ -508,7 +550,7 @@ class CallbackList:
                 if not callable(fn):
                     raise TypeError(f"callback {event} must be callable, got {type(fn).__name__}")
                 # Skip Callback's empty defaults: then a batch's values need no readback.
-                if getattr(type(cb), event, None) is getattr(Callback, event):
+                if getattr(fn, "__func__", None) is getattr(Callback, event):
                     continue
                 self.handlers[event].append(fn)
         if not all(isinstance(cb, (Callback, dict)) or any(hasattr(cb, e) for e in _EVENTS) for cb in self.callbacks):
@@ -516,18 +558,89 @@ class CallbackList:
             raise TypeError(f"fit: a callback must be a Callback, a dict of on_* functions or an object with on_* "
                             f"methods, got {type(bad).__name__}")
 
-    def set_model(self, model, params):
-        """Give every callback the model and fit's settings.
+    def set_model(self, model, params=None):
+        """Give every callback the model (and fit's settings).
 
         Args:
             model: the model.
-            params: fit's settings.
+            params: fit's settings (None: left as they are; see set_params).
         """
         for cb in self.callbacks:
             if hasattr(cb, "set_model"):
                 cb.set_model(model)
+        if params is not None:
+            self.set_params(params)
+
+    def set_params(self, params):
+        """Give every callback fit's settings (TF.js's setParams).
+
+        Args:
+            params: a dict (epochs, steps, ...).
+        """
+        for cb in self.callbacks:
             if hasattr(cb, "set_params"):
                 cb.set_params(params)
+
+    def append(self, callback):
+        """Add a callback at the end (TF.js's append).
+
+        Args:
+            callback: a Callback, an object with on_* methods, or a dict of on_* functions.
+        """
+        self.__init__(self.callbacks + [callback])
+
+    # TF.js's CallbackList methods: each event to every callback (awaited)
+    async def on_train_begin(self, logs=None):
+        """Call every callback's on_train_begin (awaited).
+
+        Args:
+            logs: the logs (None: {}).
+        """
+        await self.call("on_train_begin", {} if logs is None else logs)
+
+    async def on_train_end(self, logs=None):
+        """Call every callback's on_train_end (awaited).
+
+        Args:
+            logs: the logs (None: {}).
+        """
+        await self.call("on_train_end", {} if logs is None else logs)
+
+    async def on_epoch_begin(self, epoch, logs=None):
+        """Call every callback's on_epoch_begin (awaited).
+
+        Args:
+            epoch: the epoch.
+            logs: the logs (None: {}).
+        """
+        await self.call("on_epoch_begin", epoch, {} if logs is None else logs)
+
+    async def on_epoch_end(self, epoch, logs=None):
+        """Call every callback's on_epoch_end (awaited).
+
+        Args:
+            epoch: the epoch.
+            logs: the epoch's logs (None: {}).
+        """
+        await self.call("on_epoch_end", epoch, {} if logs is None else logs)
+
+    async def on_batch_begin(self, batch, logs=None):
+        """Call every callback's on_batch_begin (awaited).
+
+        Args:
+            batch: the batch.
+            logs: the logs (None: {}).
+        """
+        await self.call("on_batch_begin", batch, {} if logs is None else logs)
+
+    async def on_batch_end(self, batch, logs=None):
+        """Call every callback's on_batch_end (awaited).
+
+        Args:
+            batch: the batch.
+            logs: the batch's logs (None: {}).
+        """
+        await self.call("on_batch_end", batch, {} if logs is None else logs)
 
     def wants(self, event):
         """Whether a callback handles an event (fit reads values back per batch only then).
@@ -567,10 +680,11 @@ def _yielders_of(callbacks, yield_every, api):
         api: the caller's name, for errors.
 
     Returns:
-        One _Yielder per dict callback.
+        One _Yielder per dict callback (fit's yield_every) and per CustomCallback (its own).
     """
     _Yielder(yield_every, {}, api)
-    return [_Yielder(yield_every, cb, api) for cb in callbacks.callbacks if isinstance(cb, dict)]
+    return [_Yielder(yield_every, cb, api) if isinstance(cb, dict) else cb.yielder
+            for cb in callbacks.callbacks if isinstance(cb, (dict, CustomCallback))]
 
 
 class _Yielder:

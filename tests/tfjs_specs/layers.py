@@ -672,7 +672,8 @@ class LayersHost(specs.Host):
             return HELPERS[imported]
         if kind == "ImportSpecifier" and imported and imported[:1].isupper():
             # a class of tfjs-layers (Dense, GlorotUniform, L1L2, ...): pytfweb's of that name
-            for mod in (tf.layers, tf.layers.initializers, tf.layers.constraints, tf.layers.regularizers, tf):
+            for mod in (tf.layers, tf.layers.initializers, tf.layers.constraints, tf.layers.regularizers, tf,
+                        tf.callbacks):
                 for name in (imported, snake(imported)):
                     if hasattr(mod, name):
                         return getattr(mod, name)

@@ -232,3 +232,28 @@ def test_incompatible_input_shape_warns():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         tf.sequential([tf.layers.dense(units=3, input_shape=[4]), tf.layers.dense(units=1, input_shape=[3])])
+
+
+def test_custom_callback_and_callback_list_methods():
+    seen, yields = [], []
+    cb = tf.callbacks.CustomCallback({"onEpochEnd": lambda epoch, logs: seen.append(("end", epoch))},
+                                     on_batch_end=lambda batch, logs: seen.append(("batch", batch)),
+                                     on_yield=lambda epoch, batch, logs: yields.append((epoch, batch)),
+                                     yield_every=0)
+    model = dense_model()
+    run(model.fit_dataset(ones_dataset(2), epochs=1, verbose=0, callbacks=cb))
+    assert seen == [("batch", 0), ("batch", 1), ("end", 0)]
+    assert yields == [(0, 0), (0, 1)]   # its own yield_every
+    assert_raises(ValueError, lambda: tf.callbacks.CustomCallback({"onEpochEnded": print}),
+                  "on_epoch_ended")
+    assert_raises(ValueError, lambda: tf.callbacks.CustomCallback(on_yield=print, yield_every="never"), "never")
+    # TF.js's CallbackList methods
+    h1, h2 = tf.callbacks.History(), tf.callbacks.History()
+    callbacks = tf.callbacks.CallbackList([h1])
+    callbacks.append(h2)
+    callbacks.set_params({"verbose": 3})
+    assert h1.params == h2.params == {"verbose": 3}
+    run(callbacks.on_train_begin())
+    run(callbacks.on_epoch_end(100, {"val_loss": 10}))
+    assert h2.epoch == [100] and h2.history == {"val_loss": [10]}
+    run(tf.callbacks.CallbackList().on_train_end())
