@@ -23,6 +23,24 @@
     }
   },
 
+  // model.json's weightsManifest as JSON text, read by the browser's parser ahead of Python's (the
+  // weight requests go out before json.loads runs); null where the browser reads none.
+  weightsManifest(buffer) {
+    try {
+      const json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(buffer));
+      const manifest = json !== null && typeof json === "object" ? json.weightsManifest : undefined;
+      return Array.isArray(manifest) ? JSON.stringify(manifest) : null;
+    } catch (e) {   // not JSON, or nested beyond the stack (JSON.stringify recurses)
+      return null;
+    }
+  },
+
+  // A request sent and then not wanted: its body cancelled, its failure (a timeout) caught.
+  abandon(promise) {
+    promise.then((r) => { try { if (r.body) r.body.cancel().catch(() => {}); } catch (e) { /* locked */ } },
+                 () => {});
+  },
+
   async read(response, maxBytes, timeoutMs) {
     const declared = response.headers && response.headers.get("content-length");
     if (declared !== null && declared !== undefined && Number(declared) > maxBytes) {
