@@ -338,12 +338,15 @@ def _dequantize_bytes(chunk, scale, qmin, dtype):
 
 
 # The page's dequantization: every quantized weight of a decode in one call of the browser's
-# JavaScript, reading the weight bytes and writing the results in place through zero-copy views of
-# the Python buffers (PyProxy.getBuffer), where a Python loop or a call a weight would cost ~1 ms a
-# weight (movenet's 149 float16 weights). meta: 6 float64 a weight (kind, source offset, values,
-# output offset, scale, min); kinds: _KINDS. Results are the numpy path's: v = q * scale + min in
-# doubles, rounded to float32, floor(v + 0.5) for int32; float16 bits exactly (Float16Array where
-# the browser has it and the bytes are aligned).
+# JavaScript, reading the weight bytes and writing each result straight into the array.array its
+# tensor will hold, where a Python loop or a call a weight would cost ~1 ms a weight (movenet's 149
+# float16 weights), and a shared output buffer copied out per weight would move every value twice.
+# Pyodide's Python objects all live in the one WebAssembly memory, so an array's buffer_info()
+# address is its offset in that memory's ArrayBuffer (reached through the source's getBuffer); no
+# Python runs during the call, so nothing moves. meta: 6 float64 a weight (kind, source offset,
+# values, output address, scale, min); kinds: _KINDS. Results are the numpy path's: v = q * scale +
+# min in doubles, rounded to float32, floor(v + 0.5) for int32; float16 bits exactly (Float16Array
+# where the browser has it and the bytes are aligned).
 _KINDS = {("float16", "float32"): 0, ("uint8", "float32"): 1, ("uint16", "float32"): 2,
           ("uint8", "int32"): 3, ("uint16", "int32"): 4}
 _DEQUANTIZE_JS = """(() => {
@@ -367,59 +370,55 @@ _DEQUANTIZE_JS = """(() => {
     for (let i = 0, j = so; i < n; i++, j += 2) out[i] = Math.floor((b[j] | (b[j + 1] << 8)) * scale + min + 0.5);
   }
   const F16 = typeof Float16Array === 'function' ? Float16Array : null;
-  return (src, dst, meta) => {
-    const s = src.getBuffer('u8'), d = dst.getBuffer('u8'), m = meta.getBuffer('f64');
+  return (src, meta) => {
+    const s = src.getBuffer('u8'), m = meta.getBuffer('f64');
     try {
-      const b = s.data, mm = m.data, buf = d.data.buffer, base = d.data.byteOffset;
+      const b = s.data, mm = m.data, heap = b.buffer;   // heap: the whole WebAssembly memory
       const f8 = new Float32Array(256), i8 = new Int32Array(256);
       for (let k = 0; k < mm.length; k += 6) {
-        const kind = mm[k], so = mm[k + 1], n = mm[k + 2], at = base + mm[k + 3], scale = mm[k + 4], min = mm[k + 5];
+        const kind = mm[k], so = mm[k + 1], n = mm[k + 2], at = mm[k + 3], scale = mm[k + 4], min = mm[k + 5];
+        if (n === 0) continue;
         if (kind === 0) {
-          const out = new Float32Array(buf, at, n);
+          const out = new Float32Array(heap, at, n);
           if (F16 && (b.byteOffset + so) % 2 === 0) out.set(new F16(b.buffer, b.byteOffset + so, n));
           else half(b, so, out, n);
         } else if (kind === 1) {
           for (let q = 0; q < 256; q++) f8[q] = q * scale + min;
-          byTable(b, so, new Float32Array(buf, at, n), f8, n);
+          byTable(b, so, new Float32Array(heap, at, n), f8, n);
         } else if (kind === 3) {
           for (let q = 0; q < 256; q++) i8[q] = Math.floor(q * scale + min + 0.5);
-          byTable(b, so, new Int32Array(buf, at, n), i8, n);
-        } else if (kind === 2) u16f(b, so, new Float32Array(buf, at, n), n, scale, min);
-        else u16i(b, so, new Int32Array(buf, at, n), n, scale, min);
+          byTable(b, so, new Int32Array(heap, at, n), i8, n);
+        } else if (kind === 2) u16f(b, so, new Float32Array(heap, at, n), n, scale, min);
+        else u16i(b, so, new Int32Array(heap, at, n), n, scale, min);
       }
     } finally {
-      s.release(); d.release(); m.release();
+      s.release(); m.release();
     }
   };
 })()"""
 _DEQUANTIZE_FN = []
+_ZERO = {"f": array.array("f", [0.0]), "i": array.array("i", [0])}
 
 
 def _dequantize_js(data, entries):
     """{name: array.array} for the quantized weights of decode_weights' entries, dequantized in one
-    JS call (the page without numpy only)."""
-    meta, spans, total = array.array("d"), [], 0
+    JS call (the page without numpy only). data: a memoryview of the weight bytes."""
+    meta, result = array.array("d"), {}
     for name, _, dtype, quant, chunk, at in entries:
         if quant is None:
             continue
         qd = quant["dtype"]
         n = len(chunk) // _BYTES[qd]
         scale, qmin = (1.0, 0.0) if qd == "float16" else (float(quant["scale"]), float(quant["min"]))
-        meta.extend((_KINDS[qd, dtype], at, n, total, scale, qmin))
-        spans.append((name, dtype, total, n))
-        total += 4 * n
-    if not spans:
+        flat = _ZERO[_dt.TYPECODES[dtype]] * n   # one allocation, no copy (the call fills it)
+        meta.extend((_KINDS[qd, dtype], at, n, flat.buffer_info()[0], scale, qmin))
+        result[name] = flat
+    if not result:
         return {}
     import js   # the page only
     if not _DEQUANTIZE_FN:
         _DEQUANTIZE_FN.append(js.Function.new("return " + _DEQUANTIZE_JS)())
-    out = bytearray(total)
-    _DEQUANTIZE_FN[0](data, out, meta)
-    view, result = memoryview(out), {}
-    for name, dtype, at, n in spans:
-        flat = array.array(_dt.TYPECODES[dtype])
-        flat.frombytes(view[at:at + 4 * n])
-        result[name] = flat
+    _DEQUANTIZE_FN[0](data, meta)
     return result
 
 
