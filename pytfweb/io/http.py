@@ -23,7 +23,7 @@ from ..core.package_data import beside
 from .artifacts import (SaveResult, artifacts_from_model_json, artifacts_from_model_json_async, artifacts_info,
                         model_json_for)
 from .router import IN_BROWSER, register_fallback_load_handler, register_load_router, register_save_router
-from .weights import check_group_bytes, manifest_groups
+from .weights import check_group_bytes, dequantize_fn, manifest_groups, stream_plan
 
 OCTET_STREAM_MIME_TYPE = "application/octet-stream"
 JSON_TYPE = "application/json"
@@ -34,9 +34,9 @@ API = "tf.io.http"
 
 if IN_BROWSER:
     import js
-    from pyodide.ffi import JsException, JsProxy, to_js
+    from pyodide.ffi import JsException, JsProxy, create_proxy, to_js
 else:
-    js = JsProxy = to_js = None
+    js = JsProxy = to_js = create_proxy = None
 
     class JsException(Exception):
         pass
@@ -67,6 +67,11 @@ class HTTPRequest:
         # before their bodies arrive, so work on the topology (tf.load_graph_model parses the graph)
         # overlaps the download. It must not raise.
         self.while_weights_load = None
+        # In the page: when True (tf.load_graph_model sets it), a single weight file's quantized
+        # weights are dequantized as its bytes arrive, left in self.dequantized (weights.StreamPlan)
+        # for decode_weights to take.
+        self.stream_dequantize = False
+        self.dequantized = None
 
     def __repr__(self):
         return f"HTTPRequest({self.path!r})"
@@ -183,8 +188,34 @@ class HTTPRequest:
         waiting = [self._reply_js(promise, url) for url, _, promise in sent]
         if self.while_weights_load is not None and model_json is not None:
             self.while_weights_load(model_json)
+        plan = None
+        if self.stream_dequantize and len(sent) == 1 and len(groups) == 1:
+            plan = stream_plan(groups[0].specs)
+            if plan is not None and plan.nbytes != groups[0].max_bytes:
+                plan = None
         replies = await self._monitor(waiting, 0.0, 0.5)
+        if plan is not None and hasattr(replies[0].response, "arrayBuffer"):
+            (url, cap, _), = sent
+            self._check_weight_reply(url, replies[0].status)
+            data = bytearray(plan.nbytes)
+            total, = await self._monitor([self._read_into(replies[0], data, cap, url, plan)], 0.5, 1.0)
+            self._check_groups(groups, [total])
+            plan.done = True
+            self.dequantized = plan
+            return _specs(groups), data
         return await self._read_weights(groups, [u for u, _, _ in sent], [c for _, c, _ in sent], replies)
+
+    async def _read_into(self, reply, data, max_bytes, url, plan):
+        """_read_js into data (a bytearray), dequantizing plan's weights as their bytes arrive."""
+        proxies = [create_proxy(data), create_proxy(plan.meta), create_proxy(plan.ends)]
+        try:
+            return int(await _js_helpers().readInto(reply.response, proxies[0], max_bytes, self.timeout * 1000,
+                                                    dequantize_fn(), proxies[1], proxies[2]))
+        except JsException as e:
+            raise ValueError(f"{API}: Request to {url} failed: {_js_message(e)}") from None
+        finally:
+            for p in proxies:
+                p.destroy()
 
     async def _read_weights(self, groups, urls, caps, replies):
         for url, reply in zip(urls, replies):
