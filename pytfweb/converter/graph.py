@@ -309,10 +309,14 @@ class Graph:
         """Drop the links between the nodes (and those of the functions' graphs): each edge is a
         reference cycle (parent.children, child.inputs), so a disposed model's thousands of nodes
         would otherwise wait for a full collection of the cyclic GC, which walks every object
-        (~50 ms in the page, charged to whatever runs next)."""
+        (~50 ms in the page, charged to whatever runs next). Emptied in place: new empty lists would
+        be four allocations a node, enough to set off a collection of their own."""
         for g in (self, *self.functions.values()):
             for node in g.nodes.values():
-                node.inputs, node.control, node.children, node.consumers = [], [], [], {}
+                node.inputs.clear()
+                node.control.clear()
+                node.children.clear()
+                node.consumers.clear()
 
 
 def _node_list(defs, where):

@@ -11,7 +11,7 @@ from ..io import router as _router
 from ..core.limits import check_depth, gc_paused
 from ..io.artifacts import ModelArtifacts, get_model_artifacts_for_json_sync
 from ..io.memory import from_memory
-from ..io.weights import decode_weights, get_weight_specs
+from ..io.weights import _decode_weights, get_weight_specs
 from ..core.tensor import Tensor
 from .executor import GraphExecutor
 from .graph import parse_dtype, parse_graph, parse_shape, split_output_name
@@ -64,6 +64,7 @@ class GraphModel:
         self._captured = None
         self._disposed = False
         self._prepared = None   # (topology, signature, Graph) parsed while the weights downloaded
+        self._dequantized = None   # the quantized weights dequantized while they downloaded (io.weights.StreamPlan)
 
     # --- loading ---------------------------------------------------------------------------------------
     def _handler(self, api):
@@ -83,13 +84,16 @@ class GraphModel:
             True when done.
         """
         handler = self._handler("load_graph_model")
-        if isinstance(self.model_url, str) and hasattr(handler, "while_weights_load"):   # our own http handler
+        ours = isinstance(self.model_url, str) and hasattr(handler, "while_weights_load")   # our own http handler
+        if ours:
             handler.while_weights_load = self._prepare
+            handler.stream_dequantize = True
         try:
             artifacts = await _router.load_artifacts(handler, "load_graph_model")
+            self._dequantized = handler.dequantized if ours else None
             self.load_artifacts(artifacts, _source(self.model_url))
         finally:
-            self._prepared = None
+            self._prepared = self._dequantized = None
         return True
 
     def _prepare(self, model_json):
@@ -181,7 +185,8 @@ class GraphModel:
         weights = {}
         try:
             if artifacts.weight_specs:
-                weights = decode_weights(artifacts.weight_data or b"", artifacts.weight_specs, source)
+                weights = _decode_weights(artifacts.weight_data or b"", artifacts.weight_specs, source,
+                                          self._dequantized)
             consts = dict(weights)
             for g in [graph, *graph.functions.values()] + ([init_graph] if init_graph else []):
                 for node in g.consts:

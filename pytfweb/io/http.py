@@ -23,7 +23,7 @@ from ..core.package_data import beside
 from .artifacts import (SaveResult, artifacts_from_model_json, artifacts_from_model_json_async, artifacts_info,
                         model_json_for)
 from .router import IN_BROWSER, register_fallback_load_handler, register_load_router, register_save_router
-from .weights import check_group_bytes, manifest_groups
+from .weights import check_group_bytes, dequantize_fn, manifest_groups, stream_plan
 
 OCTET_STREAM_MIME_TYPE = "application/octet-stream"
 JSON_TYPE = "application/json"
@@ -34,9 +34,9 @@ API = "tf.io.http"
 
 if IN_BROWSER:
     import js
-    from pyodide.ffi import JsException, JsProxy, to_js
+    from pyodide.ffi import JsException, JsProxy, create_proxy, to_js
 else:
-    js = JsProxy = to_js = None
+    js = JsProxy = to_js = create_proxy = None
 
     class JsException(Exception):
         pass
@@ -67,6 +67,11 @@ class HTTPRequest:
         # before their bodies arrive, so work on the topology (tf.load_graph_model parses the graph)
         # overlaps the download. It must not raise.
         self.while_weights_load = None
+        # In the page: when True (tf.load_graph_model sets it), a single weight file's quantized
+        # weights are dequantized as its bytes arrive, left in self.dequantized (weights.StreamPlan)
+        # for decode_weights to take.
+        self.stream_dequantize = False
+        self.dequantized = None
 
     def __repr__(self):
         return f"HTTPRequest({self.path!r})"
@@ -76,9 +81,47 @@ class HTTPRequest:
         """The ModelArtifacts at self.path: model.json, then its weight files in parallel."""
         reply = await self._fetch(self.path, self._init())
         self._check_model_reply(reply.status)
-        model_json = self._model_json(await self._read(reply, _json_limit(), self.path))
+        if IN_BROWSER and hasattr(reply.response, "arrayBuffer"):
+            body = await self._read_js(reply, _json_limit(), self.path)
+            early = await self._load_early(body)
+            if early is not None:
+                return early
+            body = body.to_bytes()
+        else:
+            body = await self._read(reply, _json_limit(), self.path)
+        model_json = self._model_json(body)
         return await artifacts_from_model_json_async(model_json, lambda m: self._load_weights(m, model_json),
                                                      nesting_checked=True)
+
+    async def _load_early(self, body):
+        """The page's load with the weight requests sent before Python reads model.json: the
+        browser's JSON.parse finds the weightsManifest (a few ms), the requests go out, and Python's
+        json.loads, its checks and the graph's parse (while_weights_load) run while the weights
+        download, where TF.js's load waits on the same download after its own parse. None (nothing
+        sent, nothing raised) wherever this cannot be sure to give load()'s result: no manifest the
+        browser's parser reads, one the checks refuse, or one Python's parser reads otherwise; load()
+        then runs its usual steps on the same bytes, and raises as they do."""
+        text = _js_helpers().weightsManifest(body)
+        if not isinstance(text, str):   # (JS null arrives as pyodide's jsnull)
+            return None
+        try:
+            manifest = load_json(text, self.path)
+            groups = manifest_groups(manifest, self.path)
+        except (ValueError, TypeError):
+            return None
+        sent = await self._send_weights(groups)
+        try:
+            model_json = self._model_json(body.to_bytes())
+            if model_json.get("weightsManifest") != manifest:
+                raise _Mismatch
+        except BaseException as exc:
+            for _, _, promise in sent:
+                _js_helpers().abandon(promise)
+            if isinstance(exc, _Mismatch):
+                return None
+            raise
+        weights = self._receive_weights(groups, sent, model_json)
+        return await artifacts_from_model_json_async(model_json, lambda m: weights, nesting_checked=True)
 
     def load_sync(self):
         """load() without awaiting (CPython: urllib or a blocking fetch_func)."""
@@ -111,8 +154,9 @@ class HTTPRequest:
                              f"manifest for weights.")
         return model_json
 
-    async def _load_weights(self, manifest, model_json=None):
-        groups = manifest_groups(manifest, self.path)
+    async def _send_weights(self, groups):
+        """[(url, the byte cap of its body, the JS promise of its response)]: every weight request
+        sent now (the page: a fetch starts when called)."""
         urls, caps = [], []
         for g in groups:
             for p in g.paths:
@@ -120,16 +164,60 @@ class HTTPRequest:
                 urls.append(await url if inspect.isawaitable(url) else url)
                 caps.append(g.max_bytes)   # no shard may hold more than its whole group declares
         init = self._init()
-        # As TF.js's loadWeightsAsArrayBuffer: every request at once, progress 0-0.5 as the
-        # responses arrive and 0.5-1 as their bodies have been read.
+        return [(u, cap, self._fetch_js(u, init)) for u, cap in zip(urls, caps)]
+
+    async def _load_weights(self, manifest, model_json=None):
+        groups = manifest_groups(manifest, self.path)
         if IN_BROWSER:
-            # every request sent now (a fetch starts when called), the topology's work done meanwhile
-            sent = [self._reply_js(self._fetch_js(u, init), u) for u in urls]
-            if self.while_weights_load is not None and model_json is not None:
-                self.while_weights_load(model_json)
-            replies = await self._monitor(sent, 0.0, 0.5)
-        else:
-            replies = await self._monitor([self._fetch(u, init) for u in urls], 0.0, 0.5)
+            return await self._receive_weights(groups, await self._send_weights(groups), model_json)
+        urls, caps = [], []
+        for g in groups:
+            for p in g.paths:
+                url = self._weight_url(p)
+                urls.append(await url if inspect.isawaitable(url) else url)
+                caps.append(g.max_bytes)
+        init = self._init()
+        replies = await self._monitor([self._fetch(u, init) for u in urls], 0.0, 0.5)
+        return await self._read_weights(groups, urls, caps, replies)
+
+    async def _receive_weights(self, groups, sent, model_json):
+        """The page's weights from the requests _send_weights sent: the topology's work
+        (while_weights_load) done first, while they download."""
+        # As TF.js's loadWeightsAsArrayBuffer: progress 0-0.5 as the responses arrive and 0.5-1 as
+        # their bodies have been read.
+        waiting = [self._reply_js(promise, url) for url, _, promise in sent]
+        if self.while_weights_load is not None and model_json is not None:
+            self.while_weights_load(model_json)
+        plan = None
+        if self.stream_dequantize and len(sent) == 1 and len(groups) == 1:
+            plan = stream_plan(groups[0].specs)
+            if plan is not None and plan.nbytes != groups[0].max_bytes:
+                plan = None
+        replies = await self._monitor(waiting, 0.0, 0.5)
+        if plan is not None and hasattr(replies[0].response, "arrayBuffer"):
+            (url, cap, _), = sent
+            self._check_weight_reply(url, replies[0].status)
+            data = bytearray(plan.nbytes)
+            total, = await self._monitor([self._read_into(replies[0], data, cap, url, plan)], 0.5, 1.0)
+            self._check_groups(groups, [total])
+            plan.done = True
+            self.dequantized = plan
+            return _specs(groups), data
+        return await self._read_weights(groups, [u for u, _, _ in sent], [c for _, c, _ in sent], replies)
+
+    async def _read_into(self, reply, data, max_bytes, url, plan):
+        """_read_js into data (a bytearray), dequantizing plan's weights as their bytes arrive."""
+        proxies = [create_proxy(data), create_proxy(plan.meta), create_proxy(plan.ends)]
+        try:
+            return int(await _js_helpers().readInto(reply.response, proxies[0], max_bytes, self.timeout * 1000,
+                                                    dequantize_fn(), proxies[1], proxies[2]))
+        except JsException as e:
+            raise ValueError(f"{API}: Request to {url} failed: {_js_message(e)}") from None
+        finally:
+            for p in proxies:
+                p.destroy()
+
+    async def _read_weights(self, groups, urls, caps, replies):
         for url, reply in zip(urls, replies):
             self._check_weight_reply(url, reply.status)
         if IN_BROWSER and all(hasattr(r.response, "arrayBuffer") for r in replies):
@@ -191,6 +279,8 @@ class HTTPRequest:
     async def _monitor(self, awaitables, start, end):
         if not awaitables:
             return []
+        if len(awaitables) == 1 and self.on_progress is None:   # one shard: no tasks, no gather (~1 ms each in the page)
+            return [await awaitables[0]]
         n, done = len(awaitables), 0
 
         async def one(aw):
@@ -313,6 +403,10 @@ class HTTPRequest:
             return await _js_helpers().read(reply.response, max_bytes, self.timeout * 1000)
         except JsException as e:
             raise ValueError(f"{API}: Request to {url} failed: {_js_message(e)}") from None
+
+
+class _Mismatch(Exception):
+    """The browser's and Python's JSON parsers read model.json's weightsManifest differently."""
 
 
 def _specs(groups):

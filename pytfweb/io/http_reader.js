@@ -23,6 +23,74 @@
     }
   },
 
+  // model.json's weightsManifest as JSON text, read by the browser's parser ahead of Python's (the
+  // weight requests go out before json.loads runs); null where the browser reads none.
+  weightsManifest(buffer) {
+    try {
+      const json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(buffer));
+      const manifest = json !== null && typeof json === "object" ? json.weightsManifest : undefined;
+      return Array.isArray(manifest) ? JSON.stringify(manifest) : null;
+    } catch (e) {   // not JSON, or nested beyond the stack (JSON.stringify recurses)
+      return null;
+    }
+  },
+
+  // A request sent and then not wanted: its body cancelled, its failure (a timeout) caught.
+  abandon(promise) {
+    promise.then((r) => { try { if (r.body) r.body.cancel().catch(() => {}); } catch (e) { /* locked */ } },
+                 () => {});
+  },
+
+  // read()'s checks and messages, each chunk copied as it arrives into dst (a Python bytearray of
+  // maxBytes), and the quantized weights whose bytes are all in dequantized at once (dequantize:
+  // the page's kernel, over meta's rows first..end-1; ends: the byte where each row's weight ends),
+  // so that dequantization overlaps the download. The number of bytes read.
+  async readInto(response, dst, maxBytes, timeoutMs, dequantize, meta, ends) {
+    const declared = response.headers && response.headers.get("content-length");
+    if (declared !== null && declared !== undefined && Number(declared) > maxBytes) {
+      throw new Error(`the response declares ${declared} bytes, more than the ${maxBytes} allowed`);
+    }
+    const e = ends.getBuffer("f64"), stops = e.data.slice();
+    e.release();
+    let total = 0, done = 0;
+    const put = (bytes) => {
+      total += bytes.byteLength;
+      if (total > maxBytes) throw new Error(`the response holds more than the ${maxBytes} bytes allowed`);
+      const d = dst.getBuffer("u8");   // (again each time: Python may have grown the memory meanwhile)
+      try { d.data.set(bytes, total - bytes.byteLength); } finally { d.release(); }
+      let upto = done;
+      while (upto < stops.length && stops[upto] <= total) upto++;
+      if (upto > done) { dequantize(dst, meta, done, upto); done = upto; }
+    };
+    if (!response.body) {
+      const buffer = await response.arrayBuffer();
+      if (buffer.byteLength > maxBytes) {
+        throw new Error(`the response holds ${buffer.byteLength} bytes, more than the ${maxBytes} allowed`);
+      }
+      put(new Uint8Array(buffer));
+      return total;
+    }
+    const reader = response.body.getReader();
+    for (;;) {
+      let timer;
+      const late = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(this.timeoutError("no data", timeoutMs)), timeoutMs);
+      });
+      let step;
+      try {
+        step = await Promise.race([reader.read(), late]);
+        if (step.done) break;
+        put(step.value);
+      } catch (err) {
+        reader.cancel().catch(() => {});
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    return total;
+  },
+
   async read(response, maxBytes, timeoutMs) {
     const declared = response.headers && response.headers.get("content-length");
     if (declared !== null && declared !== undefined && Number(declared) > maxBytes) {

@@ -176,6 +176,12 @@ def decode_weights(data: Any, specs: List[dict], source: Optional[str] = None) -
         Tensor
             [1, 2]
     """
+    return _decode_weights(data, specs, source, None)
+
+
+def _decode_weights(data, specs, source, ready):
+    """decode_weights, taking the page's quantized weights from ready where they were dequantized
+    as the bytes arrived (stream_dequantize), else dequantizing them now."""
     data = memoryview(bytes(data) if not isinstance(data, (bytes, bytearray, memoryview)) else data).cast("B")
     # Every spec and byte range is checked before the first tensor is made, so a bad manifest
     # leaves nothing behind; the page then dequantizes all quantized weights in one JS call.
@@ -200,7 +206,7 @@ def decode_weights(data: Any, specs: List[dict], source: Optional[str] = None) -
     if offset != len(data):
         raise ValueError(f"decode_weights: the weight data{_where(source)} has {len(data)} bytes but the manifest's "
                          f"{len(specs)} weights take {offset}: the manifest and the data disagree")
-    dequantized = _dequantize_js(data, entries) if np is None and IS_BROWSER else {}
+    dequantized = _dequantize_js(data, entries, ready) if np is None and IS_BROWSER else {}
     out = {}
     try:
         for name, shape, dtype, quant, chunk, _ in entries:
@@ -338,12 +344,15 @@ def _dequantize_bytes(chunk, scale, qmin, dtype):
 
 
 # The page's dequantization: every quantized weight of a decode in one call of the browser's
-# JavaScript, reading the weight bytes and writing the results in place through zero-copy views of
-# the Python buffers (PyProxy.getBuffer), where a Python loop or a call a weight would cost ~1 ms a
-# weight (movenet's 149 float16 weights). meta: 6 float64 a weight (kind, source offset, values,
-# output offset, scale, min); kinds: _KINDS. Results are the numpy path's: v = q * scale + min in
-# doubles, rounded to float32, floor(v + 0.5) for int32; float16 bits exactly (Float16Array where
-# the browser has it and the bytes are aligned).
+# JavaScript, reading the weight bytes and writing each result straight into the array.array its
+# tensor will hold, where a Python loop or a call a weight would cost ~1 ms a weight (movenet's 149
+# float16 weights), and a shared output buffer copied out per weight would move every value twice.
+# Pyodide's Python objects all live in the one WebAssembly memory, so an array's buffer_info()
+# address is its offset in that memory's ArrayBuffer (reached through the source's getBuffer); no
+# Python runs during the call, so nothing moves. meta: 6 float64 a weight (kind, source offset,
+# values, output address, scale, min); kinds: _KINDS. Results are the numpy path's: v = q * scale +
+# min in doubles, rounded to float32, floor(v + 0.5) for int32; float16 bits exactly (Float16Array
+# where the browser has it and the bytes are aligned).
 _KINDS = {("float16", "float32"): 0, ("uint8", "float32"): 1, ("uint16", "float32"): 2,
           ("uint8", "int32"): 3, ("uint16", "int32"): 4}
 _DEQUANTIZE_JS = """(() => {
@@ -367,60 +376,112 @@ _DEQUANTIZE_JS = """(() => {
     for (let i = 0, j = so; i < n; i++, j += 2) out[i] = Math.floor((b[j] | (b[j + 1] << 8)) * scale + min + 0.5);
   }
   const F16 = typeof Float16Array === 'function' ? Float16Array : null;
-  return (src, dst, meta) => {
-    const s = src.getBuffer('u8'), d = dst.getBuffer('u8'), m = meta.getBuffer('f64');
+  // the weights first..end-1 of meta (all by default)
+  return (src, meta, first = 0, end = Infinity) => {
+    const s = src.getBuffer('u8'), m = meta.getBuffer('f64');
     try {
-      const b = s.data, mm = m.data, buf = d.data.buffer, base = d.data.byteOffset;
+      const b = s.data, mm = m.data, heap = b.buffer;   // heap: the whole WebAssembly memory
       const f8 = new Float32Array(256), i8 = new Int32Array(256);
-      for (let k = 0; k < mm.length; k += 6) {
-        const kind = mm[k], so = mm[k + 1], n = mm[k + 2], at = base + mm[k + 3], scale = mm[k + 4], min = mm[k + 5];
+      for (let k = 6 * first; k < Math.min(mm.length, 6 * end); k += 6) {
+        const kind = mm[k], so = mm[k + 1], n = mm[k + 2], at = mm[k + 3], scale = mm[k + 4], min = mm[k + 5];
+        if (n === 0) continue;
         if (kind === 0) {
-          const out = new Float32Array(buf, at, n);
+          const out = new Float32Array(heap, at, n);
           if (F16 && (b.byteOffset + so) % 2 === 0) out.set(new F16(b.buffer, b.byteOffset + so, n));
           else half(b, so, out, n);
         } else if (kind === 1) {
           for (let q = 0; q < 256; q++) f8[q] = q * scale + min;
-          byTable(b, so, new Float32Array(buf, at, n), f8, n);
+          byTable(b, so, new Float32Array(heap, at, n), f8, n);
         } else if (kind === 3) {
           for (let q = 0; q < 256; q++) i8[q] = Math.floor(q * scale + min + 0.5);
-          byTable(b, so, new Int32Array(buf, at, n), i8, n);
-        } else if (kind === 2) u16f(b, so, new Float32Array(buf, at, n), n, scale, min);
-        else u16i(b, so, new Int32Array(buf, at, n), n, scale, min);
+          byTable(b, so, new Int32Array(heap, at, n), i8, n);
+        } else if (kind === 2) u16f(b, so, new Float32Array(heap, at, n), n, scale, min);
+        else u16i(b, so, new Int32Array(heap, at, n), n, scale, min);
       }
     } finally {
-      s.release(); d.release(); m.release();
+      s.release(); m.release();
     }
   };
 })()"""
 _DEQUANTIZE_FN = []
+_ZERO = {"f": array.array("f", [0.0]), "i": array.array("i", [0])}
 
 
-def _dequantize_js(data, entries):
+def _dequantize_js(data, entries, ready=None):
     """{name: array.array} for the quantized weights of decode_weights' entries, dequantized in one
-    JS call (the page without numpy only)."""
-    meta, spans, total = array.array("d"), [], 0
+    JS call (the page without numpy only). data: a memoryview of the weight bytes. ready: a
+    StreamPlan whose weights were dequantized as these bytes arrived: each weight it holds under the
+    same name, offset, size and quantization is taken from it (once), not dequantized again."""
+    meta, result = array.array("d"), {}
+    taken = ready.take() if ready is not None else {}
     for name, _, dtype, quant, chunk, at in entries:
         if quant is None:
             continue
-        qd = quant["dtype"]
-        n = len(chunk) // _BYTES[qd]
-        scale, qmin = (1.0, 0.0) if qd == "float16" else (float(quant["scale"]), float(quant["min"]))
-        meta.extend((_KINDS[qd, dtype], at, n, total, scale, qmin))
-        spans.append((name, dtype, total, n))
-        total += 4 * n
-    if not spans:
-        return {}
-    import js   # the page only
-    if not _DEQUANTIZE_FN:
-        _DEQUANTIZE_FN.append(js.Function.new("return " + _DEQUANTIZE_JS)())
-    out = bytearray(total)
-    _DEQUANTIZE_FN[0](data, out, meta)
-    view, result = memoryview(out), {}
-    for name, dtype, at, n in spans:
-        flat = array.array(_dt.TYPECODES[dtype])
-        flat.frombytes(view[at:at + 4 * n])
+        row = _meta_row(dtype, quant, at, len(chunk) // _BYTES[quant["dtype"]])
+        flat = taken.get((name,) + row)
+        if flat is not None:
+            result[name] = flat
+            continue
+        flat = _ZERO[_dt.TYPECODES[dtype]] * row[2]   # one allocation, no copy (the call fills it)
+        meta.extend((row[0], at, row[2], flat.buffer_info()[0], row[3], row[4]))
         result[name] = flat
+    if meta:
+        dequantize_fn()(data, meta)
     return result
+
+
+def _meta_row(dtype, quant, at, n):
+    qd = quant["dtype"]
+    scale, qmin = (1.0, 0.0) if qd == "float16" else (float(quant["scale"]), float(quant["min"]))
+    return (_KINDS[qd, dtype], at, n, scale, qmin)
+
+
+def dequantize_fn():
+    """The page's dequantization kernel, a JS function (src, meta, first, end): see _DEQUANTIZE_JS."""
+    if not _DEQUANTIZE_FN:
+        import js   # the page only
+        _DEQUANTIZE_FN.append(js.Function.new("return " + _DEQUANTIZE_JS)())
+    return _DEQUANTIZE_FN[0]
+
+
+class StreamPlan:
+    """The quantized weights of one weight file, to be dequantized by the page as its bytes arrive
+    (tf.load_graph_model over http://, where TF.js dequantizes after the download): meta rows in
+    byte order (kind, offset, values, output address, scale, min), ends[k] the byte where weight k
+    ends, and the output arrays. take() hands them to _dequantize_js once, and only when the
+    download filled them all (done)."""
+
+    def __init__(self, specs):
+        self.meta, self.ends, self._arrays, self.done = array.array("d"), array.array("d"), {}, False
+        offset = 0
+        for i, spec in enumerate(specs):
+            name, shape, dtype, quant, size = _check_spec(spec, i, None)
+            if dtype == "string":
+                raise ValueError("string weights have no fixed offsets")
+            nbytes = size * _BYTES[quant["dtype"] if quant else dtype]
+            if quant is not None and size:
+                row = _meta_row(dtype, quant, offset, size)
+                flat = _ZERO[_dt.TYPECODES[dtype]] * size
+                self.meta.extend((row[0], offset, size, flat.buffer_info()[0], row[3], row[4]))
+                self.ends.append(offset + nbytes)
+                self._arrays[(name,) + row] = flat
+            offset += nbytes
+        self.nbytes = offset
+
+    def take(self):
+        arrays, self._arrays = (self._arrays if self.done else {}), {}
+        return arrays
+
+
+def stream_plan(specs):
+    """A StreamPlan for the specs of one weight file, or None where there is nothing to gain or it
+    cannot know the offsets (no quantized weight, a string weight, numpy present)."""
+    if np is not None or not IS_BROWSER or not any(isinstance(s, dict) and s.get("quantization") for s in specs):
+        return None
+    try:
+        return StreamPlan(specs)
+    except (ValueError, TypeError, KeyError):
+        return None
 
 
 def _host(chunk, dtype):

@@ -110,3 +110,79 @@ plain.dispose()
 ''')
     assert out["events"] == ["request iris.json", "request iris.bin", "parse", "bodies read"]
     assert out["same"]
+
+
+def _quantized_model():
+    """(model.json bytes, weight bytes) of z = x * w + h: w uint8-quantized, h float16, and an int32
+    axis between them (odd offsets: a 1-byte-per-value weight first)."""
+    import json
+    w = {"name": "w", "shape": [3], "dtype": "float32", "quantization": {"dtype": "uint8", "scale": 0.5, "min": -1.0}}
+    a = {"name": "a", "shape": [], "dtype": "int32"}
+    h = {"name": "h", "shape": [3], "dtype": "float32", "quantization": {"dtype": "float16"}}
+    data = bytes([0, 255, 3]) + np.array([0], "<i4").tobytes() + np.array([1.5, -2, 0.25], "<f2").tobytes()
+    nodes = [{"name": "x", "op": "Placeholder", "attr": {"dtype": {"type": "DT_FLOAT"},
+                                                        "shape": {"shape": {"dim": [{"size": "3"}]}}}}]
+    nodes += [{"name": n, "op": "Const", "attr": {"dtype": {"type": t}, "value": {"tensor": {"dtype": t}}}}
+              for n, t in (("w", "DT_FLOAT"), ("a", "DT_INT32"), ("h", "DT_FLOAT"))]
+    nodes += [{"name": "y", "op": "Mul", "input": ["x", "w"], "attr": {"T": {"type": "DT_FLOAT"}}},
+              {"name": "z", "op": "AddV2", "input": ["y", "h"], "attr": {"T": {"type": "DT_FLOAT"}}}]
+    model_json = {"format": "graph-model", "modelTopology": {"node": nodes},
+                  "weightsManifest": [{"paths": ["w.bin"], "weights": [w, a, h]}]}
+    return json.dumps(model_json).encode(), data
+
+
+def test_http_load_dequantizes_a_weight_file_as_it_downloads(run_py, page_harness):
+    """tf.load_graph_model over http:// in the page dequantizes a single weight file's quantized
+    weights as its bytes arrive (not again after), giving the values decode_weights gives from the
+    same bytes; a file shorter or longer than its manifest says fails as the plain read does, and
+    nothing is left behind."""
+    import urllib.parse
+    model_json, data = _quantized_model()
+    bodies = {"ok": data, "short": data[:-1], "long": data + b"\0" * 1000}
+
+    def handle(route):
+        folder, _, name = urllib.parse.urlsplit(route.request.url).path.removeprefix("/streamed/").rpartition("/")
+        body = model_json if name == "model.json" else bodies[folder]
+        return route.fulfill(status=200, body=body, content_type="application/octet-stream")
+
+    page = page_harness.page
+    page.route("**/streamed/**", handle)
+    try:
+        out = run_py('''
+import importlib
+http, weights = importlib.import_module("pytfweb.io.http"), importlib.import_module("pytfweb.io.weights")
+streamed, kernel, read_into, fn = [], [], http.HTTPRequest._read_into, weights.dequantize_fn
+async def counted(self, *args):
+    streamed.append(1)
+    return await read_into(self, *args)
+def counted_fn():
+    kernel.append(1)
+    return fn()
+http.HTTPRequest._read_into, weights.dequantize_fn = counted, counted_fn
+before = tf.memory().num_tensors
+errors = {}
+try:
+    model = await tf.load_graph_model("/streamed/ok/model.json")
+    for folder in ("short", "long"):
+        try:
+            await tf.load_graph_model(f"/streamed/{folder}/model.json")
+        except ValueError as e:
+            errors[folder] = str(e)
+finally:
+    http.HTTPRequest._read_into, weights.dequantize_fn = read_into, fn
+x = tf.tensor([1, 1, 1])
+z = model.execute({"x": x}, "z")
+plain = tf.io.decode_weights(model.artifacts.weight_data, model.artifacts.weight_specs)
+result = {"streamed": len(streamed), "kernel": len(kernel), "z": z.data_sync().tolist(), "errors": errors,
+          "same": all(bytes(plain[k].data_sync()) == bytes(model.weights[k][0].data_sync()) for k in plain)}
+tf.dispose([x, z, *plain.values()])
+model.dispose()
+result["left"] = tf.memory().num_tensors - before
+''')
+    finally:
+        page.unroute("**/streamed/**", handle)
+    assert out["streamed"] == 3 and out["kernel"] == 0   # every load streamed; the good one decoded nothing again
+    assert out["z"] == [0.5, 124.5, 0.75] and out["same"]
+    assert "hold 12 bytes where the weights declare 13" in out["errors"]["short"], out["errors"]
+    assert "more than the 13 allowed" in out["errors"]["long"], out["errors"]
+    assert out["left"] == 0

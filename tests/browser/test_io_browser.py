@@ -506,7 +506,8 @@ def test_quantized_weights_decode_in_the_page_as_numpy_decodes_them(run_py):
     call, which must give, bit for bit, the values numpy's decoding gives here: all 65536 half floats
     (zeros of both signs, subnormals, infinities, NaNs) at an even byte offset (read through
     Float16Array where the browser has it) and at an odd one (behind a bool: the bit loop), and
-    uint8/uint16 to float32 and to int32 (rounded half up) at odd offsets between plain weights."""
+    uint8/uint16 to float32 and to int32 (rounded half up) at odd offsets between plain weights, and
+    an empty one (nothing written)."""
     import numpy as np
     halves = np.arange(65536, dtype="<u2")
     rng = np.random.default_rng(3)
@@ -518,6 +519,7 @@ def test_quantized_weights_decode_in_the_page_as_numpy_decodes_them(run_py):
              ("u16i", q16.tobytes(), [999], "int32", {"dtype": "uint16", "scale": 0.37, "min": -7.25}),
              ("plain", np.array([1.5, -2], "<f4").tobytes(), [2], "float32", None),
              ("u8i", q8.tobytes(), [256], "int32", {"dtype": "uint8", "scale": 2.5, "min": -320.0}),
+             ("none", b"", [0, 3], "float32", {"dtype": "uint16", "scale": 1.0, "min": 0.0}),
              ("u16f", q16.tobytes(), [999], "float32", {"dtype": "uint16", "scale": 1e-4, "min": -0.03})]
     specs = [dict({"name": n, "shape": s, "dtype": d}, **({"quantization": q} if q else {}))
              for n, _, s, d, q in parts]
