@@ -108,6 +108,42 @@ class Callback:
         pass
 
 
+class CustomCallback(Callback):
+    """A callback from functions, one per event (TF.js's tf.CustomCallback): what fit does with a
+    dict of on_* functions, as a Callback object (subclass it to keep state).
+
+    Args:
+        on_train_begin: function(logs), or None.
+        on_train_end: function(logs), or None.
+        on_epoch_begin: function(epoch, logs), or None.
+        on_epoch_end: function(epoch, logs), or None.
+        on_batch_begin: function(batch, logs), or None.
+        on_batch_end: function(batch, logs), or None.
+
+    Returns:
+        The callback (the functions may be coroutine functions: fit awaits them).
+
+    Example:
+        >>> seen = []
+        >>> cb = tf.callbacks.CustomCallback(on_epoch_end=lambda epoch, logs: seen.append(epoch))
+        >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[1])])
+        >>> model.compile(optimizer="sgd", loss="mse")
+        >>> _ = model.fit_sync(tf.tensor([[1]]), tf.tensor([[2]]), epochs=2, verbose=0, callbacks=cb)
+        >>> seen
+        [0, 1]
+    """
+
+    def __init__(self, on_train_begin=None, on_train_end=None, on_epoch_begin=None, on_epoch_end=None,
+                 on_batch_begin=None, on_batch_end=None):
+        given = {"on_train_begin": on_train_begin, "on_train_end": on_train_end, "on_epoch_begin": on_epoch_begin,
+                 "on_epoch_end": on_epoch_end, "on_batch_begin": on_batch_begin, "on_batch_end": on_batch_end}
+        for event, fn in given.items():
+            if fn is not None:
+                if not callable(fn):
+                    raise TypeError(f"CustomCallback: {event} must be callable, got {type(fn).__name__}")
+                setattr(self, event, fn)   # the instance's own: CallbackList calls only what is given
+
+
 class History(Callback):
     """What fit returns: history.epoch (the epoch numbers) and history.history ({name: [value per
     epoch]}).
@@ -164,7 +200,7 @@ class ProgressLogger(Callback):
         stream = self.stream or sys.stdout
         if self.params["epochs"] > 1:
             print(f"Epoch {epoch + 1}/{self.params['epochs']}", file=stream, flush=True)
-        self.bar = Progbar(self.params.get("steps") or 1, self.verbose, stream)
+        self.bar = Progbar(_steps_per_epoch(self.params), self.verbose, stream)
 
     def due(self, step):
         """Whether the bar would redraw after `step` (Progbar.due).
@@ -189,6 +225,15 @@ class ProgressLogger(Callback):
     def on_epoch_end(self, epoch, logs=None):
         self.bar.update(self.bar.target, logs, finalize=True)
         self.bar = None
+
+
+def _steps_per_epoch(params):
+    """Batches per epoch: params' steps (fit_dataset's batches_per_epoch), or, for fit on tensors
+    (whose steps is None, as TF.js's), the samples over the batch size."""
+    if params.get("steps"):
+        return params["steps"]
+    samples, batch = params.get("samples"), params.get("batch_size")
+    return math.ceil(samples / batch) if samples and batch else 1
 
 
 class Progbar:
@@ -505,7 +550,7 @@ class CallbackList:
                 if not callable(fn):
                     raise TypeError(f"callback {event} must be callable, got {type(fn).__name__}")
                 # Skip Callback's empty defaults: then a batch's values need no readback.
-                if getattr(type(cb), event, None) is getattr(Callback, event):
+                if getattr(fn, "__func__", None) is getattr(Callback, event):
                     continue
                 self.handlers[event].append(fn)
         if not all(isinstance(cb, (Callback, dict)) or any(hasattr(cb, e) for e in _EVENTS) for cb in self.callbacks):

@@ -34,6 +34,7 @@ from . import regularizers as _regularizers
 from ._utils import shape_str, snake, to_list, unique_name
 
 _symbolic_ids = itertools.count()
+_layer_ids = itertools.count()
 
 
 class SymbolicTensor:
@@ -178,6 +179,7 @@ class Layer:
             [2, 4]
     """
     config_keys = ()
+    stateful = False   # TF.js's Layer.stateful (an RNN sets its own)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -187,6 +189,7 @@ class Layer:
                  dtype=None, weights=None, input_dtype=None):
         cls = self.get_class_name()
         self.name = name if name is not None else f"{snake(cls)}_{unique_name(cls)}"
+        self.id = next(_layer_ids)   # unique among layers, as TF.js's Layer.id
         self.dtype = dtype or input_dtype or "float32"
         self._trainable = trainable
         self.built = False
@@ -247,6 +250,11 @@ class Layer:
     def __repr__(self):
         return f"<{self.get_class_name()} name={self.name}>"
 
+    @property
+    def initial_weights(self):
+        """The weights given to the constructor, not yet assigned (None once the layer is built)."""
+        return self._initial_weights
+
     # --- weights ---------------------------------------------------------------------------------
     @property
     def trainable(self):
@@ -296,6 +304,8 @@ class Layer:
             The Variable.
         """
         dtype = dtype or self.dtype
+        if name in self._weight_names.values():
+            raise ValueError(f"Duplicate weight name {name} for layer {self.name}")
         self._check_weight_size(name, shape)
         init = _initializers.get(initializer if initializer is not None else "glorot_uniform")
         if _initializers.fast_init_active():   # the values are about to be overwritten (model loading)

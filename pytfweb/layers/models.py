@@ -40,7 +40,8 @@ class Model(Trainer, Layer):
     class_name = "Model"
 
     def __init__(self, inputs, outputs, name=None):
-        Layer.__init__(self, name=name or unique_name("model"))
+        # TF.js names a model after its class, lower-cased: model1, or a subclass's own
+        Layer.__init__(self, name=name or unique_name(self.get_class_name().lower()))
         Trainer.__init__(self)
         self.supports_masking = True
         self._set_graph(to_list(inputs), to_list(outputs))
@@ -51,6 +52,9 @@ class Model(Trainer, Layer):
             if not isinstance(x, SymbolicTensor) or not isinstance(x.source_layer, InputLayer):
                 raise ValueError(f"Input tensors to a Model must come from tf.input(). Received: {x!r} "
                                  f"(input {i}) is not a tf.input() output.")
+        if len({id(x) for x in inputs}) < len(inputs):
+            raise ValueError(f"The list of inputs passed to the model is redundant. All inputs should only appear "
+                             f"once. Found: {inputs}")
         for i, x in enumerate(outputs):
             if not isinstance(x, SymbolicTensor):
                 raise TypeError(f"The outputs of a Model must be SymbolicTensors (layer outputs); output {i} is "
@@ -125,6 +129,16 @@ class Model(Trainer, Layer):
     def layers(self):
         """The model's layers, in order (input layers first for a functional model)."""
         return list(self._graph_layers)
+
+    @property
+    def input_layers(self):
+        """The layers of the model's inputs (its InputLayers), one per input."""
+        return [x.source_layer for x in self.inputs]
+
+    @property
+    def output_layers(self):
+        """The layers that compute the model's outputs, one per output."""
+        return [x.source_layer for x in self.outputs]
 
     def get_layer(self, name=None, index=None):
         """A layer by name or by index in model.layers.
@@ -250,7 +264,8 @@ class Model(Trainer, Layer):
     # --- as a layer ------------------------------------------------------------------------------
     def compute_output_shape(self, input_shape):
         shapes = [x.shape for x in self.outputs]
-        batch = (input_shape[0] if isinstance(input_shape, list) else input_shape)[0]
+        one = input_shape[0] if input_shape and isinstance(input_shape[0], (list, tuple)) else input_shape
+        batch = one[0] if one else None
         shapes = [(batch,) + tuple(s[1:]) for s in shapes]
         return shapes[0] if len(shapes) == 1 else shapes
 

@@ -49,6 +49,23 @@ def _rate(value, name, layer):
     return value
 
 
+def state_sizes(cell):
+    """A cell's state sizes as a tuple: TF.js's stateSize may be one number (a single state) or a
+    list (the first is the output size), as may a user's cell here."""
+    size = getattr(cell, "state_size", None)
+    if size is None:
+        raise ValueError(f"The RNN cell {getattr(cell, 'name', cell)} should have an attribute `state_size` (the "
+                         f"size of each recurrent state: a number, or a list of them)")
+    return tuple(size) if isinstance(size, (list, tuple)) else (size,)
+
+
+def _reset_dropout_masks(cell):
+    # a cell of the user's own (any Layer with state_size and call) need not keep dropout masks
+    reset = getattr(cell, "reset_dropout_masks", None)
+    if reset is not None:
+        reset()
+
+
 class RNNCell(Layer):
     """A cell: call([x_t, *states]) -> [output_t, *new_states]; state_size lists the states'
     sizes (the first is the output size)."""
@@ -279,7 +296,7 @@ class StackedRNNCells(Container):
     @property
     def state_size(self):
         """The sizes of the states of every cell, in order."""
-        return tuple(s for cell in reversed(self.cells) for s in cell.state_size)
+        return tuple(s for cell in reversed(self.cells) for s in state_sizes(cell))
 
     def _children(self):
         return getattr(self, "cells", [])
@@ -287,7 +304,7 @@ class StackedRNNCells(Container):
     def reset_dropout_masks(self):
         """Forget the cached dropout masks of every cell."""
         for c in self.cells:
-            c.reset_dropout_masks()
+            _reset_dropout_masks(c)
 
     def build(self, input_shape):
         if input_shape and isinstance(input_shape[0], (list, tuple)):
@@ -296,14 +313,14 @@ class StackedRNNCells(Container):
             if not cell.built:
                 cell.build(input_shape)
                 cell.built = True
-            input_shape = (input_shape[0], cell.state_size[0])
+            input_shape = (input_shape[0], state_sizes(cell)[0])
         self.built = True
 
     def call(self, inputs, training=False):
         states = list(inputs[1:])
         nested = []
         for cell in reversed(self.cells):
-            n = len(cell.state_size)
+            n = len(state_sizes(cell))
             nested.append(states[:n])
             states = states[n:]
         nested.reverse()
@@ -406,7 +423,7 @@ class RNN(Layer):
         """The states' shapes for an input of input_shape: (batch, size), or (batch, *size) for a
         state_size entry that is a shape."""
         batch = input_shape[0]
-        return [(batch,) + tuple(s) if isinstance(s, (list, tuple)) else (batch, s) for s in self.cell.state_size]
+        return [(batch,) + tuple(s) if isinstance(s, (list, tuple)) else (batch, s) for s in state_sizes(self.cell)]
 
     def get_initial_state(self, inputs):
         """Zero states for a batch of inputs.
@@ -427,7 +444,7 @@ class RNN(Layer):
 
     def _state_names(self):
         """How error messages name the states (ConvLSTM2D: h and c)."""
-        return [str(i) for i in range(len(self.cell.state_size))]
+        return [str(i) for i in range(len(state_sizes(self.cell)))]
 
     def _check_state_shapes(self, input_shape, state_shapes):
         names = self._state_names()
@@ -484,7 +501,7 @@ class RNN(Layer):
             mask = mask[0]
         out = mask if self.return_sequences else None
         if self.return_state:
-            return [out] + [None] * len(self.cell.state_size)
+            return [out] + [None] * len(state_sizes(self.cell))
         return out
 
     # --- states of a stateful layer ---------------------------------------------------------------
@@ -493,7 +510,7 @@ class RNN(Layer):
         """The current states of a stateful layer (its Variables; read, do not dispose them);
         [None, ...] otherwise."""
         if self._state_vars is None:
-            return [None] * len(self.cell.state_size)
+            return [None] * len(state_sizes(self.cell))
         return list(self._state_vars)
 
     def _full_state_shapes(self, input_shape):
@@ -583,7 +600,7 @@ class RNN(Layer):
             xs = xs[::-1]
             keeps = keeps[::-1] if keeps is not None else None
         outputs = []
-        self.cell.reset_dropout_masks()
+        _reset_dropout_masks(self.cell)
         try:
             for t, xt in enumerate(xs):
                 output, new_states = self._step(xt, states, training)
@@ -595,7 +612,7 @@ class RNN(Layer):
                 outputs.append(output)
                 states = new_states
         finally:
-            self.cell.reset_dropout_masks()
+            _reset_dropout_masks(self.cell)
         states = [self._from_step_layout(s, False) for s in states]
         if self.stateful:
             for v, s in zip(self._state_vars, states):

@@ -477,7 +477,8 @@ class Trainer:
         cbs = [history] + ([progress] if progress else []) + CallbackList(callbacks).callbacks
         cb = CallbackList(cbs)
         names = list(self.metrics_names)
-        cb.set_model(self, {"epochs": epochs, "initial_epoch": initial_epoch, "samples": n, "steps": steps,
+        # steps is None as in TF.js's params for fit on tensors (it counts the batches of fit_dataset)
+        cb.set_model(self, {"epochs": epochs, "initial_epoch": initial_epoch, "samples": n, "steps": None,
                             "batch_size": batch_size, "verbose": verbose, "do_validation": val is not None,
                             "metrics": names + [f"val_{k}" for k in names] if val is not None else names})
         batch_logs_wanted = cb.wants("on_batch_end")

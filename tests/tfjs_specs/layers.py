@@ -90,10 +90,20 @@ NAMED = {
     "InputLayer": lambda: tf.layers.InputLayer,
     "Node": lambda: tf.layers.Node,
     "deserialize": lambda: _deserialize_layer,
+    # tfjs-layers' Container is the graph network its LayersModel extends: pytfweb's Model
+    "Container": lambda: ContainerJS,
+    # tfjs-layers' RNNCell is a Layer with a stateSize: any pytfweb Layer with state_size is a cell
+    "RNNCell": lambda: tf.layers.Layer,
+    "Callback": lambda: tf.callbacks.Callback,
+    "CustomCallback": lambda: tf.callbacks.CustomCallback,
+    # tfjs-layers' version string: the one pytfweb writes into model files as their generator
+    "version": lambda: tf.layers.saving.GENERATED_BY.rsplit(" v", 1)[1],
     "modelFromJSON": lambda: _model_from_json,
 }
 
-_NS_ALIASES = {"LayersModel": "Model", "loadLayersModel": "load_layers_model", "cropping2D": "cropping2d"}
+_NS_ALIASES = {"LayersModel": "Model", "loadLayersModel": "load_layers_model", "cropping2D": "cropping2d",
+               # a model's weight penalties (tfjs-layers' Container.calculateLosses)
+               "calculateLosses": "regularization_losses"}
 
 
 def SymbolicTensorJS(dtype, shape, source_layer=None, inputs=None, call_args=None, name=None,  # noqa: N802
@@ -104,6 +114,15 @@ def SymbolicTensorJS(dtype, shape, source_layer=None, inputs=None, call_args=Non
 
 
 SymbolicTensorJS.js_class = tf.layers.SymbolicTensor
+
+
+class ContainerJS(tf.layers.Model):
+    """tfjs-layers' Container (not exported; LayersModel extends it) as pytfweb's Model, whose
+    static fromConfig TF.js calls with the class to make: Container.fromConfig(cls, config)."""
+
+    @staticmethod
+    def fromConfig(cls, config):  # noqa: N802 - TF.js's name
+        return cls.from_config(to_py(ts_to_python(config)))
 
 
 def _conv_output_length(length, size, padding, stride, dilation=1):
@@ -401,11 +420,15 @@ def _exactly_one_tensor(xs):
 NAMESPACE_EXTRAS = {
     "modelFromJSON": lambda *a: _model_from_json(*a),
     "l2Normalize": _l2_normalize,
+    "getInitializer": lambda identifier: tf.layers.initializers.get(to_py(identifier)),
 }
 
 
 class _TflExtra:
     SymbolicTensor = staticmethod(SymbolicTensorJS)
+    # tfjs-layers exports its callback classes at the top (tfl.Callback); pytfweb under tf.callbacks
+    Callback = tf.callbacks.Callback
+    CustomCallback = tf.callbacks.CustomCallback
 
 
 TFL_EXTRA = _TflExtra()
@@ -451,14 +474,57 @@ class LayersHost(specs.Host):
 
     def __init__(self):
         super().__init__()
-        interp = self.interp
+        self._patches = []   # (object, attribute, whether it was its own, the original) of spyOn
 
-        def class_declaration(n, scope):
-            # a class the spec declares (mostly a custom Layer subclass): the cases that use it
-            # are untranslatable, the file's other cases still run
-            name = n["id"]["name"]
-            scope.declare(name, Missing(f"the spec's own class {name}"))
-        interp.s_ClassDeclaration = class_declaration
+    # ---- the spec's own classes (jsinterp.JSClassMaker): TF.js's hooks as pytfweb's ----------------------
+    def class_base(self, parent):
+        if isinstance(parent, Missing):
+            parent._stop()
+        return super().class_base(parent)
+
+    def unmade_class(self, name, exc):
+        # the cases that use the class are untranslatable (or not applicable), the file's others run
+        return Missing(f"the spec's own class {name}: {exc}",
+                       str(exc) if isinstance(exc, NotApplicable) else None)
+
+    def js_init_args(self, cls, args, kwargs):
+        # pytfweb makes a layer or model of the spec's class (from_config) with the Python base's
+        # arguments: TF.js's constructor takes them as one args object, camelCase
+        base = next(c for c in cls.__mro__ if getattr(c, "js_class", None) is not c)
+        try:
+            bound = inspect.signature(base.__init__).bind_partial(None, *args, **kwargs).arguments
+        except TypeError:
+            return args + ([JSObject((_camel(k), v) for k, v in kwargs.items())] if kwargs else [])
+        params = inspect.signature(base.__init__).parameters
+        options = {}
+        for i, (k, v) in enumerate(bound.items()):
+            if i == 0:
+                continue   # self
+            if params[k].kind is inspect.Parameter.VAR_KEYWORD:
+                options.update(v)
+            else:
+                options[k] = v
+        return [JSObject((_camel(k), v) for k, v in options.items())] if options else []
+
+    def call_super_init(self, init, args):
+        if args and isinstance(args[-1], JSObject) and not args[-1]:
+            args = args[:-1]   # `super({})`: TF.js's args object with no option set
+        return self.call(init, args)
+
+    def js_method_args(self, key, args, kwargs):
+        if key == "call":
+            # pytfweb's call(inputs, training, **kwargs) is TF.js's call(inputs, kwargs)
+            kw = dict(kwargs)
+            if len(args) > 1:
+                kw["training"] = args[1]
+            return [js_value(args[0]), JSObject((_camel(k), js_value(v)) for k, v in kw.items())]
+        return [js_value(a) for a in args] + \
+            ([JSObject((_camel(k), js_value(v)) for k, v in kwargs.items())] if kwargs else [])
+
+    def js_method_result(self, key, value):
+        if key == "getConfig":   # TF.js's camelCase config, as pytfweb's get_config gives it
+            return to_py(ts_to_python(value))
+        return to_py(value)
 
     def import_name(self, source, imported, kind):
         if source == "@tensorflow/tfjs-core":
@@ -597,6 +663,9 @@ class LayersHost(specs.Host):
         return to_js_out(py_call(fn, args))
 
     def construct(self, cls, args, n):
+        if cls is tf.layers.Node:
+            raise NotApplicable("constructs tfjs-layers' Node (an internal class of its graph, not exported by "
+                                "its public API) from its NodeArgs")
         if cls is specs.JSError:
             return specs.JSError(*args)
         if isinstance(cls, Missing):
@@ -634,7 +703,49 @@ class LayersHost(specs.Host):
             return Namespace("tf", tf)
         if name == "Date":
             return JSDate
+        if name == "jasmine":
+            return _LayersJasmine(self.interp)
         return super().global_name(name)
+
+    # ---- jasmine spies on pytfweb's objects ----------------------------------------------------------------
+    def spy_on(self, obj, name):
+        """spyOn(obj, 'm'): obj's snake_case attribute is a spy for the case's duration (pytfweb's
+        engine calls it there, as TF.js's calls the spied method)."""
+        if isinstance(obj, (Namespace, specs.JSConsole)) or inspect.ismodule(obj) or obj is None or obj is UNDEF:
+            return super().spy_on(obj, name)
+        attr = name if hasattr(obj, name) else snake(name)
+        if not hasattr(obj, attr):
+            raise Untranslatable(f"spyOn of {type(obj).__name__}.{name}, which pytfweb's has not")
+        had = attr in getattr(obj, "__dict__", {})
+        original = getattr(obj, attr)
+        spy = specs.JasmineSpy(self.interp, name, original)
+        setattr(obj, attr, spy)
+        self._patches.append((obj, attr, had, original))
+        return spy
+
+    def run_case(self, case):
+        self._patches = []
+        try:
+            return super().run_case(case)
+        finally:
+            for obj, attr, had, original in reversed(self._patches):
+                if had:
+                    setattr(obj, attr, original)
+                else:
+                    delattr(obj, attr)
+            self._patches = []
+
+
+class _LayersJasmine(specs.Jasmine):
+    """jasmine, whose createSpy makes a spy pytfweb can call (a dropoutFunc, a callback)."""
+
+    def __init__(self, interp):
+        self.interp = interp
+
+    def js_get(self, key):
+        if key == "createSpy":
+            return lambda name="", *a: specs.JasmineSpy(self.interp, name)
+        return super().js_get(key)
 
 
 def symbolic_member(t, key):
@@ -704,6 +815,13 @@ DEVIATIONS = {
     "initializers_test.ts :: Constant initializer > 1D, from builder function: passing a direct value throws error":
         ("tf.initializers.constant(value) takes the value itself as well as {value}, where TF.js takes only "
          "the options object", "to throw"),
+    **{f"topology_test.ts :: Layer > initialized to its defaults > {name}": (
+        "a layer's dtype is 'float32' unless given (get_config writes it), where TF.js leaves a layer made without "
+        "an input shape or dtype undefined until it is applied", "expected 'float32' to be undefined")
+       for name in ("has an undefined dtype.", "correctly generates a config for serialization")},
+    "container_test.ts :: Container > call() executes all layers.":
+        ("a model's call returns the output itself when the model has one (tf.keras's Model.call), where TF.js's "
+         "returns a list of one", "shape [3, 2] != expected [1, 3, 2]"),
     "merge_test.ts :: Add Layer: Tensor > computeMask":
         ("a merge layer's compute_mask is the inputs' masks and-ed, of the masks' shape (Keras's), where TF.js "
          "4.22 gives them a leading unit axis ([1, batch]) it never reduces", "shape [2] != expected [1, 2]"),

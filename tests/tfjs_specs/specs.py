@@ -285,6 +285,10 @@ class Expectation:
 
     def toHaveBeenCalledWith(self, *args):  # noqa: N802
         from .converter import Spy
+        if isinstance(self.value, JasmineSpy):
+            want = list(args)
+            self._check(any(deep_equal(r, want) for r in self.value.records), f"to have been called with {want!r}")
+            return
         if not isinstance(self.value, Spy):
             raise Untranslatable("toHaveBeenCalledWith on a spy of a TF.js object")
         if self.negate:
@@ -292,9 +296,16 @@ class Expectation:
         self.host.spy_called_with(self.value.path, list(args))
 
     def toHaveBeenCalled(self):  # noqa: N802
+        if isinstance(self.value, JasmineSpy):
+            self._check(self.value.records, "to have been called")
+            return
         self.host.unchecked.append("toHaveBeenCalled")
 
     def toHaveBeenCalledTimes(self, n):  # noqa: N802
+        if isinstance(self.value, JasmineSpy):
+            self._check(len(self.value.records) == n, f"to have been called {n} times "
+                                                      f"(it was {len(self.value.records)} times)")
+            return
         self.host.unchecked.append("toHaveBeenCalledTimes")
 
 
@@ -361,6 +372,43 @@ class Host:
         if name in g:
             return g[name]
         raise Untranslatable(f"unknown global '{name}'")
+
+    # ---- the spec's own classes (jsinterp.JSClassMaker) ------------------------------------------------
+    def class_base(self, parent):
+        """The Python class a spec's class extends (parent: what its `extends` names)."""
+        if isinstance(parent, type):
+            return parent
+        raise Untranslatable(f"a class extending {type(parent).__name__}")
+
+    def unmade_class(self, name, exc):
+        """What a class declaration the interpreter cannot make binds its name to."""
+        raise exc
+
+    def js_init_args(self, cls, args, kwargs):
+        """The constructor's JavaScript arguments from a Python call (keyword arguments: one
+        config object)."""
+        return args + ([JSObject(kwargs)] if kwargs else [])
+
+    def call_super_init(self, init, args):
+        """`super(...)` in the constructor of a spec's class extending a Python one."""
+        return self.call(init, args)
+
+    def py_method_name(self, key):
+        return snake(key)
+
+    def js_method_args(self, key, args, kwargs):
+        return [to_js(a) for a in args] + ([JSObject(kwargs)] if kwargs else [])
+
+    def js_method_result(self, key, value):
+        return to_py(value)
+
+    def set_static(self, cls, key, value):
+        setattr(cls, key, value)
+        if snake(key) != key:
+            setattr(cls, snake(key), value)
+
+    def set_field(self, obj, key, value):
+        setattr(obj, key if hasattr(obj, key) or snake(key) == key else snake(key), value)
 
     def fail(self, msg=""):
         raise AssertionError(f"fail({msg})")
@@ -517,6 +565,55 @@ def wrap_callable(fn):
             return later()
         return to_js(out)
     return call
+
+
+class JasmineSpy:
+    """A jasmine spy (jasmine.createSpy, or spyOn(obj, 'm') in place of obj's method): a callable
+    that records its calls and does what `.and` says (callFake(fn), callThrough(), returnValue(v);
+    by default nothing). The interpreter calls it with JavaScript's values, pytfweb with Python's."""
+    js_bound = True   # the host passes a spec's arguments as they are
+
+    def __init__(self, interp, name="", original=None):
+        self.interp, self.name, self.original = interp, name, original
+        self.records = []
+        self.action = ("stub", UNDEF)
+
+    def __call__(self, *args, **kwargs):
+        self.records.append(list(args) + ([JSObject(kwargs)] if kwargs else []))
+        kind, value = self.action
+        if kind == "fake":
+            return self.interp.call(value, list(args) + ([JSObject(kwargs)] if kwargs else []))
+        if kind == "through":
+            return self.original(*args, **kwargs)
+        if kind == "throw":
+            raise value if isinstance(value, BaseException) else JSThrow(value)
+        return value
+
+    def js_get(self, key):
+        if key == "and":
+            return JSObject(callFake=self._set("fake"), callThrough=lambda: self._set("through")(self.original),
+                            returnValue=self._set("value"), throwError=self._set("throw"),
+                            stub=lambda: self._set("stub")(UNDEF))
+        if key == "calls":
+            recs = self.records
+            return JSObject(count=lambda: len(recs), any=lambda: bool(recs), argsFor=lambda i: recs[int(i)],
+                            allArgs=lambda: list(recs), mostRecent=lambda: JSObject(args=recs[-1]) if recs else UNDEF,
+                            first=lambda: JSObject(args=recs[0]) if recs else UNDEF, reset=lambda: recs.clear(),
+                            all=lambda: [JSObject(args=r) for r in recs])
+        if key in ("call", "apply", "bind"):
+            return JSFunction.js_get(self, key)
+        raise Untranslatable(f"spy.{key}")
+
+    def _set(self, kind):
+        def set_action(value=UNDEF):
+            if kind == "through" and value is None:
+                raise Untranslatable("callThrough on a spy with no original (jasmine.createSpy)")
+            self.action = ("through" if kind == "through" else kind, value)
+            return self
+        return set_action
+
+    def __repr__(self):
+        return f"<spy {self.name}>"
 
 
 class JSError(Exception):
