@@ -35,6 +35,18 @@ from ._utils import shape_str, snake, to_list, unique_name
 
 _symbolic_ids = itertools.count()
 _layer_ids = itertools.count()
+_tensor_names = {}   # a layer output's name -> how many outputs have had it
+
+
+def _unique_tensor_name(name):
+    """TF.js's name for the next output of a layer: '<layer>/<layer>', then '<layer>/<layer>_1', ..."""
+    count = _tensor_names.get(name, 0)
+    _tensor_names[name] = count + 1
+    if count == 0:
+        return name
+    unique = f"{name}_{count}"
+    _tensor_names[unique] = 1
+    return unique
 
 
 class SymbolicTensor:
@@ -551,7 +563,8 @@ class Layer:
         out_shape = self.compute_output_shape(in_shapes if many else in_shapes[0])
         out_shapes = out_shape if _is_shape_list(out_shape) else [out_shape]
         node_index = len(self.inbound_nodes)
-        outputs = [SymbolicTensor(self.dtype, s, self, node_index, i) for i, s in enumerate(out_shapes)]
+        outputs = [SymbolicTensor(self.dtype, s, self, node_index, i, _unique_tensor_name(f"{self.name}/{self.name}"))
+                   for i, s in enumerate(out_shapes)]
         Node(self, [x.source_layer for x in xs], [x.node_index for x in xs], [x.tensor_index for x in xs],
              xs, outputs)
         return outputs if _is_shape_list(out_shape) else outputs[0]

@@ -153,6 +153,74 @@ def run_awaitable(value):
     return value
 
 
+class ErrorText(str):
+    """An error's message or stack as a spec reads it (err.message): pytfweb's text, not TF.js's, so
+    a matcher on it checks that the error was raised (as toThrow does), not its wording."""
+
+
+def error_member(exc, key):
+    """A JavaScript Error's fields of a Python exception a spec caught."""
+    if key == "message":
+        return ErrorText(getattr(exc, "message", None) or str(exc))
+    if key == "stack":
+        return ErrorText(f"{type(exc).__name__}: {exc}")
+    if key == "name":
+        return type(exc).__name__
+    return NO_HOOK
+
+
+class Settled:
+    """A promise after `.then`: a coroutine pytfweb returned, run to its end (its value, or the
+    error it raised); then / catch / finally run their callbacks at once, as the awaited spec would."""
+
+    def __init__(self, interp, value=UNDEF, error=None):
+        self.interp, self.value, self.error = interp, value, error
+
+    @classmethod
+    def of(cls, interp, fn, *args):
+        try:
+            value = fn(*args)
+            return value if isinstance(value, Settled) else cls(interp, run_awaitable(value))
+        except (Untranslatable, NotApplicable, AssertionError):
+            raise   # jasmine's records, never the promise's rejection
+        except Exception as exc:  # noqa: BLE001 - a rejected promise
+            return cls(interp, error=exc)
+
+    @property
+    def resolved_value(self):
+        if self.error is not None:
+            raise self.error
+        return self.value
+
+    def js_get(self, key):
+        call = lambda f, *a: Settled.of(self.interp, lambda: self.interp.call(f, list(a)))  # noqa: E731
+        if key == "then":
+            def then(on_ok=UNDEF, on_error=UNDEF):
+                if self.error is not None:
+                    return self if on_error in (UNDEF, None) else call(on_error, self.error)
+                return self if on_ok in (UNDEF, None) else call(on_ok, self.value)
+            return then
+        if key == "catch":
+            return lambda on_error: self if self.error is None else call(on_error, self.error)
+        if key == "finally":
+            return lambda fn: (self.interp.call(fn, []), self)[1]
+        raise Untranslatable(f"Promise.{key}")
+
+
+class JSDone:
+    """jasmine's `done` of a case written with a callback (it('...', done => {...}))."""
+
+    def __call__(self, *a):
+        return UNDEF
+
+    def js_get(self, key):
+        if key == "fail":
+            def fail(message=""):
+                raise AssertionError(f"done.fail({js_str(message)})")
+            return fail
+        raise Untranslatable(f"done.{key}")
+
+
 def truthy(v):
     if v is UNDEF or v is None:
         return False
@@ -610,6 +678,12 @@ class Interpreter:
     def get_member(self, obj, key):
         if obj is UNDEF or obj is None:
             raise TypeError(f"Cannot read properties of {obj!r} (reading '{key}')")
+        if key in ("then", "catch", "finally") and (asyncio.iscoroutine(obj) or isinstance(obj, asyncio.Future)):
+            return Settled.of(self, lambda: obj).js_get(key)
+        if isinstance(obj, BaseException) and not hasattr(obj, "js_get"):
+            found = error_member(obj, key)
+            if found is not NO_HOOK:
+                return found
         if getattr(type(obj), "js_class", None) is not None and isinstance(key, str):
             found = js_class_member(self, obj, key)
             if found is not NO_HOOK:
@@ -629,6 +703,8 @@ class Interpreter:
                 i = int(key)
                 return obj[i] if i < len(obj) else UNDEF
             return ArrayMethods.get(self, obj, key)
+        if isinstance(obj, (int, float)) and not isinstance(obj, bool) and key in ("toFixed", "toString"):
+            return (lambda digits=0: f"{obj:.{int(digits)}f}") if key == "toFixed" else (lambda *a: js_str(obj))
         if isinstance(obj, str):
             if isinstance(key, int):
                 return obj[key] if key < len(obj) else UNDEF

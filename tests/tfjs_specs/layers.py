@@ -98,7 +98,7 @@ NAMED = {
     "CustomCallback": lambda: tf.callbacks.CustomCallback,
     # tfjs-layers' version string: the one pytfweb writes into model files as their generator
     "version": lambda: tf.layers.saving.GENERATED_BY.rsplit(" v", 1)[1],
-    "modelFromJSON": lambda: _model_from_json,
+    "modelFromJSON": lambda: _model_from_json_promise,
 }
 
 _NS_ALIASES = {"LayersModel": "Model", "loadLayersModel": "load_layers_model", "cropping2D": "cropping2d",
@@ -334,6 +334,13 @@ def _model_from_json(config, custom_objects=UNDEF):
     return tf.layers.serialization.model_from_topology(config)
 
 
+def _model_from_json_promise(config, custom_objects=UNDEF):
+    """modelFromJSON as TF.js's: a promise of the model (awaited, or read with .then)."""
+    async def made():
+        return _model_from_json(config, custom_objects)
+    return made()
+
+
 def _deserialize_layer(config, custom_objects=UNDEF):
     """tfjs-layers' deserialize: a {className, config} (TF.js's form) of a registered class (a layer,
     model, initializer, constraint or regularizer)."""
@@ -418,7 +425,7 @@ def _exactly_one_tensor(xs):
 
 # Members of tfjs-layers' namespaces with a pytfweb counterpart under another name (or a composition).
 NAMESPACE_EXTRAS = {
-    "modelFromJSON": lambda *a: _model_from_json(*a),
+    "modelFromJSON": lambda *a: _model_from_json_promise(*a),
     "l2Normalize": _l2_normalize,
     "getInitializer": lambda identifier: tf.layers.initializers.get(to_py(identifier)),
 }

@@ -17,8 +17,8 @@ import struct
 import pytfweb as tf
 
 from .runtime import not_a_check
-from .jsinterp import (NO_HOOK, UNDEF, Interpreter, JSFunction, JSObject, JSThrow, NotApplicable, Untranslatable,
-                       js_equal, js_str, member_path, run_awaitable, snake, truthy)
+from .jsinterp import (NO_HOOK, UNDEF, ErrorText, Interpreter, JSDone, JSFunction, JSObject, JSThrow, NotApplicable,
+                       Untranslatable, js_equal, js_str, member_path, run_awaitable, snake, truthy)
 
 
 class Matcher:
@@ -190,6 +190,10 @@ class Expectation:
         if isinstance(self.value, ArgRef) and not self.negate:
             self.value.probe.expect(self.value.index, x)
             return
+        if isinstance(self.value, ErrorText) and isinstance(x, str) and not self.negate:
+            # a caught error's message: TF.js's text is not pytfweb's; that it raised is checked
+            self._check(True, "to be an error's message")
+            return
         self._check(deep_equal(self.value, x), f"to equal {x!r}")
 
     def toBe(self, x=UNDEF):  # noqa: N802
@@ -243,7 +247,7 @@ class Expectation:
         self._check(x in v if isinstance(v, str) else any(deep_equal(e, x) for e in v), f"to contain {x!r}")
 
     def toMatch(self, x):  # noqa: N802
-        if isinstance(self.value, BaseException):
+        if isinstance(self.value, (BaseException, ErrorText)):
             # an error caught by the spec: TF.js's message text is not pytfweb's; that it raised is checked
             self._check(True, "to be an error")
             return
@@ -506,8 +510,8 @@ class Host:
             try:
                 for s in chain:
                     for fn in s.before:
-                        self.interp.call(fn, [])
-                self.interp.call(case.fn, [])
+                        self.interp.call(fn, with_done(fn))
+                run_awaitable(self.interp.call(case.fn, with_done(case.fn)))
                 self.finish_case()
             finally:
                 for s in reversed(chain):
@@ -536,6 +540,11 @@ class Host:
         if self.error_matched and not self.fitted:
             return "passed", "error-equivalent"
         return "passed", "inputs fitted" if self.fitted else ""
+
+
+def with_done(fn):
+    """The arguments jasmine calls a case or hook with: `done` where the function takes one."""
+    return [JSDone()] if isinstance(fn, JSFunction) and fn.node["params"] else []
 
 
 def tensor_member(t, key):
