@@ -132,14 +132,25 @@ class InputSpec:
     """What a layer accepts: ndim, min_ndim, max_ndim and fixed sizes of some axes (checked by
     Layer.assert_input_compatibility).
 
+    Args:
+        ndim: the input's rank.
+        min_ndim: its least rank.
+        max_ndim: its greatest rank.
+        axes: {axis: size} of axes whose size is fixed (None: none).
+        dtype: its dtype.
+        shape: its shape, as TF.js's InputSpec records it (given, it sets ndim to its length).
+
     Example:
         >>> spec = tf.layers.InputSpec(min_ndim=2, axes={-1: 3})
         >>> spec.min_ndim, spec.axes
         (2, {-1: 3})
     """
 
-    def __init__(self, ndim=None, min_ndim=None, max_ndim=None, axes=None, dtype=None):
-        self.ndim, self.min_ndim, self.max_ndim, self.axes, self.dtype = ndim, min_ndim, max_ndim, axes, dtype
+    def __init__(self, ndim=None, min_ndim=None, max_ndim=None, axes=None, dtype=None, shape=None):
+        if shape is not None:
+            ndim = len(shape)
+        self.ndim, self.min_ndim, self.max_ndim, self.dtype, self.shape = ndim, min_ndim, max_ndim, dtype, shape
+        self.axes = {} if axes is None else axes
 
 
 

@@ -103,7 +103,7 @@ NAMED = {
 
 _NS_ALIASES = {"LayersModel": "Model", "loadLayersModel": "load_layers_model", "cropping2D": "cropping2d",
                # a model's weight penalties (tfjs-layers' Container.calculateLosses)
-               "calculateLosses": "regularization_losses"}
+               "calculateLosses": "regularization_losses", "maxNDim": "max_ndim", "minNDim": "min_ndim"}
 
 
 def SymbolicTensorJS(dtype, shape, source_layer=None, inputs=None, call_args=None, name=None,  # noqa: N802
@@ -189,11 +189,21 @@ HELPERS = {
     "getExactlyOneTensor": lambda xs: _exactly_one_tensor(xs),
     "pyListRepeat": lambda value, n: [x for _ in range(n) for x in (value if isinstance(value, list) else [value])],
     "range": lambda begin, end: list(range(begin, end)),
+    "unique": lambda xs: xs if xs is None or xs is UNDEF else [x for i, x in enumerate(xs) if x not in xs[:i]],
+    "getCartesianProductOfValues": lambda *arrays: _cartesian(arrays),
     "convertTsToPythonic": lambda config, key=UNDEF: ts_to_python(config, None if key is UNDEF else key),
     "convertPythonicToTs": lambda config, key=UNDEF: python_to_ts(config, None if key is UNDEF else key),
     "convOutputLength": lambda length, size, padding, stride, dilation=1: _conv_output_length(length, size, padding,
                                                                                            stride, dilation),
 }
+
+
+def _cartesian(arrays):
+    """tfjs-layers' getCartesianProductOfValues: every combination, the last array's values varying slowest."""
+    products = []
+    for values in arrays:
+        products = [[v] for v in values] if not products else [p + [v] for v in values for p in products]
+    return products
 
 
 def _dflt(v, d):
@@ -622,6 +632,11 @@ class LayersHost(specs.Host):
         if key == "platform" and type(obj).__name__ == "Environment":
             raise NotApplicable("stubs TF.js's platform (env().platform.fetch serving model files from a spy); "
                                 "pytfweb's io has its own fetch, which a TF.js spy cannot replace")
+        if key in ("setCallHook", "clearCallHook") and isinstance(obj, tf.layers.Layer):
+            raise NotApplicable("sets a layer's call hook, which TF.js documents as for its own tests only; "
+                                "pytfweb's layers have none")
+        if key == "read" and isinstance(obj, tf.Variable):
+            return lambda: obj   # TF.js's LayerVariable.read(): pytfweb's weights are the variables themselves
         if key == "stopTraining" and hasattr(obj, "stop_training"):
             # TF.js leaves the flag undefined until something sets it; pytfweb's starts False: same meaning
             return UNDEF if obj.stop_training is False else obj.stop_training
@@ -677,6 +692,8 @@ class LayersHost(specs.Host):
             return specs.JSError(*args)
         if isinstance(cls, Missing):
             cls._stop()
+        if args and isinstance(args[-1], JSObject) and not args[-1]:
+            args = args[:-1]   # `new InputSpec({})`: TF.js's args object with no option set
         if isinstance(cls, type) or hasattr(cls, "js_class") or inspect.isfunction(cls):
             # a pytfweb factory may stand for a TF.js class (GlorotUniform -> glorot_uniform's maker)
             return py_call(cls, args)

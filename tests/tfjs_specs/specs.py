@@ -670,7 +670,11 @@ class JSObjectStatics:
 
         table = {"keys": keys, "values": lambda o: list(o.values()), "entries": lambda o: [[k, v] for k, v in o.items()],
                  "fromEntries": from_entries, "assign": lambda t, *s: [t.update(x) for x in s] and t,
-                 "freeze": lambda o: o}
+                 "freeze": lambda o: o,
+                 # what TypeScript's __rest helper (an object rest pattern, compiled for ES2017) reads
+                 "prototype": JSObject(hasOwnProperty=JSObject(
+                     call=lambda o, k: isinstance(o, dict) and k in o)),
+                 "getOwnPropertySymbols": lambda o: []}
         if key not in table:
             raise Untranslatable(f"Object.{key}")
         return table[key]

@@ -267,3 +267,72 @@ def test_data_errors():
     # Python values are converted, and disposed also when the check fails.
     assert_raises(ValueError, lambda: model.fit_sync([[1, 2, 3]], [[1]], verbose=0), "expected dense_Dense")
     assert_raises(ValueError, lambda: model.fit_sync(x, y, validation_split=0.6, verbose=0), "leaves no samples")
+
+
+def test_custom_callback_and_fit_params_as_tfjs():
+    seen, params = [], []
+
+    class Record(tf.callbacks.CustomCallback):
+        def __init__(self):
+            super().__init__(on_train_begin=lambda logs: params.append(dict(self.params)),
+                             on_epoch_end=lambda epoch, logs: seen.append(epoch))
+
+    model = tf.sequential([tf.layers.dense(units=1, input_shape=[2])])
+    model.compile(optimizer="sgd", loss="mse")
+    x, y = tf.ones([5, 2]), tf.ones([5, 1])
+    model.fit_sync(x, y, epochs=2, batch_size=2, verbose=0, callbacks=Record())
+    assert seen == [0, 1]
+    # TF.js's params for fit on tensors: steps is null (batches per epoch come from samples and batch size)
+    assert params[0]["steps"] is None and params[0]["samples"] == 5 and params[0]["batch_size"] == 2
+    with pytest.raises(TypeError, match="on_epoch_end must be callable"):
+        tf.callbacks.CustomCallback(on_epoch_end=3)
+    tf.dispose([x, y])
+    model.dispose()
+
+
+def test_model_execute_input_output_and_names():
+    x1, x2 = tf.input(shape=[2, 3]), tf.input(shape=[3, 4])
+    reshaped = tf.layers.reshape(target_shape=[3, 2]).apply(x1)
+    joined = tf.layers.concatenate(axis=-1).apply([reshaped, x2])
+    model = tf.model(inputs=[x1, x2], outputs=joined)
+    assert model.name.startswith("model") and model.input == [x1, x2] and model.output is joined
+    assert model.input_layers == [x1.source_layer, x2.source_layer] and model.output_layers == [joined.source_layer]
+    # a layer's output is named '<layer>/<layer>' as in TF.js
+    layer = reshaped.source_layer
+    assert reshaped.name == f"{layer.name}/{layer.name}"
+    a, b = tf.ones([1, 2, 3]), tf.zeros([1, 3, 4])
+    before = tf.memory().num_tensors
+    out = model.execute([a, b], [reshaped.name, joined.name, x2.name])
+    assert [list(t.shape) for t in out] == [[1, 3, 2], [1, 3, 6], [1, 3, 4]]
+    assert out[2] is not b and tf.memory().num_tensors == before + 3
+    tf.dispose(out)
+    one = model.execute({x1.name: a, x2.name: b}, reshaped.name)
+    assert_tensor(one, np.ones([1, 3, 2]))
+    one.dispose()
+    with pytest.raises(ValueError, match="Cannot find SymbolicTensors"):
+        model.execute([a, b], "nonexistent")
+    with pytest.raises(ValueError, match="number of inputs"):
+        model.execute([a], reshaped.name)
+    with pytest.raises(ValueError, match="No value is provided"):
+        model.execute({x1.name: a}, reshaped.name)
+    with pytest.raises(ValueError, match="redundant"):
+        tf.model(inputs=[x1, x1], outputs=joined)
+    assert model.compute_output_shape([7, 2, 3]) == (7, 3, 6)
+    tf.dispose([a, b])
+
+
+def test_layer_ids_initial_weights_and_duplicate_weight_names():
+    class Twice(tf.layers.Layer):
+        def build(self, input_shape):
+            self.add_weight("w", [1])
+            self.add_weight("w", [2])
+
+    a, b = tf.layers.Layer(), tf.layers.Layer(weights=[tf.zeros([1])])
+    assert a.id != b.id and a.stateful is False and a.initial_weights is None and len(b.initial_weights) == 1
+    layer = Twice()
+    with pytest.raises(ValueError, match="Duplicate weight name w"):
+        layer.apply(tf.ones([1, 1]))
+    assert layer.weights == []   # the failed build disposed the first weight
+    tf.dispose(b.initial_weights)
+    spec = tf.layers.InputSpec(shape=[1, 2, 3], ndim=-1)
+    assert spec.ndim == 3 and spec.shape == [1, 2, 3] and tf.layers.InputSpec().axes == {}
