@@ -109,9 +109,22 @@ class RNNCell(Layer):
         self.recurrent_dropout_mask = None
 
     def _mask(self, like, rate):
-        if self.dropout_func is not None:
-            return self.dropout_func(ops.ones_like(like), rate)
-        return ops.dropout(ops.ones_like(like), rate)
+        # TF.js draws one mask per gate (generateDropoutMask with count 3 for GRU, 4 for LSTM) and
+        # applies the first to every gate: the same draws here (a dropout_func sees as many calls,
+        # a seeded run the same random stream), the others disposed.
+        masks = []
+        for _ in range(self.gates):
+            ones = ops.ones_like(like)
+            try:
+                masks.append(self.dropout_func(ones, rate) if self.dropout_func is not None
+                             else ops.dropout(ones, rate))
+            finally:
+                if all(m is not ones for m in masks):
+                    ones.dispose()
+        for m in masks[1:]:
+            if m is not masks[0]:
+                m.dispose()
+        return masks[0]
 
     def _drop(self, x, h, training):
         """x and h with this sequence's dropout masks applied (training only)."""

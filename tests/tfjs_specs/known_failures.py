@@ -8,13 +8,9 @@ the list can only shrink to what is true. `pytfweb ops --specs` counts these cas
 ALL = ("cpu", "webgl", "webgpu")
 
 # case id -> (backends it fails on, why)
-_GATE_MASKS = ("pytfweb's GRU and LSTM cells draw one dropout mask (one dropout_func call) shared by every gate, "
-               "where TF.js, like Keras, draws one per gate (3 for GRU, 4 for LSTM)")
 _YIELD = ("fit has no yield_every and callbacks no on_yield / now_func / next_frame_func (TF.js's yielding to the "
           "browser's main thread between batches)")
 CASES = {
-    **{f"recurrent_test.ts :: {cell} Tensor > returnSequences=false, returnState=false, useBias=true, true, "
-       f"{kind}=0.1": (ALL, _GATE_MASKS) for cell in ("GRU", "LSTM") for kind in ("dropout", "recurrentDropout")},
     **{f"training_test.ts :: LayersModel.fit: yieldEvery > {name}": (ALL, _YIELD) for name in (
         "yieldEvery: 5, 1 batch per epoch; 5 epochs", "batch: uneven 9 batches per epoch; 2 epochs",
         "epoch: 10 batches per epoch; 2 epochs", "never: 2 batches per epoch; 20 epochs")},

@@ -357,3 +357,23 @@ def test_rnn_takes_a_users_cell_with_a_numeric_state_size():
     assert_tensor(state, np.full([2, 4], 3.0))
     assert_tensor(out, np.full([2, 4], -3.0))
     tf.dispose([out, state])
+
+
+@pytest.mark.parametrize("make, calls", [(tf.layers.simple_rnn, 1), (tf.layers.gru, 3), (tf.layers.lstm, 4)])
+def test_dropout_masks_drawn_per_gate_as_tfjs(make, calls):
+    # TF.js draws one dropout mask per gate and applies the first: as many dropout_func calls here
+    seen = []
+
+    def dropout_func(x, rate):
+        seen.append(rate)
+        return tf.dropout(x, rate)
+
+    layer = make(units=2, dropout=0.5, dropout_func=dropout_func)
+    x = tf.ones([2, 3, 4])
+    layer.apply(x).dispose()   # not training: no mask
+    assert seen == []
+    before = tf.memory().num_tensors
+    layer.apply(x, training=True).dispose()
+    assert seen == [0.5] * calls and tf.memory().num_tensors == before
+    x.dispose()
+    layer.dispose()
