@@ -198,6 +198,31 @@ HELPERS = {
 }
 
 
+class _MathUtils:
+    """tfjs-layers' utils/math_utils, the helpers its specs state expectations with (max / min /
+    variance of a typed array, ...)."""
+
+    @staticmethod
+    def js_get(key):
+        def mean(xs):
+            return sum(xs) / len(xs)
+        table = {"max": lambda xs: max(xs), "min": lambda xs: min(xs), "sum": lambda xs: sum(xs), "mean": mean,
+                 "variance": lambda xs: sum((x - mean(xs)) ** 2 for x in xs) / len(xs),
+                 "arrayProd": _array_prod, "range": HELPERS["range"], "median": _median}
+        if key not in table:
+            raise Untranslatable(f"math_utils.{key}")
+        return table[key]
+
+
+MATH_UTILS = _MathUtils()
+
+
+def _median(xs):
+    xs = sorted(xs)
+    low, high = (len(xs) - 1) // 2, len(xs) // 2
+    return xs[low] if low == high else (xs[low] + xs[high]) / 2
+
+
 def _cartesian(arrays):
     """tfjs-layers' getCartesianProductOfValues: every combination, the last array's values varying slowest."""
     products = []
@@ -577,6 +602,14 @@ class LayersHost(specs.Host):
         if kind == "ImportNamespaceSpecifier" and base in ("initializers", "regularizers", "constraints", "losses",
                                                           "metrics", "activations", "optimizers"):
             return Namespace(base, getattr(tf.layers, base, None) or getattr(tf, base))
+        if base == "metrics" and imported == "getLossOrMetricName":
+            return Missing(f"{imported} from '{source}'",
+                           "tfjs-layers' internal getLossOrMetricName (not exported): how its fit names a loss or "
+                           "metric function in its logs")
+        if kind == "ImportSpecifier" and base == "metrics" and hasattr(tf.metrics, snake(imported)):
+            return getattr(tf.metrics, snake(imported))   # r2Score -> tf.metrics.r2_score
+        if kind == "ImportNamespaceSpecifier" and base == "math_utils":
+            return MATH_UTILS
         if base in INTERNALS and "@tensorflow" not in source:
             return Missing(f"{imported or '*'} from '{source}'", f"{INTERNALS[base]}: {imported or '*'}")
         return Missing(f"{imported or '*'} from '{source}'")
