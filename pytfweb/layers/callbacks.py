@@ -5,6 +5,7 @@ fit() accepts Callback subclasses, any object with some of the on_* methods, or 
 {'on_epoch_end': function, ...}. A method may be a plain function or a coroutine function
 (awaited). Logs are dicts of Python floats: 'loss', the metrics, and 'val_'-prefixed ones.
 """
+import asyncio
 import inspect
 import math
 import sys
@@ -108,9 +109,38 @@ class Callback:
         pass
 
 
+DEFAULT_YIELD_EVERY_MS = 125   # TF.js's: how often fit yields to the page by default ('auto')
+
+
+async def _next_frame():
+    await asyncio.sleep(0)
+
+
+def _debounce(fn, wait_ms, now):
+    """fn, called at most once every wait_ms (TF.js's generic_utils.debounce: the clock starts now);
+    a call in between does nothing (TF.js's returns the last promise, long resolved)."""
+    state = {"last": now()}
+
+    def call(*args):
+        t = now()
+        if t - state["last"] < wait_ms:
+            return None
+        state["last"] = t
+        return fn(*args)
+    return call
+
+
+async def _settle(*results):
+    for r in results:
+        if inspect.isawaitable(r):
+            await r
+
+
 class CustomCallback(Callback):
-    """A callback from functions, one per event (TF.js's tf.CustomCallback): what fit does with a
-    dict of on_* functions, as a Callback object (subclass it to keep state).
+    """A callback from functions, one per event (TF.js's tf.CustomCallback): what fit makes of a
+    dict of on_* functions, as a Callback object (subclass it to keep state). It also yields to the
+    page while fit runs: after every batch ('batch'), epoch ('epoch'), or batch end at least
+    yield_every milliseconds after the last yield (a number; 'auto': 125), calling on_yield then.
 
     Args:
         on_train_begin: function(logs), or None.
@@ -119,6 +149,11 @@ class CustomCallback(Callback):
         on_epoch_end: function(epoch, logs), or None.
         on_batch_begin: function(batch, logs), or None.
         on_batch_end: function(batch, logs), or None.
+        on_yield: function(epoch, batch, logs) called when it yields, or None.
+        now_func: the clock in milliseconds (None: time.monotonic's).
+        next_frame_func: what it awaits to yield (None: one turn of the event loop).
+        yield_every: 'auto', 'batch', 'epoch', 'never' or milliseconds (fit passes its own to the
+            callbacks it makes from dicts).
 
     Returns:
         The callback (the functions may be coroutine functions: fit awaits them).
@@ -134,14 +169,72 @@ class CustomCallback(Callback):
     """
 
     def __init__(self, on_train_begin=None, on_train_end=None, on_epoch_begin=None, on_epoch_end=None,
-                 on_batch_begin=None, on_batch_end=None):
+                 on_batch_begin=None, on_batch_end=None, on_yield=None, now_func=None, next_frame_func=None,
+                 yield_every="auto"):
         given = {"on_train_begin": on_train_begin, "on_train_end": on_train_end, "on_epoch_begin": on_epoch_begin,
-                 "on_epoch_end": on_epoch_end, "on_batch_begin": on_batch_begin, "on_batch_end": on_batch_end}
+                 "on_epoch_end": on_epoch_end, "on_batch_begin": on_batch_begin, "on_batch_end": on_batch_end,
+                 "on_yield": on_yield, "now_func": now_func, "next_frame_func": next_frame_func}
         for event, fn in given.items():
-            if fn is not None:
-                if not callable(fn):
-                    raise TypeError(f"CustomCallback: {event} must be callable, got {type(fn).__name__}")
-                setattr(self, event, fn)   # the instance's own: CallbackList calls only what is given
+            if fn is not None and not callable(fn):
+                raise TypeError(f"CustomCallback: {event} must be callable, got {type(fn).__name__}")
+        if yield_every == "auto" or yield_every is None:
+            yield_every = DEFAULT_YIELD_EVERY_MS
+        if yield_every not in ("batch", "epoch", "never") and (
+                isinstance(yield_every, bool) or not isinstance(yield_every, (int, float)) or yield_every < 0):
+            raise ValueError(f"CustomCallback: yield_every must be 'auto', 'batch', 'epoch', 'never' or a number of "
+                             f"milliseconds, got {yield_every!r}")
+        if yield_every == "never" and on_yield is not None:
+            raise ValueError("yieldEvery is `never` but you provided an `onYield` callback. Either change "
+                             "`yieldEvery` or remove the callback")
+        self.yield_every = yield_every
+        self._custom_frame = next_frame_func
+        self.in_sync_fit = False   # fit_sync sets it: there is no event loop to yield to
+        self._on_yield = on_yield
+        self._epoch = 0
+        for event in _EVENTS:
+            if given[event] is not None:
+                setattr(self, event, given[event])   # the instance's own: CallbackList calls only what is given
+        if yield_every == "never":
+            return
+        epoch_begin, epoch_end, batch_end = on_epoch_begin, on_epoch_end, on_batch_end
+
+        def track_epoch(epoch, logs=None):
+            self._epoch = epoch
+            return None if epoch_begin is None else epoch_begin(epoch, logs)
+        self.on_epoch_begin = track_epoch
+        if yield_every == "epoch":
+            async def yield_after_epoch(epoch, logs=None):
+                await _settle(None if epoch_end is None else epoch_end(epoch, logs), self._frame())
+            self.on_epoch_end = yield_after_epoch
+            return
+        if yield_every == "batch":
+            maybe_wait = self._yield
+        else:
+            maybe_wait = _debounce(self._yield, yield_every, now_func or (lambda: time.monotonic() * 1000))
+
+        async def yield_after_batch(batch, logs=None):
+            await _settle(None if batch_end is None else batch_end(batch, logs))
+            await _settle(maybe_wait(self._epoch, batch, logs) if yield_every != "batch" else self._frame())
+        # fit reads a batch's values back only for a callback that reads them
+        yield_after_batch.reads_logs = batch_end is not None or on_yield is not None
+        self.on_batch_end = yield_after_batch
+
+    def _frame(self):
+        if self._custom_frame is not None:
+            return self._custom_frame()
+        return None if self.in_sync_fit else _next_frame()
+
+    async def _yield(self, epoch, batch, logs):
+        await _settle(None if self._on_yield is None else self._on_yield(epoch, batch, logs), self._frame())
+
+
+def standardize_callbacks(callbacks, yield_every="auto"):
+    """fit's callbacks as a list of callback objects: a dict of on_* functions (TF.js's camelCase
+    keys or snake_case) becomes a CustomCallback yielding as yield_every says."""
+    if isinstance(callbacks, (dict, Callback)) or (callbacks is not None and not isinstance(callbacks, (list, tuple))):
+        callbacks = [callbacks]
+    return [CustomCallback(**{_snake(k): v for k, v in cb.items()}, yield_every=yield_every)
+            if isinstance(cb, dict) else cb for cb in (callbacks or [])]
 
 
 class History(Callback):
@@ -570,6 +663,17 @@ class CallbackList:
                 cb.set_model(model)
             if hasattr(cb, "set_params"):
                 cb.set_params(params)
+
+    def wants_logs(self, event):
+        """Whether a handler of an event reads its logs (fit reads a batch's values back only then).
+
+        Args:
+            event: 'on_batch_end', ...
+
+        Returns:
+            A bool.
+        """
+        return any(getattr(fn, "reads_logs", True) for fn in self.handlers[event])
 
     def wants(self, event):
         """Whether a callback handles an event (fit reads values back per batch only then).

@@ -47,7 +47,7 @@ from ..ops.creation import convert_to_tensor
 from ..core.tensor import Tensor
 from . import losses as _losses
 from . import metrics as _metrics
-from .callbacks import CallbackList, History, Progbar, ProgressLogger, verbosity
+from .callbacks import CallbackList, CustomCallback, History, Progbar, ProgressLogger, standardize_callbacks, verbosity
 from ._utils import shape_str, snake
 
 # TF.js's getOptimizer: the defaults a name gives (epsilon None = the backend's).
@@ -354,7 +354,8 @@ class Trainer:
 
     # --- fit -----------------------------------------------------------------------------------
     async def fit(self, x, y, batch_size=None, epochs=1, verbose=1, callbacks=None, validation_split=0.0,
-                  validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0):
+                  validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
+                  yield_every="auto"):
         """Train the model for a number of epochs (a coroutine: `await model.fit(...)`, or
         `asyncio.run(model.fit(...))` in a script, or model.fit_sync(...)).
 
@@ -374,6 +375,9 @@ class Trainer:
             class_weight: a {class: weight} dict (or one per output) scaling the loss by class.
             sample_weight: one weight per sample (or per sample and timestep).
             initial_epoch: the epoch to start counting from (to resume training).
+            yield_every: how often callbacks given as dicts yield to the page and call their
+                on_yield: 'auto' (every 125 ms), 'batch', 'epoch', 'never' (fit then does not yield at
+                all) or a number of milliseconds (TF.js's yieldEvery; see tf.callbacks.CustomCallback).
 
         Returns:
             A History: .history maps 'loss' (and 'val_loss', metrics) to per-epoch values, .epoch lists
@@ -389,7 +393,7 @@ class Trainer:
             ([0, 1, 2], 3)
         """
         return await self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data,
-                               shuffle, class_weight, sample_weight, initial_epoch, sync=False)
+                               shuffle, class_weight, sample_weight, initial_epoch, sync=False, yield_every=yield_every)
 
     def fit_sync(self, x, y, batch_size=None, epochs=1, verbose=1, callbacks=None, validation_split=0.0,
                  validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0):
@@ -423,7 +427,7 @@ class Trainer:
                                 shuffle, class_weight, sample_weight, initial_epoch, sync=True), "fit_sync")
 
     async def _fit(self, x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data, shuffle,
-                   class_weight, sample_weight, initial_epoch, sync):
+                   class_weight, sample_weight, initial_epoch, sync, yield_every="auto"):
         self._check_compiled()
         if self._is_training:
             raise RuntimeError("Cannot start training because another fit() call is ongoing.")
@@ -463,25 +467,29 @@ class Trainer:
             if class_weight is not None:
                 weights = await self._with_class_weights(weights, ys, class_weight, owned, sync, "fit")
             return await self._fit_loop(xs, ys, weights, val, batch_size, epochs, verbose, callbacks, shuffle,
-                                        initial_epoch, sync)
+                                        initial_epoch, sync, yield_every)
         finally:
             self._is_training = False
             dispose(owned)
 
     async def _fit_loop(self, xs, ys, weights, val, batch_size, epochs, verbose, callbacks, shuffle, initial_epoch,
-                        sync):
+                        sync, yield_every="auto"):
         n = xs[0].shape[0]
         steps = math.ceil(n / batch_size)
         history = History()
         progress = ProgressLogger(verbose) if verbose else None
-        cbs = [history] + ([progress] if progress else []) + CallbackList(callbacks).callbacks
+        cbs = [history] + ([progress] if progress else []) + standardize_callbacks(callbacks, yield_every)
+        for c in cbs:
+            if isinstance(c, CustomCallback):
+                c.in_sync_fit = sync
         cb = CallbackList(cbs)
         names = list(self.metrics_names)
         # steps is None as in TF.js's params for fit on tensors (it counts the batches of fit_dataset)
         cb.set_model(self, {"epochs": epochs, "initial_epoch": initial_epoch, "samples": n, "steps": None,
                             "batch_size": batch_size, "verbose": verbose, "do_validation": val is not None,
                             "metrics": names + [f"val_{k}" for k in names] if val is not None else names})
-        batch_logs_wanted = cb.wants("on_batch_end")
+        batch_calls_wanted = cb.wants("on_batch_end")
+        batch_logs_wanted = cb.wants_logs("on_batch_end")
         self.stop_training = False
         await cb.call("on_train_begin", {})
         for epoch in range(initial_epoch, epochs):
@@ -502,9 +510,11 @@ class Trainer:
                     await cb.call("on_batch_end", b, logs)
                 else:
                     dispose([values, averaging])
+                    if batch_calls_wanted:   # a callback that only yields: no values read back
+                        await cb.call("on_batch_end", b, {"batch": b, "size": len(idx)})
                 if progress is not None and progress.due(b + 1) and b + 1 < steps:
                     progress.update(b + 1, _means(names, await _read(sums[0] + sums[1], sync)))
-                if not sync:
+                if not sync and yield_every != "never":
                     await asyncio.sleep(0)   # let the page breathe between batches
                 if self.stop_training:
                     break
@@ -867,6 +877,8 @@ _STEPS = {"train": _train_step_traced, "test": _test_step_traced, "predict": _pr
 def _batch_size(batch_size):
     if batch_size is None:
         return 32
+    if isinstance(batch_size, float) and batch_size.is_integer():
+        batch_size = int(batch_size)   # a JavaScript number, as TF.js takes it (4.0 is 4)
     if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
         raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
     return batch_size

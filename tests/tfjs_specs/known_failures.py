@@ -8,12 +8,7 @@ the list can only shrink to what is true. `pytfweb ops --specs` counts these cas
 ALL = ("cpu", "webgl", "webgpu")
 
 # case id -> (backends it fails on, why)
-_YIELD = ("fit has no yield_every and callbacks no on_yield / now_func / next_frame_func (TF.js's yielding to the "
-          "browser's main thread between batches)")
 CASES = {
-    **{f"training_test.ts :: LayersModel.fit: yieldEvery > {name}": (ALL, _YIELD) for name in (
-        "yieldEvery: 5, 1 batch per epoch; 5 epochs", "batch: uneven 9 batches per epoch; 2 epochs",
-        "epoch: 10 batches per epoch; 2 epochs", "never: 2 batches per epoch; 20 epochs")},
 }
 
 

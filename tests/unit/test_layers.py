@@ -336,3 +336,32 @@ def test_layer_ids_initial_weights_and_duplicate_weight_names():
     tf.dispose(b.initial_weights)
     spec = tf.layers.InputSpec(shape=[1, 2, 3], ndim=-1)
     assert spec.ndim == 3 and spec.shape == [1, 2, 3] and tf.layers.InputSpec().axes == {}
+
+
+@pytest.mark.parametrize("every, frames", [("batch", 6), ("epoch", 2), ("never", 0), (10, 3)])
+def test_fit_yield_every(every, frames):
+    # TF.js's yieldEvery: dict callbacks yield (next_frame_func) after each batch, epoch, never, or
+    # once the clock (now_func, ms) has moved yield_every past the last yield, calling on_yield then
+    clock, calls, yields = iter([0] + [6] * 100), [], []
+    times = {"now": 0}
+
+    def now():
+        times["now"] += next(clock)
+        return times["now"]
+
+    model = tf.sequential([tf.layers.dense(units=1, input_shape=[2])])
+    model.compile(optimizer="sgd", loss="mse")
+    x, y = tf.ones([6, 2]), tf.ones([6, 1])
+    cb = {"next_frame_func": lambda: calls.append(1), "nowFunc": now}
+    if every != "never":
+        cb["onYield"] = lambda epoch, batch, logs: yields.append((epoch, batch))
+    asyncio.run(model.fit(x, y, batch_size=2, epochs=2, verbose=0, callbacks=cb, yield_every=every))
+    assert len(calls) == frames
+    if every == 10:   # 6 ms a batch (3 an epoch): batch ends at 12, 24 and 36 ms are 10 ms past the last yield
+        assert yields == [(0, 1), (1, 0), (1, 2)]
+    with pytest.raises(ValueError, match="never"):
+        tf.callbacks.CustomCallback(on_yield=print, yield_every="never")
+    with pytest.raises(ValueError, match="yield_every"):
+        tf.callbacks.CustomCallback(yield_every="sometimes")
+    tf.dispose([x, y])
+    model.dispose()
