@@ -108,12 +108,13 @@ class RNNCell(Layer):
         self.dropout_mask = None
         self.recurrent_dropout_mask = None
 
-    def _mask(self, like, rate):
+    def _mask(self, like, rate, draws=None):
         # TF.js draws one mask per gate (generateDropoutMask with count 3 for GRU, 4 for LSTM) and
         # applies the first to every gate: the same draws here (a dropout_func sees as many calls,
-        # a seeded run the same random stream), the others disposed.
+        # a seeded run the same random stream), the others disposed. draws=1: one mask, for a cell
+        # that applies a mask of its own to each gate.
         masks = []
-        for _ in range(self.gates):
+        for _ in range(self.gates if draws is None else draws):
             ones = ops.ones_like(like)
             try:
                 masks.append(self.dropout_func(ones, rate) if self.dropout_func is not None
