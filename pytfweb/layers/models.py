@@ -132,6 +132,33 @@ class Model(Trainer, Layer):
         """The model's layers, in order (input layers first for a functional model)."""
         return list(self._graph_layers)
 
+    def set_user_defined_metadata(self, metadata=None):
+        """Attach metadata of the user's to the model: saved in its model.json (userDefinedMetadata)
+        and read back by load_layers_model (TF.js's setUserDefinedMetadata).
+
+        Args:
+            metadata: a JSON object: a dict with str keys whose values are str, numbers, bools,
+                None, lists or dicts of the same.
+
+        Example:
+            >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[2])])
+            >>> model.set_user_defined_metadata({"labels": ["cat", "dog"]})
+            >>> model.get_user_defined_metadata()
+            {'labels': ['cat', 'dog']}
+        """
+        if not isinstance(metadata, dict) or not _plain_json(metadata):
+            raise ValueError(f"User-defined metadata is expected to be a JSON object, but is not: got "
+                             f"{type(metadata).__name__} (a dict of JSON values)")
+        self.user_defined_metadata = metadata
+
+    def get_user_defined_metadata(self):
+        """The metadata set_user_defined_metadata attached (or a loaded model.json held), or None.
+
+        Returns:
+            A dict, or None.
+        """
+        return getattr(self, "user_defined_metadata", None)
+
     @property
     def input(self):
         """The model's input SymbolicTensor (a list of them for several inputs), as TF.js's
@@ -512,6 +539,18 @@ class Model(Trainer, Layer):
                              "data).")
         for line in summary_lines(self, line_length, positions):
             print_fn(line)
+
+
+def _plain_json(x):
+    """Whether x is a JSON value: None, str, a number, a bool, or lists and str-keyed dicts of them
+    (TF.js's plainObjectCheck)."""
+    if x is None or isinstance(x, (str, bool, int, float)):
+        return True
+    if isinstance(x, list):
+        return all(_plain_json(v) for v in x)
+    if type(x) is dict or (isinstance(x, dict) and type(x).__name__ == "JSObject"):
+        return all(isinstance(k, str) and _plain_json(v) for k, v in x.items())
+    return False
 
 
 class Sequential(Model):

@@ -365,3 +365,22 @@ def test_fit_yield_every(every, frames):
         tf.callbacks.CustomCallback(yield_every="sometimes")
     tf.dispose([x, y])
     model.dispose()
+
+
+def test_user_defined_metadata_round_trip_and_checks():
+    model = tf.sequential([tf.layers.dense(units=1, input_shape=[2])])
+    model.set_user_defined_metadata({"labels": ["a", None, {"b": 1.5}], "ok": True})
+    saved = []
+    asyncio.run(model.save(tf.io.with_save_handler(lambda artifacts: saved.append(artifacts) or {})))
+    loaded = asyncio.run(tf.load_layers_model(tf.io.from_memory(saved[0])))
+    assert loaded.get_user_defined_metadata() == {"labels": ["a", None, {"b": 1.5}], "ok": True}
+    t = tf.zeros([1])
+    for bad in ('{"labels": []}', ["a"], {"t": t}, None, 5):
+        with pytest.raises(ValueError, match="expected to be a JSON object"):
+            model.set_user_defined_metadata(bad)
+    t.dispose()
+    model.set_user_defined_metadata({"big": "x" * (1024 * 1024)})
+    with pytest.warns(UserWarning, match="too large"):
+        asyncio.run(model.save(tf.io.with_save_handler(lambda artifacts: {})))
+    model.dispose()
+    loaded.dispose()
