@@ -110,15 +110,17 @@ class RNNCell(Layer):
 
     def _mask(self, like, rate, draws=None):
         # TF.js draws one mask per gate (generateDropoutMask with count 3 for GRU, 4 for LSTM) and
-        # applies the first to every gate: the same draws here (a dropout_func sees as many calls,
-        # a seeded run the same random stream), the others disposed. draws=1: one mask, for a cell
-        # that applies a mask of its own to each gate.
+        # applies the first to every gate: a user's dropout_func sees as many calls here (the others'
+        # masks disposed); pytfweb's own dropout draws only the mask it applies (a traced step
+        # would prune the unused draws, and eager and traced runs must draw alike). draws=1: one
+        # mask, for a cell that applies a mask of its own to each gate.
+        if self.dropout_func is None:
+            return ops.dropout(ops.ones_like(like), rate)
         masks = []
         for _ in range(self.gates if draws is None else draws):
             ones = ops.ones_like(like)
             try:
-                masks.append(self.dropout_func(ones, rate) if self.dropout_func is not None
-                             else ops.dropout(ones, rate))
+                masks.append(self.dropout_func(ones, rate))
             finally:
                 if all(m is not ones for m in masks):
                     ones.dispose()
