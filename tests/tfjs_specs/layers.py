@@ -463,6 +463,9 @@ NAMESPACE_EXTRAS = {
     "modelFromJSON": lambda *a: _model_from_json_promise(*a),
     "l2Normalize": _l2_normalize,
     "getInitializer": lambda identifier: tf.layers.initializers.get(to_py(identifier)),
+    # tfjs-layers' losses helper: the one pytfweb's binary cross-entropy from logits computes with
+    "sigmoidCrossEntropyWithLogits": lambda labels, logits: tf.layers.losses._sigmoid_cross_entropy_with_logits(
+        labels, logits),
 }
 
 
