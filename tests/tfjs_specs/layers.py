@@ -68,6 +68,17 @@ INTERNALS = {
     "pooling": "tfjs-layers' pooling helper functions (pool2d, pool3d)",
     "normalization": "tfjs-layers' batch-norm helper functions",
     "recurrent": "tfjs-layers' rnn() loop helper",
+    "logs": "tfjs-layers' internal log helpers (resolveScalarsInLogs, disposeTensorsInLogs: its logs may hold "
+            "scalar tensors; pytfweb's hold Python floats)",
+}
+# Single internal names of modules whose other names have pytfweb counterparts.
+INTERNAL_NAMES = {
+    ("initializers", "checkFanMode"): "tfjs-layers' internal string-option check of its initializers",
+    ("initializers", "checkDistribution"): "tfjs-layers' internal string-option check of its initializers",
+    ("initializer_config", "VALID_FAN_MODE_VALUES"): "tfjs-layers' internal list of its initializers' option values",
+    ("initializer_config", "VALID_DISTRIBUTION_VALUES"): "tfjs-layers' internal list of its initializers' option "
+                                                         "values",
+    ("wrappers", "checkBidirectionalMergeMode"): "tfjs-layers' internal string-option check of Bidirectional",
 }
 
 # Folders of spec files whose every case needs what pytfweb has no counterpart of.
@@ -321,6 +332,9 @@ LAYER_FUNCTIONS = {
     ("initializers", "serializeInitializer"): lambda obj: _serialize(obj),
     ("constraints", "serializeConstraint"): lambda obj: _serialize(obj),
     ("regularizers", "serializeRegularizer"): lambda obj: _serialize(obj),
+    ("constraints", "deserializeConstraint"): lambda config, *a: _deserialize_layer(config),
+    ("regularizers", "deserializeRegularizer"): lambda config, *a: _deserialize_layer(config),
+    ("initializers", "deserializeInitializer"): lambda config, *a: _deserialize_layer(config),
     ("activations", "serializeActivation"): lambda fn: getattr(fn, "name", None) or tf.layers.activations.name_of(fn),
 }
 # the getters above are pytfweb's own functions (returned as they are); the shims are called
@@ -605,6 +619,8 @@ class LayersHost(specs.Host):
         if kind == "ImportNamespaceSpecifier" and base in ("initializers", "regularizers", "constraints", "losses",
                                                           "metrics", "activations", "optimizers"):
             return Namespace(base, getattr(tf.layers, base, None) or getattr(tf, base))
+        if (base, imported) in INTERNAL_NAMES:
+            return Missing(f"{imported} from '{source}'", f"{INTERNAL_NAMES[(base, imported)]}: {imported}")
         if base == "metrics" and imported == "getLossOrMetricName":
             return Missing(f"{imported} from '{source}'",
                            "tfjs-layers' internal getLossOrMetricName (not exported): how its fit names a loss or "
