@@ -696,6 +696,8 @@ class Interpreter:
                 return obj[k]
             return self.host.object_member(obj, k)
         if isinstance(obj, (list, tuple)):
+            if key in ("buffer", "byteLength") and hasattr(obj, "js_get"):
+                return obj.js_get(key)   # a typed array's bytes
             if isinstance(key, (int, float)) and not isinstance(key, bool):
                 i = int(key)
                 return obj[i] if 0 <= i < len(obj) else UNDEF

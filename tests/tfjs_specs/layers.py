@@ -110,6 +110,7 @@ NAMED = {
     # tfjs-layers' version string: the one pytfweb writes into model files as their generator
     "version": lambda: tf.layers.saving.GENERATED_BY.rsplit(" v", 1)[1],
     "modelFromJSON": lambda: _model_from_json_promise,
+    "loadLayersModel": lambda: tf.load_layers_model,
 }
 
 _NS_ALIASES = {"LayersModel": "Model", "loadLayersModel": "load_layers_model", "cropping2D": "cropping2d",

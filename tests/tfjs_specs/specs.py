@@ -46,6 +46,24 @@ class Case:
         self.name, self.suite, self.fn, self.skipped = name, suite, fn, skipped
 
 
+class TypedArray(list):
+    """A JavaScript typed array: a list of its numbers that knows its element type (struct's
+    format), for its .buffer (the bytes) and .byteLength."""
+    fmt = "f"
+
+    def js_get(self, key):
+        if key == "buffer":
+            return struct.pack(f"<{len(self)}{self.fmt}", *self)
+        if key == "byteLength":
+            return len(self) * struct.calcsize(self.fmt)
+        raise KeyError(key)
+
+
+TYPED_ARRAYS = {name: type(name, (TypedArray,), {"fmt": fmt}) for name, fmt in (
+    ("Float32Array", "f"), ("Int32Array", "i"), ("Uint8Array", "B"), ("Uint8ClampedArray", "B"),
+    ("Float64Array", "d"), ("Int8Array", "b"), ("Uint16Array", "H"), ("Int16Array", "h"), ("Uint32Array", "I"))}
+
+
 def to_js(v):
     """A pytfweb result as the value a spec sees (tuples and arrays as lists, numpy scalars as
     Python's; numpy is not imported: the page has none)."""
@@ -368,8 +386,7 @@ class Host:
             "jasmine": Jasmine(), "Object": JSObjectStatics(), "Math": JSMath(), "Array": JSArray(),
             "Number": JSNumber(), "JSON": JSJson(), "console": JSConsole(), "Promise": JSPromise(),
             "Error": JSError, "TypeError": JSError, "String": js_str, "Boolean": truthy,
-            "Float32Array": list, "Int32Array": list, "Uint8Array": list, "Uint8ClampedArray": list,
-            "Float64Array": list, "Int8Array": list, "Uint16Array": list, "Int16Array": list, "Uint32Array": list,
+            **TYPED_ARRAYS,
             "spyOn": self.spy_on, "fail": self.fail, "isNaN": lambda v: isinstance(v, float) and math.isnan(v),
             "parseInt": int, "parseFloat": float, "Set": JSSet, "Map": JSMap,
         }
@@ -431,6 +448,8 @@ class Host:
         self.cases.append(Case(name, self.suite, fn, skipped=skipped or fn is UNDEF))
 
     def instance_of(self, v, cls):
+        if isinstance(cls, type) and issubclass(cls, TypedArray):
+            return isinstance(v, list)   # a typed array from pytfweb (data_sync) is a list here
         if isinstance(cls, JSArray):
             return isinstance(v, list)
         if isinstance(cls, JSObjectStatics):
@@ -478,8 +497,8 @@ class Host:
     def construct(self, cls, args, n):
         if isinstance(cls, JSArray):
             return [UNDEF] * args[0] if len(args) == 1 and isinstance(args[0], int) else list(args)
-        if cls is list:   # typed arrays: new Float32Array(n) or new Float32Array(values)
-            return [0] * args[0] if len(args) == 1 and isinstance(args[0], int) else list(args[0] if args else [])
+        if isinstance(cls, type) and issubclass(cls, TypedArray):   # new Float32Array(n) or (values)
+            return cls([0] * args[0] if len(args) == 1 and isinstance(args[0], int) else list(args[0] if args else []))
         if isinstance(cls, type) and issubclass(cls, JSError):
             return cls(*args)
         if isinstance(cls, type):

@@ -384,3 +384,22 @@ def test_user_defined_metadata_round_trip_and_checks():
         asyncio.run(model.save(tf.io.with_save_handler(lambda artifacts: {})))
     model.dispose()
     loaded.dispose()
+
+
+def test_load_from_a_handler_returning_tfjs_artifacts_object():
+    # TF.js's IOHandler.load returns a plain object with camelCase keys
+    model = tf.sequential([tf.layers.dense(units=1, input_shape=[2], kernel_initializer="ones")])
+    saved = []
+    asyncio.run(model.save(tf.io.with_save_handler(lambda artifacts: saved.append(artifacts) or {})))
+
+    class Handler:
+        async def load(self):
+            return {"modelTopology": saved[0].model_topology, "weightSpecs": saved[0].weight_specs,
+                    "weightData": saved[0].weight_data}
+
+    loaded = asyncio.run(tf.load_layers_model(Handler()))
+    out = loaded.predict(tf.ones([1, 2]))
+    assert_tensor(out, np.array([[2.0]]))
+    out.dispose()
+    model.dispose()
+    loaded.dispose()
