@@ -228,7 +228,7 @@ class CustomCallback(Callback):
         await _settle(None if self._on_yield is None else self._on_yield(epoch, batch, logs), self._frame())
 
 
-def standardize_callbacks(callbacks, yield_every="auto"):
+def _standardize_callbacks(callbacks, yield_every="auto"):
     """fit's callbacks as a list of callback objects: a dict of on_* functions (TF.js's camelCase
     keys or snake_case) becomes a CustomCallback yielding as yield_every says."""
     if isinstance(callbacks, (dict, Callback)) or (callbacks is not None and not isinstance(callbacks, (list, tuple))):

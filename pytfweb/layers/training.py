@@ -47,7 +47,7 @@ from ..ops.creation import convert_to_tensor
 from ..core.tensor import Tensor
 from . import losses as _losses
 from . import metrics as _metrics
-from .callbacks import CallbackList, CustomCallback, History, Progbar, ProgressLogger, standardize_callbacks, verbosity
+from .callbacks import CallbackList, CustomCallback, History, Progbar, ProgressLogger, _standardize_callbacks, verbosity
 from ._utils import shape_str, snake
 
 # TF.js's getOptimizer: the defaults a name gives (epsilon None = the backend's).
@@ -478,7 +478,7 @@ class Trainer:
         steps = math.ceil(n / batch_size)
         history = History()
         progress = ProgressLogger(verbose) if verbose else None
-        cbs = [history] + ([progress] if progress else []) + standardize_callbacks(callbacks, yield_every)
+        cbs = [history] + ([progress] if progress else []) + _standardize_callbacks(callbacks, yield_every)
         for c in cbs:
             if isinstance(c, CustomCallback):
                 c.in_sync_fit = sync
