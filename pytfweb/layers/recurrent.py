@@ -32,7 +32,7 @@ from . import activations as _activations
 from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
-from .engine import Container, InputSpec, Layer, _variable_name, assign_checked
+from .engine import Container, InputSpec, Layer, _shapes_and_dtypes, _variable_name, assign_checked
 from ._utils import shape_str
 
 
@@ -454,6 +454,7 @@ class RNN(Layer):
 
     def assert_input_compatibility(self, shapes):
         # The first input is the sequence; any others are initial states.
+        shapes = _shapes_and_dtypes(shapes)[0]
         super().assert_input_compatibility(shapes[:1])
         if len(shapes) > 1:
             self._check_state_shapes(shapes[0], shapes[1:])
