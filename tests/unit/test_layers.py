@@ -403,3 +403,32 @@ def test_load_from_a_handler_returning_tfjs_artifacts_object():
     out.dispose()
     model.dispose()
     loaded.dispose()
+
+
+def test_layer_nodes_views_and_input_compatibility():
+    dense = tf.layers.dense(units=2)
+    a, b = tf.input(shape=[3]), tf.input(shape=[3])
+    ya, yb = dense.apply(a), dense.apply(b)
+    assert dense.get_input_at(0) is a and dense.get_input_at(1) is b and dense.get_output_at(1) is yb
+    with pytest.raises(ValueError, match="only 2 inbound nodes"):
+        dense.get_output_at(2)
+    with pytest.raises(AttributeError, match="ill-defined"):
+        dense.input
+    with pytest.raises(AttributeError, match="ill-defined"):
+        dense.output
+    assert ya.name == f"{dense.name}/{dense.name}" and yb.name == f"{dense.name}/{dense.name}_1"
+    layer = tf.layers.Layer()
+    layer.input_spec = [tf.layers.InputSpec(shape=[None, 3], dtype="float32", axes={"1": 3})]
+    x = tf.ones([2, 3])
+    layer.assert_input_compatibility(x)   # TF.js's form: the inputs themselves
+    layer.assert_input_compatibility([(5, 3)])   # pytfweb's engine passes shapes
+    with pytest.raises(ValueError, match="expected shape"):
+        layer.assert_input_compatibility(tf.input(shape=[4, 3]))
+    with pytest.raises(ValueError, match="expected dtype"):
+        layer.assert_input_compatibility(tf.input(shape=[3], dtype="int32"))
+    zeros = tf.zeros([1])
+    v = tf.variable(zeros)
+    layer.trainable_weights = [v]
+    assert len(layer.weights) == 1 and layer.trainable_weights[0] is v and layer.weights[0] is v
+    layer.non_trainable_weights = []
+    tf.dispose([x, v, zeros])
