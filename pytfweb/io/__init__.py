@@ -19,7 +19,7 @@ from .artifacts import artifacts_from_model_json_async as _from_json_async
 from .files import FileSystem, file_system
 from .memory import from_memory, from_memory_sync, with_save_handler, with_save_handler_sync
 from .router import get_load_handlers, get_save_handlers, register_load_router, register_save_router
-from .weights import concatenate_array_buffers, decode_weights, encode_weights, get_weight_specs
+from .weights import CompositeArrayBuffer, concatenate_array_buffers, decode_weights, encode_weights, get_weight_specs
 # The handler modules register their routers on import; the order is the routers' order.
 from .http import browser_http_request, http, is_http_scheme
 from .browser_storage import browser_downloads, browser_files

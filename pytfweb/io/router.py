@@ -186,7 +186,7 @@ def save_artifacts_sync(handler, artifacts, api):
 
 def _checked_artifacts(result, api):
     if isinstance(result, dict):
-        result = ModelArtifacts(**result)
+        result = ModelArtifacts.from_dict(result, api)   # TF.js's camelCase artifacts object, or snake_case
     if not isinstance(result, ModelArtifacts):
         raise TypeError(f"{api}: the IO handler's load returned {type(result).__name__}, expected ModelArtifacts")
     return result

@@ -646,6 +646,62 @@ def get_weight_specs(manifest: List[dict]) -> List[dict]:
     return [s for g in manifest for s in g["weights"]]
 
 
+class CompositeArrayBuffer:
+    """Weight data held as one buffer or several, read as one (TF.js's io.CompositeArrayBuffer:
+    model artifacts' weight_data may be a list of buffers, one per weight file).
+
+    Args:
+        buffers: a buffer (bytes, bytearray, memoryview), a list of them, or None (no data).
+
+    Returns:
+        The composite buffer: byte_length, slice(start, end) and join().
+
+    Example:
+        >>> data = tf.io.CompositeArrayBuffer([b"ab", b"cd"])
+        >>> data.byte_length, data.slice(1, 3)
+        (4, b'bc')
+    """
+
+    def __init__(self, buffers: Any = None):
+        if buffers is None:
+            buffers = []
+        elif isinstance(buffers, (bytes, bytearray, memoryview)):
+            buffers = [buffers]
+        elif not isinstance(buffers, (list, tuple)):
+            raise TypeError(f"CompositeArrayBuffer: buffers must be bytes-like or a list of bytes-like values, got "
+                            f"{type(buffers).__name__}")
+        self._data = b"".join(bytes(b) for b in buffers)
+
+    @property
+    def byte_length(self) -> int:
+        """The number of bytes of all the buffers together."""
+        return len(self._data)
+
+    def slice(self, start: int = 0, end: Any = None) -> bytes:
+        """Bytes start to end (exclusive) across the buffers, as ArrayBuffer.slice.
+
+        Args:
+            start: the first byte (negative: from the end).
+            end: the end (None: the last byte).
+
+        Returns:
+            bytes.
+        """
+        return self._data[start:end]
+
+    @staticmethod
+    def join(buffers: Any) -> bytes:
+        """The buffers as one (TF.js's CompositeArrayBuffer.join).
+
+        Args:
+            buffers: a buffer or a list of them.
+
+        Returns:
+            bytes.
+        """
+        return CompositeArrayBuffer(buffers).slice()
+
+
 def concatenate_array_buffers(buffers: Any) -> bytes:
     """One bytes object from a list of buffers, or from one buffer (TF.js's concatenateArrayBuffers).
 

@@ -42,7 +42,7 @@ def option_name(key):
     return _OPTION_NAMES.get(name, name)
 
 
-_OPTION_NAMES = {"input_d_type": "input_dtype"}
+_OPTION_NAMES = {"input_d_type": "input_dtype", "max_n_dim": "max_ndim", "min_n_dim": "min_ndim"}
 
 
 # Options TF.js reads with `=== undefined`, where null is a value of its own (Bidirectional's

@@ -208,7 +208,7 @@ class ProgressLogger(Callback):
         stream = self.stream or sys.stdout
         if self.params["epochs"] > 1:
             print(f"Epoch {epoch + 1}/{self.params['epochs']}", file=stream, flush=True)
-        self.bar = Progbar(self.params.get("steps") or 1, self.verbose, stream)
+        self.bar = Progbar(_steps_per_epoch(self.params), self.verbose, stream)
 
     def due(self, step):
         """Whether the bar would redraw after `step` (Progbar.due).
@@ -233,6 +233,15 @@ class ProgressLogger(Callback):
     def on_epoch_end(self, epoch, logs=None):
         self.bar.update(self.bar.target, logs, finalize=True)
         self.bar = None
+
+
+def _steps_per_epoch(params):
+    """Batches per epoch: params' steps (fit_dataset's batches_per_epoch), or, for fit on tensors
+    (whose steps is None, as TF.js's), the samples over the batch size."""
+    if params.get("steps"):
+        return params["steps"]
+    samples, batch = params.get("samples"), params.get("batch_size")
+    return math.ceil(samples / batch) if samples and batch else 1
 
 
 class Progbar:

@@ -139,7 +139,7 @@ class ConvLSTM2DCell(LSTMCell):
             return None
         masks = getattr(self, attr)
         if masks is None:
-            masks = [self._mask(like, rate) for _ in range(_GATES)]
+            masks = [self._mask(like, rate, 1) for _ in range(_GATES)]
             setattr(self, attr, masks)
         return masks
 

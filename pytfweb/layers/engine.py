@@ -35,6 +35,19 @@ from . import regularizers as _regularizers
 from ._utils import shape_str, snake, to_list, unique_name
 
 _symbolic_ids = itertools.count()
+_layer_ids = itertools.count()
+_tensor_names = {}   # a layer output's name -> how many outputs have had it
+
+
+def _unique_tensor_name(name):
+    """TF.js's name for the next output of a layer: '<layer>/<layer>', then '<layer>/<layer>_1', ..."""
+    count = _tensor_names.get(name, 0)
+    _tensor_names[name] = count + 1
+    if count == 0:
+        return name
+    unique = f"{name}_{count}"
+    _tensor_names[unique] = 1
+    return unique
 
 
 class SymbolicTensor:
@@ -120,14 +133,26 @@ class InputSpec:
     """What a layer accepts: ndim, min_ndim, max_ndim and fixed sizes of some axes (checked by
     Layer.assert_input_compatibility).
 
+    Args:
+        ndim: the input's rank.
+        min_ndim: its least rank.
+        max_ndim: its greatest rank.
+        axes: {axis: size} of axes whose size is fixed (None: none).
+        dtype: its dtype.
+        shape: its shape, as TF.js's InputSpec records it (given, it sets ndim to its length).
+
     Example:
         >>> spec = tf.layers.InputSpec(min_ndim=2, axes={-1: 3})
         >>> spec.min_ndim, spec.axes
         (2, {-1: 3})
     """
 
-    def __init__(self, ndim=None, min_ndim=None, max_ndim=None, axes=None, dtype=None):
-        self.ndim, self.min_ndim, self.max_ndim, self.axes, self.dtype = ndim, min_ndim, max_ndim, axes, dtype
+    def __init__(self, ndim=None, min_ndim=None, max_ndim=None, axes=None, dtype=None, shape=None):
+        if shape is not None:
+            ndim = len(shape)
+        self.ndim, self.min_ndim, self.max_ndim, self.dtype, self.shape = ndim, min_ndim, max_ndim, dtype, shape
+        # axes as int keys (a JSON or JavaScript object gives them as strings)
+        self.axes = {} if axes is None else {int(k): v for k, v in axes.items()}
 
 
 
@@ -179,6 +204,7 @@ class Layer:
             [2, 4]
     """
     config_keys = ()
+    stateful = False   # TF.js's Layer.stateful (an RNN sets its own)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -188,6 +214,7 @@ class Layer:
                  dtype=None, weights=None, input_dtype=None):
         cls = self.get_class_name()
         self.name = name if name is not None else f"{snake(cls)}_{unique_name(cls)}"
+        self.id = next(_layer_ids)   # unique among layers, as TF.js's Layer.id
         self.dtype = dtype or input_dtype or "float32"
         self._trainable = trainable
         self.built = False
@@ -248,6 +275,11 @@ class Layer:
     def __repr__(self):
         return f"<{self.get_class_name()} name={self.name}>"
 
+    @property
+    def initial_weights(self):
+        """The weights given to the constructor, not yet assigned (None once the layer is built)."""
+        return self._initial_weights
+
     # --- weights ---------------------------------------------------------------------------------
     @property
     def trainable(self):
@@ -265,15 +297,24 @@ class Layer:
 
     @property
     def trainable_weights(self):
-        """The weights fit updates (Variables; empty when the layer is frozen)."""
+        """The weights fit updates (Variables; empty when the layer is frozen). Settable, as TF.js's."""
         return list(self._trainable_weights) if self.trainable else []
+
+    @trainable_weights.setter
+    def trainable_weights(self, weights):
+        self._trainable_weights = list(weights)
 
     @property
     def non_trainable_weights(self):
-        """The weights fit does not update (Variables: a frozen layer's, batch norm's moving statistics)."""
+        """The weights fit does not update (Variables: a frozen layer's, batch norm's moving statistics).
+        Settable, as TF.js's."""
         if self.trainable:
             return list(self._non_trainable_weights)
         return list(self._trainable_weights) + list(self._non_trainable_weights)
+
+    @non_trainable_weights.setter
+    def non_trainable_weights(self, weights):
+        self._non_trainable_weights = list(weights)
 
     @property
     def weights(self):
@@ -297,6 +338,8 @@ class Layer:
             The Variable.
         """
         dtype = dtype or self.dtype
+        if name in self._weight_names.values():
+            raise ValueError(f"Duplicate weight name {name} for layer {self.name}")
         self._check_weight_size(name, shape)
         init = _initializers.get(initializer if initializer is not None else "glorot_uniform")
         if _initializers.fast_init_active():   # the values are about to be overwritten (model loading)
@@ -543,7 +586,8 @@ class Layer:
         out_shape = self.compute_output_shape(in_shapes if many else in_shapes[0])
         out_shapes = out_shape if _is_shape_list(out_shape) else [out_shape]
         node_index = len(self.inbound_nodes)
-        outputs = [SymbolicTensor(self.dtype, s, self, node_index, i) for i, s in enumerate(out_shapes)]
+        outputs = [SymbolicTensor(self.dtype, s, self, node_index, i, _unique_tensor_name(f"{self.name}/{self.name}"))
+                   for i, s in enumerate(out_shapes)]
         Node(self, [x.source_layer for x in xs], [x.node_index for x in xs], [x.tensor_index for x in xs],
              xs, outputs)
         return outputs if _is_shape_list(out_shape) else outputs[0]
@@ -561,22 +605,32 @@ class Layer:
                           f"layer {self.name}: {shape_str(expected)}", stacklevel=4)
 
     def assert_input_compatibility(self, shapes):
-        """Check ranks and fixed axis sizes against the layer's input_spec (TF.js's messages).
+        """Check ranks, shapes, dtypes and fixed axis sizes against the layer's input_spec (TF.js's
+        messages).
 
         Args:
-            shapes: the input shapes.
+            shapes: the inputs (a Tensor or SymbolicTensor, or a list of them, as TF.js's
+                assertInputCompatibility takes), or their shapes (a list of shapes).
 
         Raises:
-            ValueError: a shape does not fit.
+            ValueError: an input does not fit.
         """
+        shapes, dtypes = _shapes_and_dtypes(shapes)
         if self.input_spec is None:
             return
         specs = to_list(self.input_spec)
         if len(specs) != len(shapes):
             raise ValueError(f"Layer {self.name} expects {len(specs)} inputs, but it received {len(shapes)} input "
                              f"tensors.")
-        for i, (spec, shape) in enumerate(zip(specs, shapes)):
+        for i, (spec, shape, dtype) in enumerate(zip(specs, shapes, dtypes)):
             ndim = len(shape)
+            if spec.dtype is not None and dtype is not None and dtype != spec.dtype:
+                raise ValueError(f"Input {i} is incompatible with layer {self.name}: expected dtype={spec.dtype}, "
+                                 f"found dtype={dtype}.")
+            if spec.shape is not None and (len(spec.shape) != ndim or any(
+                    s is not None and d is not None and s != d for s, d in zip(spec.shape, shape))):
+                raise ValueError(f"Input {i} is incompatible with layer {self.name}: expected shape="
+                                 f"{shape_str(list(spec.shape))}, found shape={shape_str(list(shape))}.")
             if spec.ndim is not None and ndim != spec.ndim:
                 raise ValueError(f"Input {i} is incompatible with layer {self.name}: expected ndim={spec.ndim}, "
                                  f"found ndim={ndim}")
@@ -593,11 +647,46 @@ class Layer:
                                      f"input shape to have value {size} but got shape {shape_str(shape)}.")
 
     # --- graph views (TF.js's layer.input / output / outputShape) -------------------------------
+    def _node_at(self, node_index, what):
+        if not self.inbound_nodes:
+            raise ValueError(f"The layer {self.name} has never been called and thus has no defined {what}.")
+        if not isinstance(node_index, int) or not 0 <= node_index < len(self.inbound_nodes):
+            raise ValueError(f"Asked to get {what} at node {node_index}, but the layer has only "
+                             f"{len(self.inbound_nodes)} inbound nodes.")
+        return self.inbound_nodes[node_index]
+
+    def get_input_at(self, node_index):
+        """The input SymbolicTensor(s) of the layer's node_index-th application (TF.js's getInputAt).
+
+        Args:
+            node_index: which application (0 for the first).
+
+        Returns:
+            A SymbolicTensor, or a list of them.
+        """
+        ins = self._node_at(node_index, "input").input_tensors
+        return ins[0] if len(ins) == 1 else list(ins)
+
+    def get_output_at(self, node_index):
+        """The output SymbolicTensor(s) of the layer's node_index-th application (TF.js's getOutputAt).
+
+        Args:
+            node_index: which application (0 for the first).
+
+        Returns:
+            A SymbolicTensor, or a list of them.
+        """
+        outs = self._node_at(node_index, "output").output_tensors
+        return outs[0] if len(outs) == 1 else list(outs)
+
     @property
     def output(self):
         """The layer's output SymbolicTensor (the layer must have been applied to symbolic inputs once)."""
         if not self.inbound_nodes:
             raise AttributeError(f"Layer {self.name} has no inbound nodes.")
+        if len(self.inbound_nodes) > 1:
+            raise AttributeError(f"Layer {self.name} has multiple inbound nodes, hence the notion of \"layer output\" "
+                                 f"is ill-defined. Use get_output_at(node_index) instead.")
         outs = self.inbound_nodes[0].output_tensors
         return outs[0] if len(outs) == 1 else outs
 
@@ -606,6 +695,9 @@ class Layer:
         """The layer's input SymbolicTensor (the layer must have been applied to symbolic inputs once)."""
         if not self.inbound_nodes:
             raise AttributeError(f"Layer {self.name} is not connected, no input to return.")
+        if len(self.inbound_nodes) > 1:
+            raise AttributeError(f"Layer {self.name} has multiple inbound nodes, hence the notion of \"layer input\" "
+                                 f"is ill-defined. Use get_input_at(node_index) instead.")
         ins = self.inbound_nodes[0].input_tensors
         return ins[0] if len(ins) == 1 else ins
 
@@ -787,6 +879,15 @@ def _unaliased(out, inputs):
     if isinstance(out, list):
         return [o.clone() if id(o) in ids else o for o in out]
     return out.clone() if id(out) in ids else out
+
+
+def _shapes_and_dtypes(inputs):
+    """(shapes, dtypes) of inputs given as tensors / SymbolicTensors (one or a list), or of shapes
+    given as such (dtypes None)."""
+    items = inputs if isinstance(inputs, (list, tuple)) else [inputs]
+    if all(hasattr(x, "shape") and hasattr(x, "dtype") for x in items):
+        return [tuple(x.shape) for x in items], [x.dtype for x in items]
+    return list(inputs), [None] * len(inputs)
 
 
 def _is_shape_list(s):

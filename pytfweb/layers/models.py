@@ -9,7 +9,9 @@ them all."""
 import json
 from typing import Optional, Sequence, Union
 
+from .. import ops
 from ..core.api import is_recording_gradients, tidy
+from ..core.tensor import Tensor
 from . import inference_fusion as _inference_fusion
 from . import regularizers as _regularizers
 from . import saving as _saving
@@ -40,7 +42,8 @@ class Model(Trainer, Layer):
     class_name = "Model"
 
     def __init__(self, inputs, outputs, name=None):
-        Layer.__init__(self, name=name or unique_name("model"))
+        # TF.js names a model after its class, lower-cased: model1, or a subclass's own
+        Layer.__init__(self, name=name or unique_name(self.get_class_name().lower()))
         Trainer.__init__(self)
         self.supports_masking = True
         self._set_graph(to_list(inputs), to_list(outputs))
@@ -51,6 +54,9 @@ class Model(Trainer, Layer):
             if not isinstance(x, SymbolicTensor) or not isinstance(x.source_layer, InputLayer):
                 raise ValueError(f"Input tensors to a Model must come from tf.input(). Received: {x!r} "
                                  f"(input {i}) is not a tf.input() output.")
+        if len({id(x) for x in inputs}) < len(inputs):
+            raise ValueError(f"The list of inputs passed to the model is redundant. All inputs should only appear "
+                             f"once. Found: {inputs}")
         for i, x in enumerate(outputs):
             if not isinstance(x, SymbolicTensor):
                 raise TypeError(f"The outputs of a Model must be SymbolicTensors (layer outputs); output {i} is "
@@ -125,6 +131,58 @@ class Model(Trainer, Layer):
     def layers(self):
         """The model's layers, in order (input layers first for a functional model)."""
         return list(self._graph_layers)
+
+    def set_user_defined_metadata(self, metadata=None):
+        """Attach metadata of the user's to the model: saved in its model.json (userDefinedMetadata)
+        and read back by load_layers_model (TF.js's setUserDefinedMetadata).
+
+        Args:
+            metadata: a JSON object: a dict with str keys whose values are str, numbers, bools,
+                None, lists or dicts of the same.
+
+        Example:
+            >>> model = tf.sequential([tf.layers.dense(units=1, input_shape=[2])])
+            >>> model.set_user_defined_metadata({"labels": ["cat", "dog"]})
+            >>> model.get_user_defined_metadata()
+            {'labels': ['cat', 'dog']}
+        """
+        if not isinstance(metadata, dict) or not _plain_json(metadata):
+            raise ValueError(f"User-defined metadata is expected to be a JSON object, but is not: got "
+                             f"{type(metadata).__name__} (a dict of JSON values)")
+        self.user_defined_metadata = metadata
+
+    def get_user_defined_metadata(self):
+        """The metadata set_user_defined_metadata attached (or a loaded model.json held), or None.
+
+        Returns:
+            A dict, or None.
+        """
+        return getattr(self, "user_defined_metadata", None)
+
+    @property
+    def input(self):
+        """The model's input SymbolicTensor (a list of them for several inputs), as TF.js's
+        LayersModel.input, also once the model is applied inside another."""
+        if not self.inputs:
+            raise AttributeError(f"Layer {self.name} is not connected, no input to return.")
+        return self.inputs[0] if len(self.inputs) == 1 else list(self.inputs)
+
+    @property
+    def output(self):
+        """The model's output SymbolicTensor (a list of them for several outputs)."""
+        if not self.outputs:
+            raise AttributeError(f"Layer {self.name} has no inbound nodes.")
+        return self.outputs[0] if len(self.outputs) == 1 else list(self.outputs)
+
+    @property
+    def input_layers(self):
+        """The layers of the model's inputs (its InputLayers), one per input."""
+        return [x.source_layer for x in self.inputs]
+
+    @property
+    def output_layers(self):
+        """The layers that compute the model's outputs, one per output."""
+        return [x.source_layer for x in self.outputs]
 
     def get_layer(self, name=None, index=None):
         """A layer by name or by index in model.layers.
@@ -250,7 +308,8 @@ class Model(Trainer, Layer):
     # --- as a layer ------------------------------------------------------------------------------
     def compute_output_shape(self, input_shape):
         shapes = [x.shape for x in self.outputs]
-        batch = (input_shape[0] if isinstance(input_shape, list) else input_shape)[0]
+        one = input_shape[0] if input_shape and isinstance(input_shape[0], (list, tuple)) else input_shape
+        batch = one[0] if one else None
         shapes = [(batch,) + tuple(s[1:]) for s in shapes]
         return shapes[0] if len(shapes) == 1 else shapes
 
@@ -276,16 +335,63 @@ class Model(Trainer, Layer):
                                 with_masks=True)
         return (outs[0], masks[0]) if len(outs) == 1 else (outs, masks)
 
-    def _run(self, xs, training=False, activity_losses=None, masks=None, with_masks=False):
+    def execute(self, inputs, outputs):
+        """The values of SymbolicTensors of the model's graph, by name, for concrete inputs
+        (TF.js's LayersModel.execute): any layer's output, not only the model's outputs.
+
+        Args:
+            inputs: a Tensor, a list with one per model input, or a dict {input SymbolicTensor's
+                name: Tensor}.
+            outputs: the name of a SymbolicTensor of the graph (`symbolic.name`), or a list of them.
+
+        Returns:
+            A Tensor, or a list of them for a list of names.
+
+        Example:
+            >>> x = tf.input(shape=[2])
+            >>> hidden = tf.layers.dense(units=3, kernel_initializer="ones").apply(x)
+            >>> model = tf.model(inputs=x, outputs=tf.layers.dense(units=1).apply(hidden))
+            >>> model.execute(tf.tensor([[1, 2]]), hidden.name).print()
+            Tensor
+                [[3, 3, 3]]
+        """
+        many = isinstance(outputs, (list, tuple))
+        names = list(outputs) if many else [outputs]
+        if not names:
+            raise ValueError("execute: `outputs` is an empty list, which is not allowed: name the SymbolicTensors "
+                             "to compute")
+        known = {x.name: x for x in self.inputs}
+        for node in self._nodes:
+            for t in node.output_tensors:
+                known.setdefault(t.name, t)
+        missing = [n for n in names if n not in known]
+        if missing:
+            raise ValueError(f"Cannot find SymbolicTensors for output name(s): {missing}")
+        if isinstance(inputs, dict):
+            absent = [x.name for x in self.inputs if inputs.get(x.name) is None]
+            if absent:
+                raise ValueError(f"No value is provided for the model's input {absent[0]}")
+            xs = [inputs[x.name] for x in self.inputs]
+        else:
+            xs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+            if len(xs) != len(self.inputs):
+                raise ValueError(f"The number of inputs provided ({len(xs)}) does not match the number of inputs of "
+                                 f"this model ({len(self.inputs)}).")
+        xs = [x if isinstance(x, Tensor) else ops.convert_to_tensor(x, "inputs", "execute") for x in xs]
+        values = tidy(lambda: self._run(xs, keep=[known[n] for n in names]))
+        return values if many else values[0]
+
+    def _run(self, xs, training=False, activity_losses=None, masks=None, with_masks=False, keep=None):
         """Execute the graph on concrete tensors (list, one per model input; masks: their masks
-        or None); returns the list of outputs, and of their masks with with_masks. Run it inside
-        a tidy scope: intermediates are left to that scope."""
+        or None); returns the list of outputs (or of the SymbolicTensors in keep), and of their
+        masks with with_masks. Run it inside a tidy scope: intermediates are left to that scope."""
         values = {x.id: t for x, t in zip(self.inputs, xs)}
         mask_of = {x.id: m for x, m in zip(self.inputs, masks or [])}
         # Fused chains only where nothing can tell: no training, no masks, no activity losses, and
-        # no gradient tape (a gradient must reach the conv's and the normalization's weights).
+        # no gradient tape (a gradient must reach the conv's and the normalization's weights); nor
+        # where an intermediate value is asked for (a fused chain skips its nodes).
         fused = (None if training or with_masks or activity_losses is not None or is_recording_gradients()
-                 or any(m is not None for m in mask_of.values()) else self._inference_plan())
+                 or keep is not None or any(m is not None for m in mask_of.values()) else self._inference_plan())
         for node in self._nodes:
             if fused is not None:
                 if id(node) in fused.skipped:
@@ -309,7 +415,10 @@ class Model(Trainer, Layer):
                 activity_losses.extend(tidy(lambda o=o: reg(o)) for o in outs)
             for t, o in zip(node.output_tensors, outs):
                 values[t.id] = o
-        outputs = [values[t.id] for t in self.outputs]
+        outputs = [values[t.id] for t in (self.outputs if keep is None else keep)]
+        if keep is not None:
+            # an input asked for is the caller's own tensor: a clone, so that tidy keeps both
+            outputs = [o.clone() if any(o is x for x in xs) else o for o in outputs]
         if with_masks:
             return outputs, [mask_of.get(t.id) for t in self.outputs]
         return outputs
@@ -430,6 +539,18 @@ class Model(Trainer, Layer):
                              "data).")
         for line in summary_lines(self, line_length, positions):
             print_fn(line)
+
+
+def _plain_json(x):
+    """Whether x is a JSON value: None, str, a number, a bool, or lists and str-keyed dicts of them
+    (TF.js's plainObjectCheck)."""
+    if x is None or isinstance(x, (str, bool, int, float)):
+        return True
+    if isinstance(x, list):
+        return all(_plain_json(v) for v in x)
+    if type(x) is dict or (isinstance(x, dict) and type(x).__name__ == "JSObject"):
+        return all(isinstance(k, str) and _plain_json(v) for k, v in x.items())
+    return False
 
 
 class Sequential(Model):

@@ -32,7 +32,7 @@ from . import activations as _activations
 from . import constraints as _constraints
 from . import initializers as _initializers
 from . import regularizers as _regularizers
-from .engine import Container, InputSpec, Layer, _variable_name, assign_checked
+from .engine import Container, InputSpec, Layer, _shapes_and_dtypes, _variable_name, assign_checked
 from ._utils import shape_str
 
 
@@ -47,6 +47,23 @@ def _rate(value, name, layer):
     if not 0 <= value <= 1:
         raise ValueError(f"{layer}: {name} must be in [0, 1], got {value}")
     return value
+
+
+def state_sizes(cell):
+    """A cell's state sizes as a tuple: TF.js's stateSize may be one number (a single state) or a
+    list (the first is the output size), as may a user's cell here."""
+    size = getattr(cell, "state_size", None)
+    if size is None:
+        raise ValueError(f"The RNN cell {getattr(cell, 'name', cell)} should have an attribute `state_size` (the "
+                         f"size of each recurrent state: a number, or a list of them)")
+    return tuple(size) if isinstance(size, (list, tuple)) else (size,)
+
+
+def _reset_dropout_masks(cell):
+    # a cell of the user's own (any Layer with state_size and call) need not keep dropout masks
+    reset = getattr(cell, "reset_dropout_masks", None)
+    if reset is not None:
+        reset()
 
 
 class RNNCell(Layer):
@@ -91,10 +108,26 @@ class RNNCell(Layer):
         self.dropout_mask = None
         self.recurrent_dropout_mask = None
 
-    def _mask(self, like, rate):
-        if self.dropout_func is not None:
-            return self.dropout_func(ops.ones_like(like), rate)
-        return ops.dropout(ops.ones_like(like), rate)
+    def _mask(self, like, rate, draws=None):
+        # TF.js draws one mask per gate (generateDropoutMask with count 3 for GRU, 4 for LSTM) and
+        # applies the first to every gate: a user's dropout_func sees as many calls here (the others'
+        # masks disposed); pytfweb's own dropout draws only the mask it applies (a traced step
+        # would prune the unused draws, and eager and traced runs must draw alike). draws=1: one
+        # mask, for a cell that applies a mask of its own to each gate.
+        if self.dropout_func is None:
+            return ops.dropout(ops.ones_like(like), rate)
+        masks = []
+        for _ in range(self.gates if draws is None else draws):
+            ones = ops.ones_like(like)
+            try:
+                masks.append(self.dropout_func(ones, rate))
+            finally:
+                if all(m is not ones for m in masks):
+                    ones.dispose()
+        for m in masks[1:]:
+            if m is not masks[0]:
+                m.dispose()
+        return masks[0]
 
     def _drop(self, x, h, training):
         """x and h with this sequence's dropout masks applied (training only)."""
@@ -279,7 +312,7 @@ class StackedRNNCells(Container):
     @property
     def state_size(self):
         """The sizes of the states of every cell, in order."""
-        return tuple(s for cell in reversed(self.cells) for s in cell.state_size)
+        return tuple(s for cell in reversed(self.cells) for s in state_sizes(cell))
 
     def _children(self):
         return getattr(self, "cells", [])
@@ -287,7 +320,7 @@ class StackedRNNCells(Container):
     def reset_dropout_masks(self):
         """Forget the cached dropout masks of every cell."""
         for c in self.cells:
-            c.reset_dropout_masks()
+            _reset_dropout_masks(c)
 
     def build(self, input_shape):
         if input_shape and isinstance(input_shape[0], (list, tuple)):
@@ -296,14 +329,14 @@ class StackedRNNCells(Container):
             if not cell.built:
                 cell.build(input_shape)
                 cell.built = True
-            input_shape = (input_shape[0], cell.state_size[0])
+            input_shape = (input_shape[0], state_sizes(cell)[0])
         self.built = True
 
     def call(self, inputs, training=False):
         states = list(inputs[1:])
         nested = []
         for cell in reversed(self.cells):
-            n = len(cell.state_size)
+            n = len(state_sizes(cell))
             nested.append(states[:n])
             states = states[n:]
         nested.reverse()
@@ -406,7 +439,7 @@ class RNN(Layer):
         """The states' shapes for an input of input_shape: (batch, size), or (batch, *size) for a
         state_size entry that is a shape."""
         batch = input_shape[0]
-        return [(batch,) + tuple(s) if isinstance(s, (list, tuple)) else (batch, s) for s in self.cell.state_size]
+        return [(batch,) + tuple(s) if isinstance(s, (list, tuple)) else (batch, s) for s in state_sizes(self.cell)]
 
     def get_initial_state(self, inputs):
         """Zero states for a batch of inputs.
@@ -421,13 +454,14 @@ class RNN(Layer):
 
     def assert_input_compatibility(self, shapes):
         # The first input is the sequence; any others are initial states.
+        shapes = _shapes_and_dtypes(shapes)[0]
         super().assert_input_compatibility(shapes[:1])
         if len(shapes) > 1:
             self._check_state_shapes(shapes[0], shapes[1:])
 
     def _state_names(self):
         """How error messages name the states (ConvLSTM2D: h and c)."""
-        return [str(i) for i in range(len(self.cell.state_size))]
+        return [str(i) for i in range(len(state_sizes(self.cell)))]
 
     def _check_state_shapes(self, input_shape, state_shapes):
         names = self._state_names()
@@ -484,7 +518,7 @@ class RNN(Layer):
             mask = mask[0]
         out = mask if self.return_sequences else None
         if self.return_state:
-            return [out] + [None] * len(self.cell.state_size)
+            return [out] + [None] * len(state_sizes(self.cell))
         return out
 
     # --- states of a stateful layer ---------------------------------------------------------------
@@ -493,7 +527,7 @@ class RNN(Layer):
         """The current states of a stateful layer (its Variables; read, do not dispose them);
         [None, ...] otherwise."""
         if self._state_vars is None:
-            return [None] * len(self.cell.state_size)
+            return [None] * len(state_sizes(self.cell))
         return list(self._state_vars)
 
     def _full_state_shapes(self, input_shape):
@@ -583,7 +617,7 @@ class RNN(Layer):
             xs = xs[::-1]
             keeps = keeps[::-1] if keeps is not None else None
         outputs = []
-        self.cell.reset_dropout_masks()
+        _reset_dropout_masks(self.cell)
         try:
             for t, xt in enumerate(xs):
                 output, new_states = self._step(xt, states, training)
@@ -595,7 +629,7 @@ class RNN(Layer):
                 outputs.append(output)
                 states = new_states
         finally:
-            self.cell.reset_dropout_masks()
+            _reset_dropout_masks(self.cell)
         states = [self._from_step_layout(s, False) for s in states]
         if self.stateful:
             for v, s in zip(self._state_vars, states):

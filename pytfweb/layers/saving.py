@@ -5,7 +5,9 @@ them out, and with include_optimizer the training config and the optimizer's wei
 "optimizer"). load: the artifacts from a handler, the model from the topology, compiled from the
 training config when there is one, then the weights assigned by name (strict by default).
 """
+import json
 import re
+import warnings
 from typing import Any, Callable, Optional
 
 from ..core.api import dispose
@@ -18,6 +20,7 @@ from ._utils import snake
 
 FORMAT = "layers-model"
 GENERATED_BY = "TensorFlow.js tfjs-layers v4.22.0"   # the format version pytfweb writes (TF.js 4.22's)
+MAX_USER_DEFINED_METADATA_SERIALIZED_LENGTH = 1024 * 1024   # longer metadata is saved with a warning (TF.js's)
 
 
 # --- save -------------------------------------------------------------------------------------------
@@ -37,6 +40,12 @@ def model_artifacts(model, include_optimizer=False, trainable_only=False, quanti
         data, specs = data + opt_data, specs + opt_specs
     metadata = getattr(model, "user_defined_metadata", None)
     if metadata is not None:
+        size = len(json.dumps(metadata))
+        if size > MAX_USER_DEFINED_METADATA_SERIALIZED_LENGTH:
+            warnings.warn(f"User-defined metadata of model \"{model.name}\" is too large in size (length={size} "
+                          f"when serialized). It is not recommended to store such large objects in user-defined "
+                          f"metadata. Please make sure its serialized length is <= "
+                          f"{MAX_USER_DEFINED_METADATA_SERIALIZED_LENGTH}.")
         artifacts.user_defined_metadata = metadata
     artifacts.weight_data, artifacts.weight_specs = data, specs
     return artifacts

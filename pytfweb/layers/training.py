@@ -485,7 +485,8 @@ class Trainer:
         yielders = _yielders_of(user, yield_every, "fit")
         cb = CallbackList([history] + ([progress] if progress else []) + user.callbacks)
         names = list(self.metrics_names)
-        cb.set_model(self, {"epochs": epochs, "initial_epoch": initial_epoch, "samples": n, "steps": steps,
+        # steps is None as in TF.js's params for fit on tensors (it counts the batches of fit_dataset)
+        cb.set_model(self, {"epochs": epochs, "initial_epoch": initial_epoch, "samples": n, "steps": None,
                             "batch_size": batch_size, "verbose": verbose, "do_validation": val is not None,
                             "metrics": names + [f"val_{k}" for k in names] if val is not None else names})
         batch_logs_wanted = cb.wants("on_batch_end") or any(y.on_yield is not None for y in yielders)
@@ -514,7 +515,7 @@ class Trainer:
                     await y.batch_end(epoch, b, logs, sync)
                 if progress is not None and progress.due(b + 1) and b + 1 < steps:
                     progress.update(b + 1, _means(names, await _read(sums[0] + sums[1], sync)))
-                if not sync:
+                if not sync and yield_every != "never":
                     await asyncio.sleep(0)   # let the page breathe between batches
                 if self.stop_training:
                     break
@@ -955,6 +956,8 @@ _STEPS = {"train": _train_step_traced, "test": _test_step_traced, "predict": _pr
 def _batch_size(batch_size):
     if batch_size is None:
         return 32
+    if isinstance(batch_size, float) and batch_size.is_integer():
+        batch_size = int(batch_size)   # a JavaScript number, as TF.js takes it (4.0 is 4)
     if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
         raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
     return batch_size

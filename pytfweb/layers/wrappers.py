@@ -5,7 +5,7 @@ running backward, named forward_<name> / backward_<name>) and expose its weights
 """
 from .. import ops
 from .engine import Container, InputSpec, Layer
-from .recurrent import _CellRNN
+from .recurrent import _CellRNN, state_sizes
 from ._utils import shape_str
 
 _MERGE_MODES = ("sum", "mul", "concat", "ave", None)
@@ -103,7 +103,7 @@ class Bidirectional(_Wrapper):
         Args:
             states: None (zeros), or the forward layer's states followed by the backward layer's.
         """
-        n = len(self.forward_layer.cell.state_size)
+        n = len(state_sizes(self.forward_layer.cell))
         self.forward_layer.reset_states(None if states is None else list(states)[:n])
         self.backward_layer.reset_states(None if states is None else list(states)[n:])
 
@@ -113,7 +113,7 @@ class Bidirectional(_Wrapper):
         out = mask if self.return_sequences else None
         out = [out, out] if self.merge_mode is None else [out]
         if self.return_state:
-            return out + [None] * (2 * len(self.forward_layer.cell.state_size))
+            return out + [None] * (2 * len(state_sizes(self.forward_layer.cell)))
         return out if self.merge_mode is None else out[0]
 
     def call(self, inputs, training=False, mask=None):

@@ -155,6 +155,74 @@ def run_awaitable(value):
     return value
 
 
+class ErrorText(str):
+    """An error's message or stack as a spec reads it (err.message): pytfweb's text, not TF.js's, so
+    a matcher on it checks that the error was raised (as toThrow does), not its wording."""
+
+
+def error_member(exc, key):
+    """A JavaScript Error's fields of a Python exception a spec caught."""
+    if key == "message":
+        return ErrorText(getattr(exc, "message", None) or str(exc))
+    if key == "stack":
+        return ErrorText(f"{type(exc).__name__}: {exc}")
+    if key == "name":
+        return type(exc).__name__
+    return NO_HOOK
+
+
+class Settled:
+    """A promise after `.then`: a coroutine pytfweb returned, run to its end (its value, or the
+    error it raised); then / catch / finally run their callbacks at once, as the awaited spec would."""
+
+    def __init__(self, interp, value=UNDEF, error=None):
+        self.interp, self.value, self.error = interp, value, error
+
+    @classmethod
+    def of(cls, interp, fn, *args):
+        try:
+            value = fn(*args)
+            return value if isinstance(value, Settled) else cls(interp, run_awaitable(value))
+        except (Untranslatable, NotApplicable, AssertionError):
+            raise   # jasmine's records, never the promise's rejection
+        except Exception as exc:  # noqa: BLE001 - a rejected promise
+            return cls(interp, error=exc)
+
+    @property
+    def resolved_value(self):
+        if self.error is not None:
+            raise self.error
+        return self.value
+
+    def js_get(self, key):
+        call = lambda f, *a: Settled.of(self.interp, lambda: self.interp.call(f, list(a)))  # noqa: E731
+        if key == "then":
+            def then(on_ok=UNDEF, on_error=UNDEF):
+                if self.error is not None:
+                    return self if on_error in (UNDEF, None) else call(on_error, self.error)
+                return self if on_ok in (UNDEF, None) else call(on_ok, self.value)
+            return then
+        if key == "catch":
+            return lambda on_error: self if self.error is None else call(on_error, self.error)
+        if key == "finally":
+            return lambda fn: (self.interp.call(fn, []), self)[1]
+        raise Untranslatable(f"Promise.{key}")
+
+
+class JSDone:
+    """jasmine's `done` of a case written with a callback (it('...', done => {...}))."""
+
+    def __call__(self, *a):
+        return UNDEF
+
+    def js_get(self, key):
+        if key == "fail":
+            def fail(message=""):
+                raise AssertionError(f"done.fail({js_str(message)})")
+            return fail
+        raise Untranslatable(f"done.{key}")
+
+
 def truthy(v):
     if v is UNDEF or v is None:
         return False
@@ -229,7 +297,13 @@ class Interpreter:
         scope.declare(n["id"]["name"], JSFunction(self, n, scope))
 
     def s_ClassDeclaration(self, n, scope):
-        raise Untranslatable("class declaration in a spec")
+        name = n["id"]["name"]
+        try:
+            cls = self.make_class(n, scope)
+        except (Untranslatable, NotApplicable) as exc:
+            # the cases that use the class say why; the file's other cases still run
+            cls = self.host.unmade_class(name, exc)
+        scope.declare(name, cls)
 
     def s_BlockStatement(self, n, scope):
         self.exec_block(n["body"], Scope(scope))
@@ -356,11 +430,28 @@ class Interpreter:
         else:
             raise Untranslatable(f"pattern {t}")
 
+    # ---- classes -----------------------------------------------------------------------------------
+    def make_class(self, n, scope):
+        """A class the spec declares, as a Python class (see JSClassMaker)."""
+        return JSClassMaker(self, n, scope).make()
+
+    def call_method(self, fn, this, args, home=None, super_init=None):
+        """fn (a method's FunctionExpression) called with `this` bound, home the class whose body
+        holds it (what `super.m` starts from), super_init what `super(...)` calls."""
+        extra = {"this": this}
+        if home is not None:
+            extra["%home"] = home
+        if super_init is not None:
+            extra["%super"] = super_init
+        return self.call_function(fn, args, extra)
+
     # ---- functions ---------------------------------------------------------------------------------
-    def call_function(self, fn, args):
+    def call_function(self, fn, args, extra=None):
         node = fn.node
         scope = Scope(fn.scope)
         scope.declare("arguments", list(args))
+        for k, v in (extra or {}).items():
+            scope.declare(k, v)
         for i, p in enumerate(node["params"]):
             if p["type"] == "RestElement":
                 self.bind_pattern(p["argument"], list(args[i:]), scope, declare=True)
@@ -402,7 +493,8 @@ class Interpreter:
         return s.vars[name]
 
     def e_ThisExpression(self, n, scope):
-        return UNDEF
+        s = scope.lookup("this")
+        return UNDEF if s is None else s.vars["this"]
 
     def e_TemplateLiteral(self, n, scope):
         out = []
@@ -579,6 +671,9 @@ class Interpreter:
         return n["property"]["name"]
 
     def e_MemberExpression(self, n, scope):
+        if n["object"]["type"] == "Super":   # super.m: the member of the class above the method's own
+            home, this = scope.get("%home"), scope.get("this")
+            return self.host.member(super(home, this), self.member_key(n, scope))
         obj = self.eval(n["object"], scope)
         if n.get("optional") and (obj is UNDEF or obj is None):
             return UNDEF
@@ -587,12 +682,26 @@ class Interpreter:
     def get_member(self, obj, key):
         if obj is UNDEF or obj is None:
             raise TypeError(f"Cannot read properties of {obj!r} (reading '{key}')")
+        if key in ("then", "catch", "finally") and (asyncio.iscoroutine(obj) or isinstance(obj, asyncio.Future)):
+            return Settled.of(self, lambda: obj).js_get(key)
+        if isinstance(obj, BaseException) and not hasattr(obj, "js_get"):
+            found = error_member(obj, key)
+            if found is not NO_HOOK:
+                return found
+        if getattr(type(obj), "js_class", None) is not None and isinstance(key, str):
+            found = js_class_member(self, obj, key)
+            if found is not NO_HOOK:
+                return found
+            if key in vars(obj):   # a field the spec set, under its own name
+                return vars(obj)[key]
         if isinstance(obj, JSObject):
             k = js_key(key)
             if k in obj:
                 return obj[k]
             return self.host.object_member(obj, k)
         if isinstance(obj, (list, tuple)):
+            if key in ("buffer", "byteLength") and hasattr(obj, "js_get"):
+                return obj.js_get(key)   # a typed array's bytes
             if isinstance(key, (int, float)) and not isinstance(key, bool):
                 i = int(key)
                 return obj[i] if 0 <= i < len(obj) else UNDEF
@@ -600,6 +709,8 @@ class Interpreter:
                 i = int(key)
                 return obj[i] if i < len(obj) else UNDEF
             return ArrayMethods.get(self, obj, key)
+        if isinstance(obj, (int, float)) and not isinstance(obj, bool) and key in ("toFixed", "toString"):
+            return (lambda digits=0: f"{obj:.{int(digits)}f}") if key == "toFixed" else (lambda *a: js_str(obj))
         if isinstance(obj, str):
             if isinstance(key, int):
                 return obj[key] if key < len(obj) else UNDEF
@@ -611,6 +722,17 @@ class Interpreter:
         return self.host.member(obj, key)
 
     def set_member(self, obj, key, value):
+        if getattr(type(obj), "js_class", None) is not None and isinstance(key, str):
+            # an instance of the spec's own class: pytfweb reads its fields under snake_case names
+            for c in type(obj).__mro__:
+                if key in vars(c).get("js_setters", {}):
+                    self.call_method(vars(c)["js_setters"][key], obj, [value], c)
+                    return
+            self.host.set_field(obj, key, value)
+            return
+        if isinstance(obj, type) and getattr(obj, "js_class", None) is obj:
+            self.host.set_static(obj, key, value)   # MyLayer.className = '...' (a static field)
+            return
         if isinstance(obj, dict):
             obj[js_key(key)] = value
         elif isinstance(obj, list):
@@ -629,6 +751,8 @@ class Interpreter:
                 args.extend(self.iterate(self.eval(a["argument"], scope)))
             else:
                 args.append(self.eval(a, scope))
+        if callee["type"] == "Super":
+            return scope.get("%super")(*args)
         hooked = self.host.call_hook(self, n, args, scope)
         if hooked is not NO_HOOK:
             return hooked
@@ -649,17 +773,156 @@ class Interpreter:
 
     def e_NewExpression(self, n, scope):
         cls = self.eval(n["callee"], scope)
-        args = [self.eval(a, scope) for a in n["arguments"]]
+        args = []
+        for a in n["arguments"]:
+            if a["type"] == "SpreadElement":
+                args.extend(self.iterate(self.eval(a["argument"], scope)))
+            else:
+                args.append(self.eval(a, scope))
+        if isinstance(cls, type) and getattr(cls, "js_class", None) is cls:
+            obj = cls.__new__(cls)   # the spec's own class takes JavaScript's arguments as they are
+            cls.js_construct(obj, args)
+            return obj
         return self.host.construct(cls, args, n)
 
     def e_TaggedTemplateExpression(self, n, scope):
         raise Untranslatable("tagged template")
 
     def e_ClassExpression(self, n, scope):
-        raise Untranslatable("class expression in a spec")
+        return self.make_class(n, scope)
 
 
 NO_HOOK = object()
+
+
+class JSClassMaker:
+    """A class a spec declares, made a Python class so that pytfweb's engine takes its instances:
+    `class LayerForTest extends tfl.layers.Layer {...}` is a Python subclass of pytfweb's Layer
+    whose methods are the spec's JavaScript functions, under the snake_case names pytfweb calls
+    (call, compute_output_shape, get_config, on_batch_end, ...), and a plain class one of
+    object. The host adapts arguments between the two sides (host.js_method_args: pytfweb's
+    `call(inputs, training, **kwargs)` is TF.js's `call(inputs, kwargs)`; host.js_method_result:
+    getConfig's camelCase object is pytfweb's snake_case dict; host.js_init_args: keyword
+    arguments pytfweb passes a constructor, as from_config does, are TF.js's config object).
+    JavaScript reaching the class's members (this.m(), MyClass.m()) runs them with JavaScript's
+    arguments; `super(...)` and `super.m(...)` reach the Python base through the host, as any
+    call of pytfweb from a spec."""
+
+    def __init__(self, interp, n, scope):
+        self.interp, self.n, self.scope = interp, n, scope
+
+    def make(self):
+        interp, host, n = self.interp, self.interp.host, self.n
+        name = (n.get("id") or {}).get("name") or "AnonymousClass"
+        parent = interp.eval(n["superClass"], self.scope) if n.get("superClass") else None
+        base = object if parent is None else host.class_base(parent)
+        methods, getters, setters, statics, fields = {}, {}, {}, {}, []
+        ctor = None
+        for m in n["body"]["body"]:
+            key = interp.prop_key(m, self.scope)
+            if m["type"] == "MethodDefinition":
+                fn = JSFunction(interp, m["value"], self.scope)
+                if m["kind"] == "constructor":
+                    ctor = fn
+                elif m.get("static"):
+                    statics[key] = ("method", fn)
+                elif m["kind"] == "get":
+                    getters[key] = fn
+                elif m["kind"] == "set":
+                    setters[key] = fn
+                else:
+                    methods[key] = fn
+            elif m["type"] == "PropertyDefinition":
+                if m.get("static"):
+                    statics[key] = ("value", m.get("value"))
+                elif m.get("value") is not None:
+                    fields.append((key, m["value"]))
+            else:
+                raise Untranslatable(f"class member {m['type']}")
+        maker = self
+        ns = {"__module__": "tfjs_spec", "__qualname__": name, "js_methods": methods, "js_getters": getters,
+              "js_setters": setters}
+
+        def init_fields(this):
+            for key, value in fields:
+                inner = Scope(self.scope)
+                inner.declare("this", this)
+                interp.set_member(this, key, interp.eval(value, inner))
+
+        def __init__(this, *args, **kwargs):   # noqa: N807
+            # pytfweb making an instance (from_config): its arguments as the constructor's JavaScript ones
+            js_construct(this, host.js_init_args(cls, list(args), kwargs))
+
+        def js_construct(this, args):
+            def super_init(*a):
+                if getattr(base, "js_class", None) is base:
+                    base.js_construct(this, list(a))   # the spec's own base class takes JavaScript's arguments
+                elif base is not object:
+                    host.call_super_init(super(cls, this).__init__, list(a))
+                init_fields(this)
+            if ctor is None:
+                super_init(*args)
+            else:
+                if base is object:
+                    super_init()
+                interp.call_method(ctor, this, args, cls, super_init)
+        ns["__init__"] = __init__
+        ns["js_construct"] = staticmethod(js_construct)
+        for key, fn in methods.items():
+            ns[host.py_method_name(key)] = maker.py_method(key, fn, lambda: cls)
+        for key in set(getters) | set(setters):
+            g, st = getters.get(key), setters.get(key)
+            ns[snake(key)] = property(
+                (lambda this, g=g: interp.call_method(g, this, [], cls)) if g else None,
+                (lambda this, v, st=st: interp.call_method(st, this, [v], cls)) if st else None)
+        cls = type(name, (base,), ns)
+        cls.js_class = cls
+        for key, (kind, v) in statics.items():
+            if kind == "method":
+                value = maker.static_method(v, cls)
+            else:
+                inner = Scope(self.scope)
+                inner.declare("this", cls)
+                value = UNDEF if v is None else interp.eval(v, inner)
+            host.set_static(cls, key, value)
+        return cls
+
+    def py_method(self, key, fn, cls_of):
+        interp, host = self.interp, self.interp.host
+
+        def method(this, *args, **kwargs):
+            out = interp.call_method(fn, this, host.js_method_args(key, list(args), kwargs), cls_of())
+            return host.js_method_result(key, out)
+        method.__name__ = snake(key)
+        method.js_function = fn
+        return method
+
+    def static_method(self, fn, cls):
+        interp = self.interp
+
+        def method(*args):
+            return interp.call_method(fn, cls, list(args), cls)
+        method.js_bound = True
+        return staticmethod(method)
+
+
+def js_class_member(interp, obj, key):
+    """A member the spec's own class defines for JavaScript (a method, bound, or a getter's
+    value), or NO_HOOK when the class has none of that name."""
+    for c in type(obj).__mro__:
+        table = vars(c)
+        if "js_methods" not in table:
+            continue
+        if key in table["js_getters"]:
+            return interp.call_method(table["js_getters"][key], obj, [], c)
+        if key in table["js_methods"]:
+            fn = table["js_methods"][key]
+
+            def call(*args, fn=fn, c=c):
+                return interp.call_method(fn, obj, list(args), c)
+            call.js_bound = True
+            return call
+    return NO_HOOK
 
 
 def describe_node(n):

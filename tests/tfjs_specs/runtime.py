@@ -1375,6 +1375,9 @@ def not_a_check(exc):
     """Whether an exception says the code could not run (a missing name or method, a call that
     does not fit the function: the translation's or pytfweb's API's gap), not that pytfweb
     rejected bad input: it does not count as the throw a spec expects."""
+    if isinstance(exc, AttributeError) and \
+            not re.search(r"has no (attribute|setter)|can't set attribute|attribute .* is read-only", str(exc)):
+        return False   # raised on purpose (layer.output of a layer never applied), not a missing name
     if isinstance(exc, (NameError, AttributeError, NotImplementedError, RecursionError)):
         return True
     return isinstance(exc, TypeError) and bool(_CALL_ERRORS.search(str(exc)))

@@ -17,8 +17,8 @@ import struct
 import pytfweb as tf
 
 from .runtime import not_a_check
-from .jsinterp import (NO_HOOK, UNDEF, Interpreter, JSFunction, JSObject, JSThrow, NotApplicable, Untranslatable,
-                       js_equal, js_str, member_path, run_awaitable, snake, truthy)
+from .jsinterp import (NO_HOOK, UNDEF, ErrorText, Interpreter, JSDone, JSFunction, JSObject, JSThrow, NotApplicable,
+                       Untranslatable, js_equal, js_str, member_path, run_awaitable, snake, truthy)
 
 
 class Matcher:
@@ -44,6 +44,24 @@ class Suite:
 class Case:
     def __init__(self, name, suite, fn, skipped=False):
         self.name, self.suite, self.fn, self.skipped = name, suite, fn, skipped
+
+
+class TypedArray(list):
+    """A JavaScript typed array: a list of its numbers that knows its element type (struct's
+    format), for its .buffer (the bytes) and .byteLength."""
+    fmt = "f"
+
+    def js_get(self, key):
+        if key == "buffer":
+            return struct.pack(f"<{len(self)}{self.fmt}", *self)
+        if key == "byteLength":
+            return len(self) * struct.calcsize(self.fmt)
+        raise KeyError(key)
+
+
+TYPED_ARRAYS = {name: type(name, (TypedArray,), {"fmt": fmt}) for name, fmt in (
+    ("Float32Array", "f"), ("Int32Array", "i"), ("Uint8Array", "B"), ("Uint8ClampedArray", "B"),
+    ("Float64Array", "d"), ("Int8Array", "b"), ("Uint16Array", "H"), ("Int16Array", "h"), ("Uint32Array", "I"))}
 
 
 def to_js(v):
@@ -190,6 +208,10 @@ class Expectation:
         if isinstance(self.value, ArgRef) and not self.negate:
             self.value.probe.expect(self.value.index, x)
             return
+        if isinstance(self.value, ErrorText) and isinstance(x, str) and not self.negate:
+            # a caught error's message: TF.js's text is not pytfweb's; that it raised is checked
+            self._check(True, "to be an error's message")
+            return
         self._check(deep_equal(self.value, x), f"to equal {x!r}")
 
     def toBe(self, x=UNDEF):  # noqa: N802
@@ -243,7 +265,7 @@ class Expectation:
         self._check(x in v if isinstance(v, str) else any(deep_equal(e, x) for e in v), f"to contain {x!r}")
 
     def toMatch(self, x):  # noqa: N802
-        if isinstance(self.value, BaseException):
+        if isinstance(self.value, (BaseException, ErrorText)):
             # an error caught by the spec: TF.js's message text is not pytfweb's; that it raised is checked
             self._check(True, "to be an error")
             return
@@ -285,6 +307,10 @@ class Expectation:
 
     def toHaveBeenCalledWith(self, *args):  # noqa: N802
         from .converter import Spy
+        if isinstance(self.value, JasmineSpy):
+            want = list(args)
+            self._check(any(deep_equal(r, want) for r in self.value.records), f"to have been called with {want!r}")
+            return
         if not isinstance(self.value, Spy):
             raise Untranslatable("toHaveBeenCalledWith on a spy of a TF.js object")
         if self.negate:
@@ -292,9 +318,16 @@ class Expectation:
         self.host.spy_called_with(self.value.path, list(args))
 
     def toHaveBeenCalled(self):  # noqa: N802
+        if isinstance(self.value, JasmineSpy):
+            self._check(self.value.records, "to have been called")
+            return
         self.host.unchecked.append("toHaveBeenCalled")
 
     def toHaveBeenCalledTimes(self, n):  # noqa: N802
+        if isinstance(self.value, JasmineSpy):
+            self._check(len(self.value.records) == n, f"to have been called {n} times "
+                                                      f"(it was {len(self.value.records)} times)")
+            return
         self.host.unchecked.append("toHaveBeenCalledTimes")
 
 
@@ -353,14 +386,50 @@ class Host:
             "jasmine": Jasmine(), "Object": JSObjectStatics(), "Math": JSMath(), "Array": JSArray(),
             "Number": JSNumber(), "JSON": JSJson(), "console": JSConsole(), "Promise": JSPromise(),
             "Error": JSError, "TypeError": JSError, "String": js_str, "Boolean": truthy,
-            "Float32Array": list, "Int32Array": list, "Uint8Array": list, "Uint8ClampedArray": list,
-            "Float64Array": list, "Int8Array": list, "Uint16Array": list, "Int16Array": list, "Uint32Array": list,
+            **TYPED_ARRAYS,
             "spyOn": self.spy_on, "fail": self.fail, "isNaN": lambda v: isinstance(v, float) and math.isnan(v),
             "parseInt": int, "parseFloat": float, "Set": JSSet, "Map": JSMap,
         }
         if name in g:
             return g[name]
         raise Untranslatable(f"unknown global '{name}'")
+
+    # ---- the spec's own classes (jsinterp.JSClassMaker) ------------------------------------------------
+    def class_base(self, parent):
+        """The Python class a spec's class extends (parent: what its `extends` names)."""
+        if isinstance(parent, type):
+            return parent
+        raise Untranslatable(f"a class extending {type(parent).__name__}")
+
+    def unmade_class(self, name, exc):
+        """What a class declaration the interpreter cannot make binds its name to."""
+        raise exc
+
+    def js_init_args(self, cls, args, kwargs):
+        """The constructor's JavaScript arguments from a Python call (keyword arguments: one
+        config object)."""
+        return args + ([JSObject(kwargs)] if kwargs else [])
+
+    def call_super_init(self, init, args):
+        """`super(...)` in the constructor of a spec's class extending a Python one."""
+        return self.call(init, args)
+
+    def py_method_name(self, key):
+        return snake(key)
+
+    def js_method_args(self, key, args, kwargs):
+        return [to_js(a) for a in args] + ([JSObject(kwargs)] if kwargs else [])
+
+    def js_method_result(self, key, value):
+        return to_py(value)
+
+    def set_static(self, cls, key, value):
+        setattr(cls, key, value)
+        if snake(key) != key:
+            setattr(cls, snake(key), value)
+
+    def set_field(self, obj, key, value):
+        setattr(obj, key if hasattr(obj, key) or snake(key) == key else snake(key), value)
 
     def fail(self, msg=""):
         raise AssertionError(f"fail({msg})")
@@ -379,6 +448,8 @@ class Host:
         self.cases.append(Case(name, self.suite, fn, skipped=skipped or fn is UNDEF))
 
     def instance_of(self, v, cls):
+        if isinstance(cls, type) and issubclass(cls, TypedArray):
+            return isinstance(v, list)   # a typed array from pytfweb (data_sync) is a list here
         if isinstance(cls, JSArray):
             return isinstance(v, list)
         if isinstance(cls, JSObjectStatics):
@@ -426,8 +497,8 @@ class Host:
     def construct(self, cls, args, n):
         if isinstance(cls, JSArray):
             return [UNDEF] * args[0] if len(args) == 1 and isinstance(args[0], int) else list(args)
-        if cls is list:   # typed arrays: new Float32Array(n) or new Float32Array(values)
-            return [0] * args[0] if len(args) == 1 and isinstance(args[0], int) else list(args[0] if args else [])
+        if isinstance(cls, type) and issubclass(cls, TypedArray):   # new Float32Array(n) or (values)
+            return cls([0] * args[0] if len(args) == 1 and isinstance(args[0], int) else list(args[0] if args else []))
         if isinstance(cls, type) and issubclass(cls, JSError):
             return cls(*args)
         if isinstance(cls, type):
@@ -458,8 +529,8 @@ class Host:
             try:
                 for s in chain:
                     for fn in s.before:
-                        self.interp.call(fn, [])
-                self.interp.call(case.fn, [])
+                        self.interp.call(fn, with_done(fn))
+                run_awaitable(self.interp.call(case.fn, with_done(case.fn)))
                 self.finish_case()
             finally:
                 for s in reversed(chain):
@@ -490,6 +561,11 @@ class Host:
         return "passed", "inputs fitted" if self.fitted else ""
 
 
+def with_done(fn):
+    """The arguments jasmine calls a case or hook with: `done` where the function takes one."""
+    return [JSDone()] if isinstance(fn, JSFunction) and fn.node["params"] else []
+
+
 def tensor_member(t, key):
     if key == "shape":
         return list(t.shape)
@@ -517,6 +593,55 @@ def wrap_callable(fn):
             return later()
         return to_js(out)
     return call
+
+
+class JasmineSpy:
+    """A jasmine spy (jasmine.createSpy, or spyOn(obj, 'm') in place of obj's method): a callable
+    that records its calls and does what `.and` says (callFake(fn), callThrough(), returnValue(v);
+    by default nothing). The interpreter calls it with JavaScript's values, pytfweb with Python's."""
+    js_bound = True   # the host passes a spec's arguments as they are
+
+    def __init__(self, interp, name="", original=None):
+        self.interp, self.name, self.original = interp, name, original
+        self.records = []
+        self.action = ("stub", UNDEF)
+
+    def __call__(self, *args, **kwargs):
+        self.records.append(list(args) + ([JSObject(kwargs)] if kwargs else []))
+        kind, value = self.action
+        if kind == "fake":
+            return self.interp.call(value, list(args) + ([JSObject(kwargs)] if kwargs else []))
+        if kind == "through":
+            return self.original(*args, **kwargs)
+        if kind == "throw":
+            raise value if isinstance(value, BaseException) else JSThrow(value)
+        return value
+
+    def js_get(self, key):
+        if key == "and":
+            return JSObject(callFake=self._set("fake"), callThrough=lambda: self._set("through")(self.original),
+                            returnValue=self._set("value"), throwError=self._set("throw"),
+                            stub=lambda: self._set("stub")(UNDEF))
+        if key == "calls":
+            recs = self.records
+            return JSObject(count=lambda: len(recs), any=lambda: bool(recs), argsFor=lambda i: recs[int(i)],
+                            allArgs=lambda: list(recs), mostRecent=lambda: JSObject(args=recs[-1]) if recs else UNDEF,
+                            first=lambda: JSObject(args=recs[0]) if recs else UNDEF, reset=lambda: recs.clear(),
+                            all=lambda: [JSObject(args=r) for r in recs])
+        if key in ("call", "apply", "bind"):
+            return JSFunction.js_get(self, key)
+        raise Untranslatable(f"spy.{key}")
+
+    def _set(self, kind):
+        def set_action(value=UNDEF):
+            if kind == "through" and value is None:
+                raise Untranslatable("callThrough on a spy with no original (jasmine.createSpy)")
+            self.action = ("through" if kind == "through" else kind, value)
+            return self
+        return set_action
+
+    def __repr__(self):
+        return f"<spy {self.name}>"
 
 
 class JSError(Exception):
@@ -564,7 +689,11 @@ class JSObjectStatics:
 
         table = {"keys": keys, "values": lambda o: list(o.values()), "entries": lambda o: [[k, v] for k, v in o.items()],
                  "fromEntries": from_entries, "assign": lambda t, *s: [t.update(x) for x in s] and t,
-                 "freeze": lambda o: o}
+                 "freeze": lambda o: o,
+                 # what TypeScript's __rest helper (an object rest pattern, compiled for ES2017) reads
+                 "prototype": JSObject(hasOwnProperty=JSObject(
+                     call=lambda o, k: isinstance(o, dict) and k in o)),
+                 "getOwnPropertySymbols": lambda o: []}
         if key not in table:
             raise Untranslatable(f"Object.{key}")
         return table[key]

@@ -158,6 +158,15 @@ def test_shards_and_manifest():
     assert W.manifest_specs(manifest) == ([{"name": "x", "shape": [1], "dtype": "float32"}], names)
     assert tf.io.get_weight_specs(manifest + manifest) == [manifest[0]["weights"][0]] * 2
     assert tf.io.concatenate_array_buffers([b"ab", bytearray(b"c")]) == b"abc"
+
+
+def test_composite_array_buffer():
+    data = tf.io.CompositeArrayBuffer([b"ab", bytearray(b"cde")])
+    assert data.byte_length == 5 and data.slice(1, 4) == b"bcd" and data.slice(-2) == b"de"
+    assert tf.io.CompositeArrayBuffer(b"xy").byte_length == 2 and tf.io.CompositeArrayBuffer().byte_length == 0
+    assert tf.io.CompositeArrayBuffer.join([b"a", b"b"]) == b"ab"
+    with pytest.raises(TypeError, match="CompositeArrayBuffer"):
+        tf.io.CompositeArrayBuffer(5)
     with pytest.raises(ValueError, match="group 0"):
         W.manifest_specs([{"paths": "x"}], "m.json")
 

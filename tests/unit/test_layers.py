@@ -267,3 +267,168 @@ def test_data_errors():
     # Python values are converted, and disposed also when the check fails.
     assert_raises(ValueError, lambda: model.fit_sync([[1, 2, 3]], [[1]], verbose=0), "expected dense_Dense")
     assert_raises(ValueError, lambda: model.fit_sync(x, y, validation_split=0.6, verbose=0), "leaves no samples")
+
+
+def test_custom_callback_and_fit_params_as_tfjs():
+    seen, params = [], []
+
+    class Record(tf.callbacks.CustomCallback):
+        def __init__(self):
+            super().__init__(on_train_begin=lambda logs: params.append(dict(self.params)),
+                             on_epoch_end=lambda epoch, logs: seen.append(epoch))
+
+    model = tf.sequential([tf.layers.dense(units=1, input_shape=[2])])
+    model.compile(optimizer="sgd", loss="mse")
+    x, y = tf.ones([5, 2]), tf.ones([5, 1])
+    model.fit_sync(x, y, epochs=2, batch_size=2, verbose=0, callbacks=Record())
+    assert seen == [0, 1]
+    # TF.js's params for fit on tensors: steps is null (batches per epoch come from samples and batch size)
+    assert params[0]["steps"] is None and params[0]["samples"] == 5 and params[0]["batch_size"] == 2
+    with pytest.raises(TypeError, match="on_epoch_end must be callable"):
+        tf.callbacks.CustomCallback(on_epoch_end=3)
+    tf.dispose([x, y])
+    model.dispose()
+
+
+def test_model_execute_input_output_and_names():
+    x1, x2 = tf.input(shape=[2, 3]), tf.input(shape=[3, 4])
+    reshaped = tf.layers.reshape(target_shape=[3, 2]).apply(x1)
+    joined = tf.layers.concatenate(axis=-1).apply([reshaped, x2])
+    model = tf.model(inputs=[x1, x2], outputs=joined)
+    assert model.name.startswith("model") and model.input == [x1, x2] and model.output is joined
+    assert model.input_layers == [x1.source_layer, x2.source_layer] and model.output_layers == [joined.source_layer]
+    # a layer's output is named '<layer>/<layer>' as in TF.js
+    layer = reshaped.source_layer
+    assert reshaped.name == f"{layer.name}/{layer.name}"
+    a, b = tf.ones([1, 2, 3]), tf.zeros([1, 3, 4])
+    before = tf.memory().num_tensors
+    out = model.execute([a, b], [reshaped.name, joined.name, x2.name])
+    assert [list(t.shape) for t in out] == [[1, 3, 2], [1, 3, 6], [1, 3, 4]]
+    assert out[2] is not b and tf.memory().num_tensors == before + 3
+    tf.dispose(out)
+    one = model.execute({x1.name: a, x2.name: b}, reshaped.name)
+    assert_tensor(one, np.ones([1, 3, 2]))
+    one.dispose()
+    with pytest.raises(ValueError, match="Cannot find SymbolicTensors"):
+        model.execute([a, b], "nonexistent")
+    with pytest.raises(ValueError, match="number of inputs"):
+        model.execute([a], reshaped.name)
+    with pytest.raises(ValueError, match="No value is provided"):
+        model.execute({x1.name: a}, reshaped.name)
+    with pytest.raises(ValueError, match="redundant"):
+        tf.model(inputs=[x1, x1], outputs=joined)
+    assert model.compute_output_shape([7, 2, 3]) == (7, 3, 6)
+    tf.dispose([a, b])
+
+
+def test_layer_ids_initial_weights_and_duplicate_weight_names():
+    class Twice(tf.layers.Layer):
+        def build(self, input_shape):
+            self.add_weight("w", [1])
+            self.add_weight("w", [2])
+
+    a, b = tf.layers.Layer(), tf.layers.Layer(weights=[tf.zeros([1])])
+    assert a.id != b.id and a.stateful is False and a.initial_weights is None and len(b.initial_weights) == 1
+    layer = Twice()
+    with pytest.raises(ValueError, match="Duplicate weight name w"):
+        layer.apply(tf.ones([1, 1]))
+    assert layer.weights == []   # the failed build disposed the first weight
+    tf.dispose(b.initial_weights)
+    spec = tf.layers.InputSpec(shape=[1, 2, 3], ndim=-1)
+    assert spec.ndim == 3 and spec.shape == [1, 2, 3] and tf.layers.InputSpec().axes == {}
+
+
+@pytest.mark.parametrize("every, frames", [("batch", 6), ("epoch", 2), ("never", 0), (10, 3)])
+def test_fit_yield_every(every, frames):
+    # TF.js's yieldEvery: dict callbacks yield (next_frame_func) after each batch, epoch, never, or
+    # once the clock (now_func, ms) has moved yield_every past the last yield, calling on_yield then
+    clock, calls, yields = iter([0] + [6] * 100), [], []
+    times = {"now": 0}
+
+    def now():
+        times["now"] += next(clock)
+        return times["now"]
+
+    model = tf.sequential([tf.layers.dense(units=1, input_shape=[2])])
+    model.compile(optimizer="sgd", loss="mse")
+    x, y = tf.ones([6, 2]), tf.ones([6, 1])
+    cb = {"next_frame_func": lambda: calls.append(1), "nowFunc": now}
+    if every != "never":
+        cb["onYield"] = lambda epoch, batch, logs: yields.append((epoch, batch))
+    asyncio.run(model.fit(x, y, batch_size=2, epochs=2, verbose=0, callbacks=cb, yield_every=every))
+    assert len(calls) == frames
+    if every == 10:   # 6 ms a batch (3 an epoch): batch ends at 12, 24 and 36 ms are 10 ms past the last yield
+        assert yields == [(0, 1), (1, 0), (1, 2)]
+    with pytest.raises(ValueError, match="never"):
+        tf.callbacks.CustomCallback(on_yield=print, yield_every="never")
+    with pytest.raises(ValueError, match="yield_every"):
+        tf.callbacks.CustomCallback(yield_every="sometimes")
+    tf.dispose([x, y])
+    model.dispose()
+
+
+def test_user_defined_metadata_round_trip_and_checks():
+    model = tf.sequential([tf.layers.dense(units=1, input_shape=[2])])
+    model.set_user_defined_metadata({"labels": ["a", None, {"b": 1.5}], "ok": True})
+    saved = []
+    asyncio.run(model.save(tf.io.with_save_handler(lambda artifacts: saved.append(artifacts) or {})))
+    loaded = asyncio.run(tf.load_layers_model(tf.io.from_memory(saved[0])))
+    assert loaded.get_user_defined_metadata() == {"labels": ["a", None, {"b": 1.5}], "ok": True}
+    t = tf.zeros([1])
+    for bad in ('{"labels": []}', ["a"], {"t": t}, None, 5):
+        with pytest.raises(ValueError, match="expected to be a JSON object"):
+            model.set_user_defined_metadata(bad)
+    t.dispose()
+    model.set_user_defined_metadata({"big": "x" * (1024 * 1024)})
+    with pytest.warns(UserWarning, match="too large"):
+        asyncio.run(model.save(tf.io.with_save_handler(lambda artifacts: {})))
+    model.dispose()
+    loaded.dispose()
+
+
+def test_load_from_a_handler_returning_tfjs_artifacts_object():
+    # TF.js's IOHandler.load returns a plain object with camelCase keys
+    model = tf.sequential([tf.layers.dense(units=1, input_shape=[2], kernel_initializer="ones")])
+    saved = []
+    asyncio.run(model.save(tf.io.with_save_handler(lambda artifacts: saved.append(artifacts) or {})))
+
+    class Handler:
+        async def load(self):
+            return {"modelTopology": saved[0].model_topology, "weightSpecs": saved[0].weight_specs,
+                    "weightData": saved[0].weight_data}
+
+    loaded = asyncio.run(tf.load_layers_model(Handler()))
+    out = loaded.predict(tf.ones([1, 2]))
+    assert_tensor(out, np.array([[2.0]]))
+    out.dispose()
+    model.dispose()
+    loaded.dispose()
+
+
+def test_layer_nodes_views_and_input_compatibility():
+    dense = tf.layers.dense(units=2)
+    a, b = tf.input(shape=[3]), tf.input(shape=[3])
+    ya, yb = dense.apply(a), dense.apply(b)
+    assert dense.get_input_at(0) is a and dense.get_input_at(1) is b and dense.get_output_at(1) is yb
+    with pytest.raises(ValueError, match="only 2 inbound nodes"):
+        dense.get_output_at(2)
+    with pytest.raises(AttributeError, match="ill-defined"):
+        dense.input
+    with pytest.raises(AttributeError, match="ill-defined"):
+        dense.output
+    assert ya.name == f"{dense.name}/{dense.name}" and yb.name == f"{dense.name}/{dense.name}_1"
+    layer = tf.layers.Layer()
+    layer.input_spec = [tf.layers.InputSpec(shape=[None, 3], dtype="float32", axes={"1": 3})]
+    x = tf.ones([2, 3])
+    layer.assert_input_compatibility(x)   # TF.js's form: the inputs themselves
+    layer.assert_input_compatibility([(5, 3)])   # pytfweb's engine passes shapes
+    with pytest.raises(ValueError, match="expected shape"):
+        layer.assert_input_compatibility(tf.input(shape=[4, 3]))
+    with pytest.raises(ValueError, match="expected dtype"):
+        layer.assert_input_compatibility(tf.input(shape=[3], dtype="int32"))
+    zeros = tf.zeros([1])
+    v = tf.variable(zeros)
+    layer.trainable_weights = [v]
+    assert len(layer.weights) == 1 and layer.trainable_weights[0] is v and layer.weights[0] is v
+    layer.non_trainable_weights = []
+    tf.dispose([x, v, zeros])

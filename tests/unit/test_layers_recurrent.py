@@ -337,3 +337,43 @@ def test_gru_reset_after_is_keras_formulation():
     np.testing.assert_allclose(got.numpy(), np.stack(want, 1), rtol=1e-5, atol=1e-6)
     got.dispose()
     layer.dispose()
+
+
+def test_rnn_takes_a_users_cell_with_a_numeric_state_size():
+    class MeanCell(tf.layers.Layer):
+        # TF.js's stateSize may be one number: one state of that size
+        def __init__(self, size):
+            super().__init__()
+            self.state_size = size
+
+        def call(self, inputs, training=False):
+            x, *states = inputs
+            new = [tf.add(tf.mean(x), s) for s in states]
+            return [tf.neg(new[0])] + new
+
+    rnn = tf.layers.rnn(cell=MeanCell(4), return_state=True)
+    assert [list(s) for s in rnn.compute_output_shape([2, 3, 5])] == [[2, 4], [2, 4]]
+    out, state = rnn.apply(tf.ones([2, 3, 5]))
+    assert_tensor(state, np.full([2, 4], 3.0))
+    assert_tensor(out, np.full([2, 4], -3.0))
+    tf.dispose([out, state])
+
+
+@pytest.mark.parametrize("make, calls", [(tf.layers.simple_rnn, 1), (tf.layers.gru, 3), (tf.layers.lstm, 4)])
+def test_dropout_masks_drawn_per_gate_as_tfjs(make, calls):
+    # TF.js draws one dropout mask per gate and applies the first: as many dropout_func calls here
+    seen = []
+
+    def dropout_func(x, rate):
+        seen.append(rate)
+        return tf.dropout(x, rate)
+
+    layer = make(units=2, dropout=0.5, dropout_func=dropout_func)
+    x = tf.ones([2, 3, 4])
+    layer.apply(x).dispose()   # not training: no mask
+    assert seen == []
+    before = tf.memory().num_tensors
+    layer.apply(x, training=True).dispose()
+    assert seen == [0.5] * calls and tf.memory().num_tensors == before
+    x.dispose()
+    layer.dispose()
