@@ -34,15 +34,11 @@ MIN_WORK = 1 << 15
 class Operand:
     """How pack_a or pack_b reads one side: GLSL defining aValue/aValues or bValue/bValues over
     the inputs `names` (bound to `views`), `key` naming that code, `batches` its matrices. B has
-    one input, which its packed form is derived from alone (WebGLBackend.derived_data keeps it).
-    strides: where the operand is one ordinary tensor read as aValue(batch, row, k) (bValue(batch,
-    k, n)) at flat index batch * s0 + i * s1 + j * s2 (a matmul's, transposed or not), (s0, s1, s2):
-    then the pack may be shapeless (_pack)."""
-    __slots__ = ("key", "names", "views", "code", "batches", "strides")
+    one input, which its packed form is derived from alone (WebGLBackend.derived_data keeps it)."""
+    __slots__ = ("key", "names", "views", "code", "batches")
 
-    def __init__(self, key, names, views, code, batches, strides=None):
+    def __init__(self, key, names, views, code, batches):
         self.key, self.names, self.views, self.code, self.batches = key, tuple(names), list(views), code, batches
-        self.strides = strides
 
 
 class Plan:
@@ -92,30 +88,9 @@ def _defines(**values):
     return "".join(f"#define {k} {v}\n" for k, v in values.items())
 
 
-def _pack(backend, section, operand, sizes, grid):
-    """The packed operand (section pack_a or pack_b, the sizes it takes {name: value}): shapeless
-    where the operand reads one ordinary tensor by flat index exactly in float32 (divide()), the
-    sizes and strides as uniforms, so that every matmul shares one program per side; else with
-    the sizes as #defines and the operand's own code."""
-    view = operand.views[0]
-    d = backend.store[view.data_id] if operand.strides else None
-    if d is not None and d.channels == 1 and d.complex_parts is None and size_of(d.shape) < 1 << 24:
-        fn = "aValue(int batch, int row, int k)" if section == "pack_a" else "bValue(int batch, int k, int n)"
-        i, j = ("row", "k") if section == "pack_a" else ("k", "n")
-        name = operand.names[0]
-        code = ("#define QUOT(a, b) divide(a, b)\n" + shader_source.function(_FILE, "divide")
-                + f"float {fn} {{\n  int f = batch * stride0 + {i} * stride1 + {j} * stride2;\n"
-                f"  int y = divide(f, width);\n  return texelFetch({name}, ivec2(f - y * width, y), 0).r;\n}}\n"
-                + shader_source.program(_FILE, section))
-        names = tuple(sizes) + ("stride0", "stride1", "stride2", "width")
-        program = Program(f"gemm:{section}:{code}", operand.names, grid, code, tuple((n, "int") for n in names),
-                          packed_outputs=1, shapeless=True)
-        values = tuple(sizes.values()) + tuple(operand.strides) + (backend.texture_layout(view.data_id)[0],)
-        return backend.run_packed(program, operand.views, values)[0]
-    defines = _defines(**sizes)
+def _pack(backend, section, operand, defines, grid):
     program = Program(f"gemm:{section}:{operand.key}:{defines}", operand.names, grid,
-                      "#define QUOT(a, b) ((a) / (b))\n" + defines + operand.code
-                      + shader_source.program(_FILE, section), packed_outputs=1)
+                      defines + operand.code + shader_source.program(_FILE, section), packed_outputs=1)
     return backend.run_packed(program, operand.views)[0]
 
 
@@ -132,15 +107,15 @@ def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None,
     product's [batches, m, n] in row-major order (a matmul, a channels-last convolution), so the
     unpack may be shapeless (see unpack)."""
     a_grid_rows = a.batches * p.a_rows
-    a4 = _pack(backend, "pack_a", a, dict(M=p.m, K=p.k, Q=p.q, A_ROWS=p.a_rows, A_BATCHES=a.batches, FOLD=p.fold),
+    a4 = _pack(backend, "pack_a", a,
+               _defines(M=p.m, K=p.k, Q=p.q, A_ROWS=p.a_rows, A_BATCHES=a.batches, FOLD=p.fold),
                (_ceil_div(a_grid_rows, p.fold), p.fold * p.q))
     temps = [a4]
     try:
-        b_sizes = dict(N=p.n, N4=p.n4, K=p.k, KPAD=p.kpad, B_BATCHES=p.b_batches, B_STACK=p.b_stack)
-        b_defines = _defines(**b_sizes)
+        b_defines = _defines(N=p.n, N4=p.n4, K=p.k, KPAD=p.kpad, B_BATCHES=p.b_batches, B_STACK=p.b_stack)
 
         def pack_b():
-            return _pack(backend, "pack_b", b, b_sizes, (p.b_stack * p.kpad, p.b_columns * p.n4))
+            return _pack(backend, "pack_b", b, b_defines, (p.b_stack * p.kpad, p.b_columns * p.n4))
         if keep_b:
             # B is most often weights, used again and again: its packed form is kept with its data.
             b4 = backend.derived_data(b.views[0].data_id,

@@ -52,16 +52,12 @@ def packed_product(backend, a, b, ta, tb, epilogue=None):
     p = gemm.plan(backend, m, n, k, a_batches, b_batches, size_of(out_batch))
     if p is None:
         return None
-    # flat strides of (batch, row, k) in a and (batch, k, n) in b, for a shapeless pack (gemm._pack)
     a_op = gemm.Operand(f"matmul_a:{ta}", ("a",), [_as_3d(a)],
                         "float aValue(int batch, int row, int k) { return getA(batch, %s); }\n"
-                        % ("k, row" if ta else "row, k"), a_batches,
-                        (rows_a * cols_a, 1, cols_a) if ta else (rows_a * cols_a, cols_a, 1))
-    rows_b, cols_b = b.shape[-2:]
+                        % ("k, row" if ta else "row, k"), a_batches)
     b_op = gemm.Operand(f"matmul_b:{tb}", ("b",), [_as_3d(b)],
                         "float bValue(int batch, int k, int n) { return getB(batch, %s); }\n"
-                        % ("n, k" if tb else "k, n"), b_batches,
-                        (rows_b * cols_b, 1, cols_b) if tb else (rows_b * cols_b, cols_b, 1))
+                        % ("n, k" if tb else "k, n"), b_batches)
     batch_code = (_batch_function("aBatch", out_batch, a.shape[:-2])
                   + _batch_function("bBatch", out_batch, b.shape[:-2]))
     coords = ("void productCoords(out int r, out int col) {\n"

@@ -21,8 +21,7 @@
 // @program pack_a
 // Python adds M, K, Q, A_ROWS, A_BATCHES, FOLD and `float aValue(int batch, int row, int k)`,
 // or defines A_VALUES and `vec4 aValues(int batch, int row, int k)` (k, k+1, k+2, k+3; zero
-// past K) where four at once are cheaper. The sizes are #defines, or uniforms for a shapeless
-// pack (gemm.py's _pack: a matmul's operand, read by flat index); QUOT(a, b) is a / b or divide().
+// past K) where four at once are cheaper.
 #ifndef A_VALUES
 vec4 aValues(int batch, int row, int k) {
   return vec4(aValue(batch, row, k),
@@ -34,18 +33,17 @@ vec4 aValues(int batch, int row, int k) {
 
 void main() {
   ivec2 t = ivec2(gl_FragCoord.xy);
-  int fold = QUOT(t.x, Q);
+  int fold = t.x / Q;
   int q = t.x - fold * Q;
   int r = t.y * FOLD + fold;
-  int batch = QUOT(r, A_ROWS);
+  int batch = r / A_ROWS;
   int row = r - batch * A_ROWS;
   outColor = batch < A_BATCHES && row < M ? aValues(batch, row, 4 * q) : vec4(0.0);
 }
 
 // @program pack_b
 // Python adds N, N4, K, KPAD, B_BATCHES, B_STACK and `float bValue(int batch, int k, int n)`, or
-// defines B_VALUES and `vec4 bValues(int batch, int k, int n)` (n .. n+3; zero past N); the sizes
-// and QUOT as for pack_a.
+// defines B_VALUES and `vec4 bValues(int batch, int k, int n)` (n .. n+3; zero past N).
 #ifndef B_VALUES
 vec4 bValues(int batch, int k, int n) {
   return vec4(bValue(batch, k, n),
@@ -57,8 +55,8 @@ vec4 bValues(int batch, int k, int n) {
 
 void main() {
   ivec2 t = ivec2(gl_FragCoord.xy);
-  int stack = QUOT(t.x, N4);
-  int inStack = QUOT(t.y, KPAD);
+  int stack = t.x / N4;
+  int inStack = t.y / KPAD;
   int k = t.y - inStack * KPAD;
   int batch = stack * B_STACK + inStack;
   outColor = k < K && batch < B_BATCHES ? bValues(batch, k, 4 * (t.x - stack * N4)) : vec4(0.0);
