@@ -22,3 +22,17 @@ d = tf.backend().store[z.data_id]
 result = [d.values is None, d.texture is not None, float(tf.sum(z).data_sync()[0])]
 """)
     assert out == [True, True, 0.0]   # no CPU-side copy was made: the texture was drawn
+
+
+@pytest.mark.webgl_only("webgl's program cache")
+def test_fill_is_one_program_for_every_shape(run_py):
+    """Fill's shader never looks at coordinates: one compile serves every shape and dtype."""
+    out = run_py("""
+ts = [tf.zeros([3, 5]), tf.ones([7]), tf.fill([2, 2, 2], 4, 'int32'), tf.zeros([]), tf.zeros_like(tf.ones([9, 1]))]
+keys = [k for k in tf.backend().programs if k[0] == "fill"]
+result = [keys, [t.array_sync() for t in ts]]
+tf.dispose(ts)
+""")
+    keys, values = out
+    assert keys == [["fill"]] or keys == [("fill",)], keys
+    assert values == [[[0.0] * 5] * 3, [1.0] * 7, [[[4, 4], [4, 4]]] * 2, 0.0, [[0.0]] * 9]

@@ -66,12 +66,28 @@ def test_packed_product_sizes_transposes_and_batches(compare_with_cpu, run_py):
     a, b = _floats(37, 53), _floats(53, 29)
     at, bt = np.ascontiguousarray(a.T), np.ascontiguousarray(b.T)
     c, d = _floats(2, 1, 33, 40), _floats(3, 40, 27)
-    before = run_py(_USED_GEMM + "result = _gemm_programs()")
-    compare_with_cpu("""lambda a, b, at, bt, c, d: [tf.mat_mul(a, b), tf.mat_mul(at, b, transpose_a=True),
+    products = """lambda a, b, at, bt, c, d: [tf.mat_mul(a, b), tf.mat_mul(at, b, transpose_a=True),
         tf.mat_mul(a, bt, transpose_b=True), tf.mat_mul(at, bt, transpose_a=True, transpose_b=True),
-        tf.mat_mul(c, d), tf.mat_mul(d, c, transpose_a=True, transpose_b=True)]""",
-                     [a, b, at, bt, c, d], rtol=1e-5, atol=1e-4)
-    assert run_py(_USED_GEMM + "result = _gemm_programs()") > before   # the packed path ran
+        tf.mat_mul(c, d), tf.mat_mul(d, c, transpose_a=True, transpose_b=True)]"""
+    compare_with_cpu(products, [a, b, at, bt, c, d], rtol=1e-5, atol=1e-4)
+    # the products the packed path drew: shapeless, so one program for every 2D shape and
+    # transpose, and one per batch broadcast (its code)
+    keys = run_py("""
+be = tf.backend()
+run_packed, keys = be.run_packed, []
+def recording(program, *rest, **kw):
+    if program.key.startswith("gemm:product:"):
+        keys.append(program.key if program.shapeless else [program.key, list(program.output_shape)])
+    return run_packed(program, *rest, **kw)
+be.run_packed = recording
+try:
+    tf.dispose(tf.tidy(lambda: (""" + products + """)(*[tf.tensor(v) for v in (a, b, at, bt, c, d)])))
+finally:
+    del be.run_packed
+result = keys
+""", **{k: v.tolist() for k, v in dict(a=a, b=b, at=at, bt=bt, c=c, d=d).items()})
+    assert len(keys) == 6 and all(isinstance(k, str) for k in keys), keys     # every product packed, shapeless
+    assert len(set(keys)) == 3, keys
 
 
 @pytest.mark.filterwarnings("ignore:invalid value encountered")  # numpy, on inf * 0

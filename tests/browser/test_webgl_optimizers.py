@@ -119,3 +119,58 @@ finally:
         assert left == 0 and left_2rt == 0
         for a, b in zip(values, values_2rt):
             np.testing.assert_array_equal(np.asarray(a, np.float32), np.asarray(b, np.float32))
+
+
+def test_update_reads_each_gradient_layout_and_shares_programs(run_py):
+    """A gradient as a bias's gradient from a reduction comes (one texture column), and one viewed
+    through a reshape of another texture width: the values are cpu's, and the programs are shared
+    by shape (shapeless) except where the compiler's getters must read the other width."""
+    rng = np.random.default_rng(11)
+    start = {"kernel": rng.normal(size=(2, 3)), "wide": rng.normal(size=(4, 3)), "bias": rng.normal(size=(3,)),
+             "bias5": rng.normal(size=(5,))}
+    grads = [{k: rng.normal(size=v.shape) for k, v in start.items()} for _ in range(2)]
+    out = run_py("""
+be = tf.backend()
+keys, run_outputs = set(), be.run_outputs
+
+def recording(program, *rest):
+    if program.key.startswith("optimizers:"):
+        keys.add(program.key if program.shapeless else (program.key, program.output_shape))
+    return run_outputs(program, *rest)
+be.run_outputs = recording
+variables = {k: tf.variable(tf.tensor(v), name=f"{k}_layouts") for k, v in start.items()}
+opt = tf.train.adam(0.05, 0.8, 0.95)
+
+def gradient(k, v):
+    if k.startswith("bias"):            # a column: [n, 1] data viewed as [n]
+        return tf.reshape(tf.tensor([[x] for x in v]), [len(v)])
+    if k == "wide":                     # [3, 4] data (texture width 4) viewed as [4, 3]
+        flat = [x for row in v for x in row]
+        return tf.reshape(tf.tensor([flat[i:i + 4] for i in range(0, 12, 4)]), [4, 3])
+    return tf.tensor(v)
+for g in grads:
+    tf.tidy(lambda: opt.apply_gradients({f"{k}_layouts": gradient(k, v) for k, v in g.items()}))
+be.run_outputs = run_outputs
+values = [v.array_sync() for v in variables.values()]
+opt.dispose()
+tf.dispose(list(variables.values()))
+result = [values, sorted(map(str, keys))]
+""", start={k: v.tolist() for k, v in start.items()}, grads=[{k: v.tolist() for k, v in g.items()} for g in grads])
+    values, keys = out
+    # kernel: every input at its own texel; bias and bias5: the gradient a column, one program
+    # for both shapes; wide: the getters (its key without read modes, once per shape)
+    assert keys == sorted(["optimizers:adam:value:m:v:same:same:same:same:one:one",
+                           "optimizers:adam:value:m:v:same:column:same:same:one:one",
+                           "('optimizers:adam:value:m:v', (4, 3))"]), keys
+    ns = {"tf": tf}
+    exec(_STEPS, ns)  # noqa: S102 - the test's own code
+    previous = tf.get_backend()
+    tf.set_backend("cpu")
+    try:
+        here, left, _ = ns["optimizer_run"]("adam", [0.05, 0.8, 0.95], True, start, grads, "layouts")
+    finally:
+        tf.set_backend(previous)
+    assert left == 0
+    rtol, atol = tolerance(1e-5, 1e-6)
+    for got, want in zip(values, here[:len(values)]):
+        np.testing.assert_allclose(np.asarray(got, np.float32), np.asarray(want, np.float32), rtol, atol)

@@ -14,8 +14,11 @@ def _fill(backend, shape, value, dtype):
     if len(shape) > 6:         # past the shaders' ranks: host values (they upload if a shader reads them)
         values = array.array(TYPECODES[dtype], [value]) * size_of(shape)
         return TensorInfo(backend.write(values, tuple(shape), dtype), tuple(shape), dtype)
+    # Shapeless: the code never looks at coordinates, so one compile serves every shape (an
+    # optimizer's slots start as zeros of each variable's shape: one program, not one per variable).
     code = shader_source.program("creation.glsl", "fill")
-    return backend.run(Program("fill", (), shape, code, (("value", "float"),)), [], dtype, (float(value),))
+    return backend.run(Program("fill", (), shape, code, (("value", "float"),), shapeless=True), [], dtype,
+                       (float(value),))
 
 
 def _ramp(backend, size, start, step, dtype, last_index=-1, last_value=0.0):

@@ -81,6 +81,9 @@ def plan(backend, m, n, k, a_batches, b_batches, out_batches):
     return p
 
 
+_PRODUCT_UNIFORMS = tuple((name, "int") for name in ("A_ROWS", "Q", "KPAD", "N4", "B_STACK", "FOLD"))
+
+
 def _defines(**values):
     return "".join(f"#define {k} {v}\n" for k, v in values.items())
 
@@ -120,11 +123,14 @@ def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None,
         else:
             b4 = pack_b()
             temps.append(b4)
-        code = (_defines(A_ROWS=p.a_rows, Q=p.q, KPAD=p.kpad, N4=p.n4, B_STACK=p.b_stack, FOLD=p.fold,
-                         BLOCK_ROWS=p.block_rows) + batch_code + shader_source.program(_FILE, "gemm"))
+        # shapeless: the sizes are uniforms (see gemm.glsl's gemm), the key is the code
+        code = (_defines(BLOCK_ROWS=p.block_rows) + batch_code + shader_source.function(_FILE, "divide")
+                + shader_source.program(_FILE, "gemm"))
         grid = (p.out_batches * p.a_rows // p.block_rows, p.n4)
         blocks = backend.run_packed(Program(f"gemm:product:{code}", ("a4", "b4"), grid, code,
-                                            packed_outputs=p.block_rows), [a4, b4])
+                                            _PRODUCT_UNIFORMS, packed_outputs=p.block_rows, shapeless=True),
+                                    [a4, b4],
+                                    (p.a_rows, p.q, p.kpad, p.n4, p.b_stack, p.fold))
         temps.extend(blocks)
         return unpack(backend, blocks, out_shape, _defines(A_ROWS=p.a_rows) + coords_code, epilogue, splits,
                       (p.n, p.m, p.a_rows) if row_major and splits == 1 else None)

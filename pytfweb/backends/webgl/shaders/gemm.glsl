@@ -63,20 +63,25 @@ void main() {
 }
 
 // @program gemm
-// Python adds A_ROWS, Q, KPAD, N4, B_STACK, FOLD and `int aBatch(int batch)`, `int bBatch(int batch)`:
-// which of A's and B's matrices an output batch multiplies (batch dimensions broadcast).
+// Python adds `int aBatch(int batch)`, `int bBatch(int batch)`: which of A's and B's matrices an
+// output batch multiplies (batch dimensions broadcast), divide() (flat_coords's) and the sizes
+// A_ROWS, Q, KPAD, N4, B_STACK, FOLD as uniforms, not #defines: one program serves every product
+// of the same batch code, where a model's first step compiled one per layer shape (SwiftShader's
+// JIT of this program, at its first draw, took 50-200 ms a shape). The loop over Q is not unrolled
+// either way; the divisions, per fragment and not per step, go through divide().
+
 ivec2 aPosition(int r) {
-  int fold = r / FOLD;
+  int fold = divide(r, FOLD);
   return ivec2((r - fold * FOLD) * Q, fold);
 }
 
 void main() {
   int col = int(gl_FragCoord.x);
   int first = BLOCK_ROWS * int(gl_FragCoord.y);
-  int batch = first / A_ROWS;
+  int batch = divide(first, A_ROWS);
   int aRow = aBatch(batch) * A_ROWS + first - batch * A_ROWS;
   int bb = bBatch(batch);
-  int stack = bb / B_STACK;
+  int stack = divide(bb, B_STACK);
   ivec2 bTile = ivec2(stack * N4 + col, (bb - stack * B_STACK) * KPAD);
   ivec2 p0 = aPosition(aRow), p1 = aPosition(aRow + 1), p2 = aPosition(aRow + 2), p3 = aPosition(aRow + 3);
   vec4 c0 = vec4(0.0), c1 = vec4(0.0), c2 = vec4(0.0), c3 = vec4(0.0);
