@@ -90,13 +90,17 @@ float aValue(int batch, int row, int k) {
 }
 
 // @program im2col_values
-// IN_CHANNELS a multiple of 4: k .. k+3 are four channels of one tap.
+// IN_CHANNELS a multiple of 4: k .. k+3 are four channels of one tap. Python may define X4 (four
+// channels from one texel address: conv.py's _x4) and HAS_X4.
+#ifndef HAS_X4
+vec4 X4(int b, ivec3 p, int c) { return vec4(X(b, p, c), X(b, p, c + 1), X(b, p, c + 2), X(b, p, c + 3)); }
+#endif
 #define A_VALUES
 vec4 aValues(int batch, int row, int k) {
   int b;
   ivec3 p = patchPosition(row, k / IN_CHANNELS, b);
   int d1 = k % IN_CHANNELS;
-  return outside(p) ? vec4(0.0) : vec4(X(b, p, d1), X(b, p, d1 + 1), X(b, p, d1 + 2), X(b, p, d1 + 3));
+  return outside(p) ? vec4(0.0) : X4(b, p, d1);
 }
 
 // @program im2col_coords
@@ -231,8 +235,12 @@ void productCoords(out int r, out int col) {
 vec4 xAt(int b, int h, int w, int c) {
   if (w < 0 || w >= IN_W) return vec4(0.0);
   ivec3 p = ivec3(0, h, w);
+#ifdef HAS_X4
+  return X4(b, p, c);
+#else
   return vec4(X(b, p, c), X(b, p, min(c + 1, IN_CHANNELS - 1)),
               X(b, p, min(c + 2, IN_CHANNELS - 1)), X(b, p, min(c + 3, IN_CHANNELS - 1)));
+#endif
 }
 
 // @program depthwise_dy_at
