@@ -254,13 +254,18 @@ result = [results, added]
 def test_products_read_by_elementwise_ops_equal_cpu(compare_with_cpu):
     """A convolution's or matmul's product left pending (gemm.unpack's lazy form) under the ops a
     graph model puts after it: the fused bias and activation, a residual add, an activation, a
-    prelu; read broadcast (computed first), under another shape, by a second product, and with an
-    activation drawn in the unpack (leakyrelu)."""
+    prelu; read broadcast (computed first), under another shape, by a second product (a 1x1
+    convolution packs its image from the blocks: a depthwise convolution's, an image width not a
+    multiple of four, or a GEMM's), and with an activation drawn in the unpack (leakyrelu)."""
     rng = np.random.default_rng(5)
 
     def arr(*shape):
         return rng.normal(size=shape).astype(np.float32)
-    compare_with_cpu("""lambda x, w, w2, b, r, dw, a, m, mw, mb, big: [
+    compare_with_cpu("""lambda x, w, w2, b, r, dw, a, m, mw, mb, big, odd, dw8, p16, p8: [
+        tf.conv2d(tf.depthwise_conv2d(r, dw, 1, "same"), p16, 1, "same"),
+        tf.conv2d(tf.depthwise_conv2d(odd, dw8, 1, "same"), p8, 1, "valid") + 1,
+        tf.fused.conv2d(tf.conv2d(x, w, 1, "same"), p16, 1, "same", bias=b, activation="relu"),
+        tf.conv2d(tf.depthwise_conv2d(r, dw, 2, "same"), p16, 1, "same"),
         tf.relu(tf.fused.conv2d(x, w, 1, "same", bias=b, activation="relu6") + r),
         tf.fused.conv2d(x, w, 1, "same", bias=b, activation="prelu", prelu_activation_weights=a) * 2,
         tf.prelu(tf.depthwise_conv2d(r, dw, 1, "same") + r, a),
@@ -271,23 +276,29 @@ def test_products_read_by_elementwise_ops_equal_cpu(compare_with_cpu):
         tf.sigmoid(tf.fused.mat_mul(m, mw, bias=mb, activation="relu") + 1),
         tf.fused.conv2d(x, w, 1, "same", activation="leakyrelu", leakyrelu_alpha=0.1) + r,
     ]""", [arr(1, 16, 16, 8), arr(3, 3, 8, 16), arr(3, 3, 16, 8), arr(16), arr(1, 16, 16, 16), arr(3, 3, 16, 1),
-           arr(16), arr(64, 96), arr(96, 48), arr(48), arr(2, 16, 16, 16)], rtol=1e-4, atol=1e-4)
+           arr(16), arr(64, 96), arr(96, 48), arr(48), arr(2, 16, 16, 16), arr(1, 18, 18, 8), arr(3, 3, 8, 1),
+           arr(1, 1, 16, 16), arr(1, 1, 8, 16)], rtol=1e-4, atol=1e-4)
 
 
 
 @_WEBGL_ONLY
-def test_a_product_and_the_elementwise_ops_after_it_unpack_in_one_draw(run_py):
-    """FusedConv2D (bias, relu6) -> Add (residual) -> Relu, a graph model's residual block: the pack
-    of the image, the product, then ONE draw for the unpack, bias, activation, add and relu (the
-    filter's pack is kept from the first call). Nothing is left: tensors and textures as before."""
+@pytest.mark.parametrize("block, want", [
+    # the pack of the image, the product, then ONE draw for the unpack, bias, activation, add and relu
+    ("tf.relu(tf.fused.conv2d(xs[0], xs[1], 1, 'same', bias=xs[2], activation='relu6') + xs[3])", 3),
+    # a separable block: the depthwise blocks, the 1x1 convolution's pack of them, the product, its unpack with the add
+    ("tf.conv2d(tf.depthwise_conv2d(xs[3], xs[4], 1, 'same'), xs[5], 1, 'same') + xs[3]", 4)], ids=["residual", "separable"])
+def test_a_product_and_the_elementwise_ops_after_it_unpack_in_one_draw(run_py, block, want):
+    """A graph model's residual block (FusedConv2D with bias and relu6 -> Add -> Relu) and separable
+    block (DepthwiseConv2dNative -> 1x1 Conv2D -> Add): no unpack drawn alone (the filters' packs are
+    kept from the first call). Nothing is left: tensors and textures as before."""
     rng = np.random.default_rng(6)
-    shapes = ((1, 16, 16, 8), (3, 3, 8, 16), (16,), (1, 16, 16, 16))
-    x, w, b, r = (rng.normal(size=s).astype(np.float32).tolist() for s in shapes)
+    shapes = ((1, 16, 16, 8), (3, 3, 8, 16), (16,), (1, 16, 16, 16), (3, 3, 16, 1), (1, 1, 16, 16))
+    x, w, b, r, dw, pw = (rng.normal(size=s).astype(np.float32).tolist() for s in shapes)
     tensors, textures, draws = run_py("""
-xs = [tf.tensor(v) for v in (x, w, b, r)]
+xs = [tf.tensor(v) for v in (x, w, b, r, dw, pw)]
 for t in xs:
     t.data_sync()
-block = lambda: tf.relu(tf.fused.conv2d(xs[0], xs[1], 1, "same", bias=xs[2], activation="relu6") + xs[3])
+block = eval("lambda: " + block)
 tf.tidy(lambda: block().data_sync())             # packs the filter once
 before = tf.memory()
 be = tf.backend()
@@ -306,6 +317,6 @@ after = tf.memory()
 tf.dispose(xs)
 result = [before.num_tensors - after.num_tensors, before.num_textures_in_use - after.num_textures_in_use,
           _count[0]]
-""", x=x, w=w, b=b, r=r)
+""", x=x, w=w, b=b, r=r, dw=dw, pw=pw, block=block)
     assert (tensors, textures) == (0, 0)
-    assert draws == 3, draws   # pack_a, gemm, the unpack with every op after it
+    assert draws == want, draws

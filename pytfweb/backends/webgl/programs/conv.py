@@ -11,7 +11,7 @@ from ....kernels import TensorInfo, get_kernel, register_kernel
 from ....kernels.conv_geometry import compute_dilation2d_info, conv_info_for
 from ....core.shapes import broadcast_shapes, size_of
 from ...gpu import shader_source
-from . import gemm
+from . import fusion, gemm
 from ..shader_compiler import index_expr, row_split
 from .matmul import batch_mat_mul_program, packed_product
 from .program import Program
@@ -99,18 +99,45 @@ def _packed_forward(backend, info, x, f, code, epilogue, lazy):
     p = gemm.plan(backend, m, info.out_channels, k, 1, 1, 1)
     if p is None:
         return None
-    values = "im2col_values" if info.in_channels % 4 == 0 else "im2col_value"
-    geometry = _defines(info, output=False)
-    x5 = _view(x, _as5d(x.shape, info.channels_last))
-    if values == "im2col_values":
-        geometry += _x4(backend, info, x5)
-    a = gemm.Operand(f"im2col:{values}:{geometry}", ("x",), [x5], geometry + _sections("im2col_position", values), 1)
+    a = _pointwise_from_blocks(backend, info, x)
+    if a is None:
+        values = "im2col_values" if info.in_channels % 4 == 0 else "im2col_value"
+        geometry = _defines(info, output=False)
+        x5 = _view(x, _as5d(x.shape, info.channels_last))
+        if values == "im2col_values":
+            geometry += _x4(backend, info, x5)
+        a = gemm.Operand(f"im2col:{values}:{geometry}", ("x",), [x5], geometry + _sections("im2col_position", values),
+                         1)
     b = gemm.Operand("filter", ("W",), [_view(f, (1, k, info.out_channels))],
                      "float bValue(int batch, int k, int n) { return getW(batch, k, n); }\n", 1)
     batches = "int aBatch(int batch) { return 0; }\nint bBatch(int batch) { return 0; }\n"
     out5 = _as5d(info.out_shape, info.channels_last)
     return gemm.product(backend, p, a, b, batches, out5, code + _sections("im2col_coords"), epilogue,
                         row_major=info.channels_last, lazy=lazy)
+
+
+def _pointwise_from_blocks(backend, info, x):
+    """The A operand of a 1x1 convolution (stride 1, no padding, channels last, a multiple of four
+    channels) whose input is a product still pending as it left its kernel (fusion.UNPACK: a
+    depthwise convolution's or a GEMM's blocks, no op after it): pack A copies the blocks' texels,
+    each four channels of one pixel, so the unpack is never drawn (a depthwise convolution then a
+    1x1 one, the separable blocks of MobileNets and BlazeNets). None where that does not apply."""
+    node = backend.pending.get(x.data_id)
+    if (node is None or node.op[0] != fusion.UNPACK or node.shape != tuple(x.shape) or not info.channels_last
+            or info.in_channels % 4 or set(info.filter_size) != {1} or set(info.strides) != {1}
+            or set(info.dilations) != {1} or any(info.pad_before)):
+        return None
+    n, w, row_step = node.values
+    if n != info.in_channels:
+        return None
+    rows = node.op[1]
+    names = tuple(f"c{i}" for i in range(rows))
+    fetch = "".join(f"  if (t == {i}) return texelFetch({c}, p, 0);\n" for i, c in enumerate(names[:-1]))
+    code = (f"vec4 aBlock(int t, ivec2 p) {{\n{fetch}  return texelFetch({names[-1]}, p, 0);\n}}\n"
+            "#define A_VALUES\nvec4 aValues(int batch, int row, int k) {\n"
+            f"  int h = row / {w};\n  int r = h * {row_step} + (row - h * {w});\n"
+            f"  return aBlock(r & {rows - 1}, ivec2(k >> 2, r >> {rows.bit_length() - 1}));\n}}\n")
+    return gemm.Operand(f"blocks:{code}", names, [leaf.info for leaf in node.args], code, 1)
 
 
 def _x4(backend, info, x5):
