@@ -165,6 +165,22 @@ def _x4(backend, info, x5):
             "              texelFetch(x, t + ivec2(2, 0), 0).r, texelFetch(x, t + ivec2(3, 0), 0).r);\n}\n")
 
 
+def _packed_depthwise_filter(backend, f):
+    """A depthwise filter [h, w, channels, 1] packed four channels to a texel (conv.glsl's
+    depthwise_filter_pack), made once and kept with the filter's data as the GEMM's packed weights
+    are: the packed programs then fetch a tap's four weights at once (a 5x5 filter: 25 fetches a
+    fragment, not 100)."""
+    taps, channels = f.shape[0] * f.shape[1], f.shape[2]
+    width = backend.texture_layout(f.data_id)[0]
+
+    def pack():
+        program = Program("conv:depthwise_filter_pack", ("W",), (taps, -(-channels // 4)),
+                          _sections("depthwise_filter_pack"), (("channels", "int"), ("width", "int")),
+                          packed_outputs=1, shapeless=True)
+        return backend.run_packed(program, [f], (channels, width))[0]
+    return backend.derived_data(f.data_id, ("conv:depthwise_filter_pack", tuple(f.shape)), pack)
+
+
 def _depthwise_row(info):
     """DEPTHWISE_ROW of conv.glsl's depthwise_packed: one filter row's taps, unrolled."""
     stride, dil, fw = info.strides[-1], info.dilations[-1], info.filter_size[-1]
@@ -202,11 +218,14 @@ def _depthwise_blocks(backend, info, size, row, section, reader, image, f, out_s
     image_defines = f"#define IMAGE_H {size[0]}\n#define IMAGE_W4 {-(-size[1] // 4)}\n" + block_defines
     code = _defines(info, True, output=False) + image_defines + row
     name, t = image
+    filter_name, filter_view = "W", _view(f, _filter5d(f.shape))
     if name == "x":
         code += _x4(backend, info, _view(t, _as5d(t.shape, True)))
-    program = Program(f"conv:{section}:{code}", (name, "W"), grid,
+        code += "#define HAS_W4\n"
+        filter_name, filter_view = "w4", _packed_depthwise_filter(backend, f)
+    program = Program(f"conv:{section}:{code}", (name, filter_name), grid,
                       code + _sections(reader, "depthwise_w_at", "depthwise_block", section), packed_outputs=4)
-    blocks = backend.run_packed(program, [_view(t, _as5d(t.shape, True)), _view(f, _filter5d(f.shape))])
+    blocks = backend.run_packed(program, [_view(t, _as5d(t.shape, True)), filter_view])
     try:
         # (a folded grid's unpack reads blocks where BLOCK_FOLD says: the shaped program only)
         flat = (info.in_channels, size[1], 4 * -(-size[1] // 4)) if fold == 1 else None
