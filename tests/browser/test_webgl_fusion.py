@@ -248,3 +248,75 @@ result = [results, added]
         np.testing.assert_allclose(got[name], want, *tol, err_msg=name)
     np.testing.assert_allclose(got["one"], cases["same"][1] * cases["same"][0].sum() + 1, *tolerance(1e-5, 1e-5))
     np.testing.assert_array_equal(got["int32"], ints[0] * ints[1] - ints[0])
+
+
+
+def test_products_read_by_elementwise_ops_equal_cpu(compare_with_cpu):
+    """A convolution's or matmul's product left pending (gemm.unpack's lazy form) under the ops a
+    graph model puts after it: the fused bias and activation, a residual add, an activation, a
+    prelu; read broadcast (computed first), under another shape, by a second product (a 1x1
+    convolution packs its image from the blocks: a depthwise convolution's, an image width not a
+    multiple of four, or a GEMM's), and with an activation drawn in the unpack (leakyrelu)."""
+    rng = np.random.default_rng(5)
+
+    def arr(*shape):
+        return rng.normal(size=shape).astype(np.float32)
+    compare_with_cpu("""lambda x, w, w2, b, r, dw, a, m, mw, mb, big, odd, dw8, p16, p8: [
+        tf.conv2d(tf.depthwise_conv2d(r, dw, 1, "same"), p16, 1, "same"),
+        tf.conv2d(tf.depthwise_conv2d(odd, dw8, 1, "same"), p8, 1, "valid") + 1,
+        tf.fused.conv2d(tf.conv2d(x, w, 1, "same"), p16, 1, "same", bias=b, activation="relu"),
+        tf.conv2d(tf.depthwise_conv2d(r, dw, 2, "same"), p16, 1, "same"),
+        tf.relu(tf.fused.conv2d(x, w, 1, "same", bias=b, activation="relu6") + r),
+        tf.fused.conv2d(x, w, 1, "same", bias=b, activation="prelu", prelu_activation_weights=a) * 2,
+        tf.prelu(tf.depthwise_conv2d(r, dw, 1, "same") + r, a),
+        tf.fused.depthwise_conv2d(r, dw, 2, "same", bias=b, activation="relu") - 1,
+        tf.fused.conv2d(x, w, 1, "same", bias=b) + big,
+        tf.reshape(tf.conv2d(x, w, 1, "same"), [16, 256]) - 1,
+        tf.conv2d(tf.conv2d(x, w, 1, "same") + 1, w2, 1, "valid"),
+        tf.sigmoid(tf.fused.mat_mul(m, mw, bias=mb, activation="relu") + 1),
+        tf.fused.conv2d(x, w, 1, "same", activation="leakyrelu", leakyrelu_alpha=0.1) + r,
+    ]""", [arr(1, 16, 16, 8), arr(3, 3, 8, 16), arr(3, 3, 16, 8), arr(16), arr(1, 16, 16, 16), arr(3, 3, 16, 1),
+           arr(16), arr(64, 96), arr(96, 48), arr(48), arr(2, 16, 16, 16), arr(1, 18, 18, 8), arr(3, 3, 8, 1),
+           arr(1, 1, 16, 16), arr(1, 1, 8, 16)], rtol=1e-4, atol=1e-4)
+
+
+
+@_WEBGL_ONLY
+@pytest.mark.parametrize("block, want", [
+    # the pack of the image, the product, then ONE draw for the unpack, bias, activation, add and relu
+    ("tf.relu(tf.fused.conv2d(xs[0], xs[1], 1, 'same', bias=xs[2], activation='relu6') + xs[3])", 3),
+    # a separable block: the depthwise blocks, the 1x1 convolution's pack of them, the product, its unpack with the add
+    ("tf.conv2d(tf.depthwise_conv2d(xs[3], xs[4], 1, 'same'), xs[5], 1, 'same') + xs[3]", 4)], ids=["residual", "separable"])
+def test_a_product_and_the_elementwise_ops_after_it_unpack_in_one_draw(run_py, block, want):
+    """A graph model's residual block (FusedConv2D with bias and relu6 -> Add -> Relu) and separable
+    block (DepthwiseConv2dNative -> 1x1 Conv2D -> Add): no unpack drawn alone (the filters' packs are
+    kept from the first call). Nothing is left: tensors and textures as before."""
+    rng = np.random.default_rng(6)
+    shapes = ((1, 16, 16, 8), (3, 3, 8, 16), (16,), (1, 16, 16, 16), (3, 3, 16, 1), (1, 1, 16, 16))
+    x, w, b, r, dw, pw = (rng.normal(size=s).astype(np.float32).tolist() for s in shapes)
+    tensors, textures, draws = run_py("""
+xs = [tf.tensor(v) for v in (x, w, b, r, dw, pw)]
+for t in xs:
+    t.data_sync()
+block = eval("lambda: " + block)
+tf.tidy(lambda: block().data_sync())             # packs the filter once
+before = tf.memory()
+be = tf.backend()
+_draw, _count = be.ctx.draw, [0]
+def _counting(*args):
+    _count[0] += 1
+    return _draw(*args)
+be.ctx.draw = _counting
+try:
+    y = tf.tidy(block)
+    y.data_sync()
+finally:
+    be.ctx.draw = _draw
+y.dispose()
+after = tf.memory()
+tf.dispose(xs)
+result = [before.num_tensors - after.num_tensors, before.num_textures_in_use - after.num_textures_in_use,
+          _count[0]]
+""", x=x, w=w, b=b, r=r, dw=dw, pw=pw, block=block)
+    assert (tensors, textures) == (0, 0)
+    assert draws == want, draws

@@ -24,8 +24,10 @@ class Node:
     """One op: `op`, what the backend's code generation makes of it (its structure: never values),
     `values` (per-call values of its attributes, uniforms of the program), args (Nodes, Leaves,
     Uniforms) and its output shape and dtype. An expression is a DAG: a pending value read twice is
-    one Node, computed once in the program (`size` counts the distinct nodes)."""
-    __slots__ = ("op", "values", "args", "shape", "dtype", "_nodes", "size", "leaves")
+    one Node, computed once in the program (`size` counts the distinct nodes). `exact`: the
+    expression holds a node that can be evaluated only at its own flat index, not broadcast
+    (webgl's pending GEMM unpack): record computes it first where it would be read broadcast."""
+    __slots__ = ("op", "values", "args", "shape", "dtype", "_nodes", "size", "leaves", "exact")
 
     def __init__(self, op, args, shape, dtype, values=()):
         self.op, self.values, self.args = op, values, args
@@ -38,14 +40,15 @@ class Node:
         if count == 1 and type(only) is Node:
             # A chain (an op on one pending value, any others uniforms), what most ops of an
             # elementwise run are: no set of the DAG's nodes is built.
-            self.size, self.leaves = only.size + 1, only.leaves
+            self.size, self.leaves, self.exact = only.size + 1, only.leaves, only.exact
             return
-        merged, any_node = {}, False
+        merged, any_node, self.exact = {}, False, False
         for a in args:
             if type(a) is Leaf:
                 merged[a.key] = a
             elif type(a) is Node:
                 any_node = True
+                self.exact = self.exact or a.exact
                 for leaf in a.leaves:
                     merged[leaf.key] = leaf
         self.leaves = tuple(merged.values())
@@ -93,6 +96,10 @@ def record(backend, op, inputs, out_shape, dtype, scalar_of, limits, materialize
         check()
     max_nodes, max_leaves = limits
     args = [_arg(backend, t, scalar_of, materialize) for t in inputs]
+    for i, a in enumerate(args):
+        if type(a) is Node and a.exact and a.shape != tuple(out_shape):
+            materialize(backend, inputs[i].data_id)    # read broadcast: as a leaf
+            args[i] = _arg(backend, inputs[i], scalar_of, materialize)
     node = Node(op, args, out_shape, dtype, values)
     while node.size > max_nodes or len(node.leaves) > max_leaves:
         i = max((i for i, a in enumerate(args) if isinstance(a, Node)), key=lambda i: args[i].size)

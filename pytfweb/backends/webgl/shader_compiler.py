@@ -41,7 +41,7 @@ def coord_fields(var, rank):
     return [f"{var}.{_FIELDS[i]}" for i in range(rank)]
 
 
-def _index_expr(shape, args):
+def index_expr(shape, args):
     """Flat row-major index from coordinate expressions, skipping unit dimensions."""
     strides = strides_of(shape)
     terms = [(a if s == 1 else f"{a} * {s}") for a, d, s in zip(args, shape, strides) if d != 1]
@@ -55,7 +55,7 @@ def _texel(name, index_expr, tex_shape):
     return f"texelFetch({name}, ivec2(({index_expr}) % {w}, ({index_expr}) / {w}), 0).r"
 
 
-def _row_split(shape, tex_shape):
+def row_split(shape, tex_shape):
     """j such that each texture row holds exactly dimensions shape[j:] (texture_shape's layout
     for large tensors, or a reshape's), or None."""
     w, h = tex_shape
@@ -83,12 +83,12 @@ def input_getters(inp, out_shape):
     code = [f"uniform sampler2D {name};"]
     # Flat access (index into the row-major data), used by reductions and gathers.
     code.append(f"float {g}Flat(int index) {{ return {_texel(name, 'index', inp.tex_shape)}; }}")
-    idx = _index_expr(shape, args)
-    split = _row_split(shape, inp.tex_shape)
+    idx = index_expr(shape, args)
+    split = row_split(shape, inp.tex_shape)
     if split is not None:
         # Texture rows are the innermost dimensions: no division needed.
-        row = _index_expr(shape[:split], args[:split])
-        col = _index_expr(shape[split:], args[split:])
+        row = index_expr(shape[:split], args[:split])
+        col = index_expr(shape[split:], args[split:])
         body = f"texelFetch({name}, ivec2({col}, {row}), 0).r"
     else:
         body = _texel(name, idx, inp.tex_shape) if idx != "0" else f"texelFetch({name}, ivec2(0, 0), 0).r"
@@ -123,7 +123,7 @@ def output_coords(out_shape, tex_shape):
     if rank == 0:
         lines.append("int computeOutputCoords() { return 0; }")
         return "\n".join(lines)
-    split = _row_split(out_shape, tex_shape)
+    split = row_split(out_shape, tex_shape)
     if split is not None:
         # Rows of the texture are the innermost dimensions.
         lines.append(f"{ctype} computeOutputCoords() {{")

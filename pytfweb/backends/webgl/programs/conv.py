@@ -11,7 +11,8 @@ from ....kernels import TensorInfo, get_kernel, register_kernel
 from ....kernels.conv_geometry import compute_dilation2d_info, conv_info_for
 from ....core.shapes import broadcast_shapes, size_of
 from ...gpu import shader_source
-from . import gemm
+from . import fusion, gemm
+from ..shader_compiler import index_expr, row_split
 from .matmul import batch_mat_mul_program, packed_product
 from .program import Program
 
@@ -91,23 +92,93 @@ def _run(backend, key, code, names, inputs, out_shape, uniforms=(), values=()):
 
 # --- Conv2D, Conv3D, DepthwiseConv2dNative (+ fused) ----------------------------------------------
 
-def _packed_forward(backend, info, x, f, code, epilogue):
+def _packed_forward(backend, info, x, f, code, epilogue, lazy):
     """Conv2D/Conv3D as an im2col product (gemm.py), or None where that does not apply."""
     m = size_of(info.out_shape) // info.out_channels
     k = size_of(info.filter_shape[:-1])
     p = gemm.plan(backend, m, info.out_channels, k, 1, 1, 1)
     if p is None:
         return None
-    values = "im2col_values" if info.in_channels % 4 == 0 else "im2col_value"
-    geometry = _defines(info, output=False)
-    a = gemm.Operand(f"im2col:{values}:{geometry}", ("x",), [_view(x, _as5d(x.shape, info.channels_last))],
-                     geometry + _sections("im2col_position", values), 1)
+    a = _pointwise_from_blocks(backend, info, x)
+    if a is None:
+        values = "im2col_values" if info.in_channels % 4 == 0 else "im2col_value"
+        geometry = _defines(info, output=False)
+        x5 = _view(x, _as5d(x.shape, info.channels_last))
+        if values == "im2col_values":
+            geometry += _x4(backend, info, x5)
+        a = gemm.Operand(f"im2col:{values}:{geometry}", ("x",), [x5], geometry + _sections("im2col_position", values),
+                         1)
     b = gemm.Operand("filter", ("W",), [_view(f, (1, k, info.out_channels))],
                      "float bValue(int batch, int k, int n) { return getW(batch, k, n); }\n", 1)
     batches = "int aBatch(int batch) { return 0; }\nint bBatch(int batch) { return 0; }\n"
     out5 = _as5d(info.out_shape, info.channels_last)
     return gemm.product(backend, p, a, b, batches, out5, code + _sections("im2col_coords"), epilogue,
-                        row_major=info.channels_last)
+                        row_major=info.channels_last, lazy=lazy)
+
+
+def _pointwise_from_blocks(backend, info, x):
+    """The A operand of a 1x1 convolution (stride 1, no padding, channels last, a multiple of four
+    channels) whose input is a product still pending as it left its kernel (fusion.UNPACK: a
+    depthwise convolution's or a GEMM's blocks, no op after it): pack A copies the blocks' texels,
+    each four channels of one pixel, so the unpack is never drawn (a depthwise convolution then a
+    1x1 one, the separable blocks of MobileNets and BlazeNets). None where that does not apply."""
+    node = backend.pending.get(x.data_id)
+    if (node is None or node.op[0] != fusion.UNPACK or node.shape != tuple(x.shape) or not info.channels_last
+            or info.in_channels % 4 or set(info.filter_size) != {1} or set(info.strides) != {1}
+            or set(info.dilations) != {1} or any(info.pad_before)):
+        return None
+    n, w, row_step = node.values
+    if n != info.in_channels:
+        return None
+    rows = node.op[1]
+    names = tuple(f"c{i}" for i in range(rows))
+    fetch = "".join(f"  if (t == {i}) return texelFetch({c}, p, 0);\n" for i, c in enumerate(names[:-1]))
+    code = (f"vec4 aBlock(int t, ivec2 p) {{\n{fetch}  return texelFetch({names[-1]}, p, 0);\n}}\n"
+            "#define A_VALUES\nvec4 aValues(int batch, int row, int k) {\n"
+            f"  int h = row / {w};\n  int r = h * {row_step} + (row - h * {w});\n"
+            f"  return aBlock(r & {rows - 1}, ivec2(k >> 2, r >> {rows.bit_length() - 1}));\n}}\n")
+    return gemm.Operand(f"blocks:{code}", names, [leaf.info for leaf in node.args], code, 1)
+
+
+def _x4(backend, info, x5):
+    """GLSL `vec4 X4(int b, ivec3 p, int c)` (with HAS_X4): channels c .. c+3 of x (channels last,
+    IN_CHANNELS a multiple of 4, c too) at (b, p), four neighbouring texels of one texture row:
+    one address for four values where four getter calls compute four (a division each in a large
+    image's squarish texture, which SwiftShader runs lane by lane). "" where x is channels first or
+    its texture rows are not a multiple of four texels wide."""
+    if not info.channels_last or info.in_channels % 4:
+        return ""
+    tex_shape = backend.texture_layout(x5.data_id)
+    width = tex_shape[0]
+    args = ("b", "p.x", "p.y", "p.z", "c")
+    split = row_split(x5.shape, tex_shape)
+    if split is not None:
+        texel = f"ivec2({index_expr(x5.shape[split:], args[split:])}, {index_expr(x5.shape[:split], args[:split])})"
+        address = ""
+    elif width % 4 == 0:
+        address = f"  int f = {index_expr(x5.shape, args)};\n  int y = f / {width};\n"
+        texel = f"ivec2(f - y * {width}, y)"
+    else:
+        return ""
+    return ("#define HAS_X4\nvec4 X4(int b, ivec3 p, int c) {\n" + address + f"  ivec2 t = {texel};\n"
+            "  return vec4(texelFetch(x, t, 0).r, texelFetch(x, t + ivec2(1, 0), 0).r,\n"
+            "              texelFetch(x, t + ivec2(2, 0), 0).r, texelFetch(x, t + ivec2(3, 0), 0).r);\n}\n")
+
+
+def _packed_depthwise_filter(backend, f):
+    """A depthwise filter [h, w, channels, 1] packed four channels to a texel (conv.glsl's
+    depthwise_filter_pack), made once and kept with the filter's data as the GEMM's packed weights
+    are: the packed programs then fetch a tap's four weights at once (a 5x5 filter: 25 fetches a
+    fragment, not 100)."""
+    taps, channels = f.shape[0] * f.shape[1], f.shape[2]
+    width = backend.texture_layout(f.data_id)[0]
+
+    def pack():
+        program = Program("conv:depthwise_filter_pack", ("W",), (taps, -(-channels // 4)),
+                          _sections("depthwise_filter_pack"), (("channels", "int"), ("width", "int")),
+                          packed_outputs=1, shapeless=True)
+        return backend.run_packed(program, [f], (channels, width))[0]
+    return backend.derived_data(f.data_id, ("conv:depthwise_filter_pack", tuple(f.shape)), pack)
 
 
 def _depthwise_row(info):
@@ -135,11 +206,11 @@ def _block_grid(backend, info, size):
     return (-(-rows // fold), fold * c4), f"#define BLOCK_FOLD {fold}\n#define BLOCK_COLUMNS {c4}\n", fold
 
 
-def _depthwise_blocks(backend, info, size, row, section, reader, image, f, out_shape, epilogue=None):
+def _depthwise_blocks(backend, info, size, row, section, reader, image, f, out_shape, epilogue=None, lazy=None):
     """Run conv.glsl's packed depthwise program `section` (four channels at four neighbouring
     columns of a [batch, *size, channels] image per fragment; `row` the unrolled filter row,
     `image` the (input name, tensor) read through the `reader` section) and unpack it to
-    out_shape (the image's 5D view), or None where its grid does not fit the texture limits."""
+    out_shape (the image's 5D view; lazy: gemm.unpack's), or None where its grid does not fit the texture limits."""
     block = _block_grid(backend, info, size)
     if block is None:
         return None
@@ -147,38 +218,44 @@ def _depthwise_blocks(backend, info, size, row, section, reader, image, f, out_s
     image_defines = f"#define IMAGE_H {size[0]}\n#define IMAGE_W4 {-(-size[1] // 4)}\n" + block_defines
     code = _defines(info, True, output=False) + image_defines + row
     name, t = image
-    program = Program(f"conv:{section}:{code}", (name, "W"), grid,
+    filter_name, filter_view = "W", _view(f, _filter5d(f.shape))
+    if name == "x":
+        code += _x4(backend, info, _view(t, _as5d(t.shape, True)))
+        code += "#define HAS_W4\n"
+        filter_name, filter_view = "w4", _packed_depthwise_filter(backend, f)
+    program = Program(f"conv:{section}:{code}", (name, filter_name), grid,
                       code + _sections(reader, "depthwise_w_at", "depthwise_block", section), packed_outputs=4)
-    blocks = backend.run_packed(program, [_view(t, _as5d(t.shape, True)), _view(f, _filter5d(f.shape))])
+    blocks = backend.run_packed(program, [_view(t, _as5d(t.shape, True)), filter_view])
     try:
         # (a folded grid's unpack reads blocks where BLOCK_FOLD says: the shaped program only)
         flat = (info.in_channels, size[1], 4 * -(-size[1] // 4)) if fold == 1 else None
         return gemm.unpack(backend, blocks, out_shape,
                            _defines(info, True) + image_defines + _sections("depthwise_block_coords"), epilogue,
-                           flat=flat)
+                           flat=flat, lazy=lazy)
     finally:
         for b in blocks:
             backend.dispose_data(b.data_id)
 
 
-def _packed_depthwise(backend, info, x, f, epilogue):
+def _packed_depthwise(backend, info, x, f, epilogue, lazy):
     """DepthwiseConv2dNative (2D, channels last, multiplier 1) with conv.glsl's
     depthwise_packed, or None where that does not apply."""
     if not info.channels_last or len(info.in_size) != 2 or info.filter_shape[-1] != 1:
         return None
     return _depthwise_blocks(backend, info, info.out_size, _depthwise_row(info), "depthwise_packed",
-                             "depthwise_x_at", ("x", x), f, _as5d(info.out_shape, True), epilogue)
+                             "depthwise_x_at", ("x", x), f, _as5d(info.out_shape, True), epilogue, lazy)
 
 
-def _forward(backend, kernel, inputs, attrs, depthwise, epilogue=None):
+def _forward(backend, kernel, inputs, attrs, depthwise, epilogue=None, lazy_ops=()):
     x, f = inputs[:2]
     info = conv_info_for(kernel, x.shape, f.shape, attrs)
     last = info.channels_last
     out5 = _as5d(info.out_shape, last)
     code = _defines(info, depthwise)
     extras = epilogue(info.out_shape) if epilogue is not None else None
-    out = (_packed_depthwise(backend, info, x, f, extras) if depthwise
-           else _packed_forward(backend, info, x, f, code, extras))
+    lazy = (info.out_shape, lazy_ops) if lazy_ops is not None else None
+    out = (_packed_depthwise(backend, info, x, f, extras, lazy) if depthwise
+           else _packed_forward(backend, info, x, f, code, extras, lazy))
     if out is not None:
         return _view(out, info.out_shape)
     names, views = ("x", "W"), [_view(x, _as5d(x.shape, last)), _view(f, _filter5d(f.shape))]
@@ -382,10 +459,34 @@ def _epilogue(inputs, attrs, insert_at):
     return build
 
 
+# activation -> the elementwise op (programs/fusion.py: file, function, NaN wrap) applying it
+# after a lazy unpack (gemm.unpack), as the epilogue would; None: nothing to apply. LeakyReLU's
+# alpha would be an attribute, which webgl's fused programs do not take: drawn with the epilogue.
+_LAZY_ACTIVATIONS = {
+    "linear": None, "relu": ("unary_ops.glsl", "op_Relu", True), "relu6": ("unary_ops.glsl", "op_Relu6", True),
+    "elu": ("unary_ops.glsl", "op_Elu", True), "sigmoid": ("unary_ops.glsl", "op_Sigmoid", True),
+    "prelu": ("math.glsl", "op_Prelu", False),
+}
+
+
+def _lazy_epilogue(inputs, attrs):
+    """The fused bias and activation as gemm.unpack's lazy ops, or None where they cannot be."""
+    activation = attrs["activation"]
+    if activation not in _LAZY_ACTIVATIONS or any(t.dtype != "float32" for t in inputs):
+        return None
+    extras, ops = list(inputs), []
+    if attrs["has_bias"]:
+        ops.append((("binary_ops.glsl", "op_Add", False), extras.pop(0)))
+    if _LAZY_ACTIVATIONS[activation] is not None:
+        ops.append((_LAZY_ACTIVATIONS[activation], extras.pop(0) if activation == "prelu" else None))
+    return tuple(ops)
+
+
 def _fused_conv(kernel, depthwise):
     def run(backend, inputs, attrs):
         last = attrs.get("data_format", "NHWC") != "NCHW"
-        return _forward(backend, kernel, inputs, attrs, depthwise, _epilogue(inputs[2:], attrs, 1 if last else 2))
+        return _forward(backend, kernel, inputs, attrs, depthwise, _epilogue(inputs[2:], attrs, 1 if last else 2),
+                        _lazy_epilogue(inputs[2:], attrs))
     return run
 
 
@@ -416,7 +517,9 @@ def fused_mat_mul(backend, inputs, attrs):
         if tiled:
             temps.append(t)
     epilogue = _epilogue(extras, attrs, None)(out_shape)
-    out = packed_product(backend, a, b, attrs["transpose_a"], attrs["transpose_b"], epilogue)
+    lazy = _lazy_epilogue(extras, attrs) if a.dtype == "float32" and b.dtype == "float32" else None
+    out = packed_product(backend, a, b, attrs["transpose_a"], attrs["transpose_b"], epilogue,
+                         (out_shape, lazy) if lazy is not None else None)
     if out is None:
         program, views = batch_mat_mul_program(a, b, attrs["transpose_a"], attrs["transpose_b"])
         names, extra_views, code, uniforms, values = epilogue

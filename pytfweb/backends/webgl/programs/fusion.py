@@ -21,7 +21,8 @@ data only marks it, and the last expression reading it frees it.
 """
 from ....core.environment import ENV
 from ....core.shapes import size_of
-from ...gpu.fusion_graph import generate, record
+from ....kernels import TensorInfo
+from ...gpu.fusion_graph import Leaf, Node, generate, record
 from ...gpu import shader_source
 from ..shader_compiler import getter_name
 from ..texture_manager import texture_shape
@@ -51,17 +52,65 @@ def defer(backend, file, fn, nan_wrap, inputs, out_shape, dtype, scalar_of):
                   materialize, check=check)
 
 
+#: Node.op of a pending GEMM unpack (gemm.unpack's lazy form): (UNPACK, its blocks' count).
+UNPACK = "gemm_unpack"
+
+
+def defer_unpack(backend, blocks, flat, shape, ops):
+    """The packed product `blocks` (gemm.unpack's layout and `flat`) as pending data of `shape`, with
+    `ops` ((fusion op (file, function, NaN wrap), its second input or None), ...) applied, or None
+    where it is drawn instead (an output too large for a float32 flat index, or nothing to draw).
+
+    The unpack node reads the blocks at its own flat index only (Node.exact): an expression
+    reading it broadcast computes it first. The blocks stay alive while it is pending (the caller's
+    dispose_data only marks them)."""
+    size = size_of(shape)
+    if not size or size >= 1 << 24:
+        return None
+    node = Node((UNPACK, len(blocks)), [Leaf(TensorInfo(b.data_id, tuple(b.shape), b.dtype)) for b in blocks],
+                shape, "float32", tuple(flat))
+    node.exact = True
+    out = backend.add_pending(node)
+    for (file, fn, nan_wrap), operand in ops:
+        step = defer(backend, file, fn, nan_wrap, [out] if operand is None else [out, operand], shape, "float32",
+                     lambda t: None)
+        if step is None:   # (not a dtype fusion takes: the product drawn, the op skipped would be wrong)
+            backend.dispose_data(out.data_id)
+            return None
+        backend.dispose_data(out.data_id)
+        out = step
+    return out
+
+
+def _unpack_leaves(node):
+    """The keys of the leaves read by the unpack nodes of an expression (the blocks)."""
+    keys, seen, todo = set(), set(), [node]
+    while todo:
+        n = todo.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if n.op[0] == UNPACK:
+            keys.update(a.key for a in n.args)
+        else:
+            todo.extend(a for a in n.args if type(a) is Node and a.exact)
+    return keys
+
+
 def materialize(backend, data_id):
     """Draw a pending expression into its data's texture."""
     node = backend.pending.get(data_id)
     if node is None:
         return
-    reads = _shapeless_reads(backend, node)
+    blocks = _unpack_leaves(node) if node.exact else ()
+    reads = _shapeless_reads(backend, node, blocks)
     leaves, uniforms, functions, lines = {}, [], {}, []   # uniforms: (name, type, value)
 
     def leaf(n):
         var = f"in{len(leaves)}"
         leaves[n.key] = (var, n)
+        if n.key in blocks:    # read by its unpack node's code
+            return var
         if reads is None:
             lines.append(f"  float {var}_ = {getter_name(var)}AtOutCoords();")
             return var + "_"
@@ -78,6 +127,8 @@ def materialize(backend, data_id):
         return uniforms[-1][0]
 
     def op(n, args):
+        if n.op[0] == UNPACK:
+            return _unpack_code(n, args, uniforms, functions, lines)
         file, fn, nan_wrap = n.op
         for fn_name, text in shader_source.function_parts(file, fn):
             functions.setdefault(fn_name, text)
@@ -91,7 +142,8 @@ def materialize(backend, data_id):
     result = generate(node, leaf, uniform, op)
     names = tuple(name for name, _ in leaves.values())
     if any("flat_" in line for line in lines):
-        uniforms.append(("outWidth", "int", reads[None]))
+        out_width = reads[None] if reads is not None else texture_shape(node.shape, backend.ctx.max_texture_size)[0]
+        uniforms.append(("outWidth", "int", out_width))
         lines.insert(0, "  int flat_ = int(gl_FragCoord.y) * outWidth + int(gl_FragCoord.x);")
     body = "".join(functions.values()) + "void main() {\n" + "\n".join(lines) + f"\n  setOutput({result});\n}}\n"
     # the key is the structure: op names, where each value comes from (the code says it all)
@@ -100,6 +152,31 @@ def materialize(backend, data_id):
     out = backend.run(program, [leaf.info for _, leaf in leaves.values()], node.dtype,
                       tuple(value for _, _, value in uniforms))
     backend.resolve_pending(data_id, out)
+
+
+def _unpack_code(n, samplers, uniforms, functions, lines):
+    """The value of an unpack node at the output's flat index (gemm.glsl's flat_coords and unpack:
+    column f % N of product row (p / W) * ROW_STEP + p % W, p = f / N): its lines, uniforms
+    (N, W, ROW_STEP: one program for every layer's shape) and the block fetch, a function per
+    node whose branches fetch from one texture each (gemm.glsl's block: SwiftShader runs both sides
+    of a ?: select)."""
+    rows = n.op[1]
+    name = f"t{len(lines)}"
+    for part, text in shader_source.function_parts("gemm.glsl", "divide"):
+        functions.setdefault(part, text)
+    fetch = "".join(f"  if (t == {i}) return texelFetch({s}, p, 0);\n" for i, s in enumerate(samplers[:-1]))
+    functions[f"block_{name}"] = (f"vec4 block_{name}(int t, ivec2 p) {{\n{fetch}"
+                                  f"  return texelFetch({samplers[-1]}, p, 0);\n}}\n")
+    for suffix, value in zip(("N", "W", "S"), n.values):
+        uniforms.append((f"{name}{suffix}", "int", value))
+    shift = rows.bit_length() - 1
+    lines.append(f"  int {name}p = divide(flat_, {name}N);\n"
+                 f"  int {name}c = flat_ - {name}p * {name}N;\n"
+                 f"  int {name}h = divide({name}p, {name}W);\n"
+                 f"  int {name}r = {name}h * {name}S + ({name}p - {name}h * {name}W);\n"
+                 f"  float {name} = block_{name}({name}r & {rows - 1}, ivec2({name}c >> 2, {name}r >> {shift}))"
+                 f"[{name}c & 3];")
+    return name
 
 
 #: texel of a leaf read at the output's own texel, or at its only one
@@ -130,7 +207,7 @@ def _suffix_texel(var, mode, out_width, uniforms, lines):
     return f"ivec2({var}i % {var}Width, {var}i / {var}Width)"
 
 
-def _shapeless_reads(backend, node):
+def _shapeless_reads(backend, node, blocks=()):
     """How a shapeless program reads each leaf (Leaf.key -> mode; under None the output texture's
     width), or None where a leaf needs the compiler's getters. Modes: "same" (the output's size and
     texture width: the output's own texel), "one" (one value), "row" (a trailing part of the output's
@@ -141,6 +218,8 @@ def _shapeless_reads(backend, node):
     size = size_of(node.shape)
     reads = {None: out_width}
     for leaf in node.leaves:
+        if leaf.key in blocks:
+            continue
         d = backend.store[leaf.info.data_id]
         if d.channels != 1 or d.complex_parts is not None:
             return None

@@ -22,6 +22,7 @@ from ....kernels import TensorInfo
 from ....core.shapes import size_of
 from ...gpu import shader_source
 from ..texture_manager import texture_shape
+from . import fusion
 from .program import Program
 
 _FILE = "gemm.glsl"
@@ -95,7 +96,7 @@ def _pack(backend, section, operand, defines, grid):
 
 
 def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None, keep_b=True, splits=1,
-            row_major=False):
+            row_major=False, lazy=None):
     """The product of operands a and b under plan p as a float32 tensor of out_shape.
 
     batch_code defines `int aBatch(int batch)` and `int bBatch(int batch)`; coords_code
@@ -105,7 +106,7 @@ def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None,
     and coords_code are those of one batch. keep_b=False: B's packed form is not kept (B is not a
     weight but an activation or a gradient, used once). row_major: the output's values are the
     product's [batches, m, n] in row-major order (a matmul, a channels-last convolution), so the
-    unpack may be shapeless (see unpack)."""
+    unpack may be shapeless (see unpack). lazy: see unpack."""
     a_grid_rows = a.batches * p.a_rows
     a4 = _pack(backend, "pack_a", a,
                _defines(M=p.m, K=p.k, Q=p.q, A_ROWS=p.a_rows, A_BATCHES=a.batches, FOLD=p.fold),
@@ -133,13 +134,13 @@ def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None,
                                     (p.a_rows, p.q, p.kpad, p.n4, p.b_stack, p.fold))
         temps.extend(blocks)
         return unpack(backend, blocks, out_shape, _defines(A_ROWS=p.a_rows) + coords_code, epilogue, splits,
-                      (p.n, p.m, p.a_rows) if row_major and splits == 1 else None)
+                      (p.n, p.m, p.a_rows) if row_major and splits == 1 else None, lazy)
     finally:
         for t in temps:
             backend.dispose_data(t.data_id)
 
 
-def unpack(backend, blocks, out_shape, coords_code, epilogue=None, splits=1, flat=None):
+def unpack(backend, blocks, out_shape, coords_code, epilogue=None, splits=1, flat=None, lazy=None):
     """4 or 8 RGBA outputs laid out as the gemm program's (output t, texel (rb, c): rows
     len(blocks) rb + t, columns 4c .. 4c+3) as a float32 tensor of out_shape; coords_code defines
     `void productCoords(out int r, out int col)` (and A_ROWS when splits > 1: the value at r is
@@ -149,7 +150,18 @@ def unpack(backend, blocks, out_shape, coords_code, epilogue=None, splits=1, fla
     row_step + p % w, p = f / n (a product's [batches, m, n]: (n, m, a_rows); the packed depthwise
     blocks: (channels, output width, block row width)). Then, where the epilogue's inputs are one
     value or one per column, the unpack is shapeless (Program.shapeless): sizes go as uniforms,
-    and the convolutions of a model's many layer shapes share one unpack program."""
+    and the convolutions of a model's many layer shapes share one unpack program.
+
+    lazy = (shape, ops): with flat, where lazy elementwise fusion is on, the unpack is not drawn but
+    left pending (programs/fusion.py: unpack_node) as the output the caller returns under `shape`,
+    and the epilogue is `ops` ((fusion op, its second input or None), ...: the bias add and the
+    activation) as pending elementwise ops over it: the elementwise ops that read the product (a
+    residual add, an activation the graph did not fuse) then draw in the same program, which saves
+    a draw and a texture pass per product they follow. None: the epilogue cannot be written so."""
+    if lazy is not None and flat is not None and splits == 1 and fusion.enabled():
+        out = fusion.defer_unpack(backend, blocks, flat, *lazy)
+        if out is not None:
+            return out
     shapeless = flat is not None and _flat_unpack(backend, blocks, out_shape, flat, epilogue)
     if shapeless:
         return shapeless

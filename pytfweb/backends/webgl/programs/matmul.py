@@ -41,9 +41,10 @@ def batch_mat_mul_program(a, b, ta, tb):
     return Program(key, ("a", "b"), (size_of(out_batch), m, n), code), [_as_3d(a), _as_3d(b)]
 
 
-def packed_product(backend, a, b, ta, tb, epilogue=None):
+def packed_product(backend, a, b, ta, tb, epilogue=None, lazy=None):
     """a @ b as [batch, m, n] through gemm.py, or None where the packed path does not apply
-    (then batch_mat_mul_program does it). epilogue: see gemm.product."""
+    (then batch_mat_mul_program does it). epilogue, lazy: see gemm.product (lazy gives the shape
+    the caller returns)."""
     rows_a, cols_a = a.shape[-2:]
     m, k = (cols_a, rows_a) if ta else (rows_a, cols_a)
     n = b.shape[-2] if tb else b.shape[-1]
@@ -63,7 +64,7 @@ def packed_product(backend, a, b, ta, tb, epilogue=None):
     coords = ("void productCoords(out int r, out int col) {\n"
               "  ivec3 c = getOutputCoords();\n  r = c.x * A_ROWS + c.y;\n  col = c.z;\n}\n")
     return gemm.product(backend, p, a_op, b_op, batch_code, (size_of(out_batch), m, n), coords, epilogue,
-                        row_major=True)
+                        row_major=True, lazy=lazy)
 
 
 @register_kernel("BatchMatMul", "webgl")

@@ -90,13 +90,17 @@ float aValue(int batch, int row, int k) {
 }
 
 // @program im2col_values
-// IN_CHANNELS a multiple of 4: k .. k+3 are four channels of one tap.
+// IN_CHANNELS a multiple of 4: k .. k+3 are four channels of one tap. Python may define X4 (four
+// channels from one texel address: conv.py's _x4) and HAS_X4.
+#ifndef HAS_X4
+vec4 X4(int b, ivec3 p, int c) { return vec4(X(b, p, c), X(b, p, c + 1), X(b, p, c + 2), X(b, p, c + 3)); }
+#endif
 #define A_VALUES
 vec4 aValues(int batch, int row, int k) {
   int b;
   ivec3 p = patchPosition(row, k / IN_CHANNELS, b);
   int d1 = k % IN_CHANNELS;
-  return outside(p) ? vec4(0.0) : vec4(X(b, p, d1), X(b, p, d1 + 1), X(b, p, d1 + 2), X(b, p, d1 + 3));
+  return outside(p) ? vec4(0.0) : X4(b, p, d1);
 }
 
 // @program im2col_coords
@@ -231,8 +235,12 @@ void productCoords(out int r, out int col) {
 vec4 xAt(int b, int h, int w, int c) {
   if (w < 0 || w >= IN_W) return vec4(0.0);
   ivec3 p = ivec3(0, h, w);
+#ifdef HAS_X4
+  return X4(b, p, c);
+#else
   return vec4(X(b, p, c), X(b, p, min(c + 1, IN_CHANNELS - 1)),
               X(b, p, min(c + 2, IN_CHANNELS - 1)), X(b, p, min(c + 3, IN_CHANNELS - 1)));
+#endif
 }
 
 // @program depthwise_dy_at
@@ -244,11 +252,32 @@ vec4 dyAt(int b, int h, int w, int c) {
 }
 
 // @program depthwise_w_at
+// HAS_W4: the filter packed by depthwise_filter_pack (one texel: four channels of one tap).
 vec4 wAt(int kh, int kw, int c) {
+#ifdef HAS_W4
+  return texelFetch(w4, ivec2(c >> 2, kh * FILTER_W + kw), 0);
+#else
   ivec3 k = ivec3(0, kh, kw);
   vec4 inside = vec4(lessThan(ivec4(c) + ivec4(0, 1, 2, 3), ivec4(IN_CHANNELS)));
   return inside * vec4(W(k, c, 0), W(k, min(c + 1, IN_CHANNELS - 1), 0),
                        W(k, min(c + 2, IN_CHANNELS - 1), 0), W(k, min(c + 3, IN_CHANNELS - 1), 0));
+#endif
+}
+
+// @program depthwise_filter_pack
+// A depthwise filter [FILTER_H, FILTER_W, channels, 1] (its texture `width` texels wide) packed
+// four channels to a texel: texel (c4, tap) holds channels 4 c4 .. 4 c4 + 3 of the tap, zero past
+// the last (as depthwise_w_at's mask gives). Shapeless: one program for every filter.
+float filterAt(int tap, int c) {
+  int f = tap * channels + c;
+  int y = f / width;
+  return c < channels ? texelFetch(W, ivec2(f - y * width, y), 0).r : 0.0;
+}
+
+void main() {
+  ivec2 t = ivec2(gl_FragCoord.xy);
+  int c = 4 * t.x;
+  outColor = vec4(filterAt(t.y, c), filterAt(t.y, c + 1), filterAt(t.y, c + 2), filterAt(t.y, c + 3));
 }
 
 // @program depthwise_block
