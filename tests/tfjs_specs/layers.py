@@ -13,6 +13,7 @@ public counterpart where there is one (NAMED below); otherwise the case that use
 untranslatable (naming it) or, for TF.js internals with no counterpart, not applicable (why).
 """
 import array
+import functools
 import inspect
 import json
 import math
@@ -91,6 +92,7 @@ NAMED = {
     "Node": lambda: tf.layers.Node,
     "deserialize": lambda: _deserialize_layer,
     "modelFromJSON": lambda: _model_from_json,
+    "version": lambda: tf.layers.serialization.KERAS_VERSION.split()[-1],   # tfjs-layers' version
 }
 
 _NS_ALIASES = {"LayersModel": "Model", "loadLayersModel": "load_layers_model", "cropping2D": "cropping2d"}
@@ -306,13 +308,50 @@ for _cls, _name in _ACTIVATION_CLASSES.items():
 
 
 def _model_from_json(config, custom_objects=UNDEF):
-    """tfjs-layers' modelFromJSON: a model topology (or {modelTopology, ...}) -> a model."""
+    """tfjs-layers' modelFromJSON: a model topology (or {modelTopology, ...}) -> a promise of a model."""
     config = to_py(config)
     if isinstance(config, dict) and ("modelTopology" in config or "model_topology" in config):
         config = config.get("modelTopology", config.get("model_topology"))
     if isinstance(config, dict) and "model_config" in config:
         config = config["model_config"]
-    return tf.layers.serialization.model_from_topology(config)
+    return Settled.of(lambda: tf.layers.serialization.model_from_topology(config))
+
+
+class Settled:
+    """A promise the interpreter has settled already (it runs what a spec awaits where the spec
+    makes it): .then / .catch call their handler at once. An assertion failing in a handler fails
+    the case there, as jasmine records it."""
+
+    def __init__(self, value=UNDEF, error=None):
+        self.value, self.error = value, error
+
+    @classmethod
+    def of(cls, fn):
+        try:
+            return cls(specs.run_awaitable(fn()))
+        except AssertionError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a rejection, for the spec's handler or await
+            return cls(error=exc)
+
+    @property
+    def resolved_value(self):
+        if self.error is not None:
+            raise self.error
+        return self.value
+
+    def js_get(self, key):
+        if key == "then":
+            return lambda on_value=UNDEF, on_error=UNDEF: self._then(on_value, on_error)
+        if key == "catch":
+            return lambda on_error=UNDEF: self._then(UNDEF, on_error)
+        raise Untranslatable(f"Promise.{key}")
+
+    def _then(self, on_value, on_error):
+        handler, arg = (on_value, self.value) if self.error is None else (on_error, self.error)
+        if handler in (UNDEF, None):
+            return self
+        return Settled.of(lambda: handler(arg))
 
 
 def _deserialize_layer(config, custom_objects=UNDEF):
@@ -337,9 +376,15 @@ def to_py(v):
 def py_call(fn, args):
     """Calls pytfweb's fn with TF.js's arguments: undefined ones trailing are left out, and a last
     option object whose keys the function takes becomes keyword arguments (camelCase -> snake)."""
-    args = [to_py(a) for a in args]
     while args and args[-1] is UNDEF:
-        args.pop()
+        args = args[:-1]
+    if getattr(fn, "__name__", None) == "from_config" and inspect.ismethod(fn) and args and args[0] is fn.__self__:
+        # TF.js's static fromConfig(cls, config): a classmethod has its class already; the config
+        # is TF.js's camelCase form, as the getConfig above gives it
+        args = [ts_to_python(args[1]) if type(args[1]) is JSObject else args[1]] + list(args[2:])
+    if args and type(args[-1]) is JSObject and not args[-1]:
+        args = args[:-1]   # an empty option object: every option at its default
+    args = [to_py(a) for a in args]
     kwargs = {}
     if args and isinstance(args[-1], dict) and not isinstance(args[-1], tf.Tensor):
         try:
@@ -361,6 +406,22 @@ def py_call(fn, args):
     return fn(*args, **kwargs)
 
 
+_JS_NAMED = {}
+
+
+def _js_named(fn, name):
+    """fn under the name TF.js's function has (a spec may read `tfl.layers.simpleRNN.name`); one
+    wrapper per function and name, so the same member is the same object each time."""
+    key = (fn, name)
+    if key not in _JS_NAMED:
+        @functools.wraps(fn)
+        def named(*args, **kwargs):
+            return fn(*args, **kwargs)
+        named.__name__ = name
+        _JS_NAMED[key] = named
+    return _JS_NAMED[key]
+
+
 class Namespace:
     """A TF.js namespace (tfl, tfl.layers, tfc, ...) over Python objects: camelCase members resolve
     to their snake_case names, searched in order."""
@@ -376,7 +437,7 @@ class Namespace:
                     v = getattr(target, name)
                     if inspect.ismodule(v):
                         return Namespace(f"{self.label}.{key}", v)
-                    return v
+                    return _js_named(v, key) if inspect.isfunction(v) and v.__name__ != key else v
         if key in NAMESPACE_EXTRAS:
             return NAMESPACE_EXTRAS[key]
         raise Untranslatable(f"{self.label}.{key} (no pytfweb counterpart found)")
@@ -542,6 +603,10 @@ class LayersHost(specs.Host):
         if isinstance(obj, specs.Expectation):
             # matchers take undefined as a value (toEqual(undefined)): called as they are
             return obj.not_ if key == "not" else getattr(obj, key)
+        if key in ("then", "catch") and inspect.isawaitable(obj):
+            return Settled.of(lambda: obj).js_get(key)
+        if key == "message" and isinstance(obj, Exception) and not hasattr(obj, "js_get"):
+            return str(obj)   # a Python exception caught by the spec: Error.message
         if key == "getConfig" and hasattr(obj, "get_config") and not isinstance(obj, type):
             # TF.js's getConfig gives camelCase keys and values (dataFormat: 'channelsFirst'); pytfweb's
             # get_config gives the Keras form that TF.js writes to model files (README, deviations)

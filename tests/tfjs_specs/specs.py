@@ -459,7 +459,8 @@ class Host:
                 for s in chain:
                     for fn in s.before:
                         self.interp.call(fn, [])
-                self.interp.call(case.fn, [])
+                takes_done = isinstance(case.fn, JSFunction) and case.fn.node["params"]
+                self.interp.call(case.fn, [JasmineDone()] if takes_done else [])
                 self.finish_case()
             finally:
                 for s in reversed(chain):
@@ -488,6 +489,23 @@ class Host:
         if self.error_matched and not self.fitted:
             return "passed", "error-equivalent"
         return "passed", "inputs fitted" if self.fitted else ""
+
+
+class JasmineDone:
+    """jasmine's `done` of an `it(name, done => ...)`: done() ends the case (the interpreter has run
+    what the case started by then), done.fail(error) fails it."""
+
+    def __call__(self, *args):
+        return UNDEF
+
+    def js_get(self, key):
+        if key == "fail":
+            return self.fail
+        raise Untranslatable(f"done.{key}")
+
+    @staticmethod
+    def fail(error=UNDEF):
+        raise AssertionError(f"done.fail({error})")
 
 
 def tensor_member(t, key):
@@ -564,7 +582,10 @@ class JSObjectStatics:
 
         table = {"keys": keys, "values": lambda o: list(o.values()), "entries": lambda o: [[k, v] for k, v in o.items()],
                  "fromEntries": from_entries, "assign": lambda t, *s: [t.update(x) for x in s] and t,
-                 "freeze": lambda o: o}
+                 "freeze": lambda o: o,
+                 # what TypeScript's __rest helper (object rest patterns) reads
+                 "prototype": JSObject(hasOwnProperty=JSObject(call=lambda this, k: k in this)),
+                 "getOwnPropertySymbols": lambda o: []}
         if key not in table:
             raise Untranslatable(f"Object.{key}")
         return table[key]
