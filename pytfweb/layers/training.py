@@ -35,10 +35,9 @@ Weights and masks (tf.keras semantics):
   not weighted.
 """
 import asyncio
-import collections.abc
 import math
 import random
-import warnings
+import weakref
 
 from .. import ops
 from .. import train as _train
@@ -396,9 +395,12 @@ class Trainer:
         if self._is_training:
             return _raising(RuntimeError("Cannot start training because another fit() call is ongoing."))
         self._is_training = True
-        return _Claimed(self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data,
-                                  shuffle, class_weight, sample_weight, initial_epoch, sync=False, claimed=True),
-                        self)
+        started = []
+        coro = self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data, shuffle,
+                         class_weight, sample_weight, initial_epoch, sync=False, claimed=started)
+        # a fit collected without ever running (never awaited) leaves the model free to train
+        weakref.finalize(coro, _release_unstarted, self, started)
+        return coro
 
     def fit_sync(self, x, y, batch_size=None, epochs=1, verbose=1, callbacks=None, validation_split=0.0,
                  validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0):
@@ -432,9 +434,11 @@ class Trainer:
                                 shuffle, class_weight, sample_weight, initial_epoch, sync=True), "fit_sync")
 
     async def _fit(self, x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data, shuffle,
-                   class_weight, sample_weight, initial_epoch, sync, claimed=False):
-        # claimed: fit() set _is_training already, for this call
-        if not claimed and self._is_training:
+                   class_weight, sample_weight, initial_epoch, sync, claimed=None):
+        # claimed: fit() set _is_training already, for this call (a list: told here that it runs)
+        if claimed is not None:
+            claimed.append(True)
+        elif self._is_training:
             raise RuntimeError("Cannot start training because another fit() call is ongoing.")
         owned = []
         self._is_training = True
@@ -1042,36 +1046,9 @@ async def _raising(error):
     raise error
 
 
-class _Claimed(collections.abc.Coroutine):
-    """fit()'s coroutine, made after fit marked the model as training: if it is closed or
-    collected without ever running (a fit never awaited), the model is training no more."""
-
-    def __init__(self, coro, model):
-        self._coro, self._model, self._started = coro, model, False
-
-    def _start(self):
-        self._started = True
-        return self._coro
-
-    def send(self, value):
-        return self._start().send(value)
-
-    def throw(self, *args):
-        return self._start().throw(*args)
-
-    def close(self):
-        self._coro.close()
-        if not self._started:
-            self._started = True
-            self._model._is_training = False
-
-    def __await__(self):
-        return self._start().__await__()
-
-    def __del__(self):
-        if not self._started:
-            warnings.warn("fit() was never awaited: the model did not train", RuntimeWarning, stacklevel=2)
-            self.close()
+def _release_unstarted(model, started):
+    if not started:
+        model._is_training = False
 
 
 def _drive(coro, api):

@@ -4,6 +4,7 @@ made from JSON with their initializers, layer order and dtype in configs, InputS
 options a layer does not read, Bidirectional initial states, ConvLSTM2D arguments."""
 import asyncio
 import gc
+import inspect
 import warnings
 
 import numpy as np
@@ -178,13 +179,15 @@ def test_fit_never_awaited_leaves_the_model_free_to_train():
     x, y = tf.ones([4, 2]), tf.ones([4, 1])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        model.fit(x, y, verbose=0)
+        model.fit(x, y, verbose=0)                       # dropped at once: Python says so
         gc.collect()
-    assert any("fit() was never awaited" in str(w.message) for w in caught)
+    assert any("never awaited" in str(w.message) for w in caught)
     history = asyncio.run(model.fit(x, y, verbose=0))
     assert len(history.history["loss"]) == 1
     pending = model.fit(x, y, verbose=0)
-    pending.close()                                      # closed, never run: the model is free too
+    assert inspect.iscoroutine(pending)                  # a coroutine as any: the REPL and scripts await it
+    pending.close()
+    del pending                                          # closed, never run, gone: the model is free too
     assert len(model.fit_sync(x, y, verbose=0).history["loss"]) == 1
     tf.dispose([x, y])
     model.dispose()
