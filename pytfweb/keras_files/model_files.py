@@ -1432,7 +1432,8 @@ def _weights_budget(model, config, groups):
 
 def _build(topology, custom_objects, api, source):
     try:
-        return _ser.model_from_topology(topology, custom_objects=custom_objects)
+        # every weight is assigned from the file next (a missing one fails the load)
+        return _ser.model_from_topology(topology, custom_objects=custom_objects, fast_weight_init=True)
     except (ValueError, TypeError, NotImplementedError) as e:
         msg = f"{api}: {source}: the model cannot be rebuilt from its config: {e}"
         try:
@@ -1507,7 +1508,7 @@ def load_keras_model(path: Union[str, os.PathLike], custom_objects: Optional[dic
         try:
             _compile(model, *compile_args, api, path)
         except BaseException:
-            model.dispose()
+            model._dispose_weights()
             raise
     return model
 
@@ -1546,7 +1547,7 @@ def _load_archive(h5py, path, custom_objects, api):
             finally:
                 h5.file.close()
         except BaseException:
-            model.dispose()
+            model._dispose_weights()
             raise
     return model, compile_args
 
@@ -1577,7 +1578,7 @@ def _load_h5(h5py, path, custom_objects, api):
             _settle_kept_shapes(model)
             _assign(_legacy_plan(model, h5, h5.fail), h5.fail)
         except BaseException:
-            model.dispose()
+            model._dispose_weights()
             raise
     finally:
         h5.file.close()

@@ -23,7 +23,7 @@ tf.constraints, tf.metrics, tf.callbacks (modules of the same names). Layout:
 """
 from . import callbacks, constraints, initializers, metrics, regularizers  # noqa: F401
 from .core import Activation, Dense, Dropout, Embedding, Flatten, Permute, RepeatVector, Reshape
-from .engine import InputLayer, InputSpec, Layer, Node, SymbolicTensor
+from .engine import DisposeResult, InputLayer, InputSpec, Layer, Node, SymbolicTensor
 from .engine import input as _input
 from ._utils import takes_options
 from .merge import Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply

@@ -257,7 +257,7 @@ def _disposing_on_error():
     except BaseException:
         for layer in reversed(made):
             try:
-                layer.dispose()
+                layer._dispose_weights()
             except Exception:   # noqa: BLE001 - already failing; free what can be freed
                 pass
         raise

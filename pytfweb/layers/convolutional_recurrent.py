@@ -60,9 +60,8 @@ class ConvLSTM2DCell(LSTMCell):
         dilation_rate = normalize_tuple(1 if dilation_rate is None else dilation_rate, 2, "dilation_rate", cls)
         padding = check_padding(padding, cls, ("valid", "same"))
         data_format = normalize_data_format(data_format, cls)
-        if any(s != 1 for s in strides) and any(d != 1 for d in dilation_rate):
-            raise ValueError(f"{cls}: strides > 1 is incompatible with dilation_rate > 1, got strides {strides} "
-                             f"and dilation_rate {dilation_rate}")
+        # strides > 1 with dilation_rate > 1 is refused by the convolution when the cell runs, not
+        # here: TF.js makes (and serializes) such a cell
         super().__init__(filters, **kwargs)
         self.filters = filters
         self.kernel_size, self.strides, self.dilation_rate = kernel_size, strides, dilation_rate
@@ -220,7 +219,10 @@ class ConvLSTM2D(RNN):
 
     def __init__(self, filters=None, kernel_size=None, return_sequences=False, return_state=False,
                  go_backwards=False, stateful=False, unroll=False, name=None, trainable=True, input_shape=None,
-                 batch_input_shape=None, batch_size=None, dtype=None, weights=None, input_dtype=None, **cell_args):
+                 batch_input_shape=None, batch_size=None, dtype=None, weights=None, input_dtype=None, input_dim=None,
+                 input_length=None, **cell_args):
+        # input_dim / input_length: RNN arguments TF.js's ConvLSTM2D takes and ignores (a 5-D input
+        # has no single input dimension)
         cell = ConvLSTM2DCell(filters, kernel_size, **cell_args)
         super().__init__(cell=cell, return_sequences=return_sequences, return_state=return_state,
                          go_backwards=go_backwards, stateful=stateful, unroll=unroll, name=name, trainable=trainable,

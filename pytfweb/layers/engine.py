@@ -16,6 +16,7 @@ Applied directly to tensors, a layer takes an explicit `mask=` (as TF.js's apply
 mask a layer computes is not attached to the tensor it returns (tensors here are disposed by
 hand; an attached mask would be a second tensor to dispose).
 """
+import dataclasses
 import functools
 import inspect
 import itertools
@@ -129,28 +130,48 @@ class Node:
         outbound_layer.inbound_nodes.append(self)
 
 
+@dataclasses.dataclass(frozen=True)
+class DisposeResult:
+    """What a dispose() of a layer or model did (TF.js's DisposeResult).
+
+    Args:
+        ref_count_after_dispose: the uses of the layer (or model) left after the call; 0: disposed.
+        num_disposed_variables: the weights (variables) the call disposed.
+
+    Example:
+        >>> r = tf.sequential([tf.layers.dense(units=1, input_shape=[2])]).dispose()
+        >>> r.ref_count_after_dispose, r.num_disposed_variables
+        (0, 2)
+    """
+    ref_count_after_dispose: Optional[int]
+    num_disposed_variables: int
+
+
 class InputSpec:
     """What a layer accepts: ndim, min_ndim, max_ndim and fixed sizes of some axes (checked by
     Layer.assert_input_compatibility).
 
     Args:
-        ndim: the input's rank.
-        min_ndim: its least rank.
-        max_ndim: its greatest rank.
-        axes: {axis: size} of axes whose size is fixed (None: none).
-        dtype: its dtype.
-        shape: its shape, as TF.js's InputSpec records it (given, it sets ndim to its length).
+        ndim: the exact rank.
+        min_ndim: the least rank.
+        max_ndim: the greatest rank.
+        axes: {axis: size} of axes whose size is fixed.
+        dtype: the dtype (recorded, as TF.js's).
+        shape: the whole shape, None where any size fits (it sets ndim to its length).
 
     Example:
         >>> spec = tf.layers.InputSpec(min_ndim=2, axes={-1: 3})
         >>> spec.min_ndim, spec.axes
         (2, {-1: 3})
+        >>> tf.layers.InputSpec(shape=[None, 2]).ndim
+        2
     """
 
     def __init__(self, ndim=None, min_ndim=None, max_ndim=None, axes=None, dtype=None, shape=None):
-        if shape is not None:
-            ndim = len(shape)
-        self.ndim, self.min_ndim, self.max_ndim, self.dtype, self.shape = ndim, min_ndim, max_ndim, dtype, shape
+        # as TF.js: a shape fixes ndim (whatever ndim says) and is checked axis by axis, None matching any size
+        self.shape = None if shape is None else tuple(shape)
+        self.ndim = len(self.shape) if self.shape is not None else ndim
+        self.min_ndim, self.max_ndim, self.dtype = min_ndim, max_ndim, dtype
         # axes as int keys (a JSON or JavaScript object gives them as strings)
         self.axes = {} if axes is None else {int(k): v for k, v in axes.items()}
 
@@ -216,6 +237,9 @@ class Layer:
         self.name = name if name is not None else f"{snake(cls)}_{unique_name(cls)}"
         self.id = next(_layer_ids)   # unique among layers, as TF.js's Layer.id
         self.dtype = dtype or input_dtype or "float32"
+        # TF.js's config names a dtype only when the layer was given an input shape (it sets dtype
+        # there only); pytfweb also keeps one given explicitly
+        self._dtype_given = bool(dtype or input_dtype)
         self._trainable = trainable
         self.built = False
         self.input_spec = None
@@ -228,6 +252,7 @@ class Layer:
         self._regularized = []       # (weight, regularizer) pairs, for the training loss
         self._constraints = []       # (weight, constraint) pairs, applied after each update
         self._initial_weights = weights
+        self._ref_count = None       # uses, counted as TF.js's _refCount (see dispose); None: never applied
         self.activity_regularizer = None
         self.batch_input_shape = None
         if batch_input_shape is not None:
@@ -254,7 +279,8 @@ class Layer:
         config = {"name": self.name, "trainable": self.trainable}
         if self.batch_input_shape is not None:
             config["batch_input_shape"] = list(self.batch_input_shape)
-        config["dtype"] = self.dtype
+        if self.batch_input_shape is not None or self._dtype_given:
+            config["dtype"] = self.dtype
         for key in _config_keys(type(self)):
             config[key] = _config.config_value(key, getattr(self, key), self)
         return config
@@ -442,11 +468,47 @@ class Layer:
             w.assign(tidy(lambda w=w, c=constraint: c(w)))
 
     def dispose(self):
-        """Dispose the layer's weights.
+        """Release one use of the layer, disposing its weights when none is left (TF.js's Layer.dispose).
+
+        A layer counts its uses as TF.js does: its first call on tensors (the one that builds it) is
+        one, each call on SymbolicTensors (each node in a model) one more. After the last use is
+        released the layer is disposed: applying or disposing it again raises.
 
         Returns:
-            How many variables were disposed.
+            A DisposeResult: ref_count_after_dispose (the uses left) and num_disposed_variables.
+
+        Raises:
+            RuntimeError: the layer is not built, or is already disposed.
+
+        Example:
+            >>> dense = tf.layers.dense(units=1)
+            >>> y = dense.apply(tf.ones([2, 3]))
+            >>> dense.dispose()
+            DisposeResult(ref_count_after_dispose=0, num_disposed_variables=2)
         """
+        if not self.built:
+            raise RuntimeError(f"Cannot dispose Layer {self.name} because it has not been built yet.")
+        if self._ref_count is None:
+            # built (build()) but never applied: one use (TF.js raises 'has not been used yet')
+            self._ref_count = 1
+        self._assert_not_disposed()
+        self._ref_count -= 1
+        return DisposeResult(self._ref_count, self._dispose_weights() if self._ref_count == 0 else 0)
+
+    def _assert_not_disposed(self):
+        if self._ref_count == 0:
+            raise RuntimeError(f"Layer '{self.name}' is already disposed.")
+
+    def _release(self):
+        """Release the layer's use by a model being disposed: as dispose, but a layer already
+        disposed (or never built) is not an error."""
+        if self._ref_count == 0 or not self.built:
+            return 0
+        return self.dispose().num_disposed_variables
+
+    def _dispose_weights(self):
+        """Dispose the weights now, whatever the count of uses (a failed model load cleans up so);
+        the number disposed."""
         ws = self._trainable_weights + self._non_trainable_weights
         for w in ws:
             w.dispose()
@@ -526,6 +588,7 @@ class Layer:
             >>> dense.apply(tf.input(shape=[3])).shape
             (None, 2)
         """
+        self._assert_not_disposed()
         many = isinstance(inputs, (list, tuple))
         xs = list(inputs) if many else [inputs]
         symbolic = [isinstance(x, SymbolicTensor) for x in xs]
@@ -535,12 +598,16 @@ class Layer:
         self.assert_input_compatibility(shapes)
         if not self.built:
             self._build_from(shapes[0] if len(shapes) == 1 and not many else shapes, xs if all(symbolic) else ())
+            if self._ref_count is None and not all(symbolic):
+                self._ref_count = 1
         if all(symbolic):
             if kwargs.get("mask") is not None:
                 raise ValueError(f"Layer {self.name}: an explicit mask cannot be given to a layer applied to "
                                  f"SymbolicTensors; masks flow through a model from Masking or "
                                  f"Embedding(mask_zero=True) layers")
-            return self._apply_symbolic(xs, many)
+            out = self._apply_symbolic(xs, many)
+            self._ref_count = (self._ref_count or 0) + 1
+            return out
         xs = [x if isinstance(x, Tensor) else ops.convert_to_tensor(x, "inputs", self.name) for x in xs]
         kwargs = self._call_kwargs(kwargs)
         return tidy(lambda: _unaliased(self.call(xs if many else xs[0], training, **kwargs), xs))
@@ -549,10 +616,10 @@ class Layer:
         return self.apply(inputs, *args, **kwargs)
 
     def _call_kwargs(self, kwargs):
-        """kwargs without a mask this layer's call cannot take (or that is None)."""
-        if "mask" in kwargs and (kwargs["mask"] is None or not _takes(type(self).call, "mask")):
-            kwargs = {k: v for k, v in kwargs.items() if k != "mask"}
-        return kwargs
+        """kwargs without those this layer's call does not take (TF.js's call reads the options it
+        knows from its kwargs object and ignores the rest) and without a mask that is None."""
+        call = type(self).call
+        return {k: v for k, v in kwargs.items() if _takes(call, k) and not (k == "mask" and v is None)}
 
     def _call_masked(self, inputs, training, mask):
         """(outputs, output mask) for concrete inputs and their mask (None, a tensor, or a list
@@ -624,27 +691,28 @@ class Layer:
                              f"tensors.")
         for i, (spec, shape, dtype) in enumerate(zip(specs, shapes, dtypes)):
             ndim = len(shape)
-            if spec.dtype is not None and dtype is not None and dtype != spec.dtype:
-                raise ValueError(f"Input {i} is incompatible with layer {self.name}: expected dtype={spec.dtype}, "
-                                 f"found dtype={dtype}.")
-            if spec.shape is not None and (len(spec.shape) != ndim or any(
-                    s is not None and d is not None and s != d for s, d in zip(spec.shape, shape))):
-                raise ValueError(f"Input {i} is incompatible with layer {self.name}: expected shape="
-                                 f"{shape_str(list(spec.shape))}, found shape={shape_str(list(shape))}.")
             if spec.ndim is not None and ndim != spec.ndim:
                 raise ValueError(f"Input {i} is incompatible with layer {self.name}: expected ndim={spec.ndim}, "
                                  f"found ndim={ndim}")
-            if spec.min_ndim is not None and ndim < spec.min_ndim:
-                raise ValueError(f"Input {i} is incompatible with layer {self.name}: expected min_ndim="
-                                 f"{spec.min_ndim}, found ndim={ndim}.")
             if spec.max_ndim is not None and ndim > spec.max_ndim:
                 raise ValueError(f"Input {i} is incompatible with layer {self.name}: expected max_ndim="
                                  f"{spec.max_ndim}, found ndim={ndim}")
+            if spec.min_ndim is not None and ndim < spec.min_ndim:
+                raise ValueError(f"Input {i} is incompatible with layer {self.name}: expected min_ndim="
+                                 f"{spec.min_ndim}, found ndim={ndim}.")
+            # TF.js's order: ranks, dtype, fixed axes, then the whole shape
+            if spec.dtype is not None and dtype is not None and dtype != spec.dtype:
+                raise ValueError(f"Input {i} is incompatible with layer {self.name}: expected dtype={spec.dtype}, "
+                                 f"found dtype={dtype}.")
             for axis, size in (spec.axes or {}).items():
                 dim = shape[axis if axis >= 0 else ndim + axis]
                 if dim is not None and dim != size:
                     raise ValueError(f"Input {i} is incompatible with layer {self.name}: expected axis {axis} of "
                                      f"input shape to have value {size} but got shape {shape_str(shape)}.")
+            if spec.shape is not None and any(s is not None and d is not None and s != d
+                                              for s, d in zip(spec.shape, shape)):
+                raise ValueError(f"Input {i} is incompatible with layer {self.name}: expected shape="
+                                 f"{shape_str(list(spec.shape))}, found shape={shape_str(list(shape))}.")
 
     # --- graph views (TF.js's layer.input / output / outputShape) -------------------------------
     def _node_at(self, node_index, what):
@@ -746,8 +814,8 @@ class Container(Layer):
         for c in self._children():
             c.apply_constraints()
 
-    def dispose(self):
-        return sum(c.dispose() for c in self._children())
+    def _dispose_weights(self):
+        return sum(c._dispose_weights() for c in self._children())
 
 
 _building = []   # (layer, its symbolic inputs) for each build in progress, innermost last
@@ -805,6 +873,7 @@ class InputLayer(Layer):
         self.trainable = False
         self.built = True
         self.sparse = sparse
+        self.input_spec = [InputSpec(shape=self.batch_input_shape)]
         out = SymbolicTensor(self.dtype, self.batch_input_shape, self, 0, 0, name=self.name)
         Node(self, [], [], [], [out], [out])
 
@@ -830,6 +899,14 @@ class InputLayer(Layer):
     def get_config(self):
         return {"batch_input_shape": list(self.batch_input_shape), "dtype": self.dtype, "sparse": self.sparse,
                 "name": self.name}
+
+    def dispose(self):
+        """Nothing to free: an InputLayer holds no weights (TF.js's dispose is a no-op here too).
+
+        Returns:
+            A DisposeResult with the layer's reference count and 0 variables disposed.
+        """
+        return DisposeResult(self._ref_count, 0)
 
 
 def input(shape: Optional[Sequence[Optional[int]]] = None,  # noqa: A001 - TF.js name

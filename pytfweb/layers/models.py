@@ -10,16 +10,21 @@ import json
 from typing import Optional, Sequence, Union
 
 from .. import ops
-from ..core.api import is_recording_gradients, tidy
+from ..core.api import is_recording_gradients, memory, tidy
 from ..core.tensor import Tensor
 from . import inference_fusion as _inference_fusion
 from . import regularizers as _regularizers
 from . import saving as _saving
 from . import serialization as _ser
-from .engine import InputLayer, Layer, SymbolicTensor
+from .engine import DisposeResult, InputLayer, Layer, SymbolicTensor
 from .summary import summary_lines
 from .training import Trainer
 from ._utils import to_list, unique_name
+
+
+def _inbound(node):
+    """The input tensors of a node that come from a layer."""
+    return [x for layer, x in zip(node.inbound_layers, node.input_tensors) if layer is not None]
 
 
 class Model(Trainer, Layer):
@@ -45,6 +50,7 @@ class Model(Trainer, Layer):
         # TF.js names a model after its class, lower-cased: model1, or a subclass's own
         Layer.__init__(self, name=name or unique_name(self.get_class_name().lower()))
         Trainer.__init__(self)
+        self._ref_count = 1   # a model's own use (TF.js's Container starts at 1)
         self.supports_masking = True
         self._set_graph(to_list(inputs), to_list(outputs))
 
@@ -67,13 +73,8 @@ class Model(Trainer, Layer):
         self._nodes = self._nodes_in_order(inputs, outputs)
         self._dispose_inference_plan()
         self._dispose_steps()   # traced steps run the old graph
-        layers = []
-        for x in inputs:
-            if x.source_layer not in layers:
-                layers.append(x.source_layer)
-        for node in self._nodes:
-            if node.outbound_layer not in layers:
-                layers.append(node.outbound_layer)
+        layers = self._layers_by_depth(outputs)
+        layers = [x.source_layer for x in inputs if x.source_layer not in layers] + layers
         self._graph_layers = layers
         self.input_names = [x.source_layer.name for x in inputs]
         self.output_names = [x.source_layer.name for x in outputs]
@@ -83,6 +84,39 @@ class Model(Trainer, Layer):
                 raise ValueError(f"The name \"{n}\" is used {names.count(n)} times in the model. All layer names "
                                  f"should be unique.")
         self.built = True
+
+    @staticmethod
+    def _layers_by_depth(outputs):
+        """The layers between the inputs and outputs in TF.js's (and Keras's) order: deepest (farthest
+        from the outputs) first, layers of one depth in the order a depth-first walk from the
+        outputs first meets them. It orders model.layers, hence the weights and the config."""
+        first_met, finished, post_order = {}, set(), []
+        for out in outputs:
+            stack = [(out, False)]
+            while stack:
+                t, done = stack.pop()
+                node = t.source_layer.inbound_nodes[t.node_index]
+                if done:
+                    if id(node) not in finished:
+                        finished.add(id(node))
+                        post_order.append(node)
+                    continue
+                if id(node) in finished:
+                    continue
+                first_met.setdefault(id(t.source_layer), len(first_met))
+                stack.append((t, True))
+                # the inbound layers only (an InputLayer's node lists its own output as its input)
+                stack.extend((x, False) for x in reversed(_inbound(node)))
+        node_depth, layer_depth, by_id = {}, {}, {}
+        for node in reversed(post_order):
+            layer = node.outbound_layer
+            depth = max(node_depth.get(id(node), 0), layer_depth.get(id(layer), 0))
+            layer_depth[id(layer)], by_id[id(layer)] = depth, layer
+            node_depth[id(node)] = depth
+            for x in _inbound(node):
+                inbound = x.source_layer.inbound_nodes[x.node_index]
+                node_depth[id(inbound)] = max(depth + 1, node_depth.get(id(inbound), 0))
+        return sorted(by_id.values(), key=lambda layer: (-layer_depth[id(layer)], first_met[id(layer)]))
 
     @staticmethod
     def _nodes_in_order(inputs, outputs):
@@ -279,13 +313,56 @@ class Model(Trainer, Layer):
                 layer.reset_states()
 
     def dispose(self):
-        """Dispose the weights of every layer (and the states of stateful ones), the optimizer if
-        compile() made it, the folded weights of predict-time fusion and the plans of the traced steps.
+        """Release one use of the model (TF.js's LayersModel.dispose): a model counts one use from
+        its making and one per call on SymbolicTensors (as a layer of another model). When none is
+        left, each of its layers releases the uses the model made of it (one per node of the layer in
+        the model; the weights of a layer no other model uses are disposed), and the optimizer if
+        compile() made it, the folded weights of predict-time fusion and the plans of the traced
+        steps go too. A disposed model cannot be disposed, run or trained again.
 
         Returns:
-            How many weights were disposed.
+            A DisposeResult: ref_count_after_dispose (the model's uses left) and
+            num_disposed_variables (the weights disposed, plus the tensors of the optimizer, as TF.js
+            counts them).
+
+        Raises:
+            RuntimeError: the model is already disposed.
+
+        Example:
+            >>> model = tf.sequential([tf.layers.dense(units=2, input_shape=[3])])
+            >>> model.dispose()
+            DisposeResult(ref_count_after_dispose=0, num_disposed_variables=2)
         """
-        n = sum(layer.dispose() for layer in self.layers)
+        self._assert_not_disposed()
+        self._ref_count = (self._ref_count or 1) - 1
+        n = 0
+        if self._ref_count == 0:
+            uses = {}
+            for node in getattr(self, "_nodes", []):
+                uses[id(node.outbound_layer)] = uses.get(id(node.outbound_layer), 0) + 1
+            for layer in self.layers:
+                for _ in range(max(1, uses.get(id(layer), 0))):
+                    n += layer._release()
+            # a model among a functional model's layers holds a use of its own too: as TF.js's
+            # internalContainerRefs, released now (it goes with the model it is part of). A
+            # Sequential keeps no such references: a model nested in it stays usable, as in TF.js
+            if not isinstance(self, Sequential):
+                for layer in self.layers:
+                    if isinstance(layer, Model):
+                        n += layer._release()
+            before = memory().num_tensors
+            self._dispose_optimizer()
+            n += before - memory().num_tensors
+            self._dispose_inference_plan()
+            self._dispose_steps()
+        return DisposeResult(self._ref_count, n)
+
+    def _assert_not_disposed(self):
+        if self._ref_count == 0:
+            raise RuntimeError(f"Container '{self.name}' is already disposed.")
+
+    def _dispose_weights(self):
+        n = sum(layer._dispose_weights() for layer in self.layers)
         self._dispose_optimizer()
         self._dispose_inference_plan()
         self._dispose_steps()
@@ -573,6 +650,7 @@ class Sequential(Model):
     def __init__(self, layers=None, name=None):
         Layer.__init__(self, name=name or unique_name("sequential_"))
         Trainer.__init__(self)
+        self._ref_count = 1
         self.supports_masking = True
         self.inputs, self.outputs, self._nodes = [], [], []
         self._stack = []

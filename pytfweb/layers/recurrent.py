@@ -422,17 +422,13 @@ class RNN(Layer):
     def apply_constraints(self):
         self.cell.apply_constraints()
 
-    def dispose(self):
-        """Dispose the cell's weights and the states of a stateful layer.
-
-        Returns:
-            How many weights were disposed.
-        """
+    def _dispose_weights(self):
+        # the states of a stateful layer go with its weights (they are not counted as weights)
         if self._state_vars is not None:
             for v in self._state_vars:
                 v.dispose()
             self._state_vars = None
-        return self.cell.dispose()
+        return self.cell._dispose_weights()
 
     # --- shapes ---------------------------------------------------------------------------------
     def _state_shapes(self, input_shape):

@@ -50,6 +50,9 @@ def object_from_identifier(spec, module, kind):
 def _object_from_config(spec, module, kind, custom_objects):
     name = spec["class_name"]
     config = spec.get("config") or {}
+    if not isinstance(config, dict):
+        raise ValueError(f"The config of {kind} '{name}' in the model config must be an object, got "
+                         f"{type(config).__name__}")
     cls = (custom_objects or {}).get(name) or _REGISTERED.get(name) or module.class_for(name)
     if cls is None:
         raise ValueError(f"Unknown {kind} class '{name}' in the model config (known: "

@@ -209,7 +209,8 @@ def model_from_artifacts(artifacts, strict=True, source=None, custom_objects=Non
     if "model_config" in topology:
         topology = topology["model_config"]
     model = _ser.model_from_topology(topology, custom_objects=custom_objects,
-                                     nesting_checked=getattr(artifacts, "nesting_checked", False))
+                                     nesting_checked=getattr(artifacts, "nesting_checked", False),
+                                     fast_weight_init=artifacts.weight_data is not None and strict)
     decoded = {}
     try:
         if artifacts.training_config is not None:
@@ -226,7 +227,7 @@ def model_from_artifacts(artifacts, strict=True, source=None, custom_objects=Non
                 model.optimizer.set_weights(optimizer_weights)
     except BaseException:
         dispose(list(decoded.values()))
-        model.dispose()
+        model._dispose_weights()
         raise
     dispose(list(decoded.values()))
     return model

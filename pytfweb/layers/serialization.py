@@ -16,6 +16,8 @@ every trainable weight, then every non-trainable one.
 A file is data: nothing in it is run. A Lambda layer (code) or an unknown class is refused with
 the layer's name.
 """
+import contextlib
+
 from ..core.limits import check_depth, load_json
 from .config import (_REFUSED, _REGISTERED, _REGISTERED_NAMES, SerializationMap, _building,  # noqa: F401
                      _disposing_on_error, _track, builtin_layers, config_value, deserialize_layer,
@@ -160,10 +162,12 @@ def model_to_topology(model):
             "backend": BACKEND}
 
 
-def model_from_topology(topology, custom_objects=None, nesting_checked=False):
+def model_from_topology(topology, custom_objects=None, nesting_checked=False, fast_weight_init=False):
     """The model a modelTopology (TF.js's or Keras 2's JSON; a {"model_config": ...} wrapper is
-    accepted) describes, with freshly made (zero) weights. A bad config leaves nothing behind.
-    nesting_checked: the topology came from limits.load_json, which checked its nesting."""
+    accepted) describes, its weights made by their initializers (TF.js's modelFromJSON). A bad
+    config leaves nothing behind. nesting_checked: the topology came from limits.load_json, which
+    checked its nesting. fast_weight_init: the weights are zeros, for a caller about to assign
+    every one of them (TF.js's fastWeightInit: a file loaded with its weights, strictly)."""
     if isinstance(topology, str):
         topology = load_json(topology, "model_from_topology: argument 'topology'")
     elif not nesting_checked:
@@ -172,7 +176,7 @@ def model_from_topology(topology, custom_objects=None, nesting_checked=False):
         topology = topology["model_config"]
     if not isinstance(topology, dict) or "class_name" not in topology:
         raise ValueError("A model topology must be an object with 'class_name' and 'config'")
-    with _disposing_on_error(), fast_init():
+    with _disposing_on_error(), (fast_init() if fast_weight_init else contextlib.nullcontext()):
         model = deserialize_layer(topology, custom_objects)
         if not isinstance(model, _model_class()):
             raise ValueError(f"The topology describes a {topology['class_name']} layer, not a model (Sequential "

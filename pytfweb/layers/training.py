@@ -37,6 +37,7 @@ Weights and masks (tf.keras semantics):
 import asyncio
 import math
 import random
+import weakref
 
 from .. import ops
 from .. import train as _train
@@ -236,6 +237,7 @@ class Trainer:
         return opt, opt._slots_version, settings
 
     def _check_compiled(self):
+        self._assert_not_disposed()   # (a disposed model cannot train or be evaluated, as in TF.js)
         if self.loss_functions is None:
             raise RuntimeError("You must compile a model before training/testing. Use model.compile(optimizer=..., "
                                "loss=...).")
@@ -353,9 +355,9 @@ class Trainer:
         return [loss] + extras, averaging
 
     # --- fit -----------------------------------------------------------------------------------
-    async def fit(self, x, y, batch_size=None, epochs=1, verbose=1, callbacks=None, validation_split=0.0,
-                  validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
-                  yield_every=None):
+    def fit(self, x, y, batch_size=None, epochs=1, verbose=1, callbacks=None, validation_split=0.0,
+            validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
+            yield_every=None):
         """Train the model for a number of epochs (a coroutine: `await model.fit(...)`, or
         `asyncio.run(model.fit(...))` in a script, or model.fit_sync(...)).
 
@@ -392,8 +394,18 @@ class Trainer:
             >>> history.epoch, len(history.history["loss"])
             ([0, 1, 2], 3)
         """
-        return await self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data,
-                               shuffle, class_weight, sample_weight, initial_epoch, yield_every, sync=False)
+        # TF.js's fit marks training started when it is called (its first await comes later): a
+        # second fit made before the first is awaited fails, on its await, even if awaited first
+        if self._is_training:
+            return _raising(RuntimeError("Cannot start training because another fit() call is ongoing."))
+        self._is_training = True
+        started = []
+        coro = self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data, shuffle,
+                         class_weight, sample_weight, initial_epoch, yield_every, sync=False,
+                         claimed=started)
+        # a fit collected without ever running (never awaited) leaves the model free to train
+        weakref.finalize(coro, _release_unstarted, self, started)
+        return coro
 
     def fit_sync(self, x, y, batch_size=None, epochs=1, verbose=1, callbacks=None, validation_split=0.0,
                  validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
@@ -430,17 +442,20 @@ class Trainer:
                       "fit_sync")
 
     async def _fit(self, x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data, shuffle,
-                   class_weight, sample_weight, initial_epoch, yield_every, sync):
-        self._check_compiled()
-        if self._is_training:
+                   class_weight, sample_weight, initial_epoch, yield_every, sync, claimed=None):
+        # claimed: fit() set _is_training already, for this call (a list: told here that it runs)
+        if claimed is not None:
+            claimed.append(True)
+        elif self._is_training:
             raise RuntimeError("Cannot start training because another fit() call is ongoing.")
-        batch_size = _batch_size(batch_size)
-        verbose = verbosity(verbose, "fit")
-        if not 0 <= validation_split < 1:
-            raise ValueError(f"fit: validation_split must be in [0, 1), got {validation_split}")
         owned = []
         self._is_training = True
         try:
+            batch_size = _batch_size(batch_size)   # TF.js checks it first, before the compilation
+            self._check_compiled()
+            verbose = verbosity(verbose, "fit")
+            if not 0 <= validation_split < 1:
+                raise ValueError(f"fit: validation_split must be in [0, 1), got {validation_split}")
             xs, ys = self._xy(x, y, owned)
             weights = self._sample_weights(sample_weight, ys, owned, "fit")
             val = None
@@ -853,6 +868,7 @@ class Trainer:
                 [[3],
                  [7]]
         """
+        self._assert_not_disposed()
         self._check_built("predict")
         batch_size = _batch_size(batch_size)
         owned = []
@@ -896,6 +912,7 @@ class Trainer:
             >>> n = model.warmup()          # then model.predict(x) of shape [1, 3] compiles nothing
         """
         from ..core import warmup as _warmup
+        self._assert_not_disposed()
         self._check_built("warmup")
         shapes = _warmup.shapes_for(self.input_names, [t.shape for t in self.inputs], input_shape, "warmup")
         dtypes = [t.dtype or "float32" for t in self.inputs]
@@ -918,6 +935,7 @@ class Trainer:
         Returns:
             A Tensor (a list of them for several outputs).
         """
+        self._assert_not_disposed()
         self._check_built("predict_on_batch")
         owned = []
         try:
@@ -959,7 +977,8 @@ def _batch_size(batch_size):
     if isinstance(batch_size, float) and batch_size.is_integer():
         batch_size = int(batch_size)   # a JavaScript number, as TF.js takes it (4.0 is 4)
     if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
-        raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+        # TF.js's checkBatchSize, word for word
+        raise ValueError(f"batchSize is required to be a positive integer, but got {batch_size}")
     return batch_size
 
 
@@ -1114,6 +1133,15 @@ async def _class_weights(y, class_weight, sync):
         labels.dispose()
     weights = [class_weight.get(int(c), 1.0) for c in values]
     return ops.tensor(weights, list(y.shape[:-1]), "float32")
+
+
+async def _raising(error):
+    raise error
+
+
+def _release_unstarted(model, started):
+    if not started:
+        model._is_training = False
 
 
 def _drive(coro, api):

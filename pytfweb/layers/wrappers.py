@@ -79,13 +79,53 @@ class Bidirectional(_Wrapper):
         self.return_state = layer.return_state
         self.input_spec = InputSpec(ndim=3)
 
+    def apply(self, inputs, training=False, initial_state=None, **kwargs):
+        """Apply the layer (see Layer.apply), with initial states if given.
+
+        Args:
+            inputs: [batch, time, features], a Tensor or a SymbolicTensor.
+            training: whether the call is part of training (dropout acts only then).
+            initial_state: the forward RNN's initial states followed by the backward one's
+                (SymbolicTensors when inputs is one); they become extra inputs of the layer's node.
+            **kwargs: passed to call (mask=...).
+
+        Returns:
+            The merged output (both, merge_mode None), then the states of both RNNs with
+            return_state.
+
+        Raises:
+            ValueError: initial_state does not hold as many states for each direction.
+        """
+        if initial_state is not None:
+            states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
+            if len(states) % 2:
+                raise ValueError("When passing `initialState` to a Bidrectional RNN, the state should be an Array "
+                                 "containing the states of the underlying RNNs.")
+            if isinstance(inputs, (list, tuple)) and len(inputs) > 1:
+                raise ValueError(f"Bidirectional layer {self.name}: initial states given twice (in the inputs and "
+                                 f"as initial_state)")
+            inputs = [inputs[0] if isinstance(inputs, (list, tuple)) else inputs] + states
+        return super().apply(inputs, training, **kwargs)
+
+    def assert_input_compatibility(self, shapes):
+        # the first input is the sequence; any others are the initial states, forward's then backward's
+        super().assert_input_compatibility(shapes[:1])
+        if len(shapes) > 1:
+            half = (len(shapes) - 1) // 2
+            self.forward_layer._check_state_shapes(shapes[0], shapes[1:1 + half])
+            self.backward_layer._check_state_shapes(shapes[0], shapes[1 + half:])
+
     def build(self, input_shape):
+        if input_shape and isinstance(input_shape[0], (list, tuple)):
+            input_shape = input_shape[0]   # [x, *initial states]
         for layer in self._inner_layers:
             if not layer.built:
                 layer._build_from(input_shape)
         self.built = True
 
     def compute_output_shape(self, input_shape):
+        if input_shape and isinstance(input_shape[0], (list, tuple)):
+            input_shape = input_shape[0]
         shape = self.forward_layer.compute_output_shape(input_shape)
         states = []
         if self.return_state:
@@ -117,8 +157,15 @@ class Bidirectional(_Wrapper):
         return out if self.merge_mode is None else out[0]
 
     def call(self, inputs, training=False, mask=None):
-        y = self.forward_layer.call(inputs, training, mask=mask)
-        y_rev = self.backward_layer.call(inputs, training, mask=mask)
+        forward_states = backward_states = None
+        if isinstance(inputs, (list, tuple)):
+            inputs, states = inputs[0], list(inputs[1:])
+            if states:
+                forward_states, backward_states = states[:len(states) // 2], states[len(states) // 2:]
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        y = self.forward_layer.call(inputs, training, mask=mask, initial_state=forward_states)
+        y_rev = self.backward_layer.call(inputs, training, mask=mask, initial_state=backward_states)
         states = []
         if self.return_state:
             states = list(y[1:]) + list(y_rev[1:])

@@ -11,6 +11,7 @@ over, so it proves nothing and is not counted as passing).
 """
 import inspect
 import math
+import random
 import re
 import struct
 
@@ -348,6 +349,9 @@ class Host:
         self.reset_case()
 
     def reset_case(self):
+        # every case from the same random state (fit's shuffle and unseeded initializers draw from
+        # Python's random): its result does not depend on the cases that ran before it
+        random.seed(31)
         self.checks = 0
         self.unchecked = []
         self.last = None

@@ -361,8 +361,13 @@ def test_argument_errors():
                   cls, "padding", "'causal'")
     assert_raises(ValueError, lambda: tf.layers.conv_lstm2d(filters=2, kernel_size=3, data_format="NHWC"),
                   "data_format")
-    assert_raises(ValueError, lambda: tf.layers.conv_lstm2d(filters=2, kernel_size=3, strides=2, dilation_rate=2),
-                  "strides", "dilation_rate")
+    # strides and dilation both > 1: made (and serialized) as TF.js makes them; the convolution refuses to run
+    strided = tf.layers.conv_lstm2d(filters=2, kernel_size=3, strides=2, dilation_rate=2)
+    strided.build((1, 2, 7, 7, 1))
+    x = tf.ones([1, 2, 7, 7, 1])
+    assert_raises(ValueError, lambda: strided.apply(x), "strides", "dilations")
+    tf.dispose(x)
+    strided.dispose()
     assert_raises(ValueError, lambda: tf.layers.conv_lstm2d(filters=2, kernel_size=3, dropout=2), "dropout")
     assert_raises(TypeError, lambda: tf.layers.conv_lstm2d_cell(units=2, filters=2, kernel_size=3), "filters",
                   "units")
