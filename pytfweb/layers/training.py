@@ -50,6 +50,7 @@ from . import losses as _losses
 from . import metrics as _metrics
 from .callbacks import CallbackList, History, Progbar, ProgressLogger, _yielders_of, verbosity
 from ._utils import shape_str, snake
+from .loop_sums import accumulate, mean_logs, read_floats, safe_div
 
 # TF.js's getOptimizer: the defaults a name gives (epsilon None = the backend's).
 _OPTIMIZERS = {
@@ -517,10 +518,10 @@ class Trainer:
                 idx = order[b * batch_size:(b + 1) * batch_size]
                 await cb.call("on_batch_begin", b, {"batch": b, "size": len(idx)})
                 values, averaging = self._batch_step(xs, ys, weights, idx, shuffle)
-                sums = _accumulate(sums, values, averaging)
+                sums = accumulate(sums, values, averaging)
                 logs = {}
                 if batch_logs_wanted:
-                    logs = dict(zip(names, await _read(values, sync)))
+                    logs = dict(zip(names, await read_floats(values, sync)))
                     logs.update(batch=b, size=len(idx))
                     dispose([values, averaging])
                     await cb.call("on_batch_end", b, logs)
@@ -529,17 +530,17 @@ class Trainer:
                 for y in yielders:
                     await y.batch_end(epoch, b, logs, sync)
                 if progress is not None and progress.due(b + 1) and b + 1 < steps:
-                    progress.update(b + 1, _means(names, await _read(sums[0] + sums[1], sync)))
+                    progress.update(b + 1, mean_logs(names, await read_floats(sums[0] + sums[1], sync)))
                 if not sync and yield_every != "never":
                     await asyncio.sleep(0)   # let the page breathe between batches
                 if self.stop_training:
                     break
-            totals = await _read(sums[0] + sums[1], sync)
+            totals = await read_floats(sums[0] + sums[1], sync)
             dispose(sums)
-            logs = _means(names, totals)
+            logs = mean_logs(names, totals)
             if val is not None:
                 results = self._test_loop(val[0], val[1], val[2], batch_size)
-                logs.update({f"val_{k}": v for k, v in zip(names, await _read(results, sync))})
+                logs.update({f"val_{k}": v for k, v in zip(names, await read_floats(results, sync))})
                 dispose(results)
             await cb.call("on_epoch_end", epoch, logs)
             for y in yielders:
@@ -579,7 +580,7 @@ class Trainer:
                 weights = await self._with_class_weights(weights, ys, class_weight, owned, False, "train_on_batch")
             values, averaging = self._train_step(xs, ys, weights)
             try:
-                out = await _read(values, False)
+                out = await read_floats(values, False)
             finally:
                 dispose([values, averaging])
         finally:
@@ -606,7 +607,7 @@ class Trainer:
 
             values = tidy(lambda: self._test_step(xs, ys, weights)[0])
             try:
-                out = _drive(_read(values, True), "test_on_batch")
+                out = _drive(read_floats(values, True), "test_on_batch")
             finally:
                 dispose(values)
         finally:
@@ -789,13 +790,13 @@ class Trainer:
                 return self._test_step([take(t) for t in xs], [take(t) for t in ys],
                                        [None if w is None else take(w) for w in weights])
             values, averaging = tidy(step)
-            sums = _accumulate(sums, values, averaging)
+            sums = accumulate(sums, values, averaging)
             dispose([values, averaging])
             step = start // batch_size + 1
             if progress is not None and progress.due(step) and start + size < n:
                 progress.update(step,
-                                _means(self.metrics_names, _drive(_read(sums[0] + sums[1], True), "evaluate")))
-        results = tidy(lambda: [_safe_div(s, w) for s, w in zip(*sums)])
+                                mean_logs(self.metrics_names, _drive(read_floats(sums[0] + sums[1], True), "evaluate")))
+        results = tidy(lambda: [safe_div(s, w) for s, w in zip(*sums)])
         dispose(sums)
         return results
 
@@ -844,7 +845,7 @@ class Trainer:
             progress = Progbar(math.ceil(xs[0].shape[0] / batch_size), verbose) if verbose else None
             results = self._test_loop(xs, ys, weights, batch_size, progress)
             if progress is not None:
-                values = _drive(_read(results, True), "evaluate")
+                values = _drive(read_floats(results, True), "evaluate")
                 progress.update(progress.target, dict(zip(self.metrics_names, values)), finalize=True)
         finally:
             dispose(owned)
@@ -1013,22 +1014,6 @@ def _unkept(result):
     return result
 
 
-def _accumulate(sums, values, weights):
-    """[sums of value * weight, sums of weight] (scalar tensors on the device) plus a batch's
-    values and their averaging weights (scalar tensors or numbers); sums is None at first."""
-    totals, norms = sums if sums is not None else ([0.0] * len(values), [0.0] * len(values))
-    new = tidy(lambda: [[ops.add(s, ops.mul(v, w)) for s, v, w in zip(totals, values, weights)],
-                               [ops.add(s, w) for s, w in zip(norms, weights)]])
-    dispose(sums)
-    return new
-
-
-def _safe_div(a, b):
-    """a / b, 0 where b is 0 (everything weighted 0 or masked)."""
-    b = b if isinstance(b, Tensor) else ops.scalar(float(b))
-    return ops.div(a, ops.where(ops.equal(b, 0), ops.ones_like(b), b))
-
-
 def _align(w, values, what, output):
     """Weights w ([batch] or [batch, time, ...]) shaped to broadcast against the per-sample losses
     (or metric values): trailing unit axes added (or dropped)."""
@@ -1073,7 +1058,7 @@ def _metric_value(values, weight, mask, batch, output):
     values = values if values.dtype == "float32" else ops.cast(values, "float32")
     full = ops.mul(ops.ones_like(values), w)   # w over every value
     norm = ops.sum(full)
-    return _safe_div(ops.sum(ops.mul(values, full)), norm), norm
+    return safe_div(ops.sum(ops.mul(values, full)), norm), norm
 
 
 def _product(a, b):
@@ -1100,23 +1085,6 @@ def _class_weight_table(spec, api):
             raise TypeError(f"{api}: class_weight values must be numbers, got {v!r} for class {k!r}")
         table[key] = float(v)
     return table
-
-
-def _means(names, totals):
-    """{name: mean} from [*sums, *weights] (the averaging weights after the sums, in names' order)."""
-    return {k: v / w if w else 0.0 for k, v, w in zip(names, totals[:len(names)], totals[len(names):])}
-
-
-async def _read(scalars, sync):
-    """Python floats from a list of scalar tensors, in one readback."""
-    if not scalars:
-        return []
-    stacked = tidy(lambda: ops.stack(scalars) if len(scalars) > 1 else ops.reshape(scalars[0], [1]))
-    try:
-        data = stacked.data_sync() if sync else await stacked.data()
-    finally:
-        stacked.dispose()
-    return [float(v) for v in data]
 
 
 async def _class_weights(y, class_weight, sync):

@@ -18,6 +18,7 @@ from ..core.api import dispose, tidy
 from ..core.tensor import Tensor
 from ..ops.creation import convert_to_tensor
 from ._utils import shape_str
+from .loop_sums import accumulate, mean_logs, read_floats, safe_div
 
 # TF.js's DEFAULT_VALIDATION_BATCH_SIZE (tensor validation data)
 DEFAULT_VALIDATION_BATCH_SIZE = 32
@@ -101,7 +102,6 @@ async def fit_dataset(model, dataset, epochs, batches_per_epoch, verbose, callba
                       validation_split):
     """The fit_dataset loop (the checks first, as TF.js's fitDataset)."""
     from .callbacks import CallbackList, History, ProgressLogger, verbosity, _yielders_of
-    from .training import _accumulate, _means, _read
 
     api = "fit_dataset"
     model._check_compiled()
@@ -194,16 +194,16 @@ async def fit_dataset(model, dataset, epochs, batches_per_epoch, verbose, callba
                 finally:
                     # the element's tensors are the step's to dispose (TF.js's fitDataset does)
                     dispose(owned + _element_tensors(element))
-                sums = _accumulate(sums, values, averaging)
+                sums = accumulate(sums, values, averaging)
                 if batch_logs_wanted:
-                    batch_logs = dict(zip(names, await _read(values, False)))
+                    batch_logs = dict(zip(names, await read_floats(values, False)))
                     batch_logs.update(batch=batch, size=size)
                     dispose([values, averaging])
                     await cb.call("on_batch_end", batch, batch_logs)
                 else:
                     dispose([values, averaging])
                 if progress is not None and steps and progress.due(batch + 1) and batch + 1 < steps:
-                    progress.update(batch + 1, _means(names, await _read(sums[0] + sums[1], False)))
+                    progress.update(batch + 1, mean_logs(names, await read_floats(sums[0] + sums[1], False)))
                 for y in yielders:
                     await y.batch_end(epoch, batch, batch_logs, False)
                 batch += 1
@@ -211,7 +211,7 @@ async def fit_dataset(model, dataset, epochs, batches_per_epoch, verbose, callba
                     break
             means = {}
             if sums is not None:
-                means = _means(names, await _read(sums[0] + sums[1], False))
+                means = mean_logs(names, await read_floats(sums[0] + sums[1], False))
                 dispose(sums)
             logs = {}   # the val_ values first: TF.js's epoch logs have them before the means (its key order)
             # TF.js validates when the epoch ran its course: batches_per_epoch batches, or the iterator's end
@@ -222,7 +222,7 @@ async def fit_dataset(model, dataset, epochs, batches_per_epoch, verbose, callba
                 else:
                     results = await evaluate_dataset(model, validation_data, validation_batches, None)
                     results = results if isinstance(results, list) else [results]
-                logs.update({f"val_{k}": v for k, v in zip(names, await _read(results, False))})
+                logs.update({f"val_{k}": v for k, v in zip(names, await read_floats(results, False))})
                 dispose(results)
             logs.update(means)
             if progress is not None and steps is None and progress.bar is not None:
@@ -242,7 +242,6 @@ async def fit_dataset(model, dataset, epochs, batches_per_epoch, verbose, callba
 
 async def evaluate_dataset(model, dataset, batches, verbose):
     """The evaluate_dataset loop: [loss, *metrics] means over the samples of the batches."""
-    from .training import _accumulate, _safe_div
 
     api = "evaluate_dataset"
     model._check_compiled()
@@ -276,11 +275,11 @@ async def evaluate_dataset(model, dataset, batches, verbose):
             values, averaging = tidy(lambda: model._test_step(xs, ys, [None] * len(ys)))
         finally:
             dispose(owned + _element_tensors(element))
-        sums = _accumulate(sums, values, averaging)
+        sums = accumulate(sums, values, averaging)
         dispose([values, averaging])
         batch += 1
     if sums is None:
         raise ValueError(f"{api}: the dataset gave no batch to evaluate on")
-    results = tidy(lambda: [_safe_div(s, w) for s, w in zip(*sums)])
+    results = tidy(lambda: [safe_div(s, w) for s, w in zip(*sums)])
     dispose(sums)
     return results[0] if len(results) == 1 else results

@@ -128,12 +128,16 @@ def _webgl_programs():
                 yield name, parts
 
 
+@pytest.mark.parametrize("read", [None, "same", "row", "column"])
 @pytest.mark.parametrize("name,outputs", list(_webgl_programs()),
                          ids=lambda p: p if isinstance(p, str) else "+".join(p))
-def test_webgl_optimizer_program_compiles(tmp_path, name, outputs):
+def test_webgl_optimizer_program_compiles(tmp_path, name, outputs, read):
+    # read None: the shape-keyed program (compiler getters); else the shapeless one, every
+    # tensor input fetched that way and the scalars as one value
     assert GLSLANG, "glslangValidator is missing: `make setup` installs Debian's glslang-tools"
     update = UPDATES[name]
-    program = webgl_optimizers._program(update, outputs, update.uniforms(ATTRS), (2, 3))
+    reads = None if read is None else {n: "one" if n in update.scalars else read for n in update.inputs}
+    program = webgl_optimizers._program(update, outputs, update.uniforms(ATTRS), (2, 3), reads)
     inputs = [shader_compiler.InputInfo(n, () if n in update.scalars else (2, 3), (1, 1) if n in update.scalars
                                         else (3, 2)) for n in program.variable_names]
     source = shader_compiler.build_source(program, inputs, (3, 2))
