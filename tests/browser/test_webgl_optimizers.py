@@ -121,6 +121,7 @@ finally:
             np.testing.assert_array_equal(np.asarray(a, np.float32), np.asarray(b, np.float32))
 
 
+@pytest.mark.webgl_only("records the webgl backend's optimizer programs (run_outputs, shapeless read modes)")
 def test_update_reads_each_gradient_layout_and_shares_programs(run_py):
     """A gradient as a bias's gradient from a reduction comes (one texture column), and one viewed
     through a reshape of another texture width: the values are cpu's, and the programs are shared
