@@ -24,7 +24,7 @@ from pytfweb.layers.training import get_optimizer
 from pytfweb.layers.callbacks import DEFAULT_YIELD_EVERY_MS
 
 from . import specs
-from .jsinterp import UNDEF, JSObject, NotApplicable, Untranslatable, snake
+from .jsinterp import UNDEF, JSObject, NotApplicable, Settled, Untranslatable, snake
 
 ROOT_DIR = "tfjs-layers/src"
 
@@ -106,7 +106,7 @@ NAMED = {
     "CustomCallback": lambda: tf.callbacks.CustomCallback,
     # tfjs-layers' version string: the one pytfweb writes into model files as their generator
     "version": lambda: tf.layers.saving.GENERATED_BY.rsplit(" v", 1)[1],
-    "modelFromJSON": lambda: _model_from_json_promise,
+    "modelFromJSON": lambda: _model_from_json,
     "loadLayersModel": lambda: tf.load_layers_model,
 }
 
@@ -501,56 +501,15 @@ class _MathUtils:
 
 
 def _model_from_json(config, custom_objects=UNDEF):
-    """tfjs-layers' modelFromJSON: a model topology (or {modelTopology, ...}) -> a promise of a model."""
+    """tfjs-layers' modelFromJSON: a model topology (or {modelTopology, ...}) -> a promise of a model
+    (a coroutine: awaited, or read with .then as member() settles it)."""
     config = to_py(config)
     if isinstance(config, dict) and ("modelTopology" in config or "model_topology" in config):
         config = config.get("modelTopology", config.get("model_topology"))
     if isinstance(config, dict) and "model_config" in config:
         config = config["model_config"]
-    return Settled.of(lambda: tf.layers.serialization.model_from_topology(config))
-
-
-class Settled:
-    """A promise the interpreter has settled already (it runs what a spec awaits where the spec
-    makes it): .then / .catch call their handler at once. An assertion failing in a handler fails
-    the case there, as jasmine records it."""
-
-    def __init__(self, value=UNDEF, error=None):
-        self.value, self.error = value, error
-
-    @classmethod
-    def of(cls, fn):
-        try:
-            return cls(specs.run_awaitable(fn()))
-        except AssertionError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - a rejection, for the spec's handler or await
-            return cls(error=exc)
-
-    @property
-    def resolved_value(self):
-        if self.error is not None:
-            raise self.error
-        return self.value
-
-    def js_get(self, key):
-        if key == "then":
-            return lambda on_value=UNDEF, on_error=UNDEF: self._then(on_value, on_error)
-        if key == "catch":
-            return lambda on_error=UNDEF: self._then(UNDEF, on_error)
-        raise Untranslatable(f"Promise.{key}")
-
-    def _then(self, on_value, on_error):
-        handler, arg = (on_value, self.value) if self.error is None else (on_error, self.error)
-        if handler in (UNDEF, None):
-            return self
-        return Settled.of(lambda: handler(arg))
-
-
-def _model_from_json_promise(config, custom_objects=UNDEF):
-    """modelFromJSON as TF.js's: a promise of the model (awaited, or read with .then)."""
     async def made():
-        return _model_from_json(config, custom_objects)
+        return tf.layers.serialization.model_from_topology(config)
     return made()
 
 
@@ -662,7 +621,7 @@ def _exactly_one_tensor(xs):
 
 # Members of tfjs-layers' namespaces with a pytfweb counterpart under another name (or a composition).
 NAMESPACE_EXTRAS = {
-    "modelFromJSON": lambda *a: _model_from_json_promise(*a),
+    "modelFromJSON": lambda *a: _model_from_json(*a),
     "l2Normalize": _l2_normalize,
     "getInitializer": lambda identifier: tf.layers.initializers.get(to_py(identifier)),
     # tfjs-layers' losses helper binaryCrossentropy uses (not its API): pytfweb's binary_crossentropy's own
@@ -898,7 +857,7 @@ class LayersHost(specs.Host):
             # matchers take undefined as a value (toEqual(undefined)): called as they are
             return obj.not_ if key == "not" else getattr(obj, key)
         if key in ("then", "catch") and inspect.isawaitable(obj):
-            return Settled.of(lambda: obj).js_get(key)
+            return Settled.of(self.interp, lambda: obj).js_get(key)
         if key == "message" and isinstance(obj, Exception) and not hasattr(obj, "js_get"):
             return str(obj)   # a Python exception caught by the spec: Error.message
         if key == "getConfig" and hasattr(obj, "get_config") and not isinstance(obj, type):
