@@ -127,3 +127,21 @@ tf.dispose([x, y])
 result = [before, after]
 """)
     assert in_use[1] == in_use[0] + 1
+
+
+@pytest.mark.webgl_only("webgl's float sums carry each addition's rounding error (webgpu's add plainly)")
+@pytest.mark.skipif(F16, reason="the partial sums of several passes are stored in half floats there")
+def test_float_sums_keep_their_rounding_errors(run_py):
+    """Sum and Mean as exact as TF.js's cpu backend (which sums in float64), in one pass and in
+    several: a running float32 sum loses 1e-8 added to 1 every time, and 1 between 1e8 and -1e8."""
+    got = run_py("""
+rows = tf.tensor([[1e8, 1, -1e8], [3e38, 3e38, -3e38]])
+short = tf.concat([tf.ones([1]), tf.fill([99], 1e-8)])
+long = tf.concat([tf.ones([1]), tf.fill([4999], 1e-8)])
+result = [tf.sum(rows, 1), tf.mean(rows, 1), tf.sum(short), tf.sum(long), tf.mean(long)]
+""")
+    assert got[0].tolist() == [1.0, np.inf]
+    assert got[1][0] == np.float32(1 / 3) and got[1][1] == np.inf
+    for value, n, divisor in ((got[2], 100, 1), (got[3], 5000, 1), (got[4], 5000, 5000)):
+        exact = (1 + (n - 1) * float(np.float32(1e-8))) / divisor
+        assert abs(float(value) - exact) <= 2 * np.spacing(np.float32(exact)), (n, divisor, float(value), exact)

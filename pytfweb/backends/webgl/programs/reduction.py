@@ -4,7 +4,9 @@ As in TF.js, x is read as rows, [outer, inner] = [kept axes, reduced axes], and 
 passes: a fragment combines a window of about sqrt(inner) consecutive values of its row, so
 no fragment loops over a million values and n values take two or three passes. Unlike TF.js,
 the first pass reads x where it is, through an index function built for x's shape and axes,
-so the reduced axes need no transpose to come last.
+so the reduced axes need no transpose to come last. Float sums (Sum, Mean) carry each
+addition's rounding error along (reduction.glsl's `sum`), about as exact as TF.js's cpu backend,
+which sums in float64.
 """
 import array
 import math
@@ -102,7 +104,7 @@ def reduce_passes(backend, x, combine, axes, out_shape, divisor=1):
         combine += "_int"
         values = "int_values"
     head = f"{shader_source.function('reduction.glsl', combine)}#define COMBINE {combine}\n{_section(values)}"
-    body = _section("reduce")
+    body = _section("sum" if combine == "reduce_Sum" else "reduce")
     src, shape, pass_axes = x, x.shape, axes
     while True:
         defines, cols = _pass_defines(inner)
