@@ -5,8 +5,10 @@
 
 (a module of its own: run as __main__, converter.py would be a second copy of itself).
 """
+import contextlib
 import json
 import os
+import time
 
 from . import converter, layers
 from . import source as source_mod
@@ -21,43 +23,88 @@ def _build(package):
     return os.path.join(source_mod.ROOT, "build", "specs", package)
 
 
+def now():
+    """The time a result is recorded at (UTC, ISO 8601), what `pytfweb ops --specs` shows per column."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def write_json(path, data, indent=None):
+    """Writes through a temporary file, so a reader (or a run beside this one) never sees half a file."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=indent)
+    os.replace(tmp, path)
+
+
+def _file_name(path):
+    return path.replace("/", "_") + ".json"
+
+
+def _migrate(d):
+    """A report.json written before cases/ existed becomes one cases file per spec file, so the
+    files this run does not touch keep their entries."""
+    cases = os.path.join(d, "cases")
+    if os.path.isdir(cases):
+        return
+    os.makedirs(cases)
+    try:
+        with open(os.path.join(d, "report.json"), encoding="utf-8") as f:
+            old = json.load(f)
+    except (OSError, ValueError):
+        return
+    by_file = {}
+    for r in old:
+        if r.get("status") != "not_run":
+            by_file.setdefault(r["file"], []).append(r)
+    for path, entries in by_file.items():
+        write_json(os.path.join(cases, _file_name(path)), {"file": path, "cases": entries})
+
+
+def _write_report(d):
+    """report.json, every spec file's cases in one list: derived from cases/ (which `pytfweb ops
+    --specs` reads) for reading by hand."""
+    cases = os.path.join(d, "cases")
+    report = []
+    for name in sorted(os.listdir(cases)):
+        if name.endswith(".json"):
+            with open(os.path.join(cases, name), encoding="utf-8") as f:
+                report += json.load(f)["cases"]
+    write_json(os.path.join(d, "report.json"), report, indent=1)
+
+
 def record(package, path, rows, backend="cpu"):
     """Adds one spec file's cases to build/specs/<package> in the form `pytfweb ops --specs` reads
-    (pytfweb/host/spec_coverage.py): report.json entries (its status, and the reason of what does
-    not run) and results-<backend>/<file>.json (None for a pass, else the first error)."""
+    (pytfweb/host/spec_coverage.py): cases/<file>.json (each case's status, and the reason of what
+    does not run; report.json gathers them) and results-<backend>/<file>.json (None for a pass, else
+    the first error; and when). Only this file's entries change: what other runs recorded stays."""
     d = _build(package)
+    _migrate(d)
     os.makedirs(os.path.join(d, f"results-{backend}"), exist_ok=True)
-    report_path = os.path.join(d, "report.json")
-    try:
-        with open(report_path, encoding="utf-8") as f:
-            report = [r for r in json.load(f) if r.get("file") != path and r.get("status") != "not_run"]
-    except (OSError, ValueError):
-        report = []
-    results = {}
+    entries, results = [], {}
     for key, status, detail in rows:
         entry = {"id": key, "file": path, "package": PACKAGES[package], "status": _REPORT_STATUS[status]}
         if detail.startswith("hand translation"):
             entry["status"] = "hand"
         if entry["status"] not in ("translated", "hand") or detail:
             entry["reason"] = detail
-        report.append(entry)
+        entries.append(entry)
         if entry["status"] in ("translated", "hand"):
             results[key] = None if status in ("passed", "deviation") else detail
-    with open(report_path, "w", encoding="utf-8") as f:
-        json.dump(report, f, indent=1)
-    name = path.replace("/", "_")
-    with open(os.path.join(d, f"results-{backend}", f"{name}.json"), "w", encoding="utf-8") as f:
-        json.dump({"results": results}, f)
+    name = _file_name(path)
+    write_json(os.path.join(d, "cases", name), {"file": path, "cases": entries})
+    write_json(os.path.join(d, f"results-{backend}", name), {"results": results, "measured": now()})
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(os.path.join(d, "not_run.json"))
+    _write_report(d)
 
 
 def record_not_run(package):
-    """Without TFJS_SRC: the package's row says it did not run, and why (rather than passing silently)."""
+    """Without TFJS_SRC: `pytfweb ops --specs` says this run did not execute the package, and why
+    (rather than passing silently); the cases and results earlier runs recorded stay as they are."""
     d = _build(package)
     os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "report.json"), "w", encoding="utf-8") as f:
-        json.dump([{"id": f"{package} (not run)", "file": "-", "package": PACKAGES[package], "status": "not_run",
-                    "count": 0, "reason": source_mod.NOT_RUN}], f)
-
+    write_json(os.path.join(d, "not_run.json"), {"package": PACKAGES[package], "reason": source_mod.NOT_RUN,
+                                                 "at": now()})
 
 
 def main(argv):

@@ -6,6 +6,7 @@ build/specs/failures-<backend>.txt).
 """
 import collections
 import json
+import os
 import sys
 import time
 import types
@@ -45,9 +46,13 @@ def module_source(package, module):
 
 
 def save_results(package, backend, module, out):
+    """The file's results, with when they were measured (`pytfweb ops --specs` shows it per backend)."""
     d = translate.BUILD / package / f"results-{backend}"
     d.mkdir(parents=True, exist_ok=True)
-    (d / f"{module}.json").write_text(json.dumps(out))
+    out = dict(out, measured=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    tmp = d / f"{module}.json.{os.getpid()}.tmp"
+    tmp.write_text(json.dumps(out))
+    os.replace(tmp, d / f"{module}.json")
 
 
 def problems(out, backend):
