@@ -682,25 +682,6 @@ class ErrorMessage(str):
     does (and as runtime.py's expect_message does for tfjs-core)."""
 
 
-class ConsoleWarnSpy:
-    """spyOn(console, 'warn').and.callFake(fn): TF.js's console.warn is pytfweb's warnings.warn, so
-    fn receives the text of each warning the case gives from then on."""
-
-    def __init__(self, host):
-        self.host = host
-
-    def js_get(self, key):
-        if key == "and":
-            return self
-        if key == "callFake":
-            def call_fake(fn):
-                warnings.simplefilter("always")   # every warning, as every console.warn call
-                self.host.warn_fakes.append(fn)
-                return self
-            return call_fake
-        raise Untranslatable(f"spyOn(console, 'warn').{key}")
-
-
 _TEXT_MATCHERS = ("toEqual", "toBe", "toMatch", "toContain")
 
 
@@ -970,10 +951,9 @@ class LayersHost(specs.Host):
     # ---- jasmine spies on pytfweb's objects ----------------------------------------------------------------
     def spy_on(self, obj, name):
         """spyOn(obj, 'm'): obj's snake_case attribute is a spy for the case's duration (pytfweb's
-        engine calls it there, as TF.js's calls the spied method)."""
-        if isinstance(obj, specs.JSConsole) and name == "warn":
-            return ConsoleWarnSpy(self)
-        if isinstance(obj, (Namespace, specs.JSConsole)) or inspect.ismodule(obj) or obj is None or obj is UNDEF:
+        engine calls it there, as TF.js's calls the spied method); console's methods too, where
+        pytfweb's warnings reach console.warn (_run_with_warnings)."""
+        if isinstance(obj, Namespace) or inspect.ismodule(obj) or obj is None or obj is UNDEF:
             return super().spy_on(obj, name)
         attr = name if hasattr(obj, name) else snake(name)
         if not hasattr(obj, attr):
@@ -1005,17 +985,13 @@ class LayersHost(specs.Host):
             self._patches = []
 
     def _run_with_warnings(self, case):
-        # the case's warnings go to its console.warn spy, if it has one; filters come back after it
+        # TF.js's console.warn is pytfweb's warnings.warn: each warning of the case (not only the
+        # first from a place, Python's default) goes to console.warn, a spy if the case put one there
         with warnings.catch_warnings():
-            self.warn_fakes = []
-            shown = warnings.showwarning
+            warnings.simplefilter("always")
 
             def show(message, category, filename, lineno, file=None, line=None):
-                if not self.warn_fakes:
-                    return shown(message, category, filename, lineno, file, line)
-                for fn in self.warn_fakes:
-                    self.interp.call(fn, [ErrorMessage(str(message))])
-                return None
+                self.console.warn(ErrorMessage(str(message)))
             warnings.showwarning = show
             return super().run_case(case)
 

@@ -341,6 +341,7 @@ class Host:
 
     def __init__(self):
         self.interp = Interpreter(self)
+        self.console = JSConsole()   # one for the run: a spy put on it stays until the case's end
         self.test_util = TestUtil(self)
         self.root = Suite("", None)
         self.suite = self.root
@@ -388,7 +389,7 @@ class Host:
             "beforeAll": lambda fn, *a: self.suite.before.append(fn),
             "afterAll": lambda fn, *a: None,
             "jasmine": Jasmine(), "Object": JSObjectStatics(), "Math": JSMath(), "Array": JSArray(),
-            "Number": JSNumber(), "JSON": JSJson(), "console": JSConsole(), "Promise": JSPromise(),
+            "Number": JSNumber(), "JSON": JSJson(), "console": self.console, "Promise": JSPromise(),
             "Error": JSError, "TypeError": JSError, "String": js_str, "Boolean": truthy,
             **TYPED_ARRAYS,
             "spyOn": self.spy_on, "fail": self.fail, "isNaN": lambda v: isinstance(v, float) and math.isnan(v),
@@ -756,8 +757,17 @@ class JSJson:
 
 
 class JSConsole:
+    """console: its methods print nothing here. A spec's spyOn(console, 'warn') puts a spy in place
+    of one for the case (the layers host's spy_on), and the layers host sends pytfweb's warnings to
+    console.warn, as TF.js's code calls it."""
+
+    def log(self, *a):
+        return UNDEF
+
+    warn = error = info = debug = log
+
     def js_get(self, key):
-        return lambda *a: UNDEF
+        return getattr(self, key, None) or self.log
 
 
 class JSPromise:
