@@ -15,8 +15,8 @@ from . import source as source_mod
 
 # package directory under build/specs -> the package's row in `pytfweb ops --specs`
 PACKAGES = {"converter": "converter executors", "layers": "layers"}
-_REPORT_STATUS = {"passed": "translated", "failed": "translated", "deviation": "hand", "no check": "untranslated",
-                  "untranslatable": "untranslated", "not applicable": "not_applicable"}
+_REPORT_STATUS = {"passed": "translated", "failed": "translated", "skipped": "translated", "deviation": "hand",
+                  "no check": "untranslated", "untranslatable": "untranslated", "not applicable": "not_applicable"}
 
 
 def _build(package):
@@ -89,7 +89,9 @@ def record(package, path, rows, backend="cpu"):
             entry["reason"] = detail
         entries.append(entry)
         if entry["status"] in ("translated", "hand"):
-            results[key] = None if status in ("passed", "deviation") else detail
+            # a skipped case: translated, its result on this backend "not run" (spec_coverage)
+            results[key] = None if status in ("passed", "deviation") else f"skip: {detail}" if status == "skipped" \
+                else detail
     name = _file_name(path)
     write_json(os.path.join(d, "cases", name), {"file": path, "cases": entries})
     write_json(os.path.join(d, f"results-{backend}", name), {"results": results, "measured": now()})

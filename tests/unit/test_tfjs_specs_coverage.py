@@ -19,14 +19,17 @@ def test_each_run_replaces_only_what_it_ran(tmp_path, monkeypatch, capsys):
     coverage.record("layers", a, _rows("a_test.ts", 3, ["AssertionError: no"]))
     coverage.record("layers", b, _rows("b_test.ts", 0, not_applicable=4))   # counted on cpu only
     coverage.record("converter", "tfjs-converter/src/c_test.ts", _rows("c_test.ts", 2))
-    # a GPU run of one file, then unit runs without TFJS_SRC
-    coverage.record("layers", a, _rows("a_test.ts", 3) + [("a_test.ts :: bad 0", "passed", "")], "webgl")
+    # a GPU run of one file, which runs a case cpu cannot (translated either way), then unit runs without TFJS_SRC
+    coverage.record("layers", a, _rows("a_test.ts", 3) + [("a_test.ts :: bad 0", "passed", ""),
+                                                        ("a_test.ts :: page", "passed", "")], "webgl")
+    coverage.record("layers", a, _rows("a_test.ts", 3, ["AssertionError: no"]) + [
+        ("a_test.ts :: page", "skipped", "it runs in the page")])
     coverage.record_not_run("layers")
     coverage.record_not_run("converter")
 
     rows = spec_coverage.table(str(tmp_path))
-    assert rows["layers"] == dict(files=2, cases=8, translated=4, not_applicable=4, cpu_run=4, cpu_passed=3,
-                                  webgl_run=4, webgl_passed=4)
+    assert rows["layers"] == dict(files=2, cases=9, translated=5, not_applicable=4, cpu_run=4, cpu_passed=3,
+                                  webgl_run=5, webgl_passed=5)
     assert rows["converter executors"]["cpu_passed"] == 2
     times = spec_coverage.measured(str(tmp_path))
     assert set(times["layers"]) == {"cpu", "webgl"} and set(times["converter executors"]) == {"cpu"}
