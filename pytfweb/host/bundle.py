@@ -31,6 +31,7 @@ SUFFIXES = (".py", ".js", ".glsl", ".wgsl")   # files taken from the package dir
 COMPILER = Path(__file__).with_name("compile_pyc.js")
 ARCHIVE = "pytfweb.zip"    # the bundle's file name in the page's site-packages (web/pytfweb.js: the same)
 _KEEP = 6                  # compiled bundles kept in the cache directory (the newest)
+_LAYOUT = b"pyc stored"    # in the cache key: a cached zip of another layout is not taken
 _lock = threading.Lock()   # one compile at a time (the server answers requests on threads)
 _memo = {}                 # content hash -> zip bytes, for this process
 _failed = {}               # content hash -> why it could not be compiled (a server does not retry per request)
@@ -76,12 +77,19 @@ def build_bundle(package_dir=None, bytecode=True):
 
 
 def _zip(contents, level=1):
+    """The bytecode members stored, everything else deflated: an import reads its .pyc (1.7 MB for a
+    bare `import pytfweb` with webgl) and zipimport inflates a deflated one in the page's wasm zlib,
+    which made `import pytfweb` about a third slower there (A/B in one page, loaded machine) than the
+    2.2 MB more of a stored bytecode cost a download that runs beside Pyodide's own (13 MB). The
+    sources are read only for a traceback's lines."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=level) as zf:
         for name, data in contents:
             # a fixed date: the same inputs give the same bytes (a cached copy can be compared)
+            stored = name.endswith(".pyc")
             zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data,
-                        compress_type=zipfile.ZIP_DEFLATED, compresslevel=level)
+                        compress_type=zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED,
+                        compresslevel=None if stored else level)
     return buf.getvalue()
 
 
@@ -96,6 +104,7 @@ def _key(contents, pyodide_dir):
     h = hashlib.sha256()
     h.update(json.loads((pyodide_dir / "package.json").read_text())["version"].encode())
     h.update(COMPILER.read_bytes())
+    h.update(_LAYOUT)
     for name, data in contents:
         h.update(name.encode() + b"\0" + len(data).to_bytes(8, "little") + data)
     return h.hexdigest()[:32]

@@ -84,6 +84,8 @@ SERVICE_WORKER_LINE = "  const SERVICE_WORKER = null;\n"
 # Cache first, for the site's own GETs: the cache is the build's (VERSION), so what it answers is
 # always one build's files, never a mix; the files not listed in PRECACHE (the zoo) join it when fetched.
 # No skipWaiting: a new build's worker takes over only when no page of the old one is open.
+# A hit is answered with the cached response itself, never a copy: Chromium keeps Pyodide's compiled
+# wasm beside it (from the first page that runs it from the cache), which a copy would lose.
 SERVICE_WORKER_JS = """// pytfweb build-web: the site's service worker (see pytfweb/host/site.py)
 "use strict";
 const CACHE = "pytfweb-" + {version};
