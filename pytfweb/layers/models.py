@@ -166,12 +166,12 @@ class Model(Trainer, Layer):
         """The model's layers, in order (input layers first for a functional model)."""
         return list(self._graph_layers)
 
-    def set_user_defined_metadata(self, metadata=None):
+    def set_user_defined_metadata(self, user_defined_metadata=None):
         """Attach metadata of the user's to the model: saved in its model.json (userDefinedMetadata)
         and read back by load_layers_model (TF.js's setUserDefinedMetadata).
 
         Args:
-            metadata: a JSON object: a dict with str keys whose values are str, numbers, bools,
+            user_defined_metadata: a JSON object: a dict with str keys whose values are str, numbers, bools,
                 None, lists or dicts of the same.
 
         Example:
@@ -180,6 +180,7 @@ class Model(Trainer, Layer):
             >>> model.get_user_defined_metadata()
             {'labels': ['cat', 'dog']}
         """
+        metadata = user_defined_metadata
         if not isinstance(metadata, dict) or not _plain_json(metadata):
             raise ValueError(f"User-defined metadata is expected to be a JSON object, but is not: got "
                              f"{type(metadata).__name__} (a dict of JSON values)")

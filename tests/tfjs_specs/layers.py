@@ -22,6 +22,7 @@ import warnings
 import pytfweb as tf
 from pytfweb.layers.training import get_optimizer
 from pytfweb.layers.callbacks import DEFAULT_YIELD_EVERY_MS
+from pytfweb.layers.saving import MAX_USER_DEFINED_METADATA_SERIALIZED_LENGTH
 
 from . import specs
 from .jsinterp import UNDEF, JSObject, NotApplicable, Settled, Untranslatable, snake
@@ -185,6 +186,9 @@ class FakeNumericDataset(tf.data.Dataset):
 FIXTURES = {
     ("dataset_fakes", "FakeNumericDataset"): (
         FakeNumericDataset, "dataset_fakes.ts declares classes extending tfjs-data's Dataset / LazyIterator"),
+    # the size past which save() warns: the warning is public behaviour, the constant's module internal
+    ("user_defined_metadata", "MAX_USER_DEFINED_METADATA_SERIALIZED_LENGTH"): (
+        MAX_USER_DEFINED_METADATA_SERIALIZED_LENGTH, "pytfweb.layers.saving's constant of that name"),
 }
 
 

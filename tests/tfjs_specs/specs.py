@@ -270,7 +270,8 @@ class Expectation:
             # an error caught by the spec: TF.js's message text is not pytfweb's; that it raised is checked
             self._check(True, "to be an error")
             return
-        self._check(re.search(x if isinstance(x, str) else x.pattern, self.value), f"to match {x!r}")
+        # jasmine tests RegExp(x) against the value, which JS converts to a string (an array joins with ",")
+        self._check(re.search(x if isinstance(x, str) else x.pattern, js_str(self.value)), f"to match {x!r}")
 
     def toBeInstanceOf(self, cls):  # noqa: N802
         self._check(self.host.instance_of(self.value, cls), f"to be an instance of {cls!r}")
