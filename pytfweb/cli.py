@@ -51,7 +51,7 @@ def _parser():
     r.add_argument("script")
     r.add_argument("args", nargs=argparse.REMAINDER)
 
-    s = sub.add_parser("serve", help="serve web/, Pyodide (/pyodide/) and the bundle (/pytfweb.zip)")
+    s = sub.add_parser("serve", help="serve web/, Pyodide (/pyodide/) and the bundle (/pytfweb.zip.gz)")
     s.add_argument("--port", type=_port, default=8000, help="0 takes any free port")
     s.add_argument("--quiet", action="store_true", help="do not log requests")
 

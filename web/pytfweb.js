@@ -23,7 +23,8 @@
  *
  * Options (data-* attributes of the loader's tag, or pytfweb.load(options)):
  *   indexURL / data-index-url    Pyodide's files (default: pyodide/ beside this file; a CDN works too)
- *   bundleURL / data-bundle-url  the zip of the pytfweb package (default: pytfweb.zip beside this file)
+ *   bundleURL / data-bundle-url  the zip of the pytfweb package, gzipped or not (default: pytfweb.zip.gz
+ *                                beside this file)
  *   backend / data-backend       the backend to set ("auto", the default: the engine's choice, webgpu
  *                                where it has a hardware adapter and Python can wait for it, else
  *                                webgl; or a name; null or "none": only import pytfweb)
@@ -129,16 +130,34 @@
     made.then((r) => r && r.device.destroy());
   }
 
+  /* The bytes of a stream, inflated by the browser as they arrive when they are gzip's (the bundle is
+   * a zip of stored members, compressed whole: host/bundle.py); a plain zip, or one a server already
+   * decoded (Content-Encoding), passes as it is. */
+  async function inflated(body) {
+    const reader = body.getReader();
+    const first = await reader.read();
+    const head = first.value || new Uint8Array(0);
+    const rest = new ReadableStream({
+      start(c) { if (head.length) c.enqueue(head); if (first.done) c.close(); },
+      async pull(c) {
+        const { done, value } = await reader.read();
+        if (done) c.close(); else c.enqueue(value);
+      },
+    });
+    const gzipped = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+    return new Response(gzipped ? rest.pipeThrough(new DecompressionStream("gzip")) : rest).arrayBuffer();
+  }
+
   /* Pyodide, the bundle on sys.path (a zip in site-packages), `import pytfweb as tf` in the main
    * namespace, the backend set: the same steps on the page's thread and in a worker. */
   async function loadCore(opts, t) {
     const indexURL = new URL(opts.indexURL || "pyodide/", base).href.replace(/\/?$/, "/");
-    const bundleURL = new URL(opts.bundleURL || "pytfweb.zip", base).href;
+    const bundleURL = new URL(opts.bundleURL || "pytfweb.zip.gz", base).href;
     const backend = "backend" in opts ? opts.backend : "auto";
 
     const bundle = fetch(bundleURL).then((r) => {
       if (!r.ok) throw new Error(`pytfweb: ${bundleURL}: HTTP ${r.status}`);
-      return r.arrayBuffer();
+      return inflated(r.body);
     }).then((bytes) => {
       t.fetched = performance.now();
       return bytes;

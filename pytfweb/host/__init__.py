@@ -3,7 +3,7 @@
     paths           where the package, web pages and Pyodide files are
     browser_config  the one definition of the browser settings (playwright.config.py re-exports it)
     bundle          the zip of pytfweb that a page imports from (on sys.path, in Pyodide's site-packages)
-    server          a small HTTP server: web/ at /, Pyodide at /pyodide/, the bundle at /pytfweb.zip
+    server          a small HTTP server: web/ at /, Pyodide at /pyodide/, the bundle at /pytfweb.zip.gz
     chromium        launching the browser and opening a page with pytfweb loaded
     script          running a script or a snippet with top-level await (used in CPython and in the page)
     runner          `pytfweb run` and `pytfweb startup`

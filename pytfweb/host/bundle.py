@@ -2,7 +2,9 @@
 that modules read at run time: the shaders are in backends/webgl/shaders/ and backends/webgpu/shaders/),
 built from the files on disk. Keep SUFFIXES in step with package-data in pyproject.toml.
 
-The page does not unpack it: the loader writes the zip as one file, ARCHIVE in Pyodide's site-packages,
+The page fetches it gzipped (DOWNLOAD, build_download), inflates it with the browser's own
+DecompressionStream as it streams in, and does not unpack it: the loader writes the zip as one file,
+ARCHIVE in Pyodide's site-packages,
 and puts it on sys.path (zipimport, as Pyodide's own standard library is imported). Beside each .py the
 zip holds its bytecode (a/b.pyc, the layout zipimport reads), compiled by Pyodide's own Python under node
 (compile_pyc.js), hash-based and unchecked: an import reads the .pyc member only, never the source, and
@@ -13,6 +15,7 @@ read their data files through the zip too (core/package_data.py). The compiled z
 content hash of its inputs (the build directory of a checkout, else the user's cache), so a server or
 a test session compiles once per change of the sources. Without node, the zip is source-only (warned):
 the page then compiles every module as it imports it."""
+import gzip
 import hashlib
 import io
 import json
@@ -30,10 +33,12 @@ from .paths import PACKAGE_DIR, npm_package_dir
 SUFFIXES = (".py", ".js", ".glsl", ".wgsl")   # files taken from the package directory
 COMPILER = Path(__file__).with_name("compile_pyc.js")
 ARCHIVE = "pytfweb.zip"    # the bundle's file name in the page's site-packages (web/pytfweb.js: the same)
+DOWNLOAD = "pytfweb.zip.gz"   # its compressed download, as served and in a build-web site
 _KEEP = 6                  # compiled bundles kept in the cache directory (the newest)
-_LAYOUT = b"pyc stored"    # in the cache key: a cached zip of another layout is not taken
+_LAYOUT = b"all stored"    # in the cache key: a cached zip of another layout is not taken
 _lock = threading.Lock()   # one compile at a time (the server answers requests on threads)
 _memo = {}                 # content hash -> zip bytes, for this process
+_gzipped = {}              # zip hash -> its download's bytes, for this process
 _failed = {}               # content hash -> why it could not be compiled (a server does not retry per request)
 
 
@@ -76,21 +81,29 @@ def build_bundle(package_dir=None, bytecode=True):
         return _zip(contents)
 
 
-def _zip(contents, level=1):
-    """The bytecode members stored, everything else deflated: an import reads its .pyc (1.7 MB for a
-    bare `import pytfweb` with webgl) and zipimport inflates a deflated one in the page's wasm zlib,
-    which made `import pytfweb` about a third slower there (A/B in one page, loaded machine) than the
-    2.2 MB more of a stored bytecode cost a download that runs beside Pyodide's own (13 MB). The
-    sources are read only for a traceback's lines."""
+def _zip(contents):
+    """Every member stored: an import reads its .pyc (1.7 MB for a bare `import pytfweb` with webgl),
+    and zipimport would inflate a deflated one in the page's wasm zlib, which made `import pytfweb`
+    about a third slower there (A/B in one page). The download is compressed instead, whole
+    (build_download): the browser inflates it natively while it arrives."""
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=level) as zf:
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as zf:
         for name, data in contents:
             # a fixed date: the same inputs give the same bytes (a cached copy can be compared)
-            stored = name.endswith(".pyc")
-            zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data,
-                        compress_type=zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED,
-                        compresslevel=None if stored else level)
+            zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data)
     return buf.getvalue()
+
+
+def build_download(package_dir=None, bytecode=True):
+    """What a page fetches, DOWNLOAD: build_bundle's zip gzipped (2.5 MB where the zip is 7 MB; the
+    loader inflates it with the browser's DecompressionStream as it streams in)."""
+    data = build_bundle(package_dir, bytecode)
+    key = hashlib.sha256(data).digest()
+    with _lock:
+        if key not in _gzipped:
+            _gzipped.clear()
+            _gzipped[key] = gzip.compress(data, compresslevel=9, mtime=0)
+        return _gzipped[key]
 
 
 def _pyodide():
@@ -127,7 +140,7 @@ def _compiled_bundle(contents):
             except BytecodeUnavailable as exc:
                 _failed[key] = str(exc)
                 raise
-            data = _zip(contents + pyc, level=6)
+            data = _zip(contents + pyc)
             _store(cached, data)
         _memo.clear()   # one bundle per process is enough: the previous sources are gone
         _memo[key] = data

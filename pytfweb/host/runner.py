@@ -11,7 +11,7 @@ import zipfile
 
 import pytfweb as tf
 
-from .bundle import build_bundle
+from .bundle import build_bundle, build_download
 from .chromium import Browser, run_script, write_to_terminal
 from .script import line_buffered_stdio, run_path
 from .server import Server
@@ -290,6 +290,6 @@ def startup(backend="webgl", repeat=3, verbose=False):
         print(f"first result: {runs[-1]['second']['value']}")
     data = build_bundle()
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-    print(f"bundle: {len(data)} bytes, {sum(n.endswith('.py') for n in names)} sources, "
+    print(f"bundle: {len(build_download())} bytes to download, {len(data)} unzipped, {sum(n.endswith('.py') for n in names)} sources, "
           f"{sum(n.endswith('.pyc') for n in names)} compiled (.pyc), imported from the zip (not unpacked)")
     return 0

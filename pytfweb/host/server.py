@@ -2,7 +2,7 @@
 
     /               the web/ directory (pytfweb.js, index.html, run.html)
     /pyodide/       the npm Pyodide files
-    /pytfweb.zip    the bundle, from the files on disk at every request (its bytecode compiled once per
+    /pytfweb.zip.gz the bundle (gzipped), from the files on disk at every request (its bytecode compiled once per
                     change of the sources: host/bundle.py)
     /zoo/           the model zoo's npm package (models/, assets/: host/zoo.py), when installed
     extra routes    prefix -> directory (the benchmark adds TensorFlow.js this way)
@@ -31,7 +31,7 @@ import urllib.parse
 from pathlib import Path
 
 from . import paths, zoo
-from .bundle import build_bundle
+from .bundle import DOWNLOAD, build_download
 
 MIME = {
     ".html": "text/html; charset=utf-8",
@@ -40,6 +40,7 @@ MIME = {
     ".json": "application/json",
     ".wasm": "application/wasm",
     ".zip": "application/zip",
+    ".gz": "application/gzip",
     ".map": "application/json",
     ".py": "text/x-python; charset=utf-8",
     ".css": "text/css; charset=utf-8",
@@ -143,12 +144,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         path, reason = check_path(self.path)
         if reason is not None:
             return self._error(400, reason)
-        if path == "/pytfweb.zip":
+        if path == "/" + DOWNLOAD:
             try:
-                body = build_bundle()
+                body = build_download()
             except Exception as exc:  # noqa: BLE001 - report to the client and the log
                 return self._error(500, f"building the bundle failed: {exc}")
-            return self._send(200, MIME[".zip"], body, send_body)
+            return self._send(200, MIME[".gz"], body, send_body)
         try:
             target = self.server.resolve(path)
             body = target.read_bytes() if target is not None else None
@@ -273,7 +274,7 @@ class Server:
         (a first request then waits on the same lock instead of compiling again)."""
         def warm():
             try:
-                build_bundle()
+                build_download()
             except Exception:  # noqa: BLE001 - the request reports it (500) with its reason
                 pass
         threading.Thread(target=warm, name="pytfweb-bundle", daemon=True).start()

@@ -2,7 +2,7 @@
 host, laid out as `pytfweb serve` serves it, so that pages work the same from both:
 
     OUTDIR/pytfweb.js        the loader (also the worker's script)
-    OUTDIR/pytfweb.zip       the package with its shaders (host.bundle)
+    OUTDIR/pytfweb.zip.gz    the package with its shaders, gzipped (host.bundle)
     OUTDIR/pyodide/          Pyodide's core files from the npm package
     OUTDIR/index.html        a page running the app (--app) in a text/python block, or the demo
     OUTDIR/app.py            the app's script (--app)
@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 from . import apidocs, paths, zoo
-from .bundle import build_bundle
+from .bundle import DOWNLOAD, build_download
 
 #: Pyodide's files a page needs (the npm package's core; no extra wheels are shipped).
 PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
@@ -192,7 +192,7 @@ def build_web(outdir, app=None, worker=False, pyodide_dir=None, web_dir=None, zo
     for name in PYODIDE_FILES:
         if (pyodide / name).is_file():
             put(f"pyodide/{name}", src=pyodide / name)
-    put("pytfweb.zip", build_bundle())
+    put(DOWNLOAD, build_download())
     if api_docs:
         try:
             reference = apidocs.rendered()

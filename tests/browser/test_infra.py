@@ -1,4 +1,5 @@
 """The plumbing: wheel and bundle contents, the server, `pytfweb run`, the page harness, the demo page."""
+import gzip
 import io
 import subprocess
 import sys
@@ -54,9 +55,12 @@ def _get(url):
 
 
 def test_server_routes_and_bundle(server):
-    status, ctype, body = _get(server.url + "pytfweb.zip")
-    assert (status, ctype) == (200, "application/zip")
-    names = zipfile.ZipFile(io.BytesIO(body)).namelist()
+    status, ctype, body = _get(server.url + "pytfweb.zip.gz")
+    assert (status, ctype) == (200, "application/gzip")
+    zf = zipfile.ZipFile(io.BytesIO(gzip.decompress(body)))
+    # stored: zipimport reads a member without inflating it in the page's wasm (the download is the gzip)
+    assert {i.compress_type for i in zf.infolist()} == {zipfile.ZIP_STORED}
+    names = zf.namelist()
     assert sorted(names) == sorted(set(names))
     want = set(_package_files(set(SOURCES)))
     assert "pytfweb/backends/webgl/shaders/header.glsl" in want and "pytfweb/backends/webgpu/shaders/common.wgsl" in want

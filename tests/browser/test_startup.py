@@ -1,6 +1,7 @@
 """The page's start: the bundle carries bytecode compiled by Pyodide's own Python (host/bundle.py), which
 the page imports from the zip on sys.path without unpacking it or compiling the sources, and tracebacks
 still show the sources' lines."""
+import gzip
 import io
 import re
 import urllib.request
@@ -16,8 +17,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_the_page_imports_the_bytecode_from_the_zip_it_did_not_unpack(server, run_py):
-    with urllib.request.urlopen(server.url + "pytfweb.zip", timeout=60) as r:
-        zf = zipfile.ZipFile(io.BytesIO(r.read()))
+    with urllib.request.urlopen(server.url + "pytfweb.zip.gz", timeout=60) as r:
+        zf = zipfile.ZipFile(io.BytesIO(gzip.decompress(r.read())))
     page = run_py("import importlib.util, os, site, sys, zipimport\n"
                   "engine = sys.modules['pytfweb.core.engine']\n"
                   "site = site.getsitepackages()[0]\n"

@@ -119,7 +119,7 @@ def page(browser):
 
 
 def test_the_site_holds_what_a_page_needs(site):
-    for rel in ("index.html", "app.py", "pytfweb.js", "pytfweb.zip", "pyodide/pyodide.js", "pyodide/pyodide.mjs",
+    for rel in ("index.html", "app.py", "pytfweb.js", "pytfweb.zip.gz", "pyodide/pyodide.js", "pyodide/pyodide.mjs",
                 "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"):
         assert (site / rel).is_file(), rel
     index = (site / "index.html").read_text()

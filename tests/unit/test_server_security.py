@@ -167,7 +167,7 @@ def test_two_host_headers_get_400(server):
 
 
 def test_the_bundle_route_checks_the_host_too(server):
-    assert _get(server, "/pytfweb.zip", host="evil.example")[0] == 400
+    assert _get(server, "/pytfweb.zip.gz", host="evil.example")[0] == 400
 
 
 @pytest.mark.parametrize("sent", [b"", b"GET /hello.txt HTTP/1.1\r\n", b"GET /hello.txt HTTP/1.1\r\nHost: 127"])

@@ -1,5 +1,7 @@
 """`pytfweb build-web`: the static site's files (the browser side is tests/browser/test_web_site.py)."""
 import ast
+import gzip
+import io
 import json
 import re
 import zipfile
@@ -17,7 +19,7 @@ def test_build_web_writes_a_self_contained_site(tmp_path):
     app.write_text("print('hi')\n")
     out = tmp_path / "site"
     files = build_web(out, app=app, worker=True)
-    for rel in ("index.html", "app.py", "pytfweb.js", "pytfweb.zip", "repl.html", "examples/train.html",
+    for rel in ("index.html", "app.py", "pytfweb.js", "pytfweb.zip.gz", "repl.html", "examples/train.html",
                 "examples/train.py", "pyodide/pyodide.js", "pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs",
                 "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"):
         assert rel in files and (out / rel).is_file(), rel
@@ -25,7 +27,7 @@ def test_build_web_writes_a_self_contained_site(tmp_path):
     index = (out / "index.html").read_text()
     assert '<script type="text/python" src="app.py" output="output" worker></script>' in index
     assert "pytfweb:worker-done" in index and "<title>my_app.py</title>" in index
-    names = zipfile.ZipFile(out / "pytfweb.zip").namelist()
+    names = zipfile.ZipFile(io.BytesIO(gzip.decompress((out / "pytfweb.zip.gz").read_bytes()))).namelist()
     assert "pytfweb/vis/svg.py" in names and "pytfweb/browser/worker.py" in names
     assert "pytfweb/backends/webgl/shaders/header.glsl" in names and "pytfweb/backends/webgpu/shaders/common.wgsl" in names
 

@@ -1,5 +1,7 @@
 """The wheel as a user gets it: built from the sources, installed into a fresh venv that has numpy and nothing
 else (no h5py, no playwright), and used there: `python -m pytfweb build-web`, `pytfweb run --backend cpu`."""
+import gzip
+import io
 import os
 import shutil
 import subprocess
@@ -124,10 +126,10 @@ def test_installed_wheel_builds_the_site(venv):
     r = _run(venv, "-m", "pytfweb", "build-web", "site")
     assert r.returncode == 0, r.stderr
     site = venv[1] / "site"
-    for name in ("index.html", "pytfweb.js", "pytfweb.zip", "pyodide/pyodide.js", "examples/train.html",
+    for name in ("index.html", "pytfweb.js", "pytfweb.zip.gz", "pyodide/pyodide.js", "examples/train.html",
                  "examples/train.py", "examples/landmarks.html", "repl.html"):
         assert (site / name).is_file(), name
-    bundled = zipfile.ZipFile(site / "pytfweb.zip").namelist()
+    bundled = zipfile.ZipFile(io.BytesIO(gzip.decompress((site / "pytfweb.zip.gz").read_bytes()))).namelist()
     assert "pytfweb/backends/webgl/shaders/header.glsl" in bundled and "pytfweb/__init__.py" in bundled
     assert not [n for n in bundled if n.startswith("pytfweb/web/")]   # the pages are the site's, not the package's
 
