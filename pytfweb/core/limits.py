@@ -89,7 +89,9 @@ def gc_paused():
     """The cyclic garbage collector off for the block (as it was after). Building a model's many
     small containers (json.loads of a model.json, its graph's nodes) triggers collection after
     collection that each walk every tracked object and find nothing to free: in the page that
-    was half of a model.json's parse. Only for synchronous blocks that make no cyclic garbage."""
+    was half of a model.json's parse. Only for blocks that make no cyclic garbage: synchronous ones,
+    or a load whose awaits are short (tf.load_graph_model's), where other tasks' cycles wait for
+    its end."""
     if not gc.isenabled():
         yield
         return
