@@ -384,6 +384,7 @@ _DEQUANTIZE_JS = """(() => {
     try {
       const b = s.data, mm = m.data, heap = b.buffer;   // heap: the whole WebAssembly memory
       const f8 = new Float32Array(256), i8 = new Int32Array(256);
+      let whole = null;
       for (let k = 6 * first; k < Math.min(mm.length, 6 * end); k += 6) {
         const kind = mm[k], so = mm[k + 1], n = mm[k + 2], at = mm[k + 3], scale = mm[k + 4], min = mm[k + 5];
         if (n === 0) continue;
@@ -397,8 +398,9 @@ _DEQUANTIZE_JS = """(() => {
         } else if (kind === 3) {
           for (let q = 0; q < 256; q++) i8[q] = Math.floor(q * scale + min + 0.5);
           byTable(b, so, new Int32Array(heap, at, n), i8, n);
-        } else if (kind === 5) new Uint8Array(heap, at, 4 * n).set(b.subarray(so, so + 4 * n));   // as they are
-        else if (kind === 2) u16f(b, so, new Float32Array(heap, at, n), n, scale, min);
+        } else if (kind === 5) {   // as they are; copyWithin: set() between views of one buffer ran 3x slower
+          (whole || (whole = new Uint8Array(heap))).copyWithin(at, b.byteOffset + so, b.byteOffset + so + 4 * n);
+        } else if (kind === 2) u16f(b, so, new Float32Array(heap, at, n), n, scale, min);
         else u16i(b, so, new Int32Array(heap, at, n), n, scale, min);
       }
     } finally {
