@@ -88,10 +88,14 @@ class GraphModel:
         if ours:
             handler.while_weights_load = self._prepare
             handler.stream_dequantize = True
+        # The cyclic GC off for the whole load, awaits included: its json.loads, graph and weights
+        # make thousands of containers and no cyclic garbage, and each paused step alone (load_json,
+        # the parse, the decode) left a collection walking them all to the next step (three a load).
         try:
-            artifacts = await _router.load_artifacts(handler, "load_graph_model")
-            self._dequantized = handler.dequantized if ours else None
-            self.load_artifacts(artifacts, _source(self.model_url))
+            with gc_paused():
+                artifacts = await _router.load_artifacts(handler, "load_graph_model")
+                self._dequantized = handler.dequantized if ours else None
+                self.load_artifacts(artifacts, _source(self.model_url))
         finally:
             self._prepared = self._dequantized = None
         return True

@@ -89,7 +89,9 @@ def gc_paused():
     """The cyclic garbage collector off for the block (as it was after). Building a model's many
     small containers (json.loads of a model.json, its graph's nodes) triggers collection after
     collection that each walk every tracked object and find nothing to free: in the page that
-    was half of a model.json's parse. Only for synchronous blocks that make no cyclic garbage."""
+    was half of a model.json's parse. Only for blocks that make no cyclic garbage: synchronous ones,
+    or a load whose awaits are short (tf.load_graph_model's), where other tasks' cycles wait for
+    its end."""
     if not gc.isenabled():
         yield
         return
@@ -100,16 +102,18 @@ def gc_paused():
         gc.enable()
 
 
-def load_json(text, source):
+def load_json(text, source, depth=None):
     """json.loads of text (str or bytes) from `source` (a file name or URL, for messages): a ValueError,
-    never a RecursionError, for nesting beyond MAX_NESTING_DEPTH or text that is not JSON."""
+    never a RecursionError, for nesting beyond MAX_NESTING_DEPTH or text that is not JSON. depth: the
+    text's nesting where the caller has measured it already (the page's loads, in the browser's pass
+    over the text), else the page measures it here."""
     if isinstance(text, (bytes, bytearray, memoryview)):
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as e:
             raise ValueError(f"{source}: not UTF-8 text ({e})") from None
     in_page = sys.platform == "emscripten"
-    if in_page and _too_deep(text):
+    if in_page and (depth > max_depth() if depth is not None else _too_deep(text)):
         raise ValueError(f"{source}: JSON nested more than {max_depth()} levels deep, the limit of tf.env() flag "
                          f"MAX_NESTING_DEPTH")
     try:

@@ -18,7 +18,7 @@ import urllib.request
 from typing import Any, Callable, Optional
 
 from ..core.environment import ENV
-from ..core.limits import load_json
+from ..core.limits import load_json, max_depth
 from ..core.package_data import beside
 from .artifacts import (SaveResult, artifacts_from_model_json, artifacts_from_model_json_async, artifacts_info,
                         model_json_for)
@@ -94,33 +94,40 @@ class HTTPRequest:
                                                      nesting_checked=True)
 
     async def _load_early(self, body):
-        """The page's load with the weight requests sent before Python reads model.json: the
-        browser's JSON.parse finds the weightsManifest (a few ms), the requests go out, and Python's
-        json.loads, its checks and the graph's parse (while_weights_load) run while the weights
-        download, where TF.js's load waits on the same download after its own parse. None (nothing
-        sent, nothing raised) wherever this cannot be sure to give load()'s result: no manifest the
-        browser's parser reads, one the checks refuse, or one Python's parser reads otherwise; load()
-        then runs its usual steps on the same bytes, and raises as they do."""
-        text = _js_helpers().weightsManifest(body)
-        if not isinstance(text, str):   # (JS null arrives as pyodide's jsnull)
+        """The page's load with the weight requests sent before Python reads model.json: one JS call
+        (http_reader.js sendWeights) parses the text with the browser's parser, checks the shard
+        paths and sends the requests, and Python's json.loads, its checks and the graph's parse
+        (while_weights_load) run while the weights download, where TF.js's load waits on the same
+        download after its own parse. None (nothing sent, nothing raised) wherever this cannot be
+        sure to give load()'s result: a weight_url_converter (a Python function names the URLs), no
+        manifest the browser's parser reads, a path it does not accept, or one Python's parser reads
+        otherwise; load() then runs its usual steps on the same bytes, and raises as they do. A
+        manifest Python's checks refuse raises their error, the requests abandoned."""
+        if self.weight_url_converter is not None:
             return None
-        try:
-            manifest = load_json(text, self.path)
-            groups = manifest_groups(manifest, self.path)
-        except (ValueError, TypeError):
+        prefix, suffix = parse_url(self.path)
+        fetch = self.fetch_func if self.fetch_func is not None else js.fetch
+        early = _js_helpers().sendWeights(body, self.weight_path_prefix or prefix, suffix, fetch, self._init(),
+                                          self.timeout * 1000, max_depth())
+        if not hasattr(early, "promises"):   # (JS null arrives as pyodide's jsnull)
             return None
-        sent = await self._send_weights(groups)
+        urls, promises = [str(u) for u in early.urls], list(early.promises)
         try:
-            model_json = self._model_json(body.to_bytes())
-            if model_json.get("weightsManifest") != manifest:
+            model_json = self._model_json(body.to_bytes(), int(early.depth))
+            manifest = model_json.get("weightsManifest")
+            if not isinstance(manifest, list):
+                raise _Mismatch
+            groups = manifest_groups(manifest, self.path)   # (load()'s usual steps raise the same error)
+            if [self._weight_url(p) for g in groups for p in g.paths] != urls:
                 raise _Mismatch
         except BaseException as exc:
-            for _, _, promise in sent:
+            for promise in promises:
                 _js_helpers().abandon(promise)
             if isinstance(exc, _Mismatch):
                 return None
             raise
-        weights = self._receive_weights(groups, sent, model_json)
+        caps = [g.max_bytes for g in groups for _ in g.paths]   # no shard may hold more than its whole group declares
+        weights = self._receive_weights(groups, list(zip(urls, caps, promises)), model_json)
         return await artifacts_from_model_json_async(model_json, lambda m: weights, nesting_checked=True)
 
     def load_sync(self):
@@ -138,9 +145,9 @@ class HTTPRequest:
             raise ValueError(f"{API}: Request to {self.path} failed with status code {status}. Please verify this "
                              f"URL points to the model JSON of the model to load.")
 
-    def _model_json(self, body):
+    def _model_json(self, body, depth=None):
         try:
-            model_json = load_json(body, f"{API}: {self.path}")
+            model_json = load_json(body, f"{API}: {self.path}", depth)
         except ValueError as e:
             if "nested more than" in str(e):
                 raise

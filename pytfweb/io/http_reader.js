@@ -23,16 +23,64 @@
     }
   },
 
-  // model.json's weightsManifest as JSON text, read by the browser's parser ahead of Python's (the
-  // weight requests go out before json.loads runs); null where the browser reads none.
-  weightsManifest(buffer) {
+  // The page's first step once model.json's bytes are in, in one call with no Python in between:
+  // the browser's parser reads the text, and every weight request goes out at once, before Python's
+  // json.loads runs. {depth: the text's nesting (limits.py's scan, so Python need not pass the text
+  // back to measure it), urls, promises: each request's response}; null, nothing sent, where it
+  // cannot be sure of sending what Python's checks would let through: text that is not UTF-8 JSON
+  // nested at most maxDepth, no weightsManifest list, or a shard path shardPath does not accept.
+  sendWeights(buffer, prefix, suffix, fetchFn, init, timeoutMs, maxDepth) {
+    let text, json;
     try {
-      const json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(buffer));
+      text = new TextDecoder("utf-8", { fatal: true }).decode(buffer);
+      const depth = this.depth(text);
+      if (depth === 0 || depth > maxDepth) return null;
+      json = JSON.parse(text);
       const manifest = json !== null && typeof json === "object" ? json.weightsManifest : undefined;
-      return Array.isArray(manifest) ? JSON.stringify(manifest) : null;
-    } catch (e) {   // not JSON, or nested beyond the stack (JSON.stringify recurses)
+      if (!Array.isArray(manifest)) return null;
+      const urls = [], seen = new Set();
+      for (const g of manifest) {
+        if (g === null || typeof g !== "object" || !Array.isArray(g.paths) || !Array.isArray(g.weights)) return null;
+        for (const p of g.paths) {
+          const q = this.shardPath(p);
+          if (q === null || seen.has(q)) return null;
+          seen.add(q);
+          urls.push(prefix + p + suffix);
+        }
+      }
+      // each request its own init: fetch() below gives each its own abort signal
+      const promises = urls.map((u) => this.fetch(fetchFn, u, Object.assign({}, init), timeoutMs));
+      return { depth, urls, promises };
+    } catch (e) {   // not JSON
       return null;
     }
+  },
+
+  // The deepest nesting of brackets outside strings in JSON text (core/limits.py's _DEPTH_JS); 0
+  // where they do not balance.
+  depth(text) {
+    let depth = 0, deepest = 0, inString = false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (inString) {
+        if (c === 92) i++;
+        else if (c === 34) inString = false;
+      } else if (c === 34) inString = true;
+      else if (c === 91 || c === 123) { if (++depth > deepest) deepest = depth; }
+      else if (c === 93 || c === 125) { if (--depth < 0) return 0; }
+    }
+    return depth === 0 ? deepest : 0;
+  },
+
+  // A shard path io/weights.py's check_weight_path accepts for certain, normalized; null for any
+  // other (a percent sign included: Python's unquote then decides, on the usual path).
+  shardPath(path) {
+    if (typeof path !== "string" || path.length === 0 || path.length > 4096) return null;
+    if (/[\x00-\x1f\\%]/.test(path) || path.startsWith("/") || path.startsWith("~")) return null;
+    const segments = path.split("/");
+    if (segments[0].includes(":") || segments.includes("..")) return null;
+    const normalized = segments.filter((s) => s !== "" && s !== ".").join("/");
+    return normalized === "" ? null : normalized;
   },
 
   // A request sent and then not wanted: its body cancelled, its failure (a timeout) caught.

@@ -186,9 +186,10 @@ def _decode_weights(data, specs, source, ready):
     # Every spec and byte range is checked before the first tensor is made, so a bad manifest
     # leaves nothing behind; the page then dequantizes all quantized weights in one JS call.
     limit = max_elements()
+    checked = ready.checked_for(specs) if ready is not None else None
     entries, names, offset = [], set(), 0
     for i, spec in enumerate(specs):
-        name, shape, dtype, quant, size = _check_spec(spec, i, source, limit)
+        name, shape, dtype, quant, size = checked[i] if checked is not None else _check_spec(spec, i, source, limit)
         if name in names:
             raise ValueError(f"decode_weights: weight '{name}'{_where(source)} appears twice in the manifest")
         names.add(name)
@@ -352,9 +353,10 @@ def _dequantize_bytes(chunk, scale, qmin, dtype):
 # Python runs during the call, so nothing moves. meta: 6 float64 a weight (kind, source offset,
 # values, output address, scale, min); kinds: _KINDS. Results are the numpy path's: v = q * scale +
 # min in doubles, rounded to float32, floor(v + 0.5) for int32; float16 bits exactly (Float16Array
-# where the browser has it and the bytes are aligned).
+# where the browser has it and the bytes are aligned). Kind 5 copies float32 and int32 weights as they
+# are (a StreamPlan's: straight from the arriving bytes into their arrays).
 _KINDS = {("float16", "float32"): 0, ("uint8", "float32"): 1, ("uint16", "float32"): 2,
-          ("uint8", "int32"): 3, ("uint16", "int32"): 4}
+          ("uint8", "int32"): 3, ("uint16", "int32"): 4, (None, "float32"): 5, (None, "int32"): 5}
 _DEQUANTIZE_JS = """(() => {
   // one loop a kind, each over arrays of one type (a loop storing to Float32Array and Int32Array
   // alike runs several times slower); uint8 through a table of its 256 results
@@ -382,6 +384,7 @@ _DEQUANTIZE_JS = """(() => {
     try {
       const b = s.data, mm = m.data, heap = b.buffer;   // heap: the whole WebAssembly memory
       const f8 = new Float32Array(256), i8 = new Int32Array(256);
+      let whole = null;
       for (let k = 6 * first; k < Math.min(mm.length, 6 * end); k += 6) {
         const kind = mm[k], so = mm[k + 1], n = mm[k + 2], at = mm[k + 3], scale = mm[k + 4], min = mm[k + 5];
         if (n === 0) continue;
@@ -395,6 +398,8 @@ _DEQUANTIZE_JS = """(() => {
         } else if (kind === 3) {
           for (let q = 0; q < 256; q++) i8[q] = Math.floor(q * scale + min + 0.5);
           byTable(b, so, new Int32Array(heap, at, n), i8, n);
+        } else if (kind === 5) {   // as they are; copyWithin: set() between views of one buffer ran 3x slower
+          (whole || (whole = new Uint8Array(heap))).copyWithin(at, b.byteOffset + so, b.byteOffset + so + 4 * n);
         } else if (kind === 2) u16f(b, so, new Float32Array(heap, at, n), n, scale, min);
         else u16i(b, so, new Int32Array(heap, at, n), n, scale, min);
       }
@@ -415,12 +420,16 @@ def _dequantize_js(data, entries, ready=None):
     meta, result = array.array("d"), {}
     taken = ready.take() if ready is not None else {}
     for name, _, dtype, quant, chunk, at in entries:
-        if quant is None:
+        if quant is None and not taken:
             continue
-        row = _meta_row(dtype, quant, at, len(chunk) // _BYTES[quant["dtype"]])
+        if (quant["dtype"] if quant else None, dtype) not in _KINDS:
+            continue
+        row = _meta_row(dtype, quant, at, len(chunk) // _BYTES[quant["dtype"] if quant else dtype])
         flat = taken.get((name,) + row)
         if flat is not None:
             result[name] = flat
+            continue
+        if quant is None:   # (not in the plan: decoded as usual)
             continue
         flat = _ZERO[_dt.TYPECODES[dtype]] * row[2]   # one allocation, no copy (the call fills it)
         meta.extend((row[0], at, row[2], flat.buffer_info()[0], row[3], row[4]))
@@ -431,8 +440,8 @@ def _dequantize_js(data, entries, ready=None):
 
 
 def _meta_row(dtype, quant, at, n):
-    qd = quant["dtype"]
-    scale, qmin = (1.0, 0.0) if qd == "float16" else (float(quant["scale"]), float(quant["min"]))
+    qd = quant["dtype"] if quant else None
+    scale, qmin = (1.0, 0.0) if qd in ("float16", None) else (float(quant["scale"]), float(quant["min"]))
     return (_KINDS[qd, dtype], at, n, scale, qmin)
 
 
@@ -445,21 +454,24 @@ def dequantize_fn():
 
 
 class StreamPlan:
-    """The quantized weights of one weight file, to be dequantized by the page as its bytes arrive
-    (tf.load_graph_model over http://, where TF.js dequantizes after the download): meta rows in
-    byte order (kind, offset, values, output address, scale, min), ends[k] the byte where weight k
-    ends, and the output arrays. take() hands them to _dequantize_js once, and only when the
-    download filled them all (done)."""
+    """The weights of one weight file, to be put in their arrays by the page as its bytes arrive
+    (tf.load_graph_model over http://, where TF.js decodes after the download): quantized ones
+    dequantized, float32 and int32 ones copied. meta rows in byte order (kind, offset, values,
+    output address, scale, min), ends[k] the byte where weight k ends, and the output arrays. take()
+    hands them to _dequantize_js once, and only when the download filled them all (done). The specs'
+    checks are kept for decode_weights (checked_for)."""
 
     def __init__(self, specs):
         self.meta, self.ends, self._arrays, self.done = array.array("d"), array.array("d"), {}, False
-        offset = 0
+        self._specs, self._checked = list(specs), []
+        offset, limit = 0, max_elements()
         for i, spec in enumerate(specs):
-            name, shape, dtype, quant, size = _check_spec(spec, i, None)
+            name, shape, dtype, quant, size = checked = _check_spec(spec, i, None, limit)
+            self._checked.append(checked)
             if dtype == "string":
                 raise ValueError("string weights have no fixed offsets")
             nbytes = size * _BYTES[quant["dtype"] if quant else dtype]
-            if quant is not None and size:
+            if size and (quant["dtype"] if quant else None, dtype) in _KINDS:
                 row = _meta_row(dtype, quant, offset, size)
                 flat = _ZERO[_dt.TYPECODES[dtype]] * size
                 self.meta.extend((row[0], offset, size, flat.buffer_info()[0], row[3], row[4]))
@@ -472,11 +484,17 @@ class StreamPlan:
         arrays, self._arrays = (self._arrays if self.done else {}), {}
         return arrays
 
+    def checked_for(self, specs):
+        """_check_spec's results for specs when they are the very specs planned, else None."""
+        if len(specs) != len(self._specs) or any(a is not b for a, b in zip(specs, self._specs)):
+            return None
+        return self._checked
+
 
 def stream_plan(specs):
-    """A StreamPlan for the specs of one weight file, or None where there is nothing to gain or it
-    cannot know the offsets (no quantized weight, a string weight, numpy present)."""
-    if np is not None or not IS_BROWSER or not any(isinstance(s, dict) and s.get("quantization") for s in specs):
+    """A StreamPlan for the specs of one weight file, or None where it cannot know the offsets (a
+    string weight) or the page has numpy."""
+    if np is not None or not IS_BROWSER:
         return None
     try:
         return StreamPlan(specs)

@@ -87,21 +87,22 @@ def test_http_load_parses_the_graph_while_the_weights_download(run_py):
     out = run_py('''
 import importlib, js
 gm, http = importlib.import_module("pytfweb.converter.graph_model"), importlib.import_module("pytfweb.io.http")
-events, parse, joined = [], gm.parse_graph, http._joined_js_buffers
+events, parse, read_into = [], gm.parse_graph, http.HTTPRequest._read_into
 def fetch_func(url, init):
     events.append("request " + url.rsplit("/", 1)[-1])
     return js.fetch(url, init)
 def parse_graph(*args):
     events.append("parse")
     return parse(*args)
-def joined_js_buffers(buffers):
+async def read_weights(self, *args):   # (one weight file: read into its tensors' arrays as it arrives)
+    n = await read_into(self, *args)
     events.append("bodies read")
-    return joined(buffers)
-gm.parse_graph, http._joined_js_buffers = parse_graph, joined_js_buffers
+    return n
+gm.parse_graph, http.HTTPRequest._read_into = parse_graph, read_weights
 try:
     model = await tf.load_graph_model("/zoo/models/iris.json", fetch_func=fetch_func)
 finally:
-    gm.parse_graph, http._joined_js_buffers = parse, joined
+    gm.parse_graph, http.HTTPRequest._read_into = parse, read_into
 plain = await tf.load_graph_model("/zoo/models/iris.json")
 result = {"events": events, "same": [model.inputs[0].shape, model.output_nodes, len(model.weights)] ==
           [plain.inputs[0].shape, plain.output_nodes, len(plain.weights)]}
