@@ -73,9 +73,12 @@ test-webgpu: setup specs
 	$(WEBGPU_TESTS) $(PYTEST_ARGS)
 
 # TF.js's own tfjs-core specs (from the npm package), translated into pytfweb cases in build/specs
-# (cached by the hash of the specs and the translator; the spec tests regenerate it when stale too)
+# (cached by the hash of the specs and the translator; the spec tests regenerate it when stale too);
+# tfjs-converter's and tfjs-layers' (on npm without specs) from the tag fetched from GitHub into
+# build/tfjs-src.git where GitHub answers (or TFJS_SRC): without either those spec modules say they did not run
 specs: node_modules/.pytfweb-stamp $(VENV)/.pytfweb-stamp
 	$(VPY) -m tests.tfjs_specs.translate
+	$(VPY) -m tests.tfjs_specs.source --fetch
 
 # TF.js 4.22's answers to tests/parity/cases (build/parity/references.json; the parity tests also
 # make it when it is missing or stale)
