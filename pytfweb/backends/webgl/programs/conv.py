@@ -145,7 +145,8 @@ def _pointwise_from_blocks(backend, info, x):
 
 #: Whether a 1x1 convolution's product reads a pending product's blocks as its A (gemm.glsl's
 #: A_DIRECT). Off: in the zoo test, blazeface's predict lost the WebGL context on SwiftShader with
-#: it (after iris's and a small PReLU case's losses were avoided by _DIRECT_OPS); not yet
+#: it (after iris's and a small PReLU case's losses were avoided by _DIRECT_OPS), and with only a
+#: depthwise convolution's four blocks read so (a GEMM's eight excluded) centernet's did; not yet
 #: understood. On, iris's synced draws went from 197 to 177 and their time by a quarter.
 _DIRECT = False
 
