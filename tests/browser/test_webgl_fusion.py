@@ -256,7 +256,9 @@ def test_products_read_by_elementwise_ops_equal_cpu(compare_with_cpu):
     graph model puts after it: the fused bias and activation, a residual add, an activation, a
     prelu; read broadcast (computed first), under another shape, by a second product (a 1x1
     convolution packs its image from the blocks: a depthwise convolution's, an image width not a
-    multiple of four, or a GEMM's), and with an activation drawn in the unpack (leakyrelu)."""
+    multiple of four, or a GEMM's, with the bias and activation after them applied as it packs; a
+    3x3 convolution's patches from the blocks too), summed by AddN (chained adds), and with an
+    activation drawn in the unpack (leakyrelu)."""
     rng = np.random.default_rng(5)
 
     def arr(*shape):
@@ -275,6 +277,12 @@ def test_products_read_by_elementwise_ops_equal_cpu(compare_with_cpu):
         tf.conv2d(tf.conv2d(x, w, 1, "same") + 1, w2, 1, "valid"),
         tf.sigmoid(tf.fused.mat_mul(m, mw, bias=mb, activation="relu") + 1),
         tf.fused.conv2d(x, w, 1, "same", activation="leakyrelu", leakyrelu_alpha=0.1) + r,
+        tf.conv2d(tf.fused.depthwise_conv2d(r, dw, 1, "same", bias=b, activation="relu6"), p16, 1, "same"),
+        tf.conv2d(tf.prelu(tf.fused.depthwise_conv2d(r, dw, 2, "same", bias=b), a), p16, 1, "same"),
+        tf.conv2d(tf.fused.conv2d(x, w, 1, "same", bias=b, activation="relu6"), w2, 2, "same"),
+        tf.add_n([tf.conv2d(x, w, 1, "same"), r, tf.fused.conv2d(x, w, 1, "same", bias=b)]),
+        tf.conv2d(tf.fused.conv2d(r, p16, 1, "same", bias=b, activation="relu6"), p16, 1, "same"),
+        tf.conv2d(tf.prelu(tf.fused.conv2d(r, p16, 1, "same", bias=b), a), p16, 1, "same"),
     ]""", [arr(1, 16, 16, 8), arr(3, 3, 8, 16), arr(3, 3, 16, 8), arr(16), arr(1, 16, 16, 16), arr(3, 3, 16, 1),
            arr(16), arr(64, 96), arr(96, 48), arr(48), arr(2, 16, 16, 16), arr(1, 18, 18, 8), arr(3, 3, 8, 1),
            arr(1, 1, 16, 16), arr(1, 1, 8, 16)], rtol=1e-4, atol=1e-4)
@@ -286,7 +294,14 @@ def test_products_read_by_elementwise_ops_equal_cpu(compare_with_cpu):
     # the pack of the image, the product, then ONE draw for the unpack, bias, activation, add and relu
     ("tf.relu(tf.fused.conv2d(xs[0], xs[1], 1, 'same', bias=xs[2], activation='relu6') + xs[3])", 3),
     # a separable block: the depthwise blocks, the 1x1 convolution's pack of them, the product, its unpack with the add
-    ("tf.conv2d(tf.depthwise_conv2d(xs[3], xs[4], 1, 'same'), xs[5], 1, 'same') + xs[3]", 4)], ids=["residual", "separable"])
+    ("tf.conv2d(tf.depthwise_conv2d(xs[3], xs[4], 1, 'same'), xs[5], 1, 'same') + xs[3]", 4),
+    # MobileNet v2's: the depthwise convolution's bias and relu6 applied by the 1x1 one's pack
+    ("tf.add_n([tf.conv2d(tf.fused.depthwise_conv2d(xs[3], xs[4], 1, 'same', bias=xs[2], activation='relu6'),"
+     " xs[5], 1, 'same'), xs[3]])", 4),
+    # a 1x1 convolution after another: the first's pack and product, the second's pack of the
+    # first's blocks (its bias and relu6 applied there), product and unpack
+    ("tf.fused.conv2d(tf.fused.conv2d(xs[3], xs[5], 1, 'same', bias=xs[2], activation='relu6'), xs[5], 1, 'same')",
+     5)], ids=["residual", "separable", "inverted-residual", "pointwise-pair"])
 def test_a_product_and_the_elementwise_ops_after_it_unpack_in_one_draw(run_py, block, want):
     """A graph model's residual block (FusedConv2D with bias and relu6 -> Add -> Relu) and separable
     block (DepthwiseConv2dNative -> 1x1 Conv2D -> Add): no unpack drawn alone (the filters' packs are

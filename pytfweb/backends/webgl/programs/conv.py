@@ -11,6 +11,7 @@ from ....kernels import TensorInfo, get_kernel, register_kernel
 from ....kernels.conv_geometry import compute_dilation2d_info, conv_info_for
 from ....core.shapes import broadcast_shapes, size_of
 from ...gpu import shader_source
+from ...gpu.fusion_graph import Leaf, Node, Uniform
 from . import fusion, gemm
 from ..shader_compiler import index_expr, row_split
 from .matmul import batch_mat_mul_program, packed_product
@@ -104,9 +105,14 @@ def _packed_forward(backend, info, x, f, code, epilogue, lazy):
         values = "im2col_values" if info.in_channels % 4 == 0 else "im2col_value"
         geometry = _defines(info, output=False)
         x5 = _view(x, _as5d(x.shape, info.channels_last))
-        if values == "im2col_values":
+        names, views = ("x",), [x5]
+        reader = _blocks_reader(backend, x, info) if len(info.in_size) == 2 else None
+        if reader is not None:
+            names, views = reader.names, reader.views
+            geometry += reader.code + _x4_from_blocks()
+        elif values == "im2col_values":
             geometry += _x4(backend, info, x5)
-        a = gemm.Operand(f"im2col:{values}:{geometry}", ("x",), [x5], geometry + _sections("im2col_position", values),
+        a = gemm.Operand(f"im2col:{values}:{geometry}", names, views, geometry + _sections("im2col_position", values),
                          1)
     b = gemm.Operand("filter", ("W",), [_view(f, (1, k, info.out_channels))],
                      "float bValue(int batch, int k, int n) { return getW(batch, k, n); }\n", 1)
@@ -118,26 +124,176 @@ def _packed_forward(backend, info, x, f, code, epilogue, lazy):
 
 def _pointwise_from_blocks(backend, info, x):
     """The A operand of a 1x1 convolution (stride 1, no padding, channels last, a multiple of four
-    channels) whose input is a product still pending as it left its kernel (fusion.UNPACK: a
-    depthwise convolution's or a GEMM's blocks, no op after it): pack A copies the blocks' texels,
-    each four channels of one pixel, so the unpack is never drawn (a depthwise convolution then a
-    1x1 one, the separable blocks of MobileNets and BlazeNets). None where that does not apply."""
-    node = backend.pending.get(x.data_id)
-    if (node is None or node.op[0] != fusion.UNPACK or node.shape != tuple(x.shape) or not info.channels_last
-            or info.in_channels % 4 or set(info.filter_size) != {1} or set(info.strides) != {1}
+    channels) whose input is a product still pending (_blocks_reader), so its unpack is never
+    drawn (a depthwise convolution then a 1x1 one, the separable blocks of MobileNets and
+    BlazeNets; a 1x1 convolution after another). Where the blocks' rows are the product's own
+    (a GEMM's; a depthwise convolution's of an image a multiple of four wide) and _DIRECT is on,
+    the product reads them itself (gemm.Operand.direct: no pack_a draw); otherwise pack A copies
+    their texels. None where that does not apply."""
+    if (not info.channels_last or set(info.filter_size) != {1} or set(info.strides) != {1}
             or set(info.dilations) != {1} or any(info.pad_before)):
         return None
+    reader = _blocks_reader(backend, x, info)
+    if reader is None:
+        return None
+    code = reader.code + "#define A_VALUES\nvec4 aValues(int batch, int row, int k) { return pixel4(row, k); }\n"
+    a = gemm.Operand(f"blocks:{code}", reader.names, reader.views, code, 1)
+    if reader.identity and _DIRECT:
+        a.direct = reader
+    return a
+
+
+#: Whether a 1x1 convolution's product reads a pending product's blocks as its A (gemm.glsl's
+#: A_DIRECT). Off: in the zoo test, blazeface's predict lost the WebGL context on SwiftShader with
+#: it (after iris's and a small PReLU case's losses were avoided by _DIRECT_OPS), and with only a
+#: depthwise convolution's four blocks read so (a GEMM's eight excluded) centernet's did; not yet
+#: understood. On, iris's synced draws went from 197 to 177 and their time by a quarter.
+_DIRECT = False
+
+#: The chain ops a product reading A directly applies. (With a PReLU there, a GEMM's eight blocks
+#: read so lost the WebGL context on SwiftShader at the draw, a 1x1 convolution of a 2x2x128
+#: image; a depthwise convolution's four did not: the pack path takes the others.)
+_DIRECT_OPS = frozenset(("op_Add", "op_Sub", "op_Mul", "op_Relu", "op_Relu6"))
+
+
+class _BlocksReader:
+    """_blocks_reader's answer: input names and views (the blocks, then the chain's per-channel
+    operands), GLSL, `rows` (the blocks' count), `identity` (pixel p is at product row p of the
+    blocks), and `direct`: gemm.glsl's A_DIRECT code for a product reading them as its A."""
+    __slots__ = ("names", "views", "code", "rows", "identity", "leaves", "chained", "ops")
+
+    def direct(self, block_rows):
+        """The A_DIRECT #defines and functions of a product of `block_rows` rows a fragment, or None
+        where a row's block is not fixed by its place in the fragment's rows (blocks of more rows
+        than that) or the chain holds an op outside _DIRECT_OPS."""
+        rows = self.rows
+        if rows > block_rows or not self.ops <= _DIRECT_OPS:
+            return None
+        shift = rows.bit_length() - 1
+        leaves = self.leaves
+        args = "".join(f", L{j}" for j in range(len(leaves)))
+        params = "".join(f", vec4 L{j}" for j in range(len(leaves)))
+        step = "".join(
+            f"vec4 L{j} = vec4(texelFetch({name}, ivec2(0, 0), 0).r); " if one else
+            f"vec4 L{j} = vec4(texelFetch({name}, ivec2(4 * q, 0), 0).r, texelFetch({name}, ivec2(4 * q + 1, 0), 0).r, "
+            f"texelFetch({name}, ivec2(4 * q + 2, 0), 0).r, texelFetch({name}, ivec2(4 * q + 3, 0), 0).r); "
+            for j, (name, one) in enumerate(leaves))
+        rows_code = ""
+        for i in range(block_rows):
+            texel = f"texelFetch(src{i & (rows - 1)}, ivec2(q, aBase + {i >> shift}), 0)"
+            rows_code += f"#define A_AT{i} " + (f"aChain({texel}{args})" if self.chained else texel) + "\n"
+        chain = ""
+        if self.chained:
+            parts = ", ".join(f"chain_(v.{c}" + "".join(f", L{j}.{c}" for j in range(len(leaves))) + ")"
+                              for c in "xyzw")
+            chain = f"vec4 aChain(vec4 v{params}) {{\n  return vec4({parts});\n}}\n"
+        return (self.code + chain + "#define A_DIRECT\n"
+                f"#define A_SETUP int aBase = aRow >> {shift};\n#define A_STEP {step}\n" + rows_code)
+
+
+def _blocks_reader(backend, x, info):
+    """A _BlocksReader of a channels-last x (a multiple of four channels) that is a product still
+    pending as it left its kernel (fusion.UNPACK: a depthwise convolution's or a GEMM's blocks)
+    with at most a chain of elementwise ops after it whose other operands are one value or one per
+    channel (the fused bias and activation, a BatchNorm's scale and offset): its GLSL defines
+    `vec4 pixel4(int pixel, int c)`, channels c .. c+3 of x's pixel (its flat index without the
+    channels), one texel of the blocks with the chain applied. The unpack is then never drawn,
+    and four channels cost one fetch. None where that does not apply."""
+    if not info.channels_last or info.in_channels % 4:
+        return None
+    found = _chain_over_unpack(backend, x, info.in_channels)
+    if found is None:
+        return None
+    node, chain = found
     n, w, row_step = node.values
     if n != info.in_channels:
         return None
     rows = node.op[1]
-    names = tuple(f"c{i}" for i in range(rows))
-    fetch = "".join(f"  if (t == {i}) return texelFetch({c}, p, 0);\n" for i, c in enumerate(names[:-1]))
-    code = (f"vec4 aBlock(int t, ivec2 p) {{\n{fetch}  return texelFetch({names[-1]}, p, 0);\n}}\n"
-            "#define A_VALUES\nvec4 aValues(int batch, int row, int k) {\n"
-            f"  int h = row / {w};\n  int r = h * {row_step} + (row - h * {w});\n"
-            f"  return aBlock(r & {rows - 1}, ivec2(k >> 2, r >> {rows.bit_length() - 1}));\n}}\n")
-    return gemm.Operand(f"blocks:{code}", names, [leaf.info for leaf in node.args], code, 1)
+    # (not c0 ..: the product's accumulators)
+    names = tuple(f"src{i}" for i in range(rows))
+    views = [leaf.info for leaf in node.args]
+    functions, lines, leaves = {}, [], {}
+    for step, previous in chain:
+        args = []
+        for a in step.args:
+            if a is previous:
+                args.append(f"t{len(lines) - 1}" if lines else "v")
+            elif type(a) is Uniform:
+                args.append(repr(float(a.value)))
+            else:
+                if a.key not in leaves:
+                    leaves[a.key] = (f"l{len(leaves)}", size_of(a.info.shape) == 1)
+                    names += (leaves[a.key][0],)
+                    views.append(a.info)
+                args.append(f"L{list(leaves).index(a.key)}")
+        file, fn, nan_wrap = step.op
+        for fn_name, text in shader_source.function_parts(file, fn):
+            functions.setdefault(fn_name, text)
+        call = f"{fn}({', '.join(args)})"
+        if nan_wrap:
+            call = f"isNaN({args[0]}) ? {args[0]} : {call}"
+        lines.append(f"  float t{len(lines)} = {call};\n")
+    result = f"t{len(lines) - 1}" if lines else "v"
+    params = "".join(f", float L{j}" for j in range(len(leaves)))
+    values = ["".join(f", texelFetch({name}, ivec2({'0' if one else f'c + {i}'}, 0), 0).r"
+                      for name, one in leaves.values()) for i in range(4)]
+    # branches, not ?: selects (gemm.glsl's unpack: neighbouring fragments mostly share t)
+    fetch = "".join(f"  if (t == {i}) return texelFetch({c}, p, 0);\n" for i, c in enumerate(names[:rows - 1]))
+    code = ("".join(functions.values())
+            + f"float chain_(float v{params}) {{\n{''.join(lines)}  return {result};\n}}\n"
+            f"vec4 aBlock(int t, ivec2 p) {{\n{fetch}  return texelFetch({names[rows - 1]}, p, 0);\n}}\n"
+            "vec4 pixel4(int pixel, int c) {\n"
+            f"  int h = pixel / {w};\n  int r = h * {row_step} + (pixel - h * {w});\n"
+            f"  vec4 v = aBlock(r & {rows - 1}, ivec2(c >> 2, r >> {rows.bit_length() - 1}));\n"
+            + ("  return v;\n}\n" if not chain else
+               f"  return vec4(chain_(v.x{values[0]}), chain_(v.y{values[1]}), chain_(v.z{values[2]}), "
+               f"chain_(v.w{values[3]}));\n}}\n"))
+    reader = _BlocksReader()
+    reader.names, reader.views, reader.code, reader.rows = names, views, code, rows
+    # a GEMM's rows: h = 0 for every pixel (w is its m); a depthwise convolution's: no padded columns
+    reader.identity = w == row_step or size_of(x.shape) // n <= w
+    reader.leaves, reader.chained = list(leaves.values()), bool(chain)
+    reader.ops = {step.op[1] for step, _ in chain}
+    return reader
+
+
+def _x4_from_blocks():
+    """conv.glsl's X4 (see _x4) over _blocks_reader's pixel4, for a 2D image (depth 1)."""
+    return ("#define HAS_X4\nvec4 X4(int b, ivec3 p, int c) {\n"
+            "  return pixel4((b * IN_H + p.y) * IN_W + p.z, c);\n}\n")
+
+
+def _chain_over_unpack(backend, x, channels):
+    """(the unpack node, [(op node, its argument that is the previous value), ... first to last])
+    of a pending x whose expression is a product's unpack followed by float32 elementwise ops, each
+    over the previous value and operands that are one value or one per channel (a texture one row
+    high), or None."""
+    node = backend.pending.get(x.data_id)
+    if node is None or node.shape != tuple(x.shape):
+        return None
+    chain = []
+    while node.op[0] != fusion.UNPACK:
+        if node.dtype != "float32" or node.values or len(node.op) != 3:
+            return None
+        inner = [a for a in node.args if type(a) is Node]
+        if len(inner) != 1 or inner[0].shape != node.shape:
+            return None
+        for a in node.args:
+            if type(a) is Leaf and not _per_channel(backend, a.info, channels):
+                return None
+            if type(a) is Uniform and not math.isfinite(a.value):
+                return None
+        chain.append((node, inner[0]))
+        node = inner[0]
+    return node, chain[::-1]
+
+
+def _per_channel(backend, t, channels):
+    """t holds one value, or one per channel of a channels-last image in a texture one row high."""
+    n = size_of(t.shape)
+    if t.dtype != "float32" or (n != 1 and (n != channels or t.shape[-1] != channels)):
+        return False
+    return backend.texture_layout(t.data_id)[1] == 1
 
 
 def _x4(backend, info, x5):
@@ -218,14 +374,18 @@ def _depthwise_blocks(backend, info, size, row, section, reader, image, f, out_s
     image_defines = f"#define IMAGE_H {size[0]}\n#define IMAGE_W4 {-(-size[1] // 4)}\n" + block_defines
     code = _defines(info, True, output=False) + image_defines + row
     name, t = image
+    names, views = (name,), [_view(t, _as5d(t.shape, True))]
     filter_name, filter_view = "W", _view(f, _filter5d(f.shape))
     if name == "x":
-        code += _x4(backend, info, _view(t, _as5d(t.shape, True)))
+        # (not from a pending product's blocks as the GEMM's pack A reads them: each of a
+        # fragment's ~50 fetches would branch over the blocks and apply the chain, which cost
+        # handlandmark's depthwise programs four times the unpack they save)
+        code += _x4(backend, info, views[0])
         code += "#define HAS_W4\n"
         filter_name, filter_view = "w4", _packed_depthwise_filter(backend, f)
-    program = Program(f"conv:{section}:{code}", (name, filter_name), grid,
+    program = Program(f"conv:{section}:{code}", names + (filter_name,), grid,
                       code + _sections(reader, "depthwise_w_at", "depthwise_block", section), packed_outputs=4)
-    blocks = backend.run_packed(program, [_view(t, _as5d(t.shape, True)), filter_view])
+    blocks = backend.run_packed(program, views + [filter_view])
     try:
         # (a folded grid's unpack reads blocks where BLOCK_FOLD says: the shaped program only)
         flat = (info.in_channels, size[1], 4 * -(-size[1] // 4)) if fold == 1 else None

@@ -52,6 +52,12 @@ def prelu(backend, inputs, attrs):
 def add_n(backend, inputs, attrs):
     if len(inputs) == 1:
         return TensorInfo(inputs[0].data_id, inputs[0].shape, inputs[0].dtype)
+    if fusion.enabled() and all(tuple(t.shape) == tuple(inputs[0].shape) for t in inputs):
+        # Elementwise, so deferred as chained adds: a residual sum of convolution outputs (still
+        # pending unpacks) then draws with them and whatever follows it, in one program.
+        out = _deferred_sum(backend, inputs)
+        if out is not None:
+            return out
     if len(inputs) > _MAX_ADD_N_INPUTS:
         # Sum the halves, then the two partial sums (as TF.js does past its texture limit).
         half = len(inputs) // 2
@@ -66,6 +72,26 @@ def add_n(backend, inputs, attrs):
     code = _defines(SUM=f"({total})") + _section("add_n")
     program = Program(f"add_n:{len(inputs)}", names, inputs[0].shape, code)
     return backend.run(program, inputs, inputs[0].dtype)
+
+
+def _deferred_sum(backend, inputs):
+    """AddN as pending adds (binary_ops.glsl's op_Add, left to right as the add_n program sums), or
+    None where fusion does not take the dtype."""
+    dtype = inputs[0].dtype
+    if dtype not in ("float32", "int32") or any(t.dtype != dtype for t in inputs):
+        return None
+    variant = "op_Add"
+    if dtype == "int32" and shader_source.function("binary_ops.glsl", variant + "_int") is not None:
+        variant += "_int"
+    out = inputs[0]
+    for t in inputs[1:]:
+        step = fusion.defer(backend, "binary_ops.glsl", variant, False, [out, t], t.shape, t.dtype, lambda _: None)
+        if out is not inputs[0]:
+            backend.dispose_data(out.data_id)
+        if step is None:
+            return None
+        out = step
+    return out
 
 
 def _cumulative_kernel(combine, identity):
