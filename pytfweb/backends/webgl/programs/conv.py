@@ -126,10 +126,8 @@ def _pointwise_from_blocks(backend, info, x):
     """The A operand of a 1x1 convolution (stride 1, no padding, channels last, a multiple of four
     channels) whose input is a product still pending (_blocks_reader), so its unpack is never
     drawn (a depthwise convolution then a 1x1 one, the separable blocks of MobileNets and
-    BlazeNets; a 1x1 convolution after another). Where the blocks' rows are the product's own
-    (a GEMM's; a depthwise convolution's of an image a multiple of four wide) and _DIRECT is on,
-    the product reads them itself (gemm.Operand.direct: no pack_a draw); otherwise pack A copies
-    their texels. None where that does not apply."""
+    BlazeNets; a 1x1 convolution after another): pack A copies their texels. None where that
+    does not apply."""
     if (not info.channels_last or set(info.filter_size) != {1} or set(info.strides) != {1}
             or set(info.dilations) != {1} or any(info.pad_before)):
         return None
@@ -137,58 +135,13 @@ def _pointwise_from_blocks(backend, info, x):
     if reader is None:
         return None
     code = reader.code + "#define A_VALUES\nvec4 aValues(int batch, int row, int k) { return pixel4(row, k); }\n"
-    a = gemm.Operand(f"blocks:{code}", reader.names, reader.views, code, 1)
-    if reader.identity and _DIRECT:
-        a.direct = reader
-    return a
-
-
-#: Whether a 1x1 convolution's product reads a pending product's blocks as its A (gemm.glsl's
-#: A_DIRECT). Off: in the zoo test, blazeface's predict lost the WebGL context on SwiftShader with
-#: it (after iris's and a small PReLU case's losses were avoided by _DIRECT_OPS), and with only a
-#: depthwise convolution's four blocks read so (a GEMM's eight excluded) centernet's did; not yet
-#: understood. On, iris's synced draws went from 197 to 177 and their time by a quarter.
-_DIRECT = False
-
-#: The chain ops a product reading A directly applies. (With a PReLU there, a GEMM's eight blocks
-#: read so lost the WebGL context on SwiftShader at the draw, a 1x1 convolution of a 2x2x128
-#: image; a depthwise convolution's four did not: the pack path takes the others.)
-_DIRECT_OPS = frozenset(("op_Add", "op_Sub", "op_Mul", "op_Relu", "op_Relu6"))
+    return gemm.Operand(f"blocks:{code}", reader.names, reader.views, code, 1)
 
 
 class _BlocksReader:
     """_blocks_reader's answer: input names and views (the blocks, then the chain's per-channel
-    operands), GLSL, `rows` (the blocks' count), `identity` (pixel p is at product row p of the
-    blocks), and `direct`: gemm.glsl's A_DIRECT code for a product reading them as its A."""
-    __slots__ = ("names", "views", "code", "rows", "identity", "leaves", "chained", "ops")
-
-    def direct(self, block_rows):
-        """The A_DIRECT #defines and functions of a product of `block_rows` rows a fragment, or None
-        where a row's block is not fixed by its place in the fragment's rows (blocks of more rows
-        than that) or the chain holds an op outside _DIRECT_OPS."""
-        rows = self.rows
-        if rows > block_rows or not self.ops <= _DIRECT_OPS:
-            return None
-        shift = rows.bit_length() - 1
-        leaves = self.leaves
-        args = "".join(f", L{j}" for j in range(len(leaves)))
-        params = "".join(f", vec4 L{j}" for j in range(len(leaves)))
-        step = "".join(
-            f"vec4 L{j} = vec4(texelFetch({name}, ivec2(0, 0), 0).r); " if one else
-            f"vec4 L{j} = vec4(texelFetch({name}, ivec2(4 * q, 0), 0).r, texelFetch({name}, ivec2(4 * q + 1, 0), 0).r, "
-            f"texelFetch({name}, ivec2(4 * q + 2, 0), 0).r, texelFetch({name}, ivec2(4 * q + 3, 0), 0).r); "
-            for j, (name, one) in enumerate(leaves))
-        rows_code = ""
-        for i in range(block_rows):
-            texel = f"texelFetch(src{i & (rows - 1)}, ivec2(q, aBase + {i >> shift}), 0)"
-            rows_code += f"#define A_AT{i} " + (f"aChain({texel}{args})" if self.chained else texel) + "\n"
-        chain = ""
-        if self.chained:
-            parts = ", ".join(f"chain_(v.{c}" + "".join(f", L{j}.{c}" for j in range(len(leaves))) + ")"
-                              for c in "xyzw")
-            chain = f"vec4 aChain(vec4 v{params}) {{\n  return vec4({parts});\n}}\n"
-        return (self.code + chain + "#define A_DIRECT\n"
-                f"#define A_SETUP int aBase = aRow >> {shift};\n#define A_STEP {step}\n" + rows_code)
+    operands) and GLSL."""
+    __slots__ = ("names", "views", "code")
 
 
 def _blocks_reader(backend, x, info):
@@ -249,11 +202,7 @@ def _blocks_reader(backend, x, info):
                f"  return vec4(chain_(v.x{values[0]}), chain_(v.y{values[1]}), chain_(v.z{values[2]}), "
                f"chain_(v.w{values[3]}));\n}}\n"))
     reader = _BlocksReader()
-    reader.names, reader.views, reader.code, reader.rows = names, views, code, rows
-    # a GEMM's rows: h = 0 for every pixel (w is its m); a depthwise convolution's: no padded columns
-    reader.identity = w == row_step or size_of(x.shape) // n <= w
-    reader.leaves, reader.chained = list(leaves.values()), bool(chain)
-    reader.ops = {step.op[1] for step, _ in chain}
+    reader.names, reader.views, reader.code = names, views, code
     return reader
 
 

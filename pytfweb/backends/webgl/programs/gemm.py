@@ -36,13 +36,10 @@ class Operand:
     """How pack_a or pack_b reads one side: GLSL defining aValue/aValues or bValue/bValues over
     the inputs `names` (bound to `views`), `key` naming that code, `batches` its matrices. B has
     one input, which its packed form is derived from alone (WebGLBackend.derived_data keeps it)."""
-    __slots__ = ("key", "names", "views", "code", "batches", "direct")
+    __slots__ = ("key", "names", "views", "code", "batches")
 
     def __init__(self, key, names, views, code, batches):
         self.key, self.names, self.views, self.code, self.batches = key, tuple(names), list(views), code, batches
-        # A only: an object whose direct(block_rows) gives gemm.glsl's A_DIRECT code over `names`
-        # (the product reads A as it lies, without pack_a), or None where it cannot
-        self.direct = None
 
 
 class Plan:
@@ -111,14 +108,10 @@ def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None,
     product's [batches, m, n] in row-major order (a matmul, a channels-last convolution), so the
     unpack may be shapeless (see unpack). lazy: see unpack."""
     a_grid_rows = a.batches * p.a_rows
-    direct = a.direct.direct(p.block_rows) if a.direct is not None and a.batches == 1 else None
-    if direct is None:
-        a4 = _pack(backend, "pack_a", a,
-                   _defines(M=p.m, K=p.k, Q=p.q, A_ROWS=p.a_rows, A_BATCHES=a.batches, FOLD=p.fold),
-                   (_ceil_div(a_grid_rows, p.fold), p.fold * p.q))
-        temps, a_names, a_views = [a4], ("a4",), [a4]
-    else:
-        temps, a_names, a_views = [], a.names, list(a.views)
+    a4 = _pack(backend, "pack_a", a,
+               _defines(M=p.m, K=p.k, Q=p.q, A_ROWS=p.a_rows, A_BATCHES=a.batches, FOLD=p.fold),
+               (_ceil_div(a_grid_rows, p.fold), p.fold * p.q))
+    temps = [a4]
     try:
         b_defines = _defines(N=p.n, N4=p.n4, K=p.k, KPAD=p.kpad, B_BATCHES=p.b_batches, B_STACK=p.b_stack)
 
@@ -133,11 +126,11 @@ def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None,
             temps.append(b4)
         # shapeless: the sizes are uniforms (see gemm.glsl's gemm), the key is the code
         code = (_defines(BLOCK_ROWS=p.block_rows) + batch_code + shader_source.function(_FILE, "divide")
-                + (direct or "") + shader_source.program(_FILE, "gemm"))
+                + shader_source.program(_FILE, "gemm"))
         grid = (p.out_batches * p.a_rows // p.block_rows, p.n4)
-        blocks = backend.run_packed(Program(f"gemm:product:{code}", a_names + ("b4",), grid, code,
+        blocks = backend.run_packed(Program(f"gemm:product:{code}", ("a4", "b4"), grid, code,
                                             _PRODUCT_UNIFORMS, packed_outputs=p.block_rows, shapeless=True),
-                                    a_views + [b4],
+                                    [a4, b4],
                                     (p.a_rows, p.q, p.kpad, p.n4, p.b_stack, p.fold))
         temps.extend(blocks)
         return unpack(backend, blocks, out_shape, _defines(A_ROWS=p.a_rows) + coords_code, epilogue, splits,

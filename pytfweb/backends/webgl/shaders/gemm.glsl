@@ -83,27 +83,10 @@ void main() {
   int bb = bBatch(batch);
   int stack = divide(bb, B_STACK);
   ivec2 bTile = ivec2(stack * N4 + col, (bb - stack * B_STACK) * KPAD);
-#ifdef A_DIRECT
-  // A read where a pending product left it (Python's A_DIRECT code: A_SETUP once, then per step
-  // A_STEP and A_AT0 .. A_AT7, the texels of A's rows aRow .. aRow + 7, k 4q .. 4q+3): no
-  // pack_a draw.
-  A_SETUP
-#else
   ivec2 p0 = aPosition(aRow), p1 = aPosition(aRow + 1), p2 = aPosition(aRow + 2), p3 = aPosition(aRow + 3);
-#define A_AT0 texelFetch(a4, p0 + dq, 0)
-#define A_AT1 texelFetch(a4, p1 + dq, 0)
-#define A_AT2 texelFetch(a4, p2 + dq, 0)
-#define A_AT3 texelFetch(a4, p3 + dq, 0)
-#if BLOCK_ROWS == 8
-  ivec2 p4 = aPosition(aRow + 4), p5 = aPosition(aRow + 5), p6 = aPosition(aRow + 6), p7 = aPosition(aRow + 7);
-#define A_AT4 texelFetch(a4, p4 + dq, 0)
-#define A_AT5 texelFetch(a4, p5 + dq, 0)
-#define A_AT6 texelFetch(a4, p6 + dq, 0)
-#define A_AT7 texelFetch(a4, p7 + dq, 0)
-#endif
-#endif
   vec4 c0 = vec4(0.0), c1 = vec4(0.0), c2 = vec4(0.0), c3 = vec4(0.0);
 #if BLOCK_ROWS == 8
+  ivec2 p4 = aPosition(aRow + 4), p5 = aPosition(aRow + 5), p6 = aPosition(aRow + 6), p7 = aPosition(aRow + 7);
   vec4 c4 = vec4(0.0), c5 = vec4(0.0), c6 = vec4(0.0), c7 = vec4(0.0);
 #endif
   for (int q = 0; q < Q; q++) {
@@ -112,18 +95,15 @@ void main() {
     mat4 b = mat4(texelFetch(b4, k, 0), texelFetch(b4, k + ivec2(0, 1), 0),
                   texelFetch(b4, k + ivec2(0, 2), 0), texelFetch(b4, k + ivec2(0, 3), 0));
     ivec2 dq = ivec2(q, 0);
-#ifdef A_DIRECT
-    A_STEP
-#endif
-    c0 += b * A_AT0;
-    c1 += b * A_AT1;
-    c2 += b * A_AT2;
-    c3 += b * A_AT3;
+    c0 += b * texelFetch(a4, p0 + dq, 0);
+    c1 += b * texelFetch(a4, p1 + dq, 0);
+    c2 += b * texelFetch(a4, p2 + dq, 0);
+    c3 += b * texelFetch(a4, p3 + dq, 0);
 #if BLOCK_ROWS == 8
-    c4 += b * A_AT4;
-    c5 += b * A_AT5;
-    c6 += b * A_AT6;
-    c7 += b * A_AT7;
+    c4 += b * texelFetch(a4, p4 + dq, 0);
+    c5 += b * texelFetch(a4, p5 + dq, 0);
+    c6 += b * texelFetch(a4, p6 + dq, 0);
+    c7 += b * texelFetch(a4, p7 + dq, 0);
 #endif
   }
   outColor = c0;
