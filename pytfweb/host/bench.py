@@ -24,6 +24,7 @@ import math
 import os
 import re
 import statistics
+import sys
 import time
 from typing import NamedTuple
 
@@ -391,7 +392,7 @@ def _time_side(once, page, runs, first_run):
     return [once(page, k) for _ in range(runs)]
 
 
-def _run_case(py_page, js_page, name, case, runs, results=None):
+def _run_case(py_page, js_page, name, case, runs, results=None, note=None):
     """Times one case in the two pages and prints its row; each side that fails gets "n/a" and the
     reason (a missing kernel by name). False if pytfweb failed otherwise than by a missing kernel.
     A case of a group adds its (pytfweb ms, TF.js ms) to results[group] (None for a side that failed)."""
@@ -427,6 +428,8 @@ def _run_case(py_page, js_page, name, case, runs, results=None):
         notes.insert(0, f"{label}: {ours}" if ours == theirs else f"{label} DIFFER: pytfweb {ours}, TF.js {theirs}")
     if case.first_run:
         notes.append("once, fresh Chromium: compiles + uploads included")
+    if note:
+        notes.append(note)
     if py_left or js_left:
         notes.append(f"LEAK: tensors left pytfweb {py_left}, TF.js {js_left}")
     p = statistics.median(py_times) if py_times else None
@@ -601,10 +604,7 @@ def _run_cases(cases, routes, runs, verbose, print_header, backend="webgl"):
         # earlier case can be in the GPU process's cache.
         for name, case in cases.items():
             if case.first_run:
-                with Browser() as browser:
-                    py_page, js_page = _open_pages(browser, server.url, verbose, backend)
-                    print_header(py_page)
-                    ok &= _run_case(py_page, js_page, name, case, runs, results)
+                ok &= _first_run_case(server.url, name, case, runs, results, verbose, backend, print_header)
         with Browser() as browser:
             py_page, js_page = _open_pages(browser, server.url, verbose, backend)
             print_header(py_page)
@@ -624,10 +624,27 @@ def _run_cases(cases, routes, runs, verbose, print_header, backend="webgl"):
     return 0 if ok else 1
 
 
+def _first_run_case(url, name, case, runs, results, verbose, backend, print_header):
+    """A first-run case in a fresh Chromium; once more in another where a page's renderer crashed
+    (an intermittent SIGSEGV of Chromium's renderer seen on this case, in no module of its own: a
+    measurement of the browser's, not a result of the case), the row saying so."""
+    for attempt in (1, 2):
+        with Browser() as browser:
+            py_page, js_page = _open_pages(browser, url, verbose, backend)
+            print_header(py_page)
+            try:
+                return _run_case(py_page, js_page, name, case, runs, results,
+                                 note="run again: a page's renderer crashed the first time" if attempt > 1 else None)
+            except Exception as exc:   # playwright's Error
+                if attempt > 1 or "crashed" not in str(exc):
+                    raise
+                print(f"pytfweb bench: {name}: a page's renderer crashed ({exc}); once more in a fresh Chromium",
+                      file=sys.stderr, flush=True)
+
+
 def _keras_jax():
     """keras 3 on its jax backend, or None and why not. KERAS_BACKEND must be set before keras is
     first imported; a keras already imported on another backend is refused rather than reloaded."""
-    import sys
     if "keras" not in sys.modules:
         os.environ["KERAS_BACKEND"] = "jax"
     try:

@@ -113,7 +113,8 @@ def test_breakdown_puts_a_case_time_in_parts():
     assert float(re.search(r"^  engine\s+([\d.]+)", eager, re.M).group(1)) > 0, eager
     assert float(re.search(r"^  ops \+ above\s+([\d.]+)", eager, re.M).group(1)) > 0, eager
     assert "Plan.run" not in eager, eager
-    assert float(re.search(r"^  plan replay\s+([\d.]+)", traced, re.M).group(1)) > 0, traced
+    # the replay ran, once a run (its own Python, the "plan replay" part, can round to 0.00 ms: the
+    # traced adds replay as one JS function on the CPU-side values)
     assert re.search(r"Plan.run \(replays of traced functions\): 1 a run, [\d.]+ ms", traced), traced
 
 
