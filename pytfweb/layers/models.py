@@ -626,7 +626,7 @@ def _plain_json(x):
         return True
     if isinstance(x, list):
         return all(_plain_json(v) for v in x)
-    if type(x) is dict or (isinstance(x, dict) and type(x).__name__ == "JSObject"):
+    if isinstance(x, dict):
         return all(isinstance(k, str) and _plain_json(v) for k, v in x.items())
     return False
 
