@@ -179,23 +179,15 @@ def _blocks_reader(backend, x, info):
                     names += (leaves[a.key][0],)
                     views.append(a.info)
                 args.append(f"L{list(leaves).index(a.key)}")
-        file, fn, nan_wrap = step.op
-        for fn_name, text in shader_source.function_parts(file, fn):
-            functions.setdefault(fn_name, text)
-        call = f"{fn}({', '.join(args)})"
-        if nan_wrap:
-            call = f"isNaN({args[0]}) ? {args[0]} : {call}"
-        lines.append(f"  float t{len(lines)} = {call};\n")
+        lines.append(f"  float t{len(lines)} = {fusion.op_call(step.op, args, functions)};\n")
     result = f"t{len(lines) - 1}" if lines else "v"
     params = "".join(f", float L{j}" for j in range(len(leaves)))
     values = ["".join(f", texelFetch({name}, ivec2({'0' if one else f'c + {i}'}, 0), 0).r"
                       for name, one in leaves.values()) for i in range(4)]
-    # branches, not ?: selects (gemm.glsl's unpack: neighbouring fragments mostly share t)
-    fetch = "".join(f"  if (t == {i}) return texelFetch({c}, p, 0);\n" for i, c in enumerate(names[:rows - 1]))
     code = ("".join(functions.values())
             + f"float chain_(float v{params}) {{\n{''.join(lines)}  return {result};\n}}\n"
-            f"vec4 aBlock(int t, ivec2 p) {{\n{fetch}  return texelFetch({names[rows - 1]}, p, 0);\n}}\n"
-            "vec4 pixel4(int pixel, int c) {\n"
+            + fusion.block_fetch("aBlock", names[:rows])
+            + "vec4 pixel4(int pixel, int c) {\n"
             f"  int h = pixel / {w};\n  int r = h * {row_step} + (pixel - h * {w});\n"
             f"  vec4 v = aBlock(r & {rows - 1}, ivec2(c >> 2, r >> {rows.bit_length() - 1}));\n"
             + ("  return v;\n}\n" if not chain else
@@ -323,18 +315,18 @@ def _depthwise_blocks(backend, info, size, row, section, reader, image, f, out_s
     image_defines = f"#define IMAGE_H {size[0]}\n#define IMAGE_W4 {-(-size[1] // 4)}\n" + block_defines
     code = _defines(info, True, output=False) + image_defines + row
     name, t = image
-    names, views = (name,), [_view(t, _as5d(t.shape, True))]
+    image_view = _view(t, _as5d(t.shape, True))
     filter_name, filter_view = "W", _view(f, _filter5d(f.shape))
     if name == "x":
         # (not from a pending product's blocks as the GEMM's pack A reads them: each of a
         # fragment's ~50 fetches would branch over the blocks and apply the chain, which cost
         # handlandmark's depthwise programs four times the unpack they save)
-        code += _x4(backend, info, views[0])
+        code += _x4(backend, info, image_view)
         code += "#define HAS_W4\n"
         filter_name, filter_view = "w4", _packed_depthwise_filter(backend, f)
-    program = Program(f"conv:{section}:{code}", names + (filter_name,), grid,
+    program = Program(f"conv:{section}:{code}", (name, filter_name), grid,
                       code + _sections(reader, "depthwise_w_at", "depthwise_block", section), packed_outputs=4)
-    blocks = backend.run_packed(program, views + [filter_view])
+    blocks = backend.run_packed(program, [image_view, filter_view])
     try:
         # (a folded grid's unpack reads blocks where BLOCK_FOLD says: the shaped program only)
         flat = (info.in_channels, size[1], 4 * -(-size[1] // 4)) if fold == 1 else None

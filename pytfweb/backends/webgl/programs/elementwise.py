@@ -93,6 +93,15 @@ def _host_scalar(backend, t):
     return v if math.isfinite(v) else None
 
 
+def binary_function(kernel, dtype):
+    """binary_ops.glsl's function of a binary kernel for operands of dtype (op_Add, or op_Add_int
+    where int32 has its own)."""
+    variant = "op_" + kernel
+    if dtype == "int32" and shader_source.function("binary_ops.glsl", variant + "_int") is not None:
+        variant += "_int"
+    return variant
+
+
 def _binary_kernel(row):
     codes = {}
 
@@ -100,9 +109,7 @@ def _binary_kernel(row):
         a, b = inputs
         if a.dtype == "string":
             return _compare_strings(backend, row, a, b)
-        variant = "op_" + row.kernel
-        if a.dtype == "int32" and shader_source.function("binary_ops.glsl", variant + "_int") is not None:
-            variant += "_int"
+        variant = binary_function(row.kernel, a.dtype)
         out_shape = broadcast_shapes(a.shape, b.shape, row.name)
         dtype = out_dtype(row, a.dtype)
         if fusion.enabled():

@@ -129,14 +129,8 @@ def materialize(backend, data_id):
     def op(n, args):
         if n.op[0] == UNPACK:
             return _unpack_code(n, args, uniforms, functions, lines)
-        file, fn, nan_wrap = n.op
-        for fn_name, text in shader_source.function_parts(file, fn):
-            functions.setdefault(fn_name, text)
         name = f"t{len(lines)}"
-        call = f"{fn}({', '.join(args)})"
-        if nan_wrap:
-            call = f"isNaN({args[0]}) ? {args[0]} : {call}"
-        lines.append(f"  float {name} = {call};")
+        lines.append(f"  float {name} = {op_call(n.op, args, functions)};")
         return name
 
     result = generate(node, leaf, uniform, op)
@@ -154,6 +148,24 @@ def materialize(backend, data_id):
     backend.resolve_pending(data_id, out)
 
 
+def op_call(op, args, functions):
+    """The GLSL call of a fusion op (file, function, NaN wrap) on `args`, the functions it needs
+    added to `functions` (name -> text)."""
+    file, fn, nan_wrap = op
+    for fn_name, text in shader_source.function_parts(file, fn):
+        functions.setdefault(fn_name, text)
+    call = f"{fn}({', '.join(args)})"
+    return f"isNaN({args[0]}) ? {args[0]} : {call}" if nan_wrap else call
+
+
+def block_fetch(name, samplers):
+    """GLSL `vec4 name(int t, ivec2 p)`: texel p of a product's block t, a branch per block's texture
+    (gemm.glsl's block: SwiftShader runs both sides of a ?: select; neighbouring fragments mostly
+    share t)."""
+    fetch = "".join(f"  if (t == {i}) return texelFetch({s}, p, 0);\n" for i, s in enumerate(samplers[:-1]))
+    return f"vec4 {name}(int t, ivec2 p) {{\n{fetch}  return texelFetch({samplers[-1]}, p, 0);\n}}\n"
+
+
 def _unpack_code(n, samplers, uniforms, functions, lines):
     """The value of an unpack node at the output's flat index (gemm.glsl's flat_coords and unpack:
     column f % N of product row (p / W) * ROW_STEP + p % W, p = f / N): its lines, uniforms
@@ -164,9 +176,7 @@ def _unpack_code(n, samplers, uniforms, functions, lines):
     name = f"t{len(lines)}"
     for part, text in shader_source.function_parts("gemm.glsl", "divide"):
         functions.setdefault(part, text)
-    fetch = "".join(f"  if (t == {i}) return texelFetch({s}, p, 0);\n" for i, s in enumerate(samplers[:-1]))
-    functions[f"block_{name}"] = (f"vec4 block_{name}(int t, ivec2 p) {{\n{fetch}"
-                                  f"  return texelFetch({samplers[-1]}, p, 0);\n}}\n")
+    functions[f"block_{name}"] = block_fetch(f"block_{name}", samplers)
     for suffix, value in zip(("N", "W", "S"), n.values):
         uniforms.append((f"{name}{suffix}", "int", value))
     shift = rows.bit_length() - 1

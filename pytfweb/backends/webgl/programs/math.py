@@ -15,6 +15,7 @@ from ....kernels import TensorInfo, register_kernel
 from ....core.shapes import broadcast_shapes, size_of, strides_of
 from ...gpu import shader_source
 from . import fusion
+from .elementwise import binary_function
 from .program import Program
 
 # Textures one AddN pass may sample (WebGL2 guarantees 16 units per fragment shader).
@@ -80,9 +81,7 @@ def _deferred_sum(backend, inputs):
     dtype = inputs[0].dtype
     if dtype not in ("float32", "int32") or any(t.dtype != dtype for t in inputs):
         return None
-    variant = "op_Add"
-    if dtype == "int32" and shader_source.function("binary_ops.glsl", variant + "_int") is not None:
-        variant += "_int"
+    variant = binary_function("Add", dtype)
     out = inputs[0]
     for t in inputs[1:]:
         step = fusion.defer(backend, "binary_ops.glsl", variant, False, [out, t], t.shape, t.dtype, lambda _: None)
