@@ -146,16 +146,22 @@ _DEPTH_JS = """(text) => {
 _DEPTH_FN = []
 
 
+def js_depth():
+    """The page's JavaScript function of _DEPTH_JS (made once): other JS that measures a text's
+    nesting before Python sees it (io/http_reader.js's sendWeights) is handed this one."""
+    import js   # the page only
+    if not _DEPTH_FN:
+        _DEPTH_FN.append(js.Function.new("return " + _DEPTH_JS)())
+    return _DEPTH_FN[0]
+
+
 def _too_deep(text):
     """Whether JSON text nests deeper than MAX_NESTING_DEPTH, found without parsing it. In Pyodide the
     json module's C decoder overflows WebAssembly's stack (the page crashes) long before it would raise
     RecursionError, so the page checks first, in one JavaScript pass over the text where it can
     (_DEPTH_JS), else with regexes: strings out, brackets kept, innermost pairs removed once a level."""
     if sys.platform == "emscripten":
-        import js   # the page only
-        if not _DEPTH_FN:
-            _DEPTH_FN.append(js.Function.new("return " + _DEPTH_JS)())
-        return _DEPTH_FN[0](text) > max_depth()
+        return js_depth()(text) > max_depth()
     return _too_deep_regex(text)
 
 

@@ -18,7 +18,7 @@ import urllib.request
 from typing import Any, Callable, Optional
 
 from ..core.environment import ENV
-from ..core.limits import load_json, max_depth
+from ..core.limits import js_depth, load_json, max_depth
 from ..core.package_data import beside
 from .artifacts import (SaveResult, artifacts_from_model_json, artifacts_from_model_json_async, artifacts_info,
                         model_json_for)
@@ -108,7 +108,7 @@ class HTTPRequest:
         prefix, suffix = parse_url(self.path)
         fetch = self.fetch_func if self.fetch_func is not None else js.fetch
         early = _js_helpers().sendWeights(body, self.weight_path_prefix or prefix, suffix, fetch, self._init(),
-                                          self.timeout * 1000, max_depth())
+                                          self.timeout * 1000, max_depth(), js_depth())
         if not hasattr(early, "promises"):   # (JS null arrives as pyodide's jsnull)
             return None
         urls, promises = [str(u) for u in early.urls], list(early.promises)

@@ -25,15 +25,15 @@
 
   // The page's first step once model.json's bytes are in, in one call with no Python in between:
   // the browser's parser reads the text, and every weight request goes out at once, before Python's
-  // json.loads runs. {depth: the text's nesting (limits.py's scan, so Python need not pass the text
-  // back to measure it), urls, promises: each request's response}; null, nothing sent, where it
-  // cannot be sure of sending what Python's checks would let through: text that is not UTF-8 JSON
-  // nested at most maxDepth, no weightsManifest list, or a shard path shardPath does not accept.
-  sendWeights(buffer, prefix, suffix, fetchFn, init, timeoutMs, maxDepth) {
+  // json.loads runs. {depth: the text's nesting (depthOf: core/limits.py's scan, handed in, so
+  // Python need not pass the text back to measure it), urls, promises: each request's response};
+  // null, nothing sent, where it cannot be sure of sending what Python's checks would let through:
+  // text that is not UTF-8 JSON nested at most maxDepth, no weightsManifest list, or a shard path shardPath does not accept.
+  sendWeights(buffer, prefix, suffix, fetchFn, init, timeoutMs, maxDepth, depthOf) {
     let text, json;
     try {
       text = new TextDecoder("utf-8", { fatal: true }).decode(buffer);
-      const depth = this.depth(text);
+      const depth = depthOf(text);
       if (depth === 0 || depth > maxDepth) return null;
       json = JSON.parse(text);
       const manifest = json !== null && typeof json === "object" ? json.weightsManifest : undefined;
@@ -54,22 +54,6 @@
     } catch (e) {   // not JSON
       return null;
     }
-  },
-
-  // The deepest nesting of brackets outside strings in JSON text (core/limits.py's _DEPTH_JS); 0
-  // where they do not balance.
-  depth(text) {
-    let depth = 0, deepest = 0, inString = false;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (inString) {
-        if (c === 92) i++;
-        else if (c === 34) inString = false;
-      } else if (c === 34) inString = true;
-      else if (c === 91 || c === 123) { if (++depth > deepest) deepest = depth; }
-      else if (c === 93 || c === 125) { if (--depth < 0) return 0; }
-    }
-    return depth === 0 ? deepest : 0;
   },
 
   // A shard path io/weights.py's check_weight_path accepts for certain, normalized; null for any
