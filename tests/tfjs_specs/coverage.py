@@ -8,10 +8,10 @@
 import contextlib
 import json
 import os
-import time
 
 from . import converter, layers
 from . import source as source_mod
+from .records import now, write_json
 
 # package directory under build/specs -> the package's row in `pytfweb ops --specs`
 PACKAGES = {"converter": "converter executors", "layers": "layers"}
@@ -21,19 +21,6 @@ _REPORT_STATUS = {"passed": "translated", "failed": "translated", "skipped": "tr
 
 def _build(package):
     return os.path.join(source_mod.ROOT, "build", "specs", package)
-
-
-def now():
-    """The time a result is recorded at (UTC, ISO 8601), what `pytfweb ops --specs` shows per column."""
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-
-
-def write_json(path, data, indent=None):
-    """Writes through a temporary file, so a reader (or a run beside this one) never sees half a file."""
-    tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=indent)
-    os.replace(tmp, path)
 
 
 def _file_name(path):

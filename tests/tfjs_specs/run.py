@@ -6,13 +6,13 @@ build/specs/failures-<backend>.txt).
 """
 import collections
 import json
-import os
 import sys
 import time
 import types
 from pathlib import Path
 
 from . import translate
+from .records import now, write_json
 
 HERE = Path(__file__).resolve().parent
 RUNTIME_SRC = (HERE / "runtime.py").read_text()
@@ -49,10 +49,7 @@ def save_results(package, backend, module, out):
     """The file's results, with when they were measured (`pytfweb ops --specs` shows it per backend)."""
     d = translate.BUILD / package / f"results-{backend}"
     d.mkdir(parents=True, exist_ok=True)
-    out = dict(out, measured=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
-    tmp = d / f"{module}.json.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(out))
-    os.replace(tmp, d / f"{module}.json")
+    write_json(d / f"{module}.json", dict(out, measured=now()))
 
 
 def problems(out, backend):
