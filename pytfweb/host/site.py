@@ -158,9 +158,14 @@ self.addEventListener("fetch", (event) => {{
     const response = await fetch(request);
     if (!response.ok || response.type !== "basic") return response;
     if (response.headers.get("Content-Type") === "application/wasm") {{
-      // answered from the cache entry, so that the compiled code is stored beside it
-      await cache.put(request, response);
-      return (await cache.match(request)) || fetch(request);
+      // answered from the cache entry, so that the compiled code is stored beside it (from the
+      // network again when the cache cannot take it, as when the storage quota is reached)
+      try {{
+        await cache.put(request, response);
+        const entry = await cache.match(request);
+        if (entry) return entry;
+      }} catch (err) {{}}
+      return fetch(request);
     }}
     event.waitUntil(cache.put(request, response.clone()));
     return response;
