@@ -30,7 +30,9 @@
  *                                webgl; or a name; null or "none": only import pytfweb)
  *   showErrors / data-show-errors  show tracebacks in the page
  *   serviceWorker                false: do not register the site's service worker (build-web's sites
- *                                have one: a second visit then loads everything from the cache)
+ *                                have one: registered before Pyodide starts, it answers Pyodide's wasm
+ *                                from its cache, and once Python is up it fetches the rest of the site;
+ *                                a second visit then downloads nothing and loads the wasm compiled)
  *   stdout, stderr               a function called with each line, or a Pyodide handler object
  *                                ({write}, {raw}, {batched}); default console.log / console.error
  *
@@ -44,12 +46,16 @@
  *     await w.runPython(code, {x: ...}) run code there; variables in, last expression's value out
  *     w.on(kind, fn)                    messages the worker's Python posts with
  *                                       pytfweb.browser.worker.post(kind, data)
+ *   await pytfweb.cached                with the site's service worker, once Python is up: true when the
+ *                                       worker holds the whole site (false when a fetch failed; null
+ *                                       before, or without a worker)
  *   pytfweb.tensor(typedArray, shape, dtype)   a tensor to send; tensors come back in this form
  *                                       ({__pytfweb_tensor__, data, shape, dtype}), buffers transferred
  *
  * pytfweb.timings holds milliseconds since this thread's time origin: gl (the WebGL2 context made,
  * with backend "webgl", while Pyodide starts), gpu (the WebGPU device made, with backend "webgpu" or
- * "auto", while Pyodide starts), fetched (the bundle's bytes in), pyodide (Pyodide ready),
+ * "auto", while Pyodide starts), sw (on a first visit of a build-web site: its service worker took
+ * the page, and Pyodide's wasm request went on), fetched (the bundle's bytes in), pyodide (Pyodide ready),
  * bundle (on sys.path), imported (import pytfweb done), backend (backend set), scripts (blocks done).
  */
 (function () {
@@ -130,6 +136,23 @@
     made.then((r) => r && r.device.destroy());
   }
 
+  /* Holds the page's first fetch of `url` (Pyodide's own request for its wasm) until `gate`
+   * settles; every other fetch passes. Returns the function that puts fetch back. */
+  function holdFetch(url, gate) {
+    const plain = globalThis.fetch;
+    const held = function fetch(input, init) {
+      const target = input instanceof Request ? input.url : String(input);
+      if (target !== url) return plain.call(this, input, init);
+      restore();
+      return gate.then(() => plain.call(globalThis, input, init));
+    };
+    function restore() {
+      if (globalThis.fetch === held) globalThis.fetch = plain;
+    }
+    globalThis.fetch = held;
+    return restore;
+  }
+
   /* The bytes of a stream, inflated by the browser as they arrive when they are gzip's (the bundle is
    * a zip of stored members, compressed whole: host/bundle.py); a plain zip, or one a server already
    * decoded (Content-Encoding), passes as it is. */
@@ -148,10 +171,15 @@
     return new Response(gzipped ? rest.pipeThrough(new DecompressionStream("gzip")) : rest).arrayBuffer();
   }
 
+  function pyodideIndexURL(opts) {
+    return new URL(opts.indexURL || "pyodide/", base).href.replace(/\/?$/, "/");
+  }
+
   /* Pyodide, the bundle on sys.path (a zip in site-packages), `import pytfweb as tf` in the main
-   * namespace, the backend set: the same steps on the page's thread and in a worker. */
+   * namespace, the backend set: the same steps on the page's thread and in a worker. opts.wasmGate:
+   * a promise Pyodide's request for its wasm waits for (startServiceWorker's). */
   async function loadCore(opts, t) {
-    const indexURL = new URL(opts.indexURL || "pyodide/", base).href.replace(/\/?$/, "/");
+    const indexURL = pyodideIndexURL(opts);
     const bundleURL = new URL(opts.bundleURL || "pytfweb.zip.gz", base).href;
     const backend = "backend" in opts ? opts.backend : "auto";
 
@@ -165,6 +193,8 @@
     bundle.catch(() => {});  // awaited below; this only keeps an early failure from being "unhandled"
     if (backend === "webgl" && earlyWebGL()) t.gl = performance.now();
     if (backend === "webgpu" || backend === "auto") earlyWebGPU(t);
+    const wasmURL = indexURL + "pyodide.asm.wasm";
+    const release = opts.wasmGate ? holdFetch(wasmURL, opts.wasmGate) : () => {};
     if (typeof globalThis.loadPyodide === "function") {
       // already there (the page loaded it itself)
     } else if (IN_WORKER) {
@@ -172,7 +202,12 @@
     } else {
       await loadScript(indexURL + "pyodide.js");
     }
-    const py = await globalThis.loadPyodide({ indexURL });
+    let py;
+    try {
+      py = await globalThis.loadPyodide({ indexURL });
+    } finally {
+      release();
+    }
     t.pyodide = performance.now();
     setStream(py, "stdout", opts.stdout);
     setStream(py, "stderr", opts.stderr);
@@ -310,6 +345,7 @@
     _core: null,
     _ran: new WeakSet(),
     _output: null,      // the element the running block prints to, if any
+    cached: null,       // with the site's service worker: settles once it holds the whole site
   };
 
   function datasetOptions() {
@@ -326,14 +362,51 @@
     if (el) el.appendChild(document.createTextNode(text));
   }
 
-  /* Registered once Python is up, so that its first download does not compete with this page's. */
-  let swRegistered = false;
-  function registerServiceWorker(opts) {
-    if (swRegistered || !SERVICE_WORKER || opts.serviceWorker === false || !("serviceWorker" in navigator)) return;
-    swRegistered = true;
-    navigator.serviceWorker.register(new URL(SERVICE_WORKER, base).href)
-      .catch((err) => console.warn(`pytfweb: the service worker was not registered (${err}); ` +
-                                   "the next visit downloads everything again"));
+  /* The site's service worker (build-web), registered before Pyodide starts. Returns a promise
+   * that settles when Pyodide may fetch its wasm (null when there is no worker to register): at
+   * once when a worker already controls the page; on a first visit, when the new worker has taken
+   * the page, or after CONTROL_WAIT_MS. The worker answers that request from its cache (the wasm
+   * is the first thing it fetches), and Chromium stores the compiled code beside the cache entry,
+   * which the second visit loads instead of compiling (see host/site.py's service worker). */
+  const CONTROL_WAIT_MS = 1000;
+  let swRegistration = null;
+  function startServiceWorker(opts) {
+    if (swRegistration || !SERVICE_WORKER || opts.serviceWorker === false || !("serviceWorker" in navigator)) {
+      return null;
+    }
+    const sw = navigator.serviceWorker;
+    swRegistration = sw.register(new URL(SERVICE_WORKER, base).href);
+    swRegistration.catch((err) => console.warn(`pytfweb: the service worker was not registered (${err}); ` +
+                                                "the next visit downloads everything again"));
+    if (sw.controller) return null;
+    if (new URL(pyodideIndexURL(opts)).origin !== location.origin) return null;   // not the worker's to answer
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sw.removeEventListener("controllerchange", done);
+        api.timings.sw = performance.now();
+        resolve();
+      };
+      const timer = setTimeout(done, CONTROL_WAIT_MS);
+      sw.addEventListener("controllerchange", done);
+      swRegistration.catch(done);
+    });
+  }
+
+  /* Once Python is up: the worker fetches what the visit did not (the rest of the site's files), so
+   * that the next visit downloads nothing. pytfweb.cached settles when it has (true) or failed
+   * (false). */
+  let precacheAsked = false;
+  function precacheRest() {
+    if (!swRegistration || precacheAsked) return;
+    precacheAsked = true;
+    const sw = navigator.serviceWorker;
+    api.cached = new Promise((resolve) => {
+      sw.addEventListener("message", (e) => {
+        if (e.data && e.data.type === "pytfweb:cached") resolve(e.data.ok);
+      });
+      swRegistration.then(() => sw.ready).then((r) => r.active.postMessage("pytfweb:precache"), () => resolve(false));
+    });
   }
 
   api.load = function load(options) {
@@ -349,10 +422,11 @@
     const o = Object.assign({}, opts);
     if (o.stdout === undefined) o.stdout = (s) => { console.log(s); appendText(api._output, s + "\n"); };
     if (o.stderr === undefined) o.stderr = (s) => { console.error(s); appendText(api._output, s + "\n"); };
+    o.wasmGate = startServiceWorker(opts);
     api._core = loadCore(o, t);
     const py = await api._core;
     api.pyodide = py;
-    registerServiceWorker(opts);
+    precacheRest();
     await api.runScripts();
     t.scripts = performance.now();
     document.dispatchEvent(new CustomEvent("pytfweb:ready", { detail: py }));
@@ -500,6 +574,7 @@
   api.runWorkerScripts = async function runWorkerScripts() {
     const blocks = document.querySelectorAll('script[type="text/python"][worker]');
     if (!blocks.length) return;
+    startServiceWorker(api._options || datasetOptions());
     const w = api.worker();
     try {
       await w.ready;
@@ -507,7 +582,7 @@
       reportError(err, null);
       return;
     }
-    registerServiceWorker(api._options || datasetOptions());
+    precacheRest();
     let n = 0;
     for (const el of document.querySelectorAll('script[type="text/python"]')) {
       n += 1;

@@ -10,10 +10,11 @@ host, laid out as `pytfweb serve` serves it, so that pages work the same from bo
     OUTDIR/zoo/              what examples/landmarks.html needs of the model zoo (ZOO_MODELS, ZOO_ASSETS)
     OUTDIR/api/              the API reference (host/apidocs.py), when pdoc is installed; without it the
                              site is built without api/ and build-web says so on stderr
-    OUTDIR/pytfweb-sw.js     the service worker the loader registers once Python is up: it keeps the
+    OUTDIR/pytfweb-sw.js     the service worker the loader registers before Pyodide starts: it keeps the
                              site's files (zoo/ and api/ as pages fetch them) in a cache named after a hash of the
-                             build, so a second visit downloads nothing; a new build is a new cache,
-                             taken when the site's open tabs have closed
+                             build, so a second visit downloads nothing, and answers Pyodide's wasm from
+                             that cache on the first visit already, so a second visit loads it compiled;
+                             a new build is a new cache, taken when the site's open tabs have closed
 
 Try it: pytfweb build-web build/site --app examples/demo.py && python -m http.server -d build/site
 """
@@ -83,31 +84,90 @@ SERVICE_WORKER_LINE = "  const SERVICE_WORKER = null;\n"
 
 # Cache first, for the site's own GETs: the cache is the build's (VERSION), so what it answers is
 # always one build's files, never a mix; the files not listed in PRECACHE (the zoo) join it when fetched.
-# No skipWaiting: a new build's worker takes over only when no page of the old one is open.
-# A hit is answered with the cached response itself, never a copy: Chromium keeps Pyodide's compiled
-# wasm beside it (from the first page that runs it from the cache), which a copy would lose.
+# A hit is answered with the cached response itself, never a copy: Chromium keeps a wasm module's
+# compiled code beside it, written by the page that runs the module from it, which a copy would lose.
+# The first install (no worker of the site yet) precaches nothing and takes the page at once
+# (skipWaiting, clients.claim): the loader registers it before Pyodide starts and holds Pyodide's
+# wasm request until the worker controls the page (or 1 s has passed); the worker fetches the wasm
+# into its cache first and answers that request from the cache entry, so the first visit's page,
+# which runs Pyodide, stores the compiled code there and the second visit loads it instead of
+# compiling. Until then it answers nothing else (the page's other requests go to the network as
+# without a worker); once Python is up the loader posts "pytfweb:precache" and the worker fetches
+# the rest of PRECACHE, replying {type: "pytfweb:cached", ok}.
+# A later build's worker installs with the whole PRECACHE and takes over only when no page of the
+# old build is open (no skipWaiting then).
 SERVICE_WORKER_JS = """// pytfweb build-web: the site's service worker (see pytfweb/host/site.py)
 "use strict";
 const CACHE = "pytfweb-" + {version};
 const PRECACHE = {precache};
 
+/* The files of PRECACHE the cache does not hold yet. */
+async function precache() {{
+  const cache = await caches.open(CACHE);
+  const held = new Set((await cache.keys()).map((r) => r.url));
+  await cache.addAll(PRECACHE.filter((rel) => !held.has(new URL(rel, self.location.href).href)));
+}}
+
+// The wasm files of PRECACHE (Pyodide's). On a first install the worker fetches them into the cache
+// at once (filling) and, until the page asks for the rest, answers nothing else (firstVisit): the
+// page's other requests go to the network as if there were no worker.
+const WASM = PRECACHE.filter((rel) => rel.endsWith(".wasm")).map((rel) => new URL(rel, self.location.href).href);
+let filling = null;
+let firstVisit = false;
+
 self.addEventListener("install", (event) => {{
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)));
+  if (!self.registration.active) {{
+    self.skipWaiting();
+    firstVisit = true;
+    filling = caches.open(CACHE).then((cache) => cache.addAll(WASM)).catch(() => {{}});
+    return;
+  }}
+  event.waitUntil(precache());
 }});
 
 self.addEventListener("activate", (event) => {{
   event.waitUntil(caches.keys().then((keys) => Promise.all(
-    keys.filter((k) => k.startsWith("pytfweb-") && k !== CACHE).map((k) => caches.delete(k)))));
+    keys.filter((k) => k.startsWith("pytfweb-") && k !== CACHE).map((k) => caches.delete(k))))
+    .then(() => self.clients.claim()));
+}});
+
+self.addEventListener("message", (event) => {{
+  if (event.data !== "pytfweb:precache") return;
+  const reply = (ok) => event.source && event.source.postMessage({{ type: "pytfweb:cached", ok }});
+  event.waitUntil(precache().then(() => {{
+    firstVisit = false;
+    reply(true);
+  }}, (err) => {{
+    reply(false);
+    throw err;
+  }}));
 }});
 
 self.addEventListener("fetch", (event) => {{
   const request = event.request;
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  if (firstVisit && !WASM.includes(request.url)) return;
   event.respondWith(caches.open(CACHE).then(async (cache) => {{
     const hit = await cache.match(request);
     if (hit) return hit;
+    if (filling && WASM.includes(request.url)) {{
+      await filling;
+      const filled = await cache.match(request);
+      if (filled) return filled;
+    }}
     const response = await fetch(request);
-    if (response.ok && response.type === "basic") await cache.put(request, response.clone());
+    if (!response.ok || response.type !== "basic") return response;
+    if (response.headers.get("Content-Type") === "application/wasm") {{
+      // answered from the cache entry, so that the compiled code is stored beside it (from the
+      // network again when the cache cannot take it, as when the storage quota is reached)
+      try {{
+        await cache.put(request, response);
+        const entry = await cache.match(request);
+        if (entry) return entry;
+      }} catch (err) {{}}
+      return fetch(request);
+    }}
+    event.waitUntil(cache.put(request, response.clone()));
     return response;
   }}));
 }});
@@ -116,7 +176,7 @@ self.addEventListener("fetch", (event) => {{
 
 def service_worker(out, files):
     """The service worker's text for the files written into out (site paths): its cache is named
-    after their contents; every file but the zoo's and the API reference's is fetched at its install, and directories
+    after their contents; every file but the zoo's and the API reference's is precached, and directories
     with an index.html by their own URL too (a page is visited as "./", not "./index.html")."""
     files = sorted(set(files))   # a file written twice (the app's index.html over the demo's) is listed once
     h = hashlib.sha256()
