@@ -207,7 +207,7 @@ class HTTPRequest:
             self.while_weights_load(model_json)
         plan = None
         if self.stream_dequantize and len(sent) == 1 and len(groups) == 1:
-            plan = stream_plan(groups[0].specs)
+            plan = stream_plan(groups[0].specs, groups[0].checked)
             if plan is not None and plan.nbytes != groups[0].max_bytes:
                 plan = None
         replies = await self._monitor(waiting, 0.0, 0.5)
@@ -454,7 +454,7 @@ class _Early:
             h.while_weights_load(model_json)
         plan = None
         if h.stream_dequantize and h.on_progress is None and len(urls) == 1 and len(groups) == 1:
-            plan = stream_plan(groups[0].specs)
+            plan = stream_plan(groups[0].specs, groups[0].checked)
             if plan is not None and plan.nbytes != groups[0].max_bytes:
                 plan = None
         if plan is None:

@@ -156,9 +156,9 @@ def test_http_load_dequantizes_a_weight_file_as_it_downloads(run_py, page_harnes
 import importlib
 http, weights = importlib.import_module("pytfweb.io.http"), importlib.import_module("pytfweb.io.weights")
 streamed, kernel, plan, fn = [], [], http.stream_plan, weights.dequantize_fn
-def counted(specs):
+def counted(*args):
     streamed.append(1)
-    return plan(specs)
+    return plan(*args)
 def counted_fn():
     kernel.append(1)
     return fn()
