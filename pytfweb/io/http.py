@@ -79,56 +79,66 @@ class HTTPRequest:
     # --- load ----------------------------------------------------------------------------------------
     async def load(self):
         """The ModelArtifacts at self.path: model.json, then its weight files in parallel."""
+        if IN_BROWSER:
+            return await self._load_js()
         reply = await self._fetch(self.path, self._init())
         self._check_model_reply(reply.status)
-        if IN_BROWSER and hasattr(reply.response, "arrayBuffer"):
-            body = await self._read_js(reply, _json_limit(), self.path)
-            early = await self._load_early(body)
-            if early is not None:
-                return early
-            body = body.to_bytes()
-        else:
-            body = await self._read(reply, _json_limit(), self.path)
+        return await self._load_from(await self._read(reply, _json_limit(), self.path))
+
+    async def _load_from(self, body):
+        """load()'s steps once model.json's bytes are in: parse them, then request the weights."""
         model_json = self._model_json(body)
         return await artifacts_from_model_json_async(model_json, lambda m: self._load_weights(m, model_json),
                                                      nesting_checked=True)
 
-    async def _load_early(self, body):
-        """The page's load with the weight requests sent before Python reads model.json: one JS call
-        (http_reader.js sendWeights) parses the text with the browser's parser, checks the shard
-        paths and sends the requests, and Python's json.loads, its checks and the graph's parse
-        (while_weights_load) run while the weights download, where TF.js's load waits on the same
-        download after its own parse. None (nothing sent, nothing raised) wherever this cannot be
-        sure to give load()'s result: a weight_url_converter (a Python function names the URLs), no
-        manifest the browser's parser reads, a path it does not accept, or one Python's parser reads
-        otherwise; load() then runs its usual steps on the same bytes, and raises as they do. A
-        manifest Python's checks refuse raises their error, the requests abandoned."""
-        if self.weight_url_converter is not None:
-            return None
+    async def _load_js(self):
+        """The page's load with a JS fetch, in one JS call (http_reader.js fetchModel) where it can:
+        the weights are on their way before Python reads model.json, Python's json.loads, its checks
+        and the graph's parse (while_weights_load) run while they download (where TF.js's load waits
+        on the same download after its own parse), and a single weight file is read into its arrays
+        there too, with no await of Python's between the first request and the last byte."""
         prefix, suffix = parse_url(self.path)
         fetch = self.fetch_func if self.fetch_func is not None else js.fetch
-        early = _js_helpers().sendWeights(body, self.weight_path_prefix or prefix, suffix, fetch, self._init(),
-                                          self.timeout * 1000, max_depth(), js_depth())
-        if not hasattr(early, "promises"):   # (JS null arrives as pyodide's jsnull)
-            return None
-        urls, promises = [str(u) for u in early.urls], list(early.promises)
+        # a Python fetch_func is called after awaits inside the call: a proxy kept until it returns
+        proxies = [] if isinstance(fetch, JsProxy) else [create_proxy(fetch)]
+        fetch = proxies[0] if proxies else fetch
+        timeout_ms = self.timeout * 1000
+        weights = None if self.weight_url_converter is not None else to_js(
+            [self.weight_path_prefix or prefix, suffix, fetch, self._init(), timeout_ms, max_depth(), js_depth()])
+        early = _Early(self)
+        proxies.append(create_proxy(early.on_json))
         try:
-            model_json = self._model_json(body.to_bytes(), int(early.depth))
-            manifest = model_json.get("weightsManifest")
-            if not isinstance(manifest, list):
-                raise _Mismatch
-            groups = manifest_groups(manifest, self.path)   # (load()'s usual steps raise the same error)
-            if [self._weight_url(p) for g in groups for p in g.paths] != urls:
-                raise _Mismatch
-        except BaseException as exc:
-            for promise in promises:
-                _js_helpers().abandon(promise)
-            if isinstance(exc, _Mismatch):
-                return None
-            raise
-        caps = [g.max_bytes for g in groups for _ in g.paths]   # no shard may hold more than its whole group declares
-        weights = self._receive_weights(groups, list(zip(urls, caps, promises)), model_json)
-        return await artifacts_from_model_json_async(model_json, lambda m: weights, nesting_checked=True)
+            got = await _js_helpers().fetchModel(fetch, self.path, self._init(), timeout_ms, _json_limit(), weights,
+                                                 proxies[-1])
+        finally:
+            for p in proxies:
+                p.destroy()
+            early.release()
+        if early.error is not None:   # a manifest Python's checks refuse (load()'s usual steps raise the same)
+            raise early.error
+        if hasattr(got, "failed"):   # a network or CORS failure, the timeout, a body beyond the limit
+            raise ValueError(f"{API}: Request to {got.failed} failed: {_js_message(got.error)}") from None
+        reply = _Reply(got.response)
+        self._check_model_reply(reply.status)
+        if not hasattr(got, "body"):   # (a fetch_func's response that is not a fetch Response)
+            return await self._load_from(await self._read(reply, _json_limit(), self.path))
+        if not hasattr(got.early, "promises"):   # nothing in flight (JS null arrives as pyodide's jsnull)
+            return await self._load_from(got.body.to_bytes())
+        groups, model_json = early.groups, early.model_json
+        if early.plan is None:
+            sent = list(zip(early.urls, [g.max_bytes for g in groups for _ in g.paths], list(got.early.promises)))
+            weights = self._receive_weights(groups, sent, model_json, prepared=True)
+            return await artifacts_from_model_json_async(model_json, lambda m: weights, nesting_checked=True)
+        url, = early.urls
+        reply = _Reply(got.reply)
+        self._check_weight_reply(url, reply.status)
+        if not hasattr(got, "total"):   # (a fetch_func's response that is not a fetch Response)
+            weights = self._read_weights(groups, [url], [groups[0].max_bytes], [reply])
+            return await artifacts_from_model_json_async(model_json, lambda m: weights, nesting_checked=True)
+        self._check_groups(groups, [int(got.total)])
+        early.plan.done = True
+        self.dequantized = early.plan
+        return artifacts_from_model_json(model_json, lambda m: (_specs(groups), early.data), nesting_checked=True)
 
     def load_sync(self):
         """load() without awaiting (CPython: urllib or a blocking fetch_func)."""
@@ -187,17 +197,17 @@ class HTTPRequest:
         replies = await self._monitor([self._fetch(u, init) for u in urls], 0.0, 0.5)
         return await self._read_weights(groups, urls, caps, replies)
 
-    async def _receive_weights(self, groups, sent, model_json):
+    async def _receive_weights(self, groups, sent, model_json, prepared=False):
         """The page's weights from the requests _send_weights sent: the topology's work
-        (while_weights_load) done first, while they download."""
+        (while_weights_load) done first, while they download (prepared: done already)."""
         # As TF.js's loadWeightsAsArrayBuffer: progress 0-0.5 as the responses arrive and 0.5-1 as
         # their bodies have been read.
         waiting = [self._reply_js(promise, url) for url, _, promise in sent]
-        if self.while_weights_load is not None and model_json is not None:
+        if self.while_weights_load is not None and model_json is not None and not prepared:
             self.while_weights_load(model_json)
         plan = None
         if self.stream_dequantize and len(sent) == 1 and len(groups) == 1:
-            plan = stream_plan(groups[0].specs)
+            plan = stream_plan(groups[0].specs, groups[0].checked)
             if plan is not None and plan.nbytes != groups[0].max_bytes:
                 plan = None
         replies = await self._monitor(waiting, 0.0, 0.5)
@@ -412,8 +422,52 @@ class HTTPRequest:
             raise ValueError(f"{API}: Request to {url} failed: {_js_message(e)}") from None
 
 
-class _Mismatch(Exception):
-    """The browser's and Python's JSON parsers read model.json's weightsManifest differently."""
+class _Early:
+    """Python's side of fetchModel: on_json, called by the page's JS once model.json's bytes are in
+    and its weight requests sent, reads the manifest, runs the topology's work (while_weights_load)
+    and plans the one weight file's reading into its arrays (weights.StreamPlan). What it leaves:
+    model_json, groups, urls, plan and data, or error (a manifest Python's checks refuse)."""
+
+    def __init__(self, handler):
+        self.handler = handler
+        self.model_json = self.groups = self.urls = self.plan = self.data = self.error = None
+        self._proxies = []
+
+    def on_json(self, body, depth, urls):
+        try:
+            return self._planned(body, depth, [str(u) for u in urls])
+        except BaseException as exc:   # (raised by _load_js once fetchModel has abandoned the requests)
+            self.error = exc
+            return None
+
+    def _planned(self, body, depth, urls):
+        h = self.handler
+        model_json = h._model_json(body.to_bytes(), int(depth))
+        manifest = model_json.get("weightsManifest")
+        if not isinstance(manifest, list):   # the browser's parser read it otherwise
+            return None
+        groups = manifest_groups(manifest, h.path)   # (load()'s usual steps raise the same error)
+        if [h._weight_url(p) for g in groups for p in g.paths] != urls:
+            return None
+        self.model_json, self.groups, self.urls = model_json, groups, urls
+        if h.while_weights_load is not None:
+            h.while_weights_load(model_json)
+        plan = None
+        if h.stream_dequantize and h.on_progress is None and len(urls) == 1 and len(groups) == 1:
+            plan = stream_plan(groups[0].specs, groups[0].checked)
+            if plan is not None and plan.nbytes != groups[0].max_bytes:
+                plan = None
+        if plan is None:
+            return True
+        self.plan, self.data = plan, bytearray(plan.nbytes)
+        self._proxies = [create_proxy(self.data), create_proxy(plan.meta), create_proxy(plan.ends)]
+        dst, meta, ends = self._proxies
+        return to_js([dst, meta, ends, groups[0].max_bytes, dequantize_fn()])
+
+    def release(self):
+        for p in self._proxies:
+            p.destroy()
+        self._proxies = []
 
 
 def _specs(groups):

@@ -23,37 +23,89 @@
     }
   },
 
-  // The page's first step once model.json's bytes are in, in one call with no Python in between:
-  // the browser's parser reads the text, and every weight request goes out at once, before Python's
-  // json.loads runs. {depth: the text's nesting (depthOf: core/limits.py's scan, handed in, so
-  // Python need not pass the text back to measure it), urls, promises: each request's response};
-  // null, nothing sent, where it cannot be sure of sending what Python's checks would let through:
-  // text that is not UTF-8 JSON nested at most maxDepth, no weightsManifest list, or a shard path shardPath does not accept.
+  // The page's whole load of a model in one call where it can: the model.json request, its body,
+  // the weight requests, and a single weight file's body read into Python's arrays, with no await
+  // of Python's in between: each await of a JS promise from Python costs a turn of the page's event
+  // loop (a macrotask behind the network's), TF.js's awaits none. Python's work on model.json runs
+  // inside, synchronously, while the weights download: onJson(body, depth, urls) (json.loads, its
+  // checks, the graph's parse) returns null to stop (the requests abandoned: a manifest Python reads
+  // otherwise, or refuses), true to leave the weights to Python (several files, progress to report),
+  // or [dst, meta, ends, maxBytes, dequantize]: readInto's arguments for the one file.
+  // weights: sendWeights' other arguments, or null (a weight_url_converter names the URLs in Python:
+  // nothing sent here). Failures are returned, not thrown, naming the URL: {failed, error}. Else
+  // {response} alone for a response that is not a 2xx fetch Response; {response, body, early:
+  // sendWeights' result or null (nothing in flight)}; and, when the file was read here, {reply} (a
+  // response that is not a 2xx fetch Response: Python reports or reads it) or {reply, total}.
+  async fetchModel(fetchFn, url, init, timeoutMs, maxBytes, weights, onJson) {
+    let response, body;
+    try {
+      response = await this.fetch(fetchFn, url, init, timeoutMs);
+      if (!response || typeof response.arrayBuffer !== "function" || !(response.status >= 200 && response.status < 300)) {
+        return { response };
+      }
+      body = await this.read(response, maxBytes, timeoutMs);
+    } catch (error) {
+      return { failed: url, error };
+    }
+    const early = weights === null ? null : this.sendWeights(body, ...weights);
+    if (early === null) return { response, body, early };
+    const plan = onJson(body, early.depth, early.urls);
+    if (plan === null || plan === undefined) {
+      for (const p of early.promises) this.abandon(p);
+      return { response, body, early: null };
+    }
+    if (plan === true) return { response, body, early };
+    const [dst, meta, ends, cap, dequantize] = plan;
+    const failed = early.urls[0];
+    let reply;
+    try {
+      reply = await early.promises[0];
+      if (typeof reply.arrayBuffer !== "function" || !(reply.status >= 200 && reply.status < 300)) {
+        return { response, body, early, reply };
+      }
+      const total = await this.readInto(reply, dst, cap, timeoutMs, dequantize, meta, ends);
+      return { response, body, early, reply, total };
+    } catch (error) {
+      return { failed, error };
+    }
+  },
+
+  // The weight requests sent as soon as model.json's bytes are in: the browser's parser reads the
+  // text, and every weight request goes out at once, before Python's json.loads runs. {depth: the
+  // text's nesting (depthOf: core/limits.py's scan, handed in, so Python need not pass the text back
+  // to measure it), urls, promises: each request's response}; null, nothing left in flight, where it
+  // cannot be sure of sending what Python's checks would let through: text that is not UTF-8 JSON
+  // nested at most maxDepth, no weightsManifest list, or a shard path shardPath does not accept. The
+  // nesting is measured after the requests are out (the browser's parser takes any depth), off the
+  // path to the weights; text nested too deep abandons them.
   sendWeights(buffer, prefix, suffix, fetchFn, init, timeoutMs, maxDepth, depthOf) {
     let text, json;
     try {
       text = new TextDecoder("utf-8", { fatal: true }).decode(buffer);
-      const depth = depthOf(text);
-      if (depth === 0 || depth > maxDepth) return null;
       json = JSON.parse(text);
-      const manifest = json !== null && typeof json === "object" ? json.weightsManifest : undefined;
-      if (!Array.isArray(manifest)) return null;
-      const urls = [], seen = new Set();
-      for (const g of manifest) {
-        if (g === null || typeof g !== "object" || !Array.isArray(g.paths) || !Array.isArray(g.weights)) return null;
-        for (const p of g.paths) {
-          const q = this.shardPath(p);
-          if (q === null || seen.has(q)) return null;
-          seen.add(q);
-          urls.push(prefix + p + suffix);
-        }
-      }
-      // each request its own init: fetch() below gives each its own abort signal
-      const promises = urls.map((u) => this.fetch(fetchFn, u, Object.assign({}, init), timeoutMs));
-      return { depth, urls, promises };
-    } catch (e) {   // not JSON
+    } catch (e) {   // not UTF-8 JSON
       return null;
     }
+    const manifest = json !== null && typeof json === "object" ? json.weightsManifest : undefined;
+    if (!Array.isArray(manifest)) return null;
+    const urls = [], seen = new Set();
+    for (const g of manifest) {
+      if (g === null || typeof g !== "object" || !Array.isArray(g.paths) || !Array.isArray(g.weights)) return null;
+      for (const p of g.paths) {
+        const q = this.shardPath(p);
+        if (q === null || seen.has(q)) return null;
+        seen.add(q);
+        urls.push(prefix + p + suffix);
+      }
+    }
+    // each request its own init: fetch() below gives each its own abort signal
+    const promises = urls.map((u) => this.fetch(fetchFn, u, Object.assign({}, init), timeoutMs));
+    const depth = depthOf(text);
+    if (depth === 0 || depth > maxDepth) {
+      for (const p of promises) this.abandon(p);
+      return null;
+    }
+    return { depth, urls, promises };
   },
 
   // A shard path io/weights.py's check_weight_path accepts for certain, normalized; null for any

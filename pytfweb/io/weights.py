@@ -459,15 +459,18 @@ class StreamPlan:
     dequantized, float32 and int32 ones copied. meta rows in byte order (kind, offset, values,
     output address, scale, min), ends[k] the byte where weight k ends, and the output arrays. take()
     hands them to _dequantize_js once, and only when the download filled them all (done). The specs'
-    checks are kept for decode_weights (checked_for)."""
+    checks are kept for decode_weights (checked_for); checked: those of manifest_groups, where it
+    made them (WeightGroup.checked), else they are made here."""
 
-    def __init__(self, specs):
+    def __init__(self, specs, checked=None):
         self.meta, self.ends, self._arrays, self.done = array.array("d"), array.array("d"), {}, False
-        self._specs, self._checked = list(specs), []
-        offset, limit = 0, max_elements()
-        for i, spec in enumerate(specs):
-            name, shape, dtype, quant, size = checked = _check_spec(spec, i, None, limit)
-            self._checked.append(checked)
+        self._specs = list(specs)
+        if checked is None:
+            limit = max_elements()
+            checked = [_check_spec(spec, i, None, limit) for i, spec in enumerate(self._specs)]
+        self._checked = list(checked)
+        offset = 0
+        for name, shape, dtype, quant, size in self._checked:
             if dtype == "string":
                 raise ValueError("string weights have no fixed offsets")
             nbytes = size * _BYTES[quant["dtype"] if quant else dtype]
@@ -491,13 +494,13 @@ class StreamPlan:
         return self._checked
 
 
-def stream_plan(specs):
-    """A StreamPlan for the specs of one weight file, or None where it cannot know the offsets (a
-    string weight) or the page has numpy."""
+def stream_plan(specs, checked=None):
+    """A StreamPlan for the specs of one weight file (checked: their _check_spec results, when
+    made already), or None where it cannot know the offsets (a string weight) or the page has numpy."""
     if np is not None or not IS_BROWSER:
         return None
     try:
-        return StreamPlan(specs)
+        return StreamPlan(specs, checked)
     except (ValueError, TypeError, KeyError):
         return None
 
@@ -532,11 +535,12 @@ def weights_manifest(specs, paths):
     return [{"paths": list(paths), "weights": list(specs)}]
 
 
-WeightGroup = collections.namedtuple("WeightGroup", "paths specs min_bytes max_bytes")
+WeightGroup = collections.namedtuple("WeightGroup", "paths specs min_bytes max_bytes checked")
 WeightGroup.__doc__ = """One group of a weightsManifest, checked: its shard paths (relative, as written), its specs,
 and the bytes its shards may hold together: exactly the specs' sizes (min_bytes == max_bytes), or, where
 string weights make the size unknowable from the manifest, at least 4 bytes a string and at most
-MAX_ARCHIVE_MEMBER_BYTES more."""
+MAX_ARCHIVE_MEMBER_BYTES more; checked: each spec's (name, shape, dtype, quantization, values), which a
+StreamPlan of the group takes rather than checking the specs again."""
 
 
 def check_weight_path(path, source=None):
@@ -592,8 +596,10 @@ def manifest_groups(manifest, source=None):
             seen_paths.add(q)
             paths.append(p)   # as written: TF.js requests 'dir/' + './shard' unchanged
         fixed = strings = 0
+        checked = []
         for j, spec in enumerate(group["weights"]):
-            name, shape, dtype, quant, size = _check_spec(spec, j, source, max_size)
+            name, shape, dtype, quant, size = one = _check_spec(spec, j, source, max_size)
+            checked.append(one)
             if name in seen_names:
                 raise ValueError(f"weightsManifest{_where(source)}: weight '{name}' appears twice")
             seen_names.add(name)
@@ -607,9 +613,10 @@ def manifest_groups(manifest, source=None):
                 fixed += size * _BYTES[quant["dtype"] if quant else dtype]
         if strings:
             lo = fixed + 4 * strings
-            groups.append(WeightGroup(paths, list(group["weights"]), lo, lo + int(ENV.get("MAX_ARCHIVE_MEMBER_BYTES"))))
+            groups.append(WeightGroup(paths, list(group["weights"]), lo, lo + int(ENV.get("MAX_ARCHIVE_MEMBER_BYTES")),
+                                      checked))
         else:
-            groups.append(WeightGroup(paths, list(group["weights"]), fixed, fixed))
+            groups.append(WeightGroup(paths, list(group["weights"]), fixed, fixed, checked))
         if group["weights"] and not paths:
             raise ValueError(f"weightsManifest{_where(source)}: group {i} lists weights but no shard files")
     return groups

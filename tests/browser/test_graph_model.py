@@ -83,26 +83,29 @@ def test_graph_models_on_webgl_match_cpu(run_py):
 def test_http_load_parses_the_graph_while_the_weights_download(run_py):
     """tf.load_graph_model over http:// in the page parses the graph once its weight requests are
     sent and before their bodies are read (the parse overlaps the download), parses it once, and
-    gives the model a load without the overlap gives."""
+    gives the model a load without the overlap gives; a Python fetch_func makes every request."""
     out = run_py('''
 import importlib, js
+from pyodide.ffi import create_proxy
 gm, http = importlib.import_module("pytfweb.converter.graph_model"), importlib.import_module("pytfweb.io.http")
-events, parse, read_into = [], gm.parse_graph, http.HTTPRequest._read_into
+events, parse, helpers = [], gm.parse_graph, http._js_helpers()
+read_into = helpers.readInto
 def fetch_func(url, init):
     events.append("request " + url.rsplit("/", 1)[-1])
     return js.fetch(url, init)
 def parse_graph(*args):
     events.append("parse")
     return parse(*args)
-async def read_weights(self, *args):   # (one weight file: read into its tensors' arrays as it arrives)
-    n = await read_into(self, *args)
-    events.append("bodies read")
-    return n
-gm.parse_graph, http.HTTPRequest._read_into = parse_graph, read_weights
+log = create_proxy(events.append)
+# (one weight file: read into its tensors' arrays as it arrives, inside http_reader.js's fetchModel)
+helpers.readInto = js.Function.new("read, log", "return async function (...a) { const n = await read.apply(this, a);"
+                                   " log('bodies read'); return n; }")(read_into, log)
+gm.parse_graph = parse_graph
 try:
     model = await tf.load_graph_model("/zoo/models/iris.json", fetch_func=fetch_func)
 finally:
-    gm.parse_graph, http.HTTPRequest._read_into = parse, read_into
+    gm.parse_graph, helpers.readInto = parse, read_into
+    log.destroy()
 plain = await tf.load_graph_model("/zoo/models/iris.json")
 result = {"events": events, "same": [model.inputs[0].shape, model.output_nodes, len(model.weights)] ==
           [plain.inputs[0].shape, plain.output_nodes, len(plain.weights)]}
@@ -152,14 +155,14 @@ def test_http_load_dequantizes_a_weight_file_as_it_downloads(run_py, page_harnes
         out = run_py('''
 import importlib
 http, weights = importlib.import_module("pytfweb.io.http"), importlib.import_module("pytfweb.io.weights")
-streamed, kernel, read_into, fn = [], [], http.HTTPRequest._read_into, weights.dequantize_fn
-async def counted(self, *args):
+streamed, kernel, plan, fn = [], [], http.stream_plan, weights.dequantize_fn
+def counted(*args):
     streamed.append(1)
-    return await read_into(self, *args)
+    return plan(*args)
 def counted_fn():
     kernel.append(1)
     return fn()
-http.HTTPRequest._read_into, weights.dequantize_fn = counted, counted_fn
+http.stream_plan, weights.dequantize_fn = counted, counted_fn
 before = tf.memory().num_tensors
 errors = {}
 try:
@@ -170,7 +173,7 @@ try:
         except ValueError as e:
             errors[folder] = str(e)
 finally:
-    http.HTTPRequest._read_into, weights.dequantize_fn = read_into, fn
+    http.stream_plan, weights.dequantize_fn = plan, fn
 x = tf.tensor([1, 1, 1])
 z = model.execute({"x": x}, "z")
 plain = tf.io.decode_weights(model.artifacts.weight_data, model.artifacts.weight_specs)

@@ -1,7 +1,11 @@
 """tf.io.http in the page (webgl session) against a hostile server: a model.json that never comes, a
 weight shard that stalls mid-body or holds more than its manifest declares, a manifest naming files
 outside the model's URL folder, and a model.json nested too deep. Each ends in a clear ValueError
-within its timeout; the good model loads and predicts on the page's backend afterwards."""
+within its timeout; the good model loads and predicts on the page's backend afterwards. The shard's
+stall, flood and absence also through tf.load_graph_model, whose single weight file is read into its
+arrays inside http_reader.js's fetchModel; a too-deep model.json whose manifest the browser's parser
+reads (its weight requests sent, then abandoned) and a manifest only Python's checks refuse fail as
+the plain path does."""
 import json
 import urllib.parse
 
@@ -39,6 +43,11 @@ out["flood"] = await error_of(load("flood"))
 out["outside"] = await error_of(load("outside"))
 out["encoded"] = await error_of(load("encoded"))
 out["deep"] = await error_of(load("deep"))
+out["deep_manifest"] = await error_of(load("deepmanifest"))
+out["refused"] = await error_of(load("refused"))
+for folder, init in (("stall", {"timeout": 1}), ("flood", None), ("gone", None)):
+    out["graph_" + folder] = await error_of(tf.load_graph_model(origin + "/hostile-http/" + folder + "/model.json",
+                                                                request_init=init))
 before = tf.memory()["num_tensors"]
 model = await tf.load_layers_model(origin + "/hostile-http/ok/model.json")
 out["predict"] = model.predict(tf.ones([1, 3])).array_sync() if hasattr(model.predict(tf.ones([1, 3])), "array_sync") \\
@@ -59,10 +68,14 @@ def test_hostile_http_in_the_page(run_py, page_harness):
             return None                                  # never fulfilled: the request hangs
         if name == "model.json":
             body = {"outside": _model_json(["../secret.bin"]), "encoded": _model_json(["%2e%2e/secret.bin"]),
-                    "deep": b"[" * 100000 + b"]" * 100000}.get(folder, _model_json())
+                    "deep": b"[" * 100000 + b"]" * 100000,
+                    "deepmanifest": _model_json()[:-1] + b', "x": ' + b"[" * 100000 + b"]" * 100000 + b"}",
+                    "refused": _model_json().replace(b'"float32"', b'"float64"', 1)}.get(folder, _model_json())
             return route.fulfill(status=200, body=body, content_type="application/json")
         if folder == "stall":
             return None                                  # the shard's response never comes
+        if folder == "gone":
+            return route.fulfill(status=404, body=b"not found")
         if folder == "flood":
             return route.fulfill(status=200, body=b"\0" * (4 << 20), content_type="application/octet-stream")
         return route.fulfill(status=200, body=WEIGHTS, content_type="application/octet-stream")
@@ -83,6 +96,12 @@ def test_hostile_http_in_the_page(run_py, page_harness):
     for key in ("outside", "encoded"):
         assert out[key][0] == "ValueError" and "leaves the model's folder" in out[key][1]
     assert not any("secret" in p for p in requested)
-    assert out["deep"][0] == "ValueError" and "MAX_NESTING_DEPTH" in out["deep"][1]
+    for key in ("deep", "deep_manifest"):
+        assert out[key][0] == "ValueError" and "MAX_NESTING_DEPTH" in out[key][1], out[key]
+    assert out["refused"][0] == "ValueError" and "unsupported dtype 'float64'" in out["refused"][1], out["refused"]
+    kind, message, seconds = out["graph_stall"]
+    assert kind == "ValueError" and "within 1 s" in message and seconds < 10, out["graph_stall"]
+    assert out["graph_flood"][0] == "ValueError" and "more than the 32 allowed" in out["graph_flood"][1]
+    assert out["graph_gone"][0] == "ValueError" and "w.bin failed with status code 404" in out["graph_gone"][1]
     assert out["predict"] == [[0.0, 0.0]]
     assert out["backend"] in ("webgl", "webgpu")

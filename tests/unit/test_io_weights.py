@@ -306,3 +306,21 @@ def test_register_save_router_routes_model_save():
         model.dispose()
     finally:
         router._SAVE_ROUTERS.remove(mine)
+
+
+def test_a_stream_plan_takes_manifest_groups_checks_as_it_would_make_them():
+    """A StreamPlan made from the checks manifest_groups made (WeightGroup.checked, as the page's
+    http load makes it) plans the bytes, kinds, offsets and sizes of one that checks the specs itself,
+    and keeps those checks for decode_weights."""
+    specs = [{"name": "h", "shape": [3], "dtype": "float32", "quantization": {"dtype": "float16"}},
+             {"name": "a", "shape": [], "dtype": "int32"},
+             {"name": "q", "shape": [2, 2], "dtype": "int32",
+              "quantization": {"dtype": "uint8", "scale": 0.5, "min": -1.0}},
+             {"name": "w", "shape": [5], "dtype": "float32"}]
+    group, = W.manifest_groups([{"paths": ["w.bin"], "weights": specs}])
+    given, own = W.StreamPlan(group.specs, group.checked), W.StreamPlan(specs)
+    assert given.nbytes == own.nbytes == group.max_bytes == 6 + 4 + 4 + 20
+    assert list(given.ends) == list(own.ends) == [6, 10, 14, 34]
+    rows = lambda p: [tuple(p.meta[k:k + 6]) for k in range(0, len(p.meta), 6)]   # (kind, offset, n, -, scale, min)
+    assert [r[:3] + r[4:] for r in rows(given)] == [r[:3] + r[4:] for r in rows(own)]
+    assert given.checked_for(group.specs) == own.checked_for(specs) == [W._check_spec(s, i, None) for i, s in enumerate(specs)]
