@@ -1,7 +1,8 @@
 """Indexing kernels on webgl (contract in ops/indexing.py).
 
 Shaders (backends/webgl/shaders/indexing.glsl): GatherNd, ScatterNd, TensorScatterUpdate, MirrorPad, Diag,
-UnsortedSegmentSum, SearchSorted, TopK (TF.js's bitonic top-k: swap and merge passes).
+UnsortedSegmentSum, SearchSorted, TopK (TF.js's bitonic top-k: swap and merge passes, over chunk
+maxima first where a row is long).
 Views and shape programs of other families: DepthToSpace is one strided view (a transpose of
 a rank-6 reading of x); SpaceToBatchND is PadV2 then a view; BatchToSpaceND a view then a
 Slice (as TF.js's webgl backend composes them from pad, transpose and slice).
@@ -255,7 +256,7 @@ def _pow2(n):
 
 _SWAP_UNIFORMS = (("n", "int"), ("firstPass", "int"), ("dir", "int"), ("inc", "int"))
 _MERGE_UNIFORMS = (("n", "int"), ("firstPass", "int"), ("k", "int"))
-# Elements a chunk maximum covers. A row at least _CHUNK_FROM runs of k's power of two long is cut
+# Elements a chunk maximum covers. A row at least _CHUNK_FROM times k's power of two long is cut
 # into chunks first: the bitonic passes then sort the chunk maxima and the k best chunks'
 # elements, not the whole row (centernet's top 100 of 1.3M scores: 1.5 million texels drawn in
 # place of 75 million).
