@@ -303,3 +303,45 @@ def test_unpack_is_one_program_across_layer_shapes(compare_with_cpu, run_py):
         tf.fused.mat_mul(a, b, bias=full, activation='leakyrelu', leakyrelu_alpha=0.2)]""",
                      [a, b, alpha, full], rtol=1e-4, atol=1e-4)
     assert run_py(count)[1] > before[1]
+
+
+def test_rows_of_several_pixels_past_a_small_texture_limit(run_py):
+    """Under a texture limit of 64, images too tall for a row a pixel (or an image row) lie in rows
+    of a power of two of whole pixels (12 and 10 channels: four pixels a row, 48 and 40 texels wide):
+    a MobileNet block over them (1x1 expansion, ReLU6, depthwise, projection, residual add), pooling,
+    resizing, reductions, a transpose and slices read and write that layout, batch 2, edge values."""
+    x, w1, dw = floats(2, 10, 12, 6), floats(1, 1, 6, 12), floats(3, 3, 12, 1)
+    w2, w3 = floats(1, 1, 12, 6), floats(1, 1, 6, 10)
+    x[0, 0, 0, :3] = [0.0, -0.0, 1e30]
+    fn = """lambda x, w1, dw, w2, w3: (lambda e: (lambda d: (lambda p: [
+        e, d, p, tf.conv2d(p, w3, 1, 'valid'), tf.max_pool(e, 2, 2, 'same'), tf.avg_pool(d, 3, 1, 'same'),
+        tf.image.resize_bilinear(p, [7, 9]), tf.mean(e, [1, 2]), tf.sum(d, 3), tf.transpose(e, [0, 3, 1, 2]),
+        e[:, 3:9, 1:, 5:], tf.reshape(d, [2, 120, 12]) * 2 - 1])(
+        tf.add(tf.conv2d(d, w2, 1, 'valid'), x)))(
+        tf.relu6(tf.depthwise_conv2d(e, dw, 1, 'same'))))(
+        tf.relu6(tf.conv2d(x, w1, 1, 'valid')))"""
+    tf.set_backend("cpu")
+    args = [as_stored(t) for t in (x, w1, dw, w2, w3)]
+    want = tf.tidy(lambda: [t.numpy() for t in eval(fn)(*map(tf.tensor, args))])  # noqa: S307
+    out = run_py("""
+from pytfweb.backends.webgl.backend import WebGLBackend
+from pytfweb.backends.webgl.shader_compiler import row_units
+old = tf.env().get("WEBGL_MAX_TEXTURE_SIZE")
+tf.env().set("WEBGL_MAX_TEXTURE_SIZE", 64)
+tf.copy_registered_kernels("webgl", "webgl-small")
+tf.register_backend("webgl-small", WebGLBackend)
+tf.set_backend("webgl-small")
+try:
+    ys = eval(fn)(*[tf.tensor(a) for a in (x, w1, dw, w2, w3)])
+    layouts = [row_units(y.shape, tf.backend().texture_layout(y.data_id)) for y in ys[:4]]
+    result = [[y.array_sync() for y in ys], [list(u) if u else None for u in layouts]]
+    tf.dispose(ys)
+finally:
+    tf.set_backend("webgl")
+    tf.remove_backend("webgl-small")
+    tf.env().set("WEBGL_MAX_TEXTURE_SIZE", old)
+""", x=x.tolist(), w1=w1.tolist(), dw=dw.tolist(), w2=w2.tolist(), w3=w3.tolist(), fn=fn)
+    got, layouts = out
+    assert layouts == [[3, 4], [3, 4], [3, 4], [3, 4]]
+    for g, wnt in zip(got, want):
+        np.testing.assert_allclose(np.asarray(g, dtype=np.float32), wnt, *tolerance(1e-4, 1e-3))

@@ -63,6 +63,19 @@ def test_segments_search_diag_top_k(compare_with_cpu):
         *tf.top_k(t, 0)]""", [x, ids, seq, vals, iseq, d, t, ti], rtol=1e-5, atol=1e-5)
 
 
+def test_top_k_of_long_rows(compare_with_cpu):
+    """Rows long enough to be cut into chunks (centernet's top 100 of 1.3M scores), the chunk
+    maxima cut again (k=1), a last chunk part full, many ties across chunks, NaN, and a row
+    mostly -inf where the top k reaches the -inf elements (real ones before the padding)."""
+    x = rng.integers(0, 40, size=(3, 40001)).astype(np.float32)
+    x[1, [5, 39999, 40000]] = np.nan
+    x[2] = -np.inf
+    x[2, [3, 777, 40000]] = [1, -2, 7]
+    i = rng.integers(-9, 9, size=(2, 70003)).astype(np.int32)
+    compare_with_cpu("lambda x, i: [*tf.top_k(x, 100), *tf.top_k(x, 3), *tf.top_k(i, 1), *tf.top_k(i, 5)]",
+                     [x, i], rtol=0, atol=0)
+
+
 def test_read_back_ops(compare_with_cpu):
     u = np.float32([3, 1, 3, np.nan, 2, np.nan, -0.0, 0.0, 1])
     m = np.int32([[1, 0, 1], [1, 0, 1], [2, 0, 0]])

@@ -7,7 +7,7 @@ input's 2D texture (unit dimensions squeezed out of the index), broadcasting get
 the output coordinate decoder. Shapes are baked in as constants, so a program compiles once
 per (program key, shapes) and is cached by that key.
 """
-from ...core.shapes import strides_of
+from ...core.shapes import size_of, strides_of
 from ..gpu import shader_source
 
 _COORD_TYPES = {0: "int", 1: "int", 2: "ivec2", 3: "ivec3", 4: "ivec4", 5: "ivec5", 6: "ivec6"}
@@ -52,7 +52,7 @@ def _texel(name, index_expr, tex_shape):
     w, h = tex_shape
     if h == 1:
         return f"texelFetch({name}, ivec2({index_expr}, 0), 0).r"
-    return f"texelFetch({name}, ivec2(({index_expr}) % {w}, ({index_expr}) / {w}), 0).r"
+    return f"texelFetch({name}, ivec2({_mod(f'({index_expr})', w)}, {_div(f'({index_expr})', w)}), 0).r"
 
 
 def row_split(shape, tex_shape):
@@ -69,6 +69,22 @@ def row_split(shape, tex_shape):
         if width > w:
             return None
     return None
+
+
+def row_units(shape, tex_shape):
+    """(j, k) such that each texture row holds k > 1 runs of dimensions shape[j:], the largest
+    such runs (texture_shape's layout where rows of one would be too many), or None."""
+    w, h = tex_shape
+    if len(shape) < 2 or h <= 1:
+        return None
+    found, unit = None, 1
+    for j in range(len(shape) - 1, 0, -1):
+        unit *= shape[j]
+        if unit == 0 or unit >= w:
+            break
+        if w % unit == 0:
+            found = (j, w // unit)
+    return found
 
 
 def input_getters(inp, out_shape):
@@ -90,6 +106,11 @@ def input_getters(inp, out_shape):
         row = index_expr(shape[:split], args[:split])
         col = index_expr(shape[split:], args[split:])
         body = f"texelFetch({name}, ivec2({col}, {row}), 0).r"
+    elif row_units(shape, inp.tex_shape) is not None:
+        j, k = row_units(shape, inp.tex_shape)
+        outer = f"({index_expr(shape[:j], args[:j])})"
+        col = f"{_mod(outer, k)} * {size_of(shape[j:])} + {index_expr(shape[j:], args[j:])}"
+        body = f"texelFetch({name}, ivec2({col}, {_div(outer, k)}), 0).r"
     else:
         body = _texel(name, idx, inp.tex_shape) if idx != "0" else f"texelFetch({name}, ivec2(0, 0), 0).r"
     code.append(f"float {g}({params}) {{ return {body}; }}")
@@ -130,6 +151,13 @@ def output_coords(out_shape, tex_shape):
         lines.append("  int index = int(gl_FragCoord.y);")
         lines.append("  int column = int(gl_FragCoord.x);")
         comps = _decode("index", out_shape[:split]) + _decode("column", out_shape[split:])
+    elif row_units(out_shape, tex_shape) is not None:
+        j, k = row_units(out_shape, tex_shape)
+        unit = size_of(out_shape[j:])
+        lines.append(f"{ctype} computeOutputCoords() {{")
+        lines.append(f"  int index = int(gl_FragCoord.y) * {k} + {_div('int(gl_FragCoord.x)', unit)};")
+        lines.append(f"  int column = {_mod('int(gl_FragCoord.x)', unit)};")
+        comps = _decode("index", out_shape[:j]) + _decode("column", out_shape[j:])
     else:
         lines.append(f"{ctype} computeOutputCoords() {{")
         lines.append("  int index = getOutputIndex();")

@@ -29,8 +29,8 @@ def texture_shape(shape, max_size):
     """(width, height) of the 2D texture holding a tensor of this logical shape.
 
     Rows of the innermost dimension when that fits, else of the innermost few dimensions (a
-    [1, 112, 112, 64] image: rows of 112 x 64), so that getters need no division; otherwise a
-    squarish rectangle; ValueError when even that exceeds max_size."""
+    [1, 112, 112, 64] image: rows of 112 x 64), so that getters need no division; else of a power
+    of two of them; otherwise a squarish rectangle; ValueError when even that exceeds max_size."""
     size = max(size_of(shape), 1)
     if size_of(shape) > 0:
         width = 1
@@ -40,6 +40,20 @@ def texture_shape(shape, max_size):
                 break
             if size // width <= max_size:
                 return (width, size // width)
+    # Rows of a power of two of whole innermost dimensions (a [1, 96, 96, 96] image: rows of two
+    # pixels of 96 channels), where the rows of one would be too many: a getter then finds a
+    # texel with a shift, not a division by a squarish width (shader_compiler.row_units).
+    unit = 1
+    for d in reversed(shape if size_of(shape) > 0 else ()):
+        if unit * d > max_size:
+            break
+        unit *= d
+    k = 1
+    while 1 < unit and k * unit <= max_size:
+        height = -(-size // (k * unit))
+        if height <= max_size:
+            return (k * unit, height)
+        k *= 2
     width = min(max_size, math.ceil(math.sqrt(size)))
     height = math.ceil(size / width)
     if height > max_size:

@@ -104,6 +104,7 @@ def materialize(backend, data_id):
         return
     blocks = _unpack_leaves(node) if node.exact else ()
     reads = _shapeless_reads(backend, node, blocks)
+    out_width = reads[None] if reads is not None else texture_shape(node.shape, backend.ctx.max_texture_size)[0]
     leaves, uniforms, functions, lines = {}, [], {}, []   # uniforms: (name, type, value)
 
     def leaf(n):
@@ -128,7 +129,7 @@ def materialize(backend, data_id):
 
     def op(n, args):
         if n.op[0] == UNPACK:
-            return _unpack_code(n, args, uniforms, functions, lines)
+            return _unpack_code(n, args, out_width, uniforms, functions, lines)
         name = f"t{len(lines)}"
         lines.append(f"  float {name} = {op_call(n.op, args, functions)};")
         return name
@@ -136,7 +137,6 @@ def materialize(backend, data_id):
     result = generate(node, leaf, uniform, op)
     names = tuple(name for name, _ in leaves.values())
     if any("flat_" in line for line in lines):
-        out_width = reads[None] if reads is not None else texture_shape(node.shape, backend.ctx.max_texture_size)[0]
         uniforms.append(("outWidth", "int", out_width))
         lines.insert(0, "  int flat_ = int(gl_FragCoord.y) * outWidth + int(gl_FragCoord.x);")
     body = "".join(functions.values()) + "void main() {\n" + "\n".join(lines) + f"\n  setOutput({result});\n}}\n"
@@ -166,25 +166,37 @@ def block_fetch(name, samplers):
     return f"vec4 {name}(int t, ivec2 p) {{\n{fetch}  return texelFetch({samplers[-1]}, p, 0);\n}}\n"
 
 
-def _unpack_code(n, samplers, uniforms, functions, lines):
+def _unpack_code(n, samplers, out_width, uniforms, functions, lines):
     """The value of an unpack node at the output's flat index (gemm.glsl's flat_coords and unpack:
     column f % N of product row (p / W) * ROW_STEP + p % W, p = f / N): its lines, uniforms
     (N, W, ROW_STEP: one program for every layer's shape) and the block fetch, a function per
     node whose branches fetch from one texture each (gemm.glsl's block: SwiftShader runs both sides
-    of a ?: select)."""
+    of a ?: select). Where the output's texture rows are the product's rows (N its width: a
+    channels-last image's rows of one pixel) p and the column are the fragment's row and column,
+    and where a product row is a pixel (W == ROW_STEP: no padded columns) the row is p: no
+    division for either (SwiftShader's divide() is a float division and two corrections a lane)."""
     rows = n.op[1]
     name = f"t{len(lines)}"
-    for part, text in shader_source.function_parts("gemm.glsl", "divide"):
-        functions.setdefault(part, text)
+    cols, width, step = n.values
     functions[f"block_{name}"] = block_fetch(f"block_{name}", samplers)
-    for suffix, value in zip(("N", "W", "S"), n.values):
-        uniforms.append((f"{name}{suffix}", "int", value))
+    if cols == out_width:
+        code = (f"  int {name}p = int(gl_FragCoord.y);\n"
+                f"  int {name}c = int(gl_FragCoord.x);\n")
+    else:
+        uniforms.append((f"{name}N", "int", cols))
+        code = (f"  int {name}p = divide(flat_, {name}N);\n"
+                f"  int {name}c = flat_ - {name}p * {name}N;\n")
+    if width == step:
+        code += f"  int {name}r = {name}p;\n"
+    else:
+        uniforms += [(f"{name}W", "int", width), (f"{name}S", "int", step)]
+        code += (f"  int {name}h = divide({name}p, {name}W);\n"
+                 f"  int {name}r = {name}h * {name}S + ({name}p - {name}h * {name}W);\n")
+    if "divide(" in code:
+        for part, text in shader_source.function_parts("gemm.glsl", "divide"):
+            functions.setdefault(part, text)
     shift = rows.bit_length() - 1
-    lines.append(f"  int {name}p = divide(flat_, {name}N);\n"
-                 f"  int {name}c = flat_ - {name}p * {name}N;\n"
-                 f"  int {name}h = divide({name}p, {name}W);\n"
-                 f"  int {name}r = {name}h * {name}S + ({name}p - {name}h * {name}W);\n"
-                 f"  float {name} = block_{name}({name}r & {rows - 1}, ivec2({name}c >> 2, {name}r >> {shift}))"
+    lines.append(code + f"  float {name} = block_{name}({name}r & {rows - 1}, ivec2({name}c >> 2, {name}r >> {shift}))"
                  f"[{name}c & 3];")
     return name
 

@@ -138,6 +138,9 @@ void main() {
 // @program topk_merge
 // Halves the candidates (TF.js's MergeProgram): output position p keeps the larger of the
 // pair (i, i + k) of the previous sequence, where i maps p back into every other run of k.
+// Larger in the swap passes' order (NaN first, then value, ties by index): keeping i0 on a tie
+// of values, as TF.js does, loses cpu's order where i0's index is the higher one. Indices from
+// n on are padding (-infinity, after every real element).
 void main() {
   ivec2 c = getOutputCoords();
   int batch = c.x;
@@ -145,7 +148,42 @@ void main() {
   int i = elem < k ? elem : elem * 2 - elem % k;
   int i0 = firstPass == 1 ? i : toInt(getIndices(batch, i));
   int i1 = firstPass == 1 ? i + k : toInt(getIndices(batch, i + k));
-  float x0 = getX(batch, i0);
-  float x1 = i1 < n ? getX(batch, i1) : x0;
-  setOutput(isNaN(x0) || (!isNaN(x1) && x0 >= x1) ? float(i0) : float(i1));
+  float x0 = i0 < n ? getX(batch, i0) : -INFINITY;
+  float x1 = i1 < n ? getX(batch, i1) : -INFINITY;
+  bool nan0 = isNaN(x0);
+  bool nan1 = isNaN(x1);
+  bool greater = nan0 ? (!nan1 || i1 > i0) : !nan1 && (x0 > x1 || (x0 == x1 && i1 > i0));
+  setOutput(float(greater ? i0 : i1));
+}
+
+// @program topk_chunk_max
+// The largest value of each run of CHUNK elements of a row (NaN the largest): a row's top k lie
+// in the k chunks whose maxima come first (by value, ties by chunk, which is index order), so
+// TopK sorts the chunk maxima and then only those chunks' elements, not the whole row.
+void main() {
+  ivec2 c = getOutputCoords();
+  int start = c.y * CHUNK;
+  float best = -INFINITY;
+  for (int j = 0; j < CHUNK; j++) {
+    if (start + j >= n) {
+      break;
+    }
+    float v = getX(c.x, start + j);
+    if (isNaN(v)) {
+      best = v;
+      break;
+    }
+    best = max(best, v);
+  }
+  setOutput(best);
+}
+
+// @program topk_candidates
+// The indices of the elements of a row's first k chunks in chunks (sorted chunk numbers), CHUNK
+// to a chunk; positions past them get distinct padding indices from n on.
+void main() {
+  ivec2 c = getOutputCoords();
+  int r = c.y / CHUNK;
+  int index = r < k ? toInt(getChunks(c.x, r)) * CHUNK + c.y % CHUNK : n;
+  setOutput(float(index < n ? index : n + c.y));
 }
