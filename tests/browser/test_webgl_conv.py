@@ -12,6 +12,23 @@ from .conftest import F16, as_stored, gradient_threshold, tolerance
 rng = np.random.default_rng(31)
 
 
+def _on_small_textures(body):
+    """run_py code running body (indented by 4) on a webgl backend whose texture limit is 64, the
+    session's backend and limit put back after it."""
+    return ("""
+from pytfweb.backends.webgl.backend import WebGLBackend
+old = tf.env().get("WEBGL_MAX_TEXTURE_SIZE")
+tf.env().set("WEBGL_MAX_TEXTURE_SIZE", 64)
+tf.copy_registered_kernels("webgl", "webgl-small")
+tf.register_backend("webgl-small", WebGLBackend)
+tf.set_backend("webgl-small")
+try:
+""" + body + """finally:
+    tf.set_backend("webgl")
+    tf.remove_backend("webgl-small")
+    tf.env().set("WEBGL_MAX_TEXTURE_SIZE", old)
+""")
+
 def floats(*shape):
     return rng.uniform(-2, 2, size=shape).astype(np.float32)
 
@@ -212,14 +229,7 @@ def test_products_past_a_small_texture_limit(run_py):
     tf.set_backend("cpu")
     depthwise_want = tf.tidy(lambda: [t.numpy() for t in eval(depthwise)(  # noqa: S307
         tf.tensor(as_stored(dx)), tf.tensor(as_stored(dw)))])
-    out = run_py("""
-from pytfweb.backends.webgl.backend import WebGLBackend
-old = tf.env().get("WEBGL_MAX_TEXTURE_SIZE")
-tf.env().set("WEBGL_MAX_TEXTURE_SIZE", 64)
-tf.copy_registered_kernels("webgl", "webgl-small")
-tf.register_backend("webgl-small", WebGLBackend)
-tf.set_backend("webgl-small")
-try:
+    out = run_py(_on_small_textures("""
     xt, wt = tf.tensor(x), tf.tensor(w)
     dw_grad = tf.grad(lambda f: tf.sum(tf.conv2d(xt, f, 1, 'same') ** 2))(wt)
     c = tf.mat_mul(tf.tensor(a), tf.tensor(b))
@@ -228,11 +238,7 @@ try:
     packed = sum(1 for key in tf.backend().programs
                  if str(key[0]).startswith('conv:depthwise') and 'BLOCK_FOLD 2' in str(key[0]))
     result = [dw_grad.array_sync(), c.array_sync(), grads, [t.array_sync() for t in folded], packed]
-finally:
-    tf.set_backend("webgl")
-    tf.remove_backend("webgl-small")
-    tf.env().set("WEBGL_MAX_TEXTURE_SIZE", old)
-""", x=x.tolist(), w=w.tolist(), a=a.tolist(), b=b.tolist(), dx=dx.tolist(), dw=dw.tolist(), depthwise=depthwise)
+"""), x=x.tolist(), w=w.tolist(), a=a.tolist(), b=b.tolist(), dx=dx.tolist(), dw=dw.tolist(), depthwise=depthwise)
     dw_grad, c, grads, folded, packed = out
     assert grads == 1 and packed == 2    # the forward and the input gradient, folded
     for got, want in zip(folded, depthwise_want):
@@ -324,24 +330,13 @@ def test_rows_of_several_pixels_past_a_small_texture_limit(run_py):
     tf.set_backend("cpu")
     args = [as_stored(t) for t in (x, w1, dw, w2, w3)]
     want = tf.tidy(lambda: [t.numpy() for t in eval(fn)(*map(tf.tensor, args))])  # noqa: S307
-    out = run_py("""
-from pytfweb.backends.webgl.backend import WebGLBackend
-from pytfweb.backends.webgl.shader_compiler import row_units
-old = tf.env().get("WEBGL_MAX_TEXTURE_SIZE")
-tf.env().set("WEBGL_MAX_TEXTURE_SIZE", 64)
-tf.copy_registered_kernels("webgl", "webgl-small")
-tf.register_backend("webgl-small", WebGLBackend)
-tf.set_backend("webgl-small")
-try:
+    out = run_py(_on_small_textures("""
+    from pytfweb.backends.webgl.shader_compiler import row_units
     ys = eval(fn)(*[tf.tensor(a) for a in (x, w1, dw, w2, w3)])
     layouts = [row_units(y.shape, tf.backend().texture_layout(y.data_id)) for y in ys[:4]]
     result = [[y.array_sync() for y in ys], [list(u) if u else None for u in layouts]]
     tf.dispose(ys)
-finally:
-    tf.set_backend("webgl")
-    tf.remove_backend("webgl-small")
-    tf.env().set("WEBGL_MAX_TEXTURE_SIZE", old)
-""", x=x.tolist(), w1=w1.tolist(), dw=dw.tolist(), w2=w2.tolist(), w3=w3.tolist(), fn=fn)
+"""), x=x.tolist(), w1=w1.tolist(), dw=dw.tolist(), w2=w2.tolist(), w3=w3.tolist(), fn=fn)
     got, layouts = out
     assert layouts == [[3, 4], [3, 4], [3, 4], [3, 4]]
     for g, wnt in zip(got, want):
