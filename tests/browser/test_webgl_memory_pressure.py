@@ -32,7 +32,7 @@ def check_draw(inputs, outs):
         return
     t = be.textures
     own = resident([be.store.get(i.data_id) for i in list(inputs) + list(outs)])
-    own.update(resident([d for d in be.store.values() if d.channels == 4 and d not in be._lru]))
+    own.update(resident([d for d in be.store.values() if d.channels >= 4 and d not in be._lru]))
     excess = t.bytes_used + t.bytes_free - BUDGET - sum(t.nbytes(*d.tex_shape, d.channels) for d in own.values())
     watch["draws"] += 1
     if watch["max_excess"] is None or excess > watch["max_excess"]:
@@ -47,9 +47,9 @@ def run(program, inputs, *args, **kw):
     check_draw(inputs, [out])
     return out
 def run_packed(program, inputs, *args, **kw):
-    outs = run_packed0(program, inputs, *args, **kw)
-    check_draw(inputs, outs)
-    return outs
+    out = run_packed0(program, inputs, *args, **kw)
+    check_draw(inputs, [out])
+    return out
 be.run, be.run_packed = run, run_packed
 
 

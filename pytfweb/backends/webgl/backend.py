@@ -372,36 +372,33 @@ class WebGLBackend(GPUBackend):
         return handle
 
     def run_packed(self, program, inputs, uniform_values=(), _retry=True):
-        """Run a packed program (Program.packed_outputs > 0): its outputs, RGBA textures whose
-        texel grid is program.output_shape, as TensorInfos of shape [rows, columns, 4]. They are
-        the GEMM's operands, internal to one kernel: never read back, disposed by that kernel."""
+        """Run a packed program (Program.packed_outputs n > 0): its output, RGBA texels on the grid
+        program.output_shape, as a TensorInfo of shape [rows, columns, 4n]: one RGBA texture, or
+        for n > 1 (a product's blocks) one RGBA array texture whose layer i is the program's output
+        i, so that a reader fetches any block with one texelFetch (no branch per block's texture).
+        A GEMM's operands and products, internal to one kernel: never read back, disposed by it."""
         h, w = program.output_shape
+        channels = 4 * program.packed_outputs
         self._materialized(inputs)
         self._pinned = datas = [self.store[t.data_id] for t in inputs]
         try:
             for d in datas:
                 self._ensure_texture(d)
             handle = self._handle(program, inputs, datas, (w, h))
-            outs = []
-            for _ in range(program.packed_outputs):
-                d = TexData((h, w, 4), "float32")
-                d.channels, d.tex_shape = 4, (w, h)
-                d.texture = self._acquire(w, h, 4)
-                data_id = DataId(self)
-                self.store[data_id] = d
-                outs.append(TensorInfo(data_id, d.shape, "float32"))
+            out = TexData((h, w, channels), "float32")
+            out.channels, out.tex_shape = channels, (w, h)
+            out.texture = self._acquire(w, h, channels)
+            data_id = DataId(self)
+            self.store[data_id] = out
         finally:
             self._pinned = ()
-        textures = [self.store[o.data_id].texture for o in outs]
         if self.compiling_only:
-            return outs
-        if self.ctx.draw(handle, textures if len(textures) > 1 else textures[0], w, h,
-                         *(d.texture for d in datas), *uniform_values):
-            for o in outs:
-                self.store.pop(o.data_id, None)
+            return TensorInfo(data_id, out.shape, "float32")
+        if self.ctx.draw(handle, out.texture, w, h, *(d.texture for d in datas), *uniform_values):
+            self.store.pop(data_id, None)
             self._context_lost_during(program, _retry)
             return self.run_packed(program, inputs, uniform_values, _retry=False)
-        return outs
+        return TensorInfo(data_id, out.shape, "float32")
 
     def _context_lost_during(self, program, retry):
         self._recover()

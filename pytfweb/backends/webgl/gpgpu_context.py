@@ -142,15 +142,23 @@ class GPGPUContext:
 
     # --- textures ------------------------------------------------------------------------
     def create_texture(self, width, height, channels=1):
+        """A width x height float texture of 1 or 4 channels; channels 4n (n > 1): an RGBA
+        TEXTURE_2D_ARRAY of n layers (a product's blocks), marked `layers` for helpers.js, which
+        binds it to that target and attaches its layers as the draw's colour attachments."""
         gl = self.gl
         tex = gl.createTexture()
-        gl.bindTexture(gl.TEXTURE_2D, tex)
+        target = gl.TEXTURE_2D if channels <= 4 else gl.TEXTURE_2D_ARRAY
+        gl.bindTexture(target, tex)
         for p in (gl.TEXTURE_WRAP_S, gl.TEXTURE_WRAP_T):
-            gl.texParameteri(gl.TEXTURE_2D, p, gl.CLAMP_TO_EDGE)
+            gl.texParameteri(target, p, gl.CLAMP_TO_EDGE)
         for p in (gl.TEXTURE_MIN_FILTER, gl.TEXTURE_MAG_FILTER):
-            gl.texParameteri(gl.TEXTURE_2D, p, gl.NEAREST)
-        gl.texStorage2D(gl.TEXTURE_2D, 1, self.internal_formats[channels], width, height)
-        gl.bindTexture(gl.TEXTURE_2D, None)
+            gl.texParameteri(target, p, gl.NEAREST)
+        if channels <= 4:
+            gl.texStorage2D(target, 1, self.internal_formats[channels], width, height)
+        else:
+            gl.texStorage3D(target, 1, self.internal_formats[4], width, height, channels // 4)
+            tex.layers = channels // 4
+        gl.bindTexture(target, None)
         return tex
 
     def delete_texture(self, tex):

@@ -24,7 +24,24 @@
       gl.drawBuffers([gl.COLOR_ATTACHMENT0]);
       extraAttachments = 0;
     }
-    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
+    const layers = tex.layers;
+    if (layers === undefined) {
+      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
+      return;
+    }
+    // A product's blocks (an array texture, gpgpu_context.create_texture): layer i is output i.
+    const buffers = [];
+    for (let i = 0; i < layers; i++) {
+      gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + i, tex, 0, i);
+      buffers.push(gl.COLOR_ATTACHMENT0 + i);
+    }
+    gl.drawBuffers(buffers);
+    extraAttachments = layers - 1;
+  }
+  // An input texture on unit i, at the target its sampler (sampler2D or sampler2DArray) reads.
+  function bindInput(i, tex) {
+    gl.activeTexture(gl.TEXTURE0 + i);
+    gl.bindTexture(tex.layers === undefined ? gl.TEXTURE_2D : gl.TEXTURE_2D_ARRAY, tex);
   }
   function attachAll(textures) {
     attach(textures[0]);
@@ -52,10 +69,7 @@
       if (Array.isArray(outTex)) attachAll(outTex); else attach(outTex);
       gl.viewport(0, 0, width, height);
       const n = p.numInputs;
-      for (let i = 0; i < n; i++) {
-        gl.activeTexture(gl.TEXTURE0 + i);
-        gl.bindTexture(gl.TEXTURE_2D, args[i]);
-      }
+      for (let i = 0; i < n; i++) bindInput(i, args[i]);
       const locs = p.uniformLocs, types = p.uniformTypes;
       for (let j = 0; j < locs.length; j++) {
         const v = args[n + j];
@@ -80,10 +94,7 @@
         if (outs.length === 1) attach(t[outs[0]]); else attachAll(outs.map((k) => t[k]));
         gl.viewport(0, 0, c.w, c.h);
         const ins = c.ins;
-        for (let i = 0; i < ins.length; i++) {
-          gl.activeTexture(gl.TEXTURE0 + i);
-          gl.bindTexture(gl.TEXTURE_2D, t[ins[i]]);
-        }
+        for (let i = 0; i < ins.length; i++) bindInput(i, t[ins[i]]);
         const locs = p.uniformLocs, types = p.uniformTypes, u = c.u;
         for (let j = 0; j < locs.length; j++) {
           if (types[j] === 'float') gl.uniform1f(locs[j], u[j]);

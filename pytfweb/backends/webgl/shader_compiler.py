@@ -87,9 +87,15 @@ def row_units(shape, tex_shape):
     return found
 
 
+def sampler(inp):
+    """The uniform declaring an input's sampler: a product's blocks (channels 4n, n > 1: the layers
+    of an array texture) are a sampler2DArray, which the program reads itself."""
+    return f"uniform {'sampler2DArray' if inp.channels > 4 else 'sampler2D'} {inp.name};"
+
+
 def input_getters(inp, out_shape):
     if inp.channels != 1:
-        return f"uniform sampler2D {inp.name};"
+        return sampler(inp)
     name, shape = inp.name, inp.shape
     g = getter_name(name)
     rank = len(shape)
@@ -197,14 +203,15 @@ def _decode(var, shape):
 
 def build_source(program, inputs, out_tex_shape):
     """The full fragment shader for program with inputs (InputInfo) on an output texture."""
-    parts = ["#version 300 es", "precision highp float;", "precision highp int;", "precision highp sampler2D;"]
+    parts = ["#version 300 es", "precision highp float;", "precision highp int;", "precision highp sampler2D;",
+             "precision highp sampler2DArray;"]
     if program.packed_outputs or program.outputs > 1:
         parts.append(f"#define OUTPUTS {program.packed_outputs or program.outputs}")
     parts.append(shader_source.read("header.glsl"))
     for name, typ in program.uniforms:
         parts.append(f"uniform {typ} {name};")
     if program.shapeless:
-        parts.extend(f"uniform sampler2D {inp.name};" for inp in inputs)
+        parts.extend(sampler(inp) for inp in inputs)
         parts.append(program.user_code)
         return "\n".join(parts)
     parts.append(output_coords(program.output_shape, out_tex_shape))

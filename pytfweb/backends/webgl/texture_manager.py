@@ -1,7 +1,8 @@
 """The record of a tensor's data (TexData), and textures recycled by physical size and channel
 count: a disposed tensor's texture goes to a free list and the next tensor of the same size takes
 it, so a steady loop allocates nothing. Tensors use one channel per texel; the packed operands of
-the GEMM programs (programs/gemm.py) use four (RGBA)."""
+the GEMM programs (programs/gemm.py) use four (RGBA), and a product's blocks 4 x their count: one
+RGBA array texture of that many layers (a reader fetches any block with one texelFetch)."""
 import functools
 import math
 
@@ -17,7 +18,8 @@ class TexData:
         self.texture = None
         self.lost = False   # its values were only in a texture of a lost context
         self.tex_shape = None
-        # 4: a packed RGBA operand of the GEMM programs (programs/gemm.py), internal to a kernel
+        # 4: a packed RGBA operand of the GEMM programs (programs/gemm.py), internal to a kernel;
+        # 4n (n > 1): a product's n blocks, the layers of one RGBA array texture (run_packed)
         self.channels = 1
         # complex64 (as TF.js's complexTensorInfos): the DataIds of two float32 data, real and
         # imaginary, owned by this one and freed with it; it has no texture of its own.

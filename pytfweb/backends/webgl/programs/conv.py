@@ -163,7 +163,7 @@ def _blocks_reader(backend, x, info):
         return None
     rows = node.op[1]
     # (not c0 ..: the product's accumulators)
-    names = tuple(f"src{i}" for i in range(rows))
+    names = ("src",)
     views = [leaf.info for leaf in node.args]
     functions, lines, leaves = {}, [], {}
     for step, previous in chain:
@@ -186,7 +186,7 @@ def _blocks_reader(backend, x, info):
                       for name, one in leaves.values()) for i in range(4)]
     code = ("".join(functions.values())
             + f"float chain_(float v{params}) {{\n{''.join(lines)}  return {result};\n}}\n"
-            + fusion.block_fetch("aBlock", names[:rows])
+            + fusion.block_fetch("aBlock", "src")
             + "vec4 pixel4(int pixel, int c) {\n"
             f"  int h = pixel / {w};\n  int r = h * {row_step} + (pixel - h * {w});\n"
             f"  vec4 v = aBlock(r & {rows - 1}, ivec2(c >> 2, r >> {rows.bit_length() - 1}));\n"
@@ -274,7 +274,7 @@ def _packed_depthwise_filter(backend, f):
         program = Program("conv:depthwise_filter_pack", ("W",), (taps, -(-channels // 4)),
                           _sections("depthwise_filter_pack"), (("channels", "int"), ("width", "int")),
                           packed_outputs=1, shapeless=True)
-        return backend.run_packed(program, [f], (channels, width))[0]
+        return backend.run_packed(program, [f], (channels, width))
     return backend.derived_data(f.data_id, ("conv:depthwise_filter_pack", tuple(f.shape)), pack)
 
 
@@ -334,8 +334,7 @@ def _depthwise_blocks(backend, info, size, row, section, reader, image, f, out_s
                            _defines(info, True) + image_defines + _sections("depthwise_block_coords"), epilogue,
                            flat=flat, lazy=lazy)
     finally:
-        for b in blocks:
-            backend.dispose_data(b.data_id)
+        backend.dispose_data(blocks.data_id)
 
 
 def _packed_depthwise(backend, info, x, f, epilogue, lazy):
@@ -484,7 +483,7 @@ def _packed_depthwise_backprop_filter(backend, info, x, dy):
     program = Program(f"conv:depthwise_backprop_filter_packed:{code}", ("x", "dy"), (splits * taps, c4),
                       code + _sections("depthwise_x_at", "depthwise_dy_at", "depthwise_backprop_filter_packed"),
                       packed_outputs=1)
-    (partials,) = backend.run_packed(program, [_view(x, _as5d(x.shape, True)), _view(dy, _as5d(dy.shape, True))])
+    partials = backend.run_packed(program, [_view(x, _as5d(x.shape, True)), _view(dy, _as5d(dy.shape, True))])
     try:
         code = geometry + f"#define SPLITS {splits}\n" + _sections("depthwise_backprop_filter_sum")
         return _run(backend, "depthwise_backprop_filter_sum", code, ("partials",), [partials],

@@ -52,7 +52,8 @@ def defer(backend, file, fn, nan_wrap, inputs, out_shape, dtype, scalar_of):
                   materialize, check=check)
 
 
-#: Node.op of a pending GEMM unpack (gemm.unpack's lazy form): (UNPACK, its blocks' count).
+#: Node.op of a pending GEMM unpack (gemm.unpack's lazy form): (UNPACK, its blocks' count); its one
+#: leaf is the blocks (an array texture, WebGLBackend.run_packed).
 UNPACK = "gemm_unpack"
 
 
@@ -67,8 +68,8 @@ def defer_unpack(backend, blocks, flat, shape, ops):
     size = size_of(shape)
     if not size or size >= 1 << 24:
         return None
-    node = Node((UNPACK, len(blocks)), [Leaf(TensorInfo(b.data_id, tuple(b.shape), b.dtype)) for b in blocks],
-                shape, "float32", tuple(flat))
+    leaf = Leaf(TensorInfo(blocks.data_id, tuple(blocks.shape), blocks.dtype))
+    node = Node((UNPACK, blocks.shape[-1] // 4), [leaf], shape, "float32", tuple(flat))
     node.exact = True
     out = backend.add_pending(node)
     for (file, fn, nan_wrap), operand in ops:
@@ -158,27 +159,24 @@ def op_call(op, args, functions):
     return f"isNaN({args[0]}) ? {args[0]} : {call}" if nan_wrap else call
 
 
-def block_fetch(name, samplers):
-    """GLSL `vec4 name(int t, ivec2 p)`: texel p of a product's block t, a branch per block's texture
-    (gemm.glsl's block: SwiftShader runs both sides of a ?: select; neighbouring fragments mostly
-    share t)."""
-    fetch = "".join(f"  if (t == {i}) return texelFetch({s}, p, 0);\n" for i, s in enumerate(samplers[:-1]))
-    return f"vec4 {name}(int t, ivec2 p) {{\n{fetch}  return texelFetch({samplers[-1]}, p, 0);\n}}\n"
+def block_fetch(name, sampler):
+    """GLSL `vec4 name(int t, ivec2 p)`: texel p of a product's block t, layer t of the blocks'
+    array texture `sampler` (gemm.glsl's block)."""
+    return f"vec4 {name}(int t, ivec2 p) {{ return texelFetch({sampler}, ivec3(p, t), 0); }}\n"
 
 
 def _unpack_code(n, samplers, out_width, uniforms, functions, lines):
     """The value of an unpack node at the output's flat index (gemm.glsl's flat_coords and unpack:
     column f % N of product row (p / W) * ROW_STEP + p % W, p = f / N): its lines, uniforms
     (N, W, ROW_STEP: one program for every layer's shape) and the block fetch, a function per
-    node whose branches fetch from one texture each (gemm.glsl's block: SwiftShader runs both sides
-    of a ?: select). Where the output's texture rows are the product's rows (N its width: a
+    node (gemm.glsl's block). Where the output's texture rows are the product's rows (N its width: a
     channels-last image's rows of one pixel) p and the column are the fragment's row and column,
     and where a product row is a pixel (W == ROW_STEP: no padded columns) the row is p: no
     division for either (SwiftShader's divide() is a float division and two corrections a lane)."""
     rows = n.op[1]
     name = f"t{len(lines)}"
     cols, width, step = n.values
-    functions[f"block_{name}"] = block_fetch(f"block_{name}", samplers)
+    functions[f"block_{name}"] = block_fetch(f"block_{name}", samplers[0])
     if cols == out_width:
         code = (f"  int {name}p = int(gl_FragCoord.y);\n"
                 f"  int {name}c = int(gl_FragCoord.x);\n")

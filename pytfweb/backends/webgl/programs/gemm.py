@@ -92,7 +92,7 @@ def _defines(**values):
 def _pack(backend, section, operand, defines, grid):
     program = Program(f"gemm:{section}:{operand.key}:{defines}", operand.names, grid,
                       defines + operand.code + shader_source.program(_FILE, section), packed_outputs=1)
-    return backend.run_packed(program, operand.views)[0]
+    return backend.run_packed(program, operand.views)
 
 
 def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None, keep_b=True, splits=1,
@@ -132,7 +132,7 @@ def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None,
                                             _PRODUCT_UNIFORMS, packed_outputs=p.block_rows, shapeless=True),
                                     [a4, b4],
                                     (p.a_rows, p.q, p.kpad, p.n4, p.b_stack, p.fold))
-        temps.extend(blocks)
+        temps.append(blocks)
         return unpack(backend, blocks, out_shape, _defines(A_ROWS=p.a_rows) + coords_code, epilogue, splits,
                       (p.n, p.m, p.a_rows) if row_major and splits == 1 else None, lazy)
     finally:
@@ -141,8 +141,9 @@ def product(backend, p, a, b, batch_code, out_shape, coords_code, epilogue=None,
 
 
 def unpack(backend, blocks, out_shape, coords_code, epilogue=None, splits=1, flat=None, lazy=None):
-    """4 or 8 RGBA outputs laid out as the gemm program's (output t, texel (rb, c): rows
-    len(blocks) rb + t, columns 4c .. 4c+3) as a float32 tensor of out_shape; coords_code defines
+    """A product's 4 or 8 blocks (run_packed's array texture) laid out as the gemm program's
+    outputs (layer t, texel (rb, c): rows block_count(blocks) rb + t, columns 4c .. 4c+3) as a
+    float32 tensor of out_shape; coords_code defines
     `void productCoords(out int r, out int col)` (and A_ROWS when splits > 1: the value at r is
     the sum of those at r, r + A_ROWS, ..., one per split). The caller disposes blocks.
 
@@ -165,8 +166,8 @@ def unpack(backend, blocks, out_shape, coords_code, epilogue=None, splits=1, fla
     shapeless = flat is not None and _flat_unpack(backend, blocks, out_shape, flat, epilogue)
     if shapeless:
         return shapeless
-    names = tuple(f"c{i}" for i in range(len(blocks)))
-    views, code, uniforms, values = list(blocks), _defines(BLOCK_ROWS=len(blocks), SPLITS=splits), (), ()
+    names = ("blocks",)
+    views, code, uniforms, values = [blocks], _defines(BLOCK_ROWS=block_count(blocks), SPLITS=splits), (), ()
     if epilogue is not None:
         extra_names, extra_views, epilogue_code, uniforms, values = epilogue
         code += epilogue_code
@@ -177,6 +178,12 @@ def unpack(backend, blocks, out_shape, coords_code, epilogue=None, splits=1, fla
     return TensorInfo(out.data_id, tuple(out_shape), "float32")
 
 
+def block_count(blocks):
+    """The number of blocks (rows per block row, 4 or 8) of a product's blocks (run_packed: the
+    layers of one array texture, shape [rows, columns, 4 x that])."""
+    return blocks.shape[-1] // 4
+
+
 def _flat_unpack(backend, blocks, out_shape, flat, epilogue):
     """unpack's shapeless program, or None where an epilogue input is neither one value nor one
     per column, or the output is too large for its flat index to divide exactly in float32."""
@@ -184,8 +191,8 @@ def _flat_unpack(backend, blocks, out_shape, flat, epilogue):
     if size >= 1 << 24:
         return None
     n, w, row_step = flat
-    names = tuple(f"c{i}" for i in range(len(blocks)))
-    views, code, uniforms = list(blocks), _defines(BLOCK_ROWS=len(blocks)), []
+    names = ("blocks",)
+    views, code, uniforms = [blocks], _defines(BLOCK_ROWS=block_count(blocks)), []
     if epilogue is not None:
         extra_names, extra_views, epilogue_code, epilogue_uniforms, epilogue_values = epilogue
         for name, view in zip(extra_names, extra_views):

@@ -6,8 +6,9 @@ class Program:
     and get their values per run, so attributes that change often do not recompile.
 
     packed_outputs = n > 0 makes a packed program (programs/gemm.py, run with
-    WebGLBackend.run_packed): it writes n RGBA textures whose texel grid is output_shape
-    ([rows, columns]) itself, through outColor, outColor1, ... (n is 1, 4 or 8).
+    WebGLBackend.run_packed): it writes RGBA texels on the grid output_shape ([rows, columns])
+    itself, through outColor, outColor1, ... (n is 1, 4 or 8), for n > 1 into the layers of one
+    array texture (a product's blocks, read through a sampler2DArray).
 
     outputs = n > 1 makes n tensors of output_shape in one draw (WebGLBackend.run_outputs): the
     code writes each value to outColor, outColor1, ... (in .r), not through setOutput.

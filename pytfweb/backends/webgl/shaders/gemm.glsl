@@ -1,7 +1,8 @@
 // The packed matrix product (programs/gemm.py): C[batch] = A[batch] B[batch], with A [M, K] and
 // B [K, N] packed four values to an RGBA texel, and each fragment computing a BLOCK_ROWS x 4
 // block of C (BLOCK_ROWS 8, or 4 where fewer render targets exist) into BLOCK_ROWS render
-// targets (outColor: row 0 of the block, outColor1: row 1, ...). Per step of four k, a fragment
+// targets, the layers of one array texture (outColor: row 0 of the block, into layer 0;
+// outColor1: row 1, ...). Per step of four k, a fragment
 // fetches four texels of B and BLOCK_ROWS of A for 16 BLOCK_ROWS multiply-adds, where the
 // one-value-per-fragment program fetches two values per multiply-add.
 //
@@ -13,7 +14,7 @@
 //   b4: B's matrices are tiles of KPAD x N4 texels, stacked B_STACK to a column of tiles, the
 //       columns side by side (one column where B_BATCHES * KPAD fits a texture's height): texel
 //       ((batch / B_STACK) * N4 + c, (batch % B_STACK) * KPAD + k) holds B(batch, k, 4c .. 4c+3).
-//   the outputs: texel (rb, c) of output t holds C rows BLOCK_ROWS rb + t, columns 4c .. 4c+3,
+//   the outputs (the blocks): texel (rb, c) of output (layer) t holds C rows BLOCK_ROWS rb + t, columns 4c .. 4c+3,
 //       the rows counted as in a4 (batch * A_ROWS + row).
 // A split product (a long K cut into SPLITS batches of partial sums, as for a filter's gradient)
 // is summed by the unpack program.
@@ -155,21 +156,9 @@ void productCoords(out int r, out int col) {
 #define BLOCK_FOLD 1
 #endif
 
-// Branches, not ?: selects, which SwiftShader evaluates on both sides: neighbouring fragments
-// mostly share t, so one fetch runs per fragment.
+// blocks: the product's blocks, layer t block t (WebGLBackend.run_packed): one fetch for any t.
 vec4 block(int t, ivec2 p) {
-  if (t == 0) return texelFetch(c0, p, 0);
-  if (t == 1) return texelFetch(c1, p, 0);
-  if (t == 2) return texelFetch(c2, p, 0);
-#if BLOCK_ROWS == 8
-  if (t == 3) return texelFetch(c3, p, 0);
-  if (t == 4) return texelFetch(c4, p, 0);
-  if (t == 5) return texelFetch(c5, p, 0);
-  if (t == 6) return texelFetch(c6, p, 0);
-  return texelFetch(c7, p, 0);
-#else
-  return texelFetch(c3, p, 0);
-#endif
+  return texelFetch(blocks, ivec3(p, t), 0);
 }
 
 void main() {
