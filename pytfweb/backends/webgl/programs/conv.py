@@ -319,8 +319,9 @@ def _depthwise_blocks(backend, info, size, row, section, reader, image, f, out_s
     filter_name, filter_view = "W", _view(f, _filter5d(f.shape))
     if name == "x":
         # (not from a pending product's blocks as the GEMM's pack A reads them: each of a
-        # fragment's ~50 fetches would branch over the blocks and apply the chain, which cost
-        # handlandmark's depthwise programs four times the unpack they save)
+        # fragment's ~50 fetches would apply the chain, and when the blocks were a texture each
+        # also branch over them, which cost handlandmark's depthwise programs four times the
+        # unpack they save; not measured again since the blocks became one array texture)
         code += _x4(backend, info, image_view)
         code += "#define HAS_W4\n"
         filter_name, filter_view = "w4", _packed_depthwise_filter(backend, f)
