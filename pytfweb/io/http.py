@@ -135,10 +135,8 @@ class HTTPRequest:
         if not hasattr(got, "total"):   # (a fetch_func's response that is not a fetch Response)
             weights = self._read_weights(groups, [url], [groups[0].max_bytes], [reply])
             return await artifacts_from_model_json_async(model_json, lambda m: weights, nesting_checked=True)
-        self._check_groups(groups, [int(got.total)])
-        early.plan.done = True
-        self.dequantized = early.plan
-        return artifacts_from_model_json(model_json, lambda m: (_specs(groups), early.data), nesting_checked=True)
+        weights = self._streamed(groups, early.plan, early.data, int(got.total))
+        return artifacts_from_model_json(model_json, lambda m: weights, nesting_checked=True)
 
     def load_sync(self):
         """load() without awaiting (CPython: urllib or a blocking fetch_func)."""
@@ -205,22 +203,32 @@ class HTTPRequest:
         waiting = [self._reply_js(promise, url) for url, _, promise in sent]
         if self.while_weights_load is not None and model_json is not None and not prepared:
             self.while_weights_load(model_json)
-        plan = None
-        if self.stream_dequantize and len(sent) == 1 and len(groups) == 1:
-            plan = stream_plan(groups[0].specs, groups[0].checked)
-            if plan is not None and plan.nbytes != groups[0].max_bytes:
-                plan = None
+        plan = self._one_file_plan(groups, len(sent))
         replies = await self._monitor(waiting, 0.0, 0.5)
         if plan is not None and hasattr(replies[0].response, "arrayBuffer"):
             (url, cap, _), = sent
             self._check_weight_reply(url, replies[0].status)
             data = bytearray(plan.nbytes)
             total, = await self._monitor([self._read_into(replies[0], data, cap, url, plan)], 0.5, 1.0)
-            self._check_groups(groups, [total])
-            plan.done = True
-            self.dequantized = plan
-            return _specs(groups), data
+            return self._streamed(groups, plan, data, total)
         return await self._read_weights(groups, [u for u, _, _ in sent], [c for _, c, _ in sent], replies)
+
+    def _one_file_plan(self, groups, files):
+        """The StreamPlan that reads the weights' one file into their arrays as its bytes arrive, or
+        None: several files or groups, offsets the manifest cannot give (string weights), a file
+        whose size the specs do not fix, or stream_dequantize off."""
+        if not (self.stream_dequantize and files == 1 and len(groups) == 1):
+            return None
+        plan = stream_plan(groups[0].specs, groups[0].checked)
+        return plan if plan is not None and plan.nbytes == groups[0].max_bytes else None
+
+    def _streamed(self, groups, plan, data, total):
+        """(specs, data) of weights plan read into data (total bytes arrived), their size checked
+        and plan's arrays handed to the loader (self.dequantized)."""
+        self._check_groups(groups, [total])
+        plan.done = True
+        self.dequantized = plan
+        return _specs(groups), data
 
     async def _read_into(self, reply, data, max_bytes, url, plan):
         """_read_js into data (a bytearray), dequantizing plan's weights as their bytes arrive."""
@@ -452,11 +460,8 @@ class _Early:
         self.model_json, self.groups, self.urls = model_json, groups, urls
         if h.while_weights_load is not None:
             h.while_weights_load(model_json)
-        plan = None
-        if h.stream_dequantize and h.on_progress is None and len(urls) == 1 and len(groups) == 1:
-            plan = stream_plan(groups[0].specs, groups[0].checked)
-            if plan is not None and plan.nbytes != groups[0].max_bytes:
-                plan = None
+        # (progress to report: Python reads the file, _receive_weights)
+        plan = h._one_file_plan(groups, len(urls)) if h.on_progress is None else None
         if plan is None:
             return True
         self.plan, self.data = plan, bytearray(plan.nbytes)
