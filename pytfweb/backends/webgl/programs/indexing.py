@@ -311,7 +311,8 @@ def _bitonic(backend, x2, k2, indices):
 
     def run(section, uniforms, shape, values):
         nonlocal indices, first
-        program = Program(f"topk_{section}", ("x", "indices"), shape, _section(f"topk_{section}"), uniforms)
+        code = shader_source.function("indexing.glsl", "topkFirst") + _section(f"topk_{section}")
+        program = Program(f"topk_{section}", ("x", "indices"), shape, code, uniforms)
         out = backend.run(program, [x2, x2 if first else indices], "int32", (n, int(first), *values))
         if not first:
             backend.dispose_data(indices.data_id)

@@ -1,6 +1,18 @@
 // Indexing programs. Python (programs/indexing.py) defines the shape-dependent macros each
 // section names; index tuples of int32 inputs travel as floats (toInt recovers them).
 
+// Whether index i0 of x's row `batch` comes before index i1 in TopK's order (topk_swap,
+// topk_merge): NaN first, then larger values, equal values by lower index; indices from n on are
+// padding (-infinity, after every real element). Outside every section: the TopK programs take it
+// with shader_source.function.
+bool topkFirst(int batch, int i0, int i1) {
+  float x0 = i0 < n ? getX(batch, i0) : -INFINITY;
+  float x1 = i1 < n ? getX(batch, i1) : -INFINITY;
+  bool nan0 = isNaN(x0);
+  bool nan1 = isNaN(x1);
+  return nan0 ? (!nan1 || i1 > i0) : !nan1 && (x0 > x1 || (x0 == x1 && i1 > i0));
+}
+
 // @program gather_nd
 // x viewed as [slices, SLICE_SIZE], indices as [count, SLICE_DIM], output [count, SLICE_SIZE].
 // ND_SHAPE and ND_STRIDES: the indexed axes of x and their strides in slices. A tuple outside
@@ -121,13 +133,8 @@ void main() {
   int i = first ? elem : elem - inc;
   int i0 = firstPass == 1 ? i : toInt(getIndices(batch, i));
   int i1 = firstPass == 1 ? i + inc : toInt(getIndices(batch, i + inc));
-  float x0 = i0 < n ? getX(batch, i0) : -INFINITY;
-  float x1 = i1 < n ? getX(batch, i1) : -INFINITY;
   bool reverse = elem % (2 * dir) >= dir;
-  bool nan0 = isNaN(x0);
-  bool nan1 = isNaN(x1);
-  bool greater = nan0 ? (!nan1 || i1 > i0) : !nan1 && (x0 > x1 || (x0 == x1 && i1 > i0));
-  if (reverse == greater) {
+  if (reverse == topkFirst(batch, i0, i1)) {
     int t = i0;
     i0 = i1;
     i1 = t;
@@ -138,9 +145,8 @@ void main() {
 // @program topk_merge
 // Halves the candidates (TF.js's MergeProgram): output position p keeps the larger of the
 // pair (i, i + k) of the previous sequence, where i maps p back into every other run of k.
-// Larger in the swap passes' order (NaN first, then value, ties by index): keeping i0 on a tie
-// of values, as TF.js does, loses cpu's order where i0's index is the higher one. Indices from
-// n on are padding (-infinity, after every real element).
+// Larger in the swap passes' order (topkFirst): keeping i0 on a tie of values, as TF.js does,
+// loses cpu's order where i0's index is the higher one.
 void main() {
   ivec2 c = getOutputCoords();
   int batch = c.x;
@@ -148,12 +154,7 @@ void main() {
   int i = elem < k ? elem : elem * 2 - elem % k;
   int i0 = firstPass == 1 ? i : toInt(getIndices(batch, i));
   int i1 = firstPass == 1 ? i + k : toInt(getIndices(batch, i + k));
-  float x0 = i0 < n ? getX(batch, i0) : -INFINITY;
-  float x1 = i1 < n ? getX(batch, i1) : -INFINITY;
-  bool nan0 = isNaN(x0);
-  bool nan1 = isNaN(x1);
-  bool greater = nan0 ? (!nan1 || i1 > i0) : !nan1 && (x0 > x1 || (x0 == x1 && i1 > i0));
-  setOutput(float(greater ? i0 : i1));
+  setOutput(float(topkFirst(batch, i0, i1) ? i0 : i1));
 }
 
 // @program topk_chunk_max
