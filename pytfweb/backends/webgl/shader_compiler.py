@@ -112,8 +112,8 @@ def input_getters(inp, out_shape):
         row = index_expr(shape[:split], args[:split])
         col = index_expr(shape[split:], args[split:])
         body = f"texelFetch({name}, ivec2({col}, {row}), 0).r"
-    elif row_units(shape, inp.tex_shape) is not None:
-        j, k = row_units(shape, inp.tex_shape)
+    elif (units := row_units(shape, inp.tex_shape)) is not None:
+        j, k = units
         outer = f"({index_expr(shape[:j], args[:j])})"
         col = f"{_mod(outer, k)} * {size_of(shape[j:])} + {index_expr(shape[j:], args[j:])}"
         body = f"texelFetch({name}, ivec2({col}, {_div(outer, k)}), 0).r"
@@ -157,8 +157,8 @@ def output_coords(out_shape, tex_shape):
         lines.append("  int index = int(gl_FragCoord.y);")
         lines.append("  int column = int(gl_FragCoord.x);")
         comps = _decode("index", out_shape[:split]) + _decode("column", out_shape[split:])
-    elif row_units(out_shape, tex_shape) is not None:
-        j, k = row_units(out_shape, tex_shape)
+    elif (units := row_units(out_shape, tex_shape)) is not None:
+        j, k = units
         unit = size_of(out_shape[j:])
         lines.append(f"{ctype} computeOutputCoords() {{")
         lines.append(f"  int index = int(gl_FragCoord.y) * {k} + {_div('int(gl_FragCoord.x)', unit)};")
